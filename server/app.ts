@@ -1,0 +1,110 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { createMnemoYoga } from './graphql/yoga.ts';
+import type { Services } from './services.ts';
+
+const ADMIN_DIST = path.resolve(import.meta.dirname, '../admin/dist');
+const ADMIN_PLACEHOLDER = path.resolve(import.meta.dirname, '../admin/index.html');
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.ico': 'image/x-icon',
+};
+
+export interface App {
+  yoga: ReturnType<typeof createMnemoYoga>;
+  server: Server;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+
+/** Builds the HTTP app; nothing listens until `listen` is called, so tests can use `yoga.fetch` directly. */
+export function createApp(services: Services): App {
+  const yoga = createMnemoYoga(services);
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://mnemo');
+    if (url.pathname === '/healthz') return void healthz(services, res);
+    if (url.pathname === '/') return redirect(res, '/admin/');
+    if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
+    return void yoga.handle(req, res);
+  });
+  // Long-lived SSE responses would keep close() waiting forever: track sockets to end them.
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  return {
+    yoga,
+    server,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve(server.address() as AddressInfo);
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function healthz(services: Services, res: ServerResponse) {
+  try {
+    await sql`select 1`.execute(services.db);
+    sendJson(res, 200, { status: 'ok' });
+  } catch {
+    sendJson(res, 503, { status: 'unavailable', reason: 'database' });
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+function redirect(res: ServerResponse, location: string) {
+  res.writeHead(302, { location });
+  res.end();
+}
+
+/** The built SPA from admin/dist; unknown paths fall back to its index.html, and before a build to a placeholder. */
+function serveAdmin(pathname: string, req: IncomingMessage, res: ServerResponse) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD' });
+    return void res.end();
+  }
+  const file = adminFile(pathname);
+  res.writeHead(200, {
+    'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'cache-control': file.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+  });
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(file).pipe(res);
+}
+
+function adminFile(pathname: string): string {
+  if (!existsSync(path.join(ADMIN_DIST, 'index.html'))) return ADMIN_PLACEHOLDER;
+  let relative: string;
+  try {
+    relative = decodeURIComponent(pathname.replace(/^\/admin\/?/, ''));
+  } catch {
+    relative = '';
+  }
+  const candidate = path.resolve(ADMIN_DIST, relative);
+  const inside = candidate.startsWith(ADMIN_DIST + path.sep);
+  return inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : path.join(ADMIN_DIST, 'index.html');
+}

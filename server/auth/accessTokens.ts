@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../db/open.ts';
+import type { AccessTokenRow } from '../db/schema.ts';
+import { notFound } from '../errors.ts';
+import { parseInput } from '../validation.ts';
+import * as repo from './accessToken.repository.ts';
+import { generateToken, hashToken, sameHash } from './tokenHash.ts';
+import type { Viewer } from './viewer.ts';
+
+export type TokenRole = 'admin' | 'gateway';
+
+export interface AccessToken {
+  id: string;
+  name: string;
+  role: TokenRole;
+  apiKeyId: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const mintSchema = z.object({
+  name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is longer than 100 characters'),
+  role: z.enum(['admin', 'gateway']).default('gateway'),
+  apiKeyId: z.string().trim().min(1, 'apiKeyId must not be empty').max(256, 'apiKeyId is longer than 256 characters').nullish(),
+});
+
+/** Last-use times are written at most this often per token, so authentication stays read-only on the hot path. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+function toAccessToken(row: AccessTokenRow): AccessToken {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    apiKeyId: row.api_key_id,
+    createdAt: new Date(row.created_at),
+    lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
+    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+  };
+}
+
+export class AccessTokenService {
+  private readonly lastTouched = new Map<string, number>();
+  private readonly envAdminHash: string | null;
+
+  constructor(
+    private readonly db: Db,
+    /** MNEMO_ADMIN_TOKEN: accepted as an admin token without being stored. */
+    envAdminToken: string | null,
+  ) {
+    this.envAdminHash = envAdminToken ? hashToken(envAdminToken) : null;
+  }
+
+  /** Mints a token; the plain text is returned this once and only its hash is kept. */
+  async mint(input: { name: string; role?: TokenRole | null; apiKeyId?: string | null }): Promise<{ token: string; accessToken: AccessToken }> {
+    const valid = parseInput(mintSchema, input);
+    const token = generateToken();
+    const row = await repo.insertAccessToken(this.db, {
+      id: randomUUID(),
+      name: valid.name,
+      role: valid.role,
+      token_hash: hashToken(token),
+      // An admin token is never confined to one key.
+      api_key_id: valid.role === 'admin' ? null : (valid.apiKeyId ?? null),
+      created_at: Date.now(),
+      last_used_at: null,
+      revoked_at: null,
+    });
+    return { token, accessToken: toAccessToken(row) };
+  }
+
+  async list(includeRevoked = false): Promise<AccessToken[]> {
+    return (await repo.listAccessTokenRows(this.db, includeRevoked)).map(toAccessToken);
+  }
+
+  async revoke(id: string): Promise<AccessToken> {
+    const row = await repo.revokeAccessTokenRow(this.db, id, Date.now());
+    if (!row) throw notFound(`no active access token with id ${id}`);
+    return toAccessToken(row);
+  }
+
+  /**
+   * The first start without MNEMO_ADMIN_TOKEN and without any admin token mints one, so a fresh
+   * install is never left open or locked. Returns the plain token to print once, or null.
+   */
+  async ensureAdminToken(): Promise<string | null> {
+    if (this.envAdminHash || (await repo.countActiveAdminTokens(this.db)) > 0) return null;
+    const { token } = await this.mint({ name: 'initial admin', role: 'admin' });
+    return token;
+  }
+
+  /** Resolves a bearer token to the caller it stands for, or null when it is unknown or revoked. */
+  async authenticate(token: string): Promise<Viewer | null> {
+    const hash = hashToken(token);
+    if (this.envAdminHash && sameHash(hash, this.envAdminHash)) return { role: 'admin', tokenId: null, apiKeyId: null };
+    const row = await repo.findActiveTokenByHash(this.db, hash);
+    if (!row) return null;
+    await this.touch(row.id);
+    return row.role === 'admin'
+      ? { role: 'admin', tokenId: row.id, apiKeyId: null }
+      : { role: 'gateway', tokenId: row.id, apiKeyId: row.api_key_id };
+  }
+
+  private async touch(id: string) {
+    const now = Date.now();
+    if (now - (this.lastTouched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
+    this.lastTouched.set(id, now);
+    await repo.touchAccessToken(this.db, id, now);
+  }
+}

@@ -1,0 +1,35 @@
+import { badInput, forbidden } from '../errors.ts';
+
+/** Who is calling: an admin, or a gateway token that may be bound to one API key. */
+export type Viewer =
+  | { role: 'admin'; tokenId: string | null; apiKeyId: null }
+  | { role: 'gateway'; tokenId: string; apiKeyId: string | null };
+
+/** Whether the viewer may read or write memories of this API key. */
+export function mayUseKey(viewer: Viewer, apiKeyId: string): boolean {
+  return viewer.apiKeyId === null || viewer.apiKeyId === apiKeyId;
+}
+
+/**
+ * The API key an operation acts on. A bound token acts on its own key; naming another one is
+ * FORBIDDEN, never silently rewritten.
+ */
+export function keyForWrite(viewer: Viewer, requested: string | null | undefined): string {
+  if (requested != null && !mayUseKey(viewer, requested)) throw forbiddenKey(requested);
+  const key = requested ?? viewer.apiKeyId;
+  if (key == null) throw badInput('apiKeyId is required');
+  return key;
+}
+
+/**
+ * The API key a read is confined to, or null for every key. Only admins may read across keys;
+ * an unbound gateway token must name the key it reads.
+ */
+export function keyForRead(viewer: Viewer, requested: string | null | undefined): string | null {
+  if (viewer.role === 'admin') return requested ?? null;
+  return keyForWrite(viewer, requested);
+}
+
+function forbiddenKey(apiKeyId: string) {
+  return forbidden(`this token is bound to another API key and may not use "${apiKeyId}"`);
+}

@@ -1,0 +1,56 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Tables as the migrations create them; the single source of row types. Times are epoch milliseconds. */
+export interface Database {
+  memories: MemoriesTable;
+  retrieval_stats: RetrievalStatsTable;
+  settings: SettingsTable;
+  access_tokens: AccessTokensTable;
+}
+
+export interface MemoriesTable {
+  pk: Generated<number>;
+  id: string;
+  api_key_id: string;
+  session_id: string | null;
+  type: MemoryTypeValue;
+  key: string;
+  content: string;
+  metadata: string;
+  tokens: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number | null;
+  needs_reindex: Generated<number>;
+  access_count: Generated<number>;
+  last_accessed_at: number | null;
+}
+
+export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';
+
+export interface RetrievalStatsTable {
+  api_key_id: string;
+  retrievals: Generated<number>;
+  hits: Generated<number>;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface AccessTokensTable {
+  id: string;
+  name: string;
+  role: 'admin' | 'gateway';
+  token_hash: string;
+  api_key_id: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export type MemoryRow = Selectable<MemoriesTable>;
+export type NewMemoryRow = Insertable<MemoriesTable>;
+export type AccessTokenRow = Selectable<AccessTokensTable>;

@@ -1,0 +1,19 @@
+/**
+ * Expected failures of the domain. The GraphQL layer turns them into errors with `extensions.code`;
+ * anything else is treated as a bug and masked.
+ */
+export type DomainErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'FORBIDDEN' | 'UNAUTHENTICATED';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const badInput = (message: string) => new DomainError('BAD_USER_INPUT', message);
+export const notFound = (message: string) => new DomainError('NOT_FOUND', message);
+export const forbidden = (message: string) => new DomainError('FORBIDDEN', message);

@@ -1,0 +1,61 @@
+import type { AccessToken } from '../auth/accessTokens.ts';
+import { builder } from './builder.ts';
+
+const TokenRoleEnum = builder.enumType('TokenRole', {
+  values: {
+    ADMIN: { value: 'admin', description: 'Everything, including settings and tokens.' },
+    GATEWAY: { value: 'gateway', description: 'Memories only; bound tokens are confined to one API key.' },
+  } as const,
+});
+
+const AccessTokenRef = builder.objectRef<AccessToken>('AccessToken').implement({
+  description: 'A bearer token as stored: the secret itself is shown only once, when minted.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    role: t.expose('role', { type: TokenRoleEnum }),
+    apiKeyId: t.exposeString('apiKeyId', { nullable: true, description: 'The only API key this token may use, if bound.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const MintedToken = builder.simpleObject('MintedToken', {
+  fields: (t) => ({
+    token: t.string({ description: 'The secret. Store it now: it cannot be shown again.' }),
+    accessToken: t.field({ type: AccessTokenRef }),
+  }),
+});
+
+const CreateAccessTokenInput = builder.inputType('CreateAccessTokenInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    role: t.field({ type: TokenRoleEnum, defaultValue: 'gateway' }),
+    apiKeyId: t.string({ description: 'Bind a gateway token to this API key.' }),
+  }),
+});
+
+builder.queryField('accessTokens', (t) =>
+  t.field({
+    type: [AccessTokenRef],
+    authScopes: { admin: true },
+    args: { includeRevoked: t.arg.boolean({ defaultValue: false }) },
+    resolve: (_root, args, ctx) => ctx.services.tokens.list(args.includeRevoked ?? false),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  createAccessToken: t.field({
+    type: MintedToken,
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: CreateAccessTokenInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.tokens.mint(input),
+  }),
+  revokeAccessToken: t.field({
+    type: AccessTokenRef,
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.tokens.revoke(String(id)),
+  }),
+}));

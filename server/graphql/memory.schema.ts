@@ -1,0 +1,259 @@
+import { keyForRead, keyForWrite, mayUseKey } from '../auth/viewer.ts';
+import { type Memory, MEMORY_TYPES, memoryStatus } from '../memory/memory.ts';
+import type { MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
+import * as memories from '../memory/memory.service.ts';
+import { builder } from './builder.ts';
+import type { Context } from './context.ts';
+
+const upper = <T extends string>(v: T) => v.toUpperCase() as Uppercase<T>;
+
+export const MemoryTypeEnum = builder.enumType('MemoryType', {
+  values: Object.fromEntries(MEMORY_TYPES.map((t) => [upper(t), { value: t }])) as {
+    [K in (typeof MEMORY_TYPES)[number] as Uppercase<K>]: { value: K };
+  },
+});
+
+const MemoryStatusEnum = builder.enumType('MemoryStatus', {
+  description: 'ACTIVE memories can be retrieved; the others are kept but never injected.',
+  values: {
+    ACTIVE: { value: 'active' },
+    EXPIRED: { value: 'expired', description: 'expiresAt has passed' },
+    OUT_OF_RETENTION: { value: 'out_of_retention', description: 'last written before the retention window' },
+  } as const,
+});
+
+const MemoryOrderEnum = builder.enumType('MemoryOrderField', {
+  values: {
+    CREATED_AT: { value: 'created_at' },
+    UPDATED_AT: { value: 'updated_at' },
+    ACCESS_COUNT: { value: 'access_count' },
+    KEY: { value: 'key' },
+    TOKENS: { value: 'tokens' },
+  } as const,
+});
+
+const SortDirectionEnum = builder.enumType('SortDirection', {
+  values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const,
+});
+
+export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    apiKeyId: t.exposeString('apiKeyId'),
+    sessionId: t.exposeString('sessionId', { nullable: true }),
+    type: t.field({ type: MemoryTypeEnum, resolve: (m) => m.type }),
+    key: t.exposeString('key'),
+    content: t.exposeString('content'),
+    metadata: t.expose('metadata', { type: 'JSONObject' }),
+    tokens: t.exposeInt('tokens', { description: 'Tokens of the content (o200k_base).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    accessCount: t.exposeInt('accessCount'),
+    lastAccessedAt: t.expose('lastAccessedAt', { type: 'DateTime', nullable: true }),
+    pendingReindex: t.exposeBoolean('pendingReindex', { description: 'Its vector is missing or stale.' }),
+    status: t.field({
+      type: MemoryStatusEnum,
+      resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), (await ctx.services.settings.get()).retentionDays),
+    }),
+  }),
+});
+
+const MemoryTypeCount = builder.simpleObject('MemoryTypeCount', {
+  fields: (t) => ({ type: t.field({ type: MemoryTypeEnum }), count: t.int() }),
+});
+
+const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
+  fields: (t) => ({
+    totalEntries: t.exposeInt('totalEntries'),
+    tokensUsed: t.exposeInt('tokensUsed'),
+    hitRate: t.exposeFloat('hitRate', { nullable: true, description: 'Share of retrievals that found at least one memory; null before any.' }),
+    retrievals: t.exposeInt('retrievals'),
+    byType: t.field({ type: [MemoryTypeCount], resolve: (s) => s.byType }),
+  }),
+});
+
+interface MemoryPage {
+  items: Memory[];
+  totalCount: number;
+  limit: number;
+  offset: number;
+  query: MemoryQuery;
+}
+
+const MemoryPageRef = builder.objectRef<MemoryPage>('MemoryPage').implement({
+  fields: (t) => ({
+    items: t.field({ type: [MemoryRef], resolve: (p) => p.items }),
+    totalCount: t.exposeInt('totalCount'),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+    hasMore: t.boolean({ resolve: (p) => p.offset + p.items.length < p.totalCount }),
+    stats: t.field({
+      type: MemoryStatsRef,
+      description: 'Totals over every memory that matches the filters, not just this page.',
+      resolve: (p, _args, ctx) => memories.memoryStats(ctx.services.memory, p.query),
+    }),
+  }),
+});
+
+/** The filters shared by `memories` and `exportMemories`. */
+const filterArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
+  apiKeyId: t.arg.string({ description: 'Required for gateway tokens; admins may omit it to see every key.' }),
+  sessionId: t.arg.string(),
+  type: t.arg({ type: MemoryTypeEnum }),
+  search: t.arg.string({ description: 'Words that must all appear in the content or key; the last one may be a prefix.' }),
+  createdAfter: t.arg({ type: 'DateTime' }),
+  createdBefore: t.arg({ type: 'DateTime' }),
+  includeExpired: t.arg.boolean({ description: 'Also list expired and out-of-retention memories.', defaultValue: false }),
+});
+
+type FilterArgs = {
+  apiKeyId?: string | null;
+  sessionId?: string | null;
+  type?: Memory['type'] | null;
+  search?: string | null;
+  createdAfter?: Date | null;
+  createdBefore?: Date | null;
+  includeExpired?: boolean | null;
+};
+
+function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
+  return {
+    apiKeyId: keyForRead(ctx.viewer, args.apiKeyId),
+    sessionId: args.sessionId,
+    types: args.type ? [args.type] : null,
+    search: args.search,
+    createdAfter: args.createdAfter,
+    createdBefore: args.createdBefore,
+    includeExpired: args.includeExpired,
+  };
+}
+
+const canSee = (ctx: Context) => (apiKeyId: string) => mayUseKey(ctx.viewer, apiKeyId);
+
+builder.queryFields((t) => ({
+  memories: t.field({
+    type: MemoryPageRef,
+    args: {
+      ...filterArgs(t),
+      limit: t.arg.int({ defaultValue: 20, description: 'Page size, 1 to 500.' }),
+      offset: t.arg.int({ defaultValue: 0 }),
+      orderBy: t.arg({ type: MemoryOrderEnum, defaultValue: 'created_at' }),
+      direction: t.arg({ type: SortDirectionEnum, defaultValue: 'desc' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const query = toQuery(args, ctx);
+      const page = await memories.listMemories(ctx.services.memory, query, args);
+      return { ...page, limit: args.limit ?? 20, offset: args.offset ?? 0, query };
+    },
+  }),
+  exportMemories: t.field({
+    type: [MemoryRef],
+    description: 'Every memory matching the filters, newest first; not paged.',
+    args: filterArgs(t),
+    resolve: (_root, args, ctx) => memories.exportMemories(ctx.services.memory, toQuery(args, ctx)),
+  }),
+  memory: t.field({
+    type: MemoryRef,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => memories.getMemory(ctx.services.memory, String(args.id), canSee(ctx)),
+  }),
+}));
+
+const MemoryInput = builder.inputType('MemoryInput', {
+  fields: (t) => ({
+    apiKeyId: t.string({ description: 'The tenant. Optional for tokens bound to one key.' }),
+    sessionId: t.string(),
+    type: t.field({ type: MemoryTypeEnum, defaultValue: 'factual' }),
+    key: t.string({ description: 'Upsert key within the API key; derived from the content when omitted.' }),
+    content: t.string({ required: true }),
+    metadata: t.field({ type: 'JSONObject', description: 'Merged shallowly into the metadata of an existing memory with the same key.' }),
+    expiresAt: t.field({ type: 'DateTime' }),
+    createdAt: t.field({ type: 'DateTime', description: 'For restoring exports; defaults to now.' }),
+  }),
+});
+
+const MemoryPatchInput = builder.inputType('MemoryPatchInput', {
+  description: 'Fields to change; omitted fields stay. metadata replaces the whole object.',
+  fields: (t) => ({
+    sessionId: t.string(),
+    type: t.field({ type: MemoryTypeEnum }),
+    key: t.string(),
+    content: t.string(),
+    metadata: t.field({ type: 'JSONObject' }),
+    expiresAt: t.field({ type: 'DateTime' }),
+  }),
+});
+
+const ImportRejection = builder.simpleObject('ImportRejection', {
+  fields: (t) => ({
+    index: t.int({ description: 'Position of the row in the input, from 0.' }),
+    key: t.string({ nullable: true }),
+    reason: t.string(),
+  }),
+});
+
+const ImportReport = builder.simpleObject('ImportReport', {
+  fields: (t) => ({
+    imported: t.int({ description: 'New memories.' }),
+    updated: t.int({ description: 'Existing keys that were upserted.' }),
+    rejected: t.field({ type: [ImportRejection] }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createMemory: t.field({
+    type: MemoryRef,
+    description: 'Creates a memory, or updates the one with the same (apiKeyId, key).',
+    args: { input: t.arg({ type: MemoryInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      memories.createMemory(ctx.services.memory, { ...input, apiKeyId: keyForWrite(ctx.viewer, input.apiKeyId) }),
+  }),
+  updateMemory: t.field({
+    type: MemoryRef,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: MemoryPatchInput, required: true }) },
+    resolve: (_root, { id, input }, ctx) =>
+      memories.updateMemory(
+        ctx.services.memory,
+        String(id),
+        {
+          ...input,
+          type: input.type ?? undefined,
+          key: input.key ?? undefined,
+          content: input.content ?? undefined,
+          metadata: input.metadata ?? undefined,
+        },
+        canSee(ctx),
+      ),
+  }),
+  deleteMemory: t.field({
+    type: MemoryRef,
+    description: 'Deletes a memory and returns it as it was.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => memories.deleteMemory(ctx.services.memory, String(id), canSee(ctx)),
+  }),
+  clearMemories: t.int({
+    description: 'Deletes the memories of one API key (optionally of one type, or created before a date) in one transaction; returns how many.',
+    args: {
+      apiKeyId: t.arg.string({ required: true }),
+      type: t.arg({ type: MemoryTypeEnum }),
+      createdBefore: t.arg({ type: 'DateTime' }),
+    },
+    resolve: (_root, args, ctx) =>
+      memories.clearMemories(ctx.services.memory, {
+        apiKeyId: keyForWrite(ctx.viewer, args.apiKeyId),
+        types: args.type ? [args.type] : null,
+        createdBefore: args.createdBefore,
+      }),
+  }),
+  importMemories: t.field({
+    type: ImportReport,
+    description: 'Upserts many memories at once; bad rows are reported, never fatal to the others.',
+    args: { memories: t.arg({ type: [MemoryInput], required: true }) },
+    resolve: (_root, args, ctx) => {
+      const rows = args.memories.map((m) => ({ ...m, apiKeyId: m.apiKeyId ?? ctx.viewer.apiKeyId ?? '' }));
+      return memories.importMemories(ctx.services.memory, rows, canSee(ctx));
+    },
+  }),
+}));

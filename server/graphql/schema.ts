@@ -1,0 +1,11 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './scalars.ts';
+import './memory.schema.ts';
+import './settings.schema.ts';
+import './accessToken.schema.ts';
+
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema.graphql: sorted, so the file changes only when the schema does. */
+export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

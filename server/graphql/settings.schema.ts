@@ -1,0 +1,66 @@
+import { EMBEDDING_SOURCES, type Settings, STRATEGIES, VECTOR_STORES } from '../settings/settings.ts';
+import { builder } from './builder.ts';
+
+const asValues = <T extends readonly string[]>(values: T) => values;
+
+export const StrategyEnum = builder.enumType('RetrievalStrategy', { values: asValues(STRATEGIES) });
+const EmbeddingSourceEnum = builder.enumType('EmbeddingSource', { values: asValues(EMBEDDING_SOURCES) });
+const VectorStoreEnum = builder.enumType('VectorStore', { values: asValues(VECTOR_STORES) });
+
+const MemorySettings = builder.objectRef<Settings>('MemorySettings').implement({
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled', { description: 'Inject memories into requests. Every injected token is billed by the provider.' }),
+    maxTokens: t.exposeInt('maxTokens', { description: 'Token budget for injected memories, 0 to 16000.' }),
+    retentionDays: t.exposeInt('retentionDays', { description: 'Memories last written longer ago are not retrieved, 1 to 365.' }),
+    strategy: t.expose('strategy', { type: StrategyEnum }),
+    embeddingSource: t.expose('embeddingSource', { type: EmbeddingSourceEnum }),
+    embeddingProviderModel: t.exposeString('embeddingProviderModel', { nullable: true }),
+    transformersEnabled: t.exposeBoolean('transformersEnabled'),
+    staticEnabled: t.exposeBoolean('staticEnabled'),
+    rerankEnabled: t.exposeBoolean('rerankEnabled'),
+    rerankProviderModel: t.exposeString('rerankProviderModel', { nullable: true }),
+    vectorStore: t.expose('vectorStore', { type: VectorStoreEnum }),
+    autoSummarize: t.exposeBoolean('autoSummarize'),
+  }),
+});
+
+const MemorySettingsInput = builder.inputType('MemorySettingsInput', {
+  description: 'Only the fields given change. Values out of range are rejected, not clamped.',
+  fields: (t) => ({
+    enabled: t.boolean(),
+    maxTokens: t.int(),
+    retentionDays: t.int(),
+    strategy: t.field({ type: StrategyEnum }),
+    embeddingSource: t.field({ type: EmbeddingSourceEnum }),
+    embeddingProviderModel: t.string(),
+    transformersEnabled: t.boolean(),
+    staticEnabled: t.boolean(),
+    rerankEnabled: t.boolean(),
+    rerankProviderModel: t.string(),
+    vectorStore: t.field({ type: VectorStoreEnum }),
+    autoSummarize: t.boolean(),
+  }),
+});
+
+builder.queryField('memorySettings', (t) =>
+  t.field({
+    type: MemorySettings,
+    authScopes: { admin: true },
+    resolve: (_root, _args, ctx) => ctx.services.settings.get(),
+  }),
+);
+
+builder.mutationField('updateMemorySettings', (t) =>
+  t.field({
+    type: MemorySettings,
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: MemorySettingsInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.settings.update(withoutNulls(input)),
+  }),
+);
+
+/** GraphQL null means "leave as is" for the non-nullable settings, and "clear" for the nullable names. */
+function withoutNulls(input: Record<string, unknown>) {
+  const nullable = new Set(['embeddingProviderModel', 'rerankProviderModel']);
+  return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && (v !== null || nullable.has(k))));
+}

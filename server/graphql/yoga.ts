@@ -1,0 +1,66 @@
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { GraphQLError } from 'graphql';
+import { createGraphQLError, createYoga } from 'graphql-yoga';
+import { DomainError } from '../errors.ts';
+import type { Services } from '../services.ts';
+import type { Context } from './context.ts';
+import { schema } from './schema.ts';
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** The GraphQL endpoint: authentication, error mapping and query limits around the Pothos schema. */
+export function createMnemoYoga(services: Services) {
+  return createYoga<Record<string, never>, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: false,
+    landingPage: false,
+    logging: services.logger,
+    context: async ({ request }) => {
+      const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
+      const viewer = token ? await services.tokens.authenticate(token) : null;
+      if (!viewer) {
+        throw createGraphQLError(token ? 'the bearer token is unknown or revoked' : 'send Authorization: Bearer <token>', {
+          extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'www-authenticate': 'Bearer' } } },
+        });
+      }
+      return { viewer, services };
+    },
+    maskedErrors: { maskError: (error) => toClientError(error, services) },
+    plugins: [
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'authorization'] }),
+      maxDepthPlugin({ n: 10, exposeLimits: true }),
+      maxAliasesPlugin({ n: 20, exposeLimits: true }),
+      maxTokensPlugin({ n: 2000, exposeLimits: true }),
+      costLimitPlugin({ maxCost: 5000, exposeLimits: true }),
+    ],
+  });
+}
+
+/**
+ * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code;
+ * anything else is logged and replaced by a generic message, so no SQL or stack leaves the server.
+ */
+function toClientError(error: unknown, services: Services): Error {
+  const graphqlError = error instanceof GraphQLError ? error : null;
+  const original = graphqlError?.originalError ?? error;
+  if (original instanceof DomainError) {
+    return createGraphQLError(original.message, {
+      nodes: graphqlError?.nodes,
+      path: graphqlError?.path,
+      extensions: { code: original.code },
+    });
+  }
+  if (original instanceof GraphQLError) return original;
+  if (graphqlError && !graphqlError.originalError) return graphqlError;
+  services.logger.error({ err: original }, 'unexpected error');
+  return createGraphQLError('Unexpected error.', {
+    nodes: graphqlError?.nodes,
+    path: graphqlError?.path,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+}

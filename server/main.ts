@@ -1,0 +1,182 @@
+#!/usr/bin/env -S npx tsx
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createApp } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { openDatabase } from './db/open.ts';
+import { createLogger } from './logger.ts';
+import { createServices } from './services.ts';
+
+/** sysexits(3) codes, so scripts can tell a usage error from a busy port or an unwritable folder. */
+const EXIT = { usage: 64, unavailable: 69, cantCreate: 73, software: 70 } as const;
+
+const HELP = `mnemo: long-term memory server for LLM gateways
+
+Usage:
+  mnemo serve [--port N] [--host H] [--data-dir DIR]   serve GraphQL at /graphql and the admin app at /admin/
+  mnemo migrate [--data-dir DIR]                       apply pending database migrations and exit
+  mnemo token create --name NAME [--api-key ID] [--admin]
+                                                       mint an access token (printed once)
+  mnemo token list [--data-dir DIR]                    list access tokens (never their secrets)
+  mnemo token revoke ID [--data-dir DIR]               revoke an access token
+  mnemo --help
+
+Environment (flags win):
+  MNEMO_DATA_DIR     data folder holding mnemo.db (default ./data)
+  MNEMO_HOST         address to listen on (default 127.0.0.1)
+  MNEMO_PORT         port to listen on (default 4000)
+  MNEMO_ADMIN_TOKEN  admin bearer token; when unset, the first start mints one and prints it once
+  MNEMO_LOG_LEVEL    trace, debug, info (default), warn, error
+
+Run it with: npx tsx server/main.ts <command>
+`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      name: { type: 'string' },
+      'api-key': { type: 'string' },
+      admin: { type: 'boolean' },
+    },
+  });
+  const [command, sub, arg] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(HELP);
+    return values.help ? 0 : EXIT.usage;
+  }
+  const config = loadConfig({ dataDir: values['data-dir'], host: values.host, port: values.port });
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate':
+      return withDatabase(config, async () => {
+        console.log(`database ${config.databaseFile} is up to date`);
+        return 0;
+      });
+    case 'token':
+      return tokenCommand(config, sub, arg, values);
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+async function serve(config: Config): Promise<number> {
+  const logger = createLogger();
+  const opened = await openData(config);
+  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken });
+  const firstToken = await services.tokens.ensureAdminToken();
+  if (firstToken) {
+    console.log(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n`);
+  }
+  const app = createApp(services);
+  try {
+    const address = await app.listen(config.port, config.host);
+    logger.info({ url: `http://${config.host}:${address.port}/`, data: config.databaseFile }, 'mnemo is listening');
+  } catch (error) {
+    await opened.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(`mnemo: port ${config.port} on ${config.host} is already in use; pick another with --port or MNEMO_PORT`);
+      return EXIT.unavailable;
+    }
+    if ((error as NodeJS.ErrnoException).code === 'EACCES') {
+      console.error(`mnemo: not allowed to listen on ${config.host}:${config.port}`);
+      return EXIT.unavailable;
+    }
+    throw error;
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  logger.info('shutting down');
+  await app.close();
+  await opened.close();
+  return 0;
+}
+
+async function tokenCommand(config: Config, sub: string | undefined, arg: string | undefined, values: { name?: string; 'api-key'?: string; admin?: boolean }) {
+  return withDatabase(config, async (services) => {
+    switch (sub) {
+      case 'create': {
+        if (!values.name) throw new UsageError('token create needs --name');
+        const { token, accessToken } = await services.tokens.mint({
+          name: values.name,
+          role: values.admin ? 'admin' : 'gateway',
+          apiKeyId: values['api-key'] ?? null,
+        });
+        const scope = accessToken.role === 'admin' ? 'admin' : accessToken.apiKeyId ? `gateway, bound to ${accessToken.apiKeyId}` : 'gateway, any API key';
+        console.error(`minted "${accessToken.name}" (${scope}), id ${accessToken.id}. The token is shown only once:`);
+        console.log(token);
+        return 0;
+      }
+      case 'list':
+        for (const t of await services.tokens.list(true)) {
+          const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active';
+          console.log([t.id, t.role, t.apiKeyId ?? '*', state, t.name].join('\t'));
+        }
+        return 0;
+      case 'revoke': {
+        if (!arg) throw new UsageError('token revoke needs the token id');
+        const t = await services.tokens.revoke(arg);
+        console.log(`revoked ${t.id} (${t.name})`);
+        return 0;
+      }
+      default:
+        throw new UsageError('token needs one of: create, list, revoke');
+    }
+  });
+}
+
+async function withDatabase(config: Config, run: (services: ReturnType<typeof createServices>) => Promise<number>) {
+  const opened = await openData(config);
+  try {
+    return await run(createServices({ db: opened.db, logger: createLogger('warn'), adminToken: config.adminToken }));
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Opens the database in the data folder (creating both) and migrates it to the latest schema. */
+async function openData(config: Config) {
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    accessSync(config.dataDir, constants.W_OK);
+  } catch (error) {
+    throw new DataDirError(`mnemo: the data folder ${config.dataDir} is not writable (${(error as Error).message})`);
+  }
+  const opened = openDatabase(config.databaseFile);
+  await migrateToLatest(opened.db);
+  return opened;
+}
+
+class DataDirError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`mnemo: ${(error as Error).message}\nRun "mnemo --help" for usage.`);
+      process.exit(EXIT.usage);
+    }
+    if (error instanceof DataDirError) {
+      console.error(error.message);
+      process.exit(EXIT.cantCreate);
+    }
+    if ((error as { code?: string }).code === 'NOT_FOUND') {
+      console.error(`mnemo: ${(error as Error).message}`);
+      process.exit(1);
+    }
+    console.error('mnemo: failed:', error);
+    process.exit(EXIT.software);
+  },
+);

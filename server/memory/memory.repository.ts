@@ -1,0 +1,156 @@
+import { type ExpressionBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import type { Db } from '../db/open.ts';
+import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
+
+/** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
+export interface MemoryFilter {
+  /** null: every key (admins only; the service decides). */
+  apiKeyId: string | null;
+  sessionId?: string | null;
+  types?: readonly MemoryTypeValue[] | null;
+  /** An FTS5 query already made safe by `toFtsQuery`. */
+  ftsQuery?: string | null;
+  createdAfter?: number | null;
+  createdBefore?: number | null;
+  /** When set, leaves out expired memories and those last written before the retention cutoff. */
+  activeAt?: { now: number; retentionCutoff: number } | null;
+}
+
+export type MemoryOrderColumn = 'created_at' | 'updated_at' | 'access_count' | 'key' | 'tokens';
+
+type MemoryQuery<O> = SelectQueryBuilder<Database, 'memories', O>;
+
+function applyFilter<O>(qb: MemoryQuery<O>, f: MemoryFilter): MemoryQuery<O> {
+  let q = qb;
+  if (f.apiKeyId !== null) q = q.where('memories.api_key_id', '=', f.apiKeyId);
+  if (f.sessionId) q = q.where('memories.session_id', '=', f.sessionId);
+  if (f.types && f.types.length > 0) q = q.where('memories.type', 'in', f.types);
+  if (f.createdAfter != null) q = q.where('memories.created_at', '>', f.createdAfter);
+  if (f.createdBefore != null) q = q.where('memories.created_at', '<', f.createdBefore);
+  if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
+  if (f.ftsQuery) {
+    q = q.where(sql<boolean>`memories.pk in (select rowid from memories_fts where memories_fts match ${f.ftsQuery})`);
+  }
+  return q;
+}
+
+export function isActive(eb: ExpressionBuilder<Database, 'memories'>, now: number, retentionCutoff: number) {
+  return eb.and([
+    eb.or([eb('memories.expires_at', 'is', null), eb('memories.expires_at', '>', now)]),
+    eb('memories.updated_at', '>=', retentionCutoff),
+  ]);
+}
+
+export async function listMemoryRows(
+  db: Db,
+  filter: MemoryFilter,
+  page: { limit: number; offset: number; orderBy: MemoryOrderColumn; direction: 'asc' | 'desc' },
+) {
+  return applyFilter(db.selectFrom('memories').selectAll('memories'), filter)
+    .orderBy(page.orderBy, page.direction)
+    .orderBy('pk', page.direction)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** All matching rows, newest first, in pages so that an export of any size never holds one giant statement open. */
+export async function* streamMemoryRows(db: Db, filter: MemoryFilter, batchSize = 1000) {
+  let beforePk = Number.MAX_SAFE_INTEGER;
+  for (;;) {
+    const rows = await applyFilter(db.selectFrom('memories').selectAll('memories'), filter)
+      .where('pk', '<', beforePk)
+      .orderBy('pk', 'desc')
+      .limit(batchSize)
+      .execute();
+    yield* rows;
+    if (rows.length < batchSize) return;
+    beforePk = rows[rows.length - 1]!.pk;
+  }
+}
+
+export async function countMemoryRows(db: Db, filter: MemoryFilter) {
+  const row = await applyFilter(db.selectFrom('memories'), filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+export async function memoryTotalsByType(db: Db, filter: MemoryFilter) {
+  return applyFilter(db.selectFrom('memories'), filter)
+    .select((eb) => ['memories.type', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('memories.tokens').as('tokens')])
+    .groupBy('memories.type')
+    .execute();
+}
+
+export async function retrievalTotals(db: Db, apiKeyId: string | null) {
+  let q = db
+    .selectFrom('retrieval_stats')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('retrievals'), sql<number>`0`).as('retrievals'),
+      eb.fn.coalesce(eb.fn.sum<number>('hits'), sql<number>`0`).as('hits'),
+    ]);
+  if (apiKeyId !== null) q = q.where('api_key_id', '=', apiKeyId);
+  return q.executeTakeFirstOrThrow();
+}
+
+export async function findMemoryRowById(db: Db, id: string) {
+  return db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function memoryKeyExists(db: Db, apiKeyId: string, key: string) {
+  const row = await db
+    .selectFrom('memories')
+    .select('pk')
+    .where('api_key_id', '=', apiKeyId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Inserts, or on a clash of (api key, key) updates, in one statement, so concurrent writers can never
+ * duplicate a key. Metadata is merged shallowly: top-level keys of the new object replace the old ones.
+ */
+export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
+  return db
+    .insertInto('memories')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['api_key_id', 'key']).doUpdateSet((eb) => ({
+        session_id: eb.ref('excluded.session_id'),
+        type: eb.ref('excluded.type'),
+        content: eb.ref('excluded.content'),
+        tokens: eb.ref('excluded.tokens'),
+        expires_at: eb.ref('excluded.expires_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+        metadata: sql<string>`(
+          select json_group_object(k, json(v)) from (
+            select key as k, memories.metadata -> fullkey as v from json_each(memories.metadata)
+              where key not in (select key from json_each(excluded.metadata))
+            union all
+            select key, excluded.metadata -> fullkey from json_each(excluded.metadata)
+          ))`,
+        needs_reindex: sql<number>`case when memories.content is excluded.content then memories.needs_reindex else 1 end`,
+      })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateMemoryRow(db: Db, pk: number, patch: Updateable<MemoriesTable>) {
+  return db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteMemoryRow(db: Db, pk: number) {
+  await db.deleteFrom('memories').where('pk', '=', pk).execute();
+}
+
+/** One statement, so a clear of any size is atomic; the FTS trigger removes index entries with the rows. */
+export async function deleteMemoryRows(db: Db, f: { apiKeyId: string; types?: readonly MemoryTypeValue[] | null; createdBefore?: number | null }) {
+  let q = db.deleteFrom('memories').where('api_key_id', '=', f.apiKeyId);
+  if (f.types && f.types.length > 0) q = q.where('type', 'in', f.types);
+  if (f.createdBefore != null) q = q.where('created_at', '<', f.createdBefore);
+  const result = await q.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

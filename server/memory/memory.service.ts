@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../db/open.ts';
+import { badInput, notFound } from '../errors.ts';
+import type { SettingsStore } from '../settings/settings.ts';
+import { describeIssues, parseInput } from '../validation.ts';
+import { toFtsQuery } from './ftsQuery.ts';
+import {
+  contentKey,
+  LIMITS,
+  type Memory,
+  type MemoryInput,
+  memoryInputSchema,
+  type MemoryPatch,
+  memoryPatchSchema,
+  type MemoryType,
+  retentionCutoff,
+  rowToMemory,
+  type ValidMemoryInput,
+} from './memory.ts';
+import * as repo from './memory.repository.ts';
+import { countTokens } from './tokenCount.ts';
+
+export interface MemoryDeps {
+  db: Db;
+  settings: SettingsStore;
+  now?: () => number;
+}
+
+/** Whether the caller may see a memory of this API key; decided by auth, applied here. */
+export type KeyGuard = (apiKeyId: string) => boolean;
+
+export interface MemoryQuery {
+  /** null lists every key; the caller has already checked that it may. */
+  apiKeyId: string | null;
+  sessionId?: string | null;
+  types?: readonly MemoryType[] | null;
+  search?: string | null;
+  createdAfter?: Date | null;
+  createdBefore?: Date | null;
+  includeExpired?: boolean | null;
+}
+
+export interface MemoryPageRequest {
+  limit?: number | null;
+  offset?: number | null;
+  orderBy?: repo.MemoryOrderColumn | null;
+  direction?: 'asc' | 'desc' | null;
+}
+
+export interface MemoryStats {
+  totalEntries: number;
+  tokensUsed: number;
+  /** Share of retrievals that returned at least one memory; null before the first retrieval. */
+  hitRate: number | null;
+  retrievals: number;
+  byType: { type: MemoryType; count: number }[];
+}
+
+export interface ImportReport {
+  imported: number;
+  updated: number;
+  rejected: { index: number; key: string | null; reason: string }[];
+}
+
+const clock = (deps: MemoryDeps) => (deps.now ?? Date.now)();
+const uuidSchema = z.uuid('id must be a UUID');
+
+export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promise<Memory> {
+  const valid = parseInput(memoryInputSchema, input);
+  return rowToMemory(await repo.upsertMemoryRow(deps.db, toRow(valid, clock(deps))));
+}
+
+export async function getMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory | null> {
+  const row = await repo.findMemoryRowById(deps.db, parseInput(uuidSchema, id));
+  // A memory of another tenant is reported as absent, so ids reveal nothing across keys.
+  return row && canSee(row.api_key_id) ? rowToMemory(row) : null;
+}
+
+export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPatch, canSee: KeyGuard): Promise<Memory> {
+  const existing = await requireMemory(deps, id, canSee);
+  const valid = parseInput(memoryPatchSchema, patch);
+  const set: Parameters<typeof repo.updateMemoryRow>[2] = { updated_at: clock(deps) };
+  if (valid.content !== undefined && valid.content !== existing.content) {
+    Object.assign(set, { content: valid.content, tokens: countTokens(valid.content), needs_reindex: 1 });
+  }
+  if (valid.key !== undefined && valid.key !== existing.key) {
+    if (await repo.memoryKeyExists(deps.db, existing.apiKeyId, valid.key)) {
+      throw badInput(`key "${valid.key}" is already used by another memory of this API key`);
+    }
+    set.key = valid.key;
+  }
+  if (valid.type !== undefined) set.type = valid.type;
+  if (valid.sessionId !== undefined) set.session_id = valid.sessionId;
+  if (valid.metadata !== undefined) set.metadata = JSON.stringify(valid.metadata);
+  if (valid.expiresAt !== undefined) set.expires_at = valid.expiresAt?.getTime() ?? null;
+  return rowToMemory(await repo.updateMemoryRow(deps.db, existing.pk, set));
+}
+
+export async function deleteMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
+  const existing = await requireMemory(deps, id, canSee);
+  await repo.deleteMemoryRow(deps.db, existing.pk);
+  return existing;
+}
+
+export async function clearMemories(
+  deps: MemoryDeps,
+  f: { apiKeyId: string; types?: readonly MemoryType[] | null; createdBefore?: Date | null },
+): Promise<number> {
+  return repo.deleteMemoryRows(deps.db, { apiKeyId: f.apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() });
+}
+
+export async function listMemories(deps: MemoryDeps, query: MemoryQuery, page: MemoryPageRequest = {}) {
+  const filter = await toFilter(deps, query);
+  if (filter === null) return { items: [] as Memory[], totalCount: 0 };
+  const limit = page.limit ?? 20;
+  const offset = page.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw badInput(`limit must be between 1 and ${LIMITS.pageSize}`);
+  if (!Number.isInteger(offset) || offset < 0) throw badInput('offset must not be negative');
+  const [rows, totalCount] = await Promise.all([
+    repo.listMemoryRows(deps.db, filter, {
+      limit,
+      offset,
+      orderBy: page.orderBy ?? 'created_at',
+      direction: page.direction ?? 'desc',
+    }),
+    repo.countMemoryRows(deps.db, filter),
+  ]);
+  return { items: rows.map(rowToMemory), totalCount };
+}
+
+export async function exportMemories(deps: MemoryDeps, query: MemoryQuery): Promise<Memory[]> {
+  const filter = await toFilter(deps, query);
+  if (filter === null) return [];
+  const out: Memory[] = [];
+  for await (const row of repo.streamMemoryRows(deps.db, filter)) out.push(rowToMemory(row));
+  return out;
+}
+
+export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise<MemoryStats> {
+  const filter = await toFilter(deps, query);
+  const [byType, totals] = await Promise.all([
+    filter === null ? [] : repo.memoryTotalsByType(deps.db, filter),
+    repo.retrievalTotals(deps.db, query.apiKeyId),
+  ]);
+  return {
+    totalEntries: byType.reduce((n, r) => n + r.count, 0),
+    tokensUsed: byType.reduce((n, r) => n + Number(r.tokens ?? 0), 0),
+    hitRate: totals.retrievals > 0 ? totals.hits / totals.retrievals : null,
+    retrievals: totals.retrievals,
+    byType: byType.map((r) => ({ type: r.type, count: r.count })),
+  };
+}
+
+/**
+ * Upserts every valid row and reports the others; one bad row never stops the rest.
+ * Runs in one transaction, so an import is fast and a crash leaves no half-written batch.
+ */
+export async function importMemories(deps: MemoryDeps, rows: readonly MemoryInput[], canWrite: KeyGuard): Promise<ImportReport> {
+  if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
+  const report: ImportReport = { imported: 0, updated: 0, rejected: [] };
+  const now = clock(deps);
+  await deps.db.transaction().execute(async (trx) => {
+    for (const [index, input] of rows.entries()) {
+      const parsed = memoryInputSchema.safeParse(input);
+      const key = typeof input.key === 'string' ? input.key : null;
+      if (!parsed.success) {
+        report.rejected.push({ index, key, reason: describeIssues(parsed.error) });
+        continue;
+      }
+      if (!canWrite(parsed.data.apiKeyId)) {
+        report.rejected.push({ index, key, reason: `this token may not write to API key "${parsed.data.apiKeyId}"` });
+        continue;
+      }
+      const row = toRow(parsed.data, now);
+      const existed = await repo.memoryKeyExists(trx, row.api_key_id, row.key);
+      await repo.upsertMemoryRow(trx, row);
+      if (existed) report.updated++;
+      else report.imported++;
+    }
+  });
+  return report;
+}
+
+async function requireMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
+  const memory = await getMemory(deps, id, canSee);
+  if (!memory) throw notFound(`no memory with id ${id}`);
+  return memory;
+}
+
+/** Returns null when the search text has no searchable word: such a search matches nothing. */
+async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFilter | null> {
+  let ftsQuery: string | null = null;
+  if (q.search != null && q.search.trim() !== '') {
+    ftsQuery = toFtsQuery(q.search, { match: 'all', prefixLast: true });
+    if (ftsQuery === null) return null;
+  }
+  const now = clock(deps);
+  const { retentionDays } = await deps.settings.get();
+  return {
+    apiKeyId: q.apiKeyId,
+    sessionId: q.sessionId,
+    types: q.types,
+    ftsQuery,
+    createdAfter: q.createdAfter?.getTime(),
+    createdBefore: q.createdBefore?.getTime(),
+    activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, retentionDays) },
+  };
+}
+
+function toRow(m: ValidMemoryInput, now: number) {
+  const createdAt = m.createdAt?.getTime() ?? now;
+  return {
+    id: randomUUID(),
+    api_key_id: m.apiKeyId,
+    session_id: m.sessionId ?? null,
+    type: m.type,
+    key: m.key ?? contentKey(m.content),
+    content: m.content,
+    metadata: JSON.stringify(m.metadata ?? {}),
+    tokens: countTokens(m.content),
+    created_at: createdAt,
+    // An imported memory keeps its age, so retention treats it as written when it was first written.
+    updated_at: createdAt,
+    expires_at: m.expiresAt?.getTime() ?? null,
+  };
+}

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
+
+export const MEMORY_TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'] as const satisfies readonly MemoryTypeValue[];
+export type MemoryType = MemoryTypeValue;
+
+export const LIMITS = {
+  contentChars: 65_536,
+  keyChars: 512,
+  idChars: 256,
+  metadataBytes: 16_384,
+  importRows: 10_000,
+  pageSize: 500,
+} as const;
+
+export type MemoryStatus = 'active' | 'expired' | 'out_of_retention';
+
+/** A memory as the rest of mnemo sees it: no engine columns, parsed metadata, real dates. */
+export interface Memory {
+  pk: number;
+  id: string;
+  apiKeyId: string;
+  sessionId: string | null;
+  type: MemoryType;
+  key: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  tokens: number;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date | null;
+  pendingReindex: boolean;
+  accessCount: number;
+  lastAccessedAt: Date | null;
+}
+
+export function rowToMemory(row: MemoryRow): Memory {
+  return {
+    pk: row.pk,
+    id: row.id,
+    apiKeyId: row.api_key_id,
+    sessionId: row.session_id,
+    type: row.type,
+    key: row.key,
+    content: row.content,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    tokens: row.tokens,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+    pendingReindex: row.needs_reindex === 1,
+    accessCount: row.access_count,
+    lastAccessedAt: row.last_accessed_at === null ? null : new Date(row.last_accessed_at),
+  };
+}
+
+/** Whether retrieval may still return the memory: not expired and inside the retention window. */
+export function memoryStatus(m: Pick<Memory, 'expiresAt' | 'updatedAt'>, now: number, retentionDays: number): MemoryStatus {
+  if (m.expiresAt !== null && m.expiresAt.getTime() <= now) return 'expired';
+  if (m.updatedAt.getTime() < retentionCutoff(now, retentionDays)) return 'out_of_retention';
+  return 'active';
+}
+
+/** Retention counts from a memory's last write, so a fact restated today is fresh again. */
+export function retentionCutoff(now: number, retentionDays: number): number {
+  return now - retentionDays * 86_400_000;
+}
+
+const identifier = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${what} must not be empty`)
+    .max(LIMITS.idChars, `${what} is longer than ${LIMITS.idChars} characters`);
+
+const metadataSchema = z
+  .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object' })
+  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, {
+    message: `metadata is larger than ${LIMITS.metadataBytes} bytes`,
+  });
+
+const contentSchema = z
+  .string()
+  .refine((s) => s.trim().length > 0, 'content must not be empty')
+  .refine((s) => s.length <= LIMITS.contentChars, `content is longer than ${LIMITS.contentChars} characters`);
+
+const keySchema = identifier('key').max(LIMITS.keyChars, `key is longer than ${LIMITS.keyChars} characters`);
+
+export const memoryInputSchema = z.object({
+  apiKeyId: identifier('apiKeyId'),
+  sessionId: identifier('sessionId').nullish(),
+  type: z
+    .enum(MEMORY_TYPES)
+    .nullish()
+    .transform((t) => t ?? 'factual'),
+  key: keySchema.nullish(),
+  content: contentSchema,
+  metadata: metadataSchema.nullish(),
+  expiresAt: z.date().nullish(),
+  createdAt: z.date().nullish(),
+});
+export type MemoryInput = z.input<typeof memoryInputSchema>;
+export type ValidMemoryInput = z.output<typeof memoryInputSchema>;
+
+export const memoryPatchSchema = z.object({
+  sessionId: identifier('sessionId').nullish(),
+  type: z.enum(MEMORY_TYPES).optional(),
+  key: keySchema.optional(),
+  content: contentSchema.optional(),
+  metadata: metadataSchema.optional(),
+  expiresAt: z.date().nullish(),
+});
+export type MemoryPatch = z.input<typeof memoryPatchSchema>;
+
+/** A memory without a key is keyed by its content, so restating the same fact updates it instead of duplicating it. */
+export function contentKey(content: string): string {
+  const normalised = content.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+  return `content:${createHash('sha256').update(normalised).digest('hex').slice(0, 24)}`;
+}

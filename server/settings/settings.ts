@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { Db } from '../db/open.ts';
+import { badInput } from '../errors.ts';
+import { describeIssues } from '../validation.ts';
+
+export const STRATEGIES = ['EXACT', 'SEMANTIC', 'HYBRID'] as const;
+export const EMBEDDING_SOURCES = ['AUTO', 'REMOTE', 'STATIC', 'TRANSFORMERS'] as const;
+export const VECTOR_STORES = ['AUTO', 'SQLITE_VEC', 'QDRANT'] as const;
+
+const optionalName = z.string().trim().max(200, 'is longer than 200 characters').nullable();
+
+/** Every setting with its range and default. Out-of-range values are rejected, never clamped. */
+export const settingsSchema = z.object({
+  enabled: z.boolean().default(false),
+  maxTokens: z.number().int('must be a whole number').min(0, 'must be at least 0').max(16_000, 'must be at most 16000').default(2000),
+  retentionDays: z.number().int('must be a whole number').min(1, 'must be at least 1').max(365, 'must be at most 365').default(30),
+  strategy: z.enum(STRATEGIES).default('HYBRID'),
+  embeddingSource: z.enum(EMBEDDING_SOURCES).default('AUTO'),
+  embeddingProviderModel: optionalName.default(null),
+  transformersEnabled: z.boolean().default(false),
+  staticEnabled: z.boolean().default(true),
+  rerankEnabled: z.boolean().default(false),
+  rerankProviderModel: optionalName.default(null),
+  vectorStore: z.enum(VECTOR_STORES).default('AUTO'),
+  autoSummarize: z.boolean().default(false),
+});
+
+export type Settings = z.output<typeof settingsSchema>;
+export type SettingsPatch = Partial<Settings>;
+export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
+
+const patchSchema = settingsSchema.partial().strict();
+
+/**
+ * The one way to read and write settings: validated on the way in, cached in process and
+ * invalidated on every write, so hot paths read them for free.
+ */
+export class SettingsStore {
+  private cached: Settings | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onInvalidRow: (name: string, reason: string) => void = () => {},
+  ) {}
+
+  async get(): Promise<Settings> {
+    this.cached ??= await this.load();
+    return this.cached;
+  }
+
+  async update(patch: SettingsPatch): Promise<Settings> {
+    const parsed = patchSchema.safeParse(stripUndefined(patch));
+    if (!parsed.success) throw badInput(`invalid settings: ${describeIssues(parsed.error)}`);
+    const now = Date.now();
+    const entries = Object.entries(parsed.data);
+    if (entries.length > 0) {
+      await this.db.transaction().execute(async (trx) => {
+        for (const [name, value] of entries) {
+          await trx
+            .insertInto('settings')
+            .values({ name, value: JSON.stringify(value), updated_at: now })
+            .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify(value), updated_at: now }))
+            .execute();
+        }
+      });
+    }
+    this.cached = null;
+    return this.get();
+  }
+
+  /** Stored rows that no longer validate (edited by hand, or from an older range) fall back to the default. */
+  private async load(): Promise<Settings> {
+    const rows = await this.db.selectFrom('settings').select(['name', 'value']).execute();
+    const result: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+    const shape = settingsSchema.shape as Record<string, z.ZodType>;
+    for (const row of rows) {
+      const field = shape[row.name];
+      if (!field) continue;
+      const parsed = field.safeParse(JSON.parse(row.value));
+      if (parsed.success) result[row.name] = parsed.data;
+      else this.onInvalidRow(row.name, describeIssues(parsed.error));
+    }
+    return result as Settings;
+  }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
