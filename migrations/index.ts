@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as initial from './2026_11_30_001_initial.ts';
+
+/**
+ * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
+ * same list works under tsx, vitest and any bundler.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026_11_30_001_initial': initial,
+};

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApp } from '../../server/app.ts';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
+import { createLogger } from '../../server/logger.ts';
+import { createServices, type Services } from '../../server/services.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface GraphQLResponse<T = any> {
+  status: number;
+  data: T | null | undefined;
+  errors: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[] | undefined;
+}
+
+export interface TestApp {
+  url: string;
+  dir: string;
+  database: OpenedDatabase;
+  services: Services;
+  /** Sends one GraphQL operation over real HTTP, as the admin unless another token is given. */
+  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GraphQLResponse<T>>;
+  /** Like gql, but fails the test on any error and returns data. */
+  ok<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<T>;
+  mintToken(opts?: { apiKeyId?: string; role?: 'ADMIN' | 'GATEWAY' }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real mnemo on a fresh SQLite file in a temp folder, migrated by the real migrator and listening on
+ * a free loopback port.
+ */
+export async function startTestApp(): Promise<TestApp> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-test-'));
+  const database = openDatabase(path.join(dir, 'mnemo.db'));
+  await migrateToLatest(database.db);
+  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: ADMIN_TOKEN });
+  const app = createApp(services);
+  const address = await app.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${address.port}`;
+
+  const gql: TestApp['gql'] = async (query, variables, token = ADMIN_TOKEN) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    const body = (await res.json()) as { data?: any; errors?: GraphQLResponse['errors'] };
+    return { status: res.status, data: body.data, errors: body.errors };
+  };
+
+  const ok: TestApp['ok'] = async (query, variables, token) => {
+    const res = await gql(query, variables, token);
+    if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
+    return res.data;
+  };
+
+  return {
+    url,
+    dir,
+    database,
+    services,
+    gql,
+    ok,
+    mintToken: async ({ apiKeyId, role = 'GATEWAY' } = {}) => {
+      const data = await ok<{ createAccessToken: { token: string } }>(
+        `mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }`,
+        { input: { name: `test ${role} ${apiKeyId ?? '*'}`, role, apiKeyId } },
+      );
+      return data.createAccessToken.token;
+    },
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The one error of a response, for tests that expect exactly one. */
+export function onlyError(res: GraphQLResponse) {
+  if (!res.errors || res.errors.length !== 1) throw new Error(`expected one error, got ${JSON.stringify(res.errors ?? res.data)}`);
+  return res.errors[0]!;
+}
