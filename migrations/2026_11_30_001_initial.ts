@@ -24,6 +24,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('needs_reindex', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('access_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_accessed_at', 'integer')
+    // Set when a summary replaced this memory; restoring the summary clears it. Nothing is deleted.
+    .addColumn('archived_by', 'text')
     .addUniqueConstraint('memories_api_key_key_unique', ['api_key_id', 'key'])
     .execute();
 
@@ -39,25 +41,31 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('memories')
     .columns(['api_key_id', 'session_id', 'created_at'])
     .execute();
+  await db.schema.createIndex('memories_by_key_updated').on('memories').columns(['api_key_id', 'updated_at']).execute();
   await db.schema.createIndex('memories_by_created').on('memories').column('created_at').execute();
+  await db.schema.createIndex('memories_by_summary').on('memories').column('archived_by').where(sql.ref('archived_by'), 'is not', null).execute();
   await db.schema.createIndex('memories_by_updated').on('memories').column('updated_at').execute();
   await db.schema.createIndex('memories_by_expiry').on('memories').column('expires_at').where(sql.ref('expires_at'), 'is not', null).execute();
   await db.schema.createIndex('memories_pending_reindex').on('memories').column('pk').where(sql.ref('needs_reindex'), '=', 1).execute();
 
+  // The API key is indexed too, so a keyword search can be confined to one tenant inside FTS5 itself
+  // and other tenants' documents never enter the ranking (it gets weight 0 in bm25).
   await sql`create virtual table memories_fts using fts5(
-    content, key, content='memories', content_rowid='pk', tokenize='porter unicode61'
+    content, key, api_key_id, content='memories', content_rowid='pk', tokenize='porter unicode61'
   )`.execute(db);
   await sql`create trigger memories_fts_insert after insert on memories begin
-    insert into memories_fts(rowid, content, key) values (new.pk, new.content, new.key);
+    insert into memories_fts(rowid, content, key, api_key_id) values (new.pk, new.content, new.key, new.api_key_id);
   end`.execute(db);
   await sql`create trigger memories_fts_delete after delete on memories begin
-    insert into memories_fts(memories_fts, rowid, content, key) values ('delete', old.pk, old.content, old.key);
+    insert into memories_fts(memories_fts, rowid, content, key, api_key_id)
+      values ('delete', old.pk, old.content, old.key, old.api_key_id);
   end`.execute(db);
   // Fires only when indexed text really changes: counters, flags and metadata never touch the index.
-  await sql`create trigger memories_fts_update after update of content, key on memories
-    when old.content is not new.content or old.key is not new.key begin
-    insert into memories_fts(memories_fts, rowid, content, key) values ('delete', old.pk, old.content, old.key);
-    insert into memories_fts(rowid, content, key) values (new.pk, new.content, new.key);
+  await sql`create trigger memories_fts_update after update of content, key, api_key_id on memories
+    when old.content is not new.content or old.key is not new.key or old.api_key_id is not new.api_key_id begin
+    insert into memories_fts(memories_fts, rowid, content, key, api_key_id)
+      values ('delete', old.pk, old.content, old.key, old.api_key_id);
+    insert into memories_fts(rowid, content, key, api_key_id) values (new.pk, new.content, new.key, new.api_key_id);
   end`.execute(db);
 
   await db.schema

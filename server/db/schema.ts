@@ -6,6 +6,17 @@ export interface Database {
   retrieval_stats: RetrievalStatsTable;
   settings: SettingsTable;
   access_tokens: AccessTokensTable;
+  memories_fts: MemoriesFtsTable;
+}
+
+/** The FTS5 index over memories (external content, filled by triggers); only ever read. */
+export interface MemoriesFtsTable {
+  rowid: number;
+  /** The hidden column named after the table, the left side of MATCH. */
+  memories_fts: string;
+  content: string;
+  key: string;
+  api_key_id: string;
 }
 
 export interface MemoriesTable {
@@ -24,6 +35,8 @@ export interface MemoriesTable {
   needs_reindex: Generated<number>;
   access_count: Generated<number>;
   last_accessed_at: number | null;
+  /** The id of the summary memory that archived this one, or null. */
+  archived_by: string | null;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';

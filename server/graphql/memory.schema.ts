@@ -19,6 +19,7 @@ const MemoryStatusEnum = builder.enumType('MemoryStatus', {
     ACTIVE: { value: 'active' },
     EXPIRED: { value: 'expired', description: 'expiresAt has passed' },
     OUT_OF_RETENTION: { value: 'out_of_retention', description: 'last written before the retention window' },
+    ARCHIVED: { value: 'archived', description: 'replaced by a summary; restoring the summary brings it back' },
   } as const,
 });
 
@@ -52,6 +53,7 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
     accessCount: t.exposeInt('accessCount'),
     lastAccessedAt: t.expose('lastAccessedAt', { type: 'DateTime', nullable: true }),
     pendingReindex: t.exposeBoolean('pendingReindex', { description: 'Its vector is missing or stale.' }),
+    archivedBy: t.exposeID('archivedBy', { nullable: true, description: 'The summary that replaced this memory.' }),
     status: t.field({
       type: MemoryStatusEnum,
       resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), (await ctx.services.settings.get()).retentionDays),
@@ -105,6 +107,7 @@ const filterArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0])
   createdAfter: t.arg({ type: 'DateTime' }),
   createdBefore: t.arg({ type: 'DateTime' }),
   includeExpired: t.arg.boolean({ description: 'Also list expired and out-of-retention memories.', defaultValue: false }),
+  includeArchived: t.arg.boolean({ description: 'Also list memories archived by a summary.', defaultValue: false }),
 });
 
 type FilterArgs = {
@@ -115,6 +118,7 @@ type FilterArgs = {
   createdAfter?: Date | null;
   createdBefore?: Date | null;
   includeExpired?: boolean | null;
+  includeArchived?: boolean | null;
 };
 
 function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
@@ -126,6 +130,7 @@ function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
     createdAfter: args.createdAfter,
     createdBefore: args.createdBefore,
     includeExpired: args.includeExpired,
+    includeArchived: args.includeArchived,
   };
 }
 

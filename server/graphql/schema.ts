@@ -4,6 +4,10 @@ import './scalars.ts';
 import './memory.schema.ts';
 import './settings.schema.ts';
 import './accessToken.schema.ts';
+import './retrieval.schema.ts';
+import './gateway.schema.ts';
+import './summary.schema.ts';
+import './health.schema.ts';
 
 export const schema = builder.toSchema();
 

@@ -21,6 +21,9 @@ const MemorySettings = builder.objectRef<Settings>('MemorySettings').implement({
     rerankProviderModel: t.exposeString('rerankProviderModel', { nullable: true }),
     vectorStore: t.expose('vectorStore', { type: VectorStoreEnum }),
     autoSummarize: t.exposeBoolean('autoSummarize'),
+    userRoleProviders: t.exposeStringList('userRoleProviders', {
+      description: 'Providers or models that reject the system role; memories reach them as a user message.',
+    }),
   }),
 });
 
@@ -39,6 +42,7 @@ const MemorySettingsInput = builder.inputType('MemorySettingsInput', {
     rerankProviderModel: t.string(),
     vectorStore: t.field({ type: VectorStoreEnum }),
     autoSummarize: t.boolean(),
+    userRoleProviders: t.stringList(),
   }),
 });
 

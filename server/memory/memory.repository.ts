@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
+import { ftsWords } from './ftsQuery.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
 export interface MemoryFilter {
@@ -14,6 +15,8 @@ export interface MemoryFilter {
   createdBefore?: number | null;
   /** When set, leaves out expired memories and those last written before the retention cutoff. */
   activeAt?: { now: number; retentionCutoff: number } | null;
+  /** Archived memories (replaced by a summary) are left out unless asked for. */
+  includeArchived?: boolean;
 }
 
 export type MemoryOrderColumn = 'created_at' | 'updated_at' | 'access_count' | 'key' | 'tokens';
@@ -28,10 +31,21 @@ function applyFilter<O>(qb: MemoryQuery<O>, f: MemoryFilter): MemoryQuery<O> {
   if (f.createdAfter != null) q = q.where('memories.created_at', '>', f.createdAfter);
   if (f.createdBefore != null) q = q.where('memories.created_at', '<', f.createdBefore);
   if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
+  if (!f.includeArchived) q = q.where('memories.archived_by', 'is', null);
   if (f.ftsQuery) {
-    q = q.where(sql<boolean>`memories.pk in (select rowid from memories_fts where memories_fts match ${f.ftsQuery})`);
+    q = q.where(sql<boolean>`memories.pk in (select rowid from memories_fts where memories_fts match ${ftsMatch(f.ftsQuery, f.apiKeyId)})`);
   }
   return q;
+}
+
+/**
+ * Confines user terms to the text columns and, when the tenant is known, to its documents inside FTS5,
+ * so other tenants' rows are never ranked. The SQL filter on api_key_id stays the guarantee.
+ */
+export function ftsMatch(terms: string, apiKeyId: string | null): string {
+  const text = `{content key} : (${terms})`;
+  const tenantWords = apiKeyId === null ? [] : ftsWords(apiKeyId);
+  return tenantWords.length > 0 ? `api_key_id : "${tenantWords.join(' ')}" AND ${text}` : text;
 }
 
 export function isActive(eb: ExpressionBuilder<Database, 'memories'>, now: number, retentionCutoff: number) {

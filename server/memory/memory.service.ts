@@ -39,6 +39,7 @@ export interface MemoryQuery {
   createdAfter?: Date | null;
   createdBefore?: Date | null;
   includeExpired?: boolean | null;
+  includeArchived?: boolean | null;
 }
 
 export interface MemoryPageRequest {
@@ -173,10 +174,12 @@ export async function importMemories(deps: MemoryDeps, rows: readonly MemoryInpu
         continue;
       }
       const row = toRow(parsed.data, now);
-      const existed = await repo.memoryKeyExists(trx, row.api_key_id, row.key);
-      await repo.upsertMemoryRow(trx, row);
-      if (existed) report.updated++;
-      else report.imported++;
+      // No read before the write: a transaction that has read cannot wait for another process's write
+      // lock (SQLite returns SQLITE_BUSY at once), while one whose first statement writes honours busy_timeout.
+      // An upsert that hit an existing key keeps that memory's id, so the id tells new from updated.
+      const stored = await repo.upsertMemoryRow(trx, row);
+      if (stored.id === row.id) report.imported++;
+      else report.updated++;
     }
   });
   return report;
@@ -205,6 +208,7 @@ async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFi
     createdAfter: q.createdAfter?.getTime(),
     createdBefore: q.createdBefore?.getTime(),
     activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, retentionDays) },
+    includeArchived: q.includeArchived ?? false,
   };
 }
 

@@ -14,7 +14,7 @@ export const LIMITS = {
   pageSize: 500,
 } as const;
 
-export type MemoryStatus = 'active' | 'expired' | 'out_of_retention';
+export type MemoryStatus = 'active' | 'expired' | 'out_of_retention' | 'archived';
 
 /** A memory as the rest of mnemo sees it: no engine columns, parsed metadata, real dates. */
 export interface Memory {
@@ -33,6 +33,8 @@ export interface Memory {
   pendingReindex: boolean;
   accessCount: number;
   lastAccessedAt: Date | null;
+  /** The summary memory that replaced this one; archived memories are kept but never retrieved. */
+  archivedBy: string | null;
 }
 
 export function rowToMemory(row: MemoryRow): Memory {
@@ -52,11 +54,13 @@ export function rowToMemory(row: MemoryRow): Memory {
     pendingReindex: row.needs_reindex === 1,
     accessCount: row.access_count,
     lastAccessedAt: row.last_accessed_at === null ? null : new Date(row.last_accessed_at),
+    archivedBy: row.archived_by,
   };
 }
 
 /** Whether retrieval may still return the memory: not expired and inside the retention window. */
-export function memoryStatus(m: Pick<Memory, 'expiresAt' | 'updatedAt'>, now: number, retentionDays: number): MemoryStatus {
+export function memoryStatus(m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archivedBy'>, now: number, retentionDays: number): MemoryStatus {
+  if (m.archivedBy !== null) return 'archived';
   if (m.expiresAt !== null && m.expiresAt.getTime() <= now) return 'expired';
   if (m.updatedAt.getTime() < retentionCutoff(now, retentionDays)) return 'out_of_retention';
   return 'active';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput } from '../errors.ts';
+import { DEFAULT_USER_ROLE_PROVIDERS } from '../memory/injection.ts';
 import { describeIssues } from '../validation.ts';
 
 export const STRATEGIES = ['EXACT', 'SEMANTIC', 'HYBRID'] as const;
@@ -23,6 +24,11 @@ export const settingsSchema = z.object({
   rerankProviderModel: optionalName.default(null),
   vectorStore: z.enum(VECTOR_STORES).default('AUTO'),
   autoSummarize: z.boolean().default(false),
+  /** Providers or models that reject the system role: memories reach them as a user message. */
+  userRoleProviders: z
+    .array(z.string().trim().min(1, 'must not be empty').max(100, 'is longer than 100 characters'))
+    .max(100, 'lists at most 100 providers')
+    .default([...DEFAULT_USER_ROLE_PROVIDERS]),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
@@ -49,10 +55,13 @@ export class SettingsStore {
   }
 
   async update(patch: SettingsPatch): Promise<Settings> {
-    const parsed = patchSchema.safeParse(stripUndefined(patch));
+    const given = stripUndefined(patch);
+    const parsed = patchSchema.safeParse(given);
     if (!parsed.success) throw badInput(`invalid settings: ${describeIssues(parsed.error)}`);
     const now = Date.now();
-    const entries = Object.entries(parsed.data);
+    // Zod 4 fills in defaults even under .partial(): writing all of parsed.data would reset every
+    // setting the patch did not name.
+    const entries = Object.entries(parsed.data).filter(([name]) => name in given);
     if (entries.length > 0) {
       await this.db.transaction().execute(async (trx) => {
         for (const [name, value] of entries) {
@@ -76,7 +85,15 @@ export class SettingsStore {
     for (const row of rows) {
       const field = shape[row.name];
       if (!field) continue;
-      const parsed = field.safeParse(JSON.parse(row.value));
+      let value: unknown;
+      try {
+        value = JSON.parse(row.value);
+      } catch {
+        // Not JSON at all (written with checks off): fall back like any invalid row, not fail every read.
+        this.onInvalidRow(row.name, 'is not valid JSON');
+        continue;
+      }
+      const parsed = field.safeParse(value);
       if (parsed.success) result[row.name] = parsed.data;
       else this.onInvalidRow(row.name, describeIssues(parsed.error));
     }

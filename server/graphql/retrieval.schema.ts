@@ -1,0 +1,94 @@
+import { keyForWrite } from '../auth/viewer.ts';
+import { formatMemoryBlock } from '../memory/injection.ts';
+import { type RetrievalResult, type RetrievedMemory, retrieve } from '../memory/retrieval.ts';
+import { builder } from './builder.ts';
+import type { Context } from './context.ts';
+import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
+import { StrategyEnum } from './settings.schema.ts';
+
+const TierEnum = builder.enumType('RetrievalTier', {
+  values: {
+    ENFORCED: { value: 'enforced', description: 'An enforced memory: included in every retrieval.' },
+    EXACT: { value: 'exact', description: 'Newest first.' },
+    KEYWORD: { value: 'keyword', description: 'FTS5 with BM25 ranking.' },
+  } as const,
+});
+
+const SkipEnum = builder.enumType('RetrievalSkip', {
+  values: {
+    DISABLED: { value: 'disabled', description: 'Memory is switched off in the settings.' },
+    ZERO_BUDGET: { value: 'zero_budget', description: 'maxTokens is 0.' },
+  } as const,
+});
+
+const RetrievedMemoryRef = builder.objectRef<RetrievedMemory>('RetrievedMemory').implement({
+  fields: (t) => ({
+    memory: t.field({ type: MemoryRef, resolve: (r) => r.memory }),
+    content: t.exposeString('content', { description: 'The text injected; shorter than the memory only when truncated.' }),
+    truncated: t.exposeBoolean('truncated', { description: 'Cut to fit a budget that the whole memory exceeds.' }),
+    tier: t.expose('tier', { type: TierEnum }),
+    score: t.exposeFloat('score', { description: 'Higher is better; comparable within one result.' }),
+    keywordScore: t.exposeFloat('keywordScore', { nullable: true, description: 'BM25 relevance (higher is better).' }),
+    keywordRank: t.exposeInt('keywordRank', { nullable: true }),
+    tokens: t.exposeInt('tokens', { description: 'Tokens this memory costs in the injected block.' }),
+  }),
+});
+
+const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('RetrievalResolution').implement({
+  fields: (t) => ({
+    requestedStrategy: t.expose('requestedStrategy', { type: StrategyEnum }),
+    tiers: t.field({ type: [TierEnum], description: 'Tiers that produced candidates, in order.', resolve: (r) => r.tiers }),
+    fallback: t.boolean({ resolve: (r) => r.fallbackReason !== null }),
+    fallbackReason: t.exposeString('fallbackReason', { nullable: true }),
+  }),
+});
+
+export const RetrievalResultRef = builder.objectRef<RetrievalResult>('RetrievalResult').implement({
+  fields: (t) => ({
+    items: t.field({ type: [RetrievedMemoryRef], resolve: (r) => r.items }),
+    tokensUsed: t.exposeInt('tokensUsed', { description: 'Tokens of the injected block (o200k_base); never above maxTokens.' }),
+    maxTokens: t.exposeInt('maxTokens'),
+    candidates: t.exposeInt('candidates', { description: 'Ranked memories the budget walk considered.' }),
+    resolution: t.field({ type: ResolutionRef, resolve: (r) => r.resolution }),
+    skipped: t.expose('skipped', { type: SkipEnum, nullable: true }),
+    block: t.string({
+      nullable: true,
+      description: 'The memory block exactly as it is injected; null when nothing was retrieved.',
+      resolve: (r) => (r.items.length > 0 ? formatMemoryBlock(r.items.map((i) => ({ id: i.memory.id, type: i.memory.type, key: i.memory.key, content: i.content }))) : null),
+    }),
+  }),
+});
+
+export const RetrieveInput = builder.inputType('RetrieveInput', {
+  fields: (t) => ({
+    apiKeyId: t.string({ description: 'Optional for tokens bound to one key.' }),
+    sessionId: t.string({ description: 'Limit to this session and the key-wide memories.' }),
+    query: t.string({ description: 'The text to match, usually the last user message.' }),
+    strategy: t.field({ type: StrategyEnum, description: 'Defaults to the settings.' }),
+    maxTokens: t.int({ description: 'Budget for the injected block, 0 to 16000; defaults to the settings.' }),
+    limit: t.int({ description: 'At most this many memories, 1 to 500 (default 50).' }),
+    types: t.field({ type: [MemoryTypeEnum] }),
+  }),
+});
+
+export type RetrieveArgs = typeof RetrieveInput.$inferInput;
+
+/** Maps the GraphQL input to the domain input, confined to the caller's API key. */
+export function toRetrieveInput(input: RetrieveArgs, ctx: Context) {
+  return { ...input, apiKeyId: keyForWrite(ctx.viewer, input.apiKeyId) };
+}
+
+builder.queryFields((t) => ({
+  retrieve: t.field({
+    type: RetrievalResultRef,
+    description: 'The gateway call: memories for a query within the token budget. Counts accesses and hits.',
+    args: { input: t.arg({ type: RetrieveInput, required: true }) },
+    resolve: (_root, { input }, ctx) => retrieve(ctx.services.memory, toRetrieveInput(input, ctx), { record: true }),
+  }),
+  retrievePreview: t.field({
+    type: RetrievalResultRef,
+    description: 'A dry run of retrieve with scores and tiers: runs even when memory is disabled, changes nothing.',
+    args: { input: t.arg({ type: RetrieveInput, required: true }) },
+    resolve: (_root, { input }, ctx) => retrieve(ctx.services.memory, toRetrieveInput(input, ctx), { record: false }),
+  }),
+}));

@@ -1,0 +1,29 @@
+/**
+ * Fits ranked items into a token budget: walk the list best first, take what fits, skip what does not
+ * and keep going. Never exceeds the budget. When nothing fits, the best item is shortened to fit, so
+ * a tight budget still carries the most relevant memory instead of nothing.
+ */
+export interface BudgetOptions<T> {
+  budget: number;
+  cost: (item: T) => number;
+  /** Returns the item cut down to cost at most `tokens`, or null if it cannot be. */
+  truncate: (item: T, tokens: number) => T | null;
+}
+
+export function fitToBudget<T>(ranked: readonly T[], { budget, cost, truncate }: BudgetOptions<T>): { items: T[]; used: number } {
+  if (budget <= 0 || ranked.length === 0) return { items: [], used: 0 };
+  const items: T[] = [];
+  let used = 0;
+  for (const item of ranked) {
+    const c = cost(item);
+    if (used + c <= budget) {
+      items.push(item);
+      used += c;
+    }
+  }
+  if (items.length > 0) return { items, used };
+  const cut = truncate(ranked[0]!, budget);
+  if (cut === null) return { items: [], used: 0 };
+  const c = cost(cut);
+  return c <= budget ? { items: [cut], used: c } : { items: [], used: 0 };
+}

@@ -1,0 +1,93 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Db } from '../db/open.ts';
+import type { Database, MemoryTypeValue } from '../db/schema.ts';
+import { ftsMatch, isActive } from './memory.repository.ts';
+
+/** What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived. */
+export interface RetrievalScope {
+  apiKeyId: string;
+  /** A session sees its own memories and the key-wide ones (no session), never another session's. */
+  sessionId: string | null;
+  types: readonly MemoryTypeValue[] | null;
+  now: number;
+  retentionCutoff: number;
+}
+
+function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: RetrievalScope) {
+  const conditions = [
+    eb('memories.api_key_id', '=', s.apiKeyId),
+    eb('memories.archived_by', 'is', null),
+    isActive(eb, s.now, s.retentionCutoff),
+  ];
+  if (s.types && s.types.length > 0) conditions.push(eb('memories.type', 'in', s.types));
+  if (s.sessionId !== null) {
+    conditions.push(eb.or([eb('memories.session_id', '=', s.sessionId), eb('memories.session_id', 'is', null)]));
+  }
+  return eb.and(conditions);
+}
+
+/**
+ * BM25-ranked keyword candidates. Ranking covers every match of the tenant, so an old memory that
+ * matches well is found however many newer ones exist; only the ranked head is returned.
+ */
+export async function keywordCandidates(db: Db, scope: RetrievalScope, ftsTerms: string, limit: number) {
+  return db
+    .selectFrom('memories_fts')
+    .innerJoin('memories', 'memories.pk', 'memories_fts.rowid')
+    .selectAll('memories')
+    // Weights: content 1, key 0.4, api key 0 (it only confines the search to the tenant).
+    .select(sql<number>`bm25(memories_fts, 1.0, 0.4, 0.0)`.as('bm25'))
+    .where('memories_fts.memories_fts', 'match', ftsMatch(ftsTerms, scope.apiKeyId))
+    .where((eb) => inScope(eb as unknown as ExpressionBuilder<Database, 'memories'>, scope))
+    .orderBy('bm25')
+    .limit(limit)
+    .execute();
+}
+
+/** The newest memories in scope, for the EXACT strategy. */
+export async function recentCandidates(db: Db, scope: RetrievalScope, limit: number) {
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where((eb) => inScope(eb, scope))
+    .orderBy('updated_at', 'desc')
+    .orderBy('pk', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Enforced memories ride along with every retrieval, ahead of ranked ones. */
+export async function enforcedMemories(db: Db, scope: RetrievalScope, limit: number) {
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where((eb) => inScope(eb, { ...scope, types: null }))
+    .where('type', '=', 'enforced')
+    .orderBy('updated_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Counts a gateway retrieval: access counters on what was returned, and the key's hit statistics. */
+export async function recordRetrieval(db: Db, apiKeyId: string, pks: readonly number[], now: number) {
+  await db.transaction().execute(async (trx) => {
+    if (pks.length > 0) {
+      await trx
+        .updateTable('memories')
+        .set((eb) => ({ access_count: eb('access_count', '+', 1), last_accessed_at: now }))
+        .where('pk', 'in', pks)
+        .execute();
+    }
+    const hit = pks.length > 0 ? 1 : 0;
+    await trx
+      .insertInto('retrieval_stats')
+      .values({ api_key_id: apiKeyId, retrievals: 1, hits: hit })
+      .onConflict((oc) =>
+        oc.column('api_key_id').doUpdateSet((eb) => ({
+          retrievals: eb('retrieval_stats.retrievals', '+', 1),
+          hits: eb('retrieval_stats.hits', '+', hit),
+        })),
+      )
+      .execute();
+  });
+}

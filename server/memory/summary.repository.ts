@@ -1,0 +1,73 @@
+import type { Db } from '../db/open.ts';
+import type { NewMemoryRow } from '../db/schema.ts';
+import { isActive } from './memory.repository.ts';
+
+interface OldMemoryScope {
+  writtenBefore: number;
+  now: number;
+  retentionCutoff: number;
+}
+
+/** Active, unarchived memories of one key last written before a date; summaries and enforced memories stay as they are. */
+export async function summaryCandidates(db: Db, s: OldMemoryScope & { apiKeyId: string }) {
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where('api_key_id', '=', s.apiKeyId)
+    .where('archived_by', 'is', null)
+    .where('updated_at', '<', s.writtenBefore)
+    .where('type', '!=', 'enforced')
+    .where('key', 'not like', 'summary:%')
+    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
+    .orderBy('updated_at')
+    .execute();
+}
+
+export async function keysWithOldMemories(db: Db, s: OldMemoryScope & { minCount: number; limit: number }) {
+  const rows = await db
+    .selectFrom('memories')
+    .select('api_key_id')
+    .where('archived_by', 'is', null)
+    .where('updated_at', '<', s.writtenBefore)
+    .where('type', '!=', 'enforced')
+    .where('key', 'not like', 'summary:%')
+    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
+    .groupBy('api_key_id')
+    .having((eb) => eb.fn.countAll(), '>=', s.minCount)
+    .limit(s.limit)
+    .execute();
+  return rows.map((r) => r.api_key_id);
+}
+
+/** Writes the summary and archives its originals in one transaction. */
+export async function writeSummary(db: Db, w: { summary: NewMemoryRow; archivedPks: readonly number[] }) {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.insertInto('memories').values(w.summary).returningAll().executeTakeFirstOrThrow();
+    for (let i = 0; i < w.archivedPks.length; i += 500) {
+      await trx
+        .updateTable('memories')
+        .set({ archived_by: row.id })
+        .where('pk', 'in', w.archivedPks.slice(i, i + 500))
+        .execute();
+    }
+    return row;
+  });
+}
+
+export async function findSummaryRow(db: Db, id: string, keyPrefix: string) {
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where('id', '=', id)
+    .where('key', 'like', `${keyPrefix}%`)
+    .executeTakeFirst();
+}
+
+/** Reactivates the originals and removes the summary, in one transaction; returns how many came back. */
+export async function undoSummary(db: Db, summaryPk: number, summaryId: string) {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx.updateTable('memories').set({ archived_by: null }).where('archived_by', '=', summaryId).executeTakeFirst();
+    await trx.deleteFrom('memories').where('pk', '=', summaryPk).execute();
+    return Number(result.numUpdatedRows);
+  });
+}
