@@ -30,12 +30,19 @@ export function createApp(services: Services): App {
   const yoga = createMnemoYoga(services);
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://mnemo');
+    // Some request targets ("//", "//[") are not URLs at all; an uncaught throw here would crash the process.
+    const url = URL.parse(req.url ?? '/', 'http://mnemo');
+    if (!url) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      return void res.end('bad request target');
+    }
     if (url.pathname === '/healthz') return void healthz(services, res);
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
     return void yoga.handle(req, res);
   });
+  // Gateways keep connections open between chat requests; outlive common proxy idle timeouts (60 s).
+  server.keepAliveTimeout = 65_000;
   // Long-lived SSE responses would keep close() waiting forever: track sockets to end them.
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countTokens } from '../../server/memory/tokenCount.ts';
+import { CREATE_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+
+const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ...R } }
+fragment R on RetrievalResult { tokensUsed maxTokens candidates skipped block
+  resolution { requestedStrategy tiers fallback fallbackReason }
+  items { content truncated tier score keywordScore keywordRank tokens memory { id key content type accessCount } } }`;
+const PREVIEW = RETRIEVE.replace('query Retrieve', 'query Preview').replace('retrieve(input', 'retrievePreview(input');
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+});
+afterAll(() => app.close());
+
+const key = () => `k-${randomUUID().slice(0, 8)}`;
+const create = (input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
+const retrieve = (input: Record<string, unknown>) => app.ok(RETRIEVE, { input }).then((d) => d.retrieve);
+const preview = (input: Record<string, unknown>) => app.ok(PREVIEW, { input }).then((d) => d.retrievePreview);
+const contents = (r: { items: { memory: { content: string } }[] }) => r.items.map((i) => i.memory.content);
+
+describe('keyword retrieval', () => {
+  it('finds a memory created through the API right away', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'The deployment pipeline runs on Buildkite' });
+    const r = await retrieve({ apiKeyId, query: 'buildkite', strategy: 'HYBRID' });
+    expect(contents(r)).toEqual(['The deployment pipeline runs on Buildkite']);
+    expect(r.items[0].tier).toBe('KEYWORD');
+  });
+
+  it('answers a natural-language question from the content words, ignoring stop words and stemming', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'My favourite editor is Helix' });
+    await create({ apiKeyId, content: 'The cat is called Miso' });
+    const r = await retrieve({ apiKeyId, query: 'What is my favourite editor?' });
+    expect(contents(r)[0]).toBe('My favourite editor is Helix');
+    expect(contents(r)).not.toContain('The cat is called Miso');
+    const stemmed = await retrieve({ apiKeyId, query: 'which editors do I like' });
+    expect(contents(stemmed)[0]).toBe('My favourite editor is Helix');
+  });
+
+  it('ranks by BM25 relevance, not by age', async () => {
+    const apiKeyId = key();
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        { apiKeyId, content: 'rust rust rust: the team writes rust services', createdAt: new Date(Date.now() - 5 * 86_400_000).toISOString() },
+        { apiKeyId, content: 'Lunch was pasta, and someone mentioned rust once' },
+      ],
+    });
+    const r = await retrieve({ apiKeyId, query: 'rust services' });
+    expect(contents(r)[0]).toBe('rust rust rust: the team writes rust services');
+    expect(r.items[0].keywordScore).toBeGreaterThan(r.items[1].keywordScore);
+    expect(r.items.map((i: { keywordRank: number }) => i.keywordRank)).toEqual([1, 2]);
+  });
+
+  const nasty = [
+    `it's`, `don't "quote`, `"unbalanced`, 'state-of-the-art', 'c++', 'C#', 'AND', 'OR dogs', 'NOT', 'cats AND', 'NEAR(',
+    'NEAR(cat door', '(', 'hello)', 'a:b', 'title:', 'content:python', 'api_key_id:victim', '*foo', 'foo*', '^start', '.', '',
+    '   ', '🙂🚀', '寿司が好き', 'SELECT * FROM memories; --', `'; DROP TABLE memories; --`, '{content key} : x', '\u0000\u0001',
+    'x'.repeat(70_000), 'word '.repeat(13_000),
+  ];
+  it.each(nasty.map((q) => [q.length > 40 ? `${q.slice(0, 20)}… (${q.length} chars)` : JSON.stringify(q), q]))(
+    'accepts hostile query text %s without an error',
+    async (_label, query) => {
+      const res = await app.gql(RETRIEVE, { input: { apiKeyId: key(), query } });
+      expect(res.errors).toBeUndefined();
+      expect(res.data.retrieve.items).toEqual([]);
+    },
+  );
+
+  it('keeps the meaning of words that look like FTS syntax', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Writes C++ and state-of-the-art NEAR field code, AND likes it' });
+    for (const query of ['c++', 'state-of-the-art', 'NEAR', 'AND']) {
+      expect(contents(await retrieve({ apiKeyId, query }))).toHaveLength(1);
+    }
+  });
+
+  it('never fails on any string (property)', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Some memory with words' });
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 200 }), async (query) => {
+        const res = await app.gql(PREVIEW, { input: { apiKeyId, query } });
+        return res.errors === undefined;
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('finds an old memory of a key that holds 100,000 memories', async () => {
+    const apiKeyId = key();
+    const sqlite = app.database.sqlite;
+    const insert = sqlite.prepare(
+      `insert into memories (id, api_key_id, type, key, content, metadata, tokens, created_at, updated_at) values (?, ?, 'factual', ?, ?, '{}', 8, ?, ?)`,
+    );
+    const now = Date.now();
+    sqlite.transaction(() => {
+      insert.run(randomUUID(), apiKeyId, 'old', 'The staging database password rotates every quarter', now - 20 * 86_400_000, now - 20 * 86_400_000);
+      for (let i = 0; i < 100_000; i++) {
+        insert.run(randomUUID(), apiKeyId, `n${i}`, `Note ${i} about the weekly planning meeting and the database backlog`, now - i, now - i);
+      }
+    })();
+    const r = await retrieve({ apiKeyId, query: 'when does the staging password rotate?', limit: 5 });
+    expect(contents(r)[0]).toBe('The staging database password rotates every quarter');
+  }, 180_000);
+});
+
+describe('filters shared by every strategy', () => {
+  for (const strategy of ['EXACT', 'SEMANTIC', 'HYBRID']) {
+    it(`${strategy} returns only the caller's key, its session and key-wide memories, live and of the asked types`, async () => {
+      const apiKeyId = key();
+      const past = new Date(Date.now() - 60_000).toISOString();
+      await app.ok(IMPORT_MEMORIES, {
+        memories: [
+          { apiKeyId, content: 'alpha shared fact', key: 'shared' },
+          { apiKeyId, content: 'alpha session one fact', sessionId: 's1', key: 's1' },
+          { apiKeyId, content: 'alpha session two fact', sessionId: 's2', key: 's2' },
+          { apiKeyId, content: 'alpha expired fact', expiresAt: past, key: 'expired' },
+          { apiKeyId, content: 'alpha stale fact', createdAt: new Date(Date.now() - 40 * 86_400_000).toISOString(), key: 'stale' },
+          { apiKeyId, content: 'alpha procedure fact', type: 'PROCEDURAL', sessionId: 's1', key: 'proc' },
+          { apiKeyId: `${apiKeyId}-other`, content: 'alpha other tenant fact', key: 'other' },
+        ],
+      });
+      const r = await retrieve({ apiKeyId, sessionId: 's1', query: 'alpha fact', strategy });
+      expect(contents(r).sort()).toEqual(['alpha procedure fact', 'alpha session one fact', 'alpha shared fact']);
+      const typed = await retrieve({ apiKeyId, sessionId: 's1', query: 'alpha fact', strategy, types: ['PROCEDURAL'] });
+      expect(contents(typed)).toEqual(['alpha procedure fact']);
+    });
+  }
+});
+
+describe('strategies', () => {
+  it('EXACT returns the newest memories first', async () => {
+    const apiKeyId = key();
+    const day = 86_400_000;
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [3, 1, 2].map((d) => ({ apiKeyId, content: `written ${d} days ago`, createdAt: new Date(Date.now() - d * day).toISOString() })),
+    });
+    const r = await retrieve({ apiKeyId, query: 'anything', strategy: 'EXACT' });
+    expect(contents(r)).toEqual(['written 1 days ago', 'written 2 days ago', 'written 3 days ago']);
+    expect(r.resolution).toMatchObject({ requestedStrategy: 'EXACT', tiers: ['EXACT'], fallback: false });
+  });
+
+  it('SEMANTIC says that keyword search answered, and why', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Prefers tabs over spaces' });
+    const r = await retrieve({ apiKeyId, query: 'tabs', strategy: 'SEMANTIC' });
+    expect(r.resolution).toMatchObject({ requestedStrategy: 'SEMANTIC', tiers: ['KEYWORD'], fallback: true });
+    expect(r.resolution.fallbackReason).toMatch(/vector/);
+  });
+
+  it('uses the strategy from the settings when none is given', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Prefers tabs over spaces' });
+    await app.ok(UPDATE_SETTINGS, { input: { strategy: 'EXACT' } });
+    const r = await retrieve({ apiKeyId, query: 'tabs' });
+    await app.ok(UPDATE_SETTINGS, { input: { strategy: 'HYBRID' } });
+    expect(r.resolution.requestedStrategy).toBe('EXACT');
+  });
+
+  it('always includes enforced memories, first', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Never share the staging URL', type: 'ENFORCED' });
+    await create({ apiKeyId, content: 'Likes green tea' });
+    const r = await retrieve({ apiKeyId, query: 'green tea' });
+    expect(r.items.map((i: { tier: string }) => i.tier)).toEqual(['ENFORCED', 'KEYWORD']);
+  });
+});
+
+describe('token budget', () => {
+  it('never exceeds the budget, skipping what does not fit and going on', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, key: 'big', content: `kiwi ${'very long text about kiwi fruit '.repeat(40)}` });
+    await create({ apiKeyId, key: 'small', content: 'kiwi is tasty' });
+    await create({ apiKeyId, key: 'small2', content: 'kiwi grows in New Zealand' });
+    for (const maxTokens of [40, 60, 90, 200, 400]) {
+      const r = await retrieve({ apiKeyId, query: 'kiwi', maxTokens });
+      expect(r.tokensUsed).toBeLessThanOrEqual(maxTokens);
+      if (r.block) expect(countTokens(r.block)).toBe(r.tokensUsed);
+    }
+    const r = await retrieve({ apiKeyId, query: 'kiwi kiwi fruit', maxTokens: 90 });
+    expect(r.items.map((i: { memory: { key: string } }) => i.memory.key).sort()).toEqual(['small', 'small2']);
+  });
+
+  it('shortens the best memory to fit when nothing fits whole', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: `durian ${'a remarkably pungent fruit '.repeat(100)}` });
+    const r = await retrieve({ apiKeyId, query: 'durian', maxTokens: 50 });
+    expect(r.items).toHaveLength(1);
+    expect(r.items[0].truncated).toBe(true);
+    expect(r.items[0].content.endsWith('…')).toBe(true);
+    expect(r.tokensUsed).toBeLessThanOrEqual(50);
+    expect(countTokens(r.block)).toBe(r.tokensUsed);
+  });
+
+  it('counts tokens with a real tokenizer, so CJK text is not underestimated', async () => {
+    const apiKeyId = key();
+    const m = await create({ apiKeyId, content: '私は毎朝コーヒーを飲みます' });
+    expect(m.tokens).toBe(countTokens('私は毎朝コーヒーを飲みます'));
+    expect(m.tokens).not.toBe(Math.ceil('私は毎朝コーヒーを飲みます'.length / 4));
+  });
+
+  it('returns nothing for retrieve when memory is disabled or the budget is 0, while the preview still works', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Enjoys hiking' });
+    expect((await retrieve({ apiKeyId, query: 'hiking', maxTokens: 0 })).skipped).toBe('ZERO_BUDGET');
+    await app.ok(UPDATE_SETTINGS, { input: { enabled: false } });
+    const off = await retrieve({ apiKeyId, query: 'hiking' });
+    const dry = await preview({ apiKeyId, query: 'hiking' });
+    await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+    expect(off).toMatchObject({ skipped: 'DISABLED', items: [] });
+    expect(contents(dry)).toEqual(['Enjoys hiking']);
+  });
+
+  it('rejects a budget outside 0 to 16000', async () => {
+    for (const maxTokens of [-1, 16_001]) {
+      expect(onlyError(await app.gql(RETRIEVE, { input: { apiKeyId: key(), query: 'x', maxTokens } })).extensions?.code).toBe('BAD_USER_INPUT');
+    }
+  });
+});
+
+describe('side effects', () => {
+  it('retrieve counts accesses and hits; the preview changes nothing', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Owns a red bicycle' });
+    await preview({ apiKeyId, query: 'bicycle' });
+    const before = (await app.ok(MEMORY_STATS, { apiKeyId })).memories.stats;
+    expect(before).toMatchObject({ retrievals: 0, hitRate: null });
+    await retrieve({ apiKeyId, query: 'bicycle' });
+    await retrieve({ apiKeyId, query: 'submarine' });
+    const r = await preview({ apiKeyId, query: 'bicycle' });
+    expect(r.items[0].memory.accessCount).toBe(1);
+    expect((await app.ok(MEMORY_STATS, { apiKeyId })).memories.stats).toMatchObject({ retrievals: 2, hitRate: 0.5 });
+  });
+
+  it('does not grow the keyword index however often memories are retrieved', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Plays the cello on Sundays' });
+    const size = () => app.database.sqlite.prepare(`select count(*) as n, sum(length(block)) as bytes from memories_fts_data`).get();
+    const before = size();
+    for (let i = 0; i < 50; i++) await retrieve({ apiKeyId, query: 'cello' });
+    expect(size()).toEqual(before);
+  });
+});
+
+describe('tenancy', () => {
+  it('a token bound to one key cannot retrieve or preview another key', async () => {
+    const token = await app.mintToken({ apiKeyId: 'tenant-a' });
+    await create({ apiKeyId: 'tenant-b', content: 'secret plans of tenant b' });
+    for (const doc of [RETRIEVE, PREVIEW]) {
+      const res = await app.gql(doc, { input: { apiKeyId: 'tenant-b', query: 'secret plans' } }, token);
+      expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
+    }
+    const own = await app.ok(RETRIEVE, { input: { query: 'secret plans' } }, token);
+    expect(own.retrieve.items).toEqual([]);
+  });
+});
