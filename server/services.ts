@@ -22,6 +22,6 @@ export function createServices(opts: { db: Db; logger: Logger; adminToken?: stri
     logger: opts.logger,
     settings,
     tokens: new AccessTokenService(opts.db, opts.adminToken ?? null),
-    memory: { db: opts.db, settings },
+    memory: { db: opts.db, settings, logger: opts.logger },
   };
 }

@@ -1,6 +1,8 @@
-import type { InjectOutcome } from '../memory/gateway.ts';
-import { injectMemory } from '../memory/gateway.ts';
+import { keyForWrite } from '../auth/viewer.ts';
+import type { ExtractedFact } from '../memory/extraction.ts';
+import { type ExtractOutcome, extractAndStore, type InjectOutcome, injectMemory } from '../memory/gateway.ts';
 import { builder } from './builder.ts';
+import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
 import { RetrievalResultRef, RetrieveInput, toRetrieveInput } from './retrieval.schema.ts';
 
 const ShapeEnum = builder.enumType('ChatRequestShape', {
@@ -49,5 +51,64 @@ builder.mutationField('injectMemory', (t) =>
         shape: input.shape,
         noMemory: input.noMemory,
       }),
+  }),
+);
+
+const MessageRoleEnum = builder.enumType('MessageRole', {
+  values: { USER: { value: 'user' }, ASSISTANT: { value: 'assistant' } } as const,
+});
+
+const FactCategoryEnum = builder.enumType('FactCategory', {
+  values: {
+    PREFERENCE: { value: 'preference' },
+    DECISION: { value: 'decision' },
+    HABIT: { value: 'habit' },
+    IDENTITY: { value: 'identity' },
+    GOAL: { value: 'goal' },
+  } as const,
+});
+
+const PolarityEnum = builder.enumType('FactPolarity', {
+  values: { POSITIVE: { value: 'positive' }, NEGATIVE: { value: 'negative' } } as const,
+});
+
+const ExtractedFactRef = builder.objectRef<ExtractedFact>('ExtractedFact').implement({
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    content: t.exposeString('content'),
+    type: t.expose('type', { type: MemoryTypeEnum }),
+    category: t.expose('category', { type: FactCategoryEnum }),
+    polarity: t.expose('polarity', { type: PolarityEnum }),
+    source: t.exposeString('source', { description: 'The sentence the fact came from.' }),
+  }),
+});
+
+const ExtractionResultRef = builder.objectRef<ExtractOutcome>('ExtractionResult').implement({
+  fields: (t) => ({
+    facts: t.field({ type: [ExtractedFactRef], resolve: (o) => o.facts }),
+    memories: t.field({ type: [MemoryRef], description: 'The memories written (upserted by fact key).', resolve: (o) => o.memories }),
+    error: t.exposeString('error', { nullable: true, description: 'Set when storing failed; extraction never fails the request.' }),
+  }),
+});
+
+const ExtractFactsInput = builder.inputType('ExtractFactsInput', {
+  fields: (t) => ({
+    apiKeyId: t.string({ description: 'Optional for tokens bound to one key.' }),
+    sessionId: t.string({ description: 'Recorded in the facts\' metadata; facts themselves are key-wide.' }),
+    text: t.string({ required: true, description: 'Message text; only the last 64 KiB is mined.' }),
+    role: t.field({ type: MessageRoleEnum, required: true }),
+    persist: t.boolean({ defaultValue: true }),
+    includeAssistant: t.boolean({ defaultValue: false, description: 'Mine assistant text too (off: the assistant\'s plans are not the user\'s facts).' }),
+    noMemory: t.boolean({ description: 'The request opted out of memory: nothing is extracted.' }),
+  }),
+});
+
+builder.mutationField('extractFacts', (t) =>
+  t.field({
+    type: ExtractionResultRef,
+    description: 'Extracts preferences, decisions, habits and the like from a message and stores them. Secrets are never stored.',
+    args: { input: t.arg({ type: ExtractFactsInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      extractAndStore(ctx.services.memory, { ...input, apiKeyId: keyForWrite(ctx.viewer, input.apiKeyId) }),
   }),
 );

@@ -3,8 +3,11 @@ import { badInput } from '../errors.ts';
 import { type ChatRequestShape, detectShape, injectIntoRequest, type InjectionRole, lastUserText } from './injection.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { type RetrievalResult, type RetrieveInput, retrieve } from './retrieval.ts';
+import { type ExtractedFact, extractFacts } from './extraction.ts';
+import type { Memory } from './memory.ts';
+import { createMemory } from './memory.service.ts';
 
-/** The gateway path around one chat request: memories in before it is forwarded. */
+/** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
 export interface InjectInput extends Omit<RetrieveInput, 'query'> {
   request: Record<string, unknown>;
   provider: string;
@@ -50,4 +53,65 @@ export async function injectMemory(deps: MemoryDeps, input: InjectInput): Promis
     retrieval,
     optedOut: false,
   };
+}
+
+export interface ExtractInput {
+  apiKeyId: string;
+  sessionId?: string | null;
+  text: string;
+  role: 'user' | 'assistant';
+  /** Store the facts (default); false only reports them. */
+  persist?: boolean | null;
+  includeAssistant?: boolean | null;
+  noMemory?: boolean | null;
+}
+
+export interface ExtractOutcome {
+  facts: ExtractedFact[];
+  memories: Memory[];
+  /** Why storing failed; the facts are still returned. Extraction never fails the gateway's request. */
+  error: string | null;
+}
+
+const extractSchema = z.object({
+  apiKeyId: z.string().trim().min(1, 'apiKeyId must not be empty').max(256),
+  sessionId: z.string().trim().min(1, 'sessionId must not be empty').max(256).nullish(),
+  text: z.string(),
+  role: z.enum(['user', 'assistant']),
+});
+
+/**
+ * Mines a message for durable facts and upserts them, all in one transaction. Facts describe the user,
+ * not the conversation, so they are stored key-wide; the session they came from is kept in metadata.
+ */
+export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Promise<ExtractOutcome> {
+  const valid = extractSchema.safeParse(input);
+  if (!valid.success) throw badInput(valid.error.issues.map((i) => i.message).join('; '));
+  if (input.noMemory) return { facts: [], memories: [], error: null };
+  const facts = extractFacts(input.text, { role: input.role, includeAssistant: input.includeAssistant ?? false });
+  if (facts.length === 0 || input.persist === false) return { facts, memories: [], error: null };
+  try {
+    const memories = await deps.db.transaction().execute(async (trx) => {
+      const stored: Memory[] = [];
+      for (const fact of facts) {
+        stored.push(
+          await createMemory(
+            { ...deps, db: trx },
+            {
+              apiKeyId: valid.data.apiKeyId,
+              type: fact.type,
+              key: fact.key,
+              content: fact.content,
+              metadata: { source: 'extraction', category: fact.category, polarity: fact.polarity, role: input.role, sessionId: valid.data.sessionId ?? null },
+            },
+          ),
+        );
+      }
+      return stored;
+    });
+    return { facts, memories, error: null };
+  } catch (error) {
+    deps.logger?.error({ err: error, apiKeyId: valid.data.apiKeyId }, 'storing extracted facts failed');
+    return { facts, memories: [], error: 'storing the extracted facts failed; see the server log' };
+  }
 }

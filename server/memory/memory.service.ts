@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
+import type { Logger } from '../logger.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { SettingsStore } from '../settings/settings.ts';
 import { describeIssues, parseInput } from '../validation.ts';
@@ -24,6 +25,7 @@ import { countTokens } from './tokenCount.ts';
 export interface MemoryDeps {
   db: Db;
   settings: SettingsStore;
+  logger?: Logger;
   now?: () => number;
 }
 

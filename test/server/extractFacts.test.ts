@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LIST_MEMORIES } from '../helpers/operations.ts';
+import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+
+const EXTRACT = `mutation Extract($input: ExtractFactsInput!) {
+  extractFacts(input: $input) { error facts { key content type category polarity } memories { id key content metadata } }
+}`;
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const extract = (input: Record<string, unknown>) => app.ok(EXTRACT, { input }).then((d) => d.extractFacts);
+const stored = async (apiKeyId: string) => (await app.ok(LIST_MEMORIES, { apiKeyId, limit: 100 })).memories.items;
+
+describe('extractFacts', () => {
+  it('stores the preferences a user states, key-wide, with where they came from', async () => {
+    const r = await extract({ apiKeyId: 'ex-1', sessionId: 'chat-9', role: 'USER', text: 'I prefer dark mode. My favourite editor is Helix.' });
+    expect(r.error).toBeNull();
+    expect(r.facts.length).toBeGreaterThanOrEqual(2);
+    const memories = await stored('ex-1');
+    expect(memories.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(r.facts.map((f: { content: string }) => f.content)));
+    expect(memories[0]).toMatchObject({ sessionId: null, metadata: { source: 'extraction', sessionId: 'chat-9', role: 'user' } });
+  });
+
+  it('replaces "I like X" with a later "I don\'t like X" instead of keeping both', async () => {
+    await extract({ apiKeyId: 'ex-2', role: 'USER', text: 'I like Python.' });
+    await extract({ apiKeyId: 'ex-2', role: 'USER', text: 'I don’t like Python anymore.' });
+    const memories = await stored('ex-2');
+    expect(memories).toHaveLength(1);
+    expect(memories[0].content).toMatch(/^Dislikes Python/);
+  });
+
+  it('does not take the assistant\'s own plans for the user\'s decisions', async () => {
+    const r = await extract({ apiKeyId: 'ex-3', role: 'ASSISTANT', text: "I'll use fetch for the HTTP calls." });
+    expect(r.facts).toEqual([]);
+    expect(await stored('ex-3')).toEqual([]);
+  });
+
+  it('never stores secrets', async () => {
+    const r = await extract({ apiKeyId: 'ex-4', role: 'USER', text: 'My password is hunter2. I like tea. My API key is sk-abcdefghijklmnopqrstuvwxyz123456.' });
+    const texts = JSON.stringify([r, await stored('ex-4')]);
+    expect(texts).not.toContain('hunter2');
+    expect(texts).not.toContain('sk-abcdef');
+    expect(texts).toContain('tea');
+  });
+
+  it('only reports facts when persist is false, and does nothing when the request opted out', async () => {
+    const dry = await extract({ apiKeyId: 'ex-5', role: 'USER', text: 'I like tea.', persist: false });
+    expect(dry.facts).toHaveLength(1);
+    const optedOut = await extract({ apiKeyId: 'ex-5', role: 'USER', text: 'I like tea.', noMemory: true });
+    expect(optedOut.facts).toEqual([]);
+    expect(await stored('ex-5')).toEqual([]);
+  });
+
+  it('reports a storage failure in the result instead of failing the gateway request', async () => {
+    const spy = vi.spyOn(app.services.memory.db, 'transaction').mockImplementation(() => {
+      throw new Error('disk I/O error');
+    });
+    try {
+      const res = await app.gql(EXTRACT, { input: { apiKeyId: 'ex-6', role: 'USER', text: 'I like tea.' } });
+      expect(res.errors).toBeUndefined();
+      expect(res.data.extractFacts.facts).toHaveLength(1);
+      expect(res.data.extractFacts.error).toMatch(/storing/);
+      expect(res.data.extractFacts.error).not.toContain('disk I/O');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('keeps a bound token to its own key', async () => {
+    const token = await app.mintToken({ apiKeyId: 'ex-own' });
+    const res = await app.gql(EXTRACT, { input: { apiKeyId: 'ex-other', role: 'USER', text: 'I like tea.' } }, token);
+    expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
+    const own = await app.ok(EXTRACT, { input: { role: 'USER', text: 'I like tea.' } }, token);
+    expect(own.extractFacts.memories).toHaveLength(1);
+  });
+});
