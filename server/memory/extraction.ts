@@ -1,0 +1,501 @@
+import { createHash } from 'node:crypto';
+import type { MemoryType } from './memory.ts';
+
+/**
+ * Rule-based extraction of durable facts about the user ("I prefer tabs", "I work at Acme") from chat text.
+ * Pure and deterministic; never throws; every regex is run on whitespace-collapsed text and has no nested
+ * unbounded quantifiers, so the work stays linear in the input.
+ */
+
+export type FactCategory = 'preference' | 'decision' | 'habit' | 'identity' | 'goal';
+export type FactPolarity = 'positive' | 'negative';
+
+export interface ExtractedFact {
+  /** Upsert key. Both polarities of a statement share it, so "I don't like X" replaces "I like X". */
+  key: string;
+  content: string;
+  type: MemoryType;
+  category: FactCategory;
+  polarity: FactPolarity;
+  /** The sentence the fact came from, whitespace-collapsed; long sentences are cut to a window starting at the fact. */
+  source: string;
+}
+
+export interface ExtractOptions {
+  role: 'user' | 'assistant';
+  /** Mine assistant text too. Off by default: the assistant's "I'll use fetch" is not the user's decision. */
+  includeAssistant?: boolean;
+}
+
+/** Longest input mined, in UTF-16 code units (String#length, the unit LIMITS.contentChars uses). Longer input keeps its tail. */
+export const MAX_EXTRACTION_INPUT = 65_536;
+
+const MIN_CONTENT_CHARS = 3;
+const MAX_CONTENT_CHARS = 500;
+const MAX_SOURCE_CHARS = 500;
+const MAX_KEY_CHARS = 120;
+
+/** Preferences, identity and goals describe who the user is; habits and (tool) decisions describe how they work. */
+const CATEGORY_TYPE: Record<FactCategory, MemoryType> = {
+  preference: 'factual',
+  identity: 'factual',
+  goal: 'factual',
+  habit: 'procedural',
+  decision: 'procedural',
+};
+
+export function extractFacts(text: string, options: ExtractOptions): ExtractedFact[] {
+  if (typeof text !== 'string') return [];
+  if (options.role === 'assistant' && options.includeAssistant !== true) return [];
+  const byKey = new Map<string, ExtractedFact>();
+  for (const sentence of splitSentences(keepTail(text))) {
+    for (const fact of factsInSentence(sentence)) {
+      // Re-inserting moves the key to the end, so the batch is ordered by each fact's latest statement.
+      byKey.delete(fact.key);
+      byKey.set(fact.key, fact);
+    }
+  }
+  return [...byKey.values()];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Input shaping
+
+/** The newest MAX_EXTRACTION_INPUT characters, starting after the first sentence (or word) boundary so no fragment is mined. */
+function keepTail(text: string): string {
+  if (text.length <= MAX_EXTRACTION_INPUT) return text;
+  const tail = text.slice(text.length - MAX_EXTRACTION_INPUT);
+  for (let i = 0; i < tail.length; i++) {
+    if (endsSentence(tail, i)) return tail.slice(i + 1);
+  }
+  const space = tail.search(/\s/u);
+  if (space >= 0) return tail.slice(space + 1);
+  return isLowSurrogate(tail.charCodeAt(0)) ? tail.slice(1) : tail;
+}
+
+const HARD_SENTENCE_ENDS = new Set(['\n', '\r', '\u2028', '\u2029', '。', '！', '？', '…']);
+const SOFT_SENTENCE_ENDS = new Set(['.', '!', '?']);
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** `.`, `!` and `?` end a sentence only when no letter or digit follows, which keeps "Node.js", "3.11" and "a?b" whole. */
+function endsSentence(text: string, i: number): boolean {
+  const ch = text.charAt(i);
+  if (HARD_SENTENCE_ENDS.has(ch)) return true;
+  if (!SOFT_SENTENCE_ENDS.has(ch)) return false;
+  const next = text.codePointAt(i + 1);
+  return next === undefined || !LETTER_OR_DIGIT.test(String.fromCodePoint(next));
+}
+
+function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!endsSentence(text, i)) continue;
+    sentences.push(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  sentences.push(text.slice(start));
+  return sentences;
+}
+
+/** Curly and other look-alike apostrophes become "'", one character for one, so offsets stay valid. */
+function straightenApostrophes(text: string): string {
+  return text.replace(/[\u2018\u2019\u02BC\u00B4\u0060\u2032\uFF07]/gu, "'");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sentences, clauses and patterns
+
+const SUBJECT = String.raw`(?:i|we|my|let's|let\s+us)(?![\p{L}\p{N}])`;
+/** The start of a question or request tacked onto a statement: "I'm learning Rust, any tips?" */
+const QUESTION_TAIL = String.raw`(?:any|how|what|why|where|when|who|can|could|would|should|do|does|did|is|are|thoughts|ideas|suggestions|tips|advice|help|right|ok|okay|please)(?![\p{L}\p{N}])`;
+
+/**
+ * Where a clause (and so a fact's object) ends: hard punctuation, a connective ("but", "because", "which"), a
+ * new first-person subject ("..., and I hate Java") or a tacked-on question ("..., any tips?"). Commas inside lists
+ * ("Python, Go and Rust") do not end it.
+ * ", I" after "every morning" is the habit pattern's own comma, not a break.
+ */
+const CLAUSE_BREAK = new RegExp(
+  [
+    String.raw`\s*[;()\[\]{}]\s*`,
+    String.raw`:\s+`,
+    String.raw`,?\s+(?=(?:but|because|although|though|whereas|unless|however|which|since)(?![\p{L}\p{N}]))`,
+    String.raw`,?\s+(?:and|or|so|then)\s+(?=${SUBJECT})`,
+    String.raw`(?<!(?:every|each)\s+\p{L}+),\s*(?=${SUBJECT})`,
+    String.raw`,\s*(?=${QUESTION_TAIL})`,
+  ].join('|'),
+  'giu',
+);
+
+interface Clause {
+  text: string;
+  start: number;
+}
+
+function splitClauses(sentence: string): Clause[] {
+  const clauses: Clause[] = [];
+  let start = 0;
+  for (const m of sentence.matchAll(CLAUSE_BREAK)) {
+    clauses.push({ text: sentence.slice(start, m.index), start });
+    start = m.index + m[0].length;
+  }
+  clauses.push({ text: sentence.slice(start), start });
+  return clauses;
+}
+
+function factsInSentence(rawSentence: string): ExtractedFact[] {
+  const sentence = rawSentence.replace(/\s+/gu, ' ').trim();
+  if (sentence === '' || containsSecret(sentence)) return [];
+  const facts: ExtractedFact[] = [];
+  for (const clause of splitClauses(straightenApostrophes(sentence))) {
+    const found = firstMatch(clause.text);
+    if (found === undefined) continue;
+    const fact = buildFact(found.pattern, found.match, clause.text);
+    if (fact === undefined) continue;
+    facts.push({ ...fact, source: sourceWindow(sentence, clause.start + found.match.index) });
+  }
+  return facts;
+}
+
+type Groups = Partial<Record<string, string>>;
+
+interface Description {
+  polarity: FactPolarity;
+  content: string;
+  /** Key namespace and the text the key is derived from. */
+  key: readonly [prefix: string, text: string];
+}
+
+interface Pattern {
+  category: FactCategory;
+  /** Matches the trigger phrase; the object is the `object` group if there is one, else the rest of the clause. */
+  regex: RegExp;
+  describe(object: string, groups: Groups): Description;
+}
+
+const pattern = (source: string) => new RegExp(source, 'iu');
+const WORD_START = String.raw`(?<![\p{L}\p{N}'])`;
+const WORD_END = String.raw`(?![\p{L}\p{N}])`;
+const I = `${WORD_START}i`;
+const I_AM = String.raw`${I}(?:'m|\s+am)`;
+const ADVERB = String.raw`(?:(?:really|truly|absolutely|definitely|genuinely|honestly|totally|actually|also|just|still|generally|personally|currently|much|do|kind\s+of|sort\s+of)\s+)?`;
+const NOT = String.raw`(?:don't|do\s+not|dont|no\s+longer)`;
+const DECISION_VERB = String.raw`(?<verb>use|switch\s+to|go\s+with|stick\s+with|stick\s+to|move\s+to|migrate\s+to|adopt)`;
+const WILL = String.raw`(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to|'m\s+gonna|\s+am\s+gonna)`;
+const WILL_NOT = String.raw`(?:'ll\s+not|'ll\s+never|\s+will\s+not|\s+will\s+never|\s+won't|\s+wont|\s+shall\s+not|'m\s+not\s+going\s+to|\s+am\s+not\s+going\s+to|'re\s+not\s+going\s+to|\s+are\s+not\s+going\s+to)`;
+const I_OR_WE = `${WORD_START}(?:i|we)`;
+const ROLE_NOUN = String.raw`(?:developer|engineer|programmer|dev|coder|designer|architect|scientist|analyst|researcher|student|teacher|professor|manager|consultant|administrator|admin|sysadmin|tester|writer|founder|freelancer)s?`;
+const PERIOD = String.raw`(?<when>morning|day|evening|night|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)`;
+
+const LIKE_VERBS: Partial<Record<string, string>> = { like: 'Likes', love: 'Loves', adore: 'Loves', enjoy: 'Enjoys', prefer: 'Prefers' };
+const DISLIKE_VERBS: Partial<Record<string, string>> = { dislike: 'Dislikes', hate: 'Hates', detest: 'Hates', loathe: 'Hates' };
+const NEGATIVE_FREQUENCIES = new Set(['never', 'rarely', 'seldom']);
+
+const word = (groups: Groups, name: string) => (groups[name] ?? '').toLowerCase().replace(/\s+/gu, ' ');
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Earlier entries win when two patterns match at the same position, so more specific ones come first. */
+const PATTERNS: readonly Pattern[] = [
+  {
+    category: 'preference',
+    regex: pattern(String.raw`${I}\s+${ADVERB}(?<verb>like|love|adore|enjoy|prefer)\s+`),
+    describe: (object, g) => ({ polarity: 'positive', content: `${LIKE_VERBS[word(g, 'verb')] ?? 'Likes'} ${object}`, key: ['pref', object] }),
+  },
+  {
+    category: 'preference',
+    regex: pattern(String.raw`${I}\s+${ADVERB}${NOT}\s+${ADVERB}(?:like|love|enjoy)\s+`),
+    describe: (object) => ({ polarity: 'negative', content: `Dislikes ${object}`, key: ['pref', object] }),
+  },
+  {
+    category: 'preference',
+    regex: pattern(String.raw`${I}\s+${ADVERB}(?<verb>dislike|hate|detest|loathe)\s+`),
+    describe: (object, g) => ({ polarity: 'negative', content: `${DISLIKE_VERBS[word(g, 'verb')] ?? 'Dislikes'} ${object}`, key: ['pref', object] }),
+  },
+  {
+    category: 'preference',
+    regex: pattern(String.raw`${I}\s+${ADVERB}(?:can't|cannot|can\s+not|cant)\s+stand\s+`),
+    describe: (object) => ({ polarity: 'negative', content: `Can't stand ${object}`, key: ['pref', object] }),
+  },
+  {
+    category: 'preference',
+    // The topic is bounded so a sentence of repeated "my favourite" cannot make the lazy search quadratic.
+    regex: pattern(String.raw`${WORD_START}my\s+(?:all[-\s]time\s+|absolute\s+)?(?<fav>favou?rite|fave?)\s+(?<topic>.{1,80}?)\s+(?:is|are)\s+`),
+    describe: (object, g) => {
+      const topic = g['topic'] ?? '';
+      const label = word(g, 'fav') === 'favourite' ? 'Favourite' : 'Favorite';
+      return { polarity: 'positive', content: `${label} ${topic} is ${object}`, key: ['favorite', topic] };
+    },
+  },
+  {
+    category: 'identity',
+    regex: pattern(String.raw`${WORD_START}my\s+name(?:'s|\s+is)\s+`),
+    describe: (object) => ({ polarity: 'positive', content: `Name is ${object}`, key: ['identity', 'name'] }),
+  },
+  {
+    category: 'identity',
+    regex: pattern(String.raw`${I}\s+${ADVERB}work\s+(?<prep>at|for)\s+`),
+    describe: (object, g) => ({ polarity: 'positive', content: `Works ${word(g, 'prep')} ${object}`, key: ['identity', 'employer'] }),
+  },
+  {
+    category: 'identity',
+    regex: pattern(String.raw`${I}\s+${ADVERB}live\s+in\s+`),
+    describe: (object) => ({ polarity: 'positive', content: `Lives in ${object}`, key: ['identity', 'location'] }),
+  },
+  {
+    category: 'identity',
+    regex: pattern(String.raw`${I_AM}\s+${ADVERB}based\s+in\s+`),
+    describe: (object) => ({ polarity: 'positive', content: `Based in ${object}`, key: ['identity', 'location'] }),
+  },
+  {
+    category: 'identity',
+    regex: pattern(String.raw`${I_AM}\s+${ADVERB}(?<article>an?)\s+(?<object>(?:\S+\s+){0,4}?${ROLE_NOUN})${WORD_END}`),
+    describe: (object, g) => ({ polarity: 'positive', content: `Is ${word(g, 'article')} ${object}`, key: ['identity', 'role'] }),
+  },
+  {
+    category: 'goal',
+    regex: pattern(String.raw`${I}(?:\s+${ADVERB}(?:want|hope|plan|intend)|\s+would\s+(?:really\s+)?like|'d\s+(?:really\s+)?like)\s+to\s+learn\s+`),
+    describe: (object) => ({ polarity: 'positive', content: `Wants to learn ${object}`, key: ['goal', `learn ${object}`] }),
+  },
+  {
+    category: 'goal',
+    regex: pattern(String.raw`${I}\s+${NOT}\s+${ADVERB}want\s+to\s+learn\s+`),
+    describe: (object) => ({ polarity: 'negative', content: `Does not want to learn ${object}`, key: ['goal', `learn ${object}`] }),
+  },
+  {
+    category: 'goal',
+    regex: pattern(String.raw`${I_AM}\s+${ADVERB}trying\s+to\s+`),
+    describe: (object) => ({ polarity: 'positive', content: `Trying to ${object}`, key: ['goal', object] }),
+  },
+  {
+    category: 'goal',
+    regex: pattern(String.raw`${WORD_START}my\s+(?:main\s+|current\s+)?goal\s+is\s+to\s+`),
+    describe: (object) => ({ polarity: 'positive', content: `Goal is to ${object}`, key: ['goal', object] }),
+  },
+  {
+    category: 'decision',
+    regex: pattern(String.raw`${I_OR_WE}${WILL}\s+${ADVERB}${DECISION_VERB}\s+`),
+    describe: (object, g) => ({ polarity: 'positive', content: `Decided to ${word(g, 'verb')} ${object}`, key: ['decision', object] }),
+  },
+  {
+    category: 'decision',
+    regex: pattern(String.raw`${I_OR_WE}${WILL_NOT}\s+${ADVERB}${DECISION_VERB}\s+`),
+    describe: (object, g) => ({ polarity: 'negative', content: `Decided not to ${word(g, 'verb')} ${object}`, key: ['decision', object] }),
+  },
+  {
+    category: 'decision',
+    regex: pattern(String.raw`${I_OR_WE}(?:'ve|\s+have)?\s+${ADVERB}decided\s+(?:(?<not>not\s+)?to\s+${DECISION_VERB}|on)\s+`),
+    describe: (object, g) => {
+      const verb = word(g, 'verb');
+      if (g['not'] !== undefined) return { polarity: 'negative', content: `Decided not to ${verb} ${object}`, key: ['decision', object] };
+      return { polarity: 'positive', content: verb ? `Decided to ${verb} ${object}` : `Decided on ${object}`, key: ['decision', object] };
+    },
+  },
+  {
+    category: 'decision',
+    regex: pattern(String.raw`${WORD_START}let(?:'s|\s+us)\s+${DECISION_VERB}\s+`),
+    describe: (object, g) => ({ polarity: 'positive', content: `Decided to ${word(g, 'verb')} ${object}`, key: ['decision', object] }),
+  },
+  {
+    category: 'decision',
+    regex: pattern(String.raw`${I_OR_WE}\s+${ADVERB}(?:chose|picked|opted\s+for|went\s+with|settled\s+on)\s+`),
+    describe: (object) => ({ polarity: 'positive', content: `Chose ${object}`, key: ['decision', object] }),
+  },
+  {
+    category: 'habit',
+    regex: pattern(String.raw`${I}\s+(?<freq>always|usually|normally|typically|generally|often|never|rarely|seldom)\s+`),
+    describe: (object, g) => {
+      const freq = word(g, 'freq');
+      return { polarity: NEGATIVE_FREQUENCIES.has(freq) ? 'negative' : 'positive', content: `${capitalise(freq)} ${object}`, key: ['habit', object] };
+    },
+  },
+  {
+    category: 'habit',
+    regex: pattern(String.raw`${WORD_START}(?:every|each)\s+${PERIOD},?\s+i\s+`),
+    describe: (object, g) => ({ polarity: 'positive', content: `Every ${word(g, 'when')}: ${object}`, key: ['habit', object] }),
+  },
+];
+
+interface PatternMatch {
+  pattern: Pattern;
+  match: RegExpExecArray;
+}
+
+/** The leftmost pattern match in the clause that is a statement rather than a question or a condition. */
+function firstMatch(clause: string): PatternMatch | undefined {
+  let best: PatternMatch | undefined;
+  for (const pattern of PATTERNS) {
+    const match = pattern.regex.exec(clause);
+    if (match === null || isQuestionOrCondition(clause, match.index)) continue;
+    if (best === undefined || match.index < best.match.index) best = { pattern, match };
+  }
+  return best;
+}
+
+/** "Do I like…", "should I always…", "if I use…" ask or suppose; they do not state a fact. */
+const NON_STATEMENT_LEADS = new Set(
+  'do does did should would could can will shall may might must am are is was were have has had if whether unless why how what when whenever where who whom which'.split(' '),
+);
+
+function isQuestionOrCondition(clause: string, index: number): boolean {
+  const before = /([\p{L}']+)\s*$/u.exec(clause.slice(Math.max(0, index - 24), index));
+  return before !== null && NON_STATEMENT_LEADS.has((before[1] ?? '').toLowerCase());
+}
+
+function buildFact(pattern: Pattern, match: RegExpExecArray, clause: string): Omit<ExtractedFact, 'source'> | undefined {
+  const groups: Groups = match.groups ?? {};
+  const object = cleanObject(groups['object'] ?? clause.slice(match.index + match[0].length));
+  if (object === '' || EMPTY_OBJECTS.has(object.toLowerCase())) return undefined;
+  const description = pattern.describe(object, groups);
+  const content = description.content.trim();
+  if (content.length < MIN_CONTENT_CHARS || content.length > MAX_CONTENT_CHARS) return undefined;
+  return {
+    key: factKey(...description.key),
+    content,
+    type: CATEGORY_TYPE[pattern.category],
+    category: pattern.category,
+    polarity: description.polarity,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Objects, keys and sources
+
+/** Words that say nothing on their own: "I like it" is not worth remembering without its context. */
+const EMPTY_OBJECTS = new Set([
+  ...'it this that them these those one you him her us something anything everything nothing stuff things both either'.split(' '),
+  'that one',
+  'this one',
+  'it all',
+]);
+
+/** Longest first, so "a lot more" is removed whole rather than leaving "a lot". */
+const TRAILING_FILLERS = [
+  'from now on', 'going forward', 'a lot more', 'very much', 'so much', 'a lot', 'as well', 'a bit', 'a little', 'at all',
+  'any more', 'anymore', 'these days', 'nowadays', 'for now', 'instead', 'though', 'anyway', 'anyways', 'honestly',
+  'actually', 'really', 'please', 'too', 'tbh', 'lol', 'haha', 'now',
+];
+const EDGE_QUOTES = `"'“”‘’«»`;
+const TRAILING_JUNK = new Set([...` .,;:!?…~`, ...EDGE_QUOTES]);
+const LEADING_JUNK = new Set([...` ,;:`, ...EDGE_QUOTES]);
+
+/** The object without trailing punctuation or conversational filler ("Python a lot!" → "Python"). Index-based to stay linear. */
+function cleanObject(raw: string): string {
+  let start = 0;
+  let end = raw.length;
+  for (;;) {
+    while (end > start && TRAILING_JUNK.has(raw.charAt(end - 1))) end--;
+    const filler = TRAILING_FILLERS.find((f) => endsWithWord(raw, start, end, f));
+    if (filler === undefined) break;
+    end -= filler.length;
+  }
+  while (start < end && LEADING_JUNK.has(raw.charAt(start))) start++;
+  return raw.slice(start, end);
+}
+
+function endsWithWord(text: string, start: number, end: number, word: string): boolean {
+  const from = end - word.length;
+  if (from < start || text.slice(from, end).toLowerCase() !== word) return false;
+  return from === start || text.charAt(from - 1) === ' ';
+}
+
+/**
+ * "prefix:words-of-the-text": NFKC and lowercase, letters, digits and combining marks of any script joined by "-".
+ * Marks are kept because Indic and other scripts cannot spell words without them. Text with no such characters
+ * ("🍣") is keyed by a hash of it; overlong keys are cut and suffixed with a hash so they stay distinct.
+ */
+function factKey(prefix: string, text: string): string {
+  const normalised = text.normalize('NFKC').toLowerCase();
+  const slug = (normalised.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).join('-') || `#${digest(normalised)}`;
+  const key = `${prefix}:${slug}`;
+  if (key.length <= MAX_KEY_CHARS) return key;
+  const suffix = `~${digest(key)}`;
+  return `${cutAt(key, MAX_KEY_CHARS - suffix.length).replace(/-+$/u, '')}${suffix}`;
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** The sentence, or when it is too long, a window of it starting where the fact does. */
+function sourceWindow(sentence: string, factStart: number): string {
+  if (sentence.length <= MAX_SOURCE_CHARS) return sentence;
+  const window = cutAt(sentence.slice(factStart), MAX_SOURCE_CHARS);
+  const lastSpace = window.lastIndexOf(' ');
+  return (lastSpace > MAX_SOURCE_CHARS / 2 ? window.slice(0, lastSpace) : window).trim();
+}
+
+/** The first `max` UTF-16 code units, without leaving half a surrogate pair at the end. */
+function cutAt(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return isHighSurrogate(cut.charCodeAt(cut.length - 1)) ? cut.slice(0, -1) : cut;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Secrets
+
+/** Detectors are deliberately eager: a false positive only loses one fact, a false negative stores a credential. */
+const SECRET_PATTERNS: readonly RegExp[] = [
+  /(?<![\p{L}\p{N}])(?:password|passwd|passphrase|passcode|pwd|pin)(?:\s+(?:is|was|=)|\s*[:=])\s*\S/iu,
+  /(?<![\p{L}\p{N}])(?:api[\s_-]?key|access[\s_-]?key|secret[\s_-]?key|client[\s_-]?secret|(?:auth|access|refresh|api)[\s_-]?token|token)(?:\s+(?:is|was|=)|\s*[:=])\s*\S/iu,
+  /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}/,
+  /(?<![A-Za-z0-9])[rs]k_(?:live|test)_[A-Za-z0-9]{10,}/,
+  /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/,
+  /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/,
+  /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/,
+  /(?<![A-Za-z0-9])AIza[A-Za-z0-9_-]{35}/,
+  /(?<![\p{L}\p{N}])bearer\s+(?=\S*\d)[A-Za-z0-9._~+/-]{8,}/iu,
+  /-----(?:BEGIN|END) [A-Z0-9 ]*PRIVATE KEY-----/,
+];
+
+/** Whether the text holds a password, API key or token, card number or private key. */
+export function containsSecret(text: string): boolean {
+  if (typeof text !== 'string') return false;
+  const flat = text.replace(/\s+/gu, ' ');
+  return SECRET_PATTERNS.some((p) => p.test(flat)) || containsTokenLikeRun(flat) || containsCardNumber(flat);
+}
+
+/**
+ * A run of 32+ base64/hex characters that looks random: all hex with a digit, or mixed case with a digit.
+ * Dashes are left out so UUIDs and kebab-case names do not count; runs with many slashes are paths, not keys.
+ */
+function containsTokenLikeRun(text: string): boolean {
+  for (const [run] of text.matchAll(/[A-Za-z0-9+/_]{32,}/g)) {
+    const hasDigit = /\d/.test(run);
+    if (hasDigit && /^[0-9a-f]+$/i.test(run)) return true;
+    const slashes = run.split('/').length - 1;
+    if (hasDigit && /[a-z]/.test(run) && /[A-Z]/.test(run) && slashes * 16 <= run.length) return true;
+  }
+  return false;
+}
+
+/** 13–19 digits, in groups of 3+ split by single spaces or dashes, that pass the Luhn check. */
+function containsCardNumber(text: string): boolean {
+  for (const [run] of text.matchAll(/\d+(?:[ -]\d+)*/g)) {
+    const groups = run.split(/[ -]/);
+    for (let first = 0; first < groups.length; first++) {
+      let digits = '';
+      for (let last = first; last < groups.length; last++) {
+        const group = groups[last] ?? '';
+        digits += group;
+        if (group.length < 3 || digits.length > 19) break;
+        if (digits.length >= 13 && passesLuhn(digits)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
