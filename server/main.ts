@@ -6,6 +6,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
 import { createLogger } from './logger.ts';
+import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createServices } from './services.ts';
 
 /** sysexits(3) codes, so scripts can tell a usage error from a busy port or an unwritable folder. */
@@ -93,12 +94,14 @@ async function serve(config: Config): Promise<number> {
     }
     throw error;
   }
+  const stopAutoSummarize = startAutoSummarize(services.memory);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   logger.info('shutting down');
+  stopAutoSummarize();
   await app.close();
   await opened.close();
   return 0;
