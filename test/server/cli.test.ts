@@ -1,0 +1,295 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const TOKEN = /mnemo_[A-Za-z0-9_-]{43}/;
+const CHILD_TIMEOUT_MS = 20_000;
+/** For tests that start several processes one after another (each tsx start takes a second or two). */
+const SEVERAL_PROCESSES = { timeout: 90_000 };
+
+interface Child {
+  proc: ChildProcess;
+  stdout: string;
+  stderr: string;
+  exited: Promise<number | null>;
+}
+
+const children = new Set<Child>();
+let tmp: string;
+let dataDir: string;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'mnemo-cli-'));
+  dataDir = path.join(tmp, 'data');
+});
+
+afterEach(async () => {
+  for (const child of children) stop(child, 'SIGKILL');
+  await Promise.all([...children].map((c) => c.exited));
+  children.clear();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Starts `tsx server/main.ts ...args` with only the environment given (no MNEMO_* leaks in from outside). */
+function start(args: string[], env: Record<string, string> = {}): Child {
+  const proc = spawn(TSX, ['server/main.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so tsx and the node process it runs can be killed together.
+    detached: true,
+  });
+  const child: Child = {
+    proc,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => proc.once('exit', (code) => resolve(code))),
+  };
+  proc.stdout!.setEncoding('utf8').on('data', (s: string) => (child.stdout += s));
+  proc.stderr!.setEncoding('utf8').on('data', (s: string) => (child.stderr += s));
+  children.add(child);
+  return child;
+}
+
+function stop(child: Child, signal: NodeJS.Signals) {
+  if (child.proc.exitCode !== null || child.proc.signalCode !== null || !child.proc.pid) return;
+  try {
+    process.kill(-child.proc.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Runs a command to its end, killing it if it takes too long. */
+async function run(args: string[], env: Record<string, string> = {}) {
+  const child = start(args, env);
+  const timer = setTimeout(() => stop(child, 'SIGKILL'), CHILD_TIMEOUT_MS);
+  const code = await child.exited;
+  clearTimeout(timer);
+  children.delete(child);
+  return { code, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** Starts `serve` on a free port and resolves with its URL once it listens. */
+async function serve(env: Record<string, string> = {}) {
+  const child = start(['serve', '--port', '0', '--host', '127.0.0.1'], env);
+  const deadline = Date.now() + CHILD_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const line = child.stdout.split('\n').find((l) => l.includes('mnemo is listening'));
+    if (line) return { child, url: (JSON.parse(line) as { url: string }).url.replace(/\/$/, '') };
+    if (child.proc.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`serve did not start:\n${child.stdout}\n${child.stderr}`);
+}
+
+async function gql(url: string, token: string, query: string, variables: Record<string, unknown> = {}) {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, ...((await res.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] }) };
+}
+
+const MINTED = 'shown only this once';
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('mnemo --help and usage errors', () => {
+  it('prints usage for --help and exits 0', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage:');
+    expect(stdout).toContain('mnemo serve');
+    expect(stdout).toContain('MNEMO_ADMIN_TOKEN');
+  });
+
+  it('prints usage and exits 64 when no command is given', async () => {
+    const { code, stdout } = await run([]);
+    expect(code).toBe(64);
+    expect(stdout).toContain('Usage:');
+  });
+
+  it('exits 64 and names an unknown command', async () => {
+    const { code, stderr } = await run(['frobnicate']);
+    expect(code).toBe(64);
+    expect(stderr).toContain('unknown command "frobnicate"');
+    expect(stderr).toContain('--help');
+  });
+
+  it('exits 64 for an unknown flag', async () => {
+    const { code } = await run(['serve', '--colour']);
+    expect(code).toBe(64);
+  });
+
+  it('exits 64 for a port that is not a number', async () => {
+    const { code, stderr } = await run(['serve'], { MNEMO_PORT: 'abc' });
+    expect(code).toBe(64);
+    expect(stderr).toContain('port');
+  });
+
+  it('exits 64 for an admin token that is too short to be safe', async () => {
+    const { code, stderr } = await run(['migrate'], { MNEMO_ADMIN_TOKEN: 'short' });
+    expect(code).toBe(64);
+    expect(stderr).toContain('MNEMO_ADMIN_TOKEN');
+  });
+});
+
+describe('mnemo serve', () => {
+  it('answers /healthz once it listens', async () => {
+    const { url } = await serve({ MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
+    const res = await fetch(`${url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('accepts MNEMO_ADMIN_TOKEN as an admin token and then prints no generated one', async () => {
+    const admin = 'cli-admin-token-0123456789';
+    const { child, url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
+    expect(child.stdout).not.toContain(MINTED);
+    const res = await gql(url, admin, '{ memorySettings { enabled } }');
+    expect(res.errors).toBeUndefined();
+  });
+
+  it('without MNEMO_ADMIN_TOKEN mints an admin token, prints it once, and does not mint another on the next start', SEVERAL_PROCESSES, async () => {
+    const first = await serve();
+    expect(count(first.child.stdout, MINTED)).toBe(1);
+    const token = TOKEN.exec(first.child.stdout)?.[0];
+    expect(token).toBeDefined();
+    expect(count(first.child.stdout + first.child.stderr, token!)).toBe(1);
+    const asAdmin = await gql(first.url, token!, '{ accessTokens { name role } }');
+    expect(asAdmin.errors).toBeUndefined();
+    expect(asAdmin.data.accessTokens).toEqual([{ name: 'initial admin', role: 'ADMIN' }]);
+
+    stop(first.child, 'SIGTERM');
+    expect(await first.child.exited).toBe(0);
+
+    const second = await serve();
+    expect(second.child.stdout).not.toContain(MINTED);
+    expect(second.child.stdout).not.toMatch(TOKEN);
+    expect((await gql(second.url, token!, '{ memorySettings { enabled } }')).errors).toBeUndefined();
+  });
+
+  it('stops cleanly with exit code 0 on SIGTERM', async () => {
+    const { child } = await serve({ MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
+    stop(child, 'SIGTERM');
+    expect(await child.exited).toBe(0);
+    expect(child.stdout).toContain('shutting down');
+  });
+
+  describe('on a port that is already taken', () => {
+    let blocker: Server;
+    afterEach(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+
+    it('exits 69 and says the port is already in use', async () => {
+      blocker = createServer();
+      const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+      const { code, stderr } = await run(['serve', '--port', String(port), '--host', '127.0.0.1'], { MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
+      expect(code).toBe(69);
+      expect(stderr).toContain('already in use');
+      expect(stderr).toContain(String(port));
+    });
+  });
+
+  it('exits 73 and says the data folder is not writable when it cannot be created', async () => {
+    const file = path.join(tmp, 'a-regular-file');
+    writeFileSync(file, 'not a folder');
+    const blocked = path.join(file, 'data');
+    const { code, stderr } = await run(['serve', '--port', '0'], { MNEMO_DATA_DIR: blocked });
+    expect(code).toBe(73);
+    expect(stderr).toContain('not writable');
+    expect(stderr).toContain(blocked);
+  });
+});
+
+describe('mnemo migrate', () => {
+  it('creates and migrates the database, exits 0, and is safe to run again', SEVERAL_PROCESSES, async () => {
+    const first = await run(['migrate']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(path.join(dataDir, 'mnemo.db'));
+    expect(first.stdout).toContain('up to date');
+    expect((await run(['migrate'])).code).toBe(0);
+  });
+
+  it('honours --data-dir over MNEMO_DATA_DIR', async () => {
+    const other = path.join(tmp, 'other');
+    const { code, stdout } = await run(['migrate', '--data-dir', other]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(path.join(other, 'mnemo.db'));
+  });
+
+  it('exits 73 when the data folder is not writable', async () => {
+    const file = path.join(tmp, 'a-regular-file');
+    writeFileSync(file, 'not a folder');
+    const { code, stderr } = await run(['migrate'], { MNEMO_DATA_DIR: path.join(file, 'data') });
+    expect(code).toBe(73);
+    expect(stderr).toContain('not writable');
+  });
+});
+
+describe('mnemo token', () => {
+  const admin = 'cli-admin-token-0123456789';
+
+  it('create --name ci --api-key k1 prints a token that authenticates as a gateway token bound to k1', SEVERAL_PROCESSES, async () => {
+    const created = await run(['token', 'create', '--name', 'ci', '--api-key', 'k1']);
+    expect(created.code).toBe(0);
+    const token = created.stdout.trim();
+    expect(token).toMatch(new RegExp(`^${TOKEN.source}$`));
+    expect(created.stderr).toContain('bound to k1');
+
+    const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
+    const write = await gql(url, token, 'mutation { createMemory(input: { content: "from ci" }) { apiKeyId } }');
+    expect(write.errors).toBeUndefined();
+    expect(write.data.createMemory.apiKeyId).toBe('k1');
+    const elsewhere = await gql(url, token, 'mutation { createMemory(input: { apiKeyId: "k2", content: "nope" }) { id } }');
+    expect(elsewhere.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const settings = await gql(url, token, '{ memorySettings { enabled } }');
+    expect(settings.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('create --admin prints a token with admin rights', SEVERAL_PROCESSES, async () => {
+    const created = await run(['token', 'create', '--name', 'ops', '--admin']);
+    expect(created.code).toBe(0);
+    const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
+    expect((await gql(url, created.stdout.trim(), '{ memorySettings { enabled } }')).errors).toBeUndefined();
+  });
+
+  it('create without --name exits 64', async () => {
+    const { code, stderr } = await run(['token', 'create']);
+    expect(code).toBe(64);
+    expect(stderr).toContain('--name');
+  });
+
+  it('list shows tokens but never their secrets, and revoke stops a token', SEVERAL_PROCESSES, async () => {
+    const token = (await run(['token', 'create', '--name', 'short-lived', '--api-key', 'k9'])).stdout.trim();
+    const listed = await run(['token', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('short-lived');
+    expect(listed.stdout).not.toContain(token);
+    const id = listed.stdout.split('\n').find((l) => l.includes('short-lived'))!.split('\t')[0]!;
+
+    const revoked = await run(['token', 'revoke', id]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`revoked ${id}`);
+    expect((await run(['token', 'list'])).stdout).toMatch(/\trevoked \d{4}-/);
+
+    const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
+    const res = await gql(url, token, '{ memories { totalCount } }');
+    expect(res.status).toBe(401);
+  });
+
+  it('revoke of an unknown id exits 1 and says so', async () => {
+    const { code, stderr } = await run(['token', 'revoke', 'no-such-id']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('no-such-id');
+  });
+
+  it('with an unknown subcommand exits 64', async () => {
+    expect((await run(['token', 'rotate'])).code).toBe(64);
+  });
+});
