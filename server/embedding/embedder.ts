@@ -1,0 +1,56 @@
+/** The embedding sources mnemo can run; `auto` picks one of them (see resolve.ts). */
+export type EmbeddingSourceName = 'remote' | 'static' | 'transformers';
+
+/**
+ * Turns texts into L2-normalised vectors of one fixed dimension. Implementations load lazily and may be
+ * retried after a failed load; they never cache vectors themselves (the cache wraps them).
+ */
+export interface Embedder {
+  readonly source: EmbeddingSourceName;
+  /** The model's name as configured, e.g. "text-embedding-3-small" or "minishlab/potion-base-8M". */
+  readonly model: string;
+  /** Known once loaded or after the first response (remote models of unknown size); null before. */
+  dimension(): number | null;
+  /**
+   * Loads the model (or checks the remote endpoint's configuration) without embedding anything. Concurrent
+   * calls share one load; after a failure a later call tries again (a failed load is never sticky).
+   */
+  load(): Promise<void>;
+  /** Where loading stands, so the request path can fall back instead of waiting for a model to load. */
+  state(): EmbedderState;
+  /** The last load or request failure, for the engine status; null when none. */
+  lastError(): EmbeddingError | null;
+  /** One vector per text, in order, each of length dimension() and unit L2 norm. */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+export type EmbedderState = 'idle' | 'loading' | 'ready' | 'failed';
+
+export type EmbeddingErrorKind =
+  | 'no_key'
+  | 'rate_limited'
+  | 'timeout'
+  | 'request_failed'
+  | 'bad_response'
+  | 'model_unavailable';
+
+/** A failure of an embedding source, with a kind that callers and the engine status can act on. */
+export class EmbeddingError extends Error {
+  constructor(
+    readonly kind: EmbeddingErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'EmbeddingError';
+  }
+}
+
+/** Scales a vector to unit length in place and returns it; a zero vector stays zero. */
+export function l2normalize(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += v[i]! * v[i]!;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+}
