@@ -57,17 +57,17 @@ function toClientError(error: unknown, services: Services): Error {
   }
   if (original instanceof GraphQLError) {
     // A bad variable for a built-in scalar (maxTokens: 1.5) arrives wrapped in an error that names the
-    // field ('at "input.maxTokens"'); the inner one alone names nothing and carries no code.
-    if (graphqlError && graphqlError !== original && !graphqlError.path && !original.extensions.code) {
-      return createGraphQLError(graphqlError.message, { nodes: graphqlError.nodes, extensions: { code: 'BAD_USER_INPUT' } });
+    // field ('at "input.maxTokens"'); the inner one alone names nothing and carries no code. graphql-js's own
+    // request errors (a null for a non-null variable) are not wrapped, but have no code or path either.
+    if (graphqlError && !graphqlError.path && !original.extensions.code) {
+      return createGraphQLError(graphqlError.message, {
+        nodes: graphqlError.nodes,
+        extensions: { ...graphqlError.extensions, code: 'BAD_USER_INPUT' },
+      });
     }
     return original;
   }
-  if (graphqlError && !graphqlError.originalError) {
-    // graphql-js's own request errors (a null for a non-null variable) have neither code nor path: the caller's fault.
-    if (graphqlError.extensions.code || graphqlError.path) return graphqlError;
-    return createGraphQLError(graphqlError.message, { nodes: graphqlError.nodes, extensions: { code: 'BAD_USER_INPUT' } });
-  }
+  if (graphqlError && !graphqlError.originalError) return graphqlError;
   services.logger.error({ err: original }, 'unexpected error');
   return createGraphQLError('Unexpected error.', {
     nodes: graphqlError?.nodes,

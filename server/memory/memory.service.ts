@@ -110,6 +110,8 @@ export async function clearMemories(
   deps: MemoryDeps,
   f: { apiKeyId: string; types?: readonly MemoryType[] | null; createdBefore?: Date | null },
 ): Promise<number> {
+  // A blank key names no tenant: answering 0 would hide the caller's mistake.
+  if (f.apiKeyId.trim() === '') throw badInput('apiKeyId must not be empty');
   return repo.deleteMemoryRows(deps.db, { apiKeyId: f.apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() });
 }
 
