@@ -15,8 +15,10 @@ export function mayUseKey(viewer: Viewer, apiKeyId: string): boolean {
  * FORBIDDEN, never silently rewritten.
  */
 export function keyForWrite(viewer: Viewer, requested: string | null | undefined): string {
-  if (requested != null && !mayUseKey(viewer, requested)) throw forbiddenKey(requested);
-  const key = requested ?? viewer.apiKeyId;
+  // Keys are stored trimmed, so reads, writes and the bound-key check all compare trimmed keys.
+  const named = requested?.trim();
+  if (named != null && !mayUseKey(viewer, named)) throw forbiddenKey(named);
+  const key = named ?? viewer.apiKeyId;
   if (key == null) throw badInput('apiKeyId is required');
   return key;
 }
@@ -26,7 +28,7 @@ export function keyForWrite(viewer: Viewer, requested: string | null | undefined
  * an unbound gateway token must name the key it reads.
  */
 export function keyForRead(viewer: Viewer, requested: string | null | undefined): string | null {
-  if (viewer.role === 'admin') return requested ?? null;
+  if (viewer.role === 'admin') return requested?.trim() ?? null;
   return keyForWrite(viewer, requested);
 }
 

@@ -154,7 +154,7 @@ builder.queryFields((t) => ({
   }),
   exportMemories: t.field({
     type: [MemoryRef],
-    description: 'Every memory matching the filters, newest first; not paged.',
+    description: 'Every memory matching the filters, most recently stored first; not paged.',
     args: filterArgs(t),
     resolve: (_root, args, ctx) => memories.exportMemories(ctx.services.memory, toQuery(args, ctx)),
   }),
