@@ -146,6 +146,10 @@ export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
             select key, excluded.metadata -> fullkey from json_each(excluded.metadata)
           ))`,
         needs_reindex: sql<number>`case when memories.content is excluded.content then memories.needs_reindex else 1 end`,
+        // A memory archived by a summary and then written with new content holds a fact the summary does not have:
+        // left archived, the newer fact would never be retrieved. Restating the same content keeps it archived,
+        // since the summary already carries it.
+        archived_by: sql<string | null>`case when memories.content is excluded.content then memories.archived_by else null end`,
       })),
     )
     .returningAll()

@@ -35,11 +35,23 @@ export interface SummaryOutcome {
  */
 export async function summarize(deps: MemoryDeps, raw: z.input<typeof inputSchema>): Promise<SummaryOutcome> {
   const input = parseInput(inputSchema, raw);
+  // A run that lost a race (see writeSummary) wrote nothing; planning again sees what the other run left.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await summarizeOnce(deps, input);
+    } catch (e) {
+      if (!(e instanceof repo.SummaryConflict) || attempt >= 3) throw e;
+    }
+  }
+}
+
+async function summarizeOnce(deps: MemoryDeps, input: z.output<typeof inputSchema>): Promise<SummaryOutcome> {
   const now = (deps.now ?? Date.now)();
   const { retentionDays } = await deps.settings.get();
+  const writtenBefore = now - input.olderThanDays * DAY_MS;
   const rows = await repo.summaryCandidates(deps.db, {
     apiKeyId: input.apiKeyId,
-    writtenBefore: now - input.olderThanDays * DAY_MS,
+    writtenBefore,
     now,
     retentionCutoff: retentionCutoff(now, retentionDays),
   });
@@ -66,6 +78,7 @@ export async function summarize(deps: MemoryDeps, raw: z.input<typeof inputSchem
       expires_at: null,
     },
     archivedPks: candidates.map((m) => m.pk),
+    writtenBefore,
   });
   return { ...outcome, summary: rowToMemory(row) };
 }

@@ -39,17 +39,31 @@ export async function keysWithOldMemories(db: Db, s: OldMemoryScope & { minCount
   return rows.map((r) => r.api_key_id);
 }
 
-/** Writes the summary and archives its originals in one transaction. */
-export async function writeSummary(db: Db, w: { summary: NewMemoryRow; archivedPks: readonly number[] }) {
+/** The candidates changed between being read and being archived; the transaction was rolled back. */
+export class SummaryConflict extends Error {}
+
+/**
+ * Writes the summary and archives its originals in one transaction, or throws SummaryConflict and writes nothing.
+ * The candidates were read before this transaction (so that it starts with a write and honours busy_timeout): a run
+ * for the same key alongside this one (autoSummarize while an admin summarizes) may have archived them already, and a
+ * memory may have been rewritten since. Archiving them anyway left a second, orphaned summary of the same facts, or
+ * hid a newer fact the summary does not hold; so only rows still unarchived and still old are archived, and all must be.
+ */
+export async function writeSummary(db: Db, w: { summary: NewMemoryRow; archivedPks: readonly number[]; writtenBefore: number }) {
   return db.transaction().execute(async (trx) => {
     const row = await trx.insertInto('memories').values(w.summary).returningAll().executeTakeFirstOrThrow();
+    let archived = 0;
     for (let i = 0; i < w.archivedPks.length; i += 500) {
-      await trx
+      const result = await trx
         .updateTable('memories')
         .set({ archived_by: row.id })
         .where('pk', 'in', w.archivedPks.slice(i, i + 500))
-        .execute();
+        .where('archived_by', 'is', null)
+        .where('updated_at', '<', w.writtenBefore)
+        .executeTakeFirst();
+      archived += Number(result.numUpdatedRows);
     }
+    if (archived !== w.archivedPks.length) throw new SummaryConflict('memories changed while they were being summarized');
     return row;
   });
 }
