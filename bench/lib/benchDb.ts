@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApp } from '../../server/app.ts';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
+import { createLogger } from '../../server/logger.ts';
+import { createServices, type Services } from '../../server/services.ts';
+
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+
+export interface BenchDb {
+  dir: string;
+  file: string;
+  database: OpenedDatabase;
+  services: Services;
+  /** Rows in memories right now. */
+  countMemories(): number;
+  close(): Promise<void>;
+}
+
+/** A real mnemo database: a fresh SQLite file in a temp folder, migrated, with the services a server builds. */
+export async function openBenchDb(): Promise<BenchDb> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-bench-'));
+  const file = path.join(dir, 'mnemo.db');
+  const database = openDatabase(file);
+  await migrateToLatest(database.db);
+  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: BENCH_ADMIN_TOKEN });
+  const count = database.sqlite.prepare('select count(*) as n from memories').pluck();
+  return {
+    dir,
+    file,
+    database,
+    services,
+    countMemories: () => count.get() as number,
+    close: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BenchHttp {
+  url: string;
+  /** One GraphQL operation over real HTTP as the admin; throws on any GraphQL or HTTP error. */
+  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The real HTTP app (yoga and all its plugins) on a free loopback port, in this process. */
+export async function startHttp(services: Services): Promise<BenchHttp> {
+  const app = createApp(services);
+  const address = await app.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${address.port}`;
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
+  return {
+    url,
+    gql: async (query, variables) => {
+      const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data?: any; errors?: { message: string }[] };
+      if (!res.ok || body.errors?.length) {
+        throw new Error(`HTTP ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
+      }
+      return body.data;
+    },
+    close: () => app.close(),
+  };
+}

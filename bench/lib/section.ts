@@ -1,0 +1,13 @@
+/** A benchmark section: one named part of `npm run bench`, selectable with --only. */
+export interface BenchSection {
+  /** Selects it with --only (the group selects every section in it). */
+  name: string;
+  group: string;
+  description: string;
+  run(ctx: BenchContext): Promise<void>;
+}
+
+export interface BenchContext {
+  /** --quick: small sizes, for a smoke run. */
+  quick: boolean;
+}

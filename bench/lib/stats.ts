@@ -1,0 +1,68 @@
+/** Latency summaries: nearest-rank percentiles over raw samples (milliseconds). */
+
+export interface LatencySummary {
+  n: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+/** Nearest-rank percentile of an ascending array: the smallest sample with at least p% at or below it. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function summarize(samples: readonly number[]): LatencySummary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const sum = sorted.reduce((s, x) => s + x, 0);
+  return {
+    n: sorted.length,
+    mean: sorted.length ? sum / sorted.length : Number.NaN,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN,
+  };
+}
+
+export interface SampleOptions {
+  /** Timed calls to aim for. */
+  iterations: number;
+  /** Untimed calls first (JIT, statement and page caches, sockets); stops early after warmupMs. */
+  warmup: number;
+  warmupMs?: number;
+  /** Stops timing once this much time has been spent, even before `iterations` (at least 10 calls are made). */
+  maxMs?: number;
+}
+
+/** Per-call milliseconds of fn, called one at a time. */
+export async function sampleLatency(fn: () => Promise<unknown>, o: SampleOptions): Promise<number[]> {
+  const warmupUntil = performance.now() + (o.warmupMs ?? 2000);
+  for (let i = 0; i < o.warmup && (i === 0 || performance.now() < warmupUntil); i++) await fn();
+  const samples: number[] = [];
+  const until = performance.now() + (o.maxMs ?? Number.POSITIVE_INFINITY);
+  while (samples.length < o.iterations && (samples.length < 10 || performance.now() < until)) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return samples;
+}
+
+/**
+ * Runs task(i) for i in [0, count) with at most `concurrency` in flight; returns wall-clock milliseconds.
+ * Each worker pulls the next index, so a slow call never idles the others.
+ */
+export async function runPool(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) await task(i);
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return performance.now() - t0;
+}

@@ -1,0 +1,69 @@
+/**
+ * npm run bench [-- --quick] [-- --only <section|group>[,...]]
+ * Prints the machine, then one table per section. A script, not a test: it asserts nothing about timings.
+ */
+import { parseArgs } from 'node:util';
+import { loadLine, machineLines } from './lib/machine.ts';
+import { openBenchDb } from './lib/benchDb.ts';
+import type { BenchSection } from './lib/section.ts';
+import { sections as storeSections } from './store.bench.ts';
+
+/** Every section, in run order; add new bench files here. */
+const SECTIONS: BenchSection[] = [...storeSections];
+
+const HELP = `npm run bench -- [options]
+
+  --quick            small sizes, for a smoke run
+  --only <names>     comma-separated sections or groups to run (default: all)
+  --help
+
+sections:
+${SECTIONS.map((s) => `  ${`${s.group}/${s.name}`.padEnd(18)} ${s.description}`).join('\n')}
+`;
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { quick: { type: 'boolean', default: false }, only: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${HELP}`);
+    return 64;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const wanted = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const unknown = wanted.filter((w) => !SECTIONS.some((s) => s.name === w || s.group === w || `${s.group}/${s.name}` === w));
+  if (unknown.length) {
+    process.stderr.write(`unknown section: ${unknown.join(', ')}\n\n${HELP}`);
+    return 64;
+  }
+  const selected = wanted.length ? SECTIONS.filter((s) => wanted.some((w) => s.name === w || s.group === w || `${s.group}/${s.name}` === w)) : SECTIONS;
+
+  const probe = await openBenchDb();
+  const machine = machineLines(probe.database.sqlite);
+  await probe.close();
+  console.log(`mnemo bench${values.quick ? ' (--quick)' : ''}  ${new Date().toISOString()}`);
+  for (const line of machine) console.log(`  ${line}`);
+
+  const started = performance.now();
+  for (const section of selected) {
+    const t0 = performance.now();
+    await section.run({ quick: values.quick ?? false });
+    console.log(`  (${section.group}/${section.name}: ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s; load ${loadLine()}`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,53 @@
+/**
+ * Keeps `npm run bench` from rotting: runs the store sections' core functions at toy sizes, in-process
+ * and over HTTP, and checks that they produce figures. Asserts nothing about how fast anything is.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderTable } from '../../bench/lib/table.ts';
+import { percentile, summarize } from '../../bench/lib/stats.ts';
+import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
+
+const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
+
+describe('bench (smoke, tiny sizes)', () => {
+  it('percentiles use the nearest rank', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect([percentile(xs, 50), percentile(xs, 95), percentile(xs, 99), percentile(xs, 100)]).toEqual([50, 95, 99, 100]);
+    expect(summarize([3, 1, 2])).toMatchObject({ n: 3, p50: 2, p99: 3, max: 3, mean: 2 });
+  });
+
+  it('create throughput returns figures for every operation, and every memory became a row', async () => {
+    const o = { single: 20, httpSerial: 10, httpConcurrent: 16, concurrency: 4, importRows: 200, httpImportRows: 200, batchSize: 100, warmup: 5, http: true };
+    const results = await benchCreate(o);
+    expect(results.map((r) => `${r.operation} ${r.via} ${r.concurrency}`)).toEqual([
+      'createMemory in-process 1',
+      'createMemory http 1',
+      'createMemory http 4',
+      'importMemories ×100 in-process 1',
+      'importMemories ×100 http 1',
+    ]);
+    for (const r of results) {
+      positive(r.memoriesPerSecond);
+      positive(r.perCall.p50);
+      positive(r.perCall.p99);
+      expect(r.rowsAdded).toBe(r.memories);
+    }
+    expect(renderTable(createTable(results, o))).toContain('memories/s');
+  });
+
+  it('list latency returns percentiles and matches for each query, in-process and over HTTP', async () => {
+    const o = { sizes: [200], apiKeys: 3, iterations: 5, warmup: 1, http: true };
+    const report = await benchList(o);
+    expect(report.results).toHaveLength(6);
+    for (const r of report.results) {
+      expect(r.rowsTotal).toBe(200);
+      positive(r.matched);
+      positive(r.latency.p50);
+      positive(r.latency.p95);
+      positive(r.latency.p99);
+      expect(r.latency.n).toBe(5);
+    }
+    expect(report.seeding[0]?.rows).toBe(200);
+    expect(renderTable(listTable(report, o))).toContain('p99');
+  });
+});
