@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database } from './schema.ts';
 
@@ -20,6 +21,27 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqliteVec.load(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, sqlite, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew, and preparing costs several times more than running a typical
+ * statement here (an upsert: ~0.7 ms against ~0.1 ms). Queries built by Kysely repeat the same SQL text
+ * with new parameters, so prepared statements are reused by text. Safe because Kysely runs one query at
+ * a time on this connection.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql) => {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }

@@ -55,12 +55,12 @@ async function summarizeOnce(deps: MemoryDeps, input: z.output<typeof inputSchem
     now,
     retentionCutoff: retentionCutoff(now, retentionDays),
   });
-  const candidates = rows.map(rowToMemory);
+  const { content, covered: candidates } = summaryText(rows.map(rowToMemory));
   const tokensBefore = candidates.reduce((n, m) => n + m.tokens, 0);
-  // One memory is not worth a summary: it would cost about as much as it saves.
-  if (candidates.length < 2) return { dryRun: input.dryRun, candidates, tokensBefore, tokensAfter: tokensBefore, tokensSaved: 0, summary: null };
-  const content = summaryText(candidates);
   const tokensAfter = countTokens(content);
+  const nothing = { dryRun: input.dryRun, candidates, tokensBefore, tokensAfter: tokensBefore, tokensSaved: 0, summary: null };
+  // One memory is not worth a summary: it would cost about as much as it saves.
+  if (candidates.length < 2) return nothing;
   const outcome = { dryRun: input.dryRun, candidates, tokensBefore, tokensAfter, tokensSaved: Math.max(0, tokensBefore - tokensAfter), summary: null };
   if (input.dryRun) return outcome;
   const row = await repo.writeSummary(deps.db, {
@@ -110,25 +110,37 @@ export async function compactOldMemories(deps: MemoryDeps, opts: { olderThanDays
   return results;
 }
 
-/** An extractive digest: one line per distinct fact, grouped by type, most used first, within a token cap. */
-function summaryText(memories: Memory[]): string {
-  const header = `Summary of ${memories.length} earlier memories (${oldest(memories).slice(0, 10)} to ${newest(memories).slice(0, 10)}):`;
-  const seen = new Set<string>();
-  const lines: string[] = [header];
-  let used = countTokens(header);
+/**
+ * An extractive digest: one line per distinct fact, grouped by type, most used first, within a token cap.
+ * Returns the memories it covers: only those are archived, so a fact that did not fit stays retrievable.
+ */
+function summaryText(memories: Memory[]): { content: string; covered: Memory[] } {
+  if (memories.length === 0) return { content: '', covered: [] };
+  const headerFor = (n: number, ms: Memory[]) =>
+    `Summary of ${n} earlier memories (${oldest(ms).slice(0, 10)} to ${newest(ms).slice(0, 10)}):`;
+  const lines: string[] = [];
+  const lineOf = new Map<string, boolean>();
+  const covered: Memory[] = [];
+  // Budgeted against the longest header this run could print, so the final one always fits.
+  let used = countTokens(headerFor(memories.length, memories));
   const ordered = [...memories].sort((a, b) => a.type.localeCompare(b.type) || b.accessCount - a.accessCount || b.updatedAt.getTime() - a.updatedAt.getTime());
   for (const m of ordered) {
     const text = m.content.replace(/\s+/g, ' ').trim();
     const norm = text.toLowerCase();
-    if (seen.has(norm)) continue;
-    seen.add(norm);
-    const line = `- [${m.type}] ${truncateToTokens(text, LINE_MAX_TOKENS)}`;
-    const cost = countTokens(line) + 1;
-    if (used + cost > SUMMARY_MAX_TOKENS) continue;
-    lines.push(line);
-    used += cost;
+    if (!lineOf.has(norm)) {
+      const line = `- [${m.type}] ${truncateToTokens(text, LINE_MAX_TOKENS)}`;
+      const cost = countTokens(line) + 1;
+      const fits = used + cost <= SUMMARY_MAX_TOKENS;
+      lineOf.set(norm, fits);
+      if (fits) {
+        lines.push(line);
+        used += cost;
+      }
+    }
+    if (lineOf.get(norm)) covered.push(m);
   }
-  return lines.join('\n');
+  if (covered.length === 0) return { content: '', covered };
+  return { content: [headerFor(covered.length, covered), ...lines].join('\n'), covered };
 }
 
 const oldest = (ms: Memory[]) => new Date(Math.min(...ms.map((m) => m.createdAt.getTime()))).toISOString();

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { NewMemoryRow } from '../db/schema.ts';
 import { isActive } from './memory.repository.ts';
@@ -74,6 +75,8 @@ export async function findSummaryRow(db: Db, id: string, keyPrefix: string) {
     .selectAll()
     .where('id', '=', id)
     .where('key', 'like', `${keyPrefix}%`)
+    // Both marks: a user may pick a key that starts like a summary's, but not also its metadata.
+    .where(sql<string>`json_extract(metadata, '$.summary.count')`, 'is not', null)
     .executeTakeFirst();
 }
 

@@ -386,3 +386,18 @@ describe('compactOldMemories (the autoSummarize entry point)', () => {
     expect((await listAll(own, 'overlap', true)).map((m) => m.content).sort()).toEqual(['Overlap one', 'Overlap three', 'Overlap two']);
   });
 });
+
+describe('a summary that cannot hold every old memory', () => {
+  it('archives only the memories it carries; the others stay active for a later run', async () => {
+    const apiKeyId = 'sum-overflow';
+    // 40 distinct long facts: more than the summary's token cap can carry.
+    await seed(app, apiKeyId, Array.from({ length: 40 }, (_, i) => ({ content: `Fact ${i}: ${'a rather long description of a project detail '.repeat(12)}` })));
+    const data = (await summarize(apiKeyId, 30, false)).data.summarize;
+    expect(data.candidateCount).toBeGreaterThan(1);
+    expect(data.candidateCount).toBeLessThan(40);
+    const active = await listAll(app, apiKeyId);
+    // The active ones are the summary plus every fact it did not carry.
+    expect(active).toHaveLength(1 + 40 - data.candidateCount);
+    for (const c of data.candidates) expect(data.summary.content).toContain(c.content.slice(0, 20));
+  });
+});
