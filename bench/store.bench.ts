@@ -13,6 +13,7 @@ import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts
 import { pick, rng, SEARCH_WORD, sentence } from './lib/text.ts';
 
 export type Via = 'in-process' | 'http';
+const VIAS: Via[] = ['in-process', 'http'];
 
 // ---------------------------------------------------------------------------------------------------
 // 1. create throughput
@@ -338,7 +339,7 @@ export function listTable({ results, seeding }: ListReport, o: ListOptions): Tab
   // In-process and HTTP of the same query side by side.
   const order = [...new Set(results.map((r) => r.query))];
   const sorted = [...results].sort(
-    (a, b) => a.rowsTotal - b.rowsTotal || order.indexOf(a.query) - order.indexOf(b.query) || a.via.localeCompare(b.via),
+    (a, b) => a.rowsTotal - b.rowsTotal || order.indexOf(a.query) - order.indexOf(b.query) || VIAS.indexOf(a.via) - VIAS.indexOf(b.via),
   );
   return {
     title: `memories list latency, ms (first page of 20, newest first; ${o.iterations} timed calls after up to ${o.warmup} warm-up)`,
