@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026_11_30_001_initial.ts';
+import * as vectorEngine from './2026_11_30_002_vector_engine.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -7,4 +8,5 @@ import * as initial from './2026_11_30_001_initial.ts';
  */
 export const migrations: Record<string, Migration> = {
   '2026_11_30_001_initial': initial,
+  '2026_11_30_002_vector_engine': vectorEngine,
 };

@@ -7,6 +7,45 @@ export interface Database {
   settings: SettingsTable;
   access_tokens: AccessTokensTable;
   memories_fts: MemoriesFtsTable;
+  memory_vec_meta: MemoryVecMetaTable;
+  reindex_jobs: ReindexJobsTable;
+  model_providers: ModelProvidersTable;
+}
+
+export interface MemoryVecMetaTable {
+  id: number;
+  signature: string | null;
+  source: string | null;
+  model: string | null;
+  dimension: number | null;
+  quantization: string;
+  last_reset_at: number | null;
+}
+
+export type ReindexJobStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface ReindexJobsTable {
+  id: string;
+  status: ReindexJobStatus;
+  force: number;
+  signature: string | null;
+  total: Generated<number>;
+  processed: Generated<number>;
+  failed: Generated<number>;
+  last_pk: Generated<number>;
+  error: string | null;
+  started_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+export interface ModelProvidersTable {
+  id: string;
+  base_url: string;
+  api_key: string | null;
+  /** JSON array of { name, kind: 'embedding' | 'rerank', dimension?, maxInputTokens? }. */
+  models: string;
+  updated_at: number;
 }
 
 /** The FTS5 index over memories (external content, filled by triggers); only ever read. */
