@@ -8,7 +8,7 @@ import { createMemory, importMemories, listMemories, type MemoryQuery } from '..
 import { type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import type { BenchSection } from './lib/section.ts';
 import { apiKeyName, seedMemories } from './lib/seed.ts';
-import { type LatencySummary, runPool, sampleLatency, summarize } from './lib/stats.ts';
+import { type LatencySummary, runPool, sampleInterleaved, summarize } from './lib/stats.ts';
 import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts';
 import { pick, rng, SEARCH_WORD, sentence } from './lib/text.ts';
 
@@ -246,31 +246,30 @@ export async function benchList(o: ListOptions): Promise<ListReport> {
         seeding.push({ rows: size - have, ms: performance.now() - t0 });
       }
       const rowsTotal = db.countMemories();
-      const expected = new Map<string, { items: number; totalCount: number }>();
-      for (const c of cases) {
-        const call = () => listMemories(db.services.memory, c.query, { limit: 20 });
-        const page = await call();
-        if (page.items.length !== Math.min(20, page.totalCount)) throw new Error(`${c.name}: got ${page.items.length} items of ${page.totalCount}`);
-        expected.set(c.name, { items: page.items.length, totalCount: page.totalCount });
-        results.push({ rowsTotal, query: c.name, via: 'in-process', matched: page.totalCount, latency: summarize(await sampleLatency(call, sample)) });
-      }
-      if (!o.http) continue;
-      // The server starts only now, after seeding and the in-process runs: both keep the event loop busy
-      // for many seconds, and a keep-alive socket the server times out meanwhile would reset a request.
-      const server = await startHttp(db.services);
+      // The server starts only after seeding, which blocks the event loop for seconds: a keep-alive
+      // socket the server timed out meanwhile would reset the next request.
+      const server = o.http ? await startHttp(db.services) : null;
       try {
         for (const c of cases) {
-          const variables = { apiKeyId: c.query.apiKeyId, search: c.query.search ?? null, limit: 20 };
-          const call = () => server.gql<{ memories: { totalCount: number; items: unknown[] } }>(LIST_QUERY, variables);
-          const page = (await call()).memories;
-          const want = expected.get(c.name)!;
-          if (page.totalCount !== want.totalCount || page.items.length !== want.items) {
-            throw new Error(`${c.name}: HTTP returned ${page.items.length} of ${page.totalCount}, in-process ${want.items} of ${want.totalCount}`);
+          const inProcess = () => listMemories(db.services.memory, c.query, { limit: 20 });
+          const page = await inProcess();
+          if (page.items.length !== Math.min(20, page.totalCount)) throw new Error(`${c.name}: got ${page.items.length} items of ${page.totalCount}`);
+          const calls: { via: Via; call: () => Promise<unknown> }[] = [{ via: 'in-process', call: inProcess }];
+          if (server) {
+            const variables = { apiKeyId: c.query.apiKeyId, search: c.query.search ?? null, limit: 20 };
+            const overHttp = () => server.gql<{ memories: { totalCount: number; items: unknown[] } }>(LIST_QUERY, variables);
+            const viaHttp = (await overHttp()).memories;
+            if (viaHttp.totalCount !== page.totalCount || viaHttp.items.length !== page.items.length) {
+              throw new Error(`${c.name}: HTTP returned ${viaHttp.items.length} of ${viaHttp.totalCount}, in-process ${page.items.length} of ${page.totalCount}`);
+            }
+            calls.push({ via: 'http', call: overHttp });
           }
-          results.push({ rowsTotal, query: c.name, via: 'http', matched: page.totalCount, latency: summarize(await sampleLatency(call, sample)) });
+          // In-process and HTTP calls alternate, so both see the same machine load.
+          const samples = await sampleInterleaved(calls.map((x) => x.call), sample);
+          calls.forEach((x, k) => results.push({ rowsTotal, query: c.name, via: x.via, matched: page.totalCount, latency: summarize(samples[k]!) }));
         }
       } finally {
-        await server.close();
+        await server?.close();
       }
     }
   } finally {
@@ -342,7 +341,7 @@ export function listTable({ results, seeding }: ListReport, o: ListOptions): Tab
     (a, b) => a.rowsTotal - b.rowsTotal || order.indexOf(a.query) - order.indexOf(b.query) || VIAS.indexOf(a.via) - VIAS.indexOf(b.via),
   );
   return {
-    title: `memories list latency, ms (first page of 20, newest first; ${o.iterations} timed calls after up to ${o.warmup} warm-up)`,
+    title: `memories list latency, ms (first page of 20, newest first; ${o.iterations} timed calls after up to ${o.warmup} warm-up; in-process and http alternate)`,
     columns: [
       { header: 'rows total' },
       { header: 'query', align: 'left' },
@@ -369,7 +368,7 @@ export function listTable({ results, seeding }: ListReport, o: ListOptions): Tab
       `${o.apiKeys} API keys, Zipf-like sizes; "one key" is ${apiKeyName(0)}, the largest. created_at spread over 25 days.`,
       'matched = totalCount (active rows only: ~1% of seeded rows are expired). Each call also counts them.',
       ...(results.some((r) => r.latency.n < o.iterations)
-        ? [`* fewer calls: each case stops after ${((o.maxMsPerCase ?? 0) / 1000).toFixed(0)} s of timed calls, so a slow query cannot stretch the run.`]
+        ? [`* fewer calls: each case stops after ${((o.maxMsPerCase ?? 0) / 1000).toFixed(0)} s of timed calls per variant, so a slow query cannot stretch the run.`]
         : []),
       `seeding (raw prepared statements, 5,000 rows per transaction, FTS triggers on): ${seeding
         .map((s) => `${fmtInt(s.rows)} rows in ${(s.ms / 1000).toFixed(1)} s (${fmtInt(perSecond(s.rows, s.ms))}/s)`)

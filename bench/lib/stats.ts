@@ -30,25 +30,36 @@ export function summarize(samples: readonly number[]): LatencySummary {
 }
 
 export interface SampleOptions {
-  /** Timed calls to aim for. */
+  /** Timed calls to aim for, per function. */
   iterations: number;
-  /** Untimed calls first (JIT, statement and page caches, sockets); stops early after warmupMs. */
+  /** Untimed calls of each function first (JIT, statement and page caches, sockets); stops early after warmupMs. */
   warmup: number;
   warmupMs?: number;
-  /** Stops timing once this much time has been spent, even before `iterations` (at least 10 calls are made). */
+  /** Stops once this much time per function has been spent, even before `iterations` (at least 10 calls each). */
   maxMs?: number;
 }
 
 /** Per-call milliseconds of fn, called one at a time. */
 export async function sampleLatency(fn: () => Promise<unknown>, o: SampleOptions): Promise<number[]> {
-  const warmupUntil = performance.now() + (o.warmupMs ?? 2000);
-  for (let i = 0; i < o.warmup && (i === 0 || performance.now() < warmupUntil); i++) await fn();
-  const samples: number[] = [];
-  const until = performance.now() + (o.maxMs ?? Number.POSITIVE_INFINITY);
-  while (samples.length < o.iterations && (samples.length < 10 || performance.now() < until)) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
+  return (await sampleInterleaved([fn], o))[0]!;
+}
+
+/**
+ * Per-call milliseconds of each function, calling them in turn (a, b, a, b, ...), one at a time. Comparing
+ * variants this way is fair on a busy or throttled machine: a slow spell hits every variant alike instead
+ * of whichever happened to run during it.
+ */
+export async function sampleInterleaved(fns: readonly (() => Promise<unknown>)[], o: SampleOptions): Promise<number[][]> {
+  const warmupUntil = performance.now() + (o.warmupMs ?? 2000) * fns.length;
+  for (let i = 0; i < o.warmup && (i === 0 || performance.now() < warmupUntil); i++) for (const fn of fns) await fn();
+  const samples = fns.map(() => [] as number[]);
+  const until = performance.now() + (o.maxMs ?? Number.POSITIVE_INFINITY) * fns.length;
+  for (let i = 0; i < o.iterations && (i < 10 || performance.now() < until); i++) {
+    for (const [k, fn] of fns.entries()) {
+      const t0 = performance.now();
+      await fn();
+      samples[k]!.push(performance.now() - t0);
+    }
   }
   return samples;
 }
