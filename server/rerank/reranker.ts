@@ -1,0 +1,130 @@
+import { describeNetworkError, endpointUrl, providerErrorMessage, redact } from '../embedding/remote.ts';
+
+/** One reranked document: its position in the documents given to rerank() and the model's relevance score. */
+export interface RerankResult {
+  index: number;
+  score: number;
+}
+
+/** Reorders retrieved documents by relevance to a query with a cross-encoder model. */
+export interface Reranker {
+  readonly model: string;
+  /**
+   * The `topN` most relevant documents (all of them by default), best first. Rejects with a RerankError;
+   * callers are expected to keep their own order then.
+   */
+  rerank(query: string, documents: readonly string[], topN?: number): Promise<RerankResult[]>;
+}
+
+export type RerankErrorKind = 'timeout' | 'request_failed' | 'bad_response' | 'no_key';
+
+/** A failure of the rerank model, with a kind that callers and the engine status can act on. */
+export class RerankError extends Error {
+  constructor(
+    readonly kind: RerankErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RerankError';
+  }
+}
+
+export interface RemoteRerankerOptions {
+  /** API root, e.g. https://api.cohere.com/v2 or https://api.jina.ai/v1; requests go to `${baseUrl}/rerank`. */
+  baseUrl: string;
+  model: string;
+  apiKey: string | null;
+  /** Per request (default 3000): reranking sits on the request path, so it must give up quickly. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * A reranker for Cohere- and Jina-style rerank APIs (`{model, query, documents, top_n}` in,
+ * `{results: [{index, relevance_score}]}` out). It never retries: a retry would double the latency of the
+ * request it sits on, and the caller's own order is a fine answer when the reranker is unavailable.
+ */
+export class RemoteReranker implements Reranker {
+  readonly model: string;
+  readonly #endpoint: string;
+  readonly #host: string;
+  readonly #apiKey: string | null;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: RemoteRerankerOptions) {
+    this.model = options.model;
+    this.#endpoint = endpointUrl(options.baseUrl, 'rerank');
+    this.#host = new URL(this.#endpoint).host;
+    // Trimmed: keys read from files or env often end in a newline, which the provider would reject.
+    this.#apiKey = options.apiKey?.trim() || null;
+    this.#timeoutMs = options.timeoutMs ?? 3000;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    if (!Number.isInteger(this.#timeoutMs) || this.#timeoutMs < 1) {
+      throw new RangeError(`RemoteReranker: timeoutMs must be a positive integer, got ${this.#timeoutMs}`);
+    }
+  }
+
+  async rerank(query: string, documents: readonly string[], topN?: number): Promise<RerankResult[]> {
+    const apiKey = this.#apiKey;
+    if (apiKey === null) throw new RerankError('no_key', `No API key is configured for the rerank model ${this.model}`);
+    if (topN !== undefined && (!Number.isInteger(topN) || topN < 1)) {
+      throw new RangeError(`topN must be a positive integer, got ${topN}`);
+    }
+    if (documents.length === 0) return [];
+    const wanted = Math.min(topN ?? documents.length, documents.length);
+    const body = await this.#send(JSON.stringify({ model: this.model, query, documents, top_n: wanted }), apiKey);
+    return this.#parse(body, documents.length).slice(0, wanted);
+  }
+
+  async #send(body: string, apiKey: string): Promise<string> {
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    try {
+      const res = await this.#fetch(this.#endpoint, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+        body,
+        signal,
+      });
+      const text = await res.text();
+      if (res.ok) return text;
+      const detail = redact(`HTTP ${res.status}: ${providerErrorMessage(text) ?? res.statusText}`, apiKey);
+      throw new RerankError('request_failed', `Rerank request to ${this.#host} failed with ${detail}`);
+    } catch (err) {
+      if (err instanceof RerankError) throw err;
+      if (signal.aborted) {
+        throw new RerankError('timeout', `Rerank request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, {
+          cause: err,
+        });
+      }
+      const reason = redact(describeNetworkError(err), apiKey);
+      throw new RerankError('request_failed', `Rerank request to ${this.#host} failed: ${reason}`, { cause: err });
+    }
+  }
+
+  /** Every result must name a distinct document that exists and carry a finite score; best first. */
+  #parse(body: string, count: number): RerankResult[] {
+    const bad = (why: string) => new RerankError('bad_response', `Rerank response from ${this.#host} ${why}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      throw bad('is not JSON');
+    }
+    const results = (json as { results?: unknown } | null)?.results;
+    if (!Array.isArray(results)) throw bad('has no results array');
+    const seen = new Set<number>();
+    const ranked = (results as unknown[]).map((item): RerankResult => {
+      const { index, relevance_score: score } = (item ?? {}) as { index?: unknown; relevance_score?: unknown };
+      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count || seen.has(index)) {
+        throw bad(`has a missing, repeated or out-of-range index (${String(index)})`);
+      }
+      if (typeof score !== 'number' || !Number.isFinite(score)) throw bad(`has no finite relevance_score for ${index}`);
+      seen.add(index);
+      return { index, score };
+    });
+    // Providers already sort, but the contract is ours; ties keep the caller's order.
+    return ranked.sort((a, b) => b.score - a.score || a.index - b.index);
+  }
+}
