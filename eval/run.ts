@@ -1,0 +1,148 @@
+/**
+ * npm run eval -- <data folder> [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--max-tokens 16000]
+ *
+ * Retrieval recall of mnemo on a conversational-memory data set (LongMemEval) or a BEIR folder (SciFact).
+ * The data is read in place; nothing is copied into the repo. Progress goes to stderr, the table to stdout.
+ */
+import { parseArgs } from 'node:util';
+import type { Strategy } from '../server/memory/retrieval.ts';
+import { STRATEGIES } from '../server/settings/settings.ts';
+import { DEFAULT_KS, DEFAULT_MAX_TOKENS, evaluateFolder, formatReport, normaliseKs, type Progress } from './core.ts';
+import { UnsupportedDataError } from './datasets.ts';
+
+const HELP = `npm run eval -- <data folder> [options]
+
+  --limit N            evaluate only the first N questions (file-name order)
+  --k 1,5,10           cut-offs for recall@k (default ${DEFAULT_KS.join(',')}); the largest is the retrieve limit
+  --strategies LIST    comma-separated, from ${STRATEGIES.join(', ')} (default: all)
+  --max-tokens N       retrieve budget (default ${DEFAULT_MAX_TOKENS}, at most 16000)
+  --help
+
+formats: LongMemEval (*.json question files), BEIR (corpus.jsonl[.gz], queries[.test].jsonl, qrels/test.tsv)
+`;
+
+function usage(message: string): number {
+  process.stderr.write(`${message}\n\n${HELP}`);
+  return 64;
+}
+
+function positiveInt(text: string, name: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not "${text}"`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        limit: { type: 'string' },
+        k: { type: 'string' },
+        strategies: { type: 'string' },
+        'max-tokens': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) return usage('give exactly one data folder');
+
+  let ks: number[];
+  let limit: number | null;
+  let maxTokens: number;
+  let strategies: Strategy[];
+  try {
+    ks = normaliseKs(values.k ? values.k.split(',').map((s) => positiveInt(s.trim(), '--k')) : [...DEFAULT_KS]);
+    limit = values.limit ? positiveInt(values.limit, '--limit') : null;
+    maxTokens = values['max-tokens'] ? positiveInt(values['max-tokens'], '--max-tokens') : DEFAULT_MAX_TOKENS;
+    if (maxTokens > 16_000) throw new Error('--max-tokens is at most 16000');
+    strategies = values.strategies
+      ? values.strategies.split(',').map((s) => {
+          const name = s.trim().toUpperCase();
+          if (!(STRATEGIES as readonly string[]).includes(name)) throw new Error(`unknown strategy "${s}"`);
+          return name as Strategy;
+        })
+      : [...STRATEGIES];
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+
+  const progress = progressLine();
+  try {
+    const report = await evaluateFolder(positionals[0]!, { ks, limit, maxTokens, strategies, onProgress: progress.update });
+    progress.end();
+    process.stdout.write(formatReport(report));
+    return 0;
+  } catch (e) {
+    progress.end();
+    if (e instanceof UnsupportedDataError) {
+      process.stderr.write(`unsupported data: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+/** One stderr line rewritten in place with \r, at most every 100 ms; each finished phase keeps its last line. */
+function progressLine() {
+  let last = 0;
+  let width = 0;
+  let phase: Progress['phase'] | null = null;
+  let started = performance.now();
+  // On a terminal the line is rewritten in place; into a file or pipe only each phase's last line is written.
+  const tty = process.stderr.isTTY === true;
+  const write = (text: string, final = false) => {
+    if (!tty && !final) return;
+    process.stderr.write(tty ? `\r${text.padEnd(width)}` : text);
+    width = text.length;
+  };
+  const label = (p: Progress) =>
+    p.phase === 'load'
+      ? `loading files ${p.done}/${p.total}`
+      : p.phase === 'import'
+        ? `importing memories ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}`
+        : `querying ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}${p.detail ? ` (${p.detail})` : ''}`;
+  let lastText = '';
+  const finishPhase = () => {
+    if (phase === null) return;
+    write(`${lastText}  done in ${((performance.now() - started) / 1000).toFixed(1)} s`, true);
+    process.stderr.write('\n');
+    width = 0;
+  };
+  return {
+    update(p: Progress) {
+      if (p.phase !== phase) {
+        finishPhase();
+        phase = p.phase;
+        started = performance.now();
+      }
+      lastText = label(p);
+      const now = performance.now();
+      if (now - last >= 100 || p.done === p.total) {
+        last = now;
+        write(lastText);
+      }
+    },
+    end() {
+      finishPhase();
+      phase = null;
+    },
+  };
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

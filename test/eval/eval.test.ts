@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EvalReport, evaluateFolder, type MetricRow, score } from '../../eval/core.ts';
+import { detectFormat, UnsupportedDataError } from '../../eval/datasets.ts';
+
+type Turn = { role: 'user' | 'assistant'; content: string; has_answer: boolean };
+
+function question(id: string, type: string, text: string, sessions: { id: string; date: string; turns: Turn[] }[]) {
+  return {
+    question_id: id,
+    question_type: type,
+    question: text,
+    answer: 'n/a',
+    question_date: '2023/05/30 (Tue) 10:00',
+    haystack_dates: sessions.map((s) => s.date),
+    haystack_session_ids: sessions.map((s) => s.id),
+    haystack_sessions: sessions.map((s) => s.turns),
+    answer_session_ids: sessions.filter((s) => s.turns.some((t) => t.has_answer)).map((s) => s.id),
+  };
+}
+
+const u = (content: string, has_answer = false): Turn => ({ role: 'user', content, has_answer });
+const a = (content: string, has_answer = false): Turn => ({ role: 'assistant', content, has_answer });
+
+/**
+ * q1: the answer turn is the first of four and shares "Biscuit" and "breed" with the question:
+ *     keyword ranks it 1st; EXACT (newest first) ranks it 4th.
+ * q2: the answer turn shares no word with the question, which instead names q1's dog: keyword finds
+ *     nothing in q2's own key (and must not reach into q1's); EXACT ranks it 1st, being the last turn.
+ * q3: abstention, no has_answer turn: skipped.
+ * Sessions are dated 2023, years before today: retrieval must run as of the question date or retention hides them.
+ */
+const FILES = {
+  '1_aaaa0001.json': question('aaaa0001', 'single-session-user', 'What breed is my dog Biscuit?', [
+    {
+      id: 'answer_s1',
+      date: '2023/05/20 (Sat) 09:00',
+      turns: [
+        u('My dog Biscuit is a corgi, the breed with short legs, and he loves the beach.', true),
+        a('Corgis are lively herding dogs; daily walks keep them happy.'),
+        u('Can you suggest a weekly meal plan with lentils?'),
+        a('Sure: lentil soup on Monday, dal on Wednesday, salad on Friday.'),
+      ],
+    },
+  ]),
+  '1_aaaa0002.json': question('aaaa0002', 'single-session-assistant', 'Which city did Biscuit and I relocate to?', [
+    {
+      id: 'answer_s2',
+      date: '2023/05/21 (Sun) 09:00',
+      turns: [u('Any tips for packing fragile glasses?'), a('Wrap each glass in paper and fill gaps with towels.'), u('We finally moved into our flat in Lisbon.', true)],
+    },
+  ]),
+  '1_aaaa0003_abs.json': question('aaaa0003_abs', 'single-session-user', 'What is the name of my hamster?', [
+    { id: 's3', date: '2023/05/22 (Mon) 09:00', turns: [u('I like hiking in the Alps.'), a('The Alps have wonderful trails.')] },
+  ]),
+};
+
+let dir: string;
+let report: EvalReport;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-test-'));
+  for (const [name, body] of Object.entries(FILES)) writeFileSync(path.join(dir, name), JSON.stringify(body));
+  report = await evaluateFolder(dir, { ks: [1, 5, 10] });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const strategy = (name: string) => report.strategies.find((s) => s.strategy === name)!;
+const typeRow = (name: string, type: string) => strategy(name).byType.find((r) => r.group === type) as MetricRow;
+
+describe('eval on a LongMemEval-format folder', () => {
+  it('detects the format, evaluates the answerable questions and counts the skipped one', () => {
+    expect(detectFormat(dir)).toBe('longmemeval');
+    expect(report.questions).toBe(2);
+    expect(report.skipped).toEqual({ 'no has_answer turn (abstention question)': 1 });
+    expect(report.apiKeys).toBe(2);
+    expect(report.memories).toEqual({ imported: 7, updated: 0, rejected: 0, outsideRetention: 0 });
+    expect(report.strategies.map((s) => s.strategy)).toEqual(['EXACT', 'SEMANTIC', 'HYBRID']);
+  });
+
+  it('HYBRID: the word-sharing answer is a hit at k=1, the other question misses, and nothing crosses tenants', () => {
+    const hybrid = strategy('HYBRID');
+    expect(hybrid.overall.questions).toBe(2);
+    expect(hybrid.overall.hitAt).toEqual({ 1: 0.5, 5: 0.5, 10: 0.5 });
+    expect(hybrid.overall.mrr).toBeCloseTo(0.5);
+    expect(typeRow('HYBRID', 'single-session-user').hitAt[1]).toBe(1);
+    expect(typeRow('HYBRID', 'single-session-assistant').hitAt[10]).toBe(0);
+    expect(hybrid.emptyResults).toBe(1);
+    expect(hybrid.crossTenant).toBe(0);
+  });
+
+  it('reports the tier that answered from the resolution, fallback included', () => {
+    expect(strategy('EXACT').answeredBy).toEqual({ exact: 2 });
+    expect(strategy('HYBRID').answeredBy).toEqual({ 'keyword (fallback)': 2 });
+    expect(Object.values(strategy('SEMANTIC').fallbackReasons)).toEqual([2]);
+  });
+
+  it('EXACT ranks newest first: the last turn is rank 1, the first of four is rank 4', () => {
+    const exact = strategy('EXACT');
+    expect(exact.overall.hitAt).toEqual({ 1: 0.5, 5: 1, 10: 1 });
+    expect(exact.overall.mrr).toBeCloseTo((1 + 1 / 4) / 2);
+    expect(typeRow('EXACT', 'single-session-user').mrr).toBeCloseTo(0.25);
+  });
+
+  it('--limit takes the first questions in file order', async () => {
+    const one = await evaluateFolder(dir, { ks: [1], limit: 1, strategies: ['HYBRID'] });
+    expect(one.questions).toBe(1);
+    expect(one.strategies[0]!.overall.hitAt).toEqual({ 1: 1 });
+  });
+
+  it('rejects a folder it does not understand', () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-empty-'));
+    try {
+      expect(() => detectFormat(empty)).toThrow(UnsupportedDataError);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('score', () => {
+  it('finds the first relevant rank and the share of evidence found', () => {
+    const relevant = new Set(['b', 'd']);
+    expect(score({ relevant }, ['a', 'b', 'c', 'd'], [1, 3])).toEqual({ firstHit: 2, evidenceRecall: 0.5 });
+    expect(score({ relevant }, ['a', 'b', 'c', 'd'], [1, 4])).toEqual({ firstHit: 2, evidenceRecall: 1 });
+    expect(score({ relevant }, ['a', 'c'], [1, 5])).toEqual({ firstHit: null, evidenceRecall: 0 });
+  });
+});
