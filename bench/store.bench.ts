@@ -4,7 +4,7 @@
  */
 import type { MemoryInput, MemoryType } from '../server/memory/memory.ts';
 import { contentKey } from '../server/memory/memory.ts';
-import { createMemory, importMemories, listMemories, type MemoryQuery } from '../server/memory/memory.service.ts';
+import { createMemory, type ImportReport, importMemories, listMemories, type MemoryQuery } from '../server/memory/memory.service.ts';
 import { type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import type { BenchSection } from './lib/section.ts';
 import { apiKeyName, seedMemories } from './lib/seed.ts';
@@ -19,15 +19,13 @@ const VIAS: Via[] = ['in-process', 'http'];
 // 1. create throughput
 
 export interface CreateOptions {
-  /** createMemory calls in-process. */
-  single: number;
-  /** createMemory mutations over HTTP at concurrency 1, and at `concurrency`. */
-  httpSerial: number;
+  /** createMemory calls in-process, and the same number over HTTP at concurrency 1 (alternating). */
+  creates: number;
+  /** createMemory mutations over HTTP at `concurrency`. */
   httpConcurrent: number;
   concurrency: number;
-  /** Rows imported in batches of `batchSize`, in-process and over HTTP. */
+  /** Rows imported in batches of `batchSize`, in-process and over HTTP (alternating batches). */
   importRows: number;
-  httpImportRows: number;
   batchSize: number;
   /** Untimed calls before each timed run (JIT, tokenizer tables, prepared statements, sockets). */
   warmup: number;
@@ -41,6 +39,7 @@ export interface ThroughputResult {
   concurrency: number;
   memories: number;
   calls: number;
+  /** Concurrency 1: the sum of the call times; otherwise wall-clock time for all calls. */
   ms: number;
   memoriesPerSecond: number;
   /** Per-call latency; with concurrency > 1 it includes queueing behind the other calls. */
@@ -86,40 +85,90 @@ const IMPORT_MUTATION = `mutation Import($memories: [MemoryInput!]!) { importMem
 
 const admin = () => true;
 
-/** A fresh database (and server) per measurement, so no figure depends on what ran before it. */
-async function withFreshDb<T>(
-  http: boolean,
-  fn: (db: BenchDb, server: BenchHttp | null, inputs: (count: number) => MemoryInput[]) => Promise<T>,
-): Promise<T> {
+/** A fresh database per measured variant (and a server for the HTTP ones), so no figure depends on what ran before it. */
+interface Target {
+  via: Via;
+  db: BenchDb;
+  server: BenchHttp | null;
+  inputs: (count: number) => MemoryInput[];
+  create(m: MemoryInput): Promise<void>;
+  import(rows: MemoryInput[]): Promise<void>;
+}
+
+async function openTarget(via: Via): Promise<Target> {
   const db = await openBenchDb();
-  const server = http ? await startHttp(db.services) : null;
+  const server = via === 'http' ? await startHttp(db.services) : null;
+  const rejected = (r: ImportReport['rejected']) => {
+    if (r.length) throw new Error(`import rejected rows: ${JSON.stringify(r.slice(0, 3))}`);
+  };
+  return {
+    via,
+    db,
+    server,
+    inputs: inputStream(1000),
+    create: server
+      ? async (m) => void (await server.gql(CREATE_MUTATION, { input: toGraphQLInput(m) }))
+      : async (m) => void (await createMemory(db.services.memory, m)),
+    import: server
+      ? async (rows) => rejected((await server.gql(IMPORT_MUTATION, { memories: rows.map(toGraphQLInput) })).importMemories.rejected)
+      : async (rows) => rejected((await importMemories(db.services.memory, rows, admin)).rejected),
+  };
+}
+
+async function withTargets<T>(vias: Via[], fn: (targets: Target[]) => Promise<T>): Promise<T> {
+  const targets: Target[] = [];
   try {
-    return await fn(db, server, inputStream(1000));
+    for (const via of vias) targets.push(await openTarget(via));
+    return await fn(targets);
   } finally {
-    await server?.close();
-    await db.close();
+    for (const t of targets) {
+      await t.server?.close();
+      await t.db.close();
+    }
   }
 }
 
-async function measureThroughput(
-  db: BenchDb,
-  spec: { operation: string; via: Via; concurrency: number; memories: number; calls: number },
-  call: (i: number) => Promise<void>,
-): Promise<ThroughputResult> {
-  const before = db.countMemories();
-  const latencies = new Array<number>(spec.calls);
-  const ms = await runPool(spec.calls, spec.concurrency, async (i) => {
-    const t0 = performance.now();
-    await call(i);
-    latencies[i] = performance.now() - t0;
+interface Lane {
+  target: Target;
+  operation: string;
+  /** Each call's work, prepared before timing; its length is the memories it stores. */
+  batches: MemoryInput[][];
+  call(target: Target, batch: MemoryInput[]): Promise<void>;
+}
+
+/**
+ * Serial throughput of several variants measured in turns (call 1 of each, call 2 of each, ...), so a
+ * slow spell on a busy machine hits every variant alike; each variant's rate is its memories over the
+ * sum of its own call times.
+ */
+async function alternateLanes(lanes: Lane[]): Promise<ThroughputResult[]> {
+  const before = lanes.map((l) => l.target.db.countMemories());
+  const latencies = lanes.map(() => [] as number[]);
+  const turns = Math.max(...lanes.map((l) => l.batches.length));
+  for (let i = 0; i < turns; i++) {
+    for (const [k, lane] of lanes.entries()) {
+      const batch = lane.batches[i];
+      if (!batch) continue;
+      const t0 = performance.now();
+      await lane.call(lane.target, batch);
+      latencies[k]!.push(performance.now() - t0);
+    }
+  }
+  return lanes.map((lane, k) => {
+    const memories = lane.batches.reduce((n, b) => n + b.length, 0);
+    const ms = latencies[k]!.reduce((sum, x) => sum + x, 0);
+    return {
+      operation: lane.operation,
+      via: lane.target.via,
+      concurrency: 1,
+      memories,
+      calls: lane.batches.length,
+      ms,
+      memoriesPerSecond: perSecond(memories, ms),
+      perCall: summarize(latencies[k]!),
+      rowsAdded: lane.target.db.countMemories() - before[k]!,
+    };
   });
-  return {
-    ...spec,
-    ms,
-    memoriesPerSecond: perSecond(spec.memories, ms),
-    perCall: summarize(latencies),
-    rowsAdded: db.countMemories() - before,
-  };
 }
 
 function chunk<T>(rows: readonly T[], size: number): T[][] {
@@ -130,67 +179,63 @@ function chunk<T>(rows: readonly T[], size: number): T[][] {
 
 export async function benchCreate(o: CreateOptions): Promise<ThroughputResult[]> {
   const results: ThroughputResult[] = [];
-  await withFreshDb(false, async (db, _server, inputs) => {
-    const deps = db.services.memory;
-    for (const m of inputs(o.warmup)) await createMemory(deps, m);
-    const rows = inputs(o.single);
-    results.push(
-      await measureThroughput(db, { operation: 'createMemory', via: 'in-process', concurrency: 1, memories: rows.length, calls: rows.length }, async (i) => {
-        await createMemory(deps, rows[i]!);
-      }),
-    );
+  const vias: Via[] = o.http ? ['in-process', 'http'] : ['in-process'];
+
+  // Single creates, in-process and over HTTP one at a time, alternating.
+  await withTargets(vias, async (targets) => {
+    for (const t of targets) for (const m of t.inputs(o.warmup)) await t.create(m);
+    const lanes = targets.map((target) => ({
+      target,
+      operation: 'createMemory',
+      batches: chunk(target.inputs(o.creates), 1),
+      call: (t: Target, [m]: MemoryInput[]) => t.create(m!),
+    }));
+    results.push(...(await alternateLanes(lanes)));
   });
 
+  // Many clients at once over HTTP: wall-clock throughput of a pool of `concurrency` in-flight requests.
   if (o.http) {
-    for (const [concurrency, count] of [[1, o.httpSerial], [o.concurrency, o.httpConcurrent]] as const) {
-      await withFreshDb(true, async (db, server, inputs) => {
-        const send = (m: MemoryInput) => server!.gql(CREATE_MUTATION, { input: toGraphQLInput(m) });
-        const warm = inputs(o.warmup);
-        await runPool(warm.length, concurrency, (i) => send(warm[i]!));
-        const rows = inputs(count);
-        results.push(
-          await measureThroughput(db, { operation: 'createMemory', via: 'http', concurrency, memories: rows.length, calls: rows.length }, async (i) => {
-            await send(rows[i]!);
-          }),
-        );
+    await withTargets(['http'], async ([target]) => {
+      const t = target!;
+      const warm = t.inputs(o.warmup);
+      await runPool(warm.length, o.concurrency, (i) => t.create(warm[i]!));
+      const rows = t.inputs(o.httpConcurrent);
+      const before = t.db.countMemories();
+      const latencies = new Array<number>(rows.length);
+      const ms = await runPool(rows.length, o.concurrency, async (i) => {
+        const t0 = performance.now();
+        await t.create(rows[i]!);
+        latencies[i] = performance.now() - t0;
       });
-    }
-  }
-
-  await withFreshDb(false, async (db, _server, inputs) => {
-    const deps = db.services.memory;
-    await importMemories(deps, inputs(Math.min(o.warmup, o.batchSize)), admin);
-    const batches = chunk(inputs(o.importRows), o.batchSize);
-    results.push(
-      await measureThroughput(
-        db,
-        { operation: `importMemories ×${o.batchSize}`, via: 'in-process', concurrency: 1, memories: o.importRows, calls: batches.length },
-        async (i) => {
-          const report = await importMemories(deps, batches[i]!, admin);
-          if (report.rejected.length) throw new Error(`import rejected rows: ${JSON.stringify(report.rejected.slice(0, 3))}`);
-        },
-      ),
-    );
-  });
-
-  if (o.http) {
-    await withFreshDb(true, async (db, server, inputs) => {
-      const send = async (rows: MemoryInput[]) => {
-        const data = await server!.gql(IMPORT_MUTATION, { memories: rows.map(toGraphQLInput) });
-        if (data.importMemories.rejected.length) throw new Error(`import rejected rows: ${JSON.stringify(data.importMemories.rejected.slice(0, 3))}`);
-      };
-      await send(inputs(Math.min(o.warmup, o.batchSize)));
-      const batches = chunk(inputs(o.httpImportRows), o.batchSize);
-      results.push(
-        await measureThroughput(
-          db,
-          { operation: `importMemories ×${o.batchSize}`, via: 'http', concurrency: 1, memories: o.httpImportRows, calls: batches.length },
-          (i) => send(batches[i]!),
-        ),
-      );
+      results.push({
+        operation: 'createMemory',
+        via: 'http',
+        concurrency: o.concurrency,
+        memories: rows.length,
+        calls: rows.length,
+        ms,
+        memoriesPerSecond: perSecond(rows.length, ms),
+        perCall: summarize(latencies),
+        rowsAdded: t.db.countMemories() - before,
+      });
     });
   }
-  return results;
+
+  // Batched imports, in-process and over HTTP, alternating batches.
+  await withTargets(vias, async (targets) => {
+    for (const t of targets) await t.import(t.inputs(Math.min(o.warmup, o.batchSize)));
+    const lanes = targets.map((target) => ({
+      target,
+      operation: `importMemories ×${o.batchSize}`,
+      batches: chunk(target.inputs(o.importRows), o.batchSize),
+      call: (t: Target, rows: MemoryInput[]) => t.import(rows),
+    }));
+    results.push(...(await alternateLanes(lanes)));
+  });
+
+  // In-process rows first, then HTTP, for each operation.
+  const group = (r: ThroughputResult) => (r.operation.startsWith('import') ? 1 : 0);
+  return results.sort((a, b) => group(a) - group(b) || VIAS.indexOf(a.via) - VIAS.indexOf(b.via) || a.concurrency - b.concurrency);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -293,8 +338,8 @@ export interface ListReport {
 // sections
 
 const CREATE_SIZES: Record<'quick' | 'full', Omit<CreateOptions, 'http'>> = {
-  quick: { single: 300, httpSerial: 200, httpConcurrent: 400, concurrency: 8, importRows: 2000, httpImportRows: 2000, batchSize: 1000, warmup: 50 },
-  full: { single: 5000, httpSerial: 2000, httpConcurrent: 4000, concurrency: 8, importRows: 20_000, httpImportRows: 20_000, batchSize: 1000, warmup: 200 },
+  quick: { creates: 300, httpConcurrent: 400, concurrency: 8, importRows: 2000, batchSize: 1000, warmup: 50 },
+  full: { creates: 3000, httpConcurrent: 4000, concurrency: 8, importRows: 20_000, batchSize: 1000, warmup: 200 },
 };
 
 const LIST_SIZES: Record<'quick' | 'full', Omit<ListOptions, 'http'>> = {
@@ -304,7 +349,7 @@ const LIST_SIZES: Record<'quick' | 'full', Omit<ListOptions, 'http'>> = {
 
 export function createTable(results: ThroughputResult[], o: CreateOptions): Table {
   return {
-    title: 'create throughput (fresh database per row; distinct memories, so every call inserts)',
+    title: 'create throughput (fresh database per variant; distinct memories, so every call inserts)',
     columns: [
       { header: 'operation' },
       { header: 'via', align: 'left' },
@@ -328,7 +373,8 @@ export function createTable(results: ThroughputResult[], o: CreateOptions): Tabl
       fmtInt(r.rowsAdded),
     ]),
     notes: [
-      `warm-up: ${o.warmup} untimed calls (one batch for imports) before each row.`,
+      `warm-up: ${o.warmup} untimed calls (one batch for imports) per variant. Concurrency-1 variants run in turns`,
+      '(in-process call, HTTP call, ...) so both see the same machine load; their seconds are the sum of call times.',
       'http: the real yoga server and the fetch client share this one Node process, so client cost is included.',
     ],
   };

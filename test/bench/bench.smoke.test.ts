@@ -17,7 +17,7 @@ describe('bench (smoke, tiny sizes)', () => {
   });
 
   it('create throughput returns figures for every operation, and every memory became a row', async () => {
-    const o = { single: 20, httpSerial: 10, httpConcurrent: 16, concurrency: 4, importRows: 200, httpImportRows: 200, batchSize: 100, warmup: 5, http: true };
+    const o = { creates: 20, httpConcurrent: 16, concurrency: 4, importRows: 200, batchSize: 100, warmup: 5, http: true };
     const results = await benchCreate(o);
     expect(results.map((r) => `${r.operation} ${r.via} ${r.concurrency}`)).toEqual([
       'createMemory in-process 1',
