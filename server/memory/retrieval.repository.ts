@@ -31,17 +31,23 @@ function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: RetrievalScope)
  * matches well is found however many newer ones exist; only the ranked head is returned.
  */
 export async function keywordCandidates(db: Db, scope: RetrievalScope, ftsTerms: string, limit: number) {
-  return db
-    .selectFrom('memories_fts')
-    .innerJoin('memories', 'memories.pk', 'memories_fts.rowid')
-    .selectAll('memories')
-    // Weights: content 1, key 0.4, api key 0 (it only confines the search to the tenant).
-    .select(sql<number>`bm25(memories_fts, 1.0, 0.4, 0.0)`.as('bm25'))
-    .where('memories_fts.memories_fts', 'match', ftsMatch(ftsTerms, scope.apiKeyId))
-    .where((eb) => inScope(eb as unknown as ExpressionBuilder<Database, 'memories'>, scope))
-    .orderBy('bm25')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('memories_fts')
+      // CROSS JOIN fixes the join order in SQLite: the FTS match drives and memories are looked up by pk.
+      // Left to the planner, it walks the tenant's memories by index and re-runs the match per row,
+      // which grows with the size of the tenant.
+      .crossJoin('memories')
+      .whereRef('memories.pk', '=', 'memories_fts.rowid')
+      .selectAll('memories')
+      // Weights: content 1, key 0.4, api key 0 (it only confines the search to the tenant).
+      .select(sql<number>`bm25(memories_fts, 1.0, 0.4, 0.0)`.as('bm25'))
+      .where('memories_fts.memories_fts', 'match', ftsMatch(ftsTerms, scope.apiKeyId))
+      .where((eb) => inScope(eb as unknown as ExpressionBuilder<Database, 'memories'>, scope))
+      .orderBy('bm25')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** The newest memories in scope, for the EXACT strategy. */
