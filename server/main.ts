@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { createApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { openDatabase } from './db/open.ts';
+import { openDatabase, optimizeDatabase } from './db/open.ts';
+import { EngineConfigError, loadEngineConfig } from './embedding/engineConfig.ts';
 import { createLogger } from './logger.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createServices } from './services.ts';
@@ -73,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
 async function serve(config: Config): Promise<number> {
   const logger = createLogger();
   const opened = await openData(config);
-  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken });
+  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken, engine: loadEngineConfig(process.env, config.dataDir) });
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {
     console.log(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n`);
@@ -95,6 +96,9 @@ async function serve(config: Config): Promise<number> {
     throw error;
   }
   const stopAutoSummarize = startAutoSummarize(services.memory);
+  const stopEmbeddingWorker = services.vectors.startWorker();
+  // Keeps the planner's statistics current as the tables grow.
+  const optimizer = setInterval(() => optimizeDatabase(opened.sqlite), 3_600_000).unref();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -102,6 +106,8 @@ async function serve(config: Config): Promise<number> {
   });
   logger.info('shutting down');
   stopAutoSummarize();
+  stopEmbeddingWorker();
+  clearInterval(optimizer);
   await app.close();
   await opened.close();
   return 0;
@@ -167,7 +173,7 @@ class DataDirError extends Error {}
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof EngineConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`mnemo: ${(error as Error).message}\nRun "mnemo --help" for usage.`);
       process.exit(EXIT.usage);
     }

@@ -1,8 +1,14 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { AccessTokenService } from './auth/accessTokens.ts';
 import type { Db } from './db/open.ts';
+import { type EngineConfig, loadEngineConfig } from './embedding/engineConfig.ts';
+import { ProviderStore } from './embedding/providers.ts';
 import type { Logger } from './logger.ts';
 import type { MemoryDeps } from './memory/memory.service.ts';
 import { SettingsStore } from './settings/settings.ts';
+import { SqliteVecIndex } from './vector/sqliteVecIndex.ts';
+import { VectorEngine } from './vector/vectorEngine.ts';
 
 /** Everything a request may need, built once per process and shared by every request. */
 export interface Services {
@@ -10,18 +16,33 @@ export interface Services {
   logger: Logger;
   settings: SettingsStore;
   tokens: AccessTokenService;
+  providers: ProviderStore;
+  vectors: VectorEngine;
   memory: MemoryDeps;
 }
 
-export function createServices(opts: { db: Db; logger: Logger; adminToken?: string | null }): Services {
+/**
+ * An engine configuration that never reaches the network and runs no background worker: the default for
+ * tools and tests. `mnemo serve` passes the one read from the environment.
+ */
+export function offlineEngineConfig(dataDir = path.join(tmpdir(), 'mnemo-models')): EngineConfig {
+  return loadEngineConfig({ MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_WORKER_INTERVAL_MS: '0' }, dataDir);
+}
+
+export function createServices(opts: { db: Db; logger: Logger; adminToken?: string | null; engine?: EngineConfig }): Services {
   const settings = new SettingsStore(opts.db, (name, reason) =>
     opts.logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );
+  const config = opts.engine ?? offlineEngineConfig();
+  const providers = new ProviderStore(opts.db, config.envProvider);
+  const vectors = new VectorEngine({ db: opts.db, settings, providers, config, logger: opts.logger, index: new SqliteVecIndex(opts.db) });
   return {
     db: opts.db,
     logger: opts.logger,
     settings,
     tokens: new AccessTokenService(opts.db, opts.adminToken ?? null),
-    memory: { db: opts.db, settings, logger: opts.logger },
+    providers,
+    vectors,
+    memory: { db: opts.db, settings, logger: opts.logger, vectors },
   };
 }

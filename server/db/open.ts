@@ -21,6 +21,9 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqliteVec.load(sqlite);
+  // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite);
+  // long-running servers repeat it, see optimizeDatabase.
+  sqlite.pragma('optimize = 0x10002');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, sqlite, close: () => db.destroy() };
 }
@@ -44,4 +47,9 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
       return statement;
     },
   };
+}
+
+/** Run now and then by long-lived processes: keeps query plans right as tables grow. */
+export function optimizeDatabase(sqlite: SQLite.Database) {
+  sqlite.pragma('optimize');
 }

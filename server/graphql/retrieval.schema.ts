@@ -11,6 +11,8 @@ const TierEnum = builder.enumType('RetrievalTier', {
     ENFORCED: { value: 'enforced', description: 'An enforced memory: included in every retrieval.' },
     EXACT: { value: 'exact', description: 'Newest first.' },
     KEYWORD: { value: 'keyword', description: 'FTS5 with BM25 ranking.' },
+    VECTOR: { value: 'vector', description: 'Nearest neighbours of the query embedding.' },
+    HYBRID: { value: 'hybrid', description: 'Found by both tiers and fused by Reciprocal Rank Fusion.' },
   } as const,
 });
 
@@ -30,6 +32,8 @@ const RetrievedMemoryRef = builder.objectRef<RetrievedMemory>('RetrievedMemory')
     score: t.exposeFloat('score', { description: 'Higher is better; comparable within one result.' }),
     keywordScore: t.exposeFloat('keywordScore', { nullable: true, description: 'BM25 relevance (higher is better).' }),
     keywordRank: t.exposeInt('keywordRank', { nullable: true }),
+    vectorScore: t.exposeFloat('vectorScore', { nullable: true, description: 'Cosine similarity to the query.' }),
+    vectorRank: t.exposeInt('vectorRank', { nullable: true }),
     tokens: t.exposeInt('tokens', { description: 'Tokens this memory costs in the injected block.' }),
   }),
 });
@@ -40,6 +44,13 @@ const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('Retrieva
     tiers: t.field({ type: [TierEnum], description: 'Tiers that produced candidates, in order.', resolve: (r) => r.tiers }),
     fallback: t.boolean({ resolve: (r) => r.fallbackReason !== null }),
     fallbackReason: t.exposeString('fallbackReason', { nullable: true }),
+    embeddingSource: t.string({ nullable: true, description: 'remote, static or transformers; null when none is usable.', resolve: (r) => r.embedding?.source ?? null }),
+    embeddingModel: t.string({ nullable: true, resolve: (r) => r.embedding?.model ?? null }),
+    embeddingReason: t.string({ nullable: true, description: 'Why this embedding source was chosen.', resolve: (r) => r.embedding?.reason ?? null }),
+    vectorStore: t.exposeString('vectorStore', { nullable: true }),
+    reranked: t.boolean({ resolve: (r) => r.rerank?.applied ?? false }),
+    rerankModel: t.string({ nullable: true, resolve: (r) => r.rerank?.model ?? null }),
+    rerankReason: t.string({ nullable: true, resolve: (r) => r.rerank?.reason ?? null }),
   }),
 });
 

@@ -5,16 +5,19 @@
  */
 export interface BudgetOptions<T> {
   budget: number;
+  /** Stop once this many items are taken; later items are never priced. */
+  maxItems?: number;
   cost: (item: T) => number;
   /** Returns the item cut down to cost at most `tokens`, or null if it cannot be. */
   truncate: (item: T, tokens: number) => T | null;
 }
 
-export function fitToBudget<T>(ranked: readonly T[], { budget, cost, truncate }: BudgetOptions<T>): { items: T[]; used: number } {
+export function fitToBudget<T>(ranked: readonly T[], { budget, maxItems = Infinity, cost, truncate }: BudgetOptions<T>): { items: T[]; used: number } {
   if (budget <= 0 || ranked.length === 0) return { items: [], used: 0 };
   const items: T[] = [];
   let used = 0;
   for (const item of ranked) {
+    if (items.length >= maxItems) break;
     const c = cost(item);
     if (used + c <= budget) {
       items.push(item);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import type { Logger } from '../logger.ts';
+import type { VectorEngine } from '../vector/vectorEngine.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { SettingsStore } from '../settings/settings.ts';
 import { describeIssues, parseInput } from '../validation.ts';
@@ -26,6 +27,8 @@ export interface MemoryDeps {
   db: Db;
   settings: SettingsStore;
   logger?: Logger;
+  /** The vector tier; without it SEMANTIC and HYBRID answer from keyword search and say so. */
+  vectors?: VectorEngine;
   now?: () => number;
 }
 

@@ -97,3 +97,14 @@ export async function recordRetrieval(db: Db, apiKeyId: string, pks: readonly nu
       .execute();
   });
 }
+
+/** Rows for vector hits, re-checked against the scope in SQL: the index's filters are never the only guard. */
+export async function memoriesInScope(db: Db, scope: RetrievalScope, pks: readonly number[]) {
+  if (pks.length === 0) return [];
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where('pk', 'in', pks)
+    .where((eb) => inScope(eb, scope))
+    .execute();
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MemoryTypeValue } from '../db/schema.ts';
 import { STRATEGIES } from '../settings/settings.ts';
 import { parseInput } from '../validation.ts';
+import { reciprocalRankFusion } from '../vector/fusion.ts';
 import { fitToBudget } from './budget.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import { formatMemoryBlock, formatMemoryLine } from './injection.ts';
@@ -12,7 +13,8 @@ import { STOP_WORDS } from './stopWords.ts';
 import { countTokens, truncateToTokens } from './tokenCount.ts';
 
 export type Strategy = (typeof STRATEGIES)[number];
-export type Tier = 'enforced' | 'exact' | 'keyword';
+/** Where a memory came from: `hybrid` when both the keyword and the vector tier found it. */
+export type Tier = 'enforced' | 'exact' | 'keyword' | 'vector' | 'hybrid';
 
 export interface RetrieveInput {
   apiKeyId: string;
@@ -30,10 +32,13 @@ export interface RetrievedMemory {
   content: string;
   truncated: boolean;
   tier: Tier;
-  /** Higher is better; comparable within one result. */
+  /** Higher is better; comparable within one result (RRF score for HYBRID, rerank score when reranked). */
   score: number;
   keywordScore: number | null;
   keywordRank: number | null;
+  /** Cosine similarity to the query. */
+  vectorScore: number | null;
+  vectorRank: number | null;
   /** Tokens this memory costs in the injected block. */
   tokens: number;
 }
@@ -42,8 +47,11 @@ export interface Resolution {
   requestedStrategy: Strategy;
   /** The tiers that produced candidates, in the order they ran. */
   tiers: Tier[];
-  /** Why a lower tier answered instead of the requested one, or null. */
+  /** Why a tier that the strategy wanted did not answer, or null. */
   fallbackReason: string | null;
+  embedding: { source: string | null; model: string | null; reason: string } | null;
+  vectorStore: string | null;
+  rerank: { applied: boolean; model: string | null; reason: string } | null;
 }
 
 export interface RetrievalResult {
@@ -60,6 +68,8 @@ const DEFAULT_LIMIT = 50;
 /** Ranked candidates considered by the budget walk; generous, since ranking already put the best first. */
 const CANDIDATE_FACTOR = 4;
 const ENFORCED_LIMIT = 50;
+/** Only the head of the ranking is worth a reranker's time on the request path. */
+const RERANK_DEPTH = 50;
 
 const inputSchema = z.object({
   apiKeyId: z.string().trim().min(1, 'apiKeyId must not be empty').max(256),
@@ -80,14 +90,8 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
   const settings = await deps.settings.get();
   const strategy = input.strategy ?? settings.strategy;
   const maxTokens = input.maxTokens ?? settings.maxTokens;
-  const empty = (skipped: RetrievalResult['skipped']): RetrievalResult => ({
-    items: [],
-    tokensUsed: 0,
-    maxTokens,
-    candidates: 0,
-    resolution: { requestedStrategy: strategy, tiers: [], fallbackReason: null },
-    skipped,
-  });
+  const resolution: Resolution = { requestedStrategy: strategy, tiers: [], fallbackReason: null, embedding: null, vectorStore: null, rerank: null };
+  const empty = (skipped: RetrievalResult['skipped']): RetrievalResult => ({ items: [], tokensUsed: 0, maxTokens, candidates: 0, resolution, skipped });
   if (options.record && !settings.enabled) return empty('disabled');
   if (options.record && maxTokens === 0) return empty('zero_budget');
 
@@ -100,7 +104,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     retentionCutoff: retentionCutoff(now, settings.retentionDays),
   };
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const ranked = await rankCandidates(deps, scope, input.query ?? '', strategy, limit * CANDIDATE_FACTOR);
+  const ranked = await rank(deps, scope, input.query ?? '', strategy, limit * CANDIDATE_FACTOR, { backfill: options.record });
   const enforced = (await repo.enforcedMemories(deps.db, scope, ENFORCED_LIMIT)).map((row, i) => candidate(rowToMemory(row), 'enforced', ENFORCED_LIMIT - i));
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
@@ -112,26 +116,133 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     tokensUsed: used,
     maxTokens,
     candidates: all.length,
-    resolution: { requestedStrategy: strategy, tiers: [...(enforced.length > 0 ? (['enforced'] as Tier[]) : []), ...ranked.tiers], fallbackReason: ranked.fallbackReason },
+    resolution: { ...ranked.resolution, requestedStrategy: strategy, tiers: [...(enforced.length > 0 ? (['enforced'] as Tier[]) : []), ...ranked.resolution.tiers] },
     skipped: null,
   };
 }
 
-async function rankCandidates(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, strategy: Strategy, limit: number) {
+type Ranked = { candidates: RetrievedMemory[]; resolution: Omit<Resolution, 'requestedStrategy'> };
+
+async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, strategy: Strategy, limit: number, opts: { backfill: boolean }): Promise<Ranked> {
+  const base = { fallbackReason: null, embedding: null, vectorStore: null, rerank: null };
   if (strategy === 'EXACT') {
     const rows = await repo.recentCandidates(deps.db, scope, limit);
-    return { candidates: rows.map((row, i) => candidate(rowToMemory(row), 'exact', 1 / (i + 1))), tiers: ['exact'] as Tier[], fallbackReason: null };
+    return { candidates: rows.map((row, i) => candidate(rowToMemory(row), 'exact', 1 / (i + 1))), resolution: { ...base, tiers: ['exact'] } };
   }
-  const fallbackReason = `${strategy} needs a vector index, which is not available; keyword search answered`;
+  // Both tiers run on their own: a failure of one never discards what the other found.
+  const [keyword, vector] = await Promise.all([
+    strategy === 'HYBRID' ? keywordTier(deps, scope, query, limit) : null,
+    vectorTier(deps, scope, query, limit, opts),
+  ]);
+  const resolution = { ...base, embedding: vector.embedding, vectorStore: vector.store };
+  if (strategy === 'SEMANTIC') {
+    if (vector.ok) return rerank(deps, query, { candidates: vector.candidates, resolution: { ...resolution, tiers: ['vector'] } });
+    const fallback = await keywordTier(deps, scope, query, limit);
+    return { candidates: fallback.ok ? fallback.candidates : [], resolution: { ...resolution, tiers: ['keyword'], fallbackReason: `vector search unavailable (${vector.reason}); keyword search answered` } };
+  }
+  const tiers: Tier[] = [];
+  const reasons: string[] = [];
+  if (keyword?.ok) tiers.push('keyword');
+  else reasons.push(`keyword search failed (${keyword?.reason})`);
+  if (vector.ok) tiers.push('vector');
+  else reasons.push(`vector search unavailable (${vector.reason})`);
+  const fallbackReason = reasons.length > 0 ? `${reasons.join('; ')}; ${tiers.length > 0 ? `${tiers.join(' and ')} answered` : 'nothing answered'}` : null;
+  const candidates = fuse(deps, keyword?.ok ? keyword.candidates : [], vector.ok ? vector.candidates : []);
+  return rerank(deps, query, { candidates, resolution: { ...resolution, tiers, fallbackReason } });
+}
+
+type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; reason: string }) & {
+  embedding: Resolution['embedding'];
+  store: string | null;
+};
+
+async function keywordTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
   const terms = toFtsQuery(query, { match: 'any', skip: STOP_WORDS });
-  if (terms === null) return { candidates: [], tiers: ['keyword'] as Tier[], fallbackReason };
-  const rows = await repo.keywordCandidates(deps.db, scope, terms, limit);
-  const candidates = rows.map((row, i) => ({ ...candidate(rowToMemory(row), 'keyword', -row.bm25), keywordScore: -row.bm25, keywordRank: i + 1 }));
-  return { candidates, tiers: ['keyword'] as Tier[], fallbackReason };
+  const base = { embedding: null, store: null };
+  if (terms === null) return { ...base, ok: true, candidates: [] };
+  try {
+    const rows = await repo.keywordCandidates(deps.db, scope, terms, limit);
+    const candidates = rows.map((row, i) => ({ ...candidate(rowToMemory(row), 'keyword', -row.bm25), keywordScore: -row.bm25, keywordRank: i + 1 }));
+    return { ...base, ok: true, candidates };
+  } catch (error) {
+    deps.logger?.error({ err: error }, 'keyword tier failed');
+    return { ...base, ok: false, reason: 'the keyword index returned an error' };
+  }
+}
+
+async function vectorTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number, opts: { backfill: boolean }): Promise<TierResult> {
+  const engine = deps.vectors;
+  if (!engine) return { ok: false, reason: 'no vector engine is configured', embedding: null, store: null };
+  const { choice } = await engine.embedding();
+  const info = { embedding: { source: choice.source, model: choice.model, reason: choice.reason }, store: engine.index.backend };
+  const readiness = await engine.readiness();
+  if (!readiness.ready) return { ...info, ok: false, reason: readiness.reason };
+  if (query.trim() === '') return { ...info, ok: true, candidates: [] };
+  try {
+    // Lazy backfill: memories written since the worker last ran get their vectors before the search.
+    if (opts.backfill) await engine.embedPending({ limit: engine.backfillLimit, apiKeyId: scope.apiKeyId });
+    const hits = await engine.search(readiness.embedder, query, scope, limit);
+    const rows = new Map((await repo.memoriesInScope(deps.db, scope, hits.map((h) => h.pk))).map((r) => [r.pk, r]));
+    const candidates = hits.flatMap((hit, i) => {
+      const row = rows.get(hit.pk);
+      return row ? [{ ...candidate(rowToMemory(row), 'vector', hit.similarity), vectorScore: hit.similarity, vectorRank: i + 1 }] : [];
+    });
+    return { ...info, ok: true, candidates };
+  } catch (error) {
+    deps.logger?.warn({ err: error }, 'vector tier failed');
+    return { ...info, ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function fuse(deps: MemoryDeps, keyword: RetrievedMemory[], vector: RetrievedMemory[]): RetrievedMemory[] {
+  const rrf = deps.vectors?.fusion ?? { k: 60, keywordWeight: 1, vectorWeight: 1 };
+  const byVector = new Map(vector.map((c) => [c.memory.pk, c]));
+  const byKeyword = new Map(keyword.map((c) => [c.memory.pk, c]));
+  return reciprocalRankFusion(
+    [
+      { items: keyword, weight: rrf.keywordWeight },
+      { items: vector, weight: rrf.vectorWeight },
+    ],
+    (c) => c.memory.pk,
+    rrf.k,
+  ).map(({ item, score }) => {
+    const k = byKeyword.get(item.memory.pk);
+    const v = byVector.get(item.memory.pk);
+    return {
+      ...item,
+      tier: k && v ? 'hybrid' : k ? 'keyword' : 'vector',
+      score,
+      keywordScore: k?.keywordScore ?? null,
+      keywordRank: k?.keywordRank ?? null,
+      vectorScore: v?.vectorScore ?? null,
+      vectorRank: v?.vectorRank ?? null,
+    };
+  });
+}
+
+/** Reorders the head of the ranking with the configured reranker; on any failure the order stays as it was. */
+async function rerank(deps: MemoryDeps, query: string, ranked: Ranked): Promise<Ranked> {
+  const engine = deps.vectors;
+  if (!engine || ranked.candidates.length < 2 || query.trim() === '') return ranked;
+  const { reranker, reason } = await engine.reranker();
+  if (!reranker) return { ...ranked, resolution: { ...ranked.resolution, rerank: { applied: false, model: null, reason } } };
+  const head = ranked.candidates.slice(0, RERANK_DEPTH);
+  try {
+    const order = await reranker.rerank(query, head.map((c) => c.memory.content), head.length);
+    const seen = new Set(order.map((o) => o.index));
+    const reordered = [...order.map((o) => ({ ...head[o.index]!, score: o.score })), ...head.filter((_, i) => !seen.has(i))];
+    return {
+      candidates: [...reordered, ...ranked.candidates.slice(RERANK_DEPTH)],
+      resolution: { ...ranked.resolution, rerank: { applied: true, model: reranker.model, reason } },
+    };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ...ranked, resolution: { ...ranked.resolution, rerank: { applied: false, model: reranker.model, reason: `rerank failed (${why}); fused order kept` } } };
+  }
 }
 
 function candidate(memory: Memory, tier: Tier, score: number): RetrievedMemory {
-  return { memory, content: memory.content, truncated: false, tier, score, keywordScore: null, keywordRank: null, tokens: 0 };
+  return { memory, content: memory.content, truncated: false, tier, score, keywordScore: null, keywordRank: null, vectorScore: null, vectorRank: null, tokens: 0 };
 }
 
 const asInjectable = (c: RetrievedMemory) => ({ id: c.memory.id, type: c.memory.type, key: c.memory.key, content: c.content });
@@ -143,13 +254,16 @@ const asInjectable = (c: RetrievedMemory) => ({ id: c.memory.id, type: c.memory.
 function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number) {
   const frame = countTokens(formatMemoryBlock([]));
   const lineCost = (c: RetrievedMemory) => countTokens(formatMemoryLine(asInjectable(c))) + 1;
-  const priced = ranked.map((c) => ({ ...c, tokens: lineCost(c) }));
-  const { items } = fitToBudget(priced, {
+  // Priced lazily: the walk stops at `limit` items, so most candidates are never tokenized.
+  const costs = new Map<RetrievedMemory, number>();
+  const cost = (c: RetrievedMemory) => costs.get(c) ?? costs.set(c, lineCost(c)).get(c)!;
+  const { items } = fitToBudget(ranked, {
     budget: maxTokens - frame,
-    cost: (c) => c.tokens,
+    maxItems: limit,
+    cost,
     truncate: (c, tokens) => shorten(c, tokens, lineCost),
   });
-  const chosen = items.slice(0, limit);
+  const chosen = items.map((c) => ({ ...c, tokens: cost(c) }));
   for (;;) {
     const used = chosen.length > 0 ? countTokens(formatMemoryBlock(chosen.map(asInjectable))) : 0;
     if (used <= maxTokens) return { items: chosen, used };

@@ -82,6 +82,11 @@ export class SqliteVecIndex implements VectorIndex {
     return { reset: meta.signature !== null };
   }
 
+  /**
+   * Filter fields are read from the memories table inside the insert rather than taken from the item,
+   * so a change made while the vector was being computed is never overwritten, and a memory deleted
+   * meanwhile gets no vector.
+   */
   async upsert(items: readonly VectorItem[]): Promise<void> {
     if (items.length === 0) return;
     const quantization = (await this.meta()).quantization;
@@ -91,8 +96,9 @@ export class SqliteVecIndex implements VectorIndex {
       await sql`delete from memory_vec where memory_pk in (${sql.join(items.map((i) => BigInt(i.pk)))})`.execute(trx);
       for (const i of items) {
         await sql`insert into memory_vec (memory_pk, api_key_id, type, session_id, expires_at, updated_at, archived, embedding)
-          values (${BigInt(i.pk)}, ${i.apiKeyId}, ${i.type}, ${i.sessionId ?? NO_SESSION}, ${i.expiresAt === null ? NEVER : BigInt(i.expiresAt)},
-            ${BigInt(i.updatedAt)}, ${i.archived ? 1n : 0n}, ${embedding(i.vector)})`.execute(trx);
+          select pk, api_key_id, type, coalesce(session_id, ${NO_SESSION}), coalesce(expires_at, ${NEVER}), updated_at,
+            archived_by is not null, ${embedding(i.vector)}
+          from memories where pk = ${i.pk}`.execute(trx);
       }
     });
   }

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { Db } from '../db/open.ts';
+import { badInput, notFound } from '../errors.ts';
+import { parseInput } from '../validation.ts';
+import type { EnvProvider } from './engineConfig.ts';
+
+export type ModelKind = 'embedding' | 'rerank';
+
+export interface ProviderModel {
+  name: string;
+  kind: ModelKind;
+  /** Known vector size; probed from the first response when null. */
+  dimension: number | null;
+  maxInputTokens: number | null;
+}
+
+/** A model provider as the API shows it: whether a key is set, never the key. */
+export interface Provider {
+  id: string;
+  baseUrl: string;
+  hasApiKey: boolean;
+  models: ProviderModel[];
+  /** "env" providers come from MNEMO_EMBEDDING_* / MNEMO_RERANK_* and cannot be edited through the API. */
+  origin: 'env' | 'settings';
+}
+
+/** What the engine needs to call a provider's model: the endpoint and its secret. */
+export interface ProviderEndpoint {
+  providerId: string;
+  baseUrl: string;
+  apiKey: string | null;
+  model: ProviderModel;
+}
+
+export const ENV_PROVIDER_ID = 'env';
+
+const modelSchema = z.object({
+  name: z.string().trim().min(1, 'model name must not be empty').max(200),
+  kind: z.enum(['embedding', 'rerank']),
+  dimension: z.number().int().min(1).max(16_384).nullish().transform((v) => v ?? null),
+  maxInputTokens: z.number().int().min(1).max(1_000_000).nullish().transform((v) => v ?? null),
+});
+
+const upsertSchema = z.object({
+  id: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'id must be 1 to 64 lowercase letters, digits, "-" or "_"')
+    .refine((id) => id !== ENV_PROVIDER_ID, `"${ENV_PROVIDER_ID}" is the provider from the environment`),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL' }),
+  /** undefined keeps the stored key, '' removes it. */
+  apiKey: z.string().max(4096).optional(),
+  models: z.array(modelSchema).max(100),
+});
+
+/**
+ * Model providers (OpenAI-compatible embeddings, Cohere/Jina-style rerank) configured by admins, plus the
+ * one from the environment. API keys are write-only: stored, used, never returned.
+ */
+export class ProviderStore {
+  private version = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly env: EnvProvider | null,
+  ) {}
+
+  /** Changes whenever a provider changes, so the engine knows to resolve its models again. */
+  revision(): number {
+    return this.version;
+  }
+
+  async list(): Promise<Provider[]> {
+    const rows = await this.db.selectFrom('model_providers').selectAll().orderBy('id').execute();
+    const stored: Provider[] = rows.map((r) => ({
+      id: r.id,
+      baseUrl: r.base_url,
+      hasApiKey: r.api_key !== null,
+      models: JSON.parse(r.models) as ProviderModel[],
+      origin: 'settings',
+    }));
+    return this.env ? [envProvider(this.env), ...stored] : stored;
+  }
+
+  async upsert(input: z.input<typeof upsertSchema>): Promise<Provider> {
+    const valid = parseInput(upsertSchema, input);
+    const apiKey = valid.apiKey === undefined ? undefined : valid.apiKey.trim() === '' ? null : valid.apiKey.trim();
+    const now = Date.now();
+    await this.db
+      .insertInto('model_providers')
+      .values({ id: valid.id, base_url: valid.baseUrl, api_key: apiKey ?? null, models: JSON.stringify(valid.models), updated_at: now })
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({
+          base_url: valid.baseUrl,
+          models: JSON.stringify(valid.models),
+          updated_at: now,
+          ...(apiKey === undefined ? {} : { api_key: apiKey }),
+        }),
+      )
+      .execute();
+    this.version++;
+    const saved = (await this.list()).find((p) => p.id === valid.id);
+    if (!saved) throw new Error(`provider ${valid.id} vanished after saving`);
+    return saved;
+  }
+
+  async delete(id: string): Promise<void> {
+    if (id === ENV_PROVIDER_ID) throw badInput('the environment provider is configured by MNEMO_EMBEDDING_* variables');
+    const result = await this.db.deleteFrom('model_providers').where('id', '=', id).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound(`no provider with id ${id}`);
+    this.version++;
+  }
+
+  /** Finds "provider/model" (the model name may itself contain "/"), with the secret, for the engine. */
+  async endpoint(providerModel: string, kind: ModelKind): Promise<ProviderEndpoint | null> {
+    const slash = providerModel.indexOf('/');
+    if (slash <= 0) return null;
+    const providerId = providerModel.slice(0, slash);
+    const name = providerModel.slice(slash + 1);
+    if (providerId === ENV_PROVIDER_ID) {
+      const model = this.env && envProvider(this.env).models.find((m) => m.name === name && m.kind === kind);
+      return this.env && model ? { providerId, baseUrl: this.env.baseUrl, apiKey: this.env.apiKey, model } : null;
+    }
+    const row = await this.db.selectFrom('model_providers').selectAll().where('id', '=', providerId).executeTakeFirst();
+    const model = row && (JSON.parse(row.models) as ProviderModel[]).find((m) => m.name === name && m.kind === kind);
+    // A model that is not listed still works: admins may name any model the provider serves.
+    const chosen = model ?? (row ? { name, kind, dimension: null, maxInputTokens: null } : null);
+    return row && chosen ? { providerId, baseUrl: row.base_url, apiKey: row.api_key, model: chosen } : null;
+  }
+
+  /** The environment's embedding model, used by AUTO when no provider model is chosen in the settings. */
+  envEmbedding(): string | null {
+    return this.env?.embeddingModel ? `${ENV_PROVIDER_ID}/${this.env.embeddingModel}` : null;
+  }
+
+  envRerank(): string | null {
+    return this.env?.rerankModel ? `${ENV_PROVIDER_ID}/${this.env.rerankModel}` : null;
+  }
+}
+
+function envProvider(env: EnvProvider): Provider {
+  const models: ProviderModel[] = [];
+  if (env.embeddingModel) models.push({ name: env.embeddingModel, kind: 'embedding', dimension: env.embeddingDimension, maxInputTokens: null });
+  if (env.rerankModel) models.push({ name: env.rerankModel, kind: 'rerank', dimension: null, maxInputTokens: null });
+  return { id: ENV_PROVIDER_ID, baseUrl: env.baseUrl, hasApiKey: env.apiKey !== null, models, origin: 'env' };
+}

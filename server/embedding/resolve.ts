@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Settings } from '../settings/settings.ts';
+import type { Embedder, EmbeddingSourceName } from './embedder.ts';
+import type { EngineConfig } from './engineConfig.ts';
+import type { ProviderEndpoint, ProviderStore } from './providers.ts';
+import { RemoteEmbedder } from './remote.ts';
+import { STATIC_MODEL_FILES, StaticEmbedder } from './static.ts';
+import { TransformersEmbedder } from './transformers.ts';
+
+/** Which embedding source to use and why, before anything is loaded. */
+export interface EmbeddingChoice {
+  source: EmbeddingSourceName | null;
+  model: string | null;
+  /** In words, for the engine status and every preview. */
+  reason: string;
+  /** Identifies the configuration: the engine builds a new embedder only when it changes. */
+  key: string;
+  create: (() => Embedder) | null;
+}
+
+/**
+ * AUTO prefers a remote provider model that has a key, then the static model if enabled (and present or
+ * downloadable), then the transformers model if enabled, else none (keyword search only). An explicit
+ * source is used as asked, or reported as unusable with the reason.
+ */
+export async function chooseEmbedding(settings: Settings, providers: ProviderStore, config: EngineConfig): Promise<EmbeddingChoice> {
+  const remote = await remoteChoice(settings, providers, config);
+  const fixed = (choice: EmbeddingChoice, why: string) => ({ ...choice, reason: `${why}: ${choice.reason}` });
+  switch (settings.embeddingSource) {
+    case 'REMOTE':
+      return fixed(remote, 'embeddingSource is REMOTE');
+    case 'STATIC':
+      return fixed(staticChoice(config), 'embeddingSource is STATIC');
+    case 'TRANSFORMERS':
+      return fixed(transformersChoice(config), 'embeddingSource is TRANSFORMERS');
+    case 'AUTO': {
+      if (remote.create) return fixed(remote, 'auto');
+      const skipped = [`remote skipped (${remote.reason})`];
+      if (settings.staticEnabled) {
+        const s = staticChoice(config);
+        if (s.create) return { ...s, reason: `auto: ${skipped.join('; ')}; ${s.reason}` };
+        skipped.push(`static skipped (${s.reason})`);
+      } else skipped.push('static skipped (staticEnabled is off)');
+      if (settings.transformersEnabled) return { ...transformersChoice(config), reason: `auto: ${skipped.join('; ')}; using transformers` };
+      skipped.push('transformers skipped (transformersEnabled is off)');
+      return none(`auto: ${skipped.join('; ')}; keyword search only`);
+    }
+  }
+}
+
+async function remoteChoice(settings: Settings, providers: ProviderStore, config: EngineConfig): Promise<EmbeddingChoice> {
+  const name = settings.embeddingProviderModel ?? providers.envEmbedding();
+  if (!name) return none('no embeddingProviderModel is set and MNEMO_EMBEDDING_MODEL is not configured');
+  const endpoint = await providers.endpoint(name, 'embedding');
+  if (!endpoint) return none(`provider model "${name}" is not configured`);
+  if (!endpoint.apiKey) return none(`provider "${endpoint.providerId}" has no API key`);
+  return {
+    source: 'remote',
+    model: endpoint.model.name,
+    reason: `using ${name} at ${endpoint.baseUrl}`,
+    key: `remote|${name}|${endpoint.baseUrl}|${endpoint.model.dimension ?? ''}|${fingerprint(endpoint)}`,
+    create: () =>
+      new RemoteEmbedder({
+        baseUrl: endpoint.baseUrl,
+        model: endpoint.model.name,
+        apiKey: endpoint.apiKey,
+        dimension: endpoint.model.dimension,
+        maxInputTokens: endpoint.model.maxInputTokens ?? undefined,
+        batchSize: config.batchSize,
+      }),
+  };
+}
+
+function staticChoice(config: EngineConfig): EmbeddingChoice {
+  const folder = path.join(config.staticCacheDir, config.staticModel);
+  const present = STATIC_MODEL_FILES.every((f) => existsSync(path.join(folder, f)));
+  if (!present && !config.staticAllowDownload) return none(`static model files are missing in ${folder} and downloading is off`);
+  return {
+    source: 'static',
+    model: config.staticModel,
+    reason: present ? `static model ${config.staticModel} from ${folder}` : `static model ${config.staticModel}, downloaded to ${folder} on first use`,
+    key: `static|${config.staticModel}|${folder}`,
+    create: () =>
+      new StaticEmbedder({ model: config.staticModel, cacheDir: config.staticCacheDir, allowDownload: config.staticAllowDownload, hubEndpoint: config.hubEndpoint }),
+  };
+}
+
+function transformersChoice(config: EngineConfig): EmbeddingChoice {
+  return {
+    source: 'transformers',
+    model: config.transformersModel,
+    reason: `transformers model ${config.transformersModel}`,
+    key: `transformers|${config.transformersModel}|${config.transformersCacheDir}`,
+    create: () => new TransformersEmbedder({ model: config.transformersModel, cacheDir: config.transformersCacheDir, allowRemote: config.transformersAllowRemote }),
+  };
+}
+
+const none = (reason: string): EmbeddingChoice => ({ source: null, model: null, reason, key: 'none', create: null });
+
+/** A changed key must rebuild the embedder, without putting the secret itself into the key. */
+function fingerprint(endpoint: ProviderEndpoint): string {
+  return createHash('sha256').update(endpoint.apiKey ?? '').digest('hex').slice(0, 12);
+}

@@ -1,0 +1,227 @@
+import type { Db } from '../db/open.ts';
+import type { MemoryRow } from '../db/schema.ts';
+import { CachedEmbedder, type EmbeddingCacheStats } from '../embedding/cache.ts';
+import type { Embedder, EmbedderState } from '../embedding/embedder.ts';
+import type { EngineConfig } from '../embedding/engineConfig.ts';
+import type { ProviderStore } from '../embedding/providers.ts';
+import { chooseEmbedding, type EmbeddingChoice } from '../embedding/resolve.ts';
+import type { Logger } from '../logger.ts';
+import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
+import type { Settings, SettingsStore } from '../settings/settings.ts';
+import * as repo from './vector.repository.ts';
+import { signatureKey, type VectorFilter, type VectorHit, type VectorIndex, type VectorSignature } from './vectorIndex.ts';
+
+export interface VectorEngineDeps {
+  db: Db;
+  settings: SettingsStore;
+  providers: ProviderStore;
+  config: EngineConfig;
+  logger: Logger;
+  index: VectorIndex;
+}
+
+/** Whether the vector tier can answer right now, and if not, why (shown in previews and the engine status). */
+export type Readiness = { ready: true; embedder: Embedder } | { ready: false; reason: string };
+
+export interface EmbedBatchResult {
+  processed: number;
+  failed: number;
+  /** The highest primary key looked at, for resumable passes in key order. */
+  lastPk: number;
+  error: string | null;
+}
+
+export interface EmbeddingStatus {
+  source: string | null;
+  model: string | null;
+  dimension: number | null;
+  state: EmbedderState | 'none';
+  reason: string;
+  lastError: { kind: string; message: string } | null;
+  cache: EmbeddingCacheStats | null;
+}
+
+/**
+ * The vector side of retrieval: which embedder is in use (re-chosen when settings or providers change),
+ * the index it fills, the background worker that embeds flagged memories, and the reranker. Writes never
+ * wait on it: memories are stored and flagged at once, and vectors follow.
+ */
+export class VectorEngine {
+  private current: { key: string; choice: EmbeddingChoice; embedder: Embedder | null } | null = null;
+  private resolvedFor: { settings: Settings; providers: number } | null = null;
+  private preparedKey: string | null = null;
+  private paused = 0;
+
+  constructor(private readonly deps: VectorEngineDeps) {}
+
+  get index(): VectorIndex {
+    return this.deps.index;
+  }
+
+  get fusion(): EngineConfig['rrf'] {
+    return this.deps.config.rrf;
+  }
+
+  get backfillLimit(): number {
+    return this.deps.config.backfillLimit;
+  }
+
+  /** The embedder for the current settings; built anew only when the configuration changed. */
+  async embedding(): Promise<{ choice: EmbeddingChoice; embedder: Embedder | null }> {
+    const settings = await this.deps.settings.get();
+    const providers = this.deps.providers.revision();
+    if (this.current && this.resolvedFor?.settings === settings && this.resolvedFor.providers === providers) return this.current;
+    const choice = await chooseEmbedding(settings, this.deps.providers, this.deps.config);
+    if (this.current?.key !== choice.key) {
+      const inner = choice.create?.() ?? null;
+      const embedder =
+        inner && this.deps.config.cacheMax > 0 ? new CachedEmbedder(inner, { max: this.deps.config.cacheMax, ttlMs: this.deps.config.cacheTtlMs }) : inner;
+      this.current = { key: choice.key, choice, embedder };
+      this.preparedKey = null;
+      this.deps.logger.info({ source: choice.source, model: choice.model, reason: choice.reason }, 'embedding source chosen');
+    } else this.current = { ...this.current, choice };
+    this.resolvedFor = { settings, providers };
+    return this.current;
+  }
+
+  /**
+   * For the request path: never waits for a model to load. An unloaded model starts loading in the
+   * background and the caller falls back to keyword search until it is ready.
+   */
+  async readiness(): Promise<Readiness> {
+    const { choice, embedder } = await this.embedding();
+    if (!embedder) return { ready: false, reason: choice.reason };
+    if (embedder.state() !== 'ready' && embedder.state() !== 'loading') {
+      // A load that needs no I/O (a remote endpoint's configuration) finishes within this turn; a model
+      // that must be read from disk keeps loading in the background while the caller falls back.
+      await Promise.race([this.loadInBackground(embedder), new Promise((resolve) => setImmediate(resolve))]);
+    }
+    const state = embedder.state();
+    if (state === 'ready') return { ready: true, embedder };
+    const error = embedder.lastError();
+    return {
+      ready: false,
+      reason: state === 'failed' && error ? `${choice.source} embedder failed to load: ${error.message}` : `${choice.source} model ${choice.model} is loading`,
+    };
+  }
+
+  /** Embeds a query and searches the index, preparing the index for the model's signature first. */
+  async search(embedder: Embedder, text: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
+    const [vector] = await embedder.embed([text]);
+    if (!vector) return [];
+    await this.ensurePrepared(embedder);
+    return this.deps.index.search(vector, filter, k);
+  }
+
+  /**
+   * Embeds flagged memories in primary-key order and stores their vectors. A memory whose content
+   * changed meanwhile keeps its flag (its stale vector was dropped by a trigger) and is done again.
+   */
+  async embedPending(opts: { limit: number; afterPk?: number; apiKeyId?: string }): Promise<EmbedBatchResult> {
+    const rows = await repo.pendingMemories(this.deps.db, opts);
+    const lastPk = rows.at(-1)?.pk ?? opts.afterPk ?? 0;
+    if (rows.length === 0) return { processed: 0, failed: 0, lastPk, error: null };
+    const readiness = await this.readiness();
+    if (!readiness.ready) return { processed: 0, failed: rows.length, lastPk, error: readiness.reason };
+    try {
+      await this.store(readiness.embedder, rows);
+      return { processed: rows.length, failed: 0, lastPk, error: null };
+    } catch (error) {
+      this.deps.logger.warn({ err: error, count: rows.length }, 'embedding a batch of memories failed');
+      return { processed: 0, failed: rows.length, lastPk, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Lets a reindex job own the embedding work while it runs; the worker resumes afterwards. */
+  pauseWorker(): () => void {
+    this.paused++;
+    return () => {
+      this.paused--;
+    };
+  }
+
+  /** Embeds flagged memories in the background, batch after batch; never keeps the process alive. */
+  startWorker(): () => void {
+    const interval = this.deps.config.workerIntervalMs;
+    if (interval <= 0) return () => {};
+    let running = false;
+    const timer = setInterval(() => {
+      if (running || this.paused > 0) return;
+      running = true;
+      this.embedPending({ limit: this.deps.config.batchSize })
+        .catch((err: unknown) => this.deps.logger.error({ err }, 'embedding worker failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, interval);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** The reranker chosen in the settings, or null with the reason it is off. */
+  async reranker(): Promise<{ reranker: Reranker | null; reason: string }> {
+    const settings = await this.deps.settings.get();
+    if (!settings.rerankEnabled) return { reranker: null, reason: 'rerankEnabled is off' };
+    const name = settings.rerankProviderModel ?? this.deps.providers.envRerank();
+    if (!name) return { reranker: null, reason: 'no rerankProviderModel is set' };
+    const endpoint = await this.deps.providers.endpoint(name, 'rerank');
+    if (!endpoint) return { reranker: null, reason: `rerank model "${name}" is not configured` };
+    return {
+      reranker: new RemoteReranker({ baseUrl: endpoint.baseUrl, model: endpoint.model.name, apiKey: endpoint.apiKey, timeoutMs: this.deps.config.rerankTimeoutMs }),
+      reason: `using ${name}`,
+    };
+  }
+
+  async embeddingStatus(): Promise<EmbeddingStatus> {
+    const { choice, embedder } = await this.embedding();
+    const error = embedder?.lastError() ?? null;
+    return {
+      source: choice.source,
+      model: choice.model,
+      dimension: embedder?.dimension() ?? null,
+      state: embedder?.state() ?? 'none',
+      reason: choice.reason,
+      lastError: error ? { kind: error.kind, message: error.message } : null,
+      cache: embedder instanceof CachedEmbedder ? embedder.stats() : null,
+    };
+  }
+
+  /** The signature vectors made now would have, once the model's dimension is known. */
+  signatureOf(embedder: Embedder): VectorSignature | null {
+    const dimension = embedder.dimension();
+    return dimension === null ? null : { source: embedder.source, model: embedder.model, dimension, quantization: this.deps.config.quantization };
+  }
+
+  private async store(embedder: Embedder, rows: MemoryRow[]) {
+    const vectors = await embedder.embed(rows.map((r) => r.content));
+    await this.ensurePrepared(embedder);
+    await this.deps.index.upsert(
+      rows.map((r, i) => ({
+        pk: r.pk,
+        apiKeyId: r.api_key_id,
+        sessionId: r.session_id,
+        type: r.type,
+        expiresAt: r.expires_at,
+        updatedAt: r.updated_at,
+        archived: r.archived_by !== null,
+        vector: vectors[i]!,
+      })),
+    );
+    await repo.clearReindexFlags(this.deps.db, rows.map((r) => ({ pk: r.pk, content: r.content })));
+  }
+
+  /** A new signature (model, dimension or quantization) rebuilds the index and flags every memory. */
+  private async ensurePrepared(embedder: Embedder) {
+    const signature = this.signatureOf(embedder);
+    if (!signature) return;
+    const key = signatureKey(signature);
+    if (this.preparedKey === key) return;
+    const { reset } = await this.deps.index.prepare(signature);
+    if (reset) this.deps.logger.warn({ signature: key }, 'embedding signature changed: vector index rebuilt, every memory flagged for reindex');
+    this.preparedKey = key;
+  }
+
+  private loadInBackground(embedder: Embedder): Promise<void> {
+    return embedder.load().catch((err: unknown) => this.deps.logger.warn({ err, source: embedder.source }, 'embedding model failed to load'));
+  }
+}
