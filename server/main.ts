@@ -22,6 +22,8 @@ Usage:
                                                        mint an access token (printed once)
   mnemo token list [--data-dir DIR]                    list access tokens (never their secrets)
   mnemo token revoke ID [--data-dir DIR]               revoke an access token
+  mnemo reindex [--force] [--data-dir DIR]             embed memories whose vector is missing or stale (all with
+                                                       --force), with a progress line; joins a running job
   mnemo --help
 
 Environment (flags win):
@@ -48,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       'api-key': { type: 'string' },
       admin: { type: 'boolean' },
+      force: { type: 'boolean' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -66,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
       });
     case 'token':
       return tokenCommand(config, sub, arg, values);
+    case 'reindex':
+      return reindexCommand(config, values.force ?? false);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -97,6 +102,7 @@ async function serve(config: Config): Promise<number> {
   }
   const stopAutoSummarize = startAutoSummarize(services.memory);
   const stopEmbeddingWorker = services.vectors.startWorker();
+  await services.reindex.resumeInterrupted();
   // Keeps the planner's statistics current as the tables grow.
   const optimizer = setInterval(() => optimizeDatabase(opened.sqlite), 3_600_000).unref();
   await new Promise<void>((resolve) => {
@@ -108,6 +114,8 @@ async function serve(config: Config): Promise<number> {
   stopAutoSummarize();
   stopEmbeddingWorker();
   clearInterval(optimizer);
+  // Running reindex jobs stop between batches and resume at the next start.
+  await services.reindex.stop();
   await app.close();
   await opened.close();
   return 0;
@@ -144,6 +152,32 @@ async function tokenCommand(config: Config, sub: string | undefined, arg: string
         throw new UsageError('token needs one of: create, list, revoke');
     }
   });
+}
+
+async function reindexCommand(config: Config, force: boolean): Promise<number> {
+  const opened = await openData(config);
+  const logger = createLogger('warn');
+  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken, engine: loadEngineConfig(process.env, config.dataDir) });
+  try {
+    const job = await services.reindex.start(force);
+    const line = (j: typeof job) => {
+      const done = j.processed + j.failed;
+      const pct = j.total > 0 ? ((100 * done) / j.total).toFixed(1) : '100.0';
+      const eta = j.etaSeconds === null ? '?' : `${Math.ceil(j.etaSeconds)}s`;
+      return `reindex ${done}/${j.total} (${pct}%)  ${j.rate.toFixed(0)}/s  eta ${eta}  failed ${j.failed}  ${j.status}`;
+    };
+    let last = job;
+    for await (const update of services.reindex.watch(job.id)) {
+      last = update;
+      process.stderr.write(process.stderr.isTTY ? `\r${line(update)}\x1b[K` : `${line(update)}\n`);
+    }
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    if (last.status !== 'completed') console.error(`mnemo: reindex ${last.status}${last.error ? `: ${last.error}` : ''}`);
+    return last.status === 'completed' ? 0 : 1;
+  } finally {
+    await services.reindex.stop();
+    await opened.close();
+  }
 }
 
 async function withDatabase(config: Config, run: (services: ReturnType<typeof createServices>) => Promise<number>) {

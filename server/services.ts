@@ -4,6 +4,7 @@ import { AccessTokenService } from './auth/accessTokens.ts';
 import type { Db } from './db/open.ts';
 import { type EngineConfig, loadEngineConfig } from './embedding/engineConfig.ts';
 import { ProviderStore } from './embedding/providers.ts';
+import { ReindexRunner } from './jobs/reindex.ts';
 import type { Logger } from './logger.ts';
 import type { MemoryDeps } from './memory/memory.service.ts';
 import { SettingsStore } from './settings/settings.ts';
@@ -18,6 +19,7 @@ export interface Services {
   tokens: AccessTokenService;
   providers: ProviderStore;
   vectors: VectorEngine;
+  reindex: ReindexRunner;
   memory: MemoryDeps;
 }
 
@@ -43,6 +45,7 @@ export function createServices(opts: { db: Db; logger: Logger; adminToken?: stri
     tokens: new AccessTokenService(opts.db, opts.adminToken ?? null),
     providers,
     vectors,
+    reindex: new ReindexRunner({ db: opts.db, vectors, logger: opts.logger, batchSize: config.batchSize }),
     memory: { db: opts.db, settings, logger: opts.logger, vectors },
   };
 }

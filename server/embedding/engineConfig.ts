@@ -21,6 +21,7 @@ const schema = z.object({
   MEMORY_RRF_K: z.coerce.number().min(1).default(60),
   MEMORY_RRF_KEYWORD_WEIGHT: z.coerce.number().min(0).default(1),
   MEMORY_RRF_VECTOR_WEIGHT: z.coerce.number().min(0).default(1),
+  MEMORY_VECTOR_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.2),
   MEMORY_RERANK_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
   MEMORY_BACKFILL_LIMIT: z.coerce.number().int().min(0).default(32),
   MEMORY_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
@@ -57,6 +58,8 @@ export interface EngineConfig {
   quantization: 'none' | 'int8';
   rrf: { k: number; keywordWeight: number; vectorWeight: number };
   rerankTimeoutMs: number;
+  /** Vector hits below this cosine similarity are not candidates: nearest is not the same as relevant. */
+  minSimilarity: number;
   /** Missing vectors a retrieval may compute itself before searching. */
   backfillLimit: number;
   /** How often the background worker looks for memories to embed; 0 turns it off. */
@@ -86,6 +89,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv, dataDir: string): Engin
     quantization: e.MEMORY_VEC_QUANTIZATION,
     rrf: { k: e.MEMORY_RRF_K, keywordWeight: e.MEMORY_RRF_KEYWORD_WEIGHT, vectorWeight: e.MEMORY_RRF_VECTOR_WEIGHT },
     rerankTimeoutMs: e.MEMORY_RERANK_TIMEOUT_MS,
+    minSimilarity: e.MEMORY_VECTOR_MIN_SIMILARITY,
     backfillLimit: e.MEMORY_BACKFILL_LIMIT,
     workerIntervalMs: e.MEMORY_WORKER_INTERVAL_MS,
     envProvider: embeddingUrl

@@ -27,3 +27,4 @@ export const builder = new SchemaBuilder<PothosTypes>({
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

@@ -105,12 +105,21 @@ export class VectorEngine {
     };
   }
 
+  /** For background jobs, which may wait: loads the model (downloading it if allowed) before reporting. */
+  async loadForJob(): Promise<Readiness> {
+    const { choice, embedder } = await this.embedding();
+    if (!embedder) return { ready: false, reason: choice.reason };
+    await this.loadInBackground(embedder);
+    return this.readiness();
+  }
+
   /** Embeds a query and searches the index, preparing the index for the model's signature first. */
   async search(embedder: Embedder, text: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
     const [vector] = await embedder.embed([text]);
     if (!vector) return [];
     await this.ensurePrepared(embedder);
-    return this.deps.index.search(vector, filter, k);
+    const hits = await this.deps.index.search(vector, filter, k);
+    return hits.filter((h) => h.similarity >= this.deps.config.minSimilarity);
   }
 
   /**

@@ -1,0 +1,52 @@
+import type { Db } from '../db/open.ts';
+import type { ReindexJobStatus } from '../db/schema.ts';
+
+export async function insertRunningJob(db: Db, job: { id: string; force: boolean; total: number; now: number }) {
+  return db
+    .insertInto('reindex_jobs')
+    .values({ id: job.id, status: 'running', force: job.force ? 1 : 0, signature: null, total: job.total, started_at: job.now, updated_at: job.now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findJob(db: Db, id: string) {
+  return db.selectFrom('reindex_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findRunningJob(db: Db) {
+  return db.selectFrom('reindex_jobs').selectAll().where('status', '=', 'running').executeTakeFirst();
+}
+
+export async function latestJob(db: Db) {
+  return db.selectFrom('reindex_jobs').selectAll().orderBy('started_at', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function recordBatch(db: Db, id: string, b: { processed: number; failed: number; lastPk: number; error: string | null; now: number }) {
+  return db
+    .updateTable('reindex_jobs')
+    .set((eb) => ({
+      processed: eb('processed', '+', b.processed),
+      failed: eb('failed', '+', b.failed),
+      last_pk: b.lastPk,
+      error: b.error,
+      updated_at: b.now,
+    }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Moves a running job to a final state; a job that already ended keeps its state. */
+export async function finishJob(db: Db, id: string, status: Exclude<ReindexJobStatus, 'running'>, now: number, error?: string | null) {
+  await db
+    .updateTable('reindex_jobs')
+    .set({ status, finished_at: now, updated_at: now, ...(error === undefined ? {} : { error }) })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute();
+  return db.selectFrom('reindex_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export async function touchJob(db: Db, id: string, now: number) {
+  await db.updateTable('reindex_jobs').set({ updated_at: now }).where('id', '=', id).execute();
+}

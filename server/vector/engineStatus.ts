@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/open.ts';
+import type { ReindexJob, ReindexRunner } from '../jobs/reindex.ts';
+import type { EmbeddingStatus, VectorEngine } from './vectorEngine.ts';
+import { signatureKey, type VectorIndexStatus } from './vectorIndex.ts';
+import * as repo from './vector.repository.ts';
+
+export interface TierProbe {
+  available: boolean;
+  latencyMs: number;
+  error: string | null;
+}
+
+export interface EngineStatus {
+  keyword: TierProbe & { documents: number };
+  embedding: EmbeddingStatus;
+  vectorStore: VectorIndexStatus & {
+    extension: TierProbe & { version: string | null };
+    pendingReindex: number;
+    /** False when the current embedder makes vectors of another signature than the stored ones. */
+    signatureMatches: boolean | null;
+  };
+  rerank: { enabled: boolean; model: string | null; reason: string };
+  reindex: ReindexJob | null;
+  checkedAt: Date;
+}
+
+/** What each tier can do right now, each one probed with a real query rather than assumed. */
+export async function engineStatus(db: Db, vectors: VectorEngine, reindex: ReindexRunner): Promise<EngineStatus> {
+  const [keyword, extension, embedding, store, pending, rerank, job] = await Promise.all([
+    probe(async () => {
+      await sql`select count(*) from memories_fts where memories_fts match '"mnemoprobe"'`.execute(db);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from memories_fts_docsize`.execute(db);
+      return rows[0]?.n ?? 0;
+    }),
+    probe(async () => (await sql<{ v: string }>`select vec_version() as v`.execute(db)).rows[0]?.v ?? null),
+    vectors.embeddingStatus(),
+    vectors.index.status(),
+    repo.countPending(db),
+    vectors.reranker(),
+    reindex.latest(),
+  ]);
+  const { embedder } = await vectors.embedding();
+  const current = embedder ? vectors.signatureOf(embedder) : null;
+  return {
+    keyword: { ...keyword.probe, documents: keyword.value ?? 0 },
+    embedding,
+    vectorStore: {
+      ...store,
+      extension: { ...extension.probe, version: extension.value ?? null },
+      pendingReindex: pending,
+      signatureMatches: current && store.signature ? signatureKey(current) === store.signature : null,
+    },
+    rerank: { enabled: rerank.reranker !== null, model: rerank.reranker?.model ?? null, reason: rerank.reason },
+    reindex: job,
+    checkedAt: new Date(),
+  };
+}
+
+async function probe<T>(run: () => Promise<T>): Promise<{ probe: TierProbe; value: T | null }> {
+  const started = performance.now();
+  try {
+    const value = await run();
+    return { probe: { available: true, latencyMs: performance.now() - started, error: null }, value };
+  } catch (error) {
+    return { probe: { available: false, latencyMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) }, value: null };
+  }
+}
