@@ -7,7 +7,6 @@ import { createMnemoYoga } from './graphql/yoga.ts';
 import type { Services } from './services.ts';
 
 const ADMIN_DIST = path.resolve(import.meta.dirname, '../admin/dist');
-const ADMIN_PLACEHOLDER = path.resolve(import.meta.dirname, '../admin/index.html');
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -95,6 +94,10 @@ function serveAdmin(pathname: string, req: IncomingMessage, res: ServerResponse)
     return void res.end();
   }
   const file = adminFile(pathname);
+  if (file === null) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+    return void res.end(req.method === 'HEAD' ? undefined : ADMIN_NOT_BUILT);
+  }
   res.writeHead(200, {
     'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
     'cache-control': file.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
@@ -103,8 +106,8 @@ function serveAdmin(pathname: string, req: IncomingMessage, res: ServerResponse)
   createReadStream(file).pipe(res);
 }
 
-function adminFile(pathname: string): string {
-  if (!existsSync(path.join(ADMIN_DIST, 'index.html'))) return ADMIN_PLACEHOLDER;
+function adminFile(pathname: string): string | null {
+  if (!existsSync(path.join(ADMIN_DIST, 'index.html'))) return null;
   let relative: string;
   try {
     relative = decodeURIComponent(pathname.replace(/^\/admin\/?/, ''));
@@ -115,3 +118,10 @@ function adminFile(pathname: string): string {
   const inside = candidate.startsWith(ADMIN_DIST + path.sep);
   return inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : path.join(ADMIN_DIST, 'index.html');
 }
+
+const ADMIN_NOT_BUILT = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>mnemo admin</title></head>
+<body><main><h1>mnemo</h1>
+<p>The memory server is running; the GraphQL API is at <code>/graphql</code>.</p>
+<p>The admin app is not built: run <code>npm run build:admin</code> (<code>npm start</code> does it for you).</p>
+</main></body></html>`;

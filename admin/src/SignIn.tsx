@@ -1,0 +1,60 @@
+import { type FormEvent, useState } from 'react';
+import { GraphQLRequestError, fetcher } from './lib/fetcher';
+import { lastSignOutReason, setToken } from './lib/session';
+import { MemoryHealthDocument, type MemoryHealthQuery } from './generated/graphql';
+
+/** Paste a token; it is checked against the server before the app opens, and kept for this browser session only. */
+export function SignIn() {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(lastSignOutReason());
+  const [checking, setChecking] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const token = value.trim();
+    if (!token) return setError('Paste an admin token first.');
+    setChecking(true);
+    setError(null);
+    try {
+      await fetcher<MemoryHealthQuery, Record<string, never>>(MemoryHealthDocument, {}, { authorization: `Bearer ${token}` })();
+      setToken(token);
+    } catch (e) {
+      setError(describe(e));
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  return (
+    <main className="signin">
+      <form className="card signin-card" onSubmit={submit} aria-labelledby="signin-title">
+        <div className="brand large">
+          <span className="logo" aria-hidden="true" /> mnemo
+        </div>
+        <h1 id="signin-title">Sign in to Memory Studio</h1>
+        <p className="muted">Paste the admin token that `mnemo serve` printed on first start, or one minted with `mnemo token create --admin`.</p>
+        <label className="field">
+          <span>Admin token</span>
+          <input type="password" autoComplete="off" autoFocus value={value} onChange={(e) => setValue(e.target.value)} placeholder="mnemo_…" />
+        </label>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={checking}>
+          {checking ? 'Checking…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}
+
+function describe(error: unknown): string {
+  if (error instanceof GraphQLRequestError) {
+    if (error.code === 'UNAUTHENTICATED') return 'That token is unknown or revoked.';
+    if (error.code === 'FORBIDDEN') return 'That token is not an admin token.';
+    return error.message;
+  }
+  return 'The server could not be reached.';
+}

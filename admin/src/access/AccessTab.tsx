@@ -1,0 +1,3 @@
+export function AccessTab() {
+  return <p className="muted">Access</p>;
+}

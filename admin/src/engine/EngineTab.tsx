@@ -1,0 +1,3 @@
+export function EngineTab() {
+  return <p className="muted">Engine</p>;
+}

@@ -1,0 +1,36 @@
+import { createClient } from 'graphql-sse';
+import { getToken } from './session';
+
+/**
+ * Subscriptions over SSE (graphql-sse, distinct connections mode, which graphql-yoga serves), with the
+ * same bearer token as queries. Returns a function that ends the subscription.
+ */
+export function subscribe<TData, TVariables extends Record<string, unknown>>(
+  query: string,
+  variables: TVariables,
+  handlers: { next: (data: TData) => void; error?: (error: unknown) => void; complete?: () => void },
+): () => void {
+  const client = createClient({
+    url: '/graphql',
+    headers: (): Record<string, string> => {
+      const token = getToken();
+      return token ? { authorization: `Bearer ${token}` } : {};
+    },
+    retryAttempts: 3,
+  });
+  const unsubscribe = client.subscribe<TData>(
+    { query, variables },
+    {
+      next: (result) => {
+        if (result.errors?.length) handlers.error?.(new Error(result.errors.map((e) => e.message).join('; ')));
+        else if (result.data) handlers.next(result.data as TData);
+      },
+      error: (error) => handlers.error?.(error),
+      complete: () => handlers.complete?.(),
+    },
+  );
+  return () => {
+    unsubscribe();
+    client.dispose();
+  };
+}

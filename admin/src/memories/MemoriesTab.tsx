@@ -1,0 +1,3 @@
+export function MemoriesTab() {
+  return <p className="muted">Memories</p>;
+}

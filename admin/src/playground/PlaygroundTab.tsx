@@ -1,0 +1,3 @@
+export function PlaygroundTab() {
+  return <p className="muted">Playground</p>;
+}

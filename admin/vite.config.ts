@@ -1,0 +1,14 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** The admin app: built into admin/dist and served by `mnemo serve` at /admin/; `npm run dev` proxies the API. */
+export default defineConfig({
+  root: import.meta.dirname,
+  base: '/admin/',
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true },
+  server: {
+    port: 5173,
+    proxy: { '/graphql': { target: process.env.MNEMO_URL ?? 'http://127.0.0.1:4000', changeOrigin: true } },
+  },
+});

@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+export const DOCS = path.join(ROOT, 'docs');
+
+/** Debian's Chromium with the flags this machine needs; playwright's launch() gives a fresh profile. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface E2E {
+  url: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** GraphQL as the admin, for arranging data the test is not about. */
+  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real `mnemo serve` (the CLI, as a child process) on a temp data folder, serving the built admin app,
+ * and a Chromium page signed in to it.
+ */
+export async function startE2E(opts: { signIn?: boolean; env?: Record<string, string> } = {}): Promise<E2E> {
+  if (!existsSync(path.join(ROOT, 'admin/dist/index.html'))) {
+    throw new Error('admin/dist is missing: run `npm run build:admin` (npm test does it before the tests)');
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-e2e-'));
+  const server = await serve(dataDir, opts.env ?? {});
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await res.json()) as { data?: any; errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+    return body.data;
+  };
+  if (opts.signIn !== false) await signIn(page, server.url);
+  return {
+    url: server.url,
+    browser,
+    context,
+    page,
+    gql,
+    close: async () => {
+      await browser.close();
+      server.process.kill('SIGTERM');
+      await new Promise((resolve) => server.process.once('exit', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+      if (problems.length > 0) throw new Error(problems.join('\n'));
+    },
+  };
+}
+
+export async function signIn(page: Page, url: string, token = ADMIN_TOKEN) {
+  await page.goto(`${url}/admin/`);
+  await page.getByLabel('Admin token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('tab', { name: 'Memories' }).waitFor();
+}
+
+/** Saves a screenshot into docs/ (checked in and shown in the README). */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(DOCS, `${name}.png`), fullPage: false });
+}
+
+async function serve(dataDir: string, env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts', 'serve', '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, MNEMO_DATA_DIR: dataDir, MNEMO_ADMIN_TOKEN: ADMIN_TOKEN, MNEMO_LOG_LEVEL: 'info', MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mnemo serve did not start:\n${output}`));
+    }, 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((l) => l.includes('mnemo is listening'));
+      if (line) {
+        clearTimeout(timer);
+        resolve({ url: (JSON.parse(line) as { url: string }).url.replace(/\/$/, ''), process: child });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`mnemo serve exited with ${code}:\n${output}`));
+    });
+  });
+}
