@@ -54,3 +54,15 @@ export function l2normalize(v: Float32Array): Float32Array {
   if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
   return v;
 }
+
+/**
+ * The vector given to a text without a single known token (empty, whitespace, or only unknown characters).
+ * model2vec returns a zero vector there, but mnemo's vector tier assumes unit vectors, so we return a fixed
+ * unit vector instead of throwing (one odd memory must not fail a whole batch). All components are equal
+ * rather than one axis set: token vectors of potion models are roughly centred, so this vector sits about
+ * equally far from everything, where the first axis would be the model's most significant PCA direction.
+ * All such texts are identical to each other, which is the honest answer: the model knows nothing about them.
+ */
+export function unknownTextVector(dim: number): Float32Array {
+  return new Float32Array(dim).fill(1 / Math.sqrt(dim));
+}

@@ -13,7 +13,8 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { type Embedder, type EmbedderState, EmbeddingError, l2normalize } from './embedder.ts';
+import { type Embedder, type EmbedderState, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
+import { assertRepoId, describeError, filesFingerprint, missingFiles, ModelLoader } from './modelLoader.ts';
 
 export interface StaticEmbedderOptions {
   /** Hub repo id, default 'minishlab/potion-base-8M'. */
@@ -40,17 +41,6 @@ export const STATIC_MODEL_FILES = ['config.json', 'tokenizer.json', 'model.safet
 const MAX_TOKENS = 512;
 const MAX_REDIRECTS = 5;
 
-/**
- * The vector given to a text without a single known token (empty, whitespace, or only unknown characters).
- * model2vec returns a zero vector there, but mnemo's vector tier assumes unit vectors, so we return a fixed
- * unit vector instead of throwing (one odd memory must not fail a whole batch). All components are equal
- * rather than one axis set: token vectors of potion models are roughly centred, so this vector sits about
- * equally far from everything, where the first axis would be the model's most significant PCA direction.
- * All such texts are identical to each other, which is the honest answer: the model knows nothing about them.
- */
-export function unknownTextVector(dim: number): Float32Array {
-  return new Float32Array(dim).fill(1 / Math.sqrt(dim));
-}
 
 export class StaticEmbedder implements Embedder {
   readonly source = 'static' as const;
@@ -415,127 +405,6 @@ function halfToFloat(): Float32Array {
   return halfTable;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Loading state shared by the local-model embedders (static and transformers).
-
-export interface ModelLoaderOptions {
-  /** A failed load may be retried after this long. */
-  retryAfterMs: number;
-  /** Changes when the model's files on disk change; a failed load is retried at once when it does. */
-  fingerprint: () => string;
-  /** Turns whatever a load attempt throws into the error callers see. */
-  toError: (err: unknown) => EmbeddingError;
-}
-
-/**
- * Single-flight, non-sticky loading: concurrent load() calls share one attempt; after a failure, load() answers
- * with the same error (without trying) until retryAfterMs has passed or the files on disk changed.
- */
-export class ModelLoader<T> {
-  #state: EmbedderState = 'idle';
-  #value: T | null = null;
-  #error: EmbeddingError | null = null;
-  #inflight: Promise<T> | null = null;
-  #failedAt = 0;
-  #failedFingerprint = '';
-
-  constructor(
-    private readonly attempt: () => Promise<T>,
-    private readonly options: ModelLoaderOptions,
-  ) {}
-
-  state(): EmbedderState {
-    return this.#state;
-  }
-
-  value(): T | null {
-    return this.#value;
-  }
-
-  lastError(): EmbeddingError | null {
-    return this.#error;
-  }
-
-  /** Records a failure that happened while using the loaded model (it stays loaded). */
-  noteError(error: EmbeddingError): void {
-    this.#error = error;
-  }
-
-  load(): Promise<T> {
-    if (this.#state === 'ready') return Promise.resolve(this.#value as T);
-    if (this.#inflight) return this.#inflight;
-    if (this.#state === 'failed' && this.#error && !this.#mayRetry()) return Promise.reject(this.#error);
-    this.#state = 'loading';
-    // Taken before the attempt, so files that appear while it runs still count as a change afterwards.
-    const fingerprint = this.options.fingerprint();
-    this.#inflight = this.attempt().then(
-      (value) => {
-        this.#value = value;
-        this.#error = null;
-        this.#state = 'ready';
-        this.#inflight = null;
-        return value;
-      },
-      (err: unknown) => {
-        this.#error = this.options.toError(err);
-        this.#failedAt = Date.now();
-        this.#failedFingerprint = fingerprint;
-        this.#state = 'failed';
-        this.#inflight = null;
-        throw this.#error;
-      },
-    );
-    return this.#inflight;
-  }
-
-  /** For the request path: the model, waiting for a load in progress, but never starting one. */
-  async loaded(what: string): Promise<T> {
-    if (this.#state === 'ready') return this.#value as T;
-    if (this.#inflight) return this.#inflight;
-    if (this.#state === 'failed' && this.#error) throw this.#error;
-    throw new EmbeddingError('model_unavailable', `${what} is not loaded yet (load() has not been called)`);
-  }
-
-  #mayRetry(): boolean {
-    return Date.now() - this.#failedAt >= this.options.retryAfterMs || this.options.fingerprint() !== this.#failedFingerprint;
-  }
-}
-
-/** Size and mtime of each file (or its absence): cheap to compute, changes whenever a file is added or replaced. */
-export function filesFingerprint(dir: string, files: readonly string[]): string {
-  return files
-    .map((f) => {
-      try {
-        const s = statSync(path.join(dir, f));
-        return `${s.size}:${s.mtimeMs}`;
-      } catch {
-        return '-';
-      }
-    })
-    .join('|');
-}
-
-/**
- * A hub repo id ("org/name" or "name", letters, digits, "-", "_", "."), checked before it becomes part of a
- * folder path or URL so that "../x" cannot point the cache or the download elsewhere.
- */
-export function assertRepoId(model: string): void {
-  if (!/^[\w.-]+(\/[\w.-]+)?$/.test(model) || model.split('/').some((s) => s === '.' || s === '..' || s.includes('..'))) {
-    throw new EmbeddingError('model_unavailable', `"${model}" is not a hub model id (expected "org/name")`);
-  }
-}
-
-/** Which of `files` (paths relative to `dir`) are not regular files there. */
-export function missingFiles<F extends string>(dir: string, files: readonly F[]): F[] {
-  return files.filter((f) => {
-    try {
-      return !statSync(path.join(dir, f)).isFile();
-    } catch {
-      return true;
-    }
-  });
-}
-
 function asSha256(header: string | null): string | null {
   const value = header?.replace(/^W\//, '').replaceAll('"', '').trim().toLowerCase();
   return value && /^[0-9a-f]{64}$/.test(value) ? value : null;
@@ -564,13 +433,3 @@ function parseJson(bytes: Uint8Array, what: string): unknown {
   }
 }
 
-/** An error's message with its causes, e.g. "fetch failed (getaddrinfo ENOTFOUND huggingface.co)". */
-export function describeError(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (message && !parts.includes(message)) parts.push(message);
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return parts.length === 0 ? 'unknown error' : parts[0] + parts.slice(1).map((p) => ` (${p})`).join('');
-}

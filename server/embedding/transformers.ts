@@ -15,8 +15,8 @@
  */
 import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
-import { type Embedder, type EmbedderState, EmbeddingError, l2normalize } from './embedder.ts';
-import { assertRepoId, describeError, filesFingerprint, missingFiles, ModelLoader, unknownTextVector } from './static.ts';
+import { type Embedder, type EmbedderState, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
+import { assertRepoId, describeError, filesFingerprint, missingFiles, ModelLoader } from './modelLoader.ts';
 
 export interface TransformersEmbedderOptions {
   /** MEMORY_TRANSFORMERS_MODEL, default 'Xenova/all-MiniLM-L6-v2'. */

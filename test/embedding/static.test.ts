@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddingError } from '../../server/embedding/embedder.ts';
-import { STATIC_MODEL_FILES, StaticEmbedder, type StaticEmbedderOptions, unknownTextVector } from '../../server/embedding/static.ts';
+import { unknownTextVector } from '../../server/embedding/embedder.ts';
+import { STATIC_MODEL_FILES, StaticEmbedder, type StaticEmbedderOptions } from '../../server/embedding/static.ts';
 import { startHubDouble, type HubDouble } from '../doubles/hub.ts';
 import { pseudoRandomVector, SPECIAL_TOKENS, writeStaticModel } from '../helpers/models.ts';
 
