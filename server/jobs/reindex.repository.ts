@@ -36,6 +36,16 @@ export async function recordBatch(db: Db, id: string, b: { processed: number; fa
     .executeTakeFirstOrThrow();
 }
 
+/** Sets the work still to do after the index was rebuilt: what is done so far plus what is now flagged. */
+export async function setJobTotal(db: Db, id: string, pending: number, now: number) {
+  return db
+    .updateTable('reindex_jobs')
+    .set((eb) => ({ total: eb(eb('processed', '+', eb.ref('failed')), '+', pending), updated_at: now }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /** Moves a running job to a final state; a job that already ended keeps its state. */
 export async function finishJob(db: Db, id: string, status: Exclude<ReindexJobStatus, 'running'>, now: number, error?: string | null) {
   await db

@@ -187,6 +187,14 @@ export class ReindexRunner {
       const ready = await this.deps.vectors.loadForJob();
       if (!ready.ready) return void (await this.finish(start.id, 'failed', ready.reason));
       let lastPk = start.last_pk;
+      // After a model or quantization change nothing is flagged until the index is prepared for the new
+      // signature: without this a reindex found no work and left the old vectors in place. A rebuild flags
+      // every memory, so the job starts over from the first one and counts them.
+      if (await this.deps.vectors.ensurePrepared(ready.embedder)) {
+        lastPk = 0;
+        const row = await repo.setJobTotal(this.deps.db, start.id, await vectorRepo.countPending(this.deps.db), Date.now());
+        this.events.emit(start.id, toJob(row));
+      }
       let failedBatches = 0;
       for (;;) {
         if (this.stopping) return;

@@ -95,10 +95,13 @@ export class SqliteVecIndex implements VectorIndex {
       // vec0 has no reliable INSERT OR REPLACE: delete, then insert.
       await sql`delete from memory_vec where memory_pk in (${sql.join(items.map((i) => BigInt(i.pk)))})`.execute(trx);
       for (const i of items) {
+        // A memory whose content changed while its old text was embedded gets no vector (its flag stays set,
+        // so it is embedded again); storing it would let the old meaning find the new text.
+        const unchanged = i.content === undefined ? sql`` : sql`and content = ${i.content}`;
         await sql`insert into memory_vec (memory_pk, api_key_id, type, session_id, expires_at, updated_at, archived, embedding)
           select pk, api_key_id, type, coalesce(session_id, ${NO_SESSION}), coalesce(expires_at, ${NEVER}), updated_at,
             archived_by is not null, ${embedding(i.vector)}
-          from memories where pk = ${i.pk}`.execute(trx);
+          from memories where pk = ${i.pk} ${unchanged}`.execute(trx);
       }
     });
   }

@@ -214,20 +214,25 @@ export class VectorEngine {
         updatedAt: r.updated_at,
         archived: r.archived_by !== null,
         vector: vectors[i]!,
+        content: r.content,
       })),
     );
     await repo.clearReindexFlags(this.deps.db, rows.map((r) => ({ pk: r.pk, content: r.content })));
   }
 
-  /** A new signature (model, dimension or quantization) rebuilds the index and flags every memory. */
-  private async ensurePrepared(embedder: Embedder) {
+  /**
+   * A new signature (model, dimension or quantization) rebuilds the index and flags every memory; returns
+   * whether it did. Does nothing while the dimension is unknown (a remote model before its first answer).
+   */
+  async ensurePrepared(embedder: Embedder): Promise<boolean> {
     const signature = this.signatureOf(embedder);
-    if (!signature) return;
+    if (!signature) return false;
     const key = signatureKey(signature);
-    if (this.preparedKey === key) return;
+    if (this.preparedKey === key) return false;
     const { reset } = await this.deps.index.prepare(signature);
     if (reset) this.deps.logger.warn({ signature: key }, 'embedding signature changed: vector index rebuilt, every memory flagged for reindex');
     this.preparedKey = key;
+    return reset;
   }
 
   private loadInBackground(embedder: Embedder): Promise<void> {

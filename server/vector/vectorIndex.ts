@@ -23,6 +23,11 @@ export interface VectorItem {
   updatedAt: number;
   archived: boolean;
   vector: Float32Array;
+  /**
+   * The text the vector was made from. When given, the vector is stored only while the memory still holds
+   * this text: one edited during the embedding would otherwise be found by its old meaning.
+   */
+  content?: string;
 }
 
 /** The same filters as every other tier, applied during the nearest-neighbour search, not after it. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createApp } from '../../server/app.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
+import type { EngineConfig } from '../../server/embedding/engineConfig.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 
@@ -28,15 +29,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** The vector engine's configuration; by default the offline one (no model, no worker). */
+  engine?: EngineConfig;
+  /** An existing folder to use (its mnemo.db is opened, not replaced); by default a fresh temp folder. */
+  dir?: string;
+}
+
 /**
  * A real mnemo on a fresh SQLite file in a temp folder, migrated by the real migrator and listening on
  * a free loopback port.
  */
-export async function startTestApp(): Promise<TestApp> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-test-'));
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'mnemo-test-'));
   const database = openDatabase(path.join(dir, 'mnemo.db'));
   await migrateToLatest(database.db);
-  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: ADMIN_TOKEN });
+  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: ADMIN_TOKEN, engine: options.engine });
   const app = createApp(services);
   const address = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
@@ -72,7 +80,8 @@ export async function startTestApp(): Promise<TestApp> {
     close: async () => {
       await app.close();
       await database.close();
-      rmSync(dir, { recursive: true, force: true });
+      // A folder the caller passed in is the caller's: another app may open the same database after this one.
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

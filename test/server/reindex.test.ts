@@ -1,0 +1,590 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../../server/db/open.ts';
+import type { Embedder } from '../../server/embedding/embedder.ts';
+import { startModelApi } from '../doubles/modelApi.ts';
+import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { topicEngine, topicModelDir, writeTopicModel } from '../helpers/topicModel.ts';
+
+const JOB = `id status force total processed failed error startedAt updatedAt finishedAt rate etaSeconds`;
+const REINDEX = `mutation Reindex($force: Boolean) { reindex(force: $force) { ${JOB} } }`;
+const CANCEL = `mutation Cancel($jobId: ID!) { cancelReindex(jobId: $jobId) { ${JOB} } }`;
+const JOB_QUERY = `query Job($id: ID) { reindexJob(id: $id) { ${JOB} } }`;
+const PROGRESS = `subscription Progress($jobId: ID!) { reindexProgress(jobId: $jobId) { ${JOB} } }`;
+const STATUS = `{ engineStatus { embedding { source model dimension state } vectorStore { rows pendingReindex signature signatureMatches dimension quantization lastResetAt } } }`;
+const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrievePreview(input: $input) { resolution { tiers fallback } items { tier memory { content } } } }`;
+
+interface Job {
+  id: string;
+  status: 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  force: boolean;
+  total: number;
+  processed: number;
+  failed: number;
+  error: string | null;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+/** Small batches, so a job over a few dozen memories takes several steps that the tests can watch. */
+const BATCH = 5;
+const models = topicModelDir();
+const engine = (env: Record<string, string> = {}, modelsDir = models) => topicEngine(modelsDir, { MEMORY_EMBEDDING_BATCH_SIZE: String(BATCH), ...env });
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ engine: engine() });
+  await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+});
+afterAll(() => app.close());
+/** Embeddings still held when a test ends (it failed before letting them go). */
+const held: (() => void)[] = [];
+afterEach(async () => {
+  for (const open of held.splice(0)) open();
+  vi.restoreAllMocks();
+  // Every test leaves no job running behind it.
+  await app.services.reindex.idle();
+});
+
+const key = () => `k-${randomUUID().slice(0, 8)}`;
+const startJob = (target: TestApp, force = false): Promise<Job> => target.ok(REINDEX, { force }).then((d) => d.reindex);
+
+async function importMemories(target: TestApp, count: number, apiKeyId = key()) {
+  const fruit = ['banana', 'apple', 'mango', 'cherry', 'papaya'];
+  const memories = Array.from({ length: count }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat ${fruit[i % fruit.length]} on day ${i}` }));
+  const report = (await target.ok(IMPORT_MEMORIES, { memories })).importMemories;
+  expect(report.rejected).toEqual([]);
+  return apiKeyId;
+}
+
+/** What SQLite itself holds: memories, vectors, distinct vector keys, memories still flagged. */
+function counts(target: TestApp) {
+  const get = (q: string) => (target.database.sqlite.prepare(q).get() as { n: number }).n;
+  // The vector table is created by the first embedding.
+  if (get(`select count(*) as n from sqlite_master where name = 'memory_vec'`) === 0) {
+    return { memories: get('select count(*) as n from memories'), vectors: 0, distinctVectors: 0, vectorsOfMemories: 0, pending: get('select count(*) as n from memories where needs_reindex = 1') };
+  }
+  return {
+    memories: get('select count(*) as n from memories'),
+    vectors: get('select count(*) as n from memory_vec'),
+    distinctVectors: get('select count(distinct memory_pk) as n from memory_vec'),
+    vectorsOfMemories: get('select count(*) as n from memory_vec where memory_pk in (select pk from memories)'),
+    pending: get('select count(*) as n from memories where needs_reindex = 1'),
+  };
+}
+
+/** Every memory has exactly one vector and none is waiting for one. */
+function expectFullyIndexed(target: TestApp, memories: number) {
+  expect(counts(target)).toEqual({ memories, vectors: memories, distinctVectors: memories, vectorsOfMemories: memories, pending: 0 });
+}
+
+/**
+ * Holds every embedding call of the app's embedder until open() is called, so a job can be caught while it
+ * runs without relying on timing. `reached` resolves once a call is waiting.
+ */
+async function holdEmbeddings(target: TestApp) {
+  const { embedder } = await target.services.vectors.embedding();
+  if (!embedder) throw new Error('the app has no embedder');
+  const embed = embedder.embed.bind(embedder);
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  held.push(open);
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  vi.spyOn(embedder as Embedder, 'embed').mockImplementation(async (texts) => {
+    reach();
+    await opened;
+    return embed(texts);
+  });
+  return { open, reached };
+}
+
+/**
+ * Cancels a job whose embedding is held, and lets it go on only once the cancellation is registered, so the
+ * job ends after exactly the batch it was embedding.
+ */
+async function cancelWhileHeld(target: TestApp, hold: { open(): void }, jobId: string): Promise<Job> {
+  const cancel = target.services.reindex.cancel.bind(target.services.reindex);
+  let called!: () => void;
+  const calledPromise = new Promise<void>((resolve) => (called = resolve));
+  vi.spyOn(target.services.reindex, 'cancel').mockImplementation((id) => {
+    const result = cancel(id);
+    called();
+    return result;
+  });
+  const cancelling = target.ok(CANCEL, { jobId });
+  await calledPromise;
+  // cancel() looks the job up (SQLite answers within the same turn of the event loop), then marks it.
+  await new Promise((resolve) => setImmediate(resolve));
+  hold.open();
+  return (await cancelling).cancelReindex;
+}
+
+interface Frame {
+  event: string;
+  data: any;
+}
+
+/**
+ * A GraphQL subscription over Yoga's SSE transport, as the admin's graphql-sse client sends it: a JSON POST
+ * with `accept: text/event-stream`. Reads `event: next` / `event: complete` frames and skips the `:` pings.
+ */
+async function subscribe(target: TestApp, jobId: string, token: string | null = ADMIN_TOKEN) {
+  const abort = new AbortController();
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${target.url}/graphql`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ query: PROGRESS, variables: { jobId } }),
+    signal: abort.signal,
+  });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let ended = false;
+  const next = async (): Promise<Frame | null> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const lines = buffer.slice(0, end).split('\n');
+        buffer = buffer.slice(end + 2);
+        const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
+        const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+        if (!event) continue; // a ping
+        return { event, data: data === '' ? null : JSON.parse(data) };
+      }
+      if (ended) return null;
+      const { value, done } = await reader.read();
+      if (done) ended = true;
+      else buffer += value;
+    }
+  };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    next,
+    /** Every frame up to and including `complete`, or to the end of the stream. */
+    async rest(): Promise<Frame[]> {
+      const frames: Frame[] = [];
+      for (let f = await next(); f; f = await next()) {
+        frames.push(f);
+        if (f.event === 'complete') break;
+      }
+      return frames;
+    },
+    close: () => abort.abort(),
+  };
+}
+
+const jobsOf = (frames: Frame[]): Job[] => frames.filter((f) => f.event === 'next').map((f) => f.data.data.reindexProgress);
+
+describe('reindex progress over SSE', () => {
+  it('sends the current state first, then each batch, and completes when the job is done', async () => {
+    await importMemories(app, 23);
+    const pending = counts(app).pending;
+    expect(pending).toBe(23);
+    const hold = await holdEmbeddings(app);
+    const job = await startJob(app);
+    expect(job).toMatchObject({ status: 'RUNNING', processed: 0, total: pending, force: false });
+
+    const stream = await subscribe(app, job.id);
+    expect(stream.status).toBe(200);
+    expect(stream.contentType).toMatch(/^text\/event-stream/);
+    const first = await stream.next();
+    expect(first?.event).toBe('next');
+    expect(first?.data.data.reindexProgress).toMatchObject({ id: job.id, status: 'RUNNING', processed: 0, total: pending });
+
+    hold.open();
+    const frames = await stream.rest();
+    expect(frames.at(-1)?.event).toBe('complete');
+    const updates = jobsOf(frames);
+    const last = updates.at(-1)!;
+    expect(last).toMatchObject({ id: job.id, status: 'COMPLETED', processed: pending, total: pending, failed: 0, error: null });
+    expect(last.finishedAt).not.toBeNull();
+    // One update per batch of 5, in order: 5, 10, 15, 20, 23, then the final state.
+    expect(updates.map((u) => u.processed)).toEqual([5, 10, 15, 20, 23, 23]);
+    expect(updates.slice(0, -1).every((u) => u.status === 'RUNNING')).toBe(true);
+    const times = updates.map((u) => Date.parse(u.updatedAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it('sends only the final state of a job that has already ended, then completes', async () => {
+    await importMemories(app, 3);
+    const job = await startJob(app);
+    await app.services.reindex.idle();
+    const frames = await (await subscribe(app, job.id)).rest();
+    expect(frames.map((f) => f.event)).toEqual(['next', 'complete']);
+    expect(jobsOf(frames)).toEqual([expect.objectContaining({ id: job.id, status: 'COMPLETED', processed: 3, total: 3 })]);
+  });
+
+  it('answers NOT_FOUND for a job that does not exist', async () => {
+    const frames = await (await subscribe(app, randomUUID())).rest();
+    const errors = frames.flatMap((f) => f.data?.errors ?? []);
+    expect(errors.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(['NOT_FOUND']);
+    expect(frames.some((f) => f.data?.data?.reindexProgress)).toBe(false);
+  });
+});
+
+describe('one job at a time', () => {
+  it('returns the running job to a second reindex request', async () => {
+    await importMemories(app, 12);
+    const hold = await holdEmbeddings(app);
+    const first = await startJob(app);
+    const second = await startJob(app);
+    expect(second.id).toBe(first.id);
+    expect(second.status).toBe('RUNNING');
+    hold.open();
+  });
+
+  it('starts one job for two requests made at the same time', async () => {
+    await importMemories(app, 12);
+    const before = (app.database.sqlite.prepare('select count(*) as n from reindex_jobs').get() as { n: number }).n;
+    const hold = await holdEmbeddings(app);
+    const [a, b] = await Promise.all([startJob(app), startJob(app)]);
+    expect(a.id).toBe(b.id);
+    expect(app.database.sqlite.prepare('select count(*) as n from reindex_jobs').get()).toEqual({ n: before + 1 });
+    hold.open();
+    await app.services.reindex.idle();
+    expectFullyIndexed(app, counts(app).memories);
+  });
+
+  it('starts a new job once the previous one has ended', async () => {
+    await importMemories(app, 2);
+    const first = await startJob(app);
+    await app.services.reindex.idle();
+    const second = await startJob(app);
+    expect(second.id).not.toBe(first.id);
+  });
+});
+
+describe('what a job embeds', () => {
+  it('embeds every memory that has no vector, once', async () => {
+    await importMemories(app, 17);
+    const job = await startJob(app);
+    await app.services.reindex.idle();
+    const done: Job = (await app.ok(JOB_QUERY, { id: job.id })).reindexJob;
+    expect(done).toMatchObject({ status: 'COMPLETED', processed: job.total, total: job.total, failed: 0 });
+    expectFullyIndexed(app, counts(app).memories);
+  });
+
+  it('has nothing to do when every memory already has its vector', async () => {
+    await importMemories(app, 4);
+    await startJob(app);
+    await app.services.reindex.idle();
+    const job = await startJob(app);
+    await app.services.reindex.idle();
+    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', total: 0, processed: 0 });
+  });
+
+  it('re-embeds every memory with force, and still keeps one vector per memory', async () => {
+    await importMemories(app, 6);
+    await startJob(app);
+    await app.services.reindex.idle();
+    const { memories } = counts(app);
+    const job = await startJob(app, true);
+    expect(job).toMatchObject({ force: true, total: memories });
+    await app.services.reindex.idle();
+    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', force: true, processed: memories, total: memories });
+    expectFullyIndexed(app, memories);
+  });
+
+  it('reports the latest job when no id is given', async () => {
+    await importMemories(app, 1);
+    const job = await startJob(app);
+    await app.services.reindex.idle();
+    expect((await app.ok(JOB_QUERY, {})).reindexJob.id).toBe(job.id);
+  });
+});
+
+describe('cancelling', () => {
+  it('stops a running job after its current batch; the rest stay flagged for later', async () => {
+    await importMemories(app, 30);
+    const total = counts(app).pending;
+    const hold = await holdEmbeddings(app);
+    const job = await startJob(app);
+    await hold.reached;
+    const cancelled = await cancelWhileHeld(app, hold, job.id);
+    expect(cancelled).toMatchObject({ id: job.id, status: 'CANCELLED', processed: BATCH, total });
+    expect(cancelled.finishedAt).not.toBeNull();
+    expect(counts(app).pending).toBe(total - BATCH);
+
+    const next = await startJob(app);
+    expect(next.id).not.toBe(job.id);
+    await app.services.reindex.idle();
+    expectFullyIndexed(app, counts(app).memories);
+  });
+
+  it('tells a watcher that the job was cancelled and completes the stream', async () => {
+    await importMemories(app, 30);
+    const hold = await holdEmbeddings(app);
+    const job = await startJob(app);
+    const stream = await subscribe(app, job.id);
+    expect((await stream.next())?.data.data.reindexProgress.status).toBe('RUNNING');
+    await cancelWhileHeld(app, hold, job.id);
+    const updates = jobsOf(await stream.rest());
+    expect(updates.at(-1)).toMatchObject({ id: job.id, status: 'CANCELLED' });
+  });
+
+  it('leaves a finished job as it was', async () => {
+    await importMemories(app, 2);
+    const { pending } = counts(app);
+    const job = await startJob(app);
+    await app.services.reindex.idle();
+    expect((await app.ok(CANCEL, { jobId: job.id })).cancelReindex).toMatchObject({ status: 'COMPLETED', processed: pending });
+  });
+
+  it('answers NOT_FOUND for a job that does not exist', async () => {
+    expect(onlyError(await app.gql(CANCEL, { jobId: randomUUID() })).extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('admin only', () => {
+  it('refuses a gateway token on reindex, cancelReindex, reindexJob and engineStatus', async () => {
+    const token = await app.mintToken();
+    const bound = await app.mintToken({ apiKeyId: key() });
+    for (const t of [token, bound]) {
+      for (const [doc, vars] of [
+        [REINDEX, { force: true }],
+        [CANCEL, { jobId: randomUUID() }],
+        [JOB_QUERY, {}],
+        [STATUS, {}],
+      ] as const) {
+        const res = await app.gql(doc, vars, t);
+        expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
+        // Null data, or a nullable field left null: nothing about any job.
+        expect(Object.values(res.data ?? {}).every((v) => v === null)).toBe(true);
+      }
+    }
+    // Nothing was started on the gateway's behalf.
+    expect(app.database.sqlite.prepare(`select count(*) as n from reindex_jobs where status = 'running'`).get()).toEqual({ n: 0 });
+  });
+
+  it('refuses a gateway token on the reindexProgress subscription without sending job data', async () => {
+    await importMemories(app, 12);
+    const hold = await holdEmbeddings(app);
+    const job = await startJob(app);
+    const token = await app.mintToken();
+    const frames = await (await subscribe(app, job.id, token)).rest();
+    hold.open();
+    const errors = frames.flatMap((f) => f.data?.errors ?? []);
+    expect(errors.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(['FORBIDDEN']);
+    expect(frames.some((f) => f.data?.data?.reindexProgress)).toBe(false);
+    expect(JSON.stringify(frames)).not.toContain(job.id);
+  });
+
+  it('refuses a subscription without a token', async () => {
+    const stream = await subscribe(app, randomUUID(), null);
+    const frames = await stream.rest();
+    expect(stream.status).toBe(401);
+    const errors = frames.flatMap((f) => f.data?.errors ?? []);
+    expect(errors.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+    expect(frames.some((f) => f.data?.data)).toBe(false);
+  });
+});
+
+describe('surviving a crash', () => {
+  it('resumes a job stopped midway in a new process on the same database, losing and duplicating nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-crash-'));
+    try {
+      const first = await startTestApp({ dir, engine: engine() });
+      await importMemories(first, 40);
+      const hold = await holdEmbeddings(first);
+      const job = await startJob(first);
+      await hold.reached;
+      // The process is told to stop while its first batch is embedding: it ends after that batch.
+      const stopping = first.services.reindex.stop();
+      hold.open();
+      await stopping;
+      const stopped: Job = (await first.ok(JOB_QUERY, { id: job.id })).reindexJob;
+      expect(stopped).toMatchObject({ status: 'RUNNING', processed: BATCH, total: 40 });
+      await first.close();
+      // A process that died stops beating its heartbeat: its job looks abandoned after 30 s.
+      const raw = openDatabase(path.join(dir, 'mnemo.db'));
+      raw.sqlite.prepare('update reindex_jobs set updated_at = ? where id = ?').run(Date.now() - 60_000, job.id);
+      await raw.close();
+
+      const second = await startTestApp({ dir, engine: engine() });
+      try {
+        const resumed = await second.services.reindex.resumeInterrupted();
+        expect(resumed?.id).toBe(job.id);
+        await second.services.reindex.idle();
+        expect((await second.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: 40, total: 40, failed: 0 });
+        expectFullyIndexed(second, 40);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes over an abandoned job from where it stopped when a reindex is requested', async () => {
+    await importMemories(app, 20);
+    const { pending } = counts(app);
+    // Half of the work was done by a process that then died, leaving its job "running".
+    const half = await app.services.vectors.embedPending({ limit: Math.floor(pending / 2) });
+    const now = Date.now();
+    const id = randomUUID();
+    app.database.sqlite
+      .prepare(`insert into reindex_jobs (id, status, force, total, processed, failed, last_pk, started_at, updated_at) values (?, 'running', 0, ?, ?, 0, ?, ?, ?)`)
+      .run(id, pending, half.processed, half.lastPk, now - 120_000, now - 60_000);
+
+    const job = await startJob(app);
+    expect(job.id).toBe(id);
+    await app.services.reindex.idle();
+    expect((await app.ok(JOB_QUERY, { id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: pending, total: pending });
+    expectFullyIndexed(app, counts(app).memories);
+  });
+
+  it('leaves a job whose process is alive to that process', async () => {
+    await importMemories(app, 3);
+    const now = Date.now();
+    const id = randomUUID();
+    // Another process's job with a fresh heartbeat.
+    app.database.sqlite
+      .prepare(`insert into reindex_jobs (id, status, force, total, processed, failed, last_pk, started_at, updated_at) values (?, 'running', 0, 3, 0, 0, 0, ?, ?)`)
+      .run(id, now, now);
+    try {
+      const job = await startJob(app);
+      expect(job.id).toBe(id);
+      expect(await app.services.reindex.resumeInterrupted()).toMatchObject({ id, processed: 0 });
+      await app.services.reindex.idle();
+      expect(counts(app).pending).toBe(3);
+    } finally {
+      // End it as that process would, so the next test can start its own job.
+      app.database.sqlite.prepare(`update reindex_jobs set status = 'cancelled', finished_at = ? where id = ?`).run(Date.now(), id);
+      await startJob(app);
+      await app.services.reindex.idle();
+    }
+  });
+});
+
+describe('failures', () => {
+  it('fails a job when there is no model to embed with, says why, and keeps the memories flagged', async () => {
+    const bare = await startTestApp();
+    try {
+      await bare.ok(UPDATE_SETTINGS, { input: { staticEnabled: false } });
+      await importMemories(bare, 3);
+      const job = await startJob(bare);
+      await bare.services.reindex.idle();
+      const failed: Job = (await bare.ok(JOB_QUERY, { id: job.id })).reindexJob;
+      expect(failed).toMatchObject({ status: 'FAILED', processed: 0 });
+      expect(failed.error).toMatch(/keyword search only/);
+      expect(counts(bare).pending).toBe(3);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('gives up after three batches in a row fail, keeping their memories flagged, and says why', async () => {
+    const api = await startModelApi();
+    const target = await startTestApp({ engine: engine() });
+    try {
+      await target.ok(`mutation($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }`, {
+        input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] },
+      });
+      await target.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'double/embed-1', embeddingSource: 'REMOTE' } });
+      await importMemories(target, 20);
+      // A 400 is not retried: every batch fails at once.
+      api.inject({ kind: 'status', status: 400, message: 'input rejected' }, Number.POSITIVE_INFINITY);
+      const job = await startJob(target);
+      await target.services.reindex.idle();
+      const failed: Job = (await target.ok(JOB_QUERY, { id: job.id })).reindexJob;
+      expect(failed).toMatchObject({ status: 'FAILED', processed: 0, failed: 3 * BATCH, total: 20 });
+      expect(failed.error).toMatch(/HTTP 400: input rejected/);
+      expect(counts(target).pending).toBe(20);
+    } finally {
+      await target.close();
+      await api.close();
+    }
+  });
+});
+
+describe('a new embedding signature', () => {
+  it('rebuilds the vector table for a model of another dimension, and a reindex refills it with every memory', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-switch-'));
+    try {
+      // A second model with the same topics in 16 dimensions.
+      writeTopicModel(models, 'test/topics16', 16);
+      const before = await startTestApp({ dir, engine: engine() });
+      await before.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+      const apiKeyId = await importMemories(before, 12);
+      await startJob(before);
+      await before.services.reindex.idle();
+      expectFullyIndexed(before, 12);
+      expect((await before.ok(STATUS)).engineStatus.vectorStore).toMatchObject({ signature: 'static:test/topics:8:none', dimension: 8 });
+      await before.close();
+
+      const after = await startTestApp({ dir, engine: engine({ MEMORY_STATIC_MODEL: 'test/topics16' }) });
+      try {
+        const job = await startJob(after);
+        await after.services.reindex.idle();
+        expect((await after.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: 12, total: 12 });
+        expectFullyIndexed(after, 12);
+        const status = (await after.ok(STATUS)).engineStatus;
+        expect(status.vectorStore).toMatchObject({ signature: 'static:test/topics16:16:none', dimension: 16, signatureMatches: true, rows: 12, pendingReindex: 0 });
+        expect(status.vectorStore.lastResetAt).not.toBeNull();
+        const r = (await after.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
+        expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false });
+        expect(r.items).toHaveLength(12);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rebuilds the vector table when MEMORY_VEC_QUANTIZATION changes, and a reindex refills it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-quant-'));
+    try {
+      const before = await startTestApp({ dir, engine: engine() });
+      const apiKeyId = await importMemories(before, 9);
+      await startJob(before);
+      await before.services.reindex.idle();
+      expectFullyIndexed(before, 9);
+      await before.close();
+
+      const after = await startTestApp({ dir, engine: engine({ MEMORY_VEC_QUANTIZATION: 'int8' }) });
+      try {
+        await startJob(after);
+        await after.services.reindex.idle();
+        expectFullyIndexed(after, 9);
+        expect((await after.ok(STATUS)).engineStatus.vectorStore).toMatchObject({ signature: 'static:test/topics:8:int8', quantization: 'int8', signatureMatches: true });
+        const r = (await after.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
+        expect(r.items).toHaveLength(9);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('flags every memory when the vector table is rebuilt, so retrievals backfill them', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-flags-'));
+    try {
+      const before = await startTestApp({ dir, engine: engine() });
+      await importMemories(before, 5);
+      await startJob(before);
+      await before.services.reindex.idle();
+      await before.close();
+
+      const after = await startTestApp({ dir, engine: engine({ MEMORY_VEC_QUANTIZATION: 'int8' }) });
+      try {
+        await after.services.vectors.loadForJob();
+        // The first search with the new signature notices the change.
+        await after.ok(RETRIEVE, { input: { apiKeyId: key(), query: 'mango', strategy: 'SEMANTIC' } });
+        expect(counts(after)).toMatchObject({ memories: 5, vectors: 0, pending: 5 });
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,451 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as retrievalRepository from '../../server/memory/retrieval.repository.ts';
+import { CREATE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
+
+const RESULT = `candidates
+  resolution { requestedStrategy tiers fallback fallbackReason embeddingSource embeddingModel embeddingReason vectorStore }
+  items { tier score keywordScore keywordRank vectorScore vectorRank memory { id key content pendingReindex } }`;
+const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ${RESULT} } }`;
+const PREVIEW = `query Preview($input: RetrieveInput!) { retrievePreview(input: $input) { ${RESULT} } }`;
+const GET = `query Get($id: ID!) { memory(id: $id) { id content pendingReindex } }`;
+const SUMMARIZE = `mutation Summarize($apiKeyId: String!) { summarize(apiKeyId: $apiKeyId, olderThanDays: 30, dryRun: false) { summary { id } candidates { id } } }`;
+const RESTORE = `mutation Restore($summaryId: ID!) { restoreSummary(summaryId: $summaryId) { restored } }`;
+
+const DAY = 86_400_000;
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+
+interface Item {
+  tier: string;
+  score: number;
+  keywordScore: number | null;
+  keywordRank: number | null;
+  vectorScore: number | null;
+  vectorRank: number | null;
+  memory: { id: string; key: string; content: string; pendingReindex: boolean };
+}
+interface Result {
+  candidates: number;
+  resolution: Record<string, any>;
+  items: Item[];
+}
+
+const models = topicModelDir();
+let app: TestApp;
+
+/** An app that embeds with the generated topic model (see helpers/topicModel.ts). */
+async function startSemanticApp(env: Record<string, string> = {}, modelsDir = models) {
+  const started = await startTestApp({ engine: topicEngine(modelsDir, env) });
+  // Retention of 90 days leaves room for memories imported as written 60 days ago (summaries) and 120 (out).
+  await started.ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
+  // The request path never waits for a model to load (it answers from keyword search meanwhile); tests of
+  // the vector tier start once it is loaded, as a running server soon is.
+  await started.services.vectors.loadForJob();
+  return started;
+}
+
+beforeAll(async () => {
+  app = await startSemanticApp();
+});
+afterAll(() => app.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const key = () => `k-${randomUUID().slice(0, 8)}`;
+const on = (target: TestApp) => ({
+  create: (input: Record<string, unknown>) => target.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory),
+  retrieve: (input: Record<string, unknown>): Promise<Result> => target.ok(RETRIEVE, { input }).then((d) => d.retrieve),
+  preview: (input: Record<string, unknown>): Promise<Result> => target.ok(PREVIEW, { input }).then((d) => d.retrievePreview),
+});
+const contents = (r: Result) => r.items.map((i) => i.memory.content);
+const importMemories = async (memories: Record<string, unknown>[]) => {
+  const report = (await app.ok(IMPORT_MEMORIES, { memories })).importMemories;
+  expect(report.rejected).toEqual([]);
+};
+/** How many vectors the index holds for a memory (0 or 1), read from SQLite itself. */
+const vectorsOf = (target: TestApp, id: string) =>
+  (target.database.sqlite.prepare('select count(*) as n from memory_vec v join memories m on m.pk = v.memory_pk where m.id = ?').get(id) as { n: number }).n;
+const vectorRows = (target: TestApp) => (target.database.sqlite.prepare('select count(*) as n from memory_vec').get() as { n: number }).n;
+
+describe('SEMANTIC retrieval', () => {
+  it('finds a memory that shares no word with the query but is close in meaning', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat banana' });
+    await on(app).create({ apiKeyId, content: 'I write rust' });
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(contents(r)).toEqual(['I eat banana']);
+  });
+
+  it('marks its results as VECTOR with the cosine similarity and rank', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'banana' });
+    await on(app).create({ apiKeyId, content: 'I eat banana and papaya on my day of notes' });
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(contents(r)).toEqual(['banana', 'I eat banana and papaya on my day of notes']);
+    expect(r.items.map((i) => i.tier)).toEqual(['VECTOR', 'VECTOR']);
+    expect(r.items.map((i) => i.vectorRank)).toEqual([1, 2]);
+    expect(r.items[0]!.vectorScore).toBeCloseTo(1, 5);
+    expect(r.items[1]!.vectorScore).toBeLessThan(r.items[0]!.vectorScore!);
+    expect(r.items[1]!.vectorScore).toBeGreaterThan(0.5);
+    expect(r.items.map((i) => i.score)).toEqual(r.items.map((i) => i.vectorScore));
+    expect(r.items.map((i) => [i.keywordScore, i.keywordRank])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+  });
+
+  it('names the embedding source, model and vector store that answered', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat banana' });
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(r.resolution).toMatchObject({
+      requestedStrategy: 'SEMANTIC',
+      tiers: ['VECTOR'],
+      fallback: false,
+      fallbackReason: null,
+      embeddingSource: 'static',
+      embeddingModel: 'test/topics',
+      vectorStore: 'sqlite-vec',
+    });
+    expect(r.resolution.embeddingReason).toMatch(/static model test\/topics/);
+  });
+
+  it('does not return memories of another topic, however many there are', async () => {
+    const apiKeyId = key();
+    await importMemories(['python', 'rust compiler', 'my cat', 'a trip to paris', 'jazz piano'].map((content) => ({ apiKeyId, content })));
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(r.items).toEqual([]);
+    expect(r.resolution.fallback).toBe(false);
+  });
+});
+
+describe('HYBRID retrieval', () => {
+  it('gives a memory both tiers rank first the tier HYBRID and the score 2/(k+1)', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat mango' });
+    await on(app).create({ apiKeyId, content: 'I write rust' });
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
+    expect(r.items[0]).toMatchObject({ tier: 'HYBRID', keywordRank: 1, vectorRank: 1, memory: { content: 'I eat mango' } });
+    // Default k = 60, both weights 1.
+    expect(r.items[0]!.score).toBeCloseTo(2 / 61, 12);
+    expect(r.resolution).toMatchObject({ requestedStrategy: 'HYBRID', tiers: ['KEYWORD', 'VECTOR'], fallback: false });
+  });
+
+  it('keeps what only one tier found, labelled with that tier and ranked below what both found', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat mango' });
+    // Fruit too, among more filler words: the vector tier ranks it second.
+    await on(app).create({ apiKeyId, content: 'I eat banana on my day of notes' });
+    // Mentions mango once among code words: keyword search finds it, its meaning is code.
+    await on(app).create({ apiKeyId, content: 'mango python rust compiler typescript debugger code' });
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
+    const byContent = Object.fromEntries(r.items.map((i) => [i.memory.content, i]));
+    expect(contents(r)[0]).toBe('I eat mango');
+    expect(byContent['I eat banana on my day of notes']).toMatchObject({ tier: 'VECTOR', keywordRank: null, keywordScore: null, vectorRank: 2 });
+    expect(byContent['mango python rust compiler typescript debugger code']).toMatchObject({ tier: 'KEYWORD', vectorRank: null, vectorScore: null, keywordRank: 2 });
+    // One list each: 1/(60+2).
+    expect(byContent['I eat banana on my day of notes']!.score).toBeCloseTo(1 / 62, 12);
+    expect(r.items).toHaveLength(3);
+  });
+
+  it('uses MEMORY_RRF_K for the fusion', async () => {
+    const other = await startSemanticApp({ MEMORY_RRF_K: '10' });
+    try {
+      const apiKeyId = key();
+      await on(other).create({ apiKeyId, content: 'I eat mango' });
+      const r = await on(other).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
+      expect(r.items[0]).toMatchObject({ tier: 'HYBRID', keywordRank: 1, vectorRank: 1 });
+      expect(r.items[0]!.score).toBeCloseTo(2 / 11, 12);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('weighs the tiers by MEMORY_RRF_KEYWORD_WEIGHT and MEMORY_RRF_VECTOR_WEIGHT', async () => {
+    const other = await startSemanticApp({ MEMORY_RRF_KEYWORD_WEIGHT: '0.5', MEMORY_RRF_VECTOR_WEIGHT: '2' });
+    try {
+      const apiKeyId = key();
+      await on(other).create({ apiKeyId, content: 'I eat mango' });
+      const r = await on(other).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
+      expect(r.items[0]!.score).toBeCloseTo(0.5 / 61 + 2 / 61, 12);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('filters in the vector tier', () => {
+  it('returns only the session asked for and the key-wide memories', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat banana', sessionId: 's1' });
+    await on(app).create({ apiKeyId, content: 'I eat apple', sessionId: 's2' });
+    await on(app).create({ apiKeyId, content: 'I eat cherry' });
+    const r = await on(app).retrieve({ apiKeyId, sessionId: 's1', query: 'mango', strategy: 'SEMANTIC' });
+    expect(contents(r).sort()).toEqual(['I eat banana', 'I eat cherry']);
+    const all = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(contents(all)).toHaveLength(3);
+  });
+
+  it('returns only the types asked for', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat banana', type: 'PROCEDURAL' });
+    await on(app).create({ apiKeyId, content: 'I eat apple', type: 'EPISODIC' });
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC', types: ['PROCEDURAL'] });
+    expect(contents(r)).toEqual(['I eat banana']);
+  });
+
+  it('stops returning a memory once it expires, though its vector is still stored', async () => {
+    const apiKeyId = key();
+    const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
+    expect(contents(await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' }))).toEqual(['I eat banana']);
+    await app.ok(UPDATE_MEMORY, { id: m.id, input: { expiresAt: new Date(Date.now() - 1000).toISOString() } });
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(r.items).toEqual([]);
+    expect(vectorsOf(app, m.id)).toBe(1);
+  });
+
+  it('does not return a memory written before the retention window', async () => {
+    const apiKeyId = key();
+    await importMemories([
+      { apiKeyId, content: 'I eat banana', key: 'old', createdAt: daysAgo(120) },
+      { apiKeyId, content: 'I eat apple', key: 'recent', createdAt: daysAgo(1) },
+    ]);
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(contents(r)).toEqual(['I eat apple']);
+    // The old memory was embedded by the same retrieval: the search itself left it out.
+    const old = app.database.sqlite.prepare(`select id from memories where api_key_id = ? and key = 'old'`).get(apiKeyId) as { id: string };
+    expect(vectorsOf(app, old.id)).toBe(1);
+  });
+
+  it('does not return memories archived by a summary, and returns them again once the summary is undone', async () => {
+    const apiKeyId = key();
+    await importMemories([
+      { apiKeyId, content: 'I eat banana', key: 'a', createdAt: daysAgo(60) },
+      { apiKeyId, content: 'I eat cherry', key: 'b', createdAt: daysAgo(60) },
+    ]);
+    const before = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    const originals = before.items.map((i) => i.memory.id).sort();
+    expect(originals).toHaveLength(2);
+    const { summary, candidates } = (await app.ok(SUMMARIZE, { apiKeyId })).summarize;
+    expect(candidates.map((c: { id: string }) => c.id).sort()).toEqual(originals);
+    const after = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    // The summary holds both facts and may be found; the archived originals may not.
+    expect(after.items.map((i) => i.memory.id)).not.toContain(originals[0]);
+    expect(after.items.map((i) => i.memory.id)).not.toContain(originals[1]);
+    await app.ok(RESTORE, { summaryId: summary.id });
+    const restored = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(restored.items.map((i) => i.memory.id).sort()).toEqual(originals);
+  });
+
+  it("never returns another tenant's memories", async () => {
+    const mine = key();
+    const theirs = key();
+    await on(app).create({ apiKeyId: theirs, content: 'mango' });
+    await on(app).create({ apiKeyId: mine, content: 'I write rust' });
+    await on(app).retrieve({ apiKeyId: theirs, query: 'mango', strategy: 'SEMANTIC' });
+    const r = await on(app).retrieve({ apiKeyId: mine, query: 'mango', strategy: 'SEMANTIC' });
+    expect(r.items).toEqual([]);
+  });
+
+  it("never returns another tenant's memories to a token bound to one key", async () => {
+    const mine = key();
+    const token = await app.mintToken({ apiKeyId: mine });
+    await on(app).create({ apiKeyId: `${mine}-other`, content: 'mango' });
+    await on(app).retrieve({ apiKeyId: `${mine}-other`, query: 'mango', strategy: 'SEMANTIC' });
+    const r = (await app.ok(RETRIEVE, { input: { query: 'mango', strategy: 'SEMANTIC' } }, token)).retrieve as Result;
+    expect(r.items).toEqual([]);
+    expect(r.resolution.fallback).toBe(false);
+  });
+});
+
+describe('keeping vectors current', () => {
+  it('embeds memories written after a reindex on the next retrieve, and not on a preview', async () => {
+    await app.ok(`mutation { reindex { id } }`);
+    await app.services.reindex.idle();
+    const apiKeyId = key();
+    const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
+    expect(m.pendingReindex).toBe(true);
+    const rows = vectorRows(app);
+
+    const dry = await on(app).preview({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(dry.items).toEqual([]);
+    expect(dry.resolution.fallback).toBe(false);
+    expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(true);
+    expect(vectorRows(app)).toBe(rows);
+
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(contents(r)).toEqual(['I eat banana']);
+    expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(false);
+    expect(vectorRows(app)).toBe(rows + 1);
+  });
+
+  it('embeds only the retrieving key’s memories in the backfill', async () => {
+    const apiKeyId = key();
+    const other = await on(app).create({ apiKeyId: key(), content: 'I eat apple' });
+    await on(app).create({ apiKeyId, content: 'I eat banana' });
+    await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect((await app.ok(GET, { id: other.id })).memory.pendingReindex).toBe(true);
+  });
+
+  it('no longer finds a memory by its old meaning once its content changes', async () => {
+    const apiKeyId = key();
+    const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
+    expect(contents(await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' }))).toEqual(['I eat banana']);
+    await app.ok(UPDATE_MEMORY, { id: m.id, input: { content: 'I write rust' } });
+    // Not even before the new text is embedded: the stale vector went with the old text.
+    expect((await on(app).preview({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' })).items).toEqual([]);
+    expect((await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' })).items).toEqual([]);
+    expect(contents(await on(app).retrieve({ apiKeyId, query: 'python', strategy: 'SEMANTIC' }))).toEqual(['I write rust']);
+  });
+
+  it('no longer finds a memory by its old meaning when the same key is written with new content', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, key: 'food', content: 'I eat banana' });
+    await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    await on(app).create({ apiKeyId, key: 'food', content: 'I write rust' });
+    expect((await on(app).preview({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' })).items).toEqual([]);
+    expect(contents(await on(app).retrieve({ apiKeyId, query: 'python', strategy: 'SEMANTIC' }))).toEqual(['I write rust']);
+  });
+
+  it('no longer finds a memory changed while its old text was being embedded', async () => {
+    const apiKeyId = key();
+    const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
+    // Hold the embedding of the old text until the content has changed.
+    const { embedder } = await app.services.vectors.embedding();
+    const embed = embedder!.embed.bind(embedder);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const embedding = new Promise<void>((resolve) => (started = resolve));
+    vi.spyOn(embedder!, 'embed').mockImplementationOnce(async (texts) => {
+      started();
+      await released;
+      return embed(texts);
+    });
+    const retrieval = on(app).retrieve({ apiKeyId, query: 'python', strategy: 'SEMANTIC' });
+    await embedding;
+    await app.ok(UPDATE_MEMORY, { id: m.id, input: { content: 'I write rust' } });
+    release();
+    await retrieval;
+    expect((await on(app).preview({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' })).items).toEqual([]);
+    expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(true);
+    expect(contents(await on(app).retrieve({ apiKeyId, query: 'python', strategy: 'SEMANTIC' }))).toEqual(['I write rust']);
+  });
+
+  it('follows a change of type or session of an embedded memory without embedding it again', async () => {
+    const apiKeyId = key();
+    const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
+    await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    await app.ok(UPDATE_MEMORY, { id: m.id, input: { type: 'PROCEDURAL', sessionId: 's9' } });
+    expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(false);
+    const moved = await on(app).preview({ apiKeyId, sessionId: 's9', query: 'mango', strategy: 'SEMANTIC', types: ['PROCEDURAL'] });
+    expect(contents(moved)).toEqual(['I eat banana']);
+    expect((await on(app).preview({ apiKeyId, sessionId: 's1', query: 'mango', strategy: 'SEMANTIC' })).items).toEqual([]);
+    expect((await on(app).preview({ apiKeyId, query: 'mango', strategy: 'SEMANTIC', types: ['FACTUAL'] })).items).toEqual([]);
+  });
+
+  it('drops the vector of a deleted memory', async () => {
+    const apiKeyId = key();
+    const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
+    await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    const pk = (app.database.sqlite.prepare('select pk from memories where id = ?').get(m.id) as { pk: number }).pk;
+    await app.ok(`mutation Delete($id: ID!) { deleteMemory(id: $id) { id } }`, { id: m.id });
+    expect(app.database.sqlite.prepare('select count(*) as n from memory_vec where memory_pk = ?').get(BigInt(pk))).toEqual({ n: 0 });
+  });
+});
+
+describe('fallbacks', () => {
+  it('answers SEMANTIC from keyword search and says why when no model is configured', async () => {
+    const bare = await startTestApp();
+    try {
+      await bare.ok(UPDATE_SETTINGS, { input: { enabled: true, staticEnabled: false } });
+      const apiKeyId = key();
+      await on(bare).create({ apiKeyId, content: 'I eat mango' });
+      const r = await on(bare).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+      expect(contents(r)).toEqual(['I eat mango']);
+      expect(r.items[0]!.tier).toBe('KEYWORD');
+      expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true, embeddingSource: null, embeddingModel: null });
+      expect(r.resolution.fallbackReason).toMatch(/vector search unavailable/);
+      expect(r.resolution.fallbackReason).toMatch(/no embeddingProviderModel is set/);
+      expect(r.resolution.fallbackReason).toMatch(/staticEnabled is off/);
+      expect(r.resolution.fallbackReason).toMatch(/keyword search only/);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('answers SEMANTIC from keyword search and says why when the model files are missing', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'mnemo-no-models-'));
+    const missing = await startTestApp({ engine: topicEngine(empty) });
+    try {
+      await missing.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+      const apiKeyId = key();
+      await on(missing).create({ apiKeyId, content: 'I eat mango' });
+      const r = await on(missing).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+      expect(contents(r)).toEqual(['I eat mango']);
+      expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
+      expect(r.resolution.fallbackReason).toMatch(/static model files are missing/);
+      expect(r.resolution.fallbackReason).toContain(path.join(empty, 'test/topics'));
+    } finally {
+      await missing.close();
+    }
+  });
+
+  it('answers SEMANTIC from keyword search and says why when the chosen remote model has no provider', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat mango' });
+    await app.ok(UPDATE_SETTINGS, { input: { embeddingSource: 'REMOTE', embeddingProviderModel: 'nowhere/model' } });
+    try {
+      const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+      expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
+      expect(r.resolution.fallbackReason).toMatch(/embeddingSource is REMOTE/);
+      expect(r.resolution.fallbackReason).toMatch(/"nowhere\/model" is not configured/);
+    } finally {
+      await app.ok(UPDATE_SETTINGS, { input: { embeddingSource: 'AUTO', embeddingProviderModel: null } });
+      // Choosing the static model again builds a new embedder, which loads in the background.
+      await app.services.vectors.loadForJob();
+    }
+  });
+
+  it('keeps the keyword results of HYBRID when the vector tier fails, and says why', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat mango' });
+    vi.spyOn(app.services.vectors, 'search').mockRejectedValue(new Error('the embedder exploded'));
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
+    expect(contents(r)).toEqual(['I eat mango']);
+    expect(r.items[0]).toMatchObject({ tier: 'KEYWORD', keywordRank: 1, vectorRank: null });
+    expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
+    expect(r.resolution.fallbackReason).toMatch(/vector search unavailable \(the embedder exploded\)/);
+    expect(r.resolution.fallbackReason).toMatch(/keyword answered/);
+  });
+
+  it('answers SEMANTIC from keyword search when the vector tier fails', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat mango' });
+    vi.spyOn(app.services.vectors, 'search').mockRejectedValue(new Error('the embedder exploded'));
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(contents(r)).toEqual(['I eat mango']);
+    expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
+    expect(r.resolution.fallbackReason).toMatch(/the embedder exploded/);
+  });
+
+  it('keeps the vector results of HYBRID when the keyword tier fails, and says why', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat banana' });
+    vi.spyOn(retrievalRepository, 'keywordCandidates').mockRejectedValue(new Error('fts5: corrupt index'));
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango banana', strategy: 'HYBRID' });
+    expect(contents(r)).toEqual(['I eat banana']);
+    expect(r.items[0]).toMatchObject({ tier: 'VECTOR', keywordRank: null, vectorRank: 1 });
+    expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: true });
+    expect(r.resolution.fallbackReason).toMatch(/keyword search failed/);
+    expect(r.resolution.fallbackReason).toMatch(/vector answered/);
+    // The database's own message stays in the server log.
+    expect(r.resolution.fallbackReason).not.toMatch(/fts5/);
+  });
+});
