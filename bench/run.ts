@@ -1,24 +1,27 @@
 /**
- * npm run bench [-- --quick] [-- --only <section|group>[,...]]
+ * npm run bench [-- --quick | --full] [-- --only <section|group>[,...]]
  * Prints the machine, then one table per section. A script, not a test: it asserts nothing about timings.
  */
 import { parseArgs } from 'node:util';
 import { loadLine, machineLines } from './lib/machine.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import type { BenchSection } from './lib/section.ts';
+import { sections as retrieveSections } from './retrieve.bench.ts';
 import { sections as storeSections } from './store.bench.ts';
+import { sections as vectorSections } from './vector.bench.ts';
 
 /** Every section, in run order; add new bench files here. */
-const SECTIONS: BenchSection[] = [...storeSections];
+const SECTIONS: BenchSection[] = [...storeSections, ...retrieveSections, ...vectorSections];
 
 const HELP = `npm run bench -- [options]
 
   --quick            small sizes, for a smoke run
+  --full             the largest sizes too (1M memories over 1,000 keys); takes several minutes more
   --only <names>     comma-separated sections or groups to run (default: all)
   --help
 
 sections:
-${SECTIONS.map((s) => `  ${`${s.group}/${s.name}`.padEnd(18)} ${s.description}`).join('\n')}
+${SECTIONS.map((s) => `  ${`${s.group}/${s.name}`.padEnd(20)} ${s.description}`).join('\n')}
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -26,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { quick: { type: 'boolean', default: false }, only: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      options: { quick: { type: 'boolean', default: false }, full: { type: 'boolean', default: false }, only: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${HELP}`);
@@ -35,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
+  }
+  if (values.quick && values.full) {
+    process.stderr.write(`--quick and --full contradict each other\n\n${HELP}`);
+    return 64;
   }
   const wanted = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   const unknown = wanted.filter((w) => !SECTIONS.some((s) => s.name === w || s.group === w || `${s.group}/${s.name}` === w));
@@ -47,13 +54,13 @@ async function main(argv: string[]): Promise<number> {
   const probe = await openBenchDb();
   const machine = machineLines(probe.database.sqlite);
   await probe.close();
-  console.log(`mnemo bench${values.quick ? ' (--quick)' : ''}  ${new Date().toISOString()}`);
+  console.log(`mnemo bench${values.quick ? ' (--quick)' : values.full ? ' (--full)' : ''}  ${new Date().toISOString()}`);
   for (const line of machine) console.log(`  ${line}`);
 
   const started = performance.now();
   for (const section of selected) {
     const t0 = performance.now();
-    await section.run({ quick: values.quick ?? false });
+    await section.run({ quick: values.quick ?? false, full: values.full ?? false });
     console.log(`  (${section.group}/${section.name}: ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   }
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s; load ${loadLine()}`);

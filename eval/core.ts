@@ -3,16 +3,19 @@
  * real services) through importMemories, asks every question through retrieve() with each strategy,
  * and scores the ranked results against the data set's evidence labels.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { documentFrequencies, generatedEngineConfig, writeGeneratedModel } from '../bench/lib/generatedModel.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { openDatabase } from '../server/db/open.ts';
+import { type EngineConfig, loadEngineConfig } from '../server/embedding/engineConfig.ts';
+import { TRANSFORMERS_MODEL_FILES } from '../server/embedding/transformers.ts';
 import { createLogger } from '../server/logger.ts';
 import { LIMITS } from '../server/memory/memory.ts';
 import { importMemories, type MemoryDeps } from '../server/memory/memory.service.ts';
 import { retrieve, type Strategy } from '../server/memory/retrieval.ts';
-import { createServices } from '../server/services.ts';
+import { createServices, type Services } from '../server/services.ts';
 import { STRATEGIES } from '../server/settings/settings.ts';
 import { type EvalDataset, type EvalQuestion, loadDataset } from './datasets.ts';
 
@@ -22,7 +25,14 @@ export const DEFAULT_MAX_TOKENS = 16_000;
 const IMPORT_CHUNK = Math.min(5_000, LIMITS.importRows);
 const DAY_MS = 86_400_000;
 
-export type Phase = 'load' | 'import' | 'query';
+/** Where vectors come from: none (keyword tier only), a generated static model, or a local transformers model. */
+export type EvalSource = 'none' | 'static' | 'transformers';
+export const SOURCES: readonly EvalSource[] = ['none', 'static', 'transformers'];
+/** The generated static model's dimension (potion-base-8M's is 256). */
+export const DEFAULT_STATIC_DIM = 256;
+const STATIC_MAX_VOCAB = 100_000;
+
+export type Phase = 'load' | 'import' | 'embed' | 'query';
 export interface Progress {
   phase: Phase;
   done: number;
@@ -37,6 +47,12 @@ export interface EvalOptions {
   /** First N questions of the data set. */
   limit?: number | null;
   strategies?: readonly Strategy[];
+  /** Embedding sources to evaluate (default: all; one that cannot run here is reported as skipped). */
+  sources?: readonly EvalSource[] | null;
+  /** Dimension of the generated static model (default 256). */
+  staticDim?: number;
+  /** Where the transformers model is configured (MEMORY_TRANSFORMERS_MODEL, MEMORY_TRANSFORMERS_CACHE_DIR); default process.env. */
+  env?: NodeJS.ProcessEnv;
   maxTokens?: number;
   onProgress?: (p: Progress) => void;
 }
@@ -54,9 +70,12 @@ export interface MetricRow {
 
 export interface StrategyReport {
   strategy: Strategy;
+  source: EvalSource;
   /** How each retrieval was answered, from result.resolution: "keyword (fallback)" → count. */
   answeredBy: Record<string, number>;
   fallbackReasons: Record<string, number>;
+  /** The embedding source and model the resolution named: "static generated/bow-idf-256" → count. */
+  embeddings: Record<string, number>;
   overall: MetricRow;
   byType: MetricRow[];
   /** Retrievals that returned nothing at all. */
@@ -66,6 +85,17 @@ export interface StrategyReport {
   /** Results holding another API key's memory; must be 0. */
   crossTenant: number;
   queryMs: number;
+}
+
+export interface SourceRun {
+  source: EvalSource;
+  /** In words, for the report. */
+  label: string;
+  model: string | null;
+  /** Why it did not run, or null. */
+  skipped: string | null;
+  /** The reindex job that embedded the memories before any question (null for none, or when skipped before it). */
+  embedding: { memories: number; failed: number; vectors: number; ms: number; status: string; error: string | null } | null;
 }
 
 export interface EvalReport {
@@ -79,6 +109,9 @@ export interface EvalReport {
   ks: number[];
   limit: number;
   maxTokens: number;
+  /** One per requested source, in order: what it was, how its memories were embedded, or why it was skipped. */
+  sources: SourceRun[];
+  /** Every strategy run, grouped by source in the order of `sources`. */
   strategies: StrategyReport[];
   notes: string[];
   timings: { loadMs: number; importMs: number; totalMs: number };
@@ -103,6 +136,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
   const ks = normaliseKs(options.ks ?? DEFAULT_KS);
   const limit = ks[ks.length - 1]!;
   const strategies = options.strategies ?? STRATEGIES;
+  const sources = options.sources ?? SOURCES;
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const progress = options.onProgress ?? (() => {});
 
@@ -110,7 +144,8 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
   const database = openDatabase(path.join(dir, 'eval.db'));
   try {
     await migrateToLatest(database.db);
-    const services = createServices({ db: database.db, logger: createLogger('silent') });
+    const logger = createLogger('silent');
+    const services = createServices({ db: database.db, logger });
     await services.settings.update({ enabled: true, retentionDays: RETENTION_DAYS });
 
     // Import: every tenant's memories through the real import path, one transaction per chunk.
@@ -142,48 +177,39 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
     const importMs = performance.now() - t0;
 
     const reports: StrategyReport[] = [];
-    const total = dataset.questions.length * strategies.length;
-    let asked = 0;
-    progress({ phase: 'query', done: asked, total, detail: strategies[0] });
-    for (const strategy of strategies) {
-      const q0 = performance.now();
-      const outcomes: Outcome[] = [];
-      const answeredBy: Record<string, number> = {};
-      const fallbackReasons: Record<string, number> = {};
-      let emptyResults = 0;
-      let budgetCut = 0;
-      let crossTenant = 0;
-      for (const question of dataset.questions) {
-        // Retrieval runs as of the moment the question was asked, so retention is judged against
-        // the conversation's own timeline rather than today's date.
-        const deps: MemoryDeps = question.asOf === null ? services.memory : { ...services.memory, now: () => question.asOf! };
-        const result = await retrieve(
-          deps,
-          { apiKeyId: question.apiKeyId, query: question.query, strategy, maxTokens, limit },
-          { record: false },
-        );
-        const label = result.resolution.tiers.length > 0 ? result.resolution.tiers.join('+') : 'none';
-        const answered = result.resolution.fallbackReason ? `${label} (fallback)` : label;
-        bump(answeredBy, answered);
-        if (result.resolution.fallbackReason) bump(fallbackReasons, result.resolution.fallbackReason);
-        if (result.items.length === 0) emptyResults++;
-        if (result.items.length < Math.min(limit, result.candidates)) budgetCut++;
-        crossTenant += result.items.filter((i) => i.memory.apiKeyId !== question.apiKeyId).length;
-        outcomes.push(score(question, result.items.map((i) => i.memory.key), ks));
-        asked++;
-        progress({ phase: 'query', done: asked, total, detail: strategy });
+    const runs: SourceRun[] = [];
+    const ask = async (deps: MemoryDeps, source: EvalSource, list: readonly Strategy[]) => {
+      for (const strategy of list) reports.push(await askAll(deps, dataset, { strategy, source, ks, limit, maxTokens }, progress));
+    };
+    for (const source of sources) {
+      if (source === 'none') {
+        // No embedding model: EXACT, and the keyword tier answering for SEMANTIC and HYBRID.
+        runs.push({ source, label: 'no embedding model: keyword tier only', model: null, skipped: null, embedding: null });
+        await ask(services.memory, source, strategies);
+        continue;
       }
-      reports.push({
-        strategy,
-        answeredBy,
-        fallbackReasons,
-        overall: aggregate('all', outcomes, ks),
-        byType: byType(dataset.questions, outcomes, ks),
-        emptyResults,
-        budgetCut,
-        crossTenant,
-        queryMs: performance.now() - q0,
-      });
+      // EXACT ignores the vector tier: it runs once, with source none.
+      const vectorStrategies = strategies.filter((s) => s !== 'EXACT');
+      if (vectorStrategies.length === 0) {
+        runs.push({ source, label: source, model: null, skipped: 'no strategy that uses the vector tier was asked for', embedding: null });
+        continue;
+      }
+      const prepared = source === 'static' ? await generatedStatic(dataset, dir, options.staticDim ?? DEFAULT_STATIC_DIM) : localTransformers(options.env ?? process.env);
+      if ('skipped' in prepared) {
+        runs.push({ source, label: source, model: null, skipped: prepared.skipped, embedding: null });
+        continue;
+      }
+      // Services over the same database with this source's engine; the reindex job embeds every memory first.
+      const withModel = createServices({ db: database.db, logger, engine: prepared.engine });
+      await withModel.settings.update({ embeddingSource: source === 'static' ? 'STATIC' : 'TRANSFORMERS' });
+      const embedding = await embedAll(withModel, source, progress);
+      const run: SourceRun = { source, label: prepared.label, model: prepared.model, skipped: null, embedding };
+      runs.push(run);
+      if (embedding.status !== 'completed' || embedding.vectors === 0) {
+        run.skipped = `the reindex job ended ${embedding.status}${embedding.error ? ` (${embedding.error})` : ''} with ${embedding.vectors} vectors`;
+        continue;
+      }
+      await ask(withModel.memory, source, vectorStrategies);
     }
 
     const notes = [...dataset.notes];
@@ -199,6 +225,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
       ks,
       limit,
       maxTokens,
+      sources: runs,
       strategies: reports,
       notes,
       timings: { loadMs: 0, importMs, totalMs: performance.now() - started },
@@ -207,6 +234,123 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
     await database.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Asks every question with one strategy and scores the answers. */
+async function askAll(
+  deps: MemoryDeps,
+  dataset: EvalDataset,
+  o: { strategy: Strategy; source: EvalSource; ks: number[]; limit: number; maxTokens: number },
+  progress: (p: Progress) => void,
+): Promise<StrategyReport> {
+  const { strategy, ks, limit, maxTokens } = o;
+  const detail = `${strategy}, source ${o.source}`;
+  const q0 = performance.now();
+  const outcomes: Outcome[] = [];
+  const answeredBy: Record<string, number> = {};
+  const fallbackReasons: Record<string, number> = {};
+  const embeddings: Record<string, number> = {};
+  let emptyResults = 0;
+  let budgetCut = 0;
+  let crossTenant = 0;
+  progress({ phase: 'query', done: 0, total: dataset.questions.length, detail });
+  for (const [i, question] of dataset.questions.entries()) {
+    // Retrieval runs as of the moment the question was asked, so retention is judged against
+    // the conversation's own timeline rather than today's date.
+    const asOf = question.asOf;
+    const at: MemoryDeps = asOf === null ? deps : { ...deps, now: () => asOf };
+    const result = await retrieve(at, { apiKeyId: question.apiKeyId, query: question.query, strategy, maxTokens, limit }, { record: false });
+    const label = result.resolution.tiers.length > 0 ? result.resolution.tiers.join('+') : 'none';
+    const answered = result.resolution.fallbackReason ? `${label} (fallback)` : label;
+    bump(answeredBy, answered);
+    if (result.resolution.fallbackReason) bump(fallbackReasons, result.resolution.fallbackReason);
+    const e = result.resolution.embedding;
+    if (e?.source) bump(embeddings, `${e.source} ${e.model ?? ''}`.trim());
+    if (result.items.length === 0) emptyResults++;
+    if (result.items.length < Math.min(limit, result.candidates)) budgetCut++;
+    crossTenant += result.items.filter((item) => item.memory.apiKeyId !== question.apiKeyId).length;
+    outcomes.push(score(question, result.items.map((item) => item.memory.key), ks));
+    progress({ phase: 'query', done: i + 1, total: dataset.questions.length, detail });
+  }
+  return {
+    strategy,
+    source: o.source,
+    answeredBy,
+    fallbackReasons,
+    embeddings,
+    overall: aggregate('all', outcomes, ks),
+    byType: byType(dataset.questions, outcomes, ks),
+    emptyResults,
+    budgetCut,
+    crossTenant,
+    queryMs: performance.now() - q0,
+  };
+}
+
+/** Runs a reindex job over every memory and waits for it, as an operator would after choosing a model. */
+async function embedAll(services: Services, source: EvalSource, progress: (p: Progress) => void): Promise<NonNullable<SourceRun['embedding']>> {
+  const t0 = performance.now();
+  const started = await services.reindex.start(false);
+  let job = started;
+  for await (const update of services.reindex.watch(started.id)) {
+    job = update;
+    progress({ phase: 'embed', done: job.processed + job.failed, total: job.total, detail: source });
+  }
+  await services.reindex.idle();
+  const vectors = await services.vectors.index.count();
+  return { memories: job.processed, failed: job.failed, vectors, ms: performance.now() - t0, status: job.status, error: job.error };
+}
+
+type PreparedSource = { engine: EngineConfig; label: string; model: string } | { skipped: string };
+
+/**
+ * No model hub is reachable, so no real static model (potion-base-8M) can be had: a model2vec-layout model is
+ * generated over the data set's own vocabulary, one pseudo-random row per word scaled by the word's IDF in the
+ * memories. A text's vector is then the IDF-weighted mean of random word vectors: a bag-of-words random
+ * projection, whose cosine tracks weighted word overlap. A lexical baseline for the vector path, not semantics.
+ */
+async function generatedStatic(dataset: EvalDataset, dir: string, dim: number): Promise<PreparedSource> {
+  const texts = dataset.tenants.flatMap((t) => t.memories.map((m) => m.content));
+  const { df, documents } = documentFrequencies(texts);
+  const vocab = [...df.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, STATIC_MAX_VOCAB)
+    .map(([w]) => w);
+  const model = writeGeneratedModel(path.join(dir, 'models'), {
+    vocab,
+    dim,
+    model: `generated/bow-idf-${dim}`,
+    weight: (w) => Math.log(1 + documents / (df.get(w) ?? 1)),
+  });
+  return {
+    engine: generatedEngineConfig(model, dir),
+    model: model.model,
+    label:
+      `GENERATED static model ${model.model}: IDF-weighted bag-of-words random projection over this data set's own ` +
+      `${model.vocabSize.toLocaleString('en-US')} words, ${dim}-d (no model hub here) - a lexical baseline, NOT a semantic model`,
+  };
+}
+
+/** The transformers source as the server would configure it from the environment, only if its files are on disk. */
+function localTransformers(env: NodeJS.ProcessEnv): PreparedSource {
+  const dataDir = path.resolve(env['MNEMO_DATA_DIR'] ?? './data');
+  let config: EngineConfig;
+  try {
+    config = loadEngineConfig({ ...env, MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_WORKER_INTERVAL_MS: '0' }, dataDir);
+  } catch (error) {
+    return { skipped: `the engine environment is invalid: ${(error as Error).message}` };
+  }
+  const folder = path.join(config.transformersCacheDir, config.transformersModel);
+  const missing = TRANSFORMERS_MODEL_FILES.filter((f) => !existsSync(path.join(folder, f)));
+  if (missing.length > 0) {
+    const where = env['MEMORY_TRANSFORMERS_CACHE_DIR'] ? 'MEMORY_TRANSFORMERS_CACHE_DIR' : `MEMORY_TRANSFORMERS_CACHE_DIR unset, so the default under ${dataDir}`;
+    return {
+      skipped:
+        `model ${config.transformersModel} (MEMORY_TRANSFORMERS_MODEL) is not on disk: ${missing.join(', ')} missing in ${folder} (${where}); ` +
+        'no model hub is reachable here, so it cannot be downloaded',
+    };
+  }
+  return { engine: config, model: config.transformersModel, label: `transformers model ${config.transformersModel} from ${folder}` };
 }
 
 interface Outcome {
@@ -289,9 +433,25 @@ export function formatReport(r: EvalReport): string {
   );
   out.push(`  retrieve: limit ${r.limit}, maxTokens ${r.maxTokens}, record false`);
   for (const note of r.notes) out.push(`  note: ${note}`);
+  out.push('  embedding sources:');
+  for (const s of r.sources) {
+    if (s.skipped && !s.embedding) {
+      out.push(`    ${s.source}: SKIPPED - ${s.skipped}`);
+      continue;
+    }
+    out.push(`    ${s.source}: ${s.label}`);
+    if (s.embedding) {
+      const e = s.embedding;
+      out.push(
+        `      reindex job before the questions: ${e.status}, ${int(e.memories)} memories embedded (${int(e.failed)} failed), ${int(e.vectors)} vectors, ` +
+          `${secs(e.ms)} (${e.ms > 0 ? int(Math.round((e.memories * 1000) / e.ms)) : '-'}/s)`,
+      );
+    }
+    if (s.skipped) out.push(`      SKIPPED - ${s.skipped}`);
+  }
   out.push('');
 
-  const header = ['strategy', 'answered by', 'questions', 'n', ...r.ks.map((k) => `R@${k}`), 'MRR', `ev@${r.limit}`];
+  const header = ['strategy', 'source', 'answered by', 'questions', 'n', ...r.ks.map((k) => `R@${k}`), 'MRR', `ev@${r.limit}`];
   const rows: string[][] = [];
   for (const s of r.strategies) {
     const answered = Object.entries(s.answeredBy)
@@ -299,22 +459,30 @@ export function formatReport(r: EvalReport): string {
       .map(([label, n]) => (Object.keys(s.answeredBy).length > 1 ? `${label} ×${n}` : label))
       .join(', ');
     const metricCells = (m: MetricRow) => [int(m.questions), ...r.ks.map((k) => pct(m.hitAt[k] ?? 0)), pct(m.mrr), pct(m.evidenceRecall)];
-    rows.push([s.strategy, answered, 'all', ...metricCells(s.overall)]);
-    for (const t of s.byType) rows.push(['', '', t.group, ...metricCells(t)]);
+    rows.push([s.strategy, SOURCE_LABEL[s.source], answered, 'all', ...metricCells(s.overall)]);
+    for (const t of s.byType) rows.push(['', '', '', t.group, ...metricCells(t)]);
   }
-  out.push(...renderTable(header, rows, 3));
+  out.push(...renderTable(header, rows, 4));
   out.push('');
   out.push(`  R@k: share of questions with a relevant memory among the first k results (hit@k).`);
   out.push(`  MRR: mean 1/rank of the first relevant result within the first ${r.limit}. ev@${r.limit}: mean share of a question's relevant memories found in the first ${r.limit}.`);
-  const reasons = new Map<string, number>();
-  for (const s of r.strategies) for (const [why, n] of Object.entries(s.fallbackReasons)) reasons.set(`${s.strategy}: ${why}`, n);
-  for (const [why, n] of reasons) out.push(`  fallback ×${n}  ${why}`);
+  out.push(`  answered by: the tiers in result.resolution (enforced, exact, keyword, vector); "(fallback)" when resolution.fallbackReason was set.`);
+  if (r.strategies.some((s) => s.source === 'static')) {
+    out.push(`  static*: a GENERATED bag-of-words random projection (see above), not a semantic model: its vector tier can only match shared words.`);
+  }
   for (const s of r.strategies) {
+    for (const [why, n] of Object.entries(s.fallbackReasons)) out.push(`  fallback ×${n}  ${s.strategy} / ${s.source}: ${why}`);
+  }
+  for (const s of r.strategies) {
+    const embeddings = Object.entries(s.embeddings).map(([name, n]) => `${name} ×${n}`).join(', ');
     out.push(
-      `  ${s.strategy}: ${int(s.emptyResults)} empty results, ${int(s.budgetCut)} cut short by the token budget, ` +
-        `${int(s.crossTenant)} cross-tenant results; queries ${secs(s.queryMs)} (${r.questions > 0 ? (s.queryMs / r.questions).toFixed(1) : '-'} ms each)`,
+      `  ${s.strategy} / ${s.source}: ${int(s.emptyResults)} empty results, ${int(s.budgetCut)} cut short by the token budget, ` +
+        `${int(s.crossTenant)} cross-tenant results; queries ${secs(s.queryMs)} (${r.questions > 0 ? (s.queryMs / r.questions).toFixed(1) : '-'} ms each)` +
+        (s.source !== 'none' && embeddings ? `; embedding: ${embeddings}` : ''),
     );
   }
   out.push(`  time: load ${secs(r.timings.loadMs)}, import ${secs(r.timings.importMs)}, total ${secs(r.timings.totalMs)}`);
   return `${out.join('\n')}\n`;
 }
+
+const SOURCE_LABEL: Record<EvalSource, string> = { none: 'none', static: 'static*', transformers: 'transformers' };

@@ -1,5 +1,5 @@
 /**
- * npm run eval -- <data folder> [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--max-tokens 16000]
+ * npm run eval -- <data folder> [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--source none,static,transformers] [--max-tokens 16000]
  *
  * Retrieval recall of mnemo on a conversational-memory data set (LongMemEval) or a BEIR folder (SciFact).
  * The data is read in place; nothing is copied into the repo. Progress goes to stderr, the table to stdout.
@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import type { Strategy } from '../server/memory/retrieval.ts';
 import { STRATEGIES } from '../server/settings/settings.ts';
-import { DEFAULT_KS, DEFAULT_MAX_TOKENS, evaluateFolder, formatReport, normaliseKs, type Progress } from './core.ts';
+import { DEFAULT_KS, DEFAULT_MAX_TOKENS, type EvalSource, evaluateFolder, formatReport, normaliseKs, type Progress, SOURCES } from './core.ts';
 import { UnsupportedDataError } from './datasets.ts';
 
 const HELP = `npm run eval -- <data folder> [options]
@@ -15,6 +15,12 @@ const HELP = `npm run eval -- <data folder> [options]
   --limit N            evaluate only the first N questions (file-name order)
   --k 1,5,10           cut-offs for recall@k (default ${DEFAULT_KS.join(',')}); the largest is the retrieve limit
   --strategies LIST    comma-separated, from ${STRATEGIES.join(', ')} (default: all)
+  --source LIST        embedding sources for SEMANTIC and HYBRID, comma-separated, from ${SOURCES.join(', ')}
+                       (default: all that can run here; one that cannot is reported as skipped, with the reason)
+                         none          no embedding model: the keyword tier answers (and EXACT runs here)
+                         static        a static model GENERATED from the data set's vocabulary (no model hub here):
+                                       an IDF-weighted bag-of-words random projection, NOT a semantic model
+                         transformers  MEMORY_TRANSFORMERS_MODEL from MEMORY_TRANSFORMERS_CACHE_DIR, only if on disk
   --max-tokens N       retrieve budget (default ${DEFAULT_MAX_TOKENS}, at most 16000)
   --help
 
@@ -42,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
         limit: { type: 'string' },
         k: { type: 'string' },
         strategies: { type: 'string' },
+        source: { type: 'string', multiple: true },
         'max-tokens': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -60,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
   let limit: number | null;
   let maxTokens: number;
   let strategies: Strategy[];
+  let sources: EvalSource[];
   try {
     ks = normaliseKs(values.k ? values.k.split(',').map((s) => positiveInt(s.trim(), '--k')) : [...DEFAULT_KS]);
     limit = values.limit ? positiveInt(values.limit, '--limit') : null;
@@ -72,13 +80,16 @@ async function main(argv: string[]): Promise<number> {
           return name as Strategy;
         })
       : [...STRATEGIES];
+    const wanted = (values.source ?? []).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter(Boolean);
+    for (const w of wanted) if (!(SOURCES as readonly string[]).includes(w)) throw new Error(`unknown source "${w}" (${SOURCES.join(', ')})`);
+    sources = wanted.length > 0 ? SOURCES.filter((s) => wanted.includes(s)) : [...SOURCES];
   } catch (e) {
     return usage((e as Error).message);
   }
 
   const progress = progressLine();
   try {
-    const report = await evaluateFolder(positionals[0]!, { ks, limit, maxTokens, strategies, onProgress: progress.update });
+    const report = await evaluateFolder(positionals[0]!, { ks, limit, maxTokens, strategies, sources, onProgress: progress.update });
     progress.end();
     process.stdout.write(formatReport(report));
     return 0;
@@ -92,11 +103,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** One stderr line rewritten in place with \r, at most every 100 ms; each finished phase keeps its last line. */
+/**
+ * One stderr line rewritten in place with \r, at most every 100 ms; each finished phase (a phase and its detail,
+ * e.g. one strategy with one source) keeps its last line.
+ */
 function progressLine() {
   let last = 0;
   let width = 0;
-  let phase: Progress['phase'] | null = null;
+  let phase: string | null = null;
   let started = performance.now();
   // On a terminal the line is rewritten in place; into a file or pipe only each phase's last line is written.
   const tty = process.stderr.isTTY === true;
@@ -110,7 +124,9 @@ function progressLine() {
       ? `loading files ${p.done}/${p.total}`
       : p.phase === 'import'
         ? `importing memories ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}`
-        : `querying ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}${p.detail ? ` (${p.detail})` : ''}`;
+        : p.phase === 'embed'
+          ? `embedding memories ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}${p.detail ? ` (${p.detail})` : ''}`
+          : `querying ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}${p.detail ? ` (${p.detail})` : ''}`;
   let lastText = '';
   const finishPhase = () => {
     if (phase === null) return;
@@ -120,9 +136,10 @@ function progressLine() {
   };
   return {
     update(p: Progress) {
-      if (p.phase !== phase) {
+      const key = `${p.phase}\u0000${p.detail ?? ''}`;
+      if (key !== phase) {
         finishPhase();
-        phase = p.phase;
+        phase = key;
         started = performance.now();
       }
       lastText = label(p);

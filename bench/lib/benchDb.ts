@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../server/app.ts';
+import type { EngineConfig } from '../../server/embedding/engineConfig.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -19,13 +20,18 @@ export interface BenchDb {
   close(): Promise<void>;
 }
 
-/** A real mnemo database: a fresh SQLite file in a temp folder, migrated, with the services a server builds. */
-export async function openBenchDb(): Promise<BenchDb> {
+/**
+ * A real mnemo database: a fresh SQLite file in a temp folder, migrated, with the services a server builds.
+ * `engine` defaults to the offline configuration (no embedding model: keyword search only); `copyOf` opens a copy
+ * of an existing database file instead of a fresh one.
+ */
+export async function openBenchDb(opts: { engine?: (dir: string) => EngineConfig; copyOf?: string } = {}): Promise<BenchDb> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-bench-'));
   const file = path.join(dir, 'mnemo.db');
+  if (opts.copyOf) copyFileSync(opts.copyOf, file);
   const database = openDatabase(file);
   await migrateToLatest(database.db);
-  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: BENCH_ADMIN_TOKEN });
+  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: BENCH_ADMIN_TOKEN, engine: opts.engine?.(dir) });
   const count = database.sqlite.prepare('select count(*) as n from memories').pluck();
   return {
     dir,

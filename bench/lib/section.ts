@@ -10,4 +10,6 @@ export interface BenchSection {
 export interface BenchContext {
   /** --quick: small sizes, for a smoke run. */
   quick: boolean;
+  /** --full: the largest sizes, too slow for the default run (e.g. 1M memories over 1,000 keys). */
+  full: boolean;
 }

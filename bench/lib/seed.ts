@@ -10,8 +10,10 @@ const TYPES = ['factual', 'factual', 'factual', 'episodic', 'episodic', 'semanti
 export interface SeedOptions {
   /** Rows to add. */
   count: number;
-  /** How many API keys the rows are spread over (Zipf-like: key 00 is the largest tenant). */
+  /** How many API keys the rows are spread over (Zipf-like by default: key 00 is the largest tenant). */
   apiKeys: number;
+  /** `zipf` (default): a few big tenants and a long tail; `round-robin`: every key gets the same number of rows (±1). */
+  distribution?: 'zipf' | 'round-robin';
   /** created_at is spread uniformly over this many days before now. */
   days?: number;
   seed?: number;
@@ -38,12 +40,15 @@ export function keyWeights(apiKeys: number): number[] {
  * so exactly `count` rows are added. Returns the rows added per API key.
  */
 export function seedMemories(sqlite: SQLite.Database, opts: SeedOptions): Map<string, number> {
-  const { count, apiKeys, days = 25, seed = 1, batchSize = 5000, now = Date.now() } = opts;
+  const { count, apiKeys, days = 25, seed = 1, batchSize = 5000, now = Date.now(), distribution = 'zipf' } = opts;
   const progress = opts.progress ?? count >= 20_000;
   const random = rng(seed);
   const cumulative: number[] = [];
   keyWeights(apiKeys).reduce((acc, w, i) => (cumulative[i] = acc + w), 0);
+  let added = 0;
   const chooseKey = () => {
+    // A skipped duplicate is retried with the same key, since `added` did not move: exact shares.
+    if (distribution === 'round-robin') return added % apiKeys;
     const r = random();
     const i = cumulative.findIndex((c) => r < c);
     return i === -1 ? apiKeys - 1 : i;
@@ -53,7 +58,6 @@ export function seedMemories(sqlite: SQLite.Database, opts: SeedOptions): Map<st
     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
     on conflict (api_key_id, key) do nothing`);
   const perKey = new Map<string, number>();
-  let added = 0;
   const insertBatch = sqlite.transaction((target: number) => {
     while (added < target) {
       const key = apiKeyName(chooseKey());

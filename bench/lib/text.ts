@@ -47,6 +47,9 @@ const CLAUSES = [
 ];
 const NAMES = ['ticket', 'order', 'invoice', 'issue', 'case', 'room'];
 
+/** The seeder's word lists, for queries and generated models built from the words the seeded text holds. */
+export const WORD_LISTS = { SUBJECTS, VERBS, OBJECTS, MODIFIERS, CLAUSES, NAMES } as const;
+
 /** One or two sentences, 8 to 40 words: the size of a typical extracted memory. */
 export function sentence(random: () => number): string {
   const parts = [pick(random, SUBJECTS), pick(random, VERBS), pick(random, OBJECTS)];

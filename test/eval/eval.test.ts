@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EvalReport, evaluateFolder, type MetricRow, score } from '../../eval/core.ts';
+import { type EvalReport, type EvalSource, evaluateFolder, formatReport, type MetricRow, score } from '../../eval/core.ts';
 import { detectFormat, UnsupportedDataError } from '../../eval/datasets.ts';
 
 type Turn = { role: 'user' | 'assistant'; content: string; has_answer: boolean };
@@ -58,18 +58,25 @@ const FILES = {
 };
 
 let dir: string;
+let noModels: string;
 let report: EvalReport;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-test-'));
+  noModels = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-no-models-'));
   for (const [name, body] of Object.entries(FILES)) writeFileSync(path.join(dir, name), JSON.stringify(body));
-  report = await evaluateFolder(dir, { ks: [1, 5, 10] });
+  // Every source; a tiny generated static model (64-d); an empty transformers cache, so that source is skipped.
+  report = await evaluateFolder(dir, { ks: [1, 5, 10], staticDim: 64, env: { MEMORY_TRANSFORMERS_CACHE_DIR: noModels } });
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(noModels, { recursive: true, force: true });
+});
 
-const strategy = (name: string) => report.strategies.find((s) => s.strategy === name)!;
-const typeRow = (name: string, type: string) => strategy(name).byType.find((r) => r.group === type) as MetricRow;
+const run = (name: string, source: EvalSource = 'none') => report.strategies.find((s) => s.strategy === name && s.source === source)!;
+const strategy = (name: string) => run(name, 'none');
+const typeRow = (name: string, type: string, source: EvalSource = 'none') => run(name, source).byType.find((r) => r.group === type) as MetricRow;
 
 describe('eval on a LongMemEval-format folder', () => {
   it('detects the format, evaluates the answerable questions and counts the skipped one', () => {
@@ -78,7 +85,7 @@ describe('eval on a LongMemEval-format folder', () => {
     expect(report.skipped).toEqual({ 'no has_answer turn (abstention question)': 1 });
     expect(report.apiKeys).toBe(2);
     expect(report.memories).toEqual({ imported: 7, updated: 0, rejected: 0, outsideRetention: 0 });
-    expect(report.strategies.map((s) => s.strategy)).toEqual(['EXACT', 'SEMANTIC', 'HYBRID']);
+    expect(report.strategies.map((s) => `${s.strategy}/${s.source}`)).toEqual(['EXACT/none', 'SEMANTIC/none', 'HYBRID/none', 'SEMANTIC/static', 'HYBRID/static']);
   });
 
   it('HYBRID: the word-sharing answer is a hit at k=1, the other question misses, and nothing crosses tenants', () => {
@@ -105,8 +112,47 @@ describe('eval on a LongMemEval-format folder', () => {
     expect(typeRow('EXACT', 'single-session-user').mrr).toBeCloseTo(0.25);
   });
 
+  it('static source: a reindex job embeds every memory first, then the vector tier answers without fallback', () => {
+    const source = report.sources.find((s) => s.source === 'static')!;
+    expect(source.skipped).toBeNull();
+    expect(source.label).toContain('GENERATED');
+    expect(source.label).toContain('NOT a semantic model');
+    expect(source.embedding).toMatchObject({ status: 'completed', memories: 7, failed: 0, vectors: 7 });
+    const semantic = run('SEMANTIC', 'static');
+    const hybrid = run('HYBRID', 'static');
+    expect(semantic.answeredBy).toEqual({ vector: 2 });
+    expect(hybrid.answeredBy).toEqual({ 'keyword+vector': 2 });
+    expect(semantic.fallbackReasons).toEqual({});
+    expect(hybrid.fallbackReasons).toEqual({});
+    expect(semantic.embeddings).toEqual({ 'static generated/bow-idf-64': 2 });
+    expect(semantic.crossTenant + hybrid.crossTenant).toBe(0);
+  });
+
+  it('static source: the answer that shares most words with the question ranks first, by vectors alone', () => {
+    expect(typeRow('SEMANTIC', 'single-session-user', 'static').hitAt[1]).toBe(1);
+    expect(typeRow('HYBRID', 'single-session-user', 'static').hitAt[1]).toBe(1);
+  });
+
+  it('a source that cannot run here is reported as skipped, with the reason, and the report says so', () => {
+    const transformers = report.sources.find((s) => s.source === 'transformers')!;
+    expect(transformers.skipped).toMatch(/not on disk/);
+    expect(report.strategies.some((s) => s.source === 'transformers')).toBe(false);
+    const text = formatReport(report);
+    expect(text).toContain('transformers: SKIPPED');
+    expect(text).toContain('static*');
+    expect(text).toMatch(/SEMANTIC\s+static\*\s+vector\s+all/);
+  });
+
+  it('--source none runs only the keyword tier; --source static runs no EXACT', async () => {
+    const none = await evaluateFolder(dir, { ks: [1], sources: ['none'] });
+    expect(none.strategies.map((s) => s.source)).toEqual(['none', 'none', 'none']);
+    expect(none.sources.map((s) => s.source)).toEqual(['none']);
+    const stat = await evaluateFolder(dir, { ks: [1], sources: ['static'], staticDim: 16 });
+    expect(stat.strategies.map((s) => `${s.strategy}/${s.source}`)).toEqual(['SEMANTIC/static', 'HYBRID/static']);
+  });
+
   it('--limit takes the first questions in file order', async () => {
-    const one = await evaluateFolder(dir, { ks: [1], limit: 1, strategies: ['HYBRID'] });
+    const one = await evaluateFolder(dir, { ks: [1], limit: 1, strategies: ['HYBRID'], sources: ['none'] });
     expect(one.questions).toBe(1);
     expect(one.strategies[0]!.overall.hitAt).toEqual({ 1: 1 });
   });

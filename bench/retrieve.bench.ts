@@ -1,0 +1,494 @@
+/**
+ * Retrieval on the gateway path: `retrieve` latency by strategy and tenant size (in-process, and once over HTTP
+ * to show what GraphQL adds), whether other tenants' data slows one key down, `extractFacts` throughput and
+ * `injectMemory` latency. Keyword figures are the keyword tier alone: these databases have no embedding model,
+ * so HYBRID falls back to keyword search (the vector tier is measured in vector.bench.ts).
+ */
+import { extractFacts } from '../server/memory/extraction.ts';
+import { injectMemory } from '../server/memory/gateway.ts';
+import type { MemoryDeps } from '../server/memory/memory.service.ts';
+import { retrieve, type Strategy } from '../server/memory/retrieval.ts';
+import { type BenchDb, openBenchDb, startHttp } from './lib/benchDb.ts';
+import { chatRequest, chatText, questionStream } from './lib/queries.ts';
+import type { BenchSection } from './lib/section.ts';
+import { apiKeyName, seedMemories } from './lib/seed.ts';
+import { type LatencySummary, sampleInterleaved, summarize } from './lib/stats.ts';
+import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts';
+
+export type Via = 'in-process' | 'http';
+
+/** What every retrieve call reports back, whichever way it went. */
+interface Answer {
+  items: number;
+  tiers: string[];
+  fallbackReason: string | null;
+}
+
+const TIER_LABEL: Record<'EXACT' | 'HYBRID', string> = { EXACT: 'EXACT (newest first)', HYBRID: 'HYBRID → keyword tier' };
+const STRATEGIES = ['EXACT', 'HYBRID'] as const;
+
+const RETRIEVE_QUERY = `query Retrieve($input: RetrieveInput!) {
+  retrieve(input: $input) { tokensUsed candidates items { tier score content memory { id key type } } resolution { tiers fallbackReason } }
+}`;
+
+/** Memory on, as on a gateway: retrieve with record: true is refused while memory is disabled. */
+async function enableMemory(db: BenchDb) {
+  await db.services.settings.update({ enabled: true });
+}
+
+function inProcess(deps: MemoryDeps, apiKeyId: () => string, strategy: Strategy, seed: number): () => Promise<Answer> {
+  const next = questionStream(seed);
+  return async () => {
+    const r = await retrieve(deps, { apiKeyId: apiKeyId(), query: next(), strategy }, { record: true });
+    return { items: r.items.length, tiers: r.resolution.tiers, fallbackReason: r.resolution.fallbackReason };
+  };
+}
+
+/**
+ * Checks one call's answer before anything is timed: a benchmark of a tier that silently did not answer, or
+ * found nothing, would measure the wrong thing.
+ */
+function expectTier(label: string, strategy: Strategy, a: Answer) {
+  const tier = strategy === 'EXACT' ? 'exact' : 'keyword';
+  if (!a.tiers.includes(tier)) throw new Error(`${label}: expected the ${tier} tier to answer, got ${JSON.stringify(a)}`);
+  if (strategy === 'HYBRID' && !a.fallbackReason?.includes('vector search unavailable')) {
+    throw new Error(`${label}: expected HYBRID to fall back to keyword search (no embedding model), got ${JSON.stringify(a)}`);
+  }
+}
+
+/** Times the calls in turns (a, b, c, a, b, c, ...) and counts the items they returned. */
+async function measure(calls: (() => Promise<Answer>)[], o: SampleSizes): Promise<{ latency: LatencySummary; meanItems: number }[]> {
+  const items = calls.map(() => ({ n: 0, sum: 0 }));
+  const counted = calls.map((call, k) => async () => {
+    const a = await call();
+    items[k]!.n++;
+    items[k]!.sum += a.items;
+  });
+  const samples = await sampleInterleaved(counted, { iterations: o.iterations, warmup: o.warmup, maxMs: o.maxMsPerCase });
+  return samples.map((s, k) => ({ latency: summarize(s), meanItems: items[k]!.sum / Math.max(1, items[k]!.n) }));
+}
+
+export interface SampleSizes {
+  iterations: number;
+  warmup: number;
+  /** Time cap per measured case; n shows what ran. */
+  maxMsPerCase: number;
+}
+
+export interface SeedTiming {
+  rows: number;
+  keys: number;
+  ms: number;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 1. retrieve latency by tenant size
+
+export interface RetrieveOptions extends SampleSizes {
+  /** Memories of the one key, ascending; seeded incrementally into one database holding that key only. */
+  sizes: number[];
+  /** The size at which the keyword case also runs over HTTP (null: never). */
+  httpAt: number | null;
+}
+
+export interface RetrieveResult {
+  memories: number;
+  strategy: 'EXACT' | 'HYBRID';
+  via: Via;
+  latency: LatencySummary;
+  meanItems: number;
+}
+
+export async function benchRetrieve(o: RetrieveOptions): Promise<{ results: RetrieveResult[]; seeding: SeedTiming[] }> {
+  const results: RetrieveResult[] = [];
+  const seeding: SeedTiming[] = [];
+  const key = apiKeyName(0);
+  const db = await openBenchDb();
+  try {
+    await enableMemory(db);
+    for (const [step, size] of o.sizes.entries()) {
+      const have = db.countMemories();
+      if (size > have) {
+        const t0 = performance.now();
+        seedMemories(db.database.sqlite, { count: size - have, apiKeys: 1, seed: 101 + step });
+        seeding.push({ rows: size - have, keys: 1, ms: performance.now() - t0 });
+      }
+      const lanes: { strategy: 'EXACT' | 'HYBRID'; via: Via; call: () => Promise<Answer> }[] = STRATEGIES.map((strategy) => ({
+        strategy,
+        via: 'in-process',
+        call: inProcess(db.services.memory, () => key, strategy, 1),
+      }));
+      // Started after seeding, which blocks the event loop for seconds (a timed-out keep-alive socket would reset).
+      const server = o.httpAt === size ? await startHttp(db.services) : null;
+      try {
+        if (server) {
+          const next = questionStream(1);
+          lanes.push({
+            strategy: 'HYBRID',
+            via: 'http',
+            call: async () => {
+              const { retrieve: r } = await server.gql(RETRIEVE_QUERY, { input: { apiKeyId: key, query: next(), strategy: 'HYBRID' } });
+              return { items: r.items.length, tiers: r.resolution.tiers.map((t: string) => t.toLowerCase()), fallbackReason: r.resolution.fallbackReason };
+            },
+          });
+        }
+        for (const lane of lanes) expectTier(`${size} memories, ${lane.strategy} ${lane.via}`, lane.strategy, await lane.call());
+        const measured = await measure(lanes.map((l) => l.call), o);
+        lanes.forEach((l, k) => results.push({ memories: size, strategy: l.strategy, via: l.via, ...measured[k]! }));
+      } finally {
+        await server?.close();
+      }
+    }
+  } finally {
+    await db.close();
+  }
+  return { results, seeding };
+}
+
+export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof benchRetrieve>>, o: RetrieveOptions): Table {
+  const targetSize = 10_000;
+  const kw = (memories: number, via: Via) => results.find((r) => r.memories === memories && r.strategy === 'HYBRID' && r.via === via);
+  const notes = [
+    `one API key holding every memory; retrieve(..., { record: true }) with memory enabled, the gateway path: settings, enforced`,
+    `memories, ranking, the token budget walk (default maxTokens 2000, limit 50) and the access-count write.`,
+    `HYBRID has no embedding model here and falls back to the keyword tier (FTS5 bm25, CROSS JOIN memories), as a server without one does.`,
+    `queries: varied chat questions from the seeded vocabulary, a new one each call; calls of all variants run in turns.`,
+  ];
+  const inKw = kw(targetSize, 'in-process');
+  if (inKw) notes.push(`target: keyword p50 < 5 ms in-process at 10k per key: ${fmtMs(inKw.latency.p50)} ms, ${inKw.latency.p50 < 5 ? 'met' : 'MISSED'}.`);
+  const httpKw = o.httpAt === null ? undefined : kw(o.httpAt, 'http');
+  const baseKw = o.httpAt === null ? undefined : kw(o.httpAt, 'in-process');
+  if (httpKw && baseKw) {
+    const overhead = httpKw.latency.p50 - baseKw.latency.p50;
+    notes.push(
+      `target: HTTP overhead < 2 ms at p50 (${fmtInt(o.httpAt!)} memories, keyword): ${fmtMs(overhead)} ms, ${overhead < 2 ? 'met' : 'MISSED'}` +
+        ` (the yoga server and its fetch client share this process, so client cost is included).`,
+    );
+  }
+  if (results.some((r) => r.latency.n < o.iterations)) notes.push(`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`);
+  notes.push(`seeding (one key, raw prepared statements, FTS triggers on): ${seedingText(seeding)}.`);
+  return {
+    title: `retrieve latency, ms, by memories of one key (${o.iterations} timed calls after up to ${o.warmup} warm-up)`,
+    columns: [
+      { header: 'memories' },
+      { header: 'strategy → tier', align: 'left' },
+      { header: 'via', align: 'left' },
+      { header: 'p50' },
+      { header: 'p95' },
+      { header: 'p99' },
+      { header: 'mean' },
+      { header: 'n' },
+      { header: 'items' },
+    ],
+    rows: results.map((r) => [
+      fmtInt(r.memories),
+      TIER_LABEL[r.strategy],
+      r.via,
+      fmtMs(r.latency.p50),
+      fmtMs(r.latency.p95),
+      fmtMs(r.latency.p99),
+      fmtMs(r.latency.mean),
+      `${r.latency.n}${r.latency.n < o.iterations ? '*' : ''}`,
+      r.meanItems.toFixed(1),
+    ]),
+    notes,
+  };
+}
+
+const seedingText = (seeding: SeedTiming[]) =>
+  seeding.map((s) => `${fmtInt(s.rows)} rows${s.keys > 1 ? ` over ${fmtInt(s.keys)} keys` : ''} in ${(s.ms / 1000).toFixed(1)} s (${fmtInt(perSecond(s.rows, s.ms))}/s)`).join(', ');
+
+// ---------------------------------------------------------------------------------------------------
+// 2. many tenants: does everyone else's data slow one key down?
+
+export interface TenantOptions extends SampleSizes {
+  keys: number;
+  perKey: number;
+}
+
+export interface TenantResult {
+  strategy: 'EXACT' | 'HYBRID';
+  variant: 'alone' | 'same key' | 'rotating keys';
+  latency: LatencySummary;
+  meanItems: number;
+}
+
+export async function benchTenants(o: TenantOptions): Promise<{ results: TenantResult[]; seeding: SeedTiming[]; rowsTotal: number }> {
+  const seeding: SeedTiming[] = [];
+  const alone = await openBenchDb();
+  const crowded = await openBenchDb();
+  try {
+    await enableMemory(alone);
+    await enableMemory(crowded);
+    let t0 = performance.now();
+    seedMemories(alone.database.sqlite, { count: o.perKey, apiKeys: 1, seed: 201, progress: false });
+    seeding.push({ rows: o.perKey, keys: 1, ms: performance.now() - t0 });
+    t0 = performance.now();
+    const perKey = seedMemories(crowded.database.sqlite, { count: o.keys * o.perKey, apiKeys: o.keys, distribution: 'round-robin', seed: 202, batchSize: 10_000 });
+    seeding.push({ rows: o.keys * o.perKey, keys: o.keys, ms: performance.now() - t0 });
+    const middle = apiKeyName(Math.floor(o.keys / 2));
+    if (perKey.get(middle) !== o.perKey) throw new Error(`${middle} got ${perKey.get(middle)} memories, expected ${o.perKey}`);
+
+    let turn = 0;
+    const rotating = () => apiKeyName(turn++ % o.keys);
+    const lanes = STRATEGIES.flatMap((strategy) => [
+      { strategy, variant: 'alone' as const, call: inProcess(alone.services.memory, () => apiKeyName(0), strategy, 3) },
+      { strategy, variant: 'same key' as const, call: inProcess(crowded.services.memory, () => middle, strategy, 3) },
+      { strategy, variant: 'rotating keys' as const, call: inProcess(crowded.services.memory, rotating, strategy, 3) },
+    ]);
+    for (const lane of lanes) expectTier(`tenants ${lane.variant} ${lane.strategy}`, lane.strategy, await lane.call());
+    const measured = await measure(lanes.map((l) => l.call), o);
+    return {
+      results: lanes.map((l, k) => ({ strategy: l.strategy, variant: l.variant, ...measured[k]! })),
+      seeding,
+      rowsTotal: crowded.countMemories(),
+    };
+  } finally {
+    await alone.close();
+    await crowded.close();
+  }
+}
+
+export function tenantTable(report: Awaited<ReturnType<typeof benchTenants>>, o: TenantOptions, run: 'quick' | 'default' | 'full'): Table {
+  const { results, seeding, rowsTotal } = report;
+  const base = (strategy: string) => results.find((r) => r.strategy === strategy && r.variant === 'alone')!;
+  const describe = (r: TenantResult) =>
+    r.variant === 'alone' ? `${fmtInt(o.perKey)} memories, the only key` : `${fmtInt(o.perKey)} of ${fmtInt(rowsTotal)}, ${r.variant}`;
+  const ratios = results.filter((r) => r.variant !== 'alone').map((r) => ({ r, ratio: r.latency.p50 / base(r.strategy).latency.p50 }));
+  const worst = ratios.filter((x) => x.r.strategy === 'HYBRID').reduce((m, x) => Math.max(m, x.ratio), 0);
+  return {
+    title: `retrieve latency, ms: one key of ${fmtInt(o.perKey)} memories alone vs among ${fmtInt(o.keys)} keys × ${fmtInt(o.perKey)} (${fmtInt(rowsTotal)} rows)`,
+    columns: [
+      { header: 'strategy → tier', align: 'left' },
+      { header: 'database', align: 'left' },
+      { header: 'p50' },
+      { header: 'p95' },
+      { header: 'p99' },
+      { header: 'n' },
+      { header: 'items' },
+      { header: 'p50 ratio' },
+    ],
+    rows: results.map((r) => [
+      TIER_LABEL[r.strategy],
+      describe(r),
+      fmtMs(r.latency.p50),
+      fmtMs(r.latency.p95),
+      fmtMs(r.latency.p99),
+      `${r.latency.n}${r.latency.n < o.iterations ? '*' : ''}`,
+      r.meanItems.toFixed(1),
+      r.variant === 'alone' ? '1.00x' : `${(r.latency.p50 / base(r.strategy).latency.p50).toFixed(2)}x`,
+    ]),
+    notes: [
+      run === 'full'
+        ? `--full: ${fmtInt(o.keys)} keys × ${fmtInt(o.perKey)} = ${fmtInt(rowsTotal)} memories.`
+        : `${run === 'quick' ? '--quick' : 'default run'}: ${fmtInt(o.keys)} keys × ${fmtInt(o.perKey)} = ${fmtInt(rowsTotal)} memories (1,000 keys × 1,000 = 1M only with --full: seeding alone takes minutes).`,
+      `same key: ${apiKeyName(Math.floor(o.keys / 2))} every call; rotating keys: a different key each call (its rows are cold and, seeded`,
+      `round-robin, spread over the whole file). Keys are named bench-key-NNN: FTS5 sees the words "bench" and "key" in every row.`,
+      `target: the many-key case within 1.5x of the key alone (keyword p50): worst ${worst.toFixed(2)}x, ${worst <= 1.5 ? 'met' : 'MISSED'}.`,
+      ...(results.some((r) => r.latency.n < o.iterations) ? [`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`] : []),
+      `seeding: ${seedingText(seeding)}.`,
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 3. extractFacts throughput
+
+export interface ExtractOptions {
+  /** Message sizes in characters, and how many characters of each to push through in total. */
+  sizes: { chars: number; totalChars: number }[];
+}
+
+export interface ExtractResult {
+  chars: number;
+  calls: number;
+  bytes: number;
+  ms: number;
+  facts: number;
+  latency: LatencySummary;
+}
+
+export async function benchExtract(o: ExtractOptions): Promise<ExtractResult[]> {
+  const results: ExtractResult[] = [];
+  for (const { chars, totalChars } of o.sizes) {
+    const calls = Math.max(10, Math.round(totalChars / chars));
+    // 50 distinct texts, cycled: varied input without generating megabytes up front.
+    const texts = Array.from({ length: Math.min(calls, 50) }, (_, i) => chatText(1000 + i, chars));
+    for (const t of texts) extractFacts(t, { role: 'user' });
+    const latencies: number[] = [];
+    let bytes = 0;
+    let facts = 0;
+    for (let i = 0; i < calls; i++) {
+      const text = texts[i % texts.length]!;
+      const t0 = performance.now();
+      facts += extractFacts(text, { role: 'user' }).length;
+      latencies.push(performance.now() - t0);
+      bytes += Buffer.byteLength(text);
+    }
+    const ms = latencies.reduce((s, x) => s + x, 0);
+    results.push({ chars, calls, bytes, ms, facts, latency: summarize(latencies) });
+  }
+  return results;
+}
+
+export function extractTable(results: ExtractResult[]): Table {
+  return {
+    title: 'extractFacts throughput (rule-based fact extraction from a user message; pure CPU, no database)',
+    columns: [
+      { header: 'message' },
+      { header: 'calls' },
+      { header: 'MB' },
+      { header: 'MB/s' },
+      { header: 'call p50 ms' },
+      { header: 'call p99 ms' },
+      { header: 'facts/call' },
+    ],
+    rows: results.map((r) => [
+      `${fmtInt(r.chars)} chars`,
+      fmtInt(r.calls),
+      (r.bytes / 1e6).toFixed(2),
+      (r.bytes / 1e6 / (r.ms / 1000)).toFixed(2),
+      fmtMs(r.latency.p50),
+      fmtMs(r.latency.p99),
+      (r.facts / r.calls).toFixed(1),
+    ]),
+    notes: [
+      'text: generated chat prose (third-person sentences, chatter, line breaks) with a first-person fact ("I prefer ...",',
+      `"I work at ...", "We'll use ...") every ~6 sentences; MB = 10^6 bytes of UTF-8. 64 KB is the extraction input cap.`,
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 4. injectMemory latency
+
+export interface InjectOptions extends SampleSizes {
+  memories: number;
+  messages: number;
+}
+
+export interface InjectResult {
+  strategy: 'EXACT' | 'HYBRID';
+  latency: LatencySummary;
+  meanItems: number;
+  requestBytes: number;
+}
+
+export async function benchInject(o: InjectOptions): Promise<InjectResult[]> {
+  const db = await openBenchDb();
+  try {
+    await enableMemory(db);
+    seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 1, seed: 301 });
+    const requests = Array.from({ length: 200 }, (_, i) => chatRequest(5000 + i, o.messages));
+    const requestBytes = requests.reduce((s, r) => s + Buffer.byteLength(JSON.stringify(r)), 0) / requests.length;
+    const lanes = STRATEGIES.map((strategy) => {
+      let i = 0;
+      return {
+        strategy,
+        call: async (): Promise<Answer> => {
+          const request = requests[i++ % requests.length]!;
+          const out = await injectMemory(db.services.memory, { apiKeyId: apiKeyName(0), request, provider: 'openai/gpt-4o-mini', strategy });
+          if (!out.injected || !out.retrieval) throw new Error(`injectMemory did not inject (${strategy})`);
+          return { items: out.retrieval.items.length, tiers: out.retrieval.resolution.tiers, fallbackReason: out.retrieval.resolution.fallbackReason };
+        },
+      };
+    });
+    for (const lane of lanes) expectTier(`injectMemory ${lane.strategy}`, lane.strategy, await lane.call());
+    const measured = await measure(lanes.map((l) => l.call), o);
+    return lanes.map((l, k) => ({ strategy: l.strategy, requestBytes, ...measured[k]! }));
+  } finally {
+    await db.close();
+  }
+}
+
+export function injectTable(results: InjectResult[], o: InjectOptions): Table {
+  return {
+    title: `injectMemory latency, ms (OpenAI chat request of ${o.messages} messages, ~${fmtInt(results[0]?.requestBytes ?? 0)} bytes; one key of ${fmtInt(o.memories)} memories)`,
+    columns: [
+      { header: 'strategy → tier', align: 'left' },
+      { header: 'p50' },
+      { header: 'p95' },
+      { header: 'p99' },
+      { header: 'mean' },
+      { header: 'n' },
+      { header: 'injected' },
+    ],
+    rows: results.map((r) => [
+      TIER_LABEL[r.strategy],
+      fmtMs(r.latency.p50),
+      fmtMs(r.latency.p95),
+      fmtMs(r.latency.p99),
+      fmtMs(r.latency.mean),
+      `${r.latency.n}${r.latency.n < o.iterations ? '*' : ''}`,
+      r.meanItems.toFixed(1),
+    ]),
+    notes: [
+      'in-process: the query is the last user message; retrieve with record: true, then the memory block goes into the system',
+      'message of a copy of the request. "injected" = memories in the block (budget 2000 tokens, limit 50).',
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// sections
+
+const RETRIEVE_SIZES: Record<'quick' | 'full', RetrieveOptions> = {
+  quick: { sizes: [1000, 5000], httpAt: 5000, iterations: 50, warmup: 10, maxMsPerCase: 2000 },
+  full: { sizes: [1000, 10_000, 100_000], httpAt: 10_000, iterations: 300, warmup: 30, maxMsPerCase: 8000 },
+};
+
+/** The default run uses 200 keys; 1,000 keys (1M rows) only with --full, see tenantTable's note. */
+const TENANT_SIZES: Record<'quick' | 'default' | 'full', TenantOptions> = {
+  quick: { keys: 20, perKey: 200, iterations: 50, warmup: 10, maxMsPerCase: 2000 },
+  default: { keys: 200, perKey: 1000, iterations: 300, warmup: 30, maxMsPerCase: 6000 },
+  full: { keys: 1000, perKey: 1000, iterations: 300, warmup: 30, maxMsPerCase: 6000 },
+};
+
+const EXTRACT_SIZES: Record<'quick' | 'full', ExtractOptions> = {
+  quick: { sizes: [{ chars: 2000, totalChars: 500_000 }, { chars: 65_536, totalChars: 1_000_000 }] },
+  full: { sizes: [{ chars: 2000, totalChars: 8_000_000 }, { chars: 65_536, totalChars: 16_000_000 }] },
+};
+
+const INJECT_SIZES: Record<'quick' | 'full', InjectOptions> = {
+  quick: { memories: 2000, messages: 10, iterations: 50, warmup: 10, maxMsPerCase: 2000 },
+  full: { memories: 10_000, messages: 10, iterations: 300, warmup: 30, maxMsPerCase: 6000 },
+};
+
+export const sections: BenchSection[] = [
+  {
+    name: 'latency',
+    group: 'retrieve',
+    description: 'retrieve p50/p95/p99 by strategy at 1k, 10k, 100k memories of one key; HTTP overhead',
+    run: async ({ quick }) => {
+      const o = RETRIEVE_SIZES[quick ? 'quick' : 'full'];
+      printTable(retrieveTable(await benchRetrieve(o), o));
+    },
+  },
+  {
+    name: 'tenants',
+    group: 'retrieve',
+    description: 'one key of 1,000 alone vs among 200 keys (1,000 with --full)',
+    run: async ({ quick, full }) => {
+      const run = quick ? 'quick' : full ? 'full' : 'default';
+      const o = TENANT_SIZES[run];
+      printTable(tenantTable(await benchTenants(o), o, run));
+    },
+  },
+  {
+    name: 'extract',
+    group: 'retrieve',
+    description: 'extractFacts throughput, MB/s',
+    run: async ({ quick }) => {
+      printTable(extractTable(await benchExtract(EXTRACT_SIZES[quick ? 'quick' : 'full'])));
+    },
+  },
+  {
+    name: 'inject',
+    group: 'retrieve',
+    description: 'injectMemory latency on a 10-message chat request',
+    run: async ({ quick }) => {
+      const o = INJECT_SIZES[quick ? 'quick' : 'full'];
+      printTable(injectTable(await benchInject(o), o));
+    },
+  },
+];
