@@ -104,7 +104,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     retentionCutoff: retentionCutoff(now, settings.retentionDays),
   };
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const ranked = await rank(deps, scope, input.query ?? '', strategy, limit * CANDIDATE_FACTOR, { backfill: options.record });
+  const ranked = await rank(deps, scope, input.query ?? '', strategy, limit * CANDIDATE_FACTOR, { maintainIndex: options.record });
   const enforced = (await repo.enforcedMemories(deps.db, scope, ENFORCED_LIMIT)).map((row, i) => candidate(rowToMemory(row), 'enforced', ENFORCED_LIMIT - i));
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
@@ -123,7 +123,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
 
 type Ranked = { candidates: RetrievedMemory[]; resolution: Omit<Resolution, 'requestedStrategy'> };
 
-async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, strategy: Strategy, limit: number, opts: { backfill: boolean }): Promise<Ranked> {
+async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, strategy: Strategy, limit: number, opts: { maintainIndex: boolean }): Promise<Ranked> {
   const base = { fallbackReason: null, embedding: null, vectorStore: null, rerank: null };
   if (strategy === 'EXACT') {
     const rows = await repo.recentCandidates(deps.db, scope, limit);
@@ -170,7 +170,7 @@ async function keywordTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: 
   }
 }
 
-async function vectorTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number, opts: { backfill: boolean }): Promise<TierResult> {
+async function vectorTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number, opts: { maintainIndex: boolean }): Promise<TierResult> {
   const engine = deps.vectors;
   if (!engine) return { ok: false, reason: 'no vector engine is configured', embedding: null, store: null };
   const { choice } = await engine.embedding();
@@ -180,8 +180,8 @@ async function vectorTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: s
   if (query.trim() === '') return { ...info, ok: true, candidates: [] };
   try {
     // Lazy backfill: memories written since the worker last ran get their vectors before the search.
-    if (opts.backfill) await engine.embedPending({ limit: engine.backfillLimit, apiKeyId: scope.apiKeyId });
-    const hits = await engine.search(readiness.embedder, query, scope, limit);
+    if (opts.maintainIndex) await engine.embedPending({ limit: engine.backfillLimit, apiKeyId: scope.apiKeyId });
+    const hits = await engine.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
     const rows = new Map((await repo.memoriesInScope(deps.db, scope, hits.map((h) => h.pk))).map((r) => [r.pk, r]));
     const candidates = hits.flatMap((hit, i) => {
       const row = rows.get(hit.pk);

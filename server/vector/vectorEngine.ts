@@ -113,11 +113,17 @@ export class VectorEngine {
     return this.readiness();
   }
 
-  /** Embeds a query and searches the index, preparing the index for the model's signature first. */
-  async search(embedder: Embedder, text: string, filter: VectorFilter, k: number): Promise<VectorHit[]> {
+  /**
+   * Embeds a query and searches the index. A gateway retrieval first prepares the index for the model's
+   * signature (rebuilding it after a model change); a preview must change nothing, so it refuses instead.
+   */
+  async search(embedder: Embedder, text: string, filter: VectorFilter, k: number, opts: { prepare: boolean }): Promise<VectorHit[]> {
     const [vector] = await embedder.embed([text]);
     if (!vector) return [];
-    await this.ensurePrepared(embedder);
+    if (opts.prepare) await this.ensurePrepared(embedder);
+    else if (!(await this.holdsVectorsOf(embedder))) {
+      throw new Error('the vector index holds vectors of another model; the next retrieve or reindex rebuilds it');
+    }
     const hits = await this.deps.index.search(vector, filter, k);
     return hits.filter((h) => h.similarity >= this.deps.config.minSimilarity);
   }
@@ -233,6 +239,12 @@ export class VectorEngine {
     if (reset) this.deps.logger.warn({ signature: key }, 'embedding signature changed: vector index rebuilt, every memory flagged for reindex');
     this.preparedKey = key;
     return reset;
+  }
+
+  private async holdsVectorsOf(embedder: Embedder): Promise<boolean> {
+    const wanted = this.signatureOf(embedder);
+    const stored = await this.deps.index.signature();
+    return wanted !== null && stored !== null && signatureKey(wanted) === signatureKey(stored);
   }
 
   private loadInBackground(embedder: Embedder): Promise<void> {

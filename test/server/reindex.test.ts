@@ -17,6 +17,7 @@ const JOB_QUERY = `query Job($id: ID) { reindexJob(id: $id) { ${JOB} } }`;
 const PROGRESS = `subscription Progress($jobId: ID!) { reindexProgress(jobId: $jobId) { ${JOB} } }`;
 const STATUS = `{ engineStatus { embedding { source model dimension state } vectorStore { rows pendingReindex signature signatureMatches dimension quantization lastResetAt } } }`;
 const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrievePreview(input: $input) { resolution { tiers fallback } items { tier memory { content } } } }`;
+const GATEWAY_RETRIEVE = RETRIEVE.replace('retrievePreview(', 'retrieve(');
 
 interface Job {
   id: string;
@@ -577,9 +578,14 @@ describe('a new embedding signature', () => {
       const after = await startTestApp({ dir, engine: engine({ MEMORY_VEC_QUANTIZATION: 'int8' }) });
       try {
         await after.services.vectors.loadForJob();
-        // The first search with the new signature notices the change.
-        await after.ok(RETRIEVE, { input: { apiKeyId: key(), query: 'mango', strategy: 'SEMANTIC' } });
-        expect(counts(after)).toMatchObject({ memories: 5, vectors: 0, pending: 5 });
+        // A preview changes nothing: it falls back instead of rebuilding.
+        const preview = await after.ok(RETRIEVE, { input: { apiKeyId: key(), query: 'mango', strategy: 'SEMANTIC' } });
+        expect(preview.retrievePreview.resolution.fallback).toBe(true);
+        expect(counts(after)).toMatchObject({ memories: 5, vectors: 5, pending: 0 });
+        // The first gateway retrieval with the new signature notices the change and rebuilds.
+        await after.ok(GATEWAY_RETRIEVE, { input: { apiKeyId: key(), query: 'mango', strategy: 'SEMANTIC', maxTokens: 500 } });
+        expect(counts(after).memories).toBe(5);
+        expect(counts(after).vectors + counts(after).pending).toBe(5);
       } finally {
         await after.close();
       }
