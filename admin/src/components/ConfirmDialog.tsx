@@ -9,8 +9,12 @@ export function ConfirmDialog(props: {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** Shown on the confirm button while busy, e.g. "Deleting…". */
+  busyLabel?: string;
   danger?: boolean;
   busy?: boolean;
+  /** Why the last attempt failed, shown above the buttons. */
+  error?: ReactNode;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -25,13 +29,14 @@ export function ConfirmDialog(props: {
     <dialog ref={ref} aria-labelledby="confirm-title" onCancel={(e) => (e.preventDefault(), props.onCancel())}>
       <h2 id="confirm-title">{props.title}</h2>
       <div>{props.children}</div>
+      {props.error}
       <div className="actions">
         <span className="spacer" />
         <button type="button" onClick={props.onCancel}>
           Cancel
         </button>
         <button type="button" className={props.danger ? 'danger solid' : 'primary'} disabled={props.busy} onClick={props.onConfirm} autoFocus>
-          {props.confirmLabel}
+          {props.busy && props.busyLabel ? props.busyLabel : props.confirmLabel}
         </button>
       </div>
     </dialog>

@@ -5,11 +5,50 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { useQuery, useMutation, UseQueryOptions, UseMutationOptions } from '@tanstack/react-query';
 import { fetcher } from '../lib/fetcher';
+export type CreateAccessTokenInput = {
+  /** Bind a gateway token to this API key. */
+  apiKeyId?: string | null | undefined;
+  name: string;
+  role?: TokenRole | null | undefined;
+};
+
 export type EmbeddingSource =
   | 'AUTO'
   | 'REMOTE'
   | 'STATIC'
   | 'TRANSFORMERS';
+
+export type MemoryInput = {
+  /** The tenant. Optional for tokens bound to one key. */
+  apiKeyId?: string | null | undefined;
+  content: string;
+  /** For restoring exports; defaults to now. */
+  createdAt?: string | null | undefined;
+  expiresAt?: string | null | undefined;
+  /** Upsert key within the API key; derived from the content when omitted. */
+  key?: string | null | undefined;
+  /** Merged shallowly into the metadata of an existing memory with the same key. */
+  metadata?: Record<string, unknown> | null | undefined;
+  sessionId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+};
+
+export type MemoryOrderField =
+  | 'ACCESS_COUNT'
+  | 'CREATED_AT'
+  | 'KEY'
+  | 'TOKENS'
+  | 'UPDATED_AT';
+
+/** Fields to change; omitted fields stay. metadata replaces the whole object. */
+export type MemoryPatchInput = {
+  content?: string | null | undefined;
+  expiresAt?: string | null | undefined;
+  key?: string | null | undefined;
+  metadata?: Record<string, unknown> | null | undefined;
+  sessionId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+};
 
 /** Only the fields given change. Values out of range are rejected, not clamped. */
 export type MemorySettingsInput = {
@@ -28,20 +67,283 @@ export type MemorySettingsInput = {
   vectorStore?: VectorStore | null | undefined;
 };
 
+/** ACTIVE memories can be retrieved; the others are kept but never injected. */
+export type MemoryStatus =
+  | 'ACTIVE'
+  /** replaced by a summary; restoring the summary brings it back */
+  | 'ARCHIVED'
+  /** expiresAt has passed */
+  | 'EXPIRED'
+  /** last written before the retention window */
+  | 'OUT_OF_RETENTION';
+
+export type MemoryType =
+  | 'ENFORCED'
+  | 'EPISODIC'
+  | 'FACTUAL'
+  | 'PROCEDURAL'
+  | 'SEMANTIC';
+
+export type ModelKind =
+  | 'EMBEDDING'
+  | 'RERANK';
+
+export type ModelProviderInput = {
+  /** Write-only. Omit to keep the stored key; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  /** API root as in OpenAI SDKs, e.g. https://api.openai.com/v1. */
+  baseUrl: string;
+  id: string;
+  models: Array<ProviderModelInput>;
+};
+
+export type ProviderModelInput = {
+  dimension?: number | null | undefined;
+  kind: ModelKind;
+  maxInputTokens?: number | null | undefined;
+  name: string;
+};
+
+export type ReindexStatus =
+  | 'CANCELLED'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'RUNNING';
+
+export type RetrievalSkip =
+  /** Memory is switched off in the settings. */
+  | 'DISABLED'
+  /** maxTokens is 0. */
+  | 'ZERO_BUDGET';
+
 export type RetrievalStrategy =
   | 'EXACT'
   | 'HYBRID'
   | 'SEMANTIC';
+
+export type RetrievalTier =
+  /** An enforced memory: included in every retrieval. */
+  | 'ENFORCED'
+  /** Newest first. */
+  | 'EXACT'
+  /** Found by both tiers and fused by Reciprocal Rank Fusion. */
+  | 'HYBRID'
+  /** FTS5 with BM25 ranking. */
+  | 'KEYWORD'
+  /** Nearest neighbours of the query embedding. */
+  | 'VECTOR';
+
+export type RetrieveInput = {
+  /** Optional for tokens bound to one key. */
+  apiKeyId?: string | null | undefined;
+  /** At most this many memories, 1 to 500 (default 50). */
+  limit?: number | null | undefined;
+  /** Budget for the injected block, 0 to 16000; defaults to the settings. */
+  maxTokens?: number | null | undefined;
+  /** The text to match, usually the last user message. */
+  query?: string | null | undefined;
+  /** Limit to this session and the key-wide memories. */
+  sessionId?: string | null | undefined;
+  /** Defaults to the settings. */
+  strategy?: RetrievalStrategy | null | undefined;
+  types?: Array<MemoryType> | null | undefined;
+};
+
+export type SortDirection =
+  | 'ASC'
+  | 'DESC';
+
+export type TokenRole =
+  /** Everything, including settings and tokens. */
+  | 'ADMIN'
+  /** Memories only; bound tokens are confined to one API key. */
+  | 'GATEWAY';
 
 export type VectorStore =
   | 'AUTO'
   | 'QDRANT'
   | 'SQLITE_VEC';
 
+export type AccessTokensQueryVariables = Exact<{
+  includeRevoked?: boolean | null | undefined;
+}>;
+
+
+export type AccessTokensQuery = { accessTokens: Array<{ id: string, name: string, role: TokenRole, apiKeyId: string | null, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+
+export type CreateAccessTokenMutationVariables = Exact<{
+  input: CreateAccessTokenInput;
+}>;
+
+
+export type CreateAccessTokenMutation = { createAccessToken: { token: string, accessToken: { id: string, name: string, role: TokenRole, apiKeyId: string | null } } };
+
+export type RevokeAccessTokenMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeAccessTokenMutation = { revokeAccessToken: { id: string, revokedAt: string | null } };
+
 export type MemoryHealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type MemoryHealthQuery = { memoryHealth: { ok: boolean, latencyMs: number, error: string | null, checkedAt: string } };
+
+export type ReindexJobFieldsFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null };
+
+export type ModelProviderFieldsFragment = { id: string, baseUrl: string, hasApiKey: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> };
+
+export type EngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineStatusQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string } } };
+
+export type LatestReindexJobQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LatestReindexJobQuery = { reindexJob: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null } | null };
+
+export type StartReindexMutationVariables = Exact<{
+  force?: boolean | null | undefined;
+}>;
+
+
+export type StartReindexMutation = { reindex: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type CancelReindexMutationVariables = Exact<{
+  jobId: string | number;
+}>;
+
+
+export type CancelReindexMutation = { cancelReindex: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type ReindexProgressSubscriptionVariables = Exact<{
+  jobId: string | number;
+}>;
+
+
+export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type EmbeddingProvidersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EmbeddingProvidersQuery = { embeddingProviders: Array<{ id: string, baseUrl: string, hasApiKey: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> }> };
+
+export type UpsertModelProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type UpsertModelProviderMutation = { upsertModelProvider: { id: string, baseUrl: string, hasApiKey: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> } };
+
+export type DeleteModelProviderMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteModelProviderMutation = { deleteModelProvider: boolean };
+
+export type MemoryRowFieldsFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null };
+
+export type MemoryListQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  sessionId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  search?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+  includeArchived?: boolean | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+  orderBy?: MemoryOrderField | null | undefined;
+  direction?: SortDirection | null | undefined;
+}>;
+
+
+export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null }> } };
+
+export type MemoryOverviewQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  sessionId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  search?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+  includeArchived?: boolean | null | undefined;
+}>;
+
+
+export type MemoryOverviewQuery = { memories: { stats: { totalEntries: number, tokensUsed: number, hitRate: number | null, retrievals: number, byType: Array<{ type: MemoryType, count: number }>, byWeek: Array<{ weekStart: string, count: number }> } } };
+
+export type ExportMemoriesQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  sessionId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  search?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+  includeArchived?: boolean | null | undefined;
+}>;
+
+
+export type ExportMemoriesQuery = { exportMemories: Array<{ apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, createdAt: string, expiresAt: string | null }> };
+
+export type CreateMemoryMutationVariables = Exact<{
+  input: MemoryInput;
+}>;
+
+
+export type CreateMemoryMutation = { createMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null } };
+
+export type UpdateMemoryMutationVariables = Exact<{
+  id: string | number;
+  input: MemoryPatchInput;
+}>;
+
+
+export type UpdateMemoryMutation = { updateMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null } };
+
+export type DeleteMemoryMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteMemoryMutation = { deleteMemory: { id: string, key: string } };
+
+export type ImportMemoriesMutationVariables = Exact<{
+  memories: Array<MemoryInput> | MemoryInput;
+}>;
+
+
+export type ImportMemoriesMutation = { importMemories: { imported: number, updated: number, rejected: Array<{ index: number, key: string | null, reason: string }> } };
+
+export type CompactMemoriesMutationVariables = Exact<{
+  apiKeyId: string;
+  olderThanDays: number;
+  dryRun: boolean;
+}>;
+
+
+export type CompactMemoriesMutation = { summarize: { dryRun: boolean, candidateCount: number, tokensBefore: number, tokensAfter: number, tokensSaved: number, candidates: Array<{ id: string, key: string, content: string, tokens: number, type: MemoryType }>, summary: { id: string, key: string } | null } };
+
+export type RestoreSummaryMutationVariables = Exact<{
+  summaryId: string | number;
+}>;
+
+
+export type RestoreSummaryMutation = { restoreSummary: { restored: number, summary: { id: string, key: string } } };
+
+export type RetrievePreviewQueryVariables = Exact<{
+  input: RetrieveInput;
+}>;
+
+
+export type RetrievePreviewQuery = { retrievePreview: { block: string | null, tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, memory: { id: string, key: string, type: MemoryType, sessionId: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null } } };
+
+export type PlaygroundRecentKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PlaygroundRecentKeysQuery = { memories: { items: Array<{ apiKeyId: string }> } };
+
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, userRoleProviders: Array<string> };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -74,6 +376,161 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const ReindexJobFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ReindexJobFields on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  error
+  rate
+  etaSeconds
+  startedAt
+  updatedAt
+  finishedAt
+}
+    `, {"fragmentName":"ReindexJobFields"});
+export const ModelProviderFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ModelProviderFields on ModelProvider {
+  id
+  baseUrl
+  hasApiKey
+  origin
+  models {
+    name
+    kind
+    dimension
+    maxInputTokens
+  }
+}
+    `, {"fragmentName":"ModelProviderFields"});
+export const MemoryRowFieldsFragmentDoc = new TypedDocumentString(`
+    fragment MemoryRowFields on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  lastAccessedAt
+  status
+  archivedBy
+}
+    `, {"fragmentName":"MemoryRowFields"});
+export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SettingsFields on MemorySettings {
+  enabled
+  maxTokens
+  retentionDays
+  strategy
+  embeddingSource
+  embeddingProviderModel
+  transformersEnabled
+  staticEnabled
+  rerankEnabled
+  rerankProviderModel
+  vectorStore
+  autoSummarize
+  userRoleProviders
+}
+    `, {"fragmentName":"SettingsFields"});
+export const AccessTokensDocument = new TypedDocumentString(`
+    query AccessTokens($includeRevoked: Boolean) {
+  accessTokens(includeRevoked: $includeRevoked) {
+    id
+    name
+    role
+    apiKeyId
+    createdAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `);
+
+export const useAccessTokensQuery = <
+      TData = AccessTokensQuery,
+      TError = unknown
+    >(
+      variables?: AccessTokensQueryVariables,
+      options?: Omit<UseQueryOptions<AccessTokensQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<AccessTokensQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<AccessTokensQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['AccessTokens'] : ['AccessTokens', variables],
+    queryFn: fetcher<AccessTokensQuery, AccessTokensQueryVariables>(AccessTokensDocument, variables),
+    ...options
+  }
+    )};
+
+useAccessTokensQuery.getKey = (variables?: AccessTokensQueryVariables) => variables === undefined ? ['AccessTokens'] : ['AccessTokens', variables];
+
+
+useAccessTokensQuery.fetcher = (variables?: AccessTokensQueryVariables, options?: RequestInit['headers']) => fetcher<AccessTokensQuery, AccessTokensQueryVariables>(AccessTokensDocument, variables, options);
+
+export const CreateAccessTokenDocument = new TypedDocumentString(`
+    mutation CreateAccessToken($input: CreateAccessTokenInput!) {
+  createAccessToken(input: $input) {
+    token
+    accessToken {
+      id
+      name
+      role
+      apiKeyId
+    }
+  }
+}
+    `);
+
+export const useCreateAccessTokenMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<CreateAccessTokenMutation, TError, CreateAccessTokenMutationVariables, TContext>) => {
+    
+    return useMutation<CreateAccessTokenMutation, TError, CreateAccessTokenMutationVariables, TContext>(
+      {
+    mutationKey: ['CreateAccessToken'],
+    mutationFn: (variables?: CreateAccessTokenMutationVariables) => fetcher<CreateAccessTokenMutation, CreateAccessTokenMutationVariables>(CreateAccessTokenDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useCreateAccessTokenMutation.fetcher = (variables: CreateAccessTokenMutationVariables, options?: RequestInit['headers']) => fetcher<CreateAccessTokenMutation, CreateAccessTokenMutationVariables>(CreateAccessTokenDocument, variables, options);
+
+export const RevokeAccessTokenDocument = new TypedDocumentString(`
+    mutation RevokeAccessToken($id: ID!) {
+  revokeAccessToken(id: $id) {
+    id
+    revokedAt
+  }
+}
+    `);
+
+export const useRevokeAccessTokenMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<RevokeAccessTokenMutation, TError, RevokeAccessTokenMutationVariables, TContext>) => {
+    
+    return useMutation<RevokeAccessTokenMutation, TError, RevokeAccessTokenMutationVariables, TContext>(
+      {
+    mutationKey: ['RevokeAccessToken'],
+    mutationFn: (variables?: RevokeAccessTokenMutationVariables) => fetcher<RevokeAccessTokenMutation, RevokeAccessTokenMutationVariables>(RevokeAccessTokenDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useRevokeAccessTokenMutation.fetcher = (variables: RevokeAccessTokenMutationVariables, options?: RequestInit['headers']) => fetcher<RevokeAccessTokenMutation, RevokeAccessTokenMutationVariables>(RevokeAccessTokenDocument, variables, options);
 
 export const MemoryHealthDocument = new TypedDocumentString(`
     query MemoryHealth {
@@ -107,25 +564,781 @@ useMemoryHealthQuery.getKey = (variables?: MemoryHealthQueryVariables) => variab
 
 useMemoryHealthQuery.fetcher = (variables?: MemoryHealthQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryHealthQuery, MemoryHealthQueryVariables>(MemoryHealthDocument, variables, options);
 
-export const MemorySettingsDocument = new TypedDocumentString(`
-    query MemorySettings {
-  memorySettings {
-    enabled
-    maxTokens
-    retentionDays
-    strategy
-    embeddingSource
-    embeddingProviderModel
-    transformersEnabled
-    staticEnabled
-    rerankEnabled
-    rerankProviderModel
-    vectorStore
-    autoSummarize
-    userRoleProviders
+export const EngineStatusDocument = new TypedDocumentString(`
+    query EngineStatus {
+  engineStatus {
+    checkedAt
+    keyword {
+      available
+      documents
+      latencyMs
+      error
+    }
+    embedding {
+      source
+      model
+      dimension
+      state
+      reason
+      lastError {
+        kind
+        message
+      }
+      cache {
+        hits
+        misses
+        size
+        max
+        ttlMs
+      }
+    }
+    vectorStore {
+      backend
+      available
+      extensionVersion
+      rows
+      pendingReindex
+      signature
+      signatureMatches
+      dimension
+      quantization
+      lastResetAt
+    }
+    rerank {
+      enabled
+      model
+      reason
+    }
   }
 }
     `);
+
+export const useEngineStatusQuery = <
+      TData = EngineStatusQuery,
+      TError = unknown
+    >(
+      variables?: EngineStatusQueryVariables,
+      options?: Omit<UseQueryOptions<EngineStatusQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<EngineStatusQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<EngineStatusQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['EngineStatus'] : ['EngineStatus', variables],
+    queryFn: fetcher<EngineStatusQuery, EngineStatusQueryVariables>(EngineStatusDocument, variables),
+    ...options
+  }
+    )};
+
+useEngineStatusQuery.getKey = (variables?: EngineStatusQueryVariables) => variables === undefined ? ['EngineStatus'] : ['EngineStatus', variables];
+
+
+useEngineStatusQuery.fetcher = (variables?: EngineStatusQueryVariables, options?: RequestInit['headers']) => fetcher<EngineStatusQuery, EngineStatusQueryVariables>(EngineStatusDocument, variables, options);
+
+export const LatestReindexJobDocument = new TypedDocumentString(`
+    query LatestReindexJob {
+  reindexJob {
+    ...ReindexJobFields
+  }
+}
+    fragment ReindexJobFields on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  error
+  rate
+  etaSeconds
+  startedAt
+  updatedAt
+  finishedAt
+}`);
+
+export const useLatestReindexJobQuery = <
+      TData = LatestReindexJobQuery,
+      TError = unknown
+    >(
+      variables?: LatestReindexJobQueryVariables,
+      options?: Omit<UseQueryOptions<LatestReindexJobQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<LatestReindexJobQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<LatestReindexJobQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['LatestReindexJob'] : ['LatestReindexJob', variables],
+    queryFn: fetcher<LatestReindexJobQuery, LatestReindexJobQueryVariables>(LatestReindexJobDocument, variables),
+    ...options
+  }
+    )};
+
+useLatestReindexJobQuery.getKey = (variables?: LatestReindexJobQueryVariables) => variables === undefined ? ['LatestReindexJob'] : ['LatestReindexJob', variables];
+
+
+useLatestReindexJobQuery.fetcher = (variables?: LatestReindexJobQueryVariables, options?: RequestInit['headers']) => fetcher<LatestReindexJobQuery, LatestReindexJobQueryVariables>(LatestReindexJobDocument, variables, options);
+
+export const StartReindexDocument = new TypedDocumentString(`
+    mutation StartReindex($force: Boolean) {
+  reindex(force: $force) {
+    ...ReindexJobFields
+  }
+}
+    fragment ReindexJobFields on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  error
+  rate
+  etaSeconds
+  startedAt
+  updatedAt
+  finishedAt
+}`);
+
+export const useStartReindexMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<StartReindexMutation, TError, StartReindexMutationVariables, TContext>) => {
+    
+    return useMutation<StartReindexMutation, TError, StartReindexMutationVariables, TContext>(
+      {
+    mutationKey: ['StartReindex'],
+    mutationFn: (variables?: StartReindexMutationVariables) => fetcher<StartReindexMutation, StartReindexMutationVariables>(StartReindexDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useStartReindexMutation.fetcher = (variables?: StartReindexMutationVariables, options?: RequestInit['headers']) => fetcher<StartReindexMutation, StartReindexMutationVariables>(StartReindexDocument, variables, options);
+
+export const CancelReindexDocument = new TypedDocumentString(`
+    mutation CancelReindex($jobId: ID!) {
+  cancelReindex(jobId: $jobId) {
+    ...ReindexJobFields
+  }
+}
+    fragment ReindexJobFields on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  error
+  rate
+  etaSeconds
+  startedAt
+  updatedAt
+  finishedAt
+}`);
+
+export const useCancelReindexMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<CancelReindexMutation, TError, CancelReindexMutationVariables, TContext>) => {
+    
+    return useMutation<CancelReindexMutation, TError, CancelReindexMutationVariables, TContext>(
+      {
+    mutationKey: ['CancelReindex'],
+    mutationFn: (variables?: CancelReindexMutationVariables) => fetcher<CancelReindexMutation, CancelReindexMutationVariables>(CancelReindexDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useCancelReindexMutation.fetcher = (variables: CancelReindexMutationVariables, options?: RequestInit['headers']) => fetcher<CancelReindexMutation, CancelReindexMutationVariables>(CancelReindexDocument, variables, options);
+
+export const ReindexProgressDocument = new TypedDocumentString(`
+    subscription ReindexProgress($jobId: ID!) {
+  reindexProgress(jobId: $jobId) {
+    ...ReindexJobFields
+  }
+}
+    fragment ReindexJobFields on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  error
+  rate
+  etaSeconds
+  startedAt
+  updatedAt
+  finishedAt
+}`);
+export const EmbeddingProvidersDocument = new TypedDocumentString(`
+    query EmbeddingProviders {
+  embeddingProviders {
+    ...ModelProviderFields
+  }
+}
+    fragment ModelProviderFields on ModelProvider {
+  id
+  baseUrl
+  hasApiKey
+  origin
+  models {
+    name
+    kind
+    dimension
+    maxInputTokens
+  }
+}`);
+
+export const useEmbeddingProvidersQuery = <
+      TData = EmbeddingProvidersQuery,
+      TError = unknown
+    >(
+      variables?: EmbeddingProvidersQueryVariables,
+      options?: Omit<UseQueryOptions<EmbeddingProvidersQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<EmbeddingProvidersQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<EmbeddingProvidersQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['EmbeddingProviders'] : ['EmbeddingProviders', variables],
+    queryFn: fetcher<EmbeddingProvidersQuery, EmbeddingProvidersQueryVariables>(EmbeddingProvidersDocument, variables),
+    ...options
+  }
+    )};
+
+useEmbeddingProvidersQuery.getKey = (variables?: EmbeddingProvidersQueryVariables) => variables === undefined ? ['EmbeddingProviders'] : ['EmbeddingProviders', variables];
+
+
+useEmbeddingProvidersQuery.fetcher = (variables?: EmbeddingProvidersQueryVariables, options?: RequestInit['headers']) => fetcher<EmbeddingProvidersQuery, EmbeddingProvidersQueryVariables>(EmbeddingProvidersDocument, variables, options);
+
+export const UpsertModelProviderDocument = new TypedDocumentString(`
+    mutation UpsertModelProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    ...ModelProviderFields
+  }
+}
+    fragment ModelProviderFields on ModelProvider {
+  id
+  baseUrl
+  hasApiKey
+  origin
+  models {
+    name
+    kind
+    dimension
+    maxInputTokens
+  }
+}`);
+
+export const useUpsertModelProviderMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<UpsertModelProviderMutation, TError, UpsertModelProviderMutationVariables, TContext>) => {
+    
+    return useMutation<UpsertModelProviderMutation, TError, UpsertModelProviderMutationVariables, TContext>(
+      {
+    mutationKey: ['UpsertModelProvider'],
+    mutationFn: (variables?: UpsertModelProviderMutationVariables) => fetcher<UpsertModelProviderMutation, UpsertModelProviderMutationVariables>(UpsertModelProviderDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useUpsertModelProviderMutation.fetcher = (variables: UpsertModelProviderMutationVariables, options?: RequestInit['headers']) => fetcher<UpsertModelProviderMutation, UpsertModelProviderMutationVariables>(UpsertModelProviderDocument, variables, options);
+
+export const DeleteModelProviderDocument = new TypedDocumentString(`
+    mutation DeleteModelProvider($id: ID!) {
+  deleteModelProvider(id: $id)
+}
+    `);
+
+export const useDeleteModelProviderMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<DeleteModelProviderMutation, TError, DeleteModelProviderMutationVariables, TContext>) => {
+    
+    return useMutation<DeleteModelProviderMutation, TError, DeleteModelProviderMutationVariables, TContext>(
+      {
+    mutationKey: ['DeleteModelProvider'],
+    mutationFn: (variables?: DeleteModelProviderMutationVariables) => fetcher<DeleteModelProviderMutation, DeleteModelProviderMutationVariables>(DeleteModelProviderDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useDeleteModelProviderMutation.fetcher = (variables: DeleteModelProviderMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteModelProviderMutation, DeleteModelProviderMutationVariables>(DeleteModelProviderDocument, variables, options);
+
+export const MemoryListDocument = new TypedDocumentString(`
+    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
+  memories(
+    apiKeyId: $apiKeyId
+    sessionId: $sessionId
+    type: $type
+    search: $search
+    includeExpired: $includeExpired
+    includeArchived: $includeArchived
+    limit: $limit
+    offset: $offset
+    orderBy: $orderBy
+    direction: $direction
+  ) {
+    totalCount
+    limit
+    offset
+    hasMore
+    items {
+      ...MemoryRowFields
+    }
+  }
+}
+    fragment MemoryRowFields on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  lastAccessedAt
+  status
+  archivedBy
+}`);
+
+export const useMemoryListQuery = <
+      TData = MemoryListQuery,
+      TError = unknown
+    >(
+      variables?: MemoryListQueryVariables,
+      options?: Omit<UseQueryOptions<MemoryListQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<MemoryListQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<MemoryListQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['MemoryList'] : ['MemoryList', variables],
+    queryFn: fetcher<MemoryListQuery, MemoryListQueryVariables>(MemoryListDocument, variables),
+    ...options
+  }
+    )};
+
+useMemoryListQuery.getKey = (variables?: MemoryListQueryVariables) => variables === undefined ? ['MemoryList'] : ['MemoryList', variables];
+
+
+useMemoryListQuery.fetcher = (variables?: MemoryListQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryListQuery, MemoryListQueryVariables>(MemoryListDocument, variables, options);
+
+export const MemoryOverviewDocument = new TypedDocumentString(`
+    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean) {
+  memories(
+    apiKeyId: $apiKeyId
+    sessionId: $sessionId
+    type: $type
+    search: $search
+    includeExpired: $includeExpired
+    includeArchived: $includeArchived
+    limit: 1
+  ) {
+    stats {
+      totalEntries
+      tokensUsed
+      hitRate
+      retrievals
+      byType {
+        type
+        count
+      }
+      byWeek {
+        weekStart
+        count
+      }
+    }
+  }
+}
+    `);
+
+export const useMemoryOverviewQuery = <
+      TData = MemoryOverviewQuery,
+      TError = unknown
+    >(
+      variables?: MemoryOverviewQueryVariables,
+      options?: Omit<UseQueryOptions<MemoryOverviewQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<MemoryOverviewQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<MemoryOverviewQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['MemoryOverview'] : ['MemoryOverview', variables],
+    queryFn: fetcher<MemoryOverviewQuery, MemoryOverviewQueryVariables>(MemoryOverviewDocument, variables),
+    ...options
+  }
+    )};
+
+useMemoryOverviewQuery.getKey = (variables?: MemoryOverviewQueryVariables) => variables === undefined ? ['MemoryOverview'] : ['MemoryOverview', variables];
+
+
+useMemoryOverviewQuery.fetcher = (variables?: MemoryOverviewQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryOverviewQuery, MemoryOverviewQueryVariables>(MemoryOverviewDocument, variables, options);
+
+export const ExportMemoriesDocument = new TypedDocumentString(`
+    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean) {
+  exportMemories(
+    apiKeyId: $apiKeyId
+    sessionId: $sessionId
+    type: $type
+    search: $search
+    includeExpired: $includeExpired
+    includeArchived: $includeArchived
+  ) {
+    apiKeyId
+    sessionId
+    type
+    key
+    content
+    metadata
+    createdAt
+    expiresAt
+  }
+}
+    `);
+
+export const useExportMemoriesQuery = <
+      TData = ExportMemoriesQuery,
+      TError = unknown
+    >(
+      variables?: ExportMemoriesQueryVariables,
+      options?: Omit<UseQueryOptions<ExportMemoriesQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<ExportMemoriesQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<ExportMemoriesQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['ExportMemories'] : ['ExportMemories', variables],
+    queryFn: fetcher<ExportMemoriesQuery, ExportMemoriesQueryVariables>(ExportMemoriesDocument, variables),
+    ...options
+  }
+    )};
+
+useExportMemoriesQuery.getKey = (variables?: ExportMemoriesQueryVariables) => variables === undefined ? ['ExportMemories'] : ['ExportMemories', variables];
+
+
+useExportMemoriesQuery.fetcher = (variables?: ExportMemoriesQueryVariables, options?: RequestInit['headers']) => fetcher<ExportMemoriesQuery, ExportMemoriesQueryVariables>(ExportMemoriesDocument, variables, options);
+
+export const CreateMemoryDocument = new TypedDocumentString(`
+    mutation CreateMemory($input: MemoryInput!) {
+  createMemory(input: $input) {
+    ...MemoryRowFields
+  }
+}
+    fragment MemoryRowFields on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  lastAccessedAt
+  status
+  archivedBy
+}`);
+
+export const useCreateMemoryMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<CreateMemoryMutation, TError, CreateMemoryMutationVariables, TContext>) => {
+    
+    return useMutation<CreateMemoryMutation, TError, CreateMemoryMutationVariables, TContext>(
+      {
+    mutationKey: ['CreateMemory'],
+    mutationFn: (variables?: CreateMemoryMutationVariables) => fetcher<CreateMemoryMutation, CreateMemoryMutationVariables>(CreateMemoryDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useCreateMemoryMutation.fetcher = (variables: CreateMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<CreateMemoryMutation, CreateMemoryMutationVariables>(CreateMemoryDocument, variables, options);
+
+export const UpdateMemoryDocument = new TypedDocumentString(`
+    mutation UpdateMemory($id: ID!, $input: MemoryPatchInput!) {
+  updateMemory(id: $id, input: $input) {
+    ...MemoryRowFields
+  }
+}
+    fragment MemoryRowFields on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  lastAccessedAt
+  status
+  archivedBy
+}`);
+
+export const useUpdateMemoryMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<UpdateMemoryMutation, TError, UpdateMemoryMutationVariables, TContext>) => {
+    
+    return useMutation<UpdateMemoryMutation, TError, UpdateMemoryMutationVariables, TContext>(
+      {
+    mutationKey: ['UpdateMemory'],
+    mutationFn: (variables?: UpdateMemoryMutationVariables) => fetcher<UpdateMemoryMutation, UpdateMemoryMutationVariables>(UpdateMemoryDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useUpdateMemoryMutation.fetcher = (variables: UpdateMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<UpdateMemoryMutation, UpdateMemoryMutationVariables>(UpdateMemoryDocument, variables, options);
+
+export const DeleteMemoryDocument = new TypedDocumentString(`
+    mutation DeleteMemory($id: ID!) {
+  deleteMemory(id: $id) {
+    id
+    key
+  }
+}
+    `);
+
+export const useDeleteMemoryMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<DeleteMemoryMutation, TError, DeleteMemoryMutationVariables, TContext>) => {
+    
+    return useMutation<DeleteMemoryMutation, TError, DeleteMemoryMutationVariables, TContext>(
+      {
+    mutationKey: ['DeleteMemory'],
+    mutationFn: (variables?: DeleteMemoryMutationVariables) => fetcher<DeleteMemoryMutation, DeleteMemoryMutationVariables>(DeleteMemoryDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useDeleteMemoryMutation.fetcher = (variables: DeleteMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteMemoryMutation, DeleteMemoryMutationVariables>(DeleteMemoryDocument, variables, options);
+
+export const ImportMemoriesDocument = new TypedDocumentString(`
+    mutation ImportMemories($memories: [MemoryInput!]!) {
+  importMemories(memories: $memories) {
+    imported
+    updated
+    rejected {
+      index
+      key
+      reason
+    }
+  }
+}
+    `);
+
+export const useImportMemoriesMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<ImportMemoriesMutation, TError, ImportMemoriesMutationVariables, TContext>) => {
+    
+    return useMutation<ImportMemoriesMutation, TError, ImportMemoriesMutationVariables, TContext>(
+      {
+    mutationKey: ['ImportMemories'],
+    mutationFn: (variables?: ImportMemoriesMutationVariables) => fetcher<ImportMemoriesMutation, ImportMemoriesMutationVariables>(ImportMemoriesDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useImportMemoriesMutation.fetcher = (variables: ImportMemoriesMutationVariables, options?: RequestInit['headers']) => fetcher<ImportMemoriesMutation, ImportMemoriesMutationVariables>(ImportMemoriesDocument, variables, options);
+
+export const CompactMemoriesDocument = new TypedDocumentString(`
+    mutation CompactMemories($apiKeyId: String!, $olderThanDays: Int!, $dryRun: Boolean!) {
+  summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays, dryRun: $dryRun) {
+    dryRun
+    candidateCount
+    tokensBefore
+    tokensAfter
+    tokensSaved
+    candidates {
+      id
+      key
+      content
+      tokens
+      type
+    }
+    summary {
+      id
+      key
+    }
+  }
+}
+    `);
+
+export const useCompactMemoriesMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<CompactMemoriesMutation, TError, CompactMemoriesMutationVariables, TContext>) => {
+    
+    return useMutation<CompactMemoriesMutation, TError, CompactMemoriesMutationVariables, TContext>(
+      {
+    mutationKey: ['CompactMemories'],
+    mutationFn: (variables?: CompactMemoriesMutationVariables) => fetcher<CompactMemoriesMutation, CompactMemoriesMutationVariables>(CompactMemoriesDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useCompactMemoriesMutation.fetcher = (variables: CompactMemoriesMutationVariables, options?: RequestInit['headers']) => fetcher<CompactMemoriesMutation, CompactMemoriesMutationVariables>(CompactMemoriesDocument, variables, options);
+
+export const RestoreSummaryDocument = new TypedDocumentString(`
+    mutation RestoreSummary($summaryId: ID!) {
+  restoreSummary(summaryId: $summaryId) {
+    restored
+    summary {
+      id
+      key
+    }
+  }
+}
+    `);
+
+export const useRestoreSummaryMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<RestoreSummaryMutation, TError, RestoreSummaryMutationVariables, TContext>) => {
+    
+    return useMutation<RestoreSummaryMutation, TError, RestoreSummaryMutationVariables, TContext>(
+      {
+    mutationKey: ['RestoreSummary'],
+    mutationFn: (variables?: RestoreSummaryMutationVariables) => fetcher<RestoreSummaryMutation, RestoreSummaryMutationVariables>(RestoreSummaryDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useRestoreSummaryMutation.fetcher = (variables: RestoreSummaryMutationVariables, options?: RequestInit['headers']) => fetcher<RestoreSummaryMutation, RestoreSummaryMutationVariables>(RestoreSummaryDocument, variables, options);
+
+export const RetrievePreviewDocument = new TypedDocumentString(`
+    query RetrievePreview($input: RetrieveInput!) {
+  retrievePreview(input: $input) {
+    block
+    tokensUsed
+    maxTokens
+    candidates
+    skipped
+    items {
+      content
+      truncated
+      tier
+      score
+      tokens
+      keywordScore
+      keywordRank
+      vectorScore
+      vectorRank
+      memory {
+        id
+        key
+        type
+        sessionId
+      }
+    }
+    resolution {
+      requestedStrategy
+      tiers
+      fallback
+      fallbackReason
+      embeddingSource
+      embeddingModel
+      embeddingReason
+      vectorStore
+      reranked
+      rerankModel
+      rerankReason
+    }
+  }
+}
+    `);
+
+export const useRetrievePreviewQuery = <
+      TData = RetrievePreviewQuery,
+      TError = unknown
+    >(
+      variables: RetrievePreviewQueryVariables,
+      options?: Omit<UseQueryOptions<RetrievePreviewQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<RetrievePreviewQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<RetrievePreviewQuery, TError, TData>(
+      {
+    queryKey: ['RetrievePreview', variables],
+    queryFn: fetcher<RetrievePreviewQuery, RetrievePreviewQueryVariables>(RetrievePreviewDocument, variables),
+    ...options
+  }
+    )};
+
+useRetrievePreviewQuery.getKey = (variables: RetrievePreviewQueryVariables) => ['RetrievePreview', variables];
+
+
+useRetrievePreviewQuery.fetcher = (variables: RetrievePreviewQueryVariables, options?: RequestInit['headers']) => fetcher<RetrievePreviewQuery, RetrievePreviewQueryVariables>(RetrievePreviewDocument, variables, options);
+
+export const PlaygroundRecentKeysDocument = new TypedDocumentString(`
+    query PlaygroundRecentKeys {
+  memories(limit: 200, orderBy: UPDATED_AT) {
+    items {
+      apiKeyId
+    }
+  }
+}
+    `);
+
+export const usePlaygroundRecentKeysQuery = <
+      TData = PlaygroundRecentKeysQuery,
+      TError = unknown
+    >(
+      variables?: PlaygroundRecentKeysQueryVariables,
+      options?: Omit<UseQueryOptions<PlaygroundRecentKeysQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<PlaygroundRecentKeysQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<PlaygroundRecentKeysQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['PlaygroundRecentKeys'] : ['PlaygroundRecentKeys', variables],
+    queryFn: fetcher<PlaygroundRecentKeysQuery, PlaygroundRecentKeysQueryVariables>(PlaygroundRecentKeysDocument, variables),
+    ...options
+  }
+    )};
+
+usePlaygroundRecentKeysQuery.getKey = (variables?: PlaygroundRecentKeysQueryVariables) => variables === undefined ? ['PlaygroundRecentKeys'] : ['PlaygroundRecentKeys', variables];
+
+
+usePlaygroundRecentKeysQuery.fetcher = (variables?: PlaygroundRecentKeysQueryVariables, options?: RequestInit['headers']) => fetcher<PlaygroundRecentKeysQuery, PlaygroundRecentKeysQueryVariables>(PlaygroundRecentKeysDocument, variables, options);
+
+export const MemorySettingsDocument = new TypedDocumentString(`
+    query MemorySettings {
+  memorySettings {
+    ...SettingsFields
+  }
+}
+    fragment SettingsFields on MemorySettings {
+  enabled
+  maxTokens
+  retentionDays
+  strategy
+  embeddingSource
+  embeddingProviderModel
+  transformersEnabled
+  staticEnabled
+  rerankEnabled
+  rerankProviderModel
+  vectorStore
+  autoSummarize
+  userRoleProviders
+}`);
 
 export const useMemorySettingsQuery = <
       TData = MemorySettingsQuery,
@@ -151,22 +1364,24 @@ useMemorySettingsQuery.fetcher = (variables?: MemorySettingsQueryVariables, opti
 export const UpdateMemorySettingsDocument = new TypedDocumentString(`
     mutation UpdateMemorySettings($input: MemorySettingsInput!) {
   updateMemorySettings(input: $input) {
-    enabled
-    maxTokens
-    retentionDays
-    strategy
-    embeddingSource
-    embeddingProviderModel
-    transformersEnabled
-    staticEnabled
-    rerankEnabled
-    rerankProviderModel
-    vectorStore
-    autoSummarize
-    userRoleProviders
+    ...SettingsFields
   }
 }
-    `);
+    fragment SettingsFields on MemorySettings {
+  enabled
+  maxTokens
+  retentionDays
+  strategy
+  embeddingSource
+  embeddingProviderModel
+  transformersEnabled
+  staticEnabled
+  rerankEnabled
+  rerankProviderModel
+  vectorStore
+  autoSummarize
+  userRoleProviders
+}`);
 
 export const useUpdateMemorySettingsMutation = <
       TError = unknown,

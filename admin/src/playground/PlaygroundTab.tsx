@@ -1,3 +1,473 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Bar } from '../components/Bar';
+import { CopyButton } from '../components/CopyButton';
+import { ErrorNote } from '../components/ErrorNote';
+import { Reason } from '../components/Reason';
+import { formatInt, formatPercent, formatScore } from '../components/format';
+import {
+  type RetrievalStrategy,
+  type RetrievalTier,
+  type RetrievePreviewQuery,
+  type RetrievePreviewQueryVariables,
+  useMemorySettingsQuery,
+  usePlaygroundRecentKeysQuery,
+  useRetrievePreviewQuery,
+} from '../generated/graphql';
+
+type Result = RetrievePreviewQuery['retrievePreview'];
+
+interface Draft {
+  query: string;
+  apiKeyId: string;
+  sessionId: string;
+  strategy: RetrievalStrategy;
+  maxTokens: string;
+}
+
+const STRATEGIES: { value: RetrievalStrategy; label: string; hint: string }[] = [
+  { value: 'EXACT', label: 'Exact', hint: 'Newest first, no matching' },
+  { value: 'SEMANTIC', label: 'Semantic', hint: 'Nearest vectors to the query' },
+  { value: 'HYBRID', label: 'Hybrid', hint: 'Keyword and semantic, fused by RRF' },
+];
+
+const TIER_LABEL: Record<RetrievalTier, string> = { ENFORCED: 'Enforced', EXACT: 'Exact', KEYWORD: 'Keyword', VECTOR: 'Vector', HYBRID: 'Hybrid' };
+const STRATEGY_LABEL: Record<RetrievalStrategy, string> = { EXACT: 'Exact', SEMANTIC: 'Semantic', HYBRID: 'Hybrid' };
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+/** The disabled query still needs variables of the right shape; it never runs. */
+const NOT_YET: RetrievePreviewQueryVariables = { input: {} };
+
+/**
+ * A dry run of the gateway's retrieval (retrievePreview): what would be injected for a query, with every
+ * score, the tiers that ran, why a tier fell back, and the block exactly as the gateway sends it.
+ */
 export function PlaygroundTab() {
-  return <p className="muted">Playground</p>;
+  const settings = useMemorySettingsQuery();
+  const recent = usePlaygroundRecentKeysQuery(undefined, { staleTime: 60_000 });
+  const knownKeys = useMemo(() => [...new Set(recent.data?.memories.items.map((m) => m.apiKeyId) ?? [])], [recent.data]);
+  const [draft, setDraft] = useState<Draft>({ query: '', apiKeyId: '', sessionId: '', strategy: 'HYBRID', maxTokens: '' });
+  const touched = useRef({ strategy: false, maxTokens: false, apiKeyId: false });
+  const [submitted, setSubmitted] = useState<RetrievePreviewQueryVariables | null>(null);
+  const keysListId = useId();
+  const [tried, setTried] = useState(false);
+
+  // Start from what the gateway would use: the saved strategy and budget, and the most recently used key.
+  useEffect(() => {
+    const s = settings.data?.memorySettings;
+    if (!s) return;
+    setDraft((d) => ({
+      ...d,
+      strategy: touched.current.strategy ? d.strategy : s.strategy,
+      maxTokens: touched.current.maxTokens ? d.maxTokens : String(s.maxTokens),
+    }));
+  }, [settings.data]);
+  useEffect(() => {
+    const first = knownKeys[0];
+    if (first && !touched.current.apiKeyId) setDraft((d) => (d.apiKeyId ? d : { ...d, apiKeyId: first }));
+  }, [knownKeys]);
+
+  const preview = useRetrievePreviewQuery(submitted ?? NOT_YET, {
+    enabled: submitted !== null,
+    staleTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+    placeholderData: keepPreviousData,
+  });
+
+  const maxTokens = Number(draft.maxTokens);
+  const problems = [
+    draft.apiKeyId.trim() === '' ? 'Enter the API key whose memories to search.' : null,
+    draft.maxTokens.trim() === '' || !Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > 16000
+      ? 'The token budget must be a whole number from 0 to 16000.'
+      : null,
+  ].filter((p): p is string => p !== null);
+
+  function simulate() {
+    setTried(true);
+    if (problems.length > 0) return;
+    const variables: RetrievePreviewQueryVariables = {
+      input: {
+        apiKeyId: draft.apiKeyId.trim(),
+        query: draft.query,
+        strategy: draft.strategy,
+        maxTokens,
+        ...(draft.sessionId.trim() ? { sessionId: draft.sessionId.trim() } : {}),
+      },
+    };
+    // The same question again is a fresh run, not the cached answer: memories may have changed meanwhile.
+    if (submitted && JSON.stringify(submitted) === JSON.stringify(variables)) void preview.refetch();
+    else setSubmitted(variables);
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    simulate();
+  }
+
+  function onQueryKey(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      simulate();
+    }
+  }
+
+  const set = (patch: Partial<Draft>) => {
+    for (const k of Object.keys(patch)) if (k in touched.current) touched.current[k as keyof typeof touched.current] = true;
+    setDraft((d) => ({ ...d, ...patch }));
+  };
+
+  const running = preview.isFetching;
+  const result = preview.data?.retrievePreview;
+  const submittedQuery = submitted?.input.query ?? '';
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Retrieval playground</h1>
+          <p className="muted">A dry run of what the gateway would inject for a message. Nothing is counted or changed.</p>
+        </div>
+      </div>
+
+      <form className="card pg-form" onSubmit={onSubmit} aria-label="Simulate a retrieval">
+        <label className="field">
+          <span>Query</span>
+          <textarea
+            className="pg-query"
+            value={draft.query}
+            onChange={(e) => set({ query: e.target.value })}
+            onKeyDown={onQueryKey}
+            placeholder="The user's last message, e.g. “Which editor theme do I like?”"
+            rows={2}
+            autoFocus
+          />
+        </label>
+        <div className="pg-controls">
+          <label className="field pg-key">
+            <span>API key</span>
+            <input value={draft.apiKeyId} onChange={(e) => set({ apiKeyId: e.target.value })} list={keysListId} placeholder="e.g. acme-prod" autoComplete="off" />
+            <datalist id={keysListId}>
+              {knownKeys.map((k) => (
+                <option key={k} value={k} />
+              ))}
+            </datalist>
+          </label>
+          <label className="field pg-session">
+            <span>Session (optional)</span>
+            <input value={draft.sessionId} onChange={(e) => set({ sessionId: e.target.value })} placeholder="all sessions" autoComplete="off" />
+          </label>
+          <fieldset className="field pg-strategy">
+            <legend>Strategy</legend>
+            <div className="segmented">
+              {STRATEGIES.map((s) => (
+                <label key={s.value} title={s.hint} className={draft.strategy === s.value ? 'on' : undefined}>
+                  <input type="radio" name="strategy" value={s.value} checked={draft.strategy === s.value} onChange={() => set({ strategy: s.value })} />
+                  {s.label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <label className="field pg-budget">
+            <span>Token budget</span>
+            <input
+              type="number"
+              min={0}
+              max={16000}
+              step={50}
+              value={draft.maxTokens}
+              onChange={(e) => set({ maxTokens: e.target.value })}
+              aria-invalid={problems.some((p) => p.startsWith('The token budget'))}
+            />
+          </label>
+          <div className="pg-run">
+            <button type="submit" className="primary" disabled={running}>
+              {running ? 'Simulating…' : 'Simulate'}
+            </button>
+            <span className="kbd-hint muted">
+              <kbd>{isMac ? '⌘' : 'Ctrl'}</kbd> + <kbd>Enter</kbd>
+            </span>
+          </div>
+        </div>
+        {tried &&
+          problems.map((p) => (
+            <p key={p} role="alert" className="error">
+              {p}
+            </p>
+          ))}
+        {submitted === null && draft.apiKeyId === '' && recent.isSuccess && knownKeys.length === 0 && (
+          <p className="muted small-note">No memories are stored yet: add some in the Memories tab or through the API first.</p>
+        )}
+      </form>
+
+      {preview.isError ? (
+        <div className="card">
+          <ErrorNote error={preview.error} prefix="The simulation failed" />
+        </div>
+      ) : submitted === null ? (
+        <div className="card empty-state">
+          <h2>Nothing simulated yet</h2>
+          <p className="muted">
+            Type a message, pick the API key and press <strong>Simulate</strong> to see the ranked memories, how the engine resolved the query and
+            the exact block the gateway would inject.
+          </p>
+        </div>
+      ) : !result ? (
+        <div className="card empty-state" aria-busy="true">
+          <p className="muted">Running the retrieval…</p>
+        </div>
+      ) : (
+        <Outcome result={result} query={submittedQuery} stale={running} />
+      )}
+    </>
+  );
+}
+
+function Outcome({ result, query, stale }: { result: Result; query: string; stale: boolean }) {
+  return (
+    <div className={stale ? 'pg-grid stale' : 'pg-grid'} aria-busy={stale}>
+      <div className="pg-main">
+        <ResultsCard result={result} query={query} />
+        <BlockCard block={result.block} />
+      </div>
+      <div className="pg-side">
+        <BudgetCard result={result} />
+        <ResolutionCard result={result} query={query} />
+      </div>
+    </div>
+  );
+}
+
+function ResultsCard({ result, query }: { result: Result; query: string }) {
+  return (
+    <section className="card" aria-labelledby="pg-results-title">
+      <div className="card-head">
+        <h2 id="pg-results-title">Ranked results</h2>
+        <span className="muted">
+          {result.items.length} injected · {result.candidates} {result.candidates === 1 ? 'candidate' : 'candidates'} considered
+        </span>
+      </div>
+      {result.items.length === 0 ? (
+        <div className="empty-inline">
+          <p>
+            <strong>Nothing would be injected.</strong>
+          </p>
+          <p className="muted">
+            {result.candidates > 0
+              ? `${result.candidates} memories matched, but none fits in a budget of ${formatInt(result.maxTokens)} tokens.`
+              : query.trim() === '' && result.resolution.requestedStrategy !== 'EXACT'
+                ? 'The query is empty: keyword and semantic search need words to match.'
+                : 'No memory of this API key matched the query (expired, archived and out-of-retention memories are never retrieved).'}
+          </p>
+        </div>
+      ) : (
+        <ResultsTable items={result.items} />
+      )}
+    </section>
+  );
+}
+
+function BlockCard({ block }: { block: string | null }) {
+  return (
+    <section className="card" aria-labelledby="pg-block-title">
+      <div className="card-head">
+        <h2 id="pg-block-title">Injected block</h2>
+        <span className="muted">exactly as the gateway sends it</span>
+        <span className="spacer" />
+        {block !== null && <CopyButton text={block} label="Copy block" />}
+      </div>
+      {block === null ? (
+        <p className="muted">No block: the request would be forwarded unchanged.</p>
+      ) : (
+        <pre className="block pg-block" aria-label="Injected memory block">
+          {block}
+        </pre>
+      )}
+    </section>
+  );
+}
+
+function ResultsTable({ items }: { items: Result['items'] }) {
+  return (
+    <div className="table-scroll">
+      <table className="pg-table">
+        <thead>
+          <tr>
+            <th scope="col" className="num">
+              #
+            </th>
+            <th scope="col">Memory</th>
+            <th scope="col">Tier</th>
+            <th scope="col" className="num">
+              Score
+            </th>
+            <th scope="col" className="num">
+              Keyword
+            </th>
+            <th scope="col" className="num">
+              Vector
+            </th>
+            <th scope="col" className="num">
+              Tokens
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item, i) => (
+            <tr key={item.memory.id}>
+              <td className="num rank">{i + 1}</td>
+              <td className="pg-memory">
+                <div className="pg-content">{item.content}</div>
+                <div className="pg-meta">
+                  <span className="badge grey">{item.memory.type.toLowerCase()}</span>
+                  <code title="Memory key">{item.memory.key}</code>
+                  {item.memory.sessionId && <span className="muted">session {item.memory.sessionId}</span>}
+                  {item.truncated && (
+                    <span className="badge warn" title="Cut to fit the budget">
+                      truncated
+                    </span>
+                  )}
+                </div>
+              </td>
+              <td>
+                <span className={`badge tier tier-${item.tier.toLowerCase()}`}>{TIER_LABEL[item.tier]}</span>
+              </td>
+              <td className="num mono">
+                {item.tier === 'ENFORCED' ? (
+                  <span className="muted" title="Enforced memories are always included first; they are not ranked">
+                    pinned
+                  </span>
+                ) : (
+                  formatScore(item.score)
+                )}
+              </td>
+              <td className="num">
+                <ScoreRank score={item.keywordScore} rank={item.keywordRank} title="BM25 relevance" />
+              </td>
+              <td className="num">
+                <ScoreRank score={item.vectorScore} rank={item.vectorRank} title="Cosine similarity" />
+              </td>
+              <td className="num mono">{formatInt(item.tokens)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ScoreRank({ score, rank, title }: { score: number | null; rank: number | null; title: string }) {
+  if (score === null && rank === null) return <span className="muted">—</span>;
+  return (
+    <span className="score-rank" title={title}>
+      <span className="mono">{formatScore(score)}</span>
+      {rank !== null && <span className="rank-pill">#{rank}</span>}
+    </span>
+  );
+}
+
+function BudgetCard({ result }: { result: Result }) {
+  const tone = result.maxTokens === 0 ? 'grey' : result.tokensUsed / result.maxTokens > 0.9 ? 'warn' : 'accent';
+  return (
+    <section className="card" aria-labelledby="pg-budget-title">
+      <h3 id="pg-budget-title">Budget</h3>
+      <div className="budget-figure">
+        <strong>{formatInt(result.tokensUsed)}</strong>
+        <span className="muted"> / {formatInt(result.maxTokens)} tokens</span>
+        <span className="spacer" />
+        <span className="muted">{formatPercent(result.tokensUsed, result.maxTokens)}</span>
+      </div>
+      <Bar
+        value={result.tokensUsed}
+        max={result.maxTokens}
+        label="Tokens used of the budget"
+        tone={tone}
+        valueText={`${result.tokensUsed} of ${result.maxTokens} tokens`}
+      />
+      <p className="muted small-note">Counted with o200k_base over the whole block, frame included. Every token is billed by the provider.</p>
+    </section>
+  );
+}
+
+function ResolutionCard({ result, query }: { result: Result; query: string }) {
+  const r = result.resolution;
+  return (
+    <section className="card" aria-labelledby="pg-resolution-title">
+      <h3 id="pg-resolution-title">Resolution</h3>
+      {r.fallback ? (
+        <div className="warning" role="note" aria-label="Fallback">
+          <strong>Fell back:</strong> {shortFallback(r.fallbackReason ?? '', r.embeddingReason)}
+        </div>
+      ) : (
+        <p className="ok-line">
+          <span className="chip chip-ok">
+            <span className="chip-dot" aria-hidden="true" />
+            No fallback
+          </span>
+        </p>
+      )}
+      <dl className="kv">
+        <dt>Strategy</dt>
+        <dd>{STRATEGY_LABEL[r.requestedStrategy]}</dd>
+        <dt>Tiers that ran</dt>
+        <dd>
+          {r.tiers.length === 0 ? (
+            <span className="muted">none</span>
+          ) : (
+            <span className="tier-flow">
+              {r.tiers.map((t, i) => (
+                <span key={t}>
+                  {i > 0 && <span className="muted"> → </span>}
+                  <span className={`badge tier tier-${t.toLowerCase()}`}>{TIER_LABEL[t]}</span>
+                </span>
+              ))}
+            </span>
+          )}
+        </dd>
+        <dt>Embedding</dt>
+        <dd>
+          {r.requestedStrategy === 'EXACT' ? (
+            <span className="muted">not used by Exact</span>
+          ) : r.embeddingSource ? (
+            <>
+              <span className="badge">{r.embeddingSource}</span> <code>{r.embeddingModel}</code>
+            </>
+          ) : (
+            <span className="muted">none usable</span>
+          )}
+          {r.embeddingReason && <Reason text={r.embeddingReason} />}
+        </dd>
+        <dt>Vector store</dt>
+        <dd>{r.vectorStore ?? <span className="muted">not used</span>}</dd>
+        <dt>Rerank</dt>
+        <dd>
+          {r.reranked ? (
+            <>
+              <span className="badge ok">applied</span> <code>{r.rerankModel}</code>
+            </>
+          ) : (
+            <span className="badge grey">not applied</span>
+          )}
+          <div className="reason">{rerankExplanation(r, result.candidates, query)}</div>
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/**
+ * The fallback reason repeats the embedding reason in parentheses; the Embedding row below shows that one
+ * in full, so the note keeps only what fell back and what answered.
+ */
+function shortFallback(reason: string, embeddingReason: string | null): string {
+  return embeddingReason ? reason.replace(` (${embeddingReason})`, ' (see Embedding)') : reason;
+}
+
+/** The server names a reason when a reranker was considered; otherwise the retrieval never got that far, and this says why. */
+function rerankExplanation(r: Result['resolution'], candidates: number, query: string): string {
+  if (r.rerankReason) return r.rerankReason;
+  if (r.requestedStrategy === 'EXACT') return 'Exact ranks newest first; it is never reranked.';
+  if (query.trim() === '') return 'No query to rerank against.';
+  if (r.fallback && r.requestedStrategy === 'SEMANTIC') return 'Keyword fallback results are not reranked.';
+  if (candidates < 2) return 'Fewer than two candidates: nothing to reorder.';
+  return 'Not attempted.';
 }

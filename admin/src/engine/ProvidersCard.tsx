@@ -1,0 +1,333 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useRef, useState } from 'react';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorNote } from '../components/ErrorNote';
+import {
+  type ModelKind,
+  type ModelProviderFieldsFragment,
+  useDeleteModelProviderMutation,
+  useEmbeddingProvidersQuery,
+  useEngineStatusQuery,
+  useMemorySettingsQuery,
+  useUpsertModelProviderMutation,
+} from '../generated/graphql';
+
+type Provider = ModelProviderFieldsFragment;
+
+/** Remote embedding and rerank endpoints. API keys are write-only: the server only says whether one is set. */
+export function ProvidersCard() {
+  const queryClient = useQueryClient();
+  const providers = useEmbeddingProvidersQuery();
+  const settings = useMemorySettingsQuery();
+  const [editing, setEditing] = useState<Provider | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Provider | null>(null);
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: useEmbeddingProvidersQuery.getKey() });
+    void queryClient.invalidateQueries({ queryKey: useEngineStatusQuery.getKey() });
+  };
+  const remove = useDeleteModelProviderMutation({
+    onSuccess: () => {
+      if (editing !== 'new' && editing?.id === deleting?.id) setEditing(null);
+      setDeleting(null);
+      refresh();
+    },
+  });
+
+  const s = settings.data?.memorySettings;
+  const usedBy = (p: Provider) =>
+    [s?.embeddingProviderModel, s?.rerankProviderModel].filter((name): name is string => !!name && name.startsWith(`${p.id}/`));
+  const list = providers.data?.embeddingProviders ?? [];
+
+  return (
+    <section className="card" aria-labelledby="providers-title">
+      <div className="card-head">
+        <div>
+          <h2 id="providers-title">Remote providers</h2>
+          <p className="muted card-sub">OpenAI-compatible embeddings and Cohere/Jina-style rerank endpoints. Models are named provider/model.</p>
+        </div>
+        <span className="spacer" />
+        <button type="button" onClick={() => setEditing('new')} disabled={editing === 'new'}>
+          Add provider
+        </button>
+      </div>
+      {providers.isPending ? (
+        <p className="muted">Loading providers…</p>
+      ) : providers.error ? (
+        <ErrorNote error={providers.error} prefix="Providers could not be loaded" />
+      ) : list.length === 0 ? (
+        <p className="muted empty-inline">No provider yet. Without one, embeddings come from a local model (static or transformers.js).</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="providers">
+            <thead>
+              <tr>
+                <th scope="col">ID</th>
+                <th scope="col">Base URL</th>
+                <th scope="col">Models</th>
+                <th scope="col">API key</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((p) => (
+                <tr key={p.id} aria-label={`Provider ${p.id}`}>
+                  <td>
+                    <strong>{p.id}</strong>
+                    {p.origin === 'env' && (
+                      <span className="badge grey" title="Configured by MNEMO_EMBEDDING_* / MNEMO_RERANK_* variables">
+                        environment
+                      </span>
+                    )}
+                    {usedBy(p).length > 0 && (
+                      <span className="badge" title={usedBy(p).join(', ')}>
+                        in use
+                      </span>
+                    )}
+                  </td>
+                  <td>
+                    <code className="wrap">{p.baseUrl}</code>
+                  </td>
+                  <td>
+                    {p.models.length === 0 ? (
+                      <span className="muted">none listed</span>
+                    ) : (
+                      <ul className="model-list">
+                        {p.models.map((m) => (
+                          <li key={`${m.kind}:${m.name}`}>
+                            <code>{m.name}</code> <span className="muted">{m.kind.toLowerCase()}</span>
+                            {m.dimension !== null && <span className="muted"> · {m.dimension}d</span>}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                  <td>{p.hasApiKey ? <span className="badge ok">key set</span> : <span className="badge warn">no key</span>}</td>
+                  <td className="row-actions">
+                    {p.origin === 'env' ? (
+                      <span className="muted small-note">read-only</span>
+                    ) : (
+                      <>
+                        <button type="button" className="small" onClick={() => setEditing(p)} aria-label={`Edit ${p.id}`}>
+                          Edit
+                        </button>
+                        <button type="button" className="small danger" onClick={() => setDeleting(p)} aria-label={`Delete ${p.id}`}>
+                          Delete
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {editing && (
+        <ProviderEditor
+          key={editing === 'new' ? 'new' : editing.id}
+          provider={editing === 'new' ? null : editing}
+          taken={list.map((p) => p.id)}
+          onDone={() => {
+            setEditing(null);
+            refresh();
+          }}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete provider ${deleting?.id ?? ''}?`}
+        confirmLabel="Delete provider"
+        busyLabel="Deleting…"
+        danger
+        busy={remove.isPending}
+        error={<ErrorNote error={remove.error} prefix="Not deleted" />}
+        onConfirm={() => deleting && remove.mutate({ id: deleting.id })}
+        onCancel={() => {
+          remove.reset();
+          setDeleting(null);
+        }}
+      >
+        <p>Its endpoint and API key are erased.</p>
+        {deleting && usedBy(deleting).length > 0 && (
+          <p className="warning">
+            The settings use {usedBy(deleting).join(' and ')}: after deleting, that model no longer resolves and retrieval falls back (Auto picks
+            the next source; rerank is skipped).
+          </p>
+        )}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+interface ModelDraft {
+  name: string;
+  kind: ModelKind;
+  dimension: string;
+}
+
+const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/**
+ * Adds or edits a provider. The API key field is a password input that is never filled from the server and
+ * not controlled by React (so the key is never mirrored into the DOM): empty keeps the stored key.
+ */
+function ProviderEditor(props: { provider: Provider | null; taken: string[]; onDone: () => void; onClose: () => void }) {
+  const existing = props.provider;
+  const [id, setId] = useState(existing?.id ?? '');
+  const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? '');
+  const [models, setModels] = useState<ModelDraft[]>(
+    existing?.models.map((m) => ({ name: m.name, kind: m.kind, dimension: m.dimension === null ? '' : String(m.dimension) })) ?? [
+      { name: '', kind: 'EMBEDDING', dimension: '' },
+    ],
+  );
+  const [removeKey, setRemoveKey] = useState(false);
+  const [tried, setTried] = useState(false);
+  const keyRef = useRef<HTMLInputElement>(null);
+  const save = useUpsertModelProviderMutation({
+    onSuccess: () => {
+      if (keyRef.current) keyRef.current.value = '';
+      props.onDone();
+    },
+  });
+
+  const problems = [
+    !ID_PATTERN.test(id.trim()) ? 'The ID must be 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit.' : null,
+    !existing && props.taken.includes(id.trim()) ? `A provider "${id.trim()}" exists already: edit it instead.` : null,
+    !/^https?:\/\/\S+$/.test(baseUrl.trim()) ? 'The base URL must be an http(s) URL, e.g. https://api.openai.com/v1.' : null,
+    models.some((m) => m.name.trim() === '') ? 'Every model needs a name (remove empty rows).' : null,
+    models.some((m) => m.dimension.trim() !== '' && !(Number.isInteger(Number(m.dimension)) && Number(m.dimension) >= 1 && Number(m.dimension) <= 16384))
+      ? 'A dimension must be a whole number from 1 to 16384, or empty to detect it.'
+      : null,
+  ].filter((p): p is string => p !== null);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (problems.length > 0) return;
+    const typed = keyRef.current?.value.trim() ?? '';
+    save.mutate({
+      input: {
+        id: id.trim(),
+        baseUrl: baseUrl.trim(),
+        models: models.map((m) => ({ name: m.name.trim(), kind: m.kind, dimension: m.dimension.trim() === '' ? null : Number(m.dimension) })),
+        // Omitted keeps the stored key; "" removes it.
+        ...(removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
+      },
+    });
+  }
+
+  const setModel = (i: number, patch: Partial<ModelDraft>) => setModels((ms) => ms.map((m, j) => (j === i ? { ...m, ...patch } : m)));
+
+  return (
+    <form className="editor" onSubmit={submit} aria-label={existing ? `Edit provider ${existing.id}` : 'New provider'}>
+      <h3>{existing ? `Edit provider ${existing.id}` : 'New provider'}</h3>
+      <div className="editor-grid">
+        <label className="field">
+          <span>Provider ID</span>
+          <input value={id} onChange={(e) => setId(e.target.value)} disabled={!!existing} placeholder="openai" autoComplete="off" />
+        </label>
+        <label className="field">
+          <span>Base URL</span>
+          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://api.openai.com/v1" autoComplete="off" />
+        </label>
+      </div>
+
+      <div className="models-editor">
+        <div className="models-head" aria-hidden="true">
+          <span>Model</span>
+          <span>Kind</span>
+          <span>Dimension</span>
+          <span />
+        </div>
+        {models.map((m, i) => (
+          <div className="model-row" key={i}>
+            <input aria-label={`Model ${i + 1} name`} value={m.name} onChange={(e) => setModel(i, { name: e.target.value })} placeholder="text-embedding-3-small" />
+            <select aria-label={`Model ${i + 1} kind`} value={m.kind} onChange={(e) => setModel(i, { kind: e.target.value as ModelKind })}>
+              <option value="EMBEDDING">Embedding</option>
+              <option value="RERANK">Rerank</option>
+            </select>
+            <input
+              aria-label={`Model ${i + 1} dimension`}
+              type="number"
+              min={1}
+              max={16384}
+              value={m.dimension}
+              onChange={(e) => setModel(i, { dimension: e.target.value })}
+              placeholder={m.kind === 'RERANK' ? 'n/a' : 'auto'}
+              disabled={m.kind === 'RERANK'}
+            />
+            <button type="button" className="small ghost" aria-label={`Remove model ${i + 1}`} onClick={() => setModels((ms) => ms.filter((_, j) => j !== i))}>
+              Remove
+            </button>
+          </div>
+        ))}
+        <button type="button" className="small" onClick={() => setModels((ms) => [...ms, { name: '', kind: 'EMBEDDING', dimension: '' }])}>
+          Add model
+        </button>
+      </div>
+
+      <div className="key-field">
+        <label className="field">
+          <span>API key</span>
+          <input
+            ref={keyRef}
+            type="password"
+            name="provider-api-key"
+            autoComplete="new-password"
+            spellCheck={false}
+            disabled={removeKey}
+            placeholder={existing?.hasApiKey ? 'Leave empty to keep the stored key' : 'Paste the key; it is never shown again'}
+          />
+        </label>
+        <div className="key-state">
+          {existing?.hasApiKey ? (
+            removeKey ? (
+              <>
+                <span className="badge danger">key will be removed</span>
+                <button type="button" className="small ghost" onClick={() => setRemoveKey(false)}>
+                  Keep key
+                </button>
+              </>
+            ) : (
+              <>
+                <span className="badge ok">key set</span>
+                <button
+                  type="button"
+                  className="small danger"
+                  onClick={() => {
+                    if (keyRef.current) keyRef.current.value = '';
+                    setRemoveKey(true);
+                  }}
+                >
+                  Remove key
+                </button>
+              </>
+            )
+          ) : existing ? (
+            <span className="badge warn">no key</span>
+          ) : null}
+        </div>
+      </div>
+      <p className="muted small-note">Keys are write-only: stored on the server and used for its calls, never sent back to this page.</p>
+
+      {tried &&
+        problems.map((p) => (
+          <p key={p} role="alert" className="error">
+            {p}
+          </p>
+        ))}
+      <ErrorNote error={save.error} prefix="Not saved" />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save provider'}
+        </button>
+        <button type="button" onClick={props.onClose} disabled={save.isPending}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

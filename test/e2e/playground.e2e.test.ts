@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2E, screenshot, startE2E } from './harness.ts';
+
+let e2e: E2E;
+beforeAll(async () => {
+  // The default harness: no embedding model on disk and downloads off, so semantic search must fall back.
+  e2e = await startE2E();
+  const memories = [
+    { apiKeyId: 'acme', type: 'ENFORCED', content: 'Always answer in British English.' },
+    { apiKeyId: 'acme', type: 'FACTUAL', content: 'The user prefers a dark editor theme in VS Code and in the terminal.' },
+    { apiKeyId: 'acme', type: 'FACTUAL', content: 'The team deploys to production on Tuesdays after the standup.' },
+    { apiKeyId: 'acme', type: 'PROCEDURAL', content: 'Run the test suite with npm test before opening a pull request.' },
+    { apiKeyId: 'acme', type: 'EPISODIC', content: 'Last week the user chased a memory leak in an editor plugin.' },
+    { apiKeyId: 'acme', type: 'SEMANTIC', content: 'A dark theme reduces eye strain during long editing sessions.' },
+    { apiKeyId: 'globex', type: 'FACTUAL', content: 'The user prefers a light editor theme.' },
+  ];
+  const { importMemories } = await e2e.gql('mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }', { m: memories });
+  expect(importMemories).toEqual({ imported: memories.length, rejected: [] });
+});
+afterAll(() => e2e?.close());
+
+describe('the Playground tab', () => {
+  it('simulates a hybrid retrieval: ranked results with scores and tiers, the fallback, the budget and the injected block', async () => {
+    const { page } = e2e;
+    await page.getByRole('tab', { name: 'Playground' }).click();
+    await page.getByRole('heading', { name: 'Nothing simulated yet' }).waitFor();
+    await page.getByLabel('Query').fill('Which editor theme does the user prefer?');
+    await page.getByLabel('API key').fill('acme');
+    await page.getByRole('radio', { name: 'Hybrid' }).check();
+    await page.getByLabel('Token budget').fill('2000');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+
+    const results = page.getByRole('region', { name: 'Ranked results' });
+    const rows = results.getByRole('row');
+    await rows.nth(1).waitFor();
+    // The enforced memory rides along in every retrieval; the best keyword match leads the rest.
+    const texts = await rows.allTextContents();
+    const body = texts.slice(1);
+    expect(body.some((t) => t.includes('British English') && t.includes('Enforced'))).toBe(true);
+    const firstKeyword = body.find((t) => t.includes('Keyword'))!;
+    expect(firstKeyword).toContain('dark editor theme');
+    expect(firstKeyword).toMatch(/#1/);
+    expect(body.join('\n')).not.toContain('light editor theme');
+    // Ranked rows show their score; the enforced one is pinned, not ranked.
+    for (const row of body) expect(row).toMatch(row.includes('Enforced') ? /pinned/ : /\d\.\d+/);
+
+    const resolution = page.getByRole('region', { name: 'Resolution' });
+    const fallback = await resolution.getByRole('note', { name: 'Fallback' }).textContent();
+    expect(fallback).toContain('vector search unavailable');
+    expect(fallback).toContain('keyword answered');
+    // Why: no model is configured (none on disk, downloads off, no provider).
+    const why = await resolution.textContent();
+    expect(why).toContain('static model files are missing');
+    expect(why).toContain('keyword search only');
+    expect(why).toContain('not applied');
+
+    const meter = page.getByRole('meter', { name: 'Tokens used of the budget' });
+    const used = Number(await meter.getAttribute('aria-valuenow'));
+    expect(used).toBeGreaterThan(0);
+    expect(used).toBeLessThanOrEqual(100);
+    await expect(page.getByRole('region', { name: 'Budget' }).textContent()).resolves.toMatch(/\d+\s*\/\s*2,?000 tokens/);
+
+    const block = await page.getByLabel('Injected memory block').textContent();
+    expect(block).toContain('- [enforced] Always answer in British English.');
+    expect(block).toContain('- [factual] The user prefers a dark editor theme in VS Code and in the terminal.');
+    // Exactly what the API returns as the block.
+    const { retrievePreview } = await e2e.gql('query ($i: RetrieveInput!) { retrievePreview(input: $i) { block } }', {
+      i: { apiKeyId: 'acme', query: 'Which editor theme does the user prefer?', strategy: 'HYBRID', maxTokens: 2000 },
+    });
+    expect(block).toBe(retrievePreview.block);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'playground');
+
+    await e2e.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy block' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(retrievePreview.block);
+  });
+
+  it('simulates with Ctrl+Enter and keeps the block within a small budget', async () => {
+    const { page } = e2e;
+    await page.getByRole('radio', { name: 'Exact' }).check();
+    await page.getByLabel('Token budget').fill('70');
+    await page.getByLabel('Query').press('Control+Enter');
+    const results = page.getByRole('region', { name: 'Ranked results' });
+    await results.getByText('Exact', { exact: true }).first().waitFor();
+    const meter = page.getByRole('meter', { name: 'Tokens used of the budget' });
+    const [used, budget] = (await meter.getAttribute('aria-valuetext'))!.match(/\d+/g)!.map(Number);
+    expect(budget).toBe(70);
+    expect(used).toBeLessThanOrEqual(70);
+    // Newest first, cut at the budget: fewer injected than the six memories of this key.
+    const injected = (await results.getByRole('row').count()) - 1;
+    expect(injected).toBeGreaterThan(1);
+    expect(injected).toBeLessThan(6);
+    await expect(results.textContent()).resolves.toMatch(/6 candidates considered/);
+    await expect(page.getByRole('region', { name: 'Resolution' }).textContent()).resolves.toContain('No fallback');
+  });
+
+  it('says so when nothing matches, refuses a bad budget, and shows what the server refused', async () => {
+    const { page } = e2e;
+    await page.getByRole('radio', { name: 'Hybrid' }).check();
+    await page.getByLabel('Token budget').fill('2000');
+    await page.getByLabel('API key').fill('nobody');
+    await page.getByLabel('Query').fill('anything at all');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await page.getByText('Nothing would be injected.').waitFor();
+    await page.getByText('No block: the request would be forwarded unchanged.').waitFor();
+
+    await page.getByLabel('Token budget').fill('99999');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('0 to 16000');
+
+    await page.getByLabel('Token budget').fill('2000');
+    await page.getByLabel('API key').fill('k'.repeat(300));
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const refused = await page.getByRole('alert').filter({ hasText: 'The simulation failed' }).textContent();
+    expect(refused).toContain('apiKeyId');
+    expect(refused).toContain('BAD_USER_INPUT');
+  });
+});
