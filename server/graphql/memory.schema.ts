@@ -65,6 +65,14 @@ const MemoryTypeCount = builder.simpleObject('MemoryTypeCount', {
   fields: (t) => ({ type: t.field({ type: MemoryTypeEnum }), count: t.int() }),
 });
 
+const MemoryWeekCount = builder.simpleObject('MemoryWeekCount', {
+  description: 'Memories created in one ISO week.',
+  fields: (t) => ({
+    weekStart: t.field({ type: 'DateTime', description: 'Monday 00:00 UTC that starts the week.' }),
+    count: t.int(),
+  }),
+});
+
 const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
   fields: (t) => ({
     totalEntries: t.exposeInt('totalEntries'),
@@ -72,6 +80,11 @@ const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
     hitRate: t.exposeFloat('hitRate', { nullable: true, description: 'Share of retrievals that found at least one memory; null before any.' }),
     retrievals: t.exposeInt('retrievals'),
     byType: t.field({ type: [MemoryTypeCount], resolve: (s) => s.byType }),
+    byWeek: t.field({
+      type: [MemoryWeekCount],
+      description: 'Memories per ISO week of creation, oldest first; weeks without memories are left out.',
+      resolve: (s) => s.byWeek,
+    }),
   }),
 });
 

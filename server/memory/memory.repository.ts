@@ -102,6 +102,20 @@ export async function memoryTotalsByType(db: Db, filter: MemoryFilter) {
     .execute();
 }
 
+/**
+ * Memories per ISO week of creation: weekStart is the Monday (UTC, as YYYY-MM-DD) on or before created_at.
+ * Weeks without memories are left out; oldest first.
+ */
+export async function memoryCountsByWeek(db: Db, filter: MemoryFilter) {
+  // created_at is epoch ms; dividing by 1000.0 keeps the fraction so instants before 1970 land on the right day.
+  const weekStart = sql<string>`date(memories.created_at / 1000.0, 'unixepoch', '-6 days', 'weekday 1')`;
+  return applyFilter(db.selectFrom('memories'), filter)
+    .select((eb) => [weekStart.as('week_start'), eb.fn.countAll<number>().as('count')])
+    .groupBy(weekStart)
+    .orderBy(weekStart)
+    .execute();
+}
+
 export async function retrievalTotals(db: Db, apiKeyId: string | null) {
   let q = db
     .selectFrom('retrieval_stats')

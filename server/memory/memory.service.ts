@@ -61,6 +61,8 @@ export interface MemoryStats {
   hitRate: number | null;
   retrievals: number;
   byType: { type: MemoryType; count: number }[];
+  /** Memories per ISO week of creation (weeks start on Monday, UTC), oldest first; empty weeks left out. */
+  byWeek: { weekStart: Date; count: number }[];
 }
 
 export interface ImportReport {
@@ -147,8 +149,9 @@ export async function exportMemories(deps: MemoryDeps, query: MemoryQuery): Prom
 
 export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise<MemoryStats> {
   const filter = await toFilter(deps, query);
-  const [byType, totals] = await Promise.all([
+  const [byType, byWeek, totals] = await Promise.all([
     filter === null ? [] : repo.memoryTotalsByType(deps.db, filter),
+    filter === null ? [] : repo.memoryCountsByWeek(deps.db, filter),
     repo.retrievalTotals(deps.db, query.apiKeyId),
   ]);
   return {
@@ -157,6 +160,7 @@ export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise
     hitRate: totals.retrievals > 0 ? totals.hits / totals.retrievals : null,
     retrievals: totals.retrievals,
     byType: byType.map((r) => ({ type: r.type, count: r.count })),
+    byWeek: byWeek.map((r) => ({ weekStart: new Date(`${r.week_start}T00:00:00Z`), count: r.count })),
   };
 }
 

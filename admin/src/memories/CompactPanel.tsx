@@ -1,0 +1,201 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { ErrorNote } from '../components/ErrorNote';
+import { type CompactMemoriesMutation, useCompactMemoriesMutation, useRestoreSummaryMutation } from '../generated/graphql';
+import { formatNumber, plural } from './format';
+import { useInvalidateMemories } from './useInvalidateMemories';
+
+interface Props {
+  id: string;
+  apiKeysListId: string;
+  defaultApiKey: string;
+  onClose: () => void;
+}
+
+type Outcome = CompactMemoriesMutation['summarize'];
+type Step =
+  | { step: 'choose' }
+  | { step: 'preview'; apiKeyId: string; days: number; result: Outcome }
+  | { step: 'done'; result: Outcome }
+  | { step: 'undone'; restored: number };
+
+const PREVIEW_ROWS = 6;
+
+/**
+ * "Compact old": one API key's memories last written more than N days ago become one summary. A dry run comes
+ * first and shows what would be archived and the tokens saved; Confirm runs it; Undo restores the originals.
+ */
+export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Props) {
+  const invalidate = useInvalidateMemories();
+  const compact = useCompactMemoriesMutation();
+  const restore = useRestoreSummaryMutation();
+  const [apiKeyId, setApiKeyId] = useState(defaultApiKey);
+  const [days, setDays] = useState('30');
+  const [step, setStep] = useState<Step>({ step: 'choose' });
+  const firstRef = useRef<HTMLInputElement>(null);
+  useEffect(() => firstRef.current?.focus(), []);
+
+  const olderThanDays = Number(days);
+  const daysValid = days !== '' && Number.isInteger(olderThanDays) && olderThanDays >= 0 && olderThanDays <= 3650;
+  const canPreview = apiKeyId.trim() !== '' && daysValid && !compact.isPending;
+
+  // Changing the question makes the previous answer stale.
+  const edit = (set: (v: string) => void) => (v: string) => {
+    set(v);
+    compact.reset();
+    restore.reset();
+    if (step.step === 'preview') setStep({ step: 'choose' });
+  };
+
+  function preview(event: FormEvent) {
+    event.preventDefault();
+    if (!canPreview) return;
+    const key = apiKeyId.trim();
+    compact.mutate(
+      { apiKeyId: key, olderThanDays, dryRun: true },
+      { onSuccess: (data) => setStep({ step: 'preview', apiKeyId: key, days: olderThanDays, result: data.summarize }) },
+    );
+  }
+
+  function confirm() {
+    if (step.step !== 'preview') return;
+    compact.mutate(
+      { apiKeyId: step.apiKeyId, olderThanDays: step.days, dryRun: false },
+      {
+        onSuccess: async (data) => {
+          setStep({ step: 'done', result: data.summarize });
+          await invalidate();
+        },
+      },
+    );
+  }
+
+  function undo() {
+    if (step.step !== 'done' || !step.result.summary) return;
+    restore.mutate(
+      { summaryId: step.result.summary.id },
+      {
+        onSuccess: async (data) => {
+          setStep({ step: 'undone', restored: data.restoreSummary.restored });
+          await invalidate();
+        },
+      },
+    );
+  }
+
+  return (
+    <section id={id} className="card mem-panel" aria-label="Compact old memories">
+      <div className="mem-panel-head">
+        <h2>Compact old memories</h2>
+        <button type="button" className="ghost small" onClick={onClose} disabled={compact.isPending || restore.isPending}>
+          Close
+        </button>
+      </div>
+      <p className="muted">
+        Summarizes one API key&apos;s memories last written before the cut-off into a single summary memory. The originals are archived, not deleted, and
+        Undo brings them back. Enforced memories are never compacted.
+      </p>
+      <form className="row" onSubmit={preview} aria-label="Choose memories to compact">
+        <label className="field">
+          <span>API key</span>
+          <input ref={firstRef} value={apiKeyId} list={apiKeysListId} onChange={(e) => edit(setApiKeyId)(e.target.value)} spellCheck={false} required />
+        </label>
+        <label className="field mem-days">
+          <span>Older than (days)</span>
+          <input type="number" min={0} max={3650} value={days} onChange={(e) => edit(setDays)(e.target.value)} aria-invalid={!daysValid} />
+        </label>
+        <button type="submit" disabled={!canPreview}>
+          {compact.isPending && step.step === 'choose' ? 'Checking…' : 'Preview (dry run)'}
+        </button>
+      </form>
+      {!daysValid && <p className="error">Days must be a whole number from 0 to 3650.</p>}
+      <ErrorNote error={compact.error} prefix="Compaction failed" />
+      <ErrorNote error={restore.error} prefix="Undo failed" />
+
+      {step.step === 'preview' && <Preview step={step} busy={compact.isPending} onConfirm={confirm} onCancel={() => setStep({ step: 'choose' })} />}
+
+      {step.step === 'done' &&
+        (step.result.summary ? (
+          <div className="mem-outcome">
+            <p className="ok" role="status">
+              Compacted {plural(step.result.candidateCount, 'memory', 'memories')} into one summary, saving {plural(step.result.tokensSaved, 'token')}.
+            </p>
+            <div className="actions">
+              <code className="muted">{step.result.summary.key}</code>
+              <button type="button" onClick={undo} disabled={restore.isPending}>
+                {restore.isPending ? 'Undoing…' : 'Undo'}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <p role="status" className="muted">
+            Nothing was compacted: the memories changed since the preview. Preview again.
+          </p>
+        ))}
+
+      {step.step === 'undone' && (
+        <p role="status" className="ok">
+          Undone: {plural(step.restored, 'memory', 'memories')} restored and the summary removed.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Preview({ step, busy, onConfirm, onCancel }: { step: Extract<Step, { step: 'preview' }>; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const r = step.result;
+  if (r.candidateCount < 2) {
+    return (
+      <p role="status" className="muted mem-outcome">
+        Nothing to compact for <code>{step.apiKeyId}</code>: {r.candidateCount === 0 ? 'no memory was' : 'only one memory was'} last written more than{' '}
+        {plural(step.days, 'day')} ago, and a summary needs at least two.
+      </p>
+    );
+  }
+  return (
+    <section className="mem-outcome" aria-label="Dry run">
+      <p role="status">
+        <strong>Dry run:</strong> {plural(r.candidateCount, 'memory', 'memories')} of <code>{step.apiKeyId}</code> would become one summary.
+      </p>
+      <dl className="mem-report-counts">
+        <div>
+          <dt>Candidates</dt>
+          <dd>{formatNumber(r.candidateCount)}</dd>
+        </div>
+        <div>
+          <dt>Tokens now</dt>
+          <dd>{formatNumber(r.tokensBefore)}</dd>
+        </div>
+        <div>
+          <dt>After</dt>
+          <dd>{formatNumber(r.tokensAfter)}</dd>
+        </div>
+        <div className={r.tokensSaved > 0 ? 'good' : undefined}>
+          <dt>Tokens saved</dt>
+          <dd>{formatNumber(r.tokensSaved)}</dd>
+        </div>
+      </dl>
+      {r.tokensAfter >= r.tokensBefore && (
+        <p className="warning">
+          The summary would not be smaller than the memories it replaces ({formatNumber(r.tokensAfter)} tokens instead of {formatNumber(r.tokensBefore)}):
+          compacting these saves nothing. Try an older cut-off.
+        </p>
+      )}
+      <ul className="mem-candidates">
+        {r.candidates.slice(0, PREVIEW_ROWS).map((m) => (
+          <li key={m.id}>
+            <code>{m.key}</code> <span className="muted">{m.content}</span>
+          </li>
+        ))}
+        {r.candidates.length > PREVIEW_ROWS && <li className="muted">…and {formatNumber(r.candidates.length - PREVIEW_ROWS)} more</li>}
+      </ul>
+      <div className="actions">
+        <button type="button" className="primary" onClick={onConfirm} disabled={busy}>
+          {busy ? 'Compacting…' : 'Confirm'}
+        </button>
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { MemoryOrderField, MemoryRowFieldsFragment } from '../generated/graphql';
+import { EditMemoryRow } from './EditMemoryRow';
+import { MemoryRow } from './MemoryRow';
+import { SortHeader } from './SortHeader';
+import type { MemorySort } from './types';
+
+const COLUMNS = 10;
+
+interface Props {
+  items: readonly MemoryRowFieldsFragment[];
+  sort: MemorySort;
+  onSort: (field: MemoryOrderField) => void;
+  onDelete: (memory: MemoryRowFieldsFragment, trigger: HTMLButtonElement) => void;
+  /** Shown as the body when there are no rows: loading, empty or failed. */
+  placeholder?: ReactNode;
+  busy: boolean;
+}
+
+/** The page of memories with sortable headers; one row at a time can be edited in place. */
+export function MemoryTable({ items, sort, onSort, onDelete, placeholder, busy }: Props) {
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+
+  // Leaving edit mode puts the focus back on the row's Edit button, so the keyboard user is where they were.
+  useEffect(() => {
+    if (!returnFocusTo || editingId) return;
+    tableRef.current?.querySelector<HTMLButtonElement>(`tr[data-memory-id="${CSS.escape(returnFocusTo)}"] .mem-row-actions button`)?.focus();
+    setReturnFocusTo(null);
+  }, [returnFocusTo, editingId, items]);
+
+  const header = { sort, onSort };
+  return (
+    <div className="mem-table-wrap">
+      <table ref={tableRef} className="mem-table" aria-busy={busy || undefined} aria-label="Memories">
+        <thead>
+          <tr>
+            <SortHeader field="KEY" label="Key" {...header} />
+            <th scope="col">Content</th>
+            <th scope="col">Type</th>
+            <th scope="col">Session</th>
+            <th scope="col">API key</th>
+            <SortHeader field="TOKENS" label="Tokens" numeric {...header} />
+            <SortHeader field="CREATED_AT" label="Created" {...header} />
+            <th scope="col">Status</th>
+            <SortHeader field="ACCESS_COUNT" label="Accesses" numeric {...header} />
+            <th scope="col">
+              <span className="mem-sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.length === 0 && placeholder ? (
+            <tr className="mem-placeholder">
+              <td colSpan={COLUMNS}>{placeholder}</td>
+            </tr>
+          ) : (
+            items.map((m) =>
+              m.id === editingId ? (
+                <EditMemoryRow
+                  key={m.id}
+                  memory={m}
+                  columns={COLUMNS}
+                  onDone={() => {
+                    setEditingId(null);
+                    setReturnFocusTo(m.id);
+                  }}
+                />
+              ) : (
+                <MemoryRow key={m.id} memory={m} onEdit={() => setEditingId(m.id)} onDelete={(trigger) => onDelete(m, trigger)} />
+              ),
+            )
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

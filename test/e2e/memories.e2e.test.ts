@@ -1,0 +1,427 @@
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type E2E, screenshot, startE2E } from './harness.ts';
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+  // Old seeded memories (compaction, the chart) must still be inside the retention window.
+  await e2e.gql(`mutation { updateMemorySettings(input: { retentionDays: 365 }) { retentionDays } }`);
+});
+afterAll(() => e2e?.close());
+
+beforeEach(async () => {
+  // Every test starts from a fresh Memories tab: no filters, no open panels.
+  await e2e.page.goto(`${e2e.url}/admin/#/memories`);
+  await e2e.page.reload();
+  await e2e.page.getByRole('table', { name: 'Memories' }).waitFor();
+});
+
+let counter = 0;
+/** Data unique to one test, so the tests never see each other's memories. */
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
+const DAY = 86_400_000;
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
+
+interface Row {
+  apiKeyId: string;
+  key?: string;
+  content: string;
+  type?: string;
+  sessionId?: string;
+  createdAt?: string;
+  metadata?: Record<string, unknown>;
+}
+
+async function importRows(rows: Row[]) {
+  const { importMemories } = await e2e.gql(
+    `mutation($memories: [MemoryInput!]!) { importMemories(memories: $memories) { imported updated rejected { index reason } } }`,
+    { memories: rows },
+  );
+  expect(importMemories.rejected).toEqual([]);
+  return importMemories;
+}
+
+async function memoriesOf(apiKeyId: string) {
+  const { memories } = await e2e.gql(
+    `query($apiKeyId: String) { memories(apiKeyId: $apiKeyId, limit: 500, includeExpired: true, includeArchived: true) { totalCount items { id key content type metadata tokens status } } }`,
+    { apiKeyId },
+  );
+  return memories as { totalCount: number; items: { id: string; key: string; content: string; type: string; metadata: Record<string, unknown>; tokens: number; status: string }[] };
+}
+
+const filterBar = (page: Page) => page.getByRole('search', { name: 'Filter memories' });
+const table = (page: Page) => page.getByRole('table', { name: 'Memories' });
+const rowOf = (page: Page, text: string) => table(page).getByRole('row').filter({ hasText: text });
+const dataRows = (page: Page) => table(page).locator('tbody tr[data-memory-id]');
+const textOf = (locator: Locator) => expect.poll(() => locator.textContent(), { timeout: 10_000 });
+
+async function showKey(page: Page, apiKeyId: string) {
+  await filterBar(page).getByLabel('API key').fill(apiKeyId);
+}
+
+describe('the Memories tab', () => {
+  it('adds a memory and finds it by search', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('add');
+    const word = `zebra${Date.now().toString(36)}`;
+    await importRows([{ apiKeyId, key: 'other', content: 'Something unrelated to the search' }]);
+
+    await page.getByRole('button', { name: 'Add memory' }).click();
+    const form = page.getByRole('form', { name: 'Add memory' });
+    await form.getByLabel('API key').fill(apiKeyId);
+    await form.getByLabel('Session (optional)').fill('sess-1');
+    await form.getByLabel('Type').selectOption('PROCEDURAL');
+    await form.getByLabel('Key (optional)').fill('deploy-steps');
+    await form.getByLabel('Content').fill(`Always run the ${word} checks before deploying`);
+    await form.getByLabel('Metadata (JSON)').fill('{"source": "e2e"}');
+    await form.getByRole('button', { name: 'Save memory' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+    await filterBar(page).getByLabel('Search').fill(word);
+    const row = rowOf(page, 'deploy-steps');
+    await row.waitFor();
+    await expect.poll(() => dataRows(page).count()).toBe(1);
+    expect(await row.textContent()).toContain('Procedural');
+    expect(await row.textContent()).toContain('sess-1');
+    expect(await row.textContent()).toContain(apiKeyId);
+
+    const { items } = await memoriesOf(apiKeyId);
+    expect(items.find((m) => m.key === 'deploy-steps')).toMatchObject({ type: 'PROCEDURAL', metadata: { source: 'e2e' } });
+  });
+
+  it('edits a memory inline: Esc cancels, Ctrl+Enter in the content saves', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('edit');
+    await importRows([{ apiKeyId, key: 'editor', content: 'Prefers vim', metadata: { a: 1 } }]);
+    await showKey(page, apiKeyId);
+    await rowOf(page, 'Prefers vim').waitFor();
+
+    await page.getByRole('button', { name: 'Edit editor' }).click();
+    const form = page.getByRole('form', { name: 'Edit memory editor' });
+    await form.getByLabel('Content').fill('this change is abandoned');
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await rowOf(page, 'Prefers vim').waitFor();
+    // The focus is back on the row's Edit button.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit editor');
+
+    await page.keyboard.press('Enter');
+    await form.waitFor();
+    await form.getByLabel('Type').selectOption('PROCEDURAL');
+    await form.getByLabel('Key').fill('editor-choice');
+    await form.getByLabel('Metadata (JSON)').fill('{"b": 2}');
+    await form.getByLabel('Content').fill('Prefers helix now');
+    await form.getByLabel('Content').press('Control+Enter');
+    await form.waitFor({ state: 'detached' });
+    const row = rowOf(page, 'Prefers helix now');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Procedural');
+    expect(await row.textContent()).toContain('editor-choice');
+
+    const { items } = await memoriesOf(apiKeyId);
+    expect(items).toEqual([expect.objectContaining({ key: 'editor-choice', content: 'Prefers helix now', type: 'PROCEDURAL', metadata: { b: 2 } })]);
+  });
+
+  it('deletes a memory only after confirming in a dialog', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('delete');
+    await importRows([
+      { apiKeyId, key: 'doomed', content: 'Lives in Lisbon' },
+      { apiKeyId, key: 'kept', content: 'Speaks Portuguese' },
+    ]);
+    await showKey(page, apiKeyId);
+    await rowOf(page, 'Lives in Lisbon').waitFor();
+
+    await page.getByRole('button', { name: 'Delete doomed' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this memory?' });
+    await dialog.waitFor();
+    // The safe choice has the focus; Esc closes without deleting and returns the focus.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Delete doomed');
+    expect((await memoriesOf(apiKeyId)).totalCount).toBe(2);
+
+    await page.getByRole('button', { name: 'Delete doomed' }).click();
+    await dialog.getByRole('button', { name: 'Delete memory' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText('Deleted doomed.').waitFor();
+    await rowOf(page, 'Lives in Lisbon').waitFor({ state: 'detached' });
+    await rowOf(page, 'Speaks Portuguese').waitFor();
+    expect((await memoriesOf(apiKeyId)).items.map((m) => m.key)).toEqual(['kept']);
+  });
+
+  it('exports every matching memory, not just the page, as a JSON file', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('export');
+    await importRows(Array.from({ length: 27 }, (_, i) => ({ apiKeyId, key: `x${String(i).padStart(2, '0')}`, content: `exported fact ${i}`, type: i % 3 === 0 ? 'EPISODIC' : 'FACTUAL' })));
+    await importRows([{ apiKeyId: `${apiKeyId}-other`, key: 'x99', content: 'another key entirely' }]);
+    await showKey(page, apiKeyId);
+    await page.getByText('1–20 of 27').waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^mnemo-memories-${apiKeyId}-\\d{4}-\\d{2}-\\d{2}\\.json$`));
+    const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(file).toMatchObject({ format: 'mnemo.memories', version: 1, count: 27, filters: { apiKeyId } });
+    expect(file.memories).toHaveLength(27);
+    expect(new Set(file.memories.map((m: { key: string }) => m.key)).size).toBe(27);
+    expect(file.memories.every((m: { apiKeyId: string }) => m.apiKeyId === apiKeyId)).toBe(true);
+    expect(file.memories[0]).toEqual({
+      apiKeyId,
+      sessionId: null,
+      type: expect.any(String),
+      key: expect.stringMatching(/^x\d\d$/),
+      content: expect.stringMatching(/^exported fact/),
+      metadata: {},
+      createdAt: expect.any(String),
+      expiresAt: null,
+    });
+    await page.getByText('Exported 27 memories to a JSON file.').waitFor();
+
+    // The type filter narrows the export too.
+    await filterBar(page).getByLabel('Type').selectOption('EPISODIC');
+    await page.getByText('1–9 of 9').waitFor();
+    const [filtered] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    expect(JSON.parse(readFileSync((await filtered.path())!, 'utf8')).count).toBe(9);
+  });
+
+  it('imports a file and reports imported, updated and rejected rows with the reason', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('import');
+    await importRows([{ apiKeyId, key: 'existing', content: 'Old text' }]);
+    const file = {
+      format: 'mnemo.memories',
+      version: 1,
+      memories: [
+        { apiKeyId, key: 'fresh', content: 'Brand new fact', type: 'FACTUAL', metadata: { from: 'file' }, createdAt: daysAgo(3), expiresAt: null },
+        { apiKeyId, key: 'existing', content: 'New text for an existing key', type: 'SEMANTIC' },
+        { apiKeyId, key: 'blank', content: '   ' },
+      ],
+    };
+
+    await page.getByRole('button', { name: 'Import' }).click();
+    const panel = page.getByRole('region', { name: 'Import memories' });
+    await panel.getByLabel('JSON file').setInputFiles({ name: 'memories.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await panel.getByRole('button', { name: 'Import 3 rows' }).click();
+    const report = panel.getByRole('region', { name: 'Import report' });
+    await report.waitFor();
+    const counts = await report.locator('dl > div').allTextContents();
+    expect(counts).toEqual(['Imported1', 'Updated1', 'Rejected1']);
+    const rejection = report.getByRole('row').filter({ hasText: 'blank' });
+    expect(await rejection.textContent()).toContain('content must not be empty');
+    expect(await rejection.textContent()).toMatch(/^3/);
+
+    await showKey(page, apiKeyId);
+    await rowOf(page, 'Brand new fact').waitFor();
+    await rowOf(page, 'New text for an existing key').waitFor();
+    const { items } = await memoriesOf(apiKeyId);
+    expect(items.map((m) => m.key).sort()).toEqual(['existing', 'fresh']);
+  });
+
+  it('rejects rows of the wrong shape without losing the rest of the batch', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('import-shape');
+    const rows = [{ apiKeyId, key: 'good', content: 'Fine row' }, { apiKeyId, key: 'bad-date', content: 'x', createdAt: 'yesterday' }, 'not an object'];
+    await page.getByRole('button', { name: 'Import' }).click();
+    const panel = page.getByRole('region', { name: 'Import memories' });
+    await panel.getByLabel('JSON file').setInputFiles({ name: 'rows.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rows)) });
+    await panel.getByRole('button', { name: 'Import 3 rows' }).click();
+    const report = panel.getByRole('region', { name: 'Import report' });
+    await report.waitFor();
+    expect(await report.locator('dl > div').allTextContents()).toEqual(['Imported1', 'Updated0', 'Rejected2']);
+    expect(await report.getByRole('row').filter({ hasText: 'bad-date' }).textContent()).toContain('createdAt must be an ISO 8601 date');
+    expect(await report.getByRole('row').filter({ hasText: 'not a JSON object' }).textContent()).toMatch(/^3/);
+
+    await panel.getByLabel('JSON file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"memories": [') });
+    await panel.getByRole('alert').filter({ hasText: 'not valid JSON' }).waitFor();
+    expect(await panel.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
+  });
+
+  it('compacts old memories after a dry run, and undoes it', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('compact');
+    await importRows([
+      ...['Likes green tea', 'Owns a bicycle', 'Works night shifts', 'Plays the cello'].map((content, i) => ({ apiKeyId, key: `old-${i}`, content, createdAt: daysAgo(60 + i) })),
+      { apiKeyId, key: 'recent', content: 'Started learning Rust', createdAt: daysAgo(2) },
+    ]);
+    await showKey(page, apiKeyId);
+    await page.getByText('1–5 of 5').waitFor();
+
+    await page.getByRole('button', { name: 'Compact old' }).click();
+    const panel = page.getByRole('region', { name: 'Compact old memories' });
+    await panel.getByLabel('API key').fill(apiKeyId);
+    await panel.getByLabel('Older than (days)').fill('30');
+    await panel.getByRole('button', { name: 'Preview (dry run)' }).click();
+    const dryRun = panel.getByRole('region', { name: 'Dry run' });
+    await dryRun.waitFor();
+    expect(await dryRun.textContent()).toContain('4 memories');
+    const figures = await dryRun.locator('dl > div').allTextContents();
+    expect(figures[0]).toBe('Candidates4');
+    expect(figures[3]).toMatch(/^Tokens saved\d+$/);
+    expect(await dryRun.textContent()).toContain('old-0');
+    expect(await dryRun.textContent()).not.toContain('recent');
+    // A dry run changes nothing.
+    expect((await memoriesOf(apiKeyId)).items.every((m) => m.status === 'ACTIVE')).toBe(true);
+
+    await dryRun.getByRole('button', { name: 'Confirm' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Compacted 4 memories into one summary' }).waitFor();
+    // The list refreshes: the summary replaces the four originals.
+    await page.getByText('1–2 of 2').waitFor();
+    await rowOf(page, 'Summary of 4 earlier memories').waitFor();
+    expect((await memoriesOf(apiKeyId)).items.filter((m) => m.status === 'ARCHIVED')).toHaveLength(4);
+
+    // With archived memories shown, the originals carry their status badge.
+    await filterBar(page).getByLabel('Show expired and archived').check();
+    await page.getByText('1–6 of 6').waitFor();
+    expect(await rowOf(page, 'old-0').textContent()).toContain('Archived');
+    await filterBar(page).getByLabel('Show expired and archived').uncheck();
+
+    await panel.getByRole('button', { name: 'Undo' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Undone: 4 memories restored' }).waitFor();
+    await page.getByText('1–5 of 5').waitFor();
+    const after = await memoriesOf(apiKeyId);
+    expect(after.items.map((m) => m.key).sort()).toEqual(['old-0', 'old-1', 'old-2', 'old-3', 'recent']);
+    expect(after.items.every((m) => m.status === 'ACTIVE')).toBe(true);
+  });
+
+  it('blocks saving while the metadata is not a JSON object', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('meta');
+    await page.getByRole('button', { name: 'Add memory' }).click();
+    const form = page.getByRole('form', { name: 'Add memory' });
+    await form.getByLabel('API key').fill(apiKeyId);
+    await form.getByLabel('Content').fill('Has metadata');
+    const metadata = form.getByLabel('Metadata (JSON)');
+    const save = form.getByRole('button', { name: 'Save memory' });
+
+    await metadata.fill('{"source": ');
+    await form.getByText(/Not valid JSON/).waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    expect(await metadata.getAttribute('aria-invalid')).toBe('true');
+
+    await metadata.fill('["a", "b"]');
+    await form.getByText('Metadata must be a JSON object like {"source": "chat"}, not an array.').waitFor();
+    expect(await save.isDisabled()).toBe(true);
+
+    await metadata.fill('{"source": "chat"}');
+    await form.getByText('A JSON object; {} for none.').waitFor();
+    expect(await save.isDisabled()).toBe(false);
+    await save.click();
+    await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect((await memoriesOf(apiKeyId)).items[0]?.metadata).toEqual({ source: 'chat' });
+
+    // The inline editor checks the same way.
+    await showKey(page, apiKeyId);
+    await rowOf(page, 'Has metadata').getByRole('button', { name: /^Edit / }).click();
+    const edit = page.getByRole('form', { name: /^Edit memory/ });
+    await edit.getByLabel('Metadata (JSON)').fill('42');
+    await edit.getByText(/must be a JSON object/).waitFor();
+    expect(await edit.getByRole('button', { name: 'Save changes' }).isDisabled()).toBe(true);
+  });
+
+  it('pages with previous/next, numbered pages with gaps and "go to page", and sorts by column', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('paging');
+    await importRows(Array.from({ length: 95 }, (_, i) => ({ apiKeyId, key: `k${String(i).padStart(2, '0')}`, content: `paged fact ${i}`, createdAt: new Date(Date.now() - (95 - i) * 60_000).toISOString() })));
+    await showKey(page, apiKeyId);
+    await page.getByText('1–20 of 95').waitFor();
+    await page.getByLabel('Rows per page').selectOption('10');
+    await page.getByText('1–10 of 95').waitFor();
+    const pages = page.getByRole('navigation', { name: 'Pages' });
+    // Newest first: k94 leads page 1.
+    expect(await dataRows(page).first().textContent()).toContain('k94');
+    expect(await pages.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    expect(await pages.textContent()).toContain('…');
+
+    await pages.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('11–20 of 95').waitFor();
+    expect(await pages.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+
+    await pages.getByRole('button', { name: 'Page 10' }).click();
+    await page.getByText('91–95 of 95').waitFor();
+    expect(await dataRows(page).count()).toBe(5);
+    expect(await pages.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+
+    await page.getByLabel('Go to page').fill('6');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.getByText('51–60 of 95').waitFor();
+    expect(await pages.getByRole('button', { name: 'Page 6' }).getAttribute('aria-current')).toBe('page');
+    expect(await pages.getByRole('button', { name: 'Page 5' }).isVisible()).toBe(true);
+    expect(await pages.getByRole('button', { name: 'Page 7' }).isVisible()).toBe(true);
+    await page.getByLabel('Go to page').fill('11');
+    expect(await page.getByRole('button', { name: 'Go', exact: true }).isDisabled()).toBe(true);
+
+    // Sorting by a column starts again at page 1; a second click reverses it.
+    await table(page).getByRole('button', { name: 'Key', exact: true }).click();
+    await page.getByText('1–10 of 95').waitFor();
+    await expect.poll(() => dataRows(page).first().textContent()).toContain('k00');
+    expect(await table(page).getByRole('columnheader', { name: 'Key', exact: true }).getAttribute('aria-sort')).toBe('ascending');
+    await table(page).getByRole('button', { name: 'Key', exact: true }).click();
+    await expect.poll(() => dataRows(page).first().textContent()).toContain('k94');
+    expect(await table(page).getByRole('columnheader', { name: 'Key', exact: true }).getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('shows the totals in the stat cards, and "No memories match" when nothing does', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('stats');
+    await importRows([
+      ...['Prefers window seats', 'Allergic to peanuts', 'Lives in Oslo'].map((content, i) => ({ apiKeyId, key: `f${i}`, content, type: 'FACTUAL' })),
+      ...['Asked about flights to Rome', 'Booked a hotel in Milan'].map((content, i) => ({ apiKeyId, key: `e${i}`, content, type: 'EPISODIC', createdAt: daysAgo(14) })),
+    ]);
+    const tokens = (await memoriesOf(apiKeyId)).items.reduce((n, m) => n + m.tokens, 0);
+    await showKey(page, apiKeyId);
+
+    await textOf(page.getByRole('group', { name: 'Total entries' })).toContain('5');
+    expect(await page.getByRole('group', { name: 'Tokens used' }).textContent()).toContain(String(tokens));
+    expect(await page.getByRole('group', { name: 'Hit rate' }).textContent()).toContain('—');
+    expect(await page.getByRole('group', { name: 'Hit rate' }).textContent()).toContain('no retrievals yet');
+    const byType = await page.getByRole('list', { name: 'Counts by type' }).getByRole('listitem').allTextContents();
+    expect(byType).toEqual(['Factual3', 'Episodic2', 'Procedural0', 'Semantic0', 'Enforced0']);
+    const weeks = await page.getByRole('img', { name: /^Memories created per week/ }).getAttribute('aria-label');
+    expect(weeks).toContain('5 memories');
+
+    await filterBar(page).getByLabel('Type').selectOption('EPISODIC');
+    await textOf(page.getByRole('group', { name: 'Total entries' })).toContain('2');
+
+    await filterBar(page).getByLabel('Search').fill('nothing-matches-this');
+    await page.getByText('No memories match').waitFor();
+    await textOf(page.getByRole('group', { name: 'Total entries' })).toContain('0');
+  });
+
+  it('looks right with data (docs/memories.png)', async () => {
+    const { page } = e2e;
+    const apiKeyId = 'acme-support';
+    const facts: [string, string, string, number][] = [
+      ['FACTUAL', 'user.timezone', 'Works from Berlin (CET) and prefers meetings before noon', 1],
+      ['FACTUAL', 'user.editor', 'Uses VS Code with the Vim keybindings extension', 4],
+      ['PROCEDURAL', 'deploy.checklist', 'Run the migration dry run, then tag the release and deploy with make release', 6],
+      ['EPISODIC', 'ticket.4821', 'Reported that CSV exports drop the last row when the file is larger than 10 MB', 9],
+      ['SEMANTIC', 'product.tiers', 'Acme has three plans: Starter, Team and Enterprise; only Enterprise has SSO', 12],
+      ['ENFORCED', 'policy.pii', 'Never repeat customer email addresses or phone numbers back in answers', 20],
+      ['FACTUAL', 'user.language', 'Prefers answers in English, with code comments in German', 23],
+      ['EPISODIC', 'ticket.4790', 'Asked how to rotate API tokens without downtime', 30],
+      ['PROCEDURAL', 'support.escalation', 'Escalate billing disputes above 500 EUR to the finance queue', 37],
+      ['FACTUAL', 'account.plan', 'On the Team plan since March, 14 seats', 45],
+      ['SEMANTIC', 'product.regions', 'Data is stored in Frankfurt; a US region is planned', 52],
+      ['EPISODIC', 'ticket.4702', 'Had trouble with webhook retries after a 502 from their proxy', 60],
+    ];
+    const rows: Row[] = [];
+    facts.forEach(([type, key, content, age], i) => rows.push({ apiKeyId, type, key, content, sessionId: i % 3 === 0 ? 'onboarding' : undefined, createdAt: daysAgo(age), metadata: i % 2 ? { source: 'chat' } : {} }));
+    for (let i = 0; i < 26; i++) rows.push({ apiKeyId, type: i % 4 ? 'EPISODIC' : 'FACTUAL', key: `chat.note-${i}`, content: `Follow-up from support chat #${1200 + i}: customer confirmed the fix worked`, createdAt: daysAgo((i * 7) % 75) });
+    await importRows(rows);
+    // A few gateway retrievals, one of which finds nothing, so the hit rate has a value.
+    await e2e.gql(`mutation { updateMemorySettings(input: { enabled: true }) { enabled } }`);
+    for (const [query, types] of [['timezone'], ['deploy release'], ['plans'], ['webhook retries'], ['kubernetes', ['SEMANTIC']]] as const) {
+      await e2e.gql(`query($input: RetrieveInput!) { retrieve(input: $input) { tokensUsed } }`, { input: { apiKeyId, query, types, strategy: 'HYBRID' } });
+    }
+    await showKey(page, apiKeyId);
+    await page.getByText('1–20 of 38').waitFor();
+    await textOf(page.getByRole('group', { name: 'Hit rate' })).toContain('%');
+    await page.getByRole('status', { name: /^Memory store healthy/ }).waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'memories');
+  });
+});
