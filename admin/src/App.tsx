@@ -34,8 +34,10 @@ export function App() {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
-  // Another token means other permissions: nothing cached for the previous one may be shown.
-  useEffect(() => queryClient.clear(), [token, queryClient]);
+  // Another token means other permissions: nothing cached for the previous one may be shown. Cleared as the token
+  // changes (the listener runs inside setToken, before React renders the new screen), not in an effect after the
+  // render: by then the new screen's queries have started, and clear() would cancel them, leaving them pending forever.
+  useEffect(() => onTokenChange(() => queryClient.clear()), [queryClient]);
 
   if (!token) return <SignIn />;
   const active = TABS.find((t) => t.id === tab)!;
