@@ -175,6 +175,8 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
       }
     }
     const importMs = performance.now() - t0;
+    // As a server does at start and hourly: statistics for the planner, now that the tables are filled.
+    database.sqlite.pragma('optimize = 0x10002');
 
     const reports: StrategyReport[] = [];
     const runs: SourceRun[] = [];
