@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
 async function serve(config: Config): Promise<number> {
   const logger = createLogger();
   const opened = await openData(config);
-  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken, engine: loadEngineConfig(process.env, config.dataDir) });
+  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken, engine: loadEngineConfig(process.env, config.dataDir), env: process.env });
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {
     console.log(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n`);
@@ -157,7 +157,7 @@ async function tokenCommand(config: Config, sub: string | undefined, arg: string
 async function reindexCommand(config: Config, force: boolean): Promise<number> {
   const opened = await openData(config);
   const logger = createLogger('warn');
-  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken, engine: loadEngineConfig(process.env, config.dataDir) });
+  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken, engine: loadEngineConfig(process.env, config.dataDir), env: process.env });
   try {
     const job = await services.reindex.start(force);
     const line = (j: typeof job) => {

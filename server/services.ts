@@ -8,6 +8,8 @@ import { ReindexRunner } from './jobs/reindex.ts';
 import type { Logger } from './logger.ts';
 import type { MemoryDeps } from './memory/memory.service.ts';
 import { SettingsStore } from './settings/settings.ts';
+import { QdrantSettingsStore } from './vector/qdrantSettings.ts';
+import { QdrantTier } from './vector/qdrantTier.ts';
 import { SqliteVecIndex } from './vector/sqliteVecIndex.ts';
 import { VectorEngine } from './vector/vectorEngine.ts';
 
@@ -20,6 +22,8 @@ export interface Services {
   providers: ProviderStore;
   vectors: VectorEngine;
   reindex: ReindexRunner;
+  qdrantSettings: QdrantSettingsStore;
+  qdrant: QdrantTier;
   memory: MemoryDeps;
 }
 
@@ -31,13 +35,22 @@ export function offlineEngineConfig(dataDir = path.join(tmpdir(), 'mnemo-models'
   return loadEngineConfig({ MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_WORKER_INTERVAL_MS: '0' }, dataDir);
 }
 
-export function createServices(opts: { db: Db; logger: Logger; adminToken?: string | null; engine?: EngineConfig }): Services {
+export function createServices(opts: {
+  db: Db;
+  logger: Logger;
+  adminToken?: string | null;
+  engine?: EngineConfig;
+  /** For MNEMO_QDRANT_* overrides; tools and tests pass none. */
+  env?: NodeJS.ProcessEnv;
+}): Services {
   const settings = new SettingsStore(opts.db, (name, reason) =>
     opts.logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );
   const config = opts.engine ?? offlineEngineConfig();
   const providers = new ProviderStore(opts.db, config.envProvider);
-  const vectors = new VectorEngine({ db: opts.db, settings, providers, config, logger: opts.logger, index: new SqliteVecIndex(opts.db) });
+  const qdrantSettings = new QdrantSettingsStore(opts.db, opts.env ?? {});
+  const qdrant = new QdrantTier({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger });
+  const vectors = new VectorEngine({ db: opts.db, settings, providers, config, logger: opts.logger, index: new SqliteVecIndex(opts.db), qdrant });
   return {
     db: opts.db,
     logger: opts.logger,
@@ -46,6 +59,8 @@ export function createServices(opts: { db: Db; logger: Logger; adminToken?: stri
     providers,
     vectors,
     reindex: new ReindexRunner({ db: opts.db, vectors, logger: opts.logger, batchSize: config.batchSize }),
+    qdrantSettings,
+    qdrant,
     memory: { db: opts.db, settings, logger: opts.logger, vectors },
   };
 }

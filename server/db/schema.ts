@@ -10,6 +10,13 @@ export interface Database {
   memory_vec_meta: MemoryVecMetaTable;
   reindex_jobs: ReindexJobsTable;
   model_providers: ModelProvidersTable;
+  qdrant_outbox: QdrantOutboxTable;
+}
+
+export interface QdrantOutboxTable {
+  pk: number;
+  op: 'upsert' | 'delete';
+  enqueued_at: number;
 }
 
 export interface MemoryVecMetaTable {

@@ -3,6 +3,7 @@ import type { ReindexJob } from '../jobs/reindex.ts';
 import { engineStatus, type EngineStatus } from '../vector/engineStatus.ts';
 import { forbidden } from '../errors.ts';
 import { builder } from './builder.ts';
+import { QdrantStatusRef } from './qdrant.schema.ts';
 
 const JobStatusEnum = builder.enumType('ReindexStatus', {
   values: { RUNNING: { value: 'running' }, COMPLETED: { value: 'completed' }, FAILED: { value: 'failed' }, CANCELLED: { value: 'cancelled' } } as const,
@@ -86,6 +87,7 @@ const EngineStatusRef = builder.objectRef<EngineStatus>('EngineStatus').implemen
     vectorStore: t.field({ type: VectorStoreRef, resolve: (s) => s.vectorStore }),
     rerank: t.field({ type: RerankStatusRef, resolve: (s) => s.rerank }),
     reindex: t.field({ type: ReindexJobRef, nullable: true, description: 'The latest reindex job.', resolve: (s) => s.reindex }),
+    qdrant: t.field({ type: QdrantStatusRef, resolve: (s) => s.qdrant }),
     checkedAt: t.expose('checkedAt', { type: 'DateTime' }),
   }),
 });
@@ -134,7 +136,7 @@ builder.queryFields((t) => ({
   engineStatus: t.field({
     type: EngineStatusRef,
     authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => engineStatus(ctx.services.db, ctx.services.vectors, ctx.services.reindex),
+    resolve: (_root, _args, ctx) => engineStatus(ctx.services.db, ctx.services.vectors, ctx.services.reindex, ctx.services.qdrant),
   }),
   embeddingProviders: t.field({
     type: [ProviderRef],

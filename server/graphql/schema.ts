@@ -8,6 +8,7 @@ import './retrieval.schema.ts';
 import './gateway.schema.ts';
 import './summary.schema.ts';
 import './health.schema.ts';
+import './qdrant.schema.ts';
 import './engine.schema.ts';
 
 export const schema = builder.toSchema();

@@ -21,13 +21,14 @@ export async function latestJob(db: Db) {
   return db.selectFrom('reindex_jobs').selectAll().orderBy('started_at', 'desc').limit(1).executeTakeFirst();
 }
 
-export async function recordBatch(db: Db, id: string, b: { processed: number; failed: number; lastPk: number; error: string | null; now: number }) {
+/** Adds a batch's counts; `lastPk` moves the resume point (the embedding phase only). */
+export async function recordBatch(db: Db, id: string, b: { processed: number; failed: number; lastPk?: number; error: string | null; now: number }) {
   return db
     .updateTable('reindex_jobs')
     .set((eb) => ({
       processed: eb('processed', '+', b.processed),
       failed: eb('failed', '+', b.failed),
-      last_pk: b.lastPk,
+      ...(b.lastPk === undefined ? {} : { last_pk: b.lastPk }),
       error: b.error,
       updated_at: b.now,
     }))
@@ -36,7 +37,7 @@ export async function recordBatch(db: Db, id: string, b: { processed: number; fa
     .executeTakeFirstOrThrow();
 }
 
-/** Sets the work still to do after the index was rebuilt: what is done so far plus what is now flagged. */
+/** Sets the work still to do: what is done so far plus `pending` (after a rebuild, or before the Qdrant phase). */
 export async function setJobTotal(db: Db, id: string, pending: number, now: number) {
   return db
     .updateTable('reindex_jobs')

@@ -200,7 +200,7 @@ export class ReindexRunner {
         if (this.stopping) return;
         if (this.cancelled.has(start.id)) return void (await this.finish(start.id, 'cancelled'));
         const batch = await this.deps.vectors.embedPending({ limit: this.deps.batchSize, afterPk: lastPk });
-        if (batch.processed + batch.failed === 0) return void (await this.finish(start.id, 'completed'));
+        if (batch.processed + batch.failed === 0) return void (await this.syncRemote(start, ready.embedder));
         lastPk = batch.lastPk;
         failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
         const row = await repo.recordBatch(this.deps.db, start.id, { ...batch, now: Date.now() });
@@ -212,6 +212,27 @@ export class ReindexRunner {
     } finally {
       clearInterval(heartbeat);
       resumeWorker();
+    }
+  }
+
+  /**
+   * Second phase when Qdrant is the store: every local vector is queued and carried to Qdrant (a backfill of
+   * memories it never saw), counted in the same job so the same progress stream shows it.
+   */
+  private async syncRemote(start: JobRow, embedder: Parameters<VectorEngine['prepareRemote']>[0]) {
+    const queued = await this.deps.vectors.prepareRemote(embedder, { recreate: start.force === 1 });
+    if (queued > 0) this.events.emit(start.id, toJob(await repo.setJobTotal(this.deps.db, start.id, queued, Date.now())));
+    let failedBatches = 0;
+    for (;;) {
+      if (this.stopping) return;
+      if (this.cancelled.has(start.id)) return void (await this.finish(start.id, 'cancelled'));
+      const batch = await this.deps.vectors.syncRemote(this.deps.batchSize);
+      if (batch.processed + batch.failed === 0) return void (await this.finish(start.id, 'completed'));
+      failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
+      const row = await repo.recordBatch(this.deps.db, start.id, { ...batch, now: Date.now() });
+      this.events.emit(start.id, toJob(row));
+      if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finish(start.id, 'failed', `Qdrant sync failed: ${batch.error}`));
+      await yieldToEventLoop();
     }
   }
 

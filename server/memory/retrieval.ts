@@ -136,7 +136,7 @@ async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string,
   ]);
   const resolution = { ...base, embedding: vector.embedding, vectorStore: vector.store };
   if (strategy === 'SEMANTIC') {
-    if (vector.ok) return rerank(deps, query, { candidates: vector.candidates, resolution: { ...resolution, tiers: ['vector'] } });
+    if (vector.ok) return rerank(deps, query, { candidates: vector.candidates, resolution: { ...resolution, tiers: ['vector'], fallbackReason: vector.note ?? null } });
     const fallback = await keywordTier(deps, scope, query, limit);
     return { candidates: fallback.ok ? fallback.candidates : [], resolution: { ...resolution, tiers: ['keyword'], fallbackReason: `vector search unavailable (${vector.reason}); keyword search answered` } };
   }
@@ -146,7 +146,8 @@ async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string,
   else reasons.push(`keyword search failed (${keyword?.reason})`);
   if (vector.ok) tiers.push('vector');
   else reasons.push(`vector search unavailable (${vector.reason})`);
-  const fallbackReason = reasons.length > 0 ? `${reasons.join('; ')}; ${tiers.length > 0 ? `${tiers.join(' and ')} answered` : 'nothing answered'}` : null;
+  const failures = reasons.length > 0 ? `${reasons.join('; ')}; ${tiers.length > 0 ? `${tiers.join(' and ')} answered` : 'nothing answered'}` : null;
+  const fallbackReason = [vector.note, failures].filter(Boolean).join('; ') || null;
   const candidates = fuse(deps, keyword?.ok ? keyword.candidates : [], vector.ok ? vector.candidates : []);
   return rerank(deps, query, { candidates, resolution: { ...resolution, tiers, fallbackReason } });
 }
@@ -154,6 +155,8 @@ async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string,
 type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; reason: string }) & {
   embedding: Resolution['embedding'];
   store: string | null;
+  /** Set when another store than the selected one answered (Qdrant down), and why. */
+  note?: string | null;
 };
 
 async function keywordTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
@@ -181,13 +184,13 @@ async function vectorTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: s
   try {
     // Lazy backfill: memories written since the worker last ran get their vectors before the search.
     if (opts.maintainIndex) await engine.embedPending({ limit: engine.backfillLimit, apiKeyId: scope.apiKeyId });
-    const hits = await engine.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
+    const { hits, store, note } = await engine.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
     const rows = new Map((await repo.memoriesInScope(deps.db, scope, hits.map((h) => h.pk))).map((r) => [r.pk, r]));
     const candidates = hits.flatMap((hit, i) => {
       const row = rows.get(hit.pk);
       return row ? [{ ...candidate(rowToMemory(row), 'vector', hit.similarity), vectorScore: hit.similarity, vectorRank: i + 1 }] : [];
     });
-    return { ...info, ok: true, candidates };
+    return { ...info, store, note, ok: true, candidates };
   } catch (error) {
     deps.logger?.warn({ err: error }, 'vector tier failed');
     return { ...info, ok: false, reason: error instanceof Error ? error.message : String(error) };

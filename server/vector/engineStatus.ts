@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { ReindexJob, ReindexRunner } from '../jobs/reindex.ts';
+import type { QdrantStatus, QdrantTier } from './qdrantTier.ts';
 import type { EmbeddingStatus, VectorEngine } from './vectorEngine.ts';
 import { signatureKey, type VectorIndexStatus } from './vectorIndex.ts';
 import * as repo from './vector.repository.ts';
@@ -21,13 +22,14 @@ export interface EngineStatus {
     signatureMatches: boolean | null;
   };
   rerank: { enabled: boolean; model: string | null; reason: string };
+  qdrant: QdrantStatus;
   reindex: ReindexJob | null;
   checkedAt: Date;
 }
 
 /** What each tier can do right now, each one probed with a real query rather than assumed. */
-export async function engineStatus(db: Db, vectors: VectorEngine, reindex: ReindexRunner): Promise<EngineStatus> {
-  const [keyword, extension, embedding, store, pending, rerank, job] = await Promise.all([
+export async function engineStatus(db: Db, vectors: VectorEngine, reindex: ReindexRunner, qdrant: QdrantTier): Promise<EngineStatus> {
+  const [keyword, extension, embedding, store, pending, rerank, job, qdrantStatus] = await Promise.all([
     probe(async () => {
       await sql`select count(*) from memories_fts where memories_fts match '"mnemoprobe"'`.execute(db);
       const { rows } = await sql<{ n: number }>`select count(*) as n from memories_fts_docsize`.execute(db);
@@ -39,6 +41,7 @@ export async function engineStatus(db: Db, vectors: VectorEngine, reindex: Reind
     repo.countPending(db),
     vectors.reranker(),
     reindex.latest(),
+    qdrant.status(),
   ]);
   const { embedder } = await vectors.embedding();
   const current = embedder ? vectors.signatureOf(embedder) : null;
@@ -52,6 +55,7 @@ export async function engineStatus(db: Db, vectors: VectorEngine, reindex: Reind
       signatureMatches: current && store.signature ? signatureKey(current) === store.signature : null,
     },
     rerank: { enabled: rerank.reranker !== null, model: rerank.reranker?.model ?? null, reason: rerank.reason },
+    qdrant: qdrantStatus,
     reindex: job,
     checkedAt: new Date(),
   };

@@ -9,7 +9,8 @@ import type { Logger } from '../logger.ts';
 import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
 import type { Settings, SettingsStore } from '../settings/settings.ts';
 import * as repo from './vector.repository.ts';
-import { signatureKey, type VectorFilter, type VectorHit, type VectorIndex, type VectorSignature } from './vectorIndex.ts';
+import type { QdrantTier } from './qdrantTier.ts';
+import { signatureKey, type VectorBackend, type VectorFilter, type VectorHit, type VectorIndex, type VectorSignature } from './vectorIndex.ts';
 
 export interface VectorEngineDeps {
   db: Db;
@@ -17,7 +18,16 @@ export interface VectorEngineDeps {
   providers: ProviderStore;
   config: EngineConfig;
   logger: Logger;
+  /** The local store: always written, and the fallback when Qdrant is selected but unavailable. */
   index: VectorIndex;
+  qdrant?: QdrantTier;
+}
+
+/** The nearest memories, and which store answered (with the reason when it was not the selected one). */
+export interface VectorSearch {
+  hits: VectorHit[];
+  store: VectorBackend;
+  note: string | null;
 }
 
 /** Whether the vector tier can answer right now, and if not, why (shown in previews and the engine status). */
@@ -114,18 +124,75 @@ export class VectorEngine {
   }
 
   /**
-   * Embeds a query and searches the index. A gateway retrieval first prepares the index for the model's
-   * signature (rebuilding it after a model change); a preview must change nothing, so it refuses instead.
+   * Embeds a query and searches the selected store: Qdrant when chosen and healthy, else sqlite-vec. A gateway
+   * retrieval first prepares the stores for the model's signature (rebuilding after a model change); a
+   * preview must change nothing, so it refuses instead.
    */
-  async search(embedder: Embedder, text: string, filter: VectorFilter, k: number, opts: { prepare: boolean }): Promise<VectorHit[]> {
+  async search(embedder: Embedder, text: string, filter: VectorFilter, k: number, opts: { prepare: boolean }): Promise<VectorSearch> {
     const [vector] = await embedder.embed([text]);
-    if (!vector) return [];
+    if (!vector) return { hits: [], store: this.deps.index.backend, note: null };
     if (opts.prepare) await this.ensurePrepared(embedder);
     else if (!(await this.holdsVectorsOf(embedder))) {
       throw new Error('the vector index holds vectors of another model; the next retrieve or reindex rebuilds it');
     }
-    const hits = await this.deps.index.search(vector, filter, k);
-    return hits.filter((h) => h.similarity >= this.deps.config.minSimilarity);
+    const relevant = (hits: VectorHit[]) => hits.filter((h) => h.similarity >= this.deps.config.minSimilarity);
+    let note: string | null = null;
+    const qdrant = await this.deps.qdrant?.active();
+    const signature = this.signatureOf(embedder);
+    if (qdrant && signature) {
+      try {
+        if (await this.deps.qdrant!.ensureCollection(qdrant, signature)) {
+          return { hits: relevant(await qdrant.search(vector, filter, k)), store: 'qdrant', note: null };
+        }
+        note = `Qdrant collection does not fit the model (${this.deps.qdrant!.incompatibleReason()}); sqlite-vec answered`;
+      } catch (error) {
+        note = `Qdrant unavailable (${error instanceof Error ? error.message : String(error)}); sqlite-vec answered`;
+      }
+    }
+    return { hits: relevant(await this.deps.index.search(vector, filter, k)), store: this.deps.index.backend, note };
+  }
+
+  /** Carries queued changes to Qdrant, when it is the selected store. */
+  async syncRemote(limit: number) {
+    return this.deps.qdrant ? this.deps.qdrant.drain(limit) : { processed: 0, failed: 0, error: null };
+  }
+
+  /**
+   * Readies Qdrant (when it is the store) for a backfill: the collection exists and fits the model (a forced
+   * reindex recreates one that does not), and every local vector is queued. Returns the queue's length.
+   */
+  async prepareRemote(embedder: Embedder, opts: { recreate: boolean }): Promise<number> {
+    const tier = this.deps.qdrant;
+    const index = await tier?.active();
+    const signature = this.signatureOf(embedder);
+    if (!tier || !index || !signature) return 0;
+    if (!(await tier.ensureCollection(index, signature, opts))) throw new Error(tier.incompatibleReason() ?? 'the Qdrant collection does not fit the model');
+    await tier.enqueueAll();
+    return tier.pending();
+  }
+
+  /**
+   * The admin's Qdrant search test: the query embedded with the current model and searched in Qdrant only,
+   * always within one API key. Fails with the reason when Qdrant or the model is not usable.
+   */
+  async searchQdrant(query: string, filter: VectorFilter, topK: number): Promise<{ hits: VectorHit[]; latencyMs: number }> {
+    const tier = this.deps.qdrant;
+    const index = await tier?.index();
+    if (!tier || !index) throw new Error('Qdrant is not configured');
+    const ready = await this.loadForJob();
+    if (!ready.ready) throw new Error(ready.reason);
+    const [vector] = await ready.embedder.embed([query]);
+    const signature = this.signatureOf(ready.embedder);
+    if (!vector || !signature) throw new Error('the embedder returned no vector');
+    if (!(await tier.ensureCollection(index, signature))) throw new Error(tier.incompatibleReason() ?? 'the collection does not fit the model');
+    const started = performance.now();
+    const hits = await index.search(vector, filter, topK);
+    return { hits, latencyMs: performance.now() - started };
+  }
+
+  /** Changes waiting to reach Qdrant; for reindex totals. */
+  async remotePending(): Promise<number> {
+    return this.deps.qdrant && (await this.deps.qdrant.active()) ? this.deps.qdrant.pending() : 0;
   }
 
   /**
@@ -164,6 +231,7 @@ export class VectorEngine {
       if (running || this.paused > 0) return;
       running = true;
       this.embedPending({ limit: this.deps.config.batchSize })
+        .then(() => this.syncRemote(this.deps.config.batchSize))
         .catch((err: unknown) => this.deps.logger.error({ err }, 'embedding worker failed'))
         .finally(() => {
           running = false;
@@ -224,6 +292,7 @@ export class VectorEngine {
       })),
     );
     await repo.clearReindexFlags(this.deps.db, rows.map((r) => ({ pk: r.pk, content: r.content })));
+    await this.deps.qdrant?.enqueue(rows.map((r) => r.pk));
   }
 
   /**

@@ -28,6 +28,10 @@ export interface VectorItem {
    * this text: one edited during the embedding would otherwise be found by its old meaning.
    */
   content?: string;
+  /** Carried by stores that keep a payload with each vector (Qdrant), for inspection and cleanup. */
+  memoryId?: string;
+  key?: string;
+  createdAt?: number;
 }
 
 /** The same filters as every other tier, applied during the nearest-neighbour search, not after it. */

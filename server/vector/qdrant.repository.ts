@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/open.ts';
+
+export async function outboxBatch(db: Db, limit: number) {
+  return db.selectFrom('qdrant_outbox').selectAll().orderBy('enqueued_at').orderBy('pk').limit(limit).execute();
+}
+
+/** Removes entries that were handled, unless they were queued again meanwhile. */
+export async function removeFromOutbox(db: Db, done: readonly { pk: number; enqueued_at: number }[]) {
+  if (done.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const d of done) await trx.deleteFrom('qdrant_outbox').where('pk', '=', d.pk).where('enqueued_at', '=', d.enqueued_at).execute();
+  });
+}
+
+export async function enqueueUpserts(db: Db, pks: readonly number[]) {
+  if (pks.length === 0) return;
+  const now = Date.now();
+  await db
+    .insertInto('qdrant_outbox')
+    .values(pks.map((pk) => ({ pk, op: 'upsert' as const, enqueued_at: now })))
+    .onConflict((oc) => oc.column('pk').doUpdateSet({ op: 'upsert', enqueued_at: now }))
+    .execute();
+}
+
+/** Queues every memory that has a local vector: the backfill of a new or rebuilt collection. */
+export async function enqueueAllWithVectors(db: Db) {
+  const now = Date.now();
+  await sql`insert into qdrant_outbox (pk, op, enqueued_at) select memory_pk, 'upsert', ${now} from memory_vec where true
+    on conflict (pk) do update set op = 'upsert', enqueued_at = excluded.enqueued_at`.execute(db);
+}
+
+export async function outboxSize(db: Db) {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from qdrant_outbox`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
+/** Local vectors as floats (int8-quantized ones scaled back to [-1, 1]) with the fields Qdrant's payload needs. */
+export async function vectorsWithMemories(db: Db, pks: readonly number[]) {
+  if (pks.length === 0) return [];
+  const { rows } = await sql<{
+    pk: number;
+    id: string;
+    api_key_id: string;
+    session_id: string | null;
+    type: string;
+    key: string;
+    created_at: number;
+    updated_at: number;
+    expires_at: number | null;
+    archived_by: string | null;
+    embedding: string;
+    quantization: string;
+  }>`select m.pk, m.id, m.api_key_id, m.session_id, m.type, m.key, m.created_at, m.updated_at, m.expires_at, m.archived_by,
+      vec_to_json(v.embedding) as embedding, (select quantization from memory_vec_meta where id = 1) as quantization
+    from memory_vec v join memories m on m.pk = v.memory_pk
+    where v.memory_pk in (${sql.join([...pks])})`.execute(db);
+  return rows;
+}
+
+/** Which of these ids still belong to a memory. */
+export async function existingPks(db: Db, pks: readonly number[]) {
+  if (pks.length === 0) return new Set<number>();
+  const rows = await db.selectFrom('memories').select('pk').where('pk', 'in', pks).execute();
+  return new Set(rows.map((r) => r.pk));
+}

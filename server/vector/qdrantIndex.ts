@@ -1,0 +1,235 @@
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { CircuitBreaker } from './circuitBreaker.ts';
+import type { QdrantConnection } from './qdrantSettings.ts';
+import {
+  signatureKey,
+  type VectorFilter,
+  type VectorHit,
+  type VectorIndex,
+  type VectorIndexStatus,
+  type VectorItem,
+  type VectorSignature,
+} from './vectorIndex.ts';
+
+/** Qdrant payloads cannot hold "no expiry" as a comparable number other than a sentinel. */
+const NEVER = Number.MAX_SAFE_INTEGER;
+const NO_SESSION = '';
+/** Payload fields every search filters on, indexed so those filters are cheap. */
+const PAYLOAD_INDEXES = [
+  { field_name: 'api_key_id', field_schema: { type: 'keyword', is_tenant: true } },
+  { field_name: 'session_id', field_schema: 'keyword' },
+  { field_name: 'type', field_schema: 'keyword' },
+  { field_name: 'expires_at', field_schema: 'integer' },
+  { field_name: 'updated_at', field_schema: 'integer' },
+  { field_name: 'archived', field_schema: 'bool' },
+] as const;
+
+/** The collection exists but holds vectors of another size, distance or model: never mixed with ours. */
+export class QdrantIncompatibleError extends Error {
+  override name = 'QdrantIncompatibleError';
+}
+
+/** What each point carries: the memory's identity and every field a search filters on. */
+export interface QdrantPayload {
+  memory_id: string;
+  api_key_id: string;
+  session_id: string;
+  type: string;
+  key: string;
+  created_at: number;
+  expires_at: number;
+  updated_at: number;
+  archived: boolean;
+}
+
+/**
+ * Vectors in a Qdrant collection, behind the same contract as sqlite-vec. Every call has the connection's
+ * timeout and goes through a circuit breaker; points are keyed by the memory's integer primary key, and every
+ * search is filtered by tenant, session, type, expiry, retention and archiving inside Qdrant.
+ */
+export class QdrantIndex implements VectorIndex {
+  readonly backend = 'qdrant' as const;
+  readonly breaker = new CircuitBreaker();
+  private readonly client: QdrantClient;
+  private known: VectorSignature | null = null;
+
+  constructor(readonly connection: QdrantConnection) {
+    this.client = new QdrantClient({
+      url: connection.url,
+      apiKey: connection.apiKey ?? undefined,
+      timeout: connection.timeoutMs,
+      checkCompatibility: false,
+    });
+  }
+
+  async signature(): Promise<VectorSignature | null> {
+    return this.known;
+  }
+
+  /**
+   * Creates the collection (cosine, the model's dimension, payload indexes) on first use. An existing
+   * collection of another dimension, distance or model is reported, never written to.
+   */
+  async prepare(signature: VectorSignature): Promise<{ reset: boolean }> {
+    const name = this.connection.collection;
+    const { exists } = await this.call(() => this.client.collectionExists(name));
+    if (!exists) {
+      await this.create(signature);
+      return { reset: false };
+    }
+    const info = await this.call(() => this.client.getCollection(name));
+    const vectors = info.config.params.vectors as { size?: number; distance?: string } | Record<string, unknown> | undefined;
+    const size = typeof vectors?.size === 'number' ? vectors.size : null;
+    const stored = (info.config.metadata as Record<string, unknown> | null | undefined)?.mnemo_signature;
+    const expected = signatureKey(signature);
+    if (size !== signature.dimension || vectors?.distance !== 'Cosine' || (stored !== undefined && stored !== expected)) {
+      throw new QdrantIncompatibleError(
+        `collection "${name}" holds ${size ?? 'unknown'}-dimensional ${String(vectors?.distance ?? 'unknown')} vectors` +
+          `${typeof stored === 'string' ? ` of ${stored}` : ''}, but the embedder makes ${expected}. ` +
+          `Fix: run reindex(force: true) to recreate it for the current model, or set another collection in the Qdrant settings.`,
+      );
+    }
+    this.known = signature;
+    return { reset: false };
+  }
+
+  /** Drops and recreates the collection for this signature (a forced reindex after a model change). */
+  async recreate(signature: VectorSignature): Promise<void> {
+    await this.call(() => this.client.deleteCollection(this.connection.collection));
+    await this.create(signature);
+  }
+
+  async upsert(items: readonly VectorItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.call(() =>
+      this.client.upsert(this.connection.collection, {
+        wait: true,
+        points: items.map((i) => ({ id: i.pk, vector: Array.from(i.vector), payload: { ...payloadOf(i) } })),
+      }),
+    );
+  }
+
+  async delete(pks: readonly number[]): Promise<void> {
+    if (pks.length === 0) return;
+    await this.call(() => this.client.delete(this.connection.collection, { wait: true, points: [...pks] }));
+  }
+
+  /** Removes points of expired or out-of-retention memories; returns how many there were. */
+  async deleteStale(now: number, retentionCutoff: number): Promise<number> {
+    const filter = { should: [{ key: 'expires_at', range: { lte: now } }, { key: 'updated_at', range: { lt: retentionCutoff } }] };
+    const { count } = await this.call(() => this.client.count(this.connection.collection, { filter, exact: true }));
+    if (count > 0) await this.call(() => this.client.delete(this.connection.collection, { wait: true, filter }));
+    return count;
+  }
+
+  /** Every point id, page by page, for finding orphans. */
+  async *pointIds(pageSize = 1000): AsyncGenerator<number[]> {
+    let offset: number | string | null | undefined;
+    do {
+      const page = await this.call(() =>
+        this.client.scroll(this.connection.collection, { limit: pageSize, offset: offset ?? undefined, with_payload: false, with_vector: false }),
+      );
+      yield page.points.map((p) => Number(p.id));
+      offset = page.next_page_offset as number | string | null | undefined;
+    } while (offset !== null && offset !== undefined);
+  }
+
+  async search(vector: Float32Array, f: VectorFilter, k: number): Promise<VectorHit[]> {
+    const must: Record<string, unknown>[] = [
+      { key: 'api_key_id', match: { value: f.apiKeyId } },
+      { key: 'archived', match: { value: false } },
+      { key: 'expires_at', range: { gt: f.now } },
+      { key: 'updated_at', range: { gte: f.retentionCutoff } },
+    ];
+    if (f.types && f.types.length > 0) must.push({ key: 'type', match: { any: [...f.types] } });
+    if (f.sessionId !== null) must.push({ key: 'session_id', match: { any: [NO_SESSION, f.sessionId] } });
+    const quantized = this.connection.quantization !== 'none';
+    const result = await this.call(() =>
+      this.client.query(this.connection.collection, {
+        query: Array.from(vector),
+        filter: { must },
+        limit: Math.max(1, Math.trunc(k)),
+        with_payload: false,
+        // Quantized vectors find candidates fast; rescoring them with the originals keeps the ranking right.
+        ...(quantized ? { params: { quantization: { rescore: true, oversampling: 2 } } } : {}),
+      }),
+    );
+    return result.points.map((p) => ({ pk: Number(p.id), similarity: p.score }));
+  }
+
+  async count(): Promise<number> {
+    const { exists } = await this.call(() => this.client.collectionExists(this.connection.collection));
+    if (!exists) return 0;
+    return (await this.call(() => this.client.count(this.connection.collection, { exact: true }))).count;
+  }
+
+  async reset(): Promise<void> {
+    await this.call(() => this.client.deleteCollection(this.connection.collection));
+    this.known = null;
+  }
+
+  async status(): Promise<VectorIndexStatus> {
+    return {
+      backend: this.backend,
+      signature: this.known ? signatureKey(this.known) : null,
+      dimension: this.known?.dimension ?? null,
+      quantization: this.connection.quantization === 'binary' ? 'none' : this.connection.quantization,
+      rows: await this.count(),
+      lastResetAt: null,
+    };
+  }
+
+  /** Qdrant's own readiness probe (/readyz), timed; it bypasses the breaker so a recovery is noticed. */
+  async health(): Promise<{ ready: boolean; latencyMs: number; error: string | null }> {
+    const started = performance.now();
+    try {
+      const res = await fetch(new URL('/readyz', this.connection.url), {
+        headers: this.connection.apiKey ? { 'api-key': this.connection.apiKey } : {},
+        signal: AbortSignal.timeout(this.connection.timeoutMs),
+      });
+      const body = await res.text();
+      return { ready: res.ok, latencyMs: performance.now() - started, error: res.ok ? null : `HTTP ${res.status}: ${body.trim()}` };
+    } catch (error) {
+      return { ready: false, latencyMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private async create(signature: VectorSignature) {
+    const name = this.connection.collection;
+    const quantization =
+      this.connection.quantization === 'int8'
+        ? { scalar: { type: 'int8' as const, quantile: 0.99, always_ram: true } }
+        : this.connection.quantization === 'binary'
+          ? { binary: { always_ram: true } }
+          : undefined;
+    await this.call(() =>
+      this.client.createCollection(name, {
+        vectors: { size: signature.dimension, distance: 'Cosine' },
+        ...(quantization ? { quantization_config: quantization } : {}),
+        metadata: { mnemo_signature: signatureKey(signature) },
+      }),
+    );
+    for (const index of PAYLOAD_INDEXES) {
+      await this.call(() => this.client.createPayloadIndex(name, { wait: true, field_name: index.field_name, field_schema: index.field_schema as never }));
+    }
+    this.known = signature;
+  }
+
+  private call<T>(run: () => Promise<T>): Promise<T> {
+    return this.breaker.run(run);
+  }
+}
+
+function payloadOf(i: VectorItem): QdrantPayload {
+  return {
+    memory_id: i.memoryId ?? '',
+    api_key_id: i.apiKeyId,
+    session_id: i.sessionId ?? NO_SESSION,
+    type: i.type,
+    key: i.key ?? '',
+    created_at: i.createdAt ?? i.updatedAt,
+    expires_at: i.expiresAt ?? NEVER,
+    updated_at: i.updatedAt,
+    archived: i.archived,
+  };
+}

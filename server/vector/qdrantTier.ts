@@ -1,0 +1,181 @@
+import type { Db } from '../db/open.ts';
+import type { MemoryTypeValue } from '../db/schema.ts';
+import type { Logger } from '../logger.ts';
+import type { SettingsStore } from '../settings/settings.ts';
+import { QdrantIncompatibleError, QdrantIndex } from './qdrantIndex.ts';
+import * as repo from './qdrant.repository.ts';
+import type { QdrantSettingsStore } from './qdrantSettings.ts';
+import { signatureKey, type VectorSignature } from './vectorIndex.ts';
+
+export interface QdrantStatus {
+  configured: boolean;
+  enabled: boolean;
+  url: string | null;
+  collection: string | null;
+  breaker: string;
+  ready: boolean | null;
+  latencyMs: number | null;
+  error: string | null;
+  compatible: boolean | null;
+  incompatibleReason: string | null;
+  points: number | null;
+  pendingSync: number;
+}
+
+/**
+ * Qdrant as the vector store when `vectorStore` is QDRANT: the index for the current connection settings,
+ * whether its collection fits the current model, and the outbox that carries every local change to it.
+ * sqlite-vec keeps a copy of every vector, so retrieval can fall back to it while Qdrant is down.
+ */
+export class QdrantTier {
+  private current: { key: string; index: QdrantIndex } | null = null;
+  private prepared: string | null = null;
+  private incompatible: string | null = null;
+
+  constructor(
+    private readonly deps: { db: Db; settings: SettingsStore; qdrant: QdrantSettingsStore; logger: Logger },
+  ) {}
+
+  /** The index when Qdrant is selected and configured, else null. */
+  async active(): Promise<QdrantIndex | null> {
+    const settings = await this.deps.settings.get();
+    if (settings.vectorStore !== 'QDRANT') return null;
+    return this.index();
+  }
+
+  /** The index for the configured connection (even when not selected), or null without a URL. */
+  async index(): Promise<QdrantIndex | null> {
+    const connection = await this.deps.qdrant.connection();
+    if (!connection) return null;
+    const key = JSON.stringify(connection);
+    if (this.current?.key !== key) {
+      this.current = { key, index: new QdrantIndex(connection) };
+      this.prepared = null;
+      this.incompatible = null;
+    }
+    return this.current.index;
+  }
+
+  /**
+   * Makes sure the collection fits this signature, creating it if needed. A new collection is backfilled
+   * from the local vectors; an incompatible one is reported and left alone (unless `recreate`).
+   */
+  async ensureCollection(index: QdrantIndex, signature: VectorSignature, opts: { recreate?: boolean } = {}): Promise<boolean> {
+    const key = signatureKey(signature);
+    if (this.prepared === key && !opts.recreate) return true;
+    try {
+      if (opts.recreate && this.incompatible) await index.recreate(signature);
+      else await index.prepare(signature);
+      if (this.prepared !== key) await repo.enqueueAllWithVectors(this.deps.db);
+      this.prepared = key;
+      this.incompatible = null;
+      return true;
+    } catch (error) {
+      if (error instanceof QdrantIncompatibleError) {
+        this.incompatible = error.message;
+        this.deps.logger.error({ reason: error.message }, 'Qdrant collection does not fit the embedding model; not used');
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  incompatibleReason(): string | null {
+    return this.incompatible;
+  }
+
+  /** Queues vectors that were just stored locally, so Qdrant receives them too. */
+  async enqueue(pks: readonly number[]) {
+    if (await this.active()) await repo.enqueueUpserts(this.deps.db, pks);
+  }
+
+  async enqueueAll() {
+    await repo.enqueueAllWithVectors(this.deps.db);
+  }
+
+  /** Carries queued changes to Qdrant. Entries stay queued when Qdrant fails, and are retried later. */
+  async drain(limit: number): Promise<{ processed: number; failed: number; error: string | null }> {
+    const index = await this.active();
+    if (!index || this.incompatible) return { processed: 0, failed: 0, error: this.incompatible };
+    const batch = await repo.outboxBatch(this.deps.db, limit);
+    if (batch.length === 0) return { processed: 0, failed: 0, error: null };
+    try {
+      const deletes = batch.filter((b) => b.op === 'delete');
+      const upserts = batch.filter((b) => b.op === 'upsert');
+      await index.delete(deletes.map((d) => d.pk));
+      const rows = await repo.vectorsWithMemories(this.deps.db, upserts.map((u) => u.pk));
+      await index.upsert(
+        rows.map((r) => ({
+          pk: r.pk,
+          memoryId: r.id,
+          key: r.key,
+          apiKeyId: r.api_key_id,
+          sessionId: r.session_id,
+          type: r.type as MemoryTypeValue,
+          createdAt: r.created_at,
+          expiresAt: r.expires_at,
+          updatedAt: r.updated_at,
+          archived: r.archived_by !== null,
+          vector: toFloats(r.embedding, r.quantization),
+        })),
+      );
+      // An upsert whose memory has no local vector yet is dropped here: storing that vector queues it again.
+      await repo.removeFromOutbox(this.deps.db, batch);
+      return { processed: batch.length, failed: 0, error: null };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.logger.warn({ err: error }, 'syncing to Qdrant failed; will retry');
+      return { processed: 0, failed: batch.length, error: message };
+    }
+  }
+
+  async pending(): Promise<number> {
+    return repo.outboxSize(this.deps.db);
+  }
+
+  /** Points of expired or out-of-retention memories, and points whose memory is gone: deleted, counted. */
+  async cleanup(now: number, retentionCutoff: number): Promise<number> {
+    const index = await this.index();
+    if (!index) return 0;
+    let deleted = await index.deleteStale(now, retentionCutoff);
+    for await (const ids of index.pointIds()) {
+      const alive = await repo.existingPks(this.deps.db, ids);
+      const orphans = ids.filter((id) => !alive.has(id));
+      await index.delete(orphans);
+      deleted += orphans.length;
+    }
+    return deleted;
+  }
+
+  async status(): Promise<QdrantStatus> {
+    const settings = await this.deps.settings.get();
+    const index = await this.index();
+    const pendingSync = await this.pending();
+    if (!index) {
+      return { configured: false, enabled: settings.vectorStore === 'QDRANT', url: null, collection: null, breaker: 'closed', ready: null, latencyMs: null, error: null, compatible: null, incompatibleReason: null, points: null, pendingSync };
+    }
+    const health = await index.health();
+    let points: number | null = null;
+    if (health.ready) points = await index.count().catch(() => null);
+    return {
+      configured: true,
+      enabled: settings.vectorStore === 'QDRANT',
+      url: index.connection.url,
+      collection: index.connection.collection,
+      breaker: index.breaker.state(),
+      ready: health.ready,
+      latencyMs: health.latencyMs,
+      error: health.error ?? index.breaker.lastError(),
+      compatible: this.incompatible ? false : this.prepared ? true : null,
+      incompatibleReason: this.incompatible,
+      points,
+      pendingSync,
+    };
+  }
+}
+
+function toFloats(json: string, quantization: string): Float32Array {
+  const values = JSON.parse(json) as number[];
+  // vec_quantize_int8(…, 'unit') maps [-1, 1] onto [-128, 127].
+  return Float32Array.from(quantization === 'int8' ? values.map((v) => v / 127) : values);
+}
