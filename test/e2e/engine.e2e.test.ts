@@ -97,11 +97,10 @@ describe('the Engine tab', () => {
     const total = FIRST_BATCH + SECOND_BATCH;
     const { reindex } = await e2e.gql('mutation { reindex(force: true) { id status total } }');
     expect(reindex).toMatchObject({ status: 'RUNNING', total });
-    // Found by the poll, then followed over SSE: the bar moves while the job runs.
+    // Found by the poll and followed to its end. How far it got before the page found it depends on the
+    // machine's speed, so only the discovery and the end are asserted; the bar moving over SSE is the
+    // "Reindex now" test's subject.
     await job().getByText(reindex.id.slice(0, 8)).waitFor({ timeout: 10_000 });
-    await job().getByText('Running').waitFor();
-    const first = await progressOf();
-    await expect.poll(progressOf, { timeout: 20_000 }).toBeGreaterThan(first);
     await job().getByText('Completed').waitFor({ timeout: 60_000 });
     expect(await progressOf()).toBe(100);
     const figure = total.toLocaleString('en-US').replace(',', ',?');
