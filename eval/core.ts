@@ -196,6 +196,8 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
         runs.push({ source, label: source, model: null, skipped: 'no strategy that uses the vector tier was asked for', embedding: null });
         continue;
       }
+      // Generating the static model is part of getting its vectors: the embed phase starts here.
+      if (source === 'static') progress({ phase: 'embed', done: 0, total: totalMemories, detail: source });
       const prepared = source === 'static' ? await generatedStatic(dataset, dir, options.staticDim ?? DEFAULT_STATIC_DIM) : localTransformers(options.env ?? process.env);
       if ('skipped' in prepared) {
         runs.push({ source, label: source, model: null, skipped: prepared.skipped, embedding: null });
