@@ -26,6 +26,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_accessed_at', 'integer')
     // Set when a summary replaced this memory; restoring the summary clears it. Nothing is deleted.
     .addColumn('archived_by', 'text')
+    // The tenant as ONE opaque FTS token ("k<hex of the API key>z"): matching it is a single doclist
+    // intersection, where the key's own words ("acme", "key") would recur in every tenant's rows. The
+    // trailing "z" keeps the porter stemmer from trimming it.
+    .addColumn('fts_tenant', 'text', (c) => c.generatedAlwaysAs(sql`'k' || hex(api_key_id) || 'z'`))
     .addUniqueConstraint('memories_api_key_key_unique', ['api_key_id', 'key'])
     .execute();
 
@@ -48,24 +52,24 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('memories_by_expiry').on('memories').column('expires_at').where(sql.ref('expires_at'), 'is not', null).execute();
   await db.schema.createIndex('memories_pending_reindex').on('memories').column('pk').where(sql.ref('needs_reindex'), '=', 1).execute();
 
-  // The API key is indexed too, so a keyword search can be confined to one tenant inside FTS5 itself
-  // and other tenants' documents never enter the ranking (it gets weight 0 in bm25).
+  // The tenant token is indexed too, so a keyword search is confined to one tenant inside FTS5 itself
+  // (weight 0 in bm25: it only filters).
   await sql`create virtual table memories_fts using fts5(
-    content, key, api_key_id, content='memories', content_rowid='pk', tokenize='porter unicode61'
+    content, key, fts_tenant, content='memories', content_rowid='pk', tokenize='porter unicode61'
   )`.execute(db);
   await sql`create trigger memories_fts_insert after insert on memories begin
-    insert into memories_fts(rowid, content, key, api_key_id) values (new.pk, new.content, new.key, new.api_key_id);
+    insert into memories_fts(rowid, content, key, fts_tenant) values (new.pk, new.content, new.key, new.fts_tenant);
   end`.execute(db);
   await sql`create trigger memories_fts_delete after delete on memories begin
-    insert into memories_fts(memories_fts, rowid, content, key, api_key_id)
-      values ('delete', old.pk, old.content, old.key, old.api_key_id);
+    insert into memories_fts(memories_fts, rowid, content, key, fts_tenant)
+      values ('delete', old.pk, old.content, old.key, old.fts_tenant);
   end`.execute(db);
   // Fires only when indexed text really changes: counters, flags and metadata never touch the index.
   await sql`create trigger memories_fts_update after update of content, key, api_key_id on memories
     when old.content is not new.content or old.key is not new.key or old.api_key_id is not new.api_key_id begin
-    insert into memories_fts(memories_fts, rowid, content, key, api_key_id)
-      values ('delete', old.pk, old.content, old.key, old.api_key_id);
-    insert into memories_fts(rowid, content, key, api_key_id) values (new.pk, new.content, new.key, new.api_key_id);
+    insert into memories_fts(memories_fts, rowid, content, key, fts_tenant)
+      values ('delete', old.pk, old.content, old.key, old.fts_tenant);
+    insert into memories_fts(rowid, content, key, fts_tenant) values (new.pk, new.content, new.key, new.fts_tenant);
   end`.execute(db);
 
   await db.schema

@@ -16,6 +16,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await sql`insert into memory_vec_meta (id) values (1)`.execute(db);
 
+  // The lazy backfill asks "which memories of this key still need a vector?" on every semantic retrieval.
+  await sql`create index memories_pending_by_key on memories (api_key_id, pk) where needs_reindex = 1`.execute(db);
+
   await db.schema
     .createTable('reindex_jobs')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -42,6 +42,8 @@ export function createServices(opts: {
   engine?: EngineConfig;
   /** For MNEMO_QDRANT_* overrides; tools and tests pass none. */
   env?: NodeJS.ProcessEnv;
+  /** Time source of the Qdrant circuit breaker; tests pass one to get past its cooldown without waiting. */
+  clock?: () => number;
 }): Services {
   const settings = new SettingsStore(opts.db, (name, reason) =>
     opts.logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
@@ -49,7 +51,7 @@ export function createServices(opts: {
   const config = opts.engine ?? offlineEngineConfig();
   const providers = new ProviderStore(opts.db, config.envProvider);
   const qdrantSettings = new QdrantSettingsStore(opts.db, opts.env ?? {});
-  const qdrant = new QdrantTier({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger });
+  const qdrant = new QdrantTier({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger, clock: opts.clock });
   const vectors = new VectorEngine({ db: opts.db, settings, providers, config, logger: opts.logger, index: new SqliteVecIndex(opts.db), qdrant });
   return {
     db: opts.db,

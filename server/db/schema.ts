@@ -62,7 +62,7 @@ export interface MemoriesFtsTable {
   memories_fts: string;
   content: string;
   key: string;
-  api_key_id: string;
+  fts_tenant: string;
 }
 
 export interface MemoriesTable {
@@ -83,6 +83,8 @@ export interface MemoriesTable {
   last_accessed_at: number | null;
   /** The id of the summary memory that archived this one, or null. */
   archived_by: string | null;
+  /** Generated from api_key_id: the tenant's single token in the FTS index. */
+  fts_tenant: Generated<string>;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';

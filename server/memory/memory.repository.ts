@@ -1,7 +1,6 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
-import { ftsWords } from './ftsQuery.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
 export interface MemoryFilter {
@@ -39,13 +38,18 @@ function applyFilter<O>(qb: MemoryQuery<O>, f: MemoryFilter): MemoryQuery<O> {
 }
 
 /**
- * Confines user terms to the text columns and, when the tenant is known, to its documents inside FTS5,
- * so other tenants' rows are never ranked. The SQL filter on api_key_id stays the guarantee.
+ * Confines user terms to the text columns and, when the tenant is known, to its documents inside FTS5 (one
+ * token, see the fts_tenant column), so other tenants' rows are never ranked. The SQL filter on api_key_id
+ * stays the guarantee.
  */
 export function ftsMatch(terms: string, apiKeyId: string | null): string {
   const text = `{content key} : (${terms})`;
-  const tenantWords = apiKeyId === null ? [] : ftsWords(apiKeyId);
-  return tenantWords.length > 0 ? `api_key_id : "${tenantWords.join(' ')}" AND ${text}` : text;
+  return apiKeyId === null ? text : `fts_tenant : "${tenantToken(apiKeyId)}" AND ${text}`;
+}
+
+/** The same token SQLite generates for the column: 'k' || hex(api_key_id) || 'z' (hex of the UTF-8 bytes). */
+export function tenantToken(apiKeyId: string): string {
+  return `k${Buffer.from(apiKeyId, 'utf8').toString('hex').toUpperCase()}z`;
 }
 
 /**

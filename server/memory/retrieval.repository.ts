@@ -13,9 +13,13 @@ export interface RetrievalScope {
   retentionCutoff: number;
 }
 
-function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: RetrievalScope) {
+/**
+ * `byPk`: the rows are already chosen by primary key (a ranked head, vector hits). The unary `+` then keeps
+ * SQLite from walking the tenant's api_key_id index instead, which it does when it has no statistics yet.
+ */
+function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: RetrievalScope, opts: { byPk?: boolean } = {}) {
   const conditions = [
-    eb('memories.api_key_id', '=', s.apiKeyId),
+    opts.byPk ? eb(sql`+memories.api_key_id`, '=', s.apiKeyId) : eb('memories.api_key_id', '=', s.apiKeyId),
     eb('memories.archived_by', 'is', null),
     isActive(eb, s.now, s.retentionCutoff),
   ];
@@ -27,27 +31,24 @@ function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: RetrievalScope)
 }
 
 /**
- * BM25-ranked keyword candidates. Ranking covers every match of the tenant, so an old memory that
- * matches well is found however many newer ones exist; only the ranked head is returned.
+ * BM25-ranked keyword candidates. FTS5 ranks every match of the tenant and hands over only the head, so an
+ * old memory that matches well is found however many newer ones exist, and only a few rows are read from
+ * the memories table. The scope filters run on that head; when they drop too much of it (expired or other
+ * sessions' memories), a longer head is taken.
  */
 export async function keywordCandidates(db: Db, scope: RetrievalScope, ftsTerms: string, limit: number) {
-  return (
-    db
-      .selectFrom('memories_fts')
-      // CROSS JOIN fixes the join order in SQLite: the FTS match drives and memories are looked up by pk.
-      // Left to the planner, it walks the tenant's memories by index and re-runs the match per row,
-      // which grows with the size of the tenant.
-      .crossJoin('memories')
-      .whereRef('memories.pk', '=', 'memories_fts.rowid')
-      .selectAll('memories')
-      // Weights: content 1, key 0.4, api key 0 (it only confines the search to the tenant).
-      .select(sql<number>`bm25(memories_fts, 1.0, 0.4, 0.0)`.as('bm25'))
-      .where('memories_fts.memories_fts', 'match', ftsMatch(ftsTerms, scope.apiKeyId))
-      .where((eb) => inScope(eb as unknown as ExpressionBuilder<Database, 'memories'>, scope))
-      .orderBy('bm25')
-      .limit(limit)
-      .execute()
-  );
+  const match = ftsMatch(ftsTerms, scope.apiKeyId);
+  for (let head = Math.max(limit * 2, 50); ; head *= 4) {
+    // Weights: content 1, key 0.4, tenant token 0 (it only filters).
+    const { rows: ranked } = await sql<{ rowid: number; bm25: number }>`select rowid, bm25(memories_fts, 1.0, 0.4, 0.0) as bm25
+      from memories_fts where memories_fts match ${match} order by bm25 limit ${head}`.execute(db);
+    const rank = new Map(ranked.map((r) => [r.rowid, r.bm25]));
+    const rows = (await memoriesInScope(db, scope, [...rank.keys()]))
+      .map((row) => ({ ...row, bm25: rank.get(row.pk)! }))
+      .sort((a, b) => a.bm25 - b.bm25)
+      .slice(0, limit);
+    if (rows.length >= limit || ranked.length < head) return rows;
+  }
 }
 
 /** The newest memories in scope, for the EXACT strategy. */
@@ -105,6 +106,6 @@ export async function memoriesInScope(db: Db, scope: RetrievalScope, pks: readon
     .selectFrom('memories')
     .selectAll()
     .where('pk', 'in', pks)
-    .where((eb) => inScope(eb, scope))
+    .where((eb) => inScope(eb, scope, { byPk: true }))
     .execute();
 }

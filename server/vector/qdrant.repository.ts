@@ -30,6 +30,13 @@ export async function enqueueAllWithVectors(db: Db) {
     on conflict (pk) do update set op = 'upsert', enqueued_at = excluded.enqueued_at`.execute(db);
 }
 
+/** Whether changes to memories of this key are still queued for Qdrant. */
+export async function hasPendingFor(db: Db, apiKeyId: string) {
+  const { rows } = await sql<{ n: number }>`select exists (select 1 from qdrant_outbox o join memories m on m.pk = o.pk
+    where m.api_key_id = ${apiKeyId}) as n`.execute(db);
+  return rows[0]?.n === 1;
+}
+
 export async function outboxSize(db: Db) {
   const { rows } = await sql<{ n: number }>`select count(*) as n from qdrant_outbox`.execute(db);
   return rows[0]?.n ?? 0;

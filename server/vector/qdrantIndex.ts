@@ -24,6 +24,10 @@ const PAYLOAD_INDEXES = [
   { field_name: 'archived', field_schema: 'bool' },
 ] as const;
 
+/** Consecutive failures after which the breaker opens, and how long it then refuses calls. */
+export const BREAKER_THRESHOLD = 3;
+export const BREAKER_COOLDOWN_MS = 30_000;
+
 /** The collection exists but holds vectors of another size, distance or model: never mixed with ours. */
 export class QdrantIncompatibleError extends Error {
   override name = 'QdrantIncompatibleError';
@@ -49,11 +53,16 @@ export interface QdrantPayload {
  */
 export class QdrantIndex implements VectorIndex {
   readonly backend = 'qdrant' as const;
-  readonly breaker = new CircuitBreaker();
+  readonly breaker: CircuitBreaker;
   private readonly client: QdrantClient;
   private known: VectorSignature | null = null;
 
-  constructor(readonly connection: QdrantConnection) {
+  /** `clock` is the breaker's time source (tests move it past the cooldown instead of waiting). */
+  constructor(
+    readonly connection: QdrantConnection,
+    clock: () => number = Date.now,
+  ) {
+    this.breaker = new CircuitBreaker(BREAKER_THRESHOLD, BREAKER_COOLDOWN_MS, clock);
     this.client = new QdrantClient({
       url: connection.url,
       apiKey: connection.apiKey ?? undefined,
@@ -67,15 +76,16 @@ export class QdrantIndex implements VectorIndex {
   }
 
   /**
-   * Creates the collection (cosine, the model's dimension, payload indexes) on first use. An existing
-   * collection of another dimension, distance or model is reported, never written to.
+   * Creates the collection (cosine, the model's dimension, payload indexes) on first use, and then says
+   * `reset`: it holds no vectors yet. An existing collection of another dimension, distance or model is
+   * reported, never written to.
    */
   async prepare(signature: VectorSignature): Promise<{ reset: boolean }> {
     const name = this.connection.collection;
     const { exists } = await this.call(() => this.client.collectionExists(name));
     if (!exists) {
       await this.create(signature);
-      return { reset: false };
+      return { reset: true };
     }
     const info = await this.call(() => this.client.getCollection(name));
     const vectors = info.config.params.vectors as { size?: number; distance?: string } | Record<string, unknown> | undefined;
@@ -202,8 +212,12 @@ export class QdrantIndex implements VectorIndex {
         : this.connection.quantization === 'binary'
           ? { binary: { always_ram: true } }
           : undefined;
+    // Through the generated API rather than client.createCollection(), which passes on only the fields it
+    // names and silently dropped `metadata`: the collection then carried no model signature, and one made
+    // for another model of the same dimension was taken as compatible.
     await this.call(() =>
-      this.client.createCollection(name, {
+      this.client.api().createCollection({
+        collection_name: name,
         vectors: { size: signature.dimension, distance: 'Cosine' },
         ...(quantization ? { quantization_config: quantization } : {}),
         metadata: { mnemo_signature: signatureKey(signature) },

@@ -33,7 +33,14 @@ export class QdrantTier {
   private incompatible: string | null = null;
 
   constructor(
-    private readonly deps: { db: Db; settings: SettingsStore; qdrant: QdrantSettingsStore; logger: Logger },
+    private readonly deps: {
+      db: Db;
+      settings: SettingsStore;
+      qdrant: QdrantSettingsStore;
+      logger: Logger;
+      /** The circuit breaker's time source; Date.now unless a test moves time itself. */
+      clock?: () => number;
+    },
   ) {}
 
   /** The index when Qdrant is selected and configured, else null. */
@@ -49,7 +56,7 @@ export class QdrantTier {
     if (!connection) return null;
     const key = JSON.stringify(connection);
     if (this.current?.key !== key) {
-      this.current = { key, index: new QdrantIndex(connection) };
+      this.current = { key, index: new QdrantIndex(connection, this.deps.clock) };
       this.prepared = null;
       this.incompatible = null;
     }
@@ -64,9 +71,18 @@ export class QdrantTier {
     const key = signatureKey(signature);
     if (this.prepared === key && !opts.recreate) return true;
     try {
-      if (opts.recreate && this.incompatible) await index.recreate(signature);
-      else await index.prepare(signature);
-      if (this.prepared !== key) await repo.enqueueAllWithVectors(this.deps.db);
+      const { reset } = await index.prepare(signature).catch(async (error: unknown) => {
+        // Recreated whenever prepare() finds it incompatible, not only when this process had already seen
+        // that: on a fresh start, the fix the status advertises (reindex(force: true)) used to fail.
+        if (!(opts.recreate && error instanceof QdrantIncompatibleError)) throw error;
+        await index.recreate(signature);
+        return { reset: true };
+      });
+      // Only a new (empty) collection is backfilled here; an existing one is brought up to date by the outbox,
+      // and completed by a reindex. This used to queue every vector whenever this object had not prepared the
+      // collection yet: on every start and every change of a connection setting (even the timeout), a full
+      // re-upload, with retrieval answered by sqlite-vec until it ended.
+      if (reset) await repo.enqueueAllWithVectors(this.deps.db);
       this.prepared = key;
       this.incompatible = null;
       return true;
@@ -93,13 +109,23 @@ export class QdrantTier {
     await repo.enqueueAllWithVectors(this.deps.db);
   }
 
-  /** Carries queued changes to Qdrant. Entries stay queued when Qdrant fails, and are retried later. */
-  async drain(limit: number): Promise<{ processed: number; failed: number; error: string | null }> {
+  /**
+   * Carries queued changes to Qdrant. Entries stay queued when Qdrant fails, and are retried later.
+   * `signature` is the current model's: nothing is written before the collection is known to fit it.
+   */
+  async drain(limit: number, signature: VectorSignature | null): Promise<{ processed: number; failed: number; error: string | null }> {
     const index = await this.active();
-    if (!index || this.incompatible) return { processed: 0, failed: 0, error: this.incompatible };
-    const batch = await repo.outboxBatch(this.deps.db, limit);
+    if (!index) return { processed: 0, failed: 0, error: null };
+    let batch = await repo.outboxBatch(this.deps.db, limit);
     if (batch.length === 0) return { processed: 0, failed: 0, error: null };
+    // The collection is checked (and created when missing) first. Draining used to upsert straight away:
+    // the worker's batches all failed against a collection not created yet (until a retrieval or reindex
+    // created it), and after a restart they went into a collection of another model, unchecked.
+    if (!signature) return { processed: 0, failed: batch.length, error: 'the embedding model is not loaded yet' };
     try {
+      if (!(await this.ensureCollection(index, signature))) return { processed: 0, failed: batch.length, error: this.incompatible };
+      // A collection prepared just now has queued every local vector again: read the batch anew.
+      batch = await repo.outboxBatch(this.deps.db, limit);
       const deletes = batch.filter((b) => b.op === 'delete');
       const upserts = batch.filter((b) => b.op === 'upsert');
       await index.delete(deletes.map((d) => d.pk));
@@ -127,6 +153,11 @@ export class QdrantTier {
       this.deps.logger.warn({ err: error }, 'syncing to Qdrant failed; will retry');
       return { processed: 0, failed: batch.length, error: message };
     }
+  }
+
+  /** Whether Qdrant lags behind the local store for this key (changes of its memories are still queued). */
+  async behindFor(apiKeyId: string): Promise<boolean> {
+    return repo.hasPendingFor(this.deps.db, apiKeyId);
   }
 
   async pending(): Promise<number> {

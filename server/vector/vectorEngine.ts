@@ -141,10 +141,16 @@ export class VectorEngine {
     const signature = this.signatureOf(embedder);
     if (qdrant && signature) {
       try {
-        if (await this.deps.qdrant!.ensureCollection(qdrant, signature)) {
+        if (!(await this.deps.qdrant!.ensureCollection(qdrant, signature))) {
+          note = `Qdrant collection does not fit the model (${this.deps.qdrant!.incompatibleReason()}); sqlite-vec answered`;
+        } else if (await this.deps.qdrant!.behindFor(filter.apiKeyId)) {
+          // Until the outbox reaches Qdrant, it lacks memories written (and just embedded) since the last
+          // sync and still finds changed ones by their old content; Qdrant answered anyway, silently
+          // incomplete, and after enabling it, empty until the backfill ended. sqlite-vec holds them all.
+          note = 'Qdrant is catching up (changes to this key are still queued for it); sqlite-vec answered';
+        } else {
           return { hits: relevant(await qdrant.search(vector, filter, k)), store: 'qdrant', note: null };
         }
-        note = `Qdrant collection does not fit the model (${this.deps.qdrant!.incompatibleReason()}); sqlite-vec answered`;
       } catch (error) {
         note = `Qdrant unavailable (${error instanceof Error ? error.message : String(error)}); sqlite-vec answered`;
       }
@@ -152,9 +158,11 @@ export class VectorEngine {
     return { hits: relevant(await this.deps.index.search(vector, filter, k)), store: this.deps.index.backend, note };
   }
 
-  /** Carries queued changes to Qdrant, when it is the selected store. */
+  /** Carries queued changes to Qdrant, when it is the selected store, into a collection that fits the model. */
   async syncRemote(limit: number) {
-    return this.deps.qdrant ? this.deps.qdrant.drain(limit) : { processed: 0, failed: 0, error: null };
+    if (!this.deps.qdrant) return { processed: 0, failed: 0, error: null };
+    const { embedder } = await this.embedding();
+    return this.deps.qdrant.drain(limit, embedder ? this.signatureOf(embedder) : null);
   }
 
   /**
