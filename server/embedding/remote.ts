@@ -1,5 +1,6 @@
 import { countTokens, truncateToTokens } from '../memory/tokenCount.ts';
 import { type Embedder, type EmbedderState, EmbeddingError, l2normalize } from './embedder.ts';
+import { endpointUrl, postToProvider } from './providerHttp.ts';
 
 export interface RemoteEmbedderOptions {
   /** API root as in the OpenAI SDKs, e.g. https://api.openai.com/v1; requests go to `${baseUrl}/embeddings`. */
@@ -167,36 +168,20 @@ export class RemoteEmbedder implements Embedder {
    * cannot fix (a timeout already used the whole budget, and a 4xx will only be rejected again).
    */
   async #send(body: string, apiKey: string): Promise<SendOutcome> {
-    const signal = AbortSignal.timeout(this.#timeoutMs);
-    try {
-      const res = await this.#fetch(this.#endpoint, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
-        body,
-        signal,
-      });
-      const text = await res.text();
-      if (res.ok) return { ok: true, body: text };
-      const detail = redact(`HTTP ${res.status}: ${providerErrorMessage(text) ?? res.statusText}`, apiKey);
-      const message = `Embedding request to ${this.#host} failed with ${detail}`;
-      if (res.status === 429) {
-        return { ok: false, error: new EmbeddingError('rate_limited', message), retryAfterMs: retryAfterMs(res.headers) };
+    const reply = await postToProvider({ fetch: this.#fetch, endpoint: this.#endpoint, apiKey, body, timeoutMs: this.#timeoutMs });
+    switch (reply.kind) {
+      case 'ok':
+        return { ok: true, body: reply.body };
+      case 'timeout':
+        throw new EmbeddingError('timeout', `Embedding request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, { cause: reply.error });
+      case 'network':
+        return { ok: false, error: new EmbeddingError('request_failed', `Embedding request to ${this.#host} failed: ${reply.reason}`, { cause: reply.error }), retryAfterMs: null };
+      case 'http': {
+        const message = `Embedding request to ${this.#host} failed with ${reply.detail}`;
+        if (reply.status === 429) return { ok: false, error: new EmbeddingError('rate_limited', message), retryAfterMs: retryAfterMs(reply.headers) };
+        if (reply.status >= 500) return { ok: false, error: new EmbeddingError('request_failed', message), retryAfterMs: null };
+        throw new EmbeddingError('request_failed', message);
       }
-      if (res.status >= 500) return { ok: false, error: new EmbeddingError('request_failed', message), retryAfterMs: null };
-      throw new EmbeddingError('request_failed', message);
-    } catch (err) {
-      if (err instanceof EmbeddingError) throw err;
-      if (signal.aborted) {
-        throw new EmbeddingError('timeout', `Embedding request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, {
-          cause: err,
-        });
-      }
-      const reason = redact(describeNetworkError(err), apiKey);
-      return {
-        ok: false,
-        error: new EmbeddingError('request_failed', `Embedding request to ${this.#host} failed: ${reason}`, { cause: err }),
-        retryAfterMs: null,
-      };
     }
   }
 
@@ -300,48 +285,9 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   return wait === null ? null : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.ceil(wait)));
 }
 
-/** `${baseUrl}/${path}` whether or not the base ends with a slash; throws TypeError on an invalid URL. */
-export function endpointUrl(baseUrl: string, path: string): string {
-  const url = `${baseUrl.trim().replace(/\/+$/, '')}/${path}`;
-  if (!URL.canParse(url)) throw new TypeError(`Invalid base URL for the model API: ${baseUrl}`);
-  return url;
-}
 
-/**
- * The provider's own explanation from an error body: OpenAI's `{error: {message}}`, Cohere's `{message}`,
- * FastAPI-style `{detail}` (Jina) or `{error: "..."}`; else the start of a non-JSON body (a proxy's HTML
- * page); null when the body is empty. Cut to a length that fits a log line.
- */
-export function providerErrorMessage(body: string): string | null {
-  let message: unknown;
-  try {
-    const json = JSON.parse(body) as Record<string, unknown> | null;
-    const error = json?.error;
-    message =
-      (typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error) ??
-      json?.message ??
-      json?.detail;
-  } catch {
-    message = body;
-  }
-  if (typeof message !== 'string') message = message === undefined ? body : JSON.stringify(message);
-  const text = (message as string).replace(/\s+/g, ' ').trim();
-  if (!text) return null;
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
 
-/** Removes every occurrence of the API key: some proxies echo request headers into their error bodies. */
-export function redact(text: string, secret: string): string {
-  return secret ? text.split(secret).join('[redacted]') : text;
-}
 
-/** fetch() reports network failures as "fetch failed" with the useful part (ECONNREFUSED, ...) in `cause`. */
-export function describeNetworkError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = err.cause as { code?: unknown; message?: unknown } | undefined;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : null;
-  return detail ? `${err.message} (${detail})` : err.message;
-}
 
 function requireInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isInteger(value) || value < min || value > max) {

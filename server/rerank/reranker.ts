@@ -1,4 +1,4 @@
-import { describeNetworkError, endpointUrl, providerErrorMessage, redact } from '../embedding/remote.ts';
+import { endpointUrl, postToProvider } from '../embedding/providerHttp.ts';
 
 /** One reranked document: its position in the documents given to rerank() and the model's relevance score. */
 export interface RerankResult {
@@ -79,27 +79,16 @@ export class RemoteReranker implements Reranker {
   }
 
   async #send(body: string, apiKey: string): Promise<string> {
-    const signal = AbortSignal.timeout(this.#timeoutMs);
-    try {
-      const res = await this.#fetch(this.#endpoint, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
-        body,
-        signal,
-      });
-      const text = await res.text();
-      if (res.ok) return text;
-      const detail = redact(`HTTP ${res.status}: ${providerErrorMessage(text) ?? res.statusText}`, apiKey);
-      throw new RerankError('request_failed', `Rerank request to ${this.#host} failed with ${detail}`);
-    } catch (err) {
-      if (err instanceof RerankError) throw err;
-      if (signal.aborted) {
-        throw new RerankError('timeout', `Rerank request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, {
-          cause: err,
-        });
-      }
-      const reason = redact(describeNetworkError(err), apiKey);
-      throw new RerankError('request_failed', `Rerank request to ${this.#host} failed: ${reason}`, { cause: err });
+    const reply = await postToProvider({ fetch: this.#fetch, endpoint: this.#endpoint, apiKey, body, timeoutMs: this.#timeoutMs });
+    switch (reply.kind) {
+      case 'ok':
+        return reply.body;
+      case 'timeout':
+        throw new RerankError('timeout', `Rerank request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, { cause: reply.error });
+      case 'network':
+        throw new RerankError('request_failed', `Rerank request to ${this.#host} failed: ${reply.reason}`, { cause: reply.error });
+      case 'http':
+        throw new RerankError('request_failed', `Rerank request to ${this.#host} failed with ${reply.detail}`);
     }
   }
 

@@ -1,0 +1,78 @@
+/** One HTTP call to a model provider (embeddings, rerank): the parts every provider client shares. */
+
+export type ProviderReply =
+  | { kind: 'ok'; body: string }
+  | { kind: 'http'; status: number; headers: Headers; detail: string }
+  | { kind: 'timeout'; error: unknown }
+  | { kind: 'network'; reason: string; error: unknown };
+
+/**
+ * POSTs JSON with the bearer key and a timeout, and says what happened without throwing, so each client
+ * decides what to retry. The key never appears in a detail or reason.
+ */
+export async function postToProvider(opts: {
+  fetch: typeof fetch;
+  endpoint: string;
+  apiKey: string;
+  body: string;
+  timeoutMs: number;
+}): Promise<ProviderReply> {
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  try {
+    const res = await opts.fetch(opts.endpoint, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: opts.body,
+      signal,
+    });
+    const text = await res.text();
+    if (res.ok) return { kind: 'ok', body: text };
+    return { kind: 'http', status: res.status, headers: res.headers, detail: redact(`HTTP ${res.status}: ${providerErrorMessage(text) ?? res.statusText}`, opts.apiKey) };
+  } catch (error) {
+    if (signal.aborted) return { kind: 'timeout', error };
+    return { kind: 'network', reason: redact(describeNetworkError(error), opts.apiKey), error };
+  }
+}
+
+/** `${baseUrl}/${path}` whether or not the base ends with a slash; throws TypeError on an invalid URL. */
+export function endpointUrl(baseUrl: string, path: string): string {
+  const url = `${baseUrl.trim().replace(/\/+$/, '')}/${path}`;
+  if (!URL.canParse(url)) throw new TypeError(`Invalid base URL for the model API: ${baseUrl}`);
+  return url;
+}
+
+/**
+ * The provider's own explanation from an error body: OpenAI's `{error: {message}}`, Cohere's `{message}`,
+ * FastAPI-style `{detail}` (Jina) or `{error: "..."}`; else the start of a non-JSON body (a proxy's HTML
+ * page); null when the body is empty. Cut to a length that fits a log line.
+ */
+export function providerErrorMessage(body: string): string | null {
+  let message: unknown;
+  try {
+    const json = JSON.parse(body) as Record<string, unknown> | null;
+    const error = json?.error;
+    message =
+      (typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error) ??
+      json?.message ??
+      json?.detail;
+  } catch {
+    message = body;
+  }
+  if (typeof message !== 'string') message = message === undefined ? body : JSON.stringify(message);
+  const text = (message as string).replace(/\s+/g, ' ').trim();
+  if (!text) return null;
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** Removes every occurrence of the API key: some proxies echo request headers into their error bodies. */
+export function redact(text: string, secret: string): string {
+  return secret ? text.split(secret).join('[redacted]') : text;
+}
+
+/** fetch() reports network failures as "fetch failed" with the useful part (ECONNREFUSED, ...) in `cause`. */
+export function describeNetworkError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : null;
+  return detail ? `${err.message} (${detail})` : err.message;
+}
