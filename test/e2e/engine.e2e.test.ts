@@ -63,7 +63,7 @@ describe('the Engine tab', () => {
     await expect(vectors.textContent()).resolves.toMatch(new RegExp(`Pending reindex\\s*${FIRST_BATCH}`));
     const qdrant = await page.getByRole('article', { name: 'Qdrant status' }).textContent();
     expect(qdrant).toContain('Not configured');
-    expect(qdrant).toContain('later release');
+    expect(qdrant).toContain('Until then vectors live in sqlite-vec');
     await expect(page.getByRole('article', { name: 'Embedding status' }).textContent()).resolves.toContain(MODEL);
     await expect(page.getByRole('article', { name: 'Rerank status' }).textContent()).resolves.toContain('Off');
     await page.getByText('No reindex has run yet.').waitFor();

@@ -1,5 +1,6 @@
 import { EmbeddingSettings, RerankSettings } from './ModelSettings';
 import { ProvidersCard } from './ProvidersCard';
+import { QdrantPanel } from './QdrantPanel';
 import { ReindexPanel } from './ReindexPanel';
 import { StatusPanel } from './StatusPanel';
 
@@ -10,11 +11,12 @@ export function EngineTab() {
       <div className="page-head">
         <div>
           <h1>Engine</h1>
-          <p className="muted">How retrieval finds memories: the keyword index, embeddings, the vector store and rerank.</p>
+          <p className="muted">How retrieval finds memories: the keyword index, embeddings, the vector store (sqlite-vec or Qdrant) and rerank.</p>
         </div>
       </div>
       <StatusPanel />
       <ReindexPanel />
+      <QdrantPanel />
       <div className="engine-settings">
         <EmbeddingSettings />
         <RerankSettings />

@@ -3,7 +3,7 @@ import { ErrorNote } from '../components/ErrorNote';
 import { formatInt, formatPercent, formatShortTime } from '../components/format';
 import { Reason } from '../components/Reason';
 import { StatusChip, type Tone } from '../components/StatusChip';
-import { type EngineStatusQuery, useEngineStatusQuery, useMemorySettingsQuery } from '../generated/graphql';
+import { type EngineStatusQuery, useEngineStatusQuery } from '../generated/graphql';
 
 type Status = EngineStatusQuery['engineStatus'];
 
@@ -13,7 +13,6 @@ export const ENGINE_REFRESH_MS = 3000;
 /** One card per part of the engine, each probed by the server with a real query, refreshed while the tab is open. */
 export function StatusPanel() {
   const { data, error, isPending } = useEngineStatusQuery(undefined, { refetchInterval: ENGINE_REFRESH_MS });
-  const settings = useMemorySettingsQuery();
   if (isPending) {
     return (
       <div className="card" aria-busy="true">
@@ -36,7 +35,7 @@ export function StatusPanel() {
         <KeywordCard s={s} />
         <EmbeddingCard s={s} />
         <VectorStoreCard s={s} />
-        <QdrantCard selected={settings.data?.memorySettings.vectorStore === 'QDRANT'} />
+        <QdrantCard q={s.qdrant} />
         <RerankCard s={s} />
       </div>
     </section>
@@ -170,14 +169,70 @@ function VectorStoreCard({ s }: { s: Status }) {
   );
 }
 
-function QdrantCard({ selected }: { selected: boolean }) {
+type Qdrant = Status['qdrant'];
+
+/** The Qdrant card's state: what answers semantic search now, and what (if anything) stands in the way. */
+export function qdrantState(q: Qdrant): { tone: Tone; label: string; summary: string } {
+  if (!q.configured) {
+    return q.enabled
+      ? { tone: 'warn', label: 'No URL', summary: 'vectorStore is QDRANT but no Qdrant URL is set: sqlite-vec answers.' }
+      : { tone: 'grey', label: 'Not configured', summary: 'Set a URL in the Qdrant settings below to use it. Until then vectors live in sqlite-vec.' };
+  }
+  if (!q.enabled) return { tone: 'grey', label: 'Off', summary: 'Configured, but not the vector store: sqlite-vec answers.' };
+  if (q.compatible === false) return { tone: 'danger', label: 'Incompatible', summary: 'The collection does not fit the embedding model: sqlite-vec answers.' };
+  if (q.breaker === 'open') return { tone: 'danger', label: 'Breaker open', summary: 'Calls are paused after repeated failures: sqlite-vec answers.' };
+  if (q.ready === false) return { tone: 'danger', label: 'Not ready', summary: 'Qdrant does not answer its readiness probe: sqlite-vec answers.' };
+  if (q.breaker === 'half_open') return { tone: 'warn', label: 'Recovering', summary: 'The next call tries Qdrant again; sqlite-vec answers until it succeeds.' };
+  if (q.pendingSync > 0) return { tone: 'warn', label: 'Syncing', summary: 'Changes are on their way; keys with queued changes are answered by sqlite-vec.' };
+  return { tone: 'ok', label: 'Ready', summary: 'Semantic search is answered by Qdrant; sqlite-vec keeps a copy to fall back on.' };
+}
+
+const BREAKER_LABEL: Record<string, string> = { closed: 'closed', open: 'open (calls paused)', half_open: 'half open (trying again)' };
+
+function QdrantCard({ q }: { q: Qdrant }) {
+  const state = qdrantState(q);
   return (
-    <StatusCard title="Qdrant" tone="grey" state="Not configured" summary="Qdrant support arrives in a later release. Until then vectors live in sqlite-vec.">
-      {selected && (
-        <Row label="Setting">
-          <span className="warn-text">vectorStore is QDRANT; sqlite-vec answers until Qdrant arrives.</span>
-        </Row>
+    <StatusCard
+      title="Qdrant"
+      tone={state.tone}
+      state={state.label}
+      summary={state.summary}
+      footer={
+        q.incompatibleReason ? (
+          <p className="reason warn-text" role="note">
+            {q.incompatibleReason}
+          </p>
+        ) : undefined
+      }
+    >
+      {q.configured && (
+        <>
+          <Row label="Collection">
+            <code className="ellipsis" title={q.url ?? undefined}>
+              {q.collection}
+            </code>
+          </Row>
+          <Row label="Points">{q.points === null ? <span className="muted">—</span> : formatInt(q.points)}</Row>
+          <Row label="Pending sync">{q.pendingSync > 0 ? <span className="warn-text">{formatInt(q.pendingSync)}</span> : '0'}</Row>
+          <Row label="Breaker">{q.breaker === 'closed' ? BREAKER_LABEL.closed : <span className="error-text">{BREAKER_LABEL[q.breaker] ?? q.breaker}</span>}</Row>
+          <Row label="Probe">{q.latencyMs === null ? <span className="muted">—</span> : `${q.latencyMs.toFixed(1)} ms`}</Row>
+          <Row label="Model fit">
+            {q.compatible === null ? (
+              <span className="muted">checked on first use</span>
+            ) : q.compatible ? (
+              <span className="ok-text">fits the model</span>
+            ) : (
+              <span className="error-text">does not fit</span>
+            )}
+          </Row>
+          {q.error && (
+            <Row label="Error">
+              <span className="error-text wrap-anywhere">{q.error}</span>
+            </Row>
+          )}
+        </>
       )}
+      {!q.configured && q.pendingSync > 0 && <Row label="Pending sync">{formatInt(q.pendingSync)}</Row>}
     </StatusCard>
   );
 }

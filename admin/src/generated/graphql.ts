@@ -104,6 +104,28 @@ export type ProviderModelInput = {
   name: string;
 };
 
+export type QdrantQuantization =
+  /** Binary quantization, rescored with the original vectors. */
+  | 'BINARY'
+  /** Scalar int8 quantization, rescored with the original vectors. */
+  | 'INT8'
+  | 'NONE';
+
+export type QdrantSettingsInput = {
+  /** Write-only. Omit to keep; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  collection?: string | null | undefined;
+  /** true sets vectorStore to QDRANT; false returns it to AUTO. */
+  enabled?: boolean | null | undefined;
+  host?: string | null | undefined;
+  https?: boolean | null | undefined;
+  port?: number | null | undefined;
+  quantization?: QdrantQuantization | null | undefined;
+  timeoutMs?: number | null | undefined;
+  /** e.g. http://localhost:6333; or give host and port. */
+  url?: string | null | undefined;
+};
+
 export type ReindexStatus =
   | 'CANCELLED'
   | 'COMPLETED'
@@ -197,7 +219,7 @@ export type ModelProviderFieldsFragment = { id: string, baseUrl: string, hasApiK
 export type EngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type EngineStatusQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string } } };
+export type EngineStatusQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string }, qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number } } };
 
 export type LatestReindexJobQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -243,6 +265,41 @@ export type DeleteModelProviderMutationVariables = Exact<{
 
 
 export type DeleteModelProviderMutation = { deleteModelProvider: boolean };
+
+export type QdrantStatusFieldsFragment = { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number };
+
+export type QdrantSettingsFieldsFragment = { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> };
+
+export type QdrantSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantSettingsQuery = { qdrantSettings: { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> } };
+
+export type UpdateQdrantSettingsMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type UpdateQdrantSettingsMutation = { updateQdrantSettings: { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> } };
+
+export type QdrantHealthQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantHealthQuery = { qdrantHealth: { ready: boolean, latencyMs: number, error: string | null } };
+
+export type QdrantSearchTestMutationVariables = Exact<{
+  apiKeyId: string;
+  query: string;
+  topK?: number | null | undefined;
+}>;
+
+
+export type QdrantSearchTestMutation = { qdrantSearchTest: { latencyMs: number, hits: Array<{ score: number, memory: { id: string, key: string, type: MemoryType, content: string } }> } };
+
+export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantCleanupMutation = { qdrantCleanup: number };
 
 export type MemoryRowFieldsFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null };
 
@@ -406,6 +463,33 @@ export const ModelProviderFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"ModelProviderFields"});
+export const QdrantStatusFieldsFragmentDoc = new TypedDocumentString(`
+    fragment QdrantStatusFields on QdrantStatus {
+  configured
+  enabled
+  url
+  collection
+  breaker
+  ready
+  latencyMs
+  error
+  compatible
+  incompatibleReason
+  points
+  pendingSync
+}
+    `, {"fragmentName":"QdrantStatusFields"});
+export const QdrantSettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}
+    `, {"fragmentName":"QdrantSettingsFields"});
 export const MemoryRowFieldsFragmentDoc = new TypedDocumentString(`
     fragment MemoryRowFields on Memory {
   id
@@ -609,9 +693,25 @@ export const EngineStatusDocument = new TypedDocumentString(`
       model
       reason
     }
+    qdrant {
+      ...QdrantStatusFields
+    }
   }
 }
-    `);
+    fragment QdrantStatusFields on QdrantStatus {
+  configured
+  enabled
+  url
+  collection
+  breaker
+  ready
+  latencyMs
+  error
+  compatible
+  incompatibleReason
+  points
+  pendingSync
+}`);
 
 export const useEngineStatusQuery = <
       TData = EngineStatusQuery,
@@ -866,6 +966,161 @@ export const useDeleteModelProviderMutation = <
 
 
 useDeleteModelProviderMutation.fetcher = (variables: DeleteModelProviderMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteModelProviderMutation, DeleteModelProviderMutationVariables>(DeleteModelProviderDocument, variables, options);
+
+export const QdrantSettingsDocument = new TypedDocumentString(`
+    query QdrantSettings {
+  qdrantSettings {
+    ...QdrantSettingsFields
+  }
+}
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}`);
+
+export const useQdrantSettingsQuery = <
+      TData = QdrantSettingsQuery,
+      TError = unknown
+    >(
+      variables?: QdrantSettingsQueryVariables,
+      options?: Omit<UseQueryOptions<QdrantSettingsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<QdrantSettingsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<QdrantSettingsQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['QdrantSettings'] : ['QdrantSettings', variables],
+    queryFn: fetcher<QdrantSettingsQuery, QdrantSettingsQueryVariables>(QdrantSettingsDocument, variables),
+    ...options
+  }
+    )};
+
+useQdrantSettingsQuery.getKey = (variables?: QdrantSettingsQueryVariables) => variables === undefined ? ['QdrantSettings'] : ['QdrantSettings', variables];
+
+
+useQdrantSettingsQuery.fetcher = (variables?: QdrantSettingsQueryVariables, options?: RequestInit['headers']) => fetcher<QdrantSettingsQuery, QdrantSettingsQueryVariables>(QdrantSettingsDocument, variables, options);
+
+export const UpdateQdrantSettingsDocument = new TypedDocumentString(`
+    mutation UpdateQdrantSettings($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    ...QdrantSettingsFields
+  }
+}
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}`);
+
+export const useUpdateQdrantSettingsMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<UpdateQdrantSettingsMutation, TError, UpdateQdrantSettingsMutationVariables, TContext>) => {
+    
+    return useMutation<UpdateQdrantSettingsMutation, TError, UpdateQdrantSettingsMutationVariables, TContext>(
+      {
+    mutationKey: ['UpdateQdrantSettings'],
+    mutationFn: (variables?: UpdateQdrantSettingsMutationVariables) => fetcher<UpdateQdrantSettingsMutation, UpdateQdrantSettingsMutationVariables>(UpdateQdrantSettingsDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useUpdateQdrantSettingsMutation.fetcher = (variables: UpdateQdrantSettingsMutationVariables, options?: RequestInit['headers']) => fetcher<UpdateQdrantSettingsMutation, UpdateQdrantSettingsMutationVariables>(UpdateQdrantSettingsDocument, variables, options);
+
+export const QdrantHealthDocument = new TypedDocumentString(`
+    query QdrantHealth {
+  qdrantHealth {
+    ready
+    latencyMs
+    error
+  }
+}
+    `);
+
+export const useQdrantHealthQuery = <
+      TData = QdrantHealthQuery,
+      TError = unknown
+    >(
+      variables?: QdrantHealthQueryVariables,
+      options?: Omit<UseQueryOptions<QdrantHealthQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<QdrantHealthQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<QdrantHealthQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['QdrantHealth'] : ['QdrantHealth', variables],
+    queryFn: fetcher<QdrantHealthQuery, QdrantHealthQueryVariables>(QdrantHealthDocument, variables),
+    ...options
+  }
+    )};
+
+useQdrantHealthQuery.getKey = (variables?: QdrantHealthQueryVariables) => variables === undefined ? ['QdrantHealth'] : ['QdrantHealth', variables];
+
+
+useQdrantHealthQuery.fetcher = (variables?: QdrantHealthQueryVariables, options?: RequestInit['headers']) => fetcher<QdrantHealthQuery, QdrantHealthQueryVariables>(QdrantHealthDocument, variables, options);
+
+export const QdrantSearchTestDocument = new TypedDocumentString(`
+    mutation QdrantSearchTest($apiKeyId: String!, $query: String!, $topK: Int) {
+  qdrantSearchTest(apiKeyId: $apiKeyId, query: $query, topK: $topK) {
+    latencyMs
+    hits {
+      score
+      memory {
+        id
+        key
+        type
+        content
+      }
+    }
+  }
+}
+    `);
+
+export const useQdrantSearchTestMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<QdrantSearchTestMutation, TError, QdrantSearchTestMutationVariables, TContext>) => {
+    
+    return useMutation<QdrantSearchTestMutation, TError, QdrantSearchTestMutationVariables, TContext>(
+      {
+    mutationKey: ['QdrantSearchTest'],
+    mutationFn: (variables?: QdrantSearchTestMutationVariables) => fetcher<QdrantSearchTestMutation, QdrantSearchTestMutationVariables>(QdrantSearchTestDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useQdrantSearchTestMutation.fetcher = (variables: QdrantSearchTestMutationVariables, options?: RequestInit['headers']) => fetcher<QdrantSearchTestMutation, QdrantSearchTestMutationVariables>(QdrantSearchTestDocument, variables, options);
+
+export const QdrantCleanupDocument = new TypedDocumentString(`
+    mutation QdrantCleanup {
+  qdrantCleanup
+}
+    `);
+
+export const useQdrantCleanupMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<QdrantCleanupMutation, TError, QdrantCleanupMutationVariables, TContext>) => {
+    
+    return useMutation<QdrantCleanupMutation, TError, QdrantCleanupMutationVariables, TContext>(
+      {
+    mutationKey: ['QdrantCleanup'],
+    mutationFn: (variables?: QdrantCleanupMutationVariables) => fetcher<QdrantCleanupMutation, QdrantCleanupMutationVariables>(QdrantCleanupDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useQdrantCleanupMutation.fetcher = (variables?: QdrantCleanupMutationVariables, options?: RequestInit['headers']) => fetcher<QdrantCleanupMutation, QdrantCleanupMutationVariables>(QdrantCleanupDocument, variables, options);
 
 export const MemoryListDocument = new TypedDocumentString(`
     query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {

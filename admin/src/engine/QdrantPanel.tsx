@@ -1,0 +1,432 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorNote } from '../components/ErrorNote';
+import { formatInt, formatScore } from '../components/format';
+import {
+  type QdrantQuantization,
+  type QdrantSettingsFieldsFragment,
+  useEngineStatusQuery,
+  useMemorySettingsQuery,
+  useQdrantCleanupMutation,
+  useQdrantHealthQuery,
+  useQdrantSearchTestMutation,
+  useQdrantSettingsQuery,
+  useUpdateQdrantSettingsMutation,
+} from '../generated/graphql';
+import './qdrant.css';
+
+type Settings = QdrantSettingsFieldsFragment;
+
+const QUANTIZATIONS: { value: QdrantQuantization; label: string }[] = [
+  { value: 'NONE', label: 'None' },
+  { value: 'INT8', label: 'INT8 (scalar)' },
+  { value: 'BINARY', label: 'Binary' },
+];
+
+const ENV_NAME: Record<string, string> = {
+  url: 'MNEMO_QDRANT_URL',
+  collection: 'MNEMO_QDRANT_COLLECTION',
+  apiKey: 'MNEMO_QDRANT_API_KEY',
+  timeoutMs: 'MNEMO_QDRANT_TIMEOUT_MS',
+};
+
+/**
+ * Qdrant as the vector store: where it is (the API key is write-only), whether it is used, a connection
+ * test, a search in Qdrant alone, and a clean-up of stale points. The Qdrant status card above shows what
+ * it holds.
+ */
+export function QdrantPanel() {
+  const settings = useQdrantSettingsQuery();
+  const s = settings.data?.qdrantSettings;
+  return (
+    <section className="card" aria-labelledby="qdrant-title">
+      <div className="card-head">
+        <div>
+          <h2 id="qdrant-title">Qdrant</h2>
+          <p className="muted card-sub">
+            An external vector store for large memory sets. sqlite-vec keeps a copy of every vector and answers whenever Qdrant cannot.
+          </p>
+        </div>
+      </div>
+      {settings.isPending ? (
+        <p className="muted">Loading the Qdrant settings…</p>
+      ) : !s ? (
+        <ErrorNote error={settings.error} prefix="The Qdrant settings could not be loaded" />
+      ) : (
+        <div className="qdrant-grid">
+          <ConnectionForm settings={s} />
+          <div className="qdrant-tools">
+            <SearchTest configured={s.url !== null} />
+            <Cleanup configured={s.url !== null} />
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+interface Draft {
+  enabled: boolean;
+  url: string;
+  collection: string;
+  quantization: QdrantQuantization;
+  timeoutMs: string;
+}
+
+const draftOf = (s: Settings): Draft => ({
+  enabled: s.enabled,
+  url: s.url ?? '',
+  collection: s.collection,
+  quantization: s.quantization,
+  timeoutMs: String(s.timeoutMs),
+});
+
+/**
+ * The connection settings. The draft follows the server while untouched and is kept while edited. The API
+ * key field is a password input never filled from the server and not controlled by React, so the key is
+ * never mirrored into the page: empty keeps the stored key, "Remove key" sends "".
+ */
+function ConnectionForm({ settings }: { settings: Settings }) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
+  const [dirty, setDirty] = useState(false);
+  const [removeKey, setRemoveKey] = useState(false);
+  const [tried, setTried] = useState(false);
+  const keyRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!dirty) setDraft(draftOf(settings));
+  }, [settings, dirty]);
+
+  const health = useMutation({ mutationFn: () => useQdrantHealthQuery.fetcher()() });
+  const save = useUpdateQdrantSettingsMutation({
+    onSuccess: ({ updateQdrantSettings }) => {
+      queryClient.setQueryData(useQdrantSettingsQuery.getKey(), { qdrantSettings: updateQdrantSettings });
+      void queryClient.invalidateQueries({ queryKey: useEngineStatusQuery.getKey() });
+      // Enabling Qdrant changes vectorStore in the memory settings.
+      void queryClient.invalidateQueries({ queryKey: useMemorySettingsQuery.getKey() });
+      if (keyRef.current) keyRef.current.value = '';
+      setRemoveKey(false);
+      setDirty(false);
+      setTried(false);
+      health.reset();
+    },
+  });
+
+  const fixed = (field: string) => settings.fromEnvironment.includes(field);
+  const edit = (patch: Partial<Draft>) => {
+    save.reset();
+    setDirty(true);
+    setDraft((d) => ({ ...d, ...patch }));
+  };
+
+  const url = draft.url.trim();
+  const timeout = Number(draft.timeoutMs);
+  const problems = [
+    url !== '' && !/^https?:\/\/[^\s/]+/.test(url) ? 'The URL must be an http(s) URL, e.g. http://localhost:6333.' : null,
+    draft.enabled && url === '' ? 'Set a URL before enabling Qdrant.' : null,
+    !/^[A-Za-z0-9_-]{1,255}$/.test(draft.collection.trim()) ? 'The collection name must be letters, digits, "-" or "_".' : null,
+    !(Number.isInteger(timeout) && timeout >= 100 && timeout <= 120_000) ? 'The timeout must be a whole number of milliseconds from 100 to 120000.' : null,
+  ].filter((p): p is string => p !== null);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (problems.length > 0) return;
+    const typed = keyRef.current?.value.trim() ?? '';
+    save.mutate({
+      input: {
+        enabled: draft.enabled,
+        // Values fixed by the environment are not sent: the server would store them and still use the variable.
+        ...(fixed('url') ? {} : { url: url === '' ? null : url }),
+        ...(fixed('collection') ? {} : { collection: draft.collection.trim() }),
+        ...(fixed('timeoutMs') ? {} : { timeoutMs: timeout }),
+        quantization: draft.quantization,
+        // Omitted keeps the stored key; "" removes it.
+        ...(fixed('apiKey') ? {} : removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
+      },
+    });
+  }
+
+  const envNote = (field: string) =>
+    fixed(field) ? (
+      <span className="muted small-note env-note">
+        set by <code>{ENV_NAME[field]}</code>
+      </span>
+    ) : null;
+
+  return (
+    <form className="qdrant-connection" onSubmit={submit} aria-label="Qdrant connection">
+      <label className="switch">
+        <input type="checkbox" checked={draft.enabled} onChange={(e) => edit({ enabled: e.target.checked })} />
+        <span>Use Qdrant as the vector store</span>
+      </label>
+      <p className="muted small-note qdrant-switch-note">
+        On sets vectorStore to QDRANT; off returns it to AUTO (sqlite-vec). A reindex afterwards copies the existing vectors into Qdrant.
+      </p>
+      <div className="qdrant-fields">
+        <label className="field qdrant-url">
+          <span>URL</span>
+          <input
+            value={draft.url}
+            onChange={(e) => edit({ url: e.target.value })}
+            placeholder="http://localhost:6333"
+            autoComplete="off"
+            spellCheck={false}
+            disabled={fixed('url')}
+          />
+          {envNote('url')}
+        </label>
+        <label className="field">
+          <span>Collection</span>
+          <input value={draft.collection} onChange={(e) => edit({ collection: e.target.value })} autoComplete="off" spellCheck={false} disabled={fixed('collection')} />
+          {envNote('collection')}
+        </label>
+        <label className="field">
+          <span>Quantization</span>
+          <select value={draft.quantization} onChange={(e) => edit({ quantization: e.target.value as QdrantQuantization })}>
+            {QUANTIZATIONS.map((q) => (
+              <option key={q.value} value={q.value}>
+                {q.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Timeout (ms)</span>
+          <input
+            type="number"
+            min={100}
+            max={120000}
+            step={100}
+            value={draft.timeoutMs}
+            onChange={(e) => edit({ timeoutMs: e.target.value })}
+            disabled={fixed('timeoutMs')}
+          />
+          {envNote('timeoutMs')}
+        </label>
+      </div>
+      <p className="muted small-note">
+        Quantization applies when the collection is created: smaller vectors in Qdrant's memory, rescored with the originals on every search.
+      </p>
+
+      <div className="key-field">
+        <label className="field">
+          <span>API key</span>
+          <input
+            ref={keyRef}
+            type="password"
+            name={`${id}-qdrant-api-key`}
+            autoComplete="new-password"
+            spellCheck={false}
+            disabled={removeKey || fixed('apiKey')}
+            onChange={() => save.reset()}
+            placeholder={settings.hasApiKey ? 'Leave empty to keep the stored key' : 'Paste the key; it is never shown again'}
+          />
+          {envNote('apiKey')}
+        </label>
+        <div className="key-state">
+          {settings.hasApiKey ? (
+            removeKey ? (
+              <>
+                <span className="badge danger">key will be removed</span>
+                <button type="button" className="small ghost" onClick={() => setRemoveKey(false)}>
+                  Keep key
+                </button>
+              </>
+            ) : (
+              <>
+                <span className="badge ok">key set</span>
+                {!fixed('apiKey') && (
+                  <button
+                    type="button"
+                    className="small danger"
+                    onClick={() => {
+                      if (keyRef.current) keyRef.current.value = '';
+                      setDirty(true);
+                      setRemoveKey(true);
+                    }}
+                  >
+                    Remove key
+                  </button>
+                )}
+              </>
+            )
+          ) : (
+            <span className="badge grey">no key</span>
+          )}
+        </div>
+      </div>
+
+      {tried &&
+        problems.map((p) => (
+          <p key={p} role="alert" className="error">
+            {p}
+          </p>
+        ))}
+      <ErrorNote error={save.error} prefix="Not saved" />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save Qdrant settings'}
+        </button>
+        <button type="button" onClick={() => health.mutate()} disabled={health.isPending || settings.url === null}>
+          {health.isPending ? 'Testing…' : 'Test connection'}
+        </button>
+        {save.isSuccess && (
+          <span role="status" className="ok">
+            Saved
+          </span>
+        )}
+      </div>
+      {settings.url === null && <p className="muted small-note">Save a URL to test the connection.</p>}
+      {dirty && settings.url !== null && <p className="muted small-note">The test uses the saved settings.</p>}
+      <ErrorNote error={health.error} prefix="Test failed" />
+      {health.data && (
+        <p role="status" aria-label="Connection test" className={health.data.qdrantHealth.ready ? 'qdrant-test ok-line' : 'qdrant-test error'}>
+          {health.data.qdrantHealth.ready ? (
+            <>
+              <strong className="ok-text">Connected</strong>: Qdrant is ready, answered in {health.data.qdrantHealth.latencyMs.toFixed(1)} ms.
+            </>
+          ) : (
+            <>Not ready: {health.data.qdrantHealth.error ?? 'no reason given'}</>
+          )}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Searches Qdrant alone for one API key, with the current embedding model: what does it hold? */
+function SearchTest({ configured }: { configured: boolean }) {
+  const [query, setQuery] = useState('');
+  const [apiKeyId, setApiKeyId] = useState('');
+  const [topK, setTopK] = useState('10');
+  const search = useQdrantSearchTestMutation();
+  const k = Number(topK);
+  const valid = query.trim() !== '' && apiKeyId.trim() !== '' && Number.isInteger(k) && k >= 1 && k <= 100;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!valid) return;
+    search.mutate({ query: query.trim(), apiKeyId: apiKeyId.trim(), topK: k });
+  }
+
+  const result = search.data?.qdrantSearchTest;
+  return (
+    <form className="qdrant-tool" onSubmit={submit} aria-label="Qdrant search test">
+      <h3>Search test</h3>
+      <p className="muted small-note">Embeds the query with the current model and searches Qdrant alone, within one API key.</p>
+      <div className="qdrant-search-fields">
+        <label className="field qdrant-query">
+          <span>Query</span>
+          <input value={query} onChange={(e) => setQuery(e.target.value)} placeholder="what does the user like?" autoComplete="off" />
+        </label>
+        <label className="field">
+          <span>API key ID</span>
+          <input value={apiKeyId} onChange={(e) => setApiKeyId(e.target.value)} placeholder="acme" autoComplete="off" spellCheck={false} />
+        </label>
+        <label className="field qdrant-topk">
+          <span>Top K</span>
+          <input type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(e.target.value)} />
+        </label>
+        <button type="submit" className="primary" disabled={!configured || !valid || search.isPending}>
+          {search.isPending ? 'Searching…' : 'Search'}
+        </button>
+      </div>
+      <ErrorNote error={search.error} prefix="Search failed" />
+      {result && (
+        <div className="qdrant-hits" aria-label="Search test hits">
+          <p className="muted small-note">
+            {result.hits.length === 0 ? 'No hits' : `${formatInt(result.hits.length)} ${result.hits.length === 1 ? 'hit' : 'hits'}`} · Qdrant answered in{' '}
+            {result.latencyMs.toFixed(1)} ms
+          </p>
+          {result.hits.length > 0 && (
+            <div className="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      Score
+                    </th>
+                    <th scope="col">Memory</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.hits.map((h) => (
+                    <tr key={h.memory.id}>
+                      <td className="num">{formatScore(h.score)}</td>
+                      <td>
+                        <div className="qdrant-hit-content">{h.memory.content}</div>
+                        <div className="muted qdrant-hit-meta">
+                          <code>{h.memory.key}</code> · {h.memory.type.toLowerCase()}
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}
+
+/** Deletes points Qdrant should no longer hold, after a confirmation, and says how many. */
+function Cleanup({ configured }: { configured: boolean }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const cleanup = useQdrantCleanupMutation({
+    onSuccess: () => {
+      setConfirming(false);
+      void queryClient.invalidateQueries({ queryKey: useEngineStatusQuery.getKey() });
+    },
+  });
+  const deleted = cleanup.data?.qdrantCleanup;
+  return (
+    <div className="qdrant-tool" aria-label="Qdrant clean-up" role="group">
+      <h3>Clean up</h3>
+      <p className="muted small-note">
+        Deletes the points of expired and out-of-retention memories, and points whose memory no longer exists. Memories are not touched.
+      </p>
+      <div className="actions">
+        <button
+          type="button"
+          disabled={!configured || cleanup.isPending}
+          onClick={() => {
+            cleanup.reset();
+            setConfirming(true);
+          }}
+        >
+          Clean up…
+        </button>
+        {deleted !== undefined && (
+          <span role="status" className={deleted > 0 ? 'ok' : 'muted'}>
+            {deleted === 0 ? 'Nothing to delete: Qdrant held no stale points.' : `Deleted ${formatInt(deleted)} stale ${deleted === 1 ? 'point' : 'points'}.`}
+          </span>
+        )}
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title="Clean up Qdrant?"
+        confirmLabel="Delete stale points"
+        busyLabel="Cleaning up…"
+        danger
+        busy={cleanup.isPending}
+        error={<ErrorNote error={cleanup.error} prefix="Not cleaned up" />}
+        onConfirm={() => cleanup.mutate({})}
+        onCancel={() => {
+          cleanup.reset();
+          setConfirming(false);
+        }}
+      >
+        <p>
+          Points of memories that have expired, fell out of the retention window or were deleted are removed from the Qdrant collection. The
+          memories themselves and sqlite-vec are not changed; search already leaves these points out.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
