@@ -63,14 +63,17 @@ export async function recentCandidates(db: Db, scope: RetrievalScope, limit: num
     .execute();
 }
 
-/** Enforced memories ride along with every retrieval, ahead of ranked ones. */
+/**
+ * Enforced memories ride along with every retrieval, ahead of ranked ones. Newest created first: that order
+ * lets SQLite read them straight from the (api_key_id, type, created_at) index instead of scanning the tenant.
+ */
 export async function enforcedMemories(db: Db, scope: RetrievalScope, limit: number) {
   return db
     .selectFrom('memories')
     .selectAll()
     .where((eb) => inScope(eb, { ...scope, types: null }))
     .where('type', '=', 'enforced')
-    .orderBy('updated_at', 'desc')
+    .orderBy('created_at', 'desc')
     .limit(limit)
     .execute();
 }

@@ -66,7 +66,7 @@ export interface RetrievalResult {
 
 const DEFAULT_LIMIT = 50;
 /** Ranked candidates considered by the budget walk; generous, since ranking already put the best first. */
-const CANDIDATE_FACTOR = 4;
+const CANDIDATE_FACTOR = 2;
 const ENFORCED_LIMIT = 50;
 /** Only the head of the ranking is worth a reranker's time on the request path. */
 const RERANK_DEPTH = 50;
@@ -251,28 +251,30 @@ function candidate(memory: Memory, tier: Tier, score: number): RetrievedMemory {
 const asInjectable = (c: RetrievedMemory) => ({ id: c.memory.id, type: c.memory.type, key: c.memory.key, content: c.content });
 
 /**
- * Budget walk over the injected block: each memory costs the tokens of its line, the block's frame
- * is paid once, and the final block is measured exactly so the budget is never exceeded.
+ * Budget walk over the injected block: each memory costs about the tokens of its line (its stored content
+ * tokens plus the line's prefix), the block's frame is paid once, and the final block is measured exactly,
+ * dropping the last memories if the estimate was short, so the budget is never exceeded.
  */
 function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number) {
   const frame = countTokens(formatMemoryBlock([]));
   const lineCost = (c: RetrievedMemory) => countTokens(formatMemoryLine(asInjectable(c))) + 1;
-  // Priced lazily: the walk stops at `limit` items, so most candidates are never tokenized.
-  const costs = new Map<RetrievedMemory, number>();
-  const cost = (c: RetrievedMemory) => costs.get(c) ?? costs.set(c, lineCost(c)).get(c)!;
+  const estimate = (c: RetrievedMemory) => (c.truncated ? c.tokens : c.memory.tokens + LINE_PREFIX_TOKENS);
   const { items } = fitToBudget(ranked, {
     budget: maxTokens - frame,
     maxItems: limit,
-    cost,
+    cost: estimate,
     truncate: (c, tokens) => shorten(c, tokens, lineCost),
   });
-  const chosen = items.map((c) => ({ ...c, tokens: cost(c) }));
+  const chosen = items.map((c) => ({ ...c, tokens: c.truncated ? c.tokens : lineCost(c) }));
   for (;;) {
     const used = chosen.length > 0 ? countTokens(formatMemoryBlock(chosen.map(asInjectable))) : 0;
     if (used <= maxTokens) return { items: chosen, used };
     chosen.pop();
   }
 }
+
+/** "- [procedural] " and the line break: what a line costs besides its content. */
+const LINE_PREFIX_TOKENS = 6;
 
 function shorten(c: RetrievedMemory, tokens: number, lineCost: (c: RetrievedMemory) => number): RetrievedMemory | null {
   const overhead = lineCost({ ...c, content: '' });
