@@ -967,6 +967,8 @@ function collectionInfo(collection: CollectionState): Schemas['CollectionInfo'] 
       },
       wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0, ...withoutNulls(request.wal_config) },
       quantization_config: request.quantization_config ?? null,
+      // Qdrant 1.18 echoes the collection's metadata in its config.
+      ...(request.metadata ? { metadata: request.metadata } : {}),
     },
     payload_schema: payloadSchema,
   };

@@ -121,6 +121,15 @@ describe('the collection', () => {
     await expect(open().prepare(SIG)).rejects.toThrow(/4-dimensional Dot vectors/);
   });
 
+  it('made by another model of the same dimension is reported, never mixed', async () => {
+    await open().prepare({ ...SIG, model: 'another/model' });
+    const error = await open()
+      .prepare(SIG)
+      .then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(QdrantIncompatibleError);
+    expect((error as Error).message).toMatch(/of static:another\/model:4:none, but the embedder makes static:test\/topics:4:none/);
+  });
+
   it('is recreated for the signature on request', async () => {
     const client = new QdrantClient({ url: qdrant.url, checkCompatibility: false });
     await client.createCollection(COLLECTION, { vectors: { size: 3, distance: 'Cosine' } });
