@@ -132,24 +132,17 @@ export function EmbeddingSettings() {
         </label>
       </div>
       <p className="muted small-note">The switches decide what Auto may pick.</p>
-      <label className="field">
-        <span>Embedding provider model</span>
-        <input
-          value={draft.embeddingProviderModel}
-          list={`${listId}-models`}
-          placeholder="provider/model, e.g. openai/text-embedding-3-small"
-          autoComplete="off"
-          onChange={(e) => {
-            save.reset();
-            edit({ embeddingProviderModel: e.target.value });
-          }}
-        />
-        <datalist id={`${listId}-models`}>
-          {models.map((m) => (
-            <option key={m} value={m} />
-          ))}
-        </datalist>
-      </label>
+      <ModelField
+        label="Embedding provider model"
+        listId={`${listId}-models`}
+        value={draft.embeddingProviderModel}
+        placeholder="provider/model, e.g. openai/text-embedding-3-small"
+        options={models}
+        onChange={(embeddingProviderModel) => {
+          save.reset();
+          edit({ embeddingProviderModel });
+        }}
+      />
       <p className="muted small-note">Empty uses MNEMO_EMBEDDING_MODEL when the environment sets one.</p>
       {providerModelNeeded && (
         <p className="warning" role="note">
@@ -209,24 +202,17 @@ export function RerankSettings() {
         />
         <span>Rerank enabled</span>
       </label>
-      <label className="field">
-        <span>Rerank provider model</span>
-        <input
-          value={draft.rerankProviderModel}
-          list={`${listId}-rerank`}
-          placeholder="provider/model, e.g. cohere/rerank-v3.5"
-          autoComplete="off"
-          onChange={(e) => {
-            save.reset();
-            edit({ rerankProviderModel: e.target.value });
-          }}
-        />
-        <datalist id={`${listId}-rerank`}>
-          {models.map((m) => (
-            <option key={m} value={m} />
-          ))}
-        </datalist>
-      </label>
+      <ModelField
+        label="Rerank provider model"
+        listId={`${listId}-rerank`}
+        value={draft.rerankProviderModel}
+        placeholder="provider/model, e.g. cohere/rerank-v3.5"
+        options={models}
+        onChange={(rerankProviderModel) => {
+          save.reset();
+          edit({ rerankProviderModel });
+        }}
+      />
       <p className="muted small-note">Empty uses MNEMO_RERANK_MODEL when the environment sets one.</p>
       <ErrorNote error={save.error} prefix="Not saved" />
       <div className="actions">
@@ -249,5 +235,20 @@ function SettingsPlaceholder({ title }: { title: string }) {
       <h2>{title}</h2>
       <p className="muted">Loading settings…</p>
     </div>
+  );
+}
+
+/** A "provider/model" text field that suggests the configured providers' models. */
+function ModelField(props: { label: string; listId: string; value: string; placeholder: string; options: string[]; onChange: (value: string) => void }) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input value={props.value} list={props.listId} placeholder={props.placeholder} autoComplete="off" onChange={(e) => props.onChange(e.target.value)} />
+      <datalist id={props.listId}>
+        {props.options.map((m) => (
+          <option key={m} value={m} />
+        ))}
+      </datalist>
+    </label>
   );
 }
