@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
+import { SaveActions } from '../components/SaveActions';
 import {
   type EmbeddingSource,
   type MemorySettingsQuery,
@@ -150,17 +151,7 @@ export function EmbeddingSettings() {
         </p>
       )}
       <p className="muted small-note">Another model makes the stored vectors stale: semantic search falls back to keywords until a reindex.</p>
-      <ErrorNote error={save.error} prefix="Not saved" />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save embedding'}
-        </button>
-        {save.isSuccess && (
-          <span role="status" className="ok">
-            Saved
-          </span>
-        )}
-      </div>
+      <SaveActions save={save} label="Save embedding" />
     </form>
   );
 }
@@ -214,17 +205,7 @@ export function RerankSettings() {
         }}
       />
       <p className="muted small-note">Empty uses MNEMO_RERANK_MODEL when the environment sets one.</p>
-      <ErrorNote error={save.error} prefix="Not saved" />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save rerank'}
-        </button>
-        {save.isSuccess && (
-          <span role="status" className="ok">
-            Saved
-          </span>
-        )}
-      </div>
+      <SaveActions save={save} label="Save rerank" />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNote } from '../components/ErrorNote';
+import { SaveActions } from '../components/SaveActions';
 import {
   type ModelKind,
   type ModelProviderFieldsFragment,
@@ -319,15 +320,11 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
             {p}
           </p>
         ))}
-      <ErrorNote error={save.error} prefix="Not saved" />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save provider'}
-        </button>
+      <SaveActions save={save} label="Save provider">
         <button type="button" onClick={props.onClose} disabled={save.isPending}>
           Cancel
         </button>
-      </div>
+      </SaveActions>
     </form>
   );
 }

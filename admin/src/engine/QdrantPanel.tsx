@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNote } from '../components/ErrorNote';
+import { SaveActions } from '../components/SaveActions';
 import { formatInt, formatScore } from '../components/format';
 import {
   type QdrantQuantization,
@@ -265,20 +266,11 @@ function ConnectionForm({ settings }: { settings: Settings }) {
             {p}
           </p>
         ))}
-      <ErrorNote error={save.error} prefix="Not saved" />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save Qdrant settings'}
-        </button>
+      <SaveActions save={save} label="Save Qdrant settings">
         <button type="button" onClick={() => health.mutate()} disabled={health.isPending || settings.url === null}>
           {health.isPending ? 'Testing…' : 'Test connection'}
         </button>
-        {save.isSuccess && (
-          <span role="status" className="ok">
-            Saved
-          </span>
-        )}
-      </div>
+      </SaveActions>
       {settings.url === null && <p className="muted small-note">Save a URL to test the connection.</p>}
       {dirty && settings.url !== null && <p className="muted small-note">The test uses the saved settings.</p>}
       <ErrorNote error={health.error} prefix="Test failed" />

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
+import { SaveActions } from '../components/SaveActions';
 import { type RetrievalStrategy, useMemorySettingsQuery, useUpdateMemorySettingsMutation } from '../generated/graphql';
 
 interface Draft {
@@ -86,17 +87,7 @@ export function SettingsTab() {
           {p}
         </p>
       ))}
-      <ErrorNote error={save.error} prefix="Not saved" />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={problems.length > 0 || save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save settings'}
-        </button>
-        {save.isSuccess && (
-          <span role="status" className="ok">
-            Saved
-          </span>
-        )}
-      </div>
+      <SaveActions save={save} label="Save settings" disabled={problems.length > 0} />
     </form>
   );
 }
