@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../db/open.ts';
-import type { NewMemoryRow } from '../db/schema.ts';
+import type { Database, NewMemoryRow } from '../db/schema.ts';
 import { isActive } from './memory.repository.ts';
 
 interface OldMemoryScope {
@@ -9,17 +9,23 @@ interface OldMemoryScope {
   retentionCutoff: number;
 }
 
-/** Active, unarchived memories of one key last written before a date; summaries and enforced memories stay as they are. */
+/** Active, unarchived, last written before a date; summaries and enforced memories stay as they are. */
+function compactable(eb: ExpressionBuilder<Database, 'memories'>, s: OldMemoryScope) {
+  return eb.and([
+    eb('archived_by', 'is', null),
+    eb('updated_at', '<', s.writtenBefore),
+    eb('type', '!=', 'enforced'),
+    eb('key', 'not like', 'summary:%'),
+    isActive(eb, s.now, s.retentionCutoff),
+  ]);
+}
+
 export async function summaryCandidates(db: Db, s: OldMemoryScope & { apiKeyId: string }) {
   return db
     .selectFrom('memories')
     .selectAll()
     .where('api_key_id', '=', s.apiKeyId)
-    .where('archived_by', 'is', null)
-    .where('updated_at', '<', s.writtenBefore)
-    .where('type', '!=', 'enforced')
-    .where('key', 'not like', 'summary:%')
-    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
+    .where((eb) => compactable(eb, s))
     .orderBy('updated_at')
     .execute();
 }
@@ -28,11 +34,7 @@ export async function keysWithOldMemories(db: Db, s: OldMemoryScope & { minCount
   const rows = await db
     .selectFrom('memories')
     .select('api_key_id')
-    .where('archived_by', 'is', null)
-    .where('updated_at', '<', s.writtenBefore)
-    .where('type', '!=', 'enforced')
-    .where('key', 'not like', 'summary:%')
-    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
+    .where((eb) => compactable(eb, s))
     .groupBy('api_key_id')
     .having((eb) => eb.fn.countAll(), '>=', s.minCount)
     .limit(s.limit)
