@@ -108,7 +108,7 @@ export function MemoriesTab() {
           placeholder={placeholder}
           busy={isFetching || list.searchPending}
         />
-        {page && page.totalCount > 0 && <Pager page={list.page} pageSize={list.pageSize} totalCount={page.totalCount} onPage={list.setPage} onPageSize={list.setPageSize} />}
+        {page && page.totalCount > 0 && <Pager page={list.page} pageSize={list.pageSize} totalCount={page.totalCount} shown={{ offset: page.offset, count: page.items.length }} onPage={list.setPage} onPageSize={list.setPageSize} />}
       </section>
 
       <datalist id={apiKeysListId}>

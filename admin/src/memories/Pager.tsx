@@ -7,15 +7,17 @@ interface Props {
   page: number;
   pageSize: number;
   totalCount: number;
+  /** The rows on screen (offset and count of the data shown), which lag the requested page while it loads. */
+  shown: { offset: number; count: number };
   onPage: (page: number) => void;
   onPageSize: (size: number) => void;
 }
 
 /** Page size, previous/next, numbered pages with gaps, and a "go to page" box. */
-export function Pager({ page, pageSize, totalCount, onPage, onPageSize }: Props) {
+export function Pager({ page, pageSize, totalCount, shown, onPage, onPageSize }: Props) {
   const pages = Math.max(1, Math.ceil(totalCount / pageSize));
-  const first = totalCount === 0 ? 0 : (page - 1) * pageSize + 1;
-  const last = Math.min(totalCount, page * pageSize);
+  const first = totalCount === 0 ? 0 : shown.offset + 1;
+  const last = shown.offset + shown.count;
   const [jump, setJump] = useState('');
   const jumpTo = Number(jump);
   const jumpValid = jump !== '' && Number.isInteger(jumpTo) && jumpTo >= 1 && jumpTo <= pages;
