@@ -117,6 +117,7 @@ async function serve(config: Config): Promise<number> {
   // Running reindex jobs stop between batches and resume at the next start.
   await services.reindex.stop();
   await app.close();
+  await services.memory.access.flush();
   await opened.close();
   return 0;
 }

@@ -6,6 +6,7 @@ import { type EngineConfig, loadEngineConfig } from './embedding/engineConfig.ts
 import { ProviderStore } from './embedding/providers.ts';
 import { ReindexRunner } from './jobs/reindex.ts';
 import type { Logger } from './logger.ts';
+import { AccessRecorder } from './memory/accessRecorder.ts';
 import type { MemoryDeps } from './memory/memory.service.ts';
 import { SettingsStore } from './settings/settings.ts';
 import { QdrantSettingsStore } from './vector/qdrantSettings.ts';
@@ -63,6 +64,6 @@ export function createServices(opts: {
     reindex: new ReindexRunner({ db: opts.db, vectors, logger: opts.logger, batchSize: config.batchSize }),
     qdrantSettings,
     qdrant,
-    memory: { db: opts.db, settings, logger: opts.logger, vectors },
+    memory: { db: opts.db, settings, logger: opts.logger, vectors, access: new AccessRecorder(opts.db, { logger: opts.logger }) },
   };
 }

@@ -3,6 +3,7 @@ import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database } from './schema.ts';
+import { registerTenantTerms } from './tenantTerms.ts';
 
 export type Db = Kysely<Database>;
 
@@ -25,6 +26,7 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
   sqliteVec.load(sqlite);
+  registerTenantTerms(sqlite);
   // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite);
   // long-running servers repeat it, see optimizeDatabase.
   sqlite.pragma('optimize = 0x10002');

@@ -7,6 +7,7 @@ export interface Database {
   settings: SettingsTable;
   access_tokens: AccessTokensTable;
   memories_fts: MemoriesFtsTable;
+  memory_counts: MemoryCountsTable;
   memory_vec_meta: MemoryVecMetaTable;
   reindex_jobs: ReindexJobsTable;
   model_providers: ModelProvidersTable;
@@ -55,14 +56,21 @@ export interface ModelProvidersTable {
   updated_at: number;
 }
 
-/** The FTS5 index over memories (external content, filled by triggers); only ever read. */
+/** Rows of memories per key (all of them, archived and expired too), kept by triggers: the key's N in BM25. */
+export interface MemoryCountsTable {
+  api_key_id: string;
+  memories: number;
+}
+
+/** The FTS5 index over memories (contentless, filled by triggers); only ever read. */
 export interface MemoriesFtsTable {
   rowid: number;
   /** The hidden column named after the table, the left side of MATCH. */
   memories_fts: string;
   content: string;
   key: string;
-  fts_tenant: string;
+  tenant_content: string;
+  tenant_key: string;
 }
 
 export interface MemoriesTable {
@@ -83,8 +91,6 @@ export interface MemoriesTable {
   last_accessed_at: number | null;
   /** The id of the summary memory that archived this one, or null. */
   archived_by: string | null;
-  /** Generated from api_key_id: the tenant's single token in the FTS index. */
-  fts_tenant: Generated<string>;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';

@@ -1,5 +1,7 @@
+import { ftsWords, tenantPrefix } from '../db/tenantTerms.ts';
+
 /**
- * Turns arbitrary user text into an FTS5 query that can never be a syntax error or change meaning:
+ * Turns arbitrary user text into an FTS5 MATCH expression that can never be a syntax error or change meaning:
  * every word becomes a quoted string, so operators (AND, NEAR, column:, -, +, *, quotes) are plain words.
  */
 export interface FtsQueryOptions {
@@ -9,25 +11,34 @@ export interface FtsQueryOptions {
   prefixLast?: boolean;
   /** Words to leave out (stop words); ignored when leaving them out would leave nothing. */
   skip?: ReadonlySet<string>;
+  /** Searches this key's own terms (see server/db/tenantTerms.ts); null searches every key's words. */
+  apiKeyId: string | null;
 }
 
-const WORD = /[\p{L}\p{N}_]+/gu;
 /** Bounds the query so that 64 KB of prose cannot make one MATCH arbitrarily expensive. */
 const MAX_TERMS = 64;
 
-export function ftsWords(text: string): string[] {
-  return text.match(WORD) ?? [];
-}
-
 /** Returns null when the text holds no searchable word: callers skip the query instead of sending ''. */
 export function toFtsQuery(text: string, options: FtsQueryOptions): string | null {
+  const phrases = ftsPhrases(text, options);
+  return phrases.length === 0 ? null : ftsMatch(phrases, options);
+}
+
+/** The text's words as quoted FTS5 strings (with the key's prefix when there is a key); [] when there are none. */
+export function ftsPhrases(text: string, options: Omit<FtsQueryOptions, 'match'>): string[] {
   const words = ftsWords(text);
   const kept = options.skip ? words.filter((w) => !options.skip!.has(w.toLowerCase())) : words;
   const chosen = unique(kept.length > 0 ? kept : words).slice(0, MAX_TERMS);
-  if (chosen.length === 0) return null;
-  const terms = chosen.map((w) => `"${w}"`);
-  if (options.prefixLast) terms[terms.length - 1] += '*';
-  return terms.join(options.match === 'all' ? ' ' : ' OR ');
+  const prefix = options.apiKeyId === null ? '' : tenantPrefix(options.apiKeyId);
+  const phrases = chosen.map((w) => `"${prefix}${w}"`);
+  if (options.prefixLast && phrases.length > 0) phrases[phrases.length - 1] += '*';
+  return phrases;
+}
+
+/** Phrases from ftsPhrases, for the same apiKeyId, as one MATCH expression over the columns that key searches. */
+export function ftsMatch(phrases: readonly string[], options: Pick<FtsQueryOptions, 'match' | 'apiKeyId'>): string {
+  const columns = options.apiKeyId === null ? '{content key}' : '{tenant_content tenant_key}';
+  return `${columns} : (${phrases.join(options.match === 'all' ? ' ' : ' OR ')})`;
 }
 
 function unique(words: string[]): string[] {

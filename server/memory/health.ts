@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.ts';
+import { ftsPhrases } from './ftsQuery.ts';
 import * as memoryRepo from './memory.repository.ts';
 import * as retrievalRepo from './retrieval.repository.ts';
 
@@ -61,7 +62,7 @@ export async function checkMemoryHealth(db: Db): Promise<HealthReport> {
       await step('read', async () => (await memoryRepo.findMemoryRowById(trx, id))?.pk === pk);
       await step('search', async () => {
         const scope = { apiKeyId, sessionId: null, types: null, now, retentionCutoff: 0 };
-        const hits = await retrievalRepo.keywordCandidates(trx, scope, `"${marker}"`, 1);
+        const hits = await retrievalRepo.keywordCandidates(trx, scope, ftsPhrases(marker, { apiKeyId }), 1);
         return hits[0]?.pk === pk;
       });
       await step('delete', async () => {

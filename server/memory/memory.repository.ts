@@ -8,7 +8,7 @@ export interface MemoryFilter {
   apiKeyId: string | null;
   sessionId?: string | null;
   types?: readonly MemoryTypeValue[] | null;
-  /** An FTS5 query already made safe by `toFtsQuery`. */
+  /** A MATCH expression made safe by `toFtsQuery`, for the same apiKeyId. */
   ftsQuery?: string | null;
   createdAfter?: number | null;
   createdBefore?: number | null;
@@ -32,24 +32,9 @@ function applyFilter<O>(qb: MemoryQuery<O>, f: MemoryFilter): MemoryQuery<O> {
   if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
   if (!f.includeArchived) q = q.where('memories.archived_by', 'is', null);
   if (f.ftsQuery) {
-    q = q.where(sql<boolean>`memories.pk in (select rowid from memories_fts where memories_fts match ${ftsMatch(f.ftsQuery, f.apiKeyId)})`);
+    q = q.where(sql<boolean>`memories.pk in (select rowid from memories_fts where memories_fts match ${f.ftsQuery})`);
   }
   return q;
-}
-
-/**
- * Confines user terms to the text columns and, when the tenant is known, to its documents inside FTS5 (one
- * token, see the fts_tenant column), so other tenants' rows are never ranked. The SQL filter on api_key_id
- * stays the guarantee.
- */
-export function ftsMatch(terms: string, apiKeyId: string | null): string {
-  const text = `{content key} : (${terms})`;
-  return apiKeyId === null ? text : `fts_tenant : "${tenantToken(apiKeyId)}" AND ${text}`;
-}
-
-/** The same token SQLite generates for the column: 'k' || hex(api_key_id) || 'z' (hex of the UTF-8 bytes). */
-export function tenantToken(apiKeyId: string): string {
-  return `k${Buffer.from(apiKeyId, 'utf8').toString('hex').toUpperCase()}z`;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { VectorEngine } from '../vector/vectorEngine.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { SettingsStore } from '../settings/settings.ts';
 import { describeIssues, parseInput } from '../validation.ts';
+import type { AccessRecorder } from './accessRecorder.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import {
   contentKey,
@@ -29,6 +30,8 @@ export interface MemoryDeps {
   logger?: Logger;
   /** The vector tier; without it SEMANTIC and HYBRID answer from keyword search and say so. */
   vectors?: VectorEngine;
+  /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
+  access: AccessRecorder;
   now?: () => number;
 }
 
@@ -80,6 +83,7 @@ export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promis
 }
 
 export async function getMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory | null> {
+  await deps.access.flush();
   const row = await repo.findMemoryRowById(deps.db, parseInput(uuidSchema, id));
   // A memory of another tenant is reported as absent, so ids reveal nothing across keys.
   return row && canSee(row.api_key_id) ? rowToMemory(row) : null;
@@ -121,6 +125,7 @@ export async function clearMemories(
 }
 
 export async function listMemories(deps: MemoryDeps, query: MemoryQuery, page: MemoryPageRequest = {}) {
+  await deps.access.flush();
   const filter = await toFilter(deps, query);
   if (filter === null) return { items: [] as Memory[], totalCount: 0 };
   const limit = page.limit ?? 20;
@@ -140,6 +145,7 @@ export async function listMemories(deps: MemoryDeps, query: MemoryQuery, page: M
 }
 
 export async function exportMemories(deps: MemoryDeps, query: MemoryQuery): Promise<Memory[]> {
+  await deps.access.flush();
   const filter = await toFilter(deps, query);
   if (filter === null) return [];
   const out: Memory[] = [];
@@ -148,6 +154,7 @@ export async function exportMemories(deps: MemoryDeps, query: MemoryQuery): Prom
 }
 
 export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise<MemoryStats> {
+  await deps.access.flush();
   const filter = await toFilter(deps, query);
   const [byType, byWeek, totals] = await Promise.all([
     filter === null ? [] : repo.memoryTotalsByType(deps.db, filter),
@@ -206,7 +213,7 @@ async function requireMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Pr
 async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFilter | null> {
   let ftsQuery: string | null = null;
   if (q.search != null && q.search.trim() !== '') {
-    ftsQuery = toFtsQuery(q.search, { match: 'all', prefixLast: true });
+    ftsQuery = toFtsQuery(q.search, { match: 'all', prefixLast: true, apiKeyId: q.apiKeyId });
     if (ftsQuery === null) return null;
   }
   const now = clock(deps);

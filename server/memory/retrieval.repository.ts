@@ -1,7 +1,9 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database, MemoryTypeValue } from '../db/schema.ts';
-import { ftsMatch, isActive } from './memory.repository.ts';
+import { tenantBm25Weights } from './bm25.ts';
+import { ftsMatch } from './ftsQuery.ts';
+import { isActive } from './memory.repository.ts';
 
 /** What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived. */
 export interface RetrievalScope {
@@ -31,24 +33,76 @@ function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: RetrievalScope,
 }
 
 /**
- * BM25-ranked keyword candidates. FTS5 ranks every match of the tenant and hands over only the head, so an
- * old memory that matches well is found however many newer ones exist, and only a few rows are read from
- * the memories table. The scope filters run on that head; when they drop too much of it (expired or other
- * sessions' memories), a longer head is taken.
+ * BM25-ranked keyword candidates. Each phrase (ftsPhrases for this key) is matched in the key's own terms and
+ * weighted to rank with the key's own statistics (bm25.ts); SQLite sums the weighted scores per row and reads
+ * only the best rows from the memories table. When the scope filters (expired memories, other sessions') drop
+ * too much of that head, a longer one is taken. No candidate cap: an old memory that matches well is found
+ * however many memories the key has.
  */
-export async function keywordCandidates(db: Db, scope: RetrievalScope, ftsTerms: string, limit: number) {
-  const match = ftsMatch(ftsTerms, scope.apiKeyId);
-  for (let head = Math.max(limit * 2, 50); ; head *= 4) {
-    // Weights: content 1, key 0.4, tenant token 0 (it only filters).
-    const { rows: ranked } = await sql<{ rowid: number; bm25: number }>`select rowid, bm25(memories_fts, 1.0, 0.4, 0.0) as bm25
-      from memories_fts where memories_fts match ${match} order by bm25 limit ${head}`.execute(db);
-    const rank = new Map(ranked.map((r) => [r.rowid, r.bm25]));
-    const rows = (await memoriesInScope(db, scope, [...rank.keys()]))
-      .map((row) => ({ ...row, bm25: rank.get(row.pk)! }))
-      .sort((a, b) => a.bm25 - b.bm25)
-      .slice(0, limit);
-    if (rows.length >= limit || ranked.length < head) return rows;
+export async function keywordCandidates(db: Db, scope: RetrievalScope, phrases: readonly string[], limit: number) {
+  const matches = phrases.map((phrase) => ftsMatch([phrase], { match: 'any', apiKeyId: scope.apiKeyId }));
+  const stats = await termStatistics(db, scope.apiKeyId, matches);
+  const weights = tenantBm25Weights(stats);
+  const terms = matches.map((match, i) => ({ match, weight: weights[i]! })).filter((t) => t.weight > 0);
+  const matched = stats.termRows.reduce((sum, n) => sum + n, 0);
+  if (terms.length === 0) return [];
+  for (let head = limit + Math.ceil(limit / 10) + 4; ; head *= 4) {
+    const rows = await rankedInScope(db, scope, terms, head);
+    if (rows.length >= limit || head >= matched) return rows.slice(0, limit);
   }
+}
+
+/** Rows in the FTS table, the key's rows, and the key's rows holding each term, in one round trip. */
+async function termStatistics(db: Db, apiKeyId: string, matches: readonly string[]) {
+  const counts = matches.map((match, i) => sql`(select count(*) from memories_fts where memories_fts match ${match}) as ${sql.ref(`t${i}`)}`);
+  const { rows } = await sql<Record<string, number> & { averages: Uint8Array | null; tenant: number | null }>`select
+      (select block from memories_fts_data where id = 1) as averages,
+      (select memories from memory_counts where api_key_id = ${apiKeyId}) as tenant,
+      ${sql.join(counts)}`.execute(db);
+  const row = rows[0]!;
+  return {
+    ftsRows: row.averages ? readVarint(row.averages) : 0,
+    tenantRows: row.tenant ?? 0,
+    termRows: matches.map((_, i) => row[`t${i}`] as number),
+  };
+}
+
+/** The `head` best-ranked rows of the key, then only those of them in scope, best first. */
+async function rankedInScope(db: Db, scope: RetrievalScope, terms: readonly { match: string; weight: number }[], head: number) {
+  // Weights: the key's content 1, its key 0.4; the all-keys columns are not searched here.
+  const scored = terms.map(
+    (t) => sql`select rowid, bm25(memories_fts, 0.0, 0.0, 1.0, 0.4) * ${t.weight} as s from memories_fts where memories_fts match ${t.match}`,
+  );
+  // "limit -1" (no limit) keeps SQLite from flattening the scores into the aggregate, where FTS5 refuses to
+  // run a lone term's bm25(); it is cheaper than materializing them.
+  const ranked = sql<{ pk: number; bm25: number }>`(select rowid as pk, sum(s) as bm25 from (${sql.join(scored, sql` union all `)} limit -1)
+    group by rowid order by bm25, rowid desc limit ${head})`;
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .innerJoin('memories', 'memories.pk', 'ranked.pk')
+    .selectAll('memories')
+    .select('ranked.bm25')
+    .where((eb) => inScope(eb, scope, { byPk: true }))
+    .orderBy('ranked.bm25')
+    .orderBy('ranked.pk', 'desc')
+    .execute();
+  return rows.map(({ bm25, ...row }) => ({ ...row, score: -bm25 }));
+}
+
+/**
+ * The FTS table's row count sits in its averages record (rowid 1 of the _data table: a varint row count,
+ * then each column's token count), which FTS5 keeps current; count(*) would visit every row. SQLite's
+ * varint: big-endian groups of 7 bits, high bit set on all but the last; a ninth byte carries 8 bits.
+ */
+function readVarint(bytes: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 9 && i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (i === 8) return value * 256 + byte;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return value;
+  }
+  return value;
 }
 
 /** The newest memories in scope, for the EXACT strategy. */
@@ -78,27 +132,23 @@ export async function enforcedMemories(db: Db, scope: RetrievalScope, limit: num
     .execute();
 }
 
-/** Counts a gateway retrieval: access counters on what was returned, and the key's hit statistics. */
-export async function recordRetrieval(db: Db, apiKeyId: string, pks: readonly number[], now: number) {
+/** Access counts gathered over many retrievals (see AccessRecorder), by memory pk and by API key. */
+export interface AccessBatch {
+  memories: Map<number, { count: number; lastAt: number }>;
+  keys: Map<string, { retrievals: number; hits: number }>;
+}
+
+/** Adds a batch of access counts in one transaction, one statement per table whatever the batch's size. */
+export async function writeAccess(db: Db, batch: AccessBatch) {
+  const memories = JSON.stringify([...batch.memories].map(([pk, a]) => [pk, a.count, a.lastAt]));
+  const keys = JSON.stringify([...batch.keys].map(([key, s]) => [key, s.retrievals, s.hits]));
   await db.transaction().execute(async (trx) => {
-    if (pks.length > 0) {
-      await trx
-        .updateTable('memories')
-        .set((eb) => ({ access_count: eb('access_count', '+', 1), last_accessed_at: now }))
-        .where('pk', 'in', pks)
-        .execute();
-    }
-    const hit = pks.length > 0 ? 1 : 0;
-    await trx
-      .insertInto('retrieval_stats')
-      .values({ api_key_id: apiKeyId, retrievals: 1, hits: hit })
-      .onConflict((oc) =>
-        oc.column('api_key_id').doUpdateSet((eb) => ({
-          retrievals: eb('retrieval_stats.retrievals', '+', 1),
-          hits: eb('retrieval_stats.hits', '+', hit),
-        })),
-      )
-      .execute();
+    await sql`update memories set access_count = access_count + a.count, last_accessed_at = max(coalesce(last_accessed_at, 0), a.last_at)
+      from (select value ->> 0 as pk, value ->> 1 as count, value ->> 2 as last_at from json_each(${memories})) as a
+      where memories.pk = a.pk`.execute(trx);
+    await sql`insert into retrieval_stats (api_key_id, retrievals, hits)
+      select value ->> 0, value ->> 1, value ->> 2 from json_each(${keys}) where true
+      on conflict (api_key_id) do update set retrievals = retrievals + excluded.retrievals, hits = hits + excluded.hits`.execute(trx);
   });
 }
 

@@ -4,7 +4,7 @@ import { STRATEGIES } from '../settings/settings.ts';
 import { parseInput } from '../validation.ts';
 import { reciprocalRankFusion } from '../vector/fusion.ts';
 import { fitToBudget } from './budget.ts';
-import { toFtsQuery } from './ftsQuery.ts';
+import { ftsPhrases } from './ftsQuery.ts';
 import { formatMemoryBlock, formatMemoryLine } from './injection.ts';
 import { MEMORY_TYPES, type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import type { MemoryDeps } from './memory.service.ts';
@@ -95,6 +95,8 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
   if (options.record && !settings.enabled) return empty('disabled');
   if (options.record && maxTokens === 0) return empty('zero_budget');
 
+  // A preview shows the counters as they are; the gateway call never waits for a write.
+  if (!options.record) await deps.access.flush();
   const now = (deps.now ?? Date.now)();
   const scope: repo.RetrievalScope = {
     apiKeyId: input.apiKeyId,
@@ -110,7 +112,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
 
   const { items, used } = fitBlock(all, maxTokens, limit);
-  if (options.record) await repo.recordRetrieval(deps.db, input.apiKeyId, items.map((i) => i.memory.pk), now);
+  if (options.record) deps.access.record(input.apiKeyId, items.map((i) => i.memory.pk), now);
   return {
     items,
     tokensUsed: used,
@@ -160,12 +162,12 @@ type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; re
 };
 
 async function keywordTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
-  const terms = toFtsQuery(query, { match: 'any', skip: STOP_WORDS });
+  const phrases = ftsPhrases(query, { skip: STOP_WORDS, apiKeyId: scope.apiKeyId });
   const base = { embedding: null, store: null };
-  if (terms === null) return { ...base, ok: true, candidates: [] };
+  if (phrases.length === 0) return { ...base, ok: true, candidates: [] };
   try {
-    const rows = await repo.keywordCandidates(deps.db, scope, terms, limit);
-    const candidates = rows.map((row, i) => ({ ...candidate(rowToMemory(row), 'keyword', -row.bm25), keywordScore: -row.bm25, keywordRank: i + 1 }));
+    const rows = await repo.keywordCandidates(deps.db, scope, phrases, limit);
+    const candidates = rows.map((row, i) => ({ ...candidate(rowToMemory(row), 'keyword', row.score), keywordScore: row.score, keywordRank: i + 1 }));
     return { ...base, ok: true, candidates };
   } catch (error) {
     deps.logger?.error({ err: error }, 'keyword tier failed');

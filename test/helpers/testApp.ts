@@ -79,6 +79,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     close: async () => {
       await app.close();
+      await services.memory.access.flush();
       await database.close();
       // A folder the caller passed in is the caller's: another app may open the same database after this one.
       if (!options.dir) rmSync(dir, { recursive: true, force: true });

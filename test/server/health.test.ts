@@ -20,8 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** Everything a probe could leave behind, read straight from SQLite. */
-function snapshot() {
+/** Everything a probe could leave behind, read straight from SQLite once the access counts are written. */
+async function snapshot() {
+  await app.services.memory.access.flush();
   const sqlite = app.database.sqlite;
   const all = (sql: string) => sqlite.prepare(sql).all();
   const one = (sql: string) => sqlite.prepare(sql).get();
@@ -55,29 +56,29 @@ describe('memoryHealth', () => {
   });
 
   it('leaves no trace: rows, index, counters, autoincrement sequence and max pk are unchanged after 20 probes', async () => {
-    const before = snapshot();
+    const before = await snapshot();
     expect(before.probeInIndex).toEqual({ n: 0 });
     // The comparison means something only if there is something to compare.
     expect(before.sequence).toEqual([{ name: 'memories', seq: (before.maxPk as { pk: number }).pk }]);
     expect(before.retrievalStats).toHaveLength(2);
     expect((before.ftsData as { n: number }).n).toBeGreaterThan(0);
     for (let i = 0; i < 20; i++) expect((await app.ok(HEALTH)).memoryHealth.ok).toBe(true);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it('leaves no trace when probes arrive all at once', async () => {
-    const before = snapshot();
+    const before = await snapshot();
     const results = await Promise.all(Array.from({ length: 20 }, () => app.ok(HEALTH)));
     expect(results.every((r) => r.memoryHealth.ok)).toBe(true);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it('does not bump the access counts of existing memories, even those that share its words', async () => {
-    const before = snapshot().access;
+    const before = (await snapshot()).access;
     for (let i = 0; i < 5; i++) await app.ok(HEALTH);
-    expect(snapshot().access).toEqual(before);
+    expect((await snapshot()).access).toEqual(before);
     // And the next real memory gets the pk it would have had without the probes.
-    const { maxPk } = snapshot();
+    const { maxPk } = await snapshot();
     await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'health-a', content: 'Written after the probes' }] });
     const row = app.database.sqlite.prepare(`select pk from memories where content = 'Written after the probes'`).get() as { pk: number };
     expect(row.pk).toBe((maxPk as { pk: number }).pk + 1);

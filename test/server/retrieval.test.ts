@@ -260,4 +260,34 @@ describe('tenancy', () => {
     const own = await app.ok(RETRIEVE, { input: { query: 'secret plans' } }, token);
     expect(own.retrieve.items).toEqual([]);
   });
+
+  it("ranks a key's memories by its own word statistics, whatever other keys store", async () => {
+    // A database of its own in which every memory has three words, so the one statistic BM25 takes from the
+    // whole index, the average memory length, is the same before and after.
+    const own = await startTestApp();
+    try {
+      const apiKeyId = 'stats-a';
+      for (const content of ['rust compiler tips', 'python packaging tips', 'rust borrow checker']) await own.ok(CREATE_MEMORY, { input: { apiKeyId, content } });
+      const ranking = async () =>
+        (await own.ok(PREVIEW, { input: { apiKeyId, query: 'rust tips' } })).retrievePreview.items.map((i: any) => [i.memory.content, i.keywordScore]);
+      const before = await ranking();
+      // Everywhere else "rust" becomes a common word: statistics over all keys would now weigh it less here.
+      const others = Array.from({ length: 40 }, (_, i) => ({ apiKeyId: `stats-other-${i}`, content: 'rust borrow checker' }));
+      await own.ok(IMPORT_MEMORIES, { memories: others });
+      const after = await ranking();
+      expect(before.map(([content]: [string]) => content)).toEqual(['rust compiler tips', 'rust borrow checker', 'python packaging tips']);
+      expect(after.map(([content]: [string]) => content)).toEqual(before.map(([content]: [string]) => content));
+      after.forEach(([, score]: [string, number], i: number) => expect(score).toBeCloseTo(before[i][1], 9));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("finds only the key's own memories when other keys hold the same words", async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Prefers oolong tea' });
+    await app.ok(IMPORT_MEMORIES, { memories: Array.from({ length: 30 }, (_, i) => ({ apiKeyId: `${apiKeyId}-n${i}`, content: `Prefers oolong tea, batch ${i}` })) });
+    const r = await retrieve({ apiKeyId, query: 'oolong tea' });
+    expect(contents(r)).toEqual(['Prefers oolong tea']);
+  });
 });

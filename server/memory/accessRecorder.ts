@@ -1,0 +1,70 @@
+import type { Db } from '../db/open.ts';
+import type { Logger } from '../logger.ts';
+import { type AccessBatch, writeAccess } from './retrieval.repository.ts';
+
+export interface AccessRecorderOptions {
+  /** How long counts wait before they are written. */
+  intervalMs?: number;
+  /** Pending memories that trigger a write at once, which bounds one write's size. */
+  maxPending?: number;
+  logger?: Logger;
+}
+
+/**
+ * What gateway retrievals count (each memory's access count and last access, each key's retrievals and hits),
+ * written behind: collected in memory and written in one transaction a moment later. A retrieval never waits
+ * on a write, and a busy gateway pays one commit per interval, with repeated memories merged, instead of one
+ * commit per request touching the page of every memory it returned. Whatever shows the counters calls
+ * flush() first, so no reader is behind its own retrievals; a crash loses at most one interval of counts.
+ */
+export class AccessRecorder {
+  readonly #db: Db;
+  readonly #intervalMs: number;
+  readonly #maxPending: number;
+  readonly #logger: Logger | undefined;
+  #pending: AccessBatch = emptyBatch();
+  #timer: NodeJS.Timeout | null = null;
+  #written: Promise<void> = Promise.resolve();
+
+  constructor(db: Db, options: AccessRecorderOptions = {}) {
+    this.#db = db;
+    this.#intervalMs = options.intervalMs ?? 1000;
+    this.#maxPending = options.maxPending ?? 10_000;
+    this.#logger = options.logger;
+  }
+
+  record(apiKeyId: string, pks: readonly number[], now: number): void {
+    const { memories, keys } = this.#pending;
+    for (const pk of pks) {
+      const seen = memories.get(pk);
+      if (seen) {
+        seen.count++;
+        seen.lastAt = Math.max(seen.lastAt, now);
+      } else memories.set(pk, { count: 1, lastAt: now });
+    }
+    const key = keys.get(apiKeyId) ?? { retrievals: 0, hits: 0 };
+    key.retrievals++;
+    if (pks.length > 0) key.hits++;
+    keys.set(apiKeyId, key);
+    if (memories.size >= this.#maxPending) void this.flush();
+    else this.#timer ??= setTimeout(() => void this.flush(), this.#intervalMs).unref();
+  }
+
+  /** Resolves once everything recorded before the call is in the database (or its loss is logged). */
+  flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    const batch = this.#pending;
+    if (batch.memories.size > 0 || batch.keys.size > 0) {
+      this.#pending = emptyBatch();
+      this.#written = this.#written.then(() =>
+        writeAccess(this.#db, batch).catch((err: unknown) =>
+          this.#logger?.error({ err, memories: batch.memories.size, keys: batch.keys.size }, 'could not write access counts; they are lost'),
+        ),
+      );
+    }
+    return this.#written;
+  }
+}
+
+const emptyBatch = (): AccessBatch => ({ memories: new Map(), keys: new Map() });
