@@ -5,7 +5,12 @@ import { countTokens } from '../../server/memory/tokenCount.ts';
 import { pick, rng, sentence } from './text.ts';
 
 const DAY = 86_400_000;
-const TYPES = ['factual', 'factual', 'factual', 'episodic', 'episodic', 'semantic', 'procedural', 'enforced'] as const;
+const TYPES = ['factual', 'factual', 'factual', 'episodic', 'episodic', 'semantic', 'procedural'] as const;
+/**
+ * Enforced memories are pinned rules that ride along with every retrieval, ahead of ranked ones: a key has a
+ * few, not thousands. At one in eight they filled the whole block and no ranked memory was ever injected.
+ */
+const ENFORCED_SHARE = 0.002;
 
 export interface SeedOptions {
   /** Rows to add. */
@@ -72,7 +77,7 @@ export function seedMemories(sqlite: SQLite.Database, opts: SeedOptions): Map<st
         randomUUID(),
         key,
         sessionId,
-        pick(random, TYPES),
+        random() < ENFORCED_SHARE ? 'enforced' : pick(random, TYPES),
         contentKey(content),
         content,
         metadata,
