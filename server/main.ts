@@ -103,7 +103,8 @@ async function serve(config: Config): Promise<number> {
   const stopAutoSummarize = startAutoSummarize(services.memory);
   const stopEmbeddingWorker = services.vectors.startWorker();
   await services.reindex.resumeInterrupted();
-  // Keeps the planner's statistics current as the tables grow.
+  // Keeps the planner's statistics current and the keyword index merged as the tables grow.
+  optimizeDatabase(opened.sqlite);
   const optimizer = setInterval(() => optimizeDatabase(opened.sqlite), 3_600_000).unref();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

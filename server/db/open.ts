@@ -55,7 +55,25 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Run now and then by long-lived processes: keeps query plans right as tables grow. */
+/** Run at start and hourly by long-lived processes: keeps query plans right and the keyword index compact. */
 export function optimizeDatabase(sqlite: SQLite.Database) {
   sqlite.pragma('optimize');
+  mergeKeywordIndex(sqlite, 20);
+}
+
+/**
+ * Every write transaction adds a small segment to the FTS5 index, and FTS5 only merges them in fours, so a
+ * server that stores memories one at a time searches dozens of segments per query term (measured: a term's
+ * setup cost fell by half to three quarters once merged). A negative 'merge' is an incremental 'optimize':
+ * each step writes about 500 pages, so one call blocks for a bounded time and the next call continues.
+ */
+export function mergeKeywordIndex(sqlite: SQLite.Database, maxSteps = Infinity) {
+  const changes = sqlite.prepare('select total_changes()').pluck();
+  const merge = sqlite.prepare(`insert into memories_fts(memories_fts, rank) values ('merge', -500)`);
+  for (let step = 0; step < maxSteps; step++) {
+    const before = changes.get() as number;
+    merge.run();
+    // FTS5's documented signal: fewer than two changes means there was nothing left to merge.
+    if ((changes.get() as number) - before < 2) return;
+  }
 }
