@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
+import { MAX_REQUEST_BODY_BYTES, useRequestBodyLimit } from './bodyLimit.ts';
 import type { Context } from './context.ts';
 import { schema } from './schema.ts';
 
@@ -20,6 +21,9 @@ export function createMnemoYoga(services: Services) {
     graphiql: false,
     landingPage: false,
     logging: services.logger,
+    // Enforced by useRequestBodyLimit below: the same limit and checks, without a counting stream per request
+    // where Node's HTTP parser already bounds the body.
+    maxRequestBodySize: false,
     context: async ({ request }) => {
       const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
       const viewer = token ? await services.tokens.authenticate(token) : null;
@@ -37,6 +41,8 @@ export function createMnemoYoga(services: Services) {
       maxAliasesPlugin({ n: 20, exposeLimits: true }),
       maxTokensPlugin({ n: 2000, exposeLimits: true }),
       costLimitPlugin({ maxCost: 5000, exposeLimits: true }),
+      // Last, where yoga puts its own limit: it wraps whichever request parser was chosen.
+      useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
     ],
   });
 }
