@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createApp } from '../../server/app.ts';
+import { type App, createApp } from '../../server/app.ts';
 import type { EngineConfig } from '../../server/embedding/engineConfig.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
@@ -48,6 +48,8 @@ export async function openBenchDb(opts: { engine?: (dir: string) => EngineConfig
 
 export interface BenchHttp {
   url: string;
+  /** The app behind url: `app.yoga.fetch` runs the same GraphQL pipeline without a socket. */
+  app: App;
   /** One GraphQL operation over real HTTP as the admin; throws on any GraphQL or HTTP error. */
   gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
@@ -61,6 +63,7 @@ export async function startHttp(services: Services): Promise<BenchHttp> {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
   return {
     url,
+    app,
     gql: async (query, variables) => {
       const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
       const body = (await res.json()) as { data?: any; errors?: { message: string }[] };

@@ -4,7 +4,10 @@
  * and that the tier they claim to measure really answered. Asserts nothing about how fast anything is.
  */
 import { describe, expect, it } from 'vitest';
+import { BENCH_ADMIN_TOKEN, openBenchDb, startHttp } from '../../bench/lib/benchDb.ts';
+import { spawnHttpClient } from '../../bench/lib/httpLane.ts';
 import { chatRequest, chatText, questionStream } from '../../bench/lib/queries.ts';
+import { apiKeyName } from '../../bench/lib/seed.ts';
 import { renderTable } from '../../bench/lib/table.ts';
 import {
   benchExtract,
@@ -12,6 +15,7 @@ import {
   benchRetrieve,
   benchTenants,
   extractTable,
+  RETRIEVE_QUERY,
   injectTable,
   retrieveTable,
   tenantTable,
@@ -33,7 +37,7 @@ describe('bench retrieval sections (smoke, tiny sizes)', () => {
     expect(chatRequest(1, 10).messages).toHaveLength(10);
   });
 
-  it('retrieve latency: both strategies per size, the keyword case over HTTP too', async () => {
+  it('retrieve latency: both strategies per size, the keyword case through yoga.fetch and over HTTP (a client process) too', async () => {
     const o = { sizes: [100, 300], httpAt: 300, ...sample };
     const report = await benchRetrieve(o);
     expect(report.results.map((r) => `${r.memories} ${r.strategy} ${r.via}`)).toEqual([
@@ -41,6 +45,7 @@ describe('bench retrieval sections (smoke, tiny sizes)', () => {
       '100 HYBRID in-process',
       '300 EXACT in-process',
       '300 HYBRID in-process',
+      '300 HYBRID yoga.fetch',
       '300 HYBRID http',
     ]);
     for (const r of report.results) {
@@ -48,7 +53,29 @@ describe('bench retrieval sections (smoke, tiny sizes)', () => {
       positive(r.latency.p99);
       positive(r.meanItems);
     }
-    expect(renderTable(retrieveTable(report, o))).toContain('HTTP overhead');
+    for (const r of report.results) expect(r.latency.n).toBe(o.iterations);
+    const text = renderTable(retrieveTable(report, o));
+    expect(text).toContain('HTTP overhead');
+    expect(text).toContain('GraphQL pipeline alone');
+  });
+
+  it('the HTTP client process fails the lane on a response with errors, or from the wrong tier', async () => {
+    const db = await openBenchDb();
+    const server = await startHttp(db.services);
+    try {
+      await db.services.settings.update({ enabled: true });
+      const block = { variables: [{ input: { apiKeyId: apiKeyName(0), query: 'spicy ramen', strategy: 'HYBRID' } }], warmup: 0, maxMs: null, minCalls: 0 };
+      const url = `${server.url}/graphql`;
+      const unauthorized = spawnHttpClient({ url, token: 'not-a-token', query: RETRIEVE_QUERY, strategy: 'HYBRID', label: 'bad token' });
+      await expect(unauthorized.run(block)).rejects.toThrow(/bad token, call 1: HTTP 401/);
+      await unauthorized.close();
+      const wrongTier = spawnHttpClient({ url, token: BENCH_ADMIN_TOKEN, query: RETRIEVE_QUERY, strategy: 'EXACT', label: 'wrong tier' });
+      await expect(wrongTier.run(block)).rejects.toThrow(/wrong tier, call 1: expected the exact tier/);
+      await wrongTier.close();
+    } finally {
+      await server.close();
+      await db.close();
+    }
   });
 
   it('tenants: the key alone vs the same key and rotating keys among many, with ratios', async () => {
