@@ -40,6 +40,7 @@ export async function openBenchDb(opts: { engine?: (dir: string) => EngineConfig
     services,
     countMemories: () => count.get() as number,
     close: async () => {
+      await services.memory.access.flush();
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -258,11 +258,10 @@ const asInjectable = (c: RetrievedMemory) => ({ id: c.memory.id, type: c.memory.
  * dropping the last memories if the estimate was short, so the budget is never exceeded.
  */
 function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number) {
-  const frame = countTokens(formatMemoryBlock([]));
   const lineCost = (c: RetrievedMemory) => countTokens(formatMemoryLine(asInjectable(c))) + 1;
   const estimate = (c: RetrievedMemory) => (c.truncated ? c.tokens : c.memory.tokens + LINE_PREFIX_TOKENS);
   const { items } = fitToBudget(ranked, {
-    budget: maxTokens - frame,
+    budget: maxTokens - FRAME_TOKENS,
     maxItems: limit,
     cost: estimate,
     truncate: (c, tokens) => shorten(c, tokens, lineCost),
@@ -275,6 +274,8 @@ function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number) {
   }
 }
 
+/** The block's delimiters and preamble, the same in every block. */
+const FRAME_TOKENS = countTokens(formatMemoryBlock([]));
 /** "- [procedural] " and the line break: what a line costs besides its content. */
 const LINE_PREFIX_TOKENS = 6;
 
