@@ -65,8 +65,11 @@ export interface RetrievalResult {
 }
 
 const DEFAULT_LIMIT = 50;
-/** Ranked candidates considered by the budget walk; generous, since ranking already put the best first. */
-const CANDIDATE_FACTOR = 2;
+/**
+ * Ranked candidates considered by the budget walk, per item wanted: the spares replace memories too large for
+ * what is left of the budget. Every candidate is a row read and converted, so not more than the walk can use.
+ */
+const CANDIDATE_FACTOR = 1.5;
 const ENFORCED_LIMIT = 50;
 /** Only the head of the ranking is worth a reranker's time on the request path. */
 const RERANK_DEPTH = 50;
@@ -106,7 +109,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     retentionCutoff: retentionCutoff(now, settings.retentionDays),
   };
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const ranked = await rank(deps, scope, input.query ?? '', strategy, limit * CANDIDATE_FACTOR, { maintainIndex: options.record });
+  const ranked = await rank(deps, scope, input.query ?? '', strategy, Math.ceil(limit * CANDIDATE_FACTOR), { maintainIndex: options.record });
   const enforced = (await repo.enforcedMemories(deps.db, scope, ENFORCED_LIMIT)).map((row, i) => candidate(rowToMemory(row), 'enforced', ENFORCED_LIMIT - i));
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
