@@ -3,14 +3,14 @@ import type { MemoryTypeValue } from '../db/schema.ts';
 import { STRATEGIES } from '../settings/settings.ts';
 import { parseInput } from '../validation.ts';
 import { reciprocalRankFusion } from '../vector/fusion.ts';
+import { BLOCK_FRAME_TOKENS, lineTokens } from './blockTokens.ts';
 import { fitToBudget } from './budget.ts';
 import { ftsPhrases } from './ftsQuery.ts';
-import { formatMemoryBlock, formatMemoryLine } from './injection.ts';
 import { MEMORY_TYPES, type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import * as repo from './retrieval.repository.ts';
 import { STOP_WORDS } from './stopWords.ts';
-import { countTokens, truncateToTokens } from './tokenCount.ts';
+import { truncateToTokens } from './tokenCount.ts';
 
 export type Strategy = (typeof STRATEGIES)[number];
 /** Where a memory came from: `hybrid` when both the keyword and the vector tier found it. */
@@ -253,42 +253,28 @@ function candidate(memory: Memory, tier: Tier, score: number): RetrievedMemory {
   return { memory, content: memory.content, truncated: false, tier, score, keywordScore: null, keywordRank: null, vectorScore: null, vectorRank: null, tokens: 0 };
 }
 
-const asInjectable = (c: RetrievedMemory) => ({ id: c.memory.id, type: c.memory.type, key: c.memory.key, content: c.content });
-
 /**
- * Budget walk over the injected block: each memory costs about the tokens of its line (its stored content
- * tokens plus the line's prefix), the block's frame is paid once, and the final block is measured exactly,
- * dropping the last memories if the estimate was short, so the budget is never exceeded.
+ * Budget walk over the injected block: each memory costs the tokens of its line, the block's frame is paid once,
+ * and the parts add up exactly to the block (blockTokens.ts), so the budget is never exceeded.
  */
 function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number) {
-  const lineCost = (c: RetrievedMemory) => countTokens(formatMemoryLine(asInjectable(c))) + 1;
-  const estimate = (c: RetrievedMemory) => (c.truncated ? c.tokens : c.memory.tokens + LINE_PREFIX_TOKENS);
-  const { items } = fitToBudget(ranked, {
-    budget: maxTokens - FRAME_TOKENS,
+  const cost = (c: RetrievedMemory) => (c.truncated ? c.tokens : lineTokens({ type: c.memory.type, content: c.content }));
+  const { items, used } = fitToBudget(ranked, {
+    budget: maxTokens - BLOCK_FRAME_TOKENS,
     maxItems: limit,
-    cost: estimate,
-    truncate: (c, tokens) => shorten(c, tokens, lineCost),
+    cost,
+    truncate: (c, tokens) => shorten(c, tokens),
   });
-  const chosen = items.map((c) => ({ ...c, tokens: c.truncated ? c.tokens : lineCost(c) }));
-  for (;;) {
-    const used = chosen.length > 0 ? countTokens(formatMemoryBlock(chosen.map(asInjectable))) : 0;
-    if (used <= maxTokens) return { items: chosen, used };
-    chosen.pop();
-  }
+  return { items: items.map((c) => ({ ...c, tokens: cost(c) })), used: items.length > 0 ? used + BLOCK_FRAME_TOKENS : 0 };
 }
 
-/** The block's delimiters and preamble, the same in every block. */
-const FRAME_TOKENS = countTokens(formatMemoryBlock([]));
-/** "- [procedural] " and the line break: what a line costs besides its content. */
-const LINE_PREFIX_TOKENS = 6;
-
-function shorten(c: RetrievedMemory, tokens: number, lineCost: (c: RetrievedMemory) => number): RetrievedMemory | null {
-  const overhead = lineCost({ ...c, content: '' });
+function shorten(c: RetrievedMemory, tokens: number): RetrievedMemory | null {
+  const overhead = lineTokens({ type: c.memory.type, content: '' });
   // The ellipsis and token merges at the cut can cost a token or two more than planned: step down a little.
   for (let room = tokens - overhead, tries = 0; room > 0 && tries < 8; room--, tries++) {
-    const cut = { ...c, content: truncateToTokens(c.memory.content, room), truncated: true };
-    const cost = lineCost(cut);
-    if (cost <= tokens) return { ...cut, tokens: cost };
+    const content = truncateToTokens(c.memory.content, room);
+    const cost = lineTokens({ type: c.memory.type, content });
+    if (cost <= tokens) return { ...c, content, truncated: true, tokens: cost };
   }
   return null;
 }
