@@ -2,6 +2,8 @@
  * npm run bench [-- --quick | --full] [-- --only <section|group>[,...]]
  * Prints the machine, then one table per section. A script, not a test: it asserts nothing about timings.
  */
+// First, as in server/main.ts: the server under test runs with NODE_ENV=production, as `mnemo serve` does.
+import '../server/nodeEnv.ts';
 import { parseArgs } from 'node:util';
 import { loadLine, machineLines } from './lib/machine.ts';
 import { openBenchDb } from './lib/benchDb.ts';

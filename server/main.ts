@@ -1,4 +1,6 @@
 #!/usr/bin/env -S npx tsx
+// First: sets NODE_ENV before any dependency reads it.
+import './nodeEnv.ts';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createApp } from './app.ts';

@@ -10,7 +10,7 @@ export function machineLines(sqlite: SQLite.Database): string[] {
     `memory   ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB total, ${(os.freemem() / 2 ** 30).toFixed(1)} GiB free`,
     `os       ${os.type()} ${os.release()} ${os.arch()}`,
     `load     ${loadLine()}`,
-    `node     ${process.version}`,
+    `node     ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}`,
     `sqlite   ${sqliteVersion} (better-sqlite3, WAL, synchronous=NORMAL, temp-dir file)`,
   ];
 }
