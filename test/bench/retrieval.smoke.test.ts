@@ -54,8 +54,10 @@ describe('bench retrieval sections (smoke, tiny sizes)', () => {
       positive(r.meanItems);
     }
     for (const r of report.results) expect(r.latency.n).toBe(o.iterations);
+    // What HTTP and yoga add, paired per question: as many differences as HTTP calls.
+    for (const via of ['yoga.fetch', 'http']) expect(report.results.find((r) => r.via === via)?.added?.n).toBe(o.iterations);
     const text = renderTable(retrieveTable(report, o));
-    expect(text).toContain('HTTP overhead');
+    expect(text).toContain('target: HTTP adds < 2 ms at p50');
     expect(text).toContain('GraphQL pipeline alone');
   });
 
