@@ -1,10 +1,9 @@
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { type ExecutionArgs, GraphQLError, getVariableValues, Kind, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
@@ -42,39 +41,10 @@ export function createMnemoYoga(services: Services) {
       maxAliasesPlugin({ n: 20, exposeLimits: true }),
       maxTokensPlugin({ n: 2000, exposeLimits: true }),
       costLimitPlugin({ maxCost: 5000, exposeLimits: true }),
-      // graphql-jit: queries and mutations run as code compiled once per document, not through yoga's executor
-      // (graphql-js's, via @graphql-tools/executor), which walks a retrieve response's ~350 fields (50 items)
-      // one by one with type checks that graphql-jit settles when it compiles: ~0.15 ms less per retrieve call.
-      // Left to graphql-js (jitEligible): subscriptions (reindexProgress, an event per batch: nothing to gain);
-      // documents that are not exactly one operation named by the request (the plugin caches by document alone,
-      // so it would run that operation, or replay a cached compile error, for a request naming another); and
-      // variables graphql-js rejects, so that they keep its errors (400, 'at "input.maxTokens"', locations)
-      // where graphql-jit's answer 200, name the wrong variable, and take an array for an input object.
-      useGraphQlJit(
-        {},
-        {
-          enableIf: jitEligible,
-          onError: (result) => services.logger.error({ errors: result.errors }, 'graphql-jit could not compile a document'),
-        },
-      ),
       // Last, where yoga puts its own limit: it wraps whichever request parser was chosen.
       useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
     ],
   });
-}
-
-/** See useGraphQlJit above: one query or mutation (fragments aside), named by operationName if sent, with valid variables. */
-function jitEligible({ schema, document, operationName, variableValues }: ExecutionArgs): boolean {
-  let operation: OperationDefinitionNode | undefined;
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    if (operation) return false;
-    operation = definition;
-  }
-  if (!operation || operation.operation === 'subscription') return false;
-  if (operationName != null && operationName !== operation.name?.value) return false;
-  const definitions = operation.variableDefinitions ?? [];
-  return definitions.length === 0 || !getVariableValues(schema, definitions, variableValues ?? {}, { maxErrors: 1 }).errors;
 }
 
 /**
