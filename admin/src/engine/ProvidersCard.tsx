@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNote } from '../components/ErrorNote';
+import { KeyState } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
 import {
   type ModelKind,
@@ -283,34 +284,16 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
             placeholder={existing?.hasApiKey ? 'Leave empty to keep the stored key' : 'Paste the key; it is never shown again'}
           />
         </label>
-        <div className="key-state">
-          {existing?.hasApiKey ? (
-            removeKey ? (
-              <>
-                <span className="badge danger">key will be removed</span>
-                <button type="button" className="small ghost" onClick={() => setRemoveKey(false)}>
-                  Keep key
-                </button>
-              </>
-            ) : (
-              <>
-                <span className="badge ok">key set</span>
-                <button
-                  type="button"
-                  className="small danger"
-                  onClick={() => {
-                    if (keyRef.current) keyRef.current.value = '';
-                    setRemoveKey(true);
-                  }}
-                >
-                  Remove key
-                </button>
-              </>
-            )
-          ) : existing ? (
-            <span className="badge warn">no key</span>
-          ) : null}
-        </div>
+        <KeyState
+          hasKey={existing ? existing.hasApiKey : null}
+          removing={removeKey}
+          missingTone="warn"
+          onKeep={() => setRemoveKey(false)}
+          onRemove={() => {
+            if (keyRef.current) keyRef.current.value = '';
+            setRemoveKey(true);
+          }}
+        />
       </div>
       <p className="muted small-note">Keys are write-only: stored on the server and used for its calls, never sent back to this page.</p>
 

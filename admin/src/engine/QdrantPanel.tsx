@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNote } from '../components/ErrorNote';
+import { KeyState } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
 import { formatInt, formatScore } from '../components/format';
 import {
@@ -227,37 +228,18 @@ function ConnectionForm({ settings }: { settings: Settings }) {
           />
           {envNote('apiKey')}
         </label>
-        <div className="key-state">
-          {settings.hasApiKey ? (
-            removeKey ? (
-              <>
-                <span className="badge danger">key will be removed</span>
-                <button type="button" className="small ghost" onClick={() => setRemoveKey(false)}>
-                  Keep key
-                </button>
-              </>
-            ) : (
-              <>
-                <span className="badge ok">key set</span>
-                {!fixed('apiKey') && (
-                  <button
-                    type="button"
-                    className="small danger"
-                    onClick={() => {
-                      if (keyRef.current) keyRef.current.value = '';
-                      setDirty(true);
-                      setRemoveKey(true);
-                    }}
-                  >
-                    Remove key
-                  </button>
-                )}
-              </>
-            )
-          ) : (
-            <span className="badge grey">no key</span>
-          )}
-        </div>
+        <KeyState
+          hasKey={settings.hasApiKey}
+          removing={removeKey}
+          canRemove={!fixed('apiKey')}
+          missingTone="grey"
+          onKeep={() => setRemoveKey(false)}
+          onRemove={() => {
+            if (keyRef.current) keyRef.current.value = '';
+            setDirty(true);
+            setRemoveKey(true);
+          }}
+        />
       </div>
 
       {tried &&
