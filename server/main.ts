@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { openDatabase, optimizeDatabase } from './db/open.ts';
+import { MERGE_STEPS_PER_RUN, mergeKeywordIndex, openDatabase, optimizeDatabase } from './db/open.ts';
 import { EngineConfigError, loadEngineConfig } from './embedding/engineConfig.ts';
 import { createLogger } from './logger.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
@@ -106,7 +106,8 @@ async function serve(config: Config): Promise<number> {
   const stopEmbeddingWorker = services.vectors.startWorker();
   await services.reindex.resumeInterrupted();
   // Keeps the planner's statistics current and the keyword index merged as the tables grow.
-  optimizeDatabase(opened.sqlite);
+  // openDatabase already refreshed the statistics; the index merge is what start-up still owes.
+  mergeKeywordIndex(opened.sqlite, MERGE_STEPS_PER_RUN);
   const optimizer = setInterval(() => optimizeDatabase(opened.sqlite), 3_600_000).unref();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -55,10 +55,13 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Run at start and hourly by long-lived processes: keeps query plans right and the keyword index compact. */
+/** Merge steps one maintenance run may take: about 10,000 pages written, a bounded pause for requests. */
+export const MERGE_STEPS_PER_RUN = 20;
+
+/** Run hourly by long-lived processes: keeps query plans right and the keyword index compact. */
 export function optimizeDatabase(sqlite: SQLite.Database) {
   sqlite.pragma('optimize');
-  mergeKeywordIndex(sqlite, 20);
+  mergeKeywordIndex(sqlite, MERGE_STEPS_PER_RUN);
 }
 
 /**

@@ -21,7 +21,7 @@ export function lineTokens(m: Pick<InjectableMemory, 'type' | 'content'>): numbe
   const key = `${m.type}\u0000${m.content}`;
   let tokens = lineTokenCache.get(key);
   if (tokens === undefined) {
-    tokens = countTokens(`${formatMemoryLine({ id: '', key: '', type: m.type, content: m.content })}\n`);
+    tokens = countTokens(`${formatMemoryLine(m)}\n`);
     lineTokenCache.set(key, tokens);
   }
   return tokens;

@@ -73,7 +73,7 @@ export function formatMemoryBlock(memories: InjectableMemory[]): string {
 }
 
 /** One memory's line in the block, without the line break. */
-export function formatMemoryLine(m: InjectableMemory): string {
+export function formatMemoryLine(m: Pick<InjectableMemory, 'type' | 'content'>): string {
   return `- [${typeLabel(m.type)}] ${neutralise(m.content)}`;
 }
 
