@@ -115,7 +115,11 @@ function viaYoga(server: BenchHttp, apiKeyId: string, strategy: Strategy, label:
   const fetchWith = yoga.fetch as unknown as (request: Request, serverContext: { req: IncomingMessage }) => Promise<Response>;
   return async (query) => {
     const body = JSON.stringify({ query: RETRIEVE_QUERY, variables: retrieveVariables(apiKeyId, query, strategy) });
-    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      authorization: `Bearer ${BENCH_ADMIN_TOKEN}`,
+    };
     const request = new yoga.fetchAPI.Request('http://127.0.0.1/graphql', { method: 'POST', headers, body });
     const req = new IncomingMessage(new Socket());
     req.headers = { 'content-length': headers['content-length'] };
@@ -177,7 +181,13 @@ export async function benchRetrieve(o: RetrieveOptions): Promise<{ results: Retr
  * alternate with the in-process ones, and while it runs this process only serves. Every answer is checked
  * (expectTier), in-process outside the timer, over HTTP by the client.
  */
-async function measureSize(db: BenchDb, server: BenchHttp | null, key: string, size: number, o: RetrieveOptions): Promise<RetrieveResult[]> {
+async function measureSize(
+  db: BenchDb,
+  server: BenchHttp | null,
+  key: string,
+  size: number,
+  o: RetrieveOptions,
+): Promise<RetrieveResult[]> {
   const lanes: (Lane & { call: TimedCall })[] = STRATEGIES.map((strategy) => ({
     strategy,
     via: 'in-process' as const,
@@ -185,7 +195,13 @@ async function measureSize(db: BenchDb, server: BenchHttp | null, key: string, s
     call: direct(db.services.memory, key, strategy),
   }));
   const label = `${size} memories, HYBRID`;
-  if (server) lanes.push({ strategy: 'HYBRID', via: 'yoga.fetch', label: `${label} yoga.fetch`, call: viaYoga(server, key, 'HYBRID', `${label} yoga.fetch`) });
+  if (server)
+    lanes.push({
+      strategy: 'HYBRID',
+      via: 'yoga.fetch',
+      label: `${label} yoga.fetch`,
+      call: viaYoga(server, key, 'HYBRID', `${label} yoga.fetch`),
+    });
   const next = questionStream(1);
   // Call 0 is the first check, then the warm-up, then the timed calls.
   const questions = Array.from({ length: 1 + o.warmup + o.iterations }, () => next());
@@ -214,7 +230,13 @@ async function measureSize(db: BenchDb, server: BenchHttp | null, key: string, s
   // Untimed: the first check on every lane, then up to `warmup` calls each (at most ~2 s per lane).
   await inProcessBlock(0, timedFrom, null);
   const client = server
-    ? spawnHttpClient({ url: `${server.url}/graphql`, token: BENCH_ADMIN_TOKEN, query: RETRIEVE_QUERY, strategy: 'HYBRID', label: `${label} http` })
+    ? spawnHttpClient({
+        url: `${server.url}/graphql`,
+        token: BENCH_ADMIN_TOKEN,
+        query: RETRIEVE_QUERY,
+        strategy: 'HYBRID',
+        label: `${label} http`,
+      })
     : null;
   const http = { ms: [] as number[], items: [] as number[], connections: 0, added: [] as number[] };
   // The same question in-process and over HTTP: their difference is what HTTP added to that call, free of how hard
@@ -242,7 +264,8 @@ async function measureSize(db: BenchDb, server: BenchHttp | null, key: string, s
     await client?.close();
   }
   // One keep-alive connection throughout, or the figure includes connection setup.
-  if (client && http.connections !== 1) throw new Error(`${label} http: the client opened ${http.connections} connections, expected 1 (keep-alive)`);
+  if (client && http.connections !== 1)
+    throw new Error(`${label} http: the client opened ${http.connections} connections, expected 1 (keep-alive)`);
 
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
   const out: RetrieveResult[] = lanes.map((lane, k) => ({
@@ -253,7 +276,15 @@ async function measureSize(db: BenchDb, server: BenchHttp | null, key: string, s
     meanItems: mean(items[k]!),
     ...(lane.via === 'yoga.fetch' ? { added: summarize(samples[k]!.map((ms, i) => ms - samples[keyword]![i]!)) } : {}),
   }));
-  if (client) out.push({ memories: size, strategy: 'HYBRID', via: 'http', latency: summarize(http.ms), meanItems: mean(http.items), added: summarize(http.added) });
+  if (client)
+    out.push({
+      memories: size,
+      strategy: 'HYBRID',
+      via: 'http',
+      latency: summarize(http.ms),
+      meanItems: mean(http.items),
+      added: summarize(http.added),
+    });
   return out;
 }
 
@@ -271,7 +302,10 @@ export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof be
     `the plans and the index are those of a server that has been up a while.`,
   ];
   const inKw = kw(targetSize, 'in-process');
-  if (inKw) notes.push(`target: keyword p50 < 5 ms in-process at 10k per key: ${fmtMs(inKw.latency.p50)} ms, ${inKw.latency.p50 < 5 ? 'met' : 'MISSED'}.`);
+  if (inKw)
+    notes.push(
+      `target: keyword p50 < 5 ms in-process at 10k per key: ${fmtMs(inKw.latency.p50)} ms, ${inKw.latency.p50 < 5 ? 'met' : 'MISSED'}.`,
+    );
   const httpKw = o.httpAt === null ? undefined : kw(o.httpAt, 'http');
   const yogaKw = o.httpAt === null ? undefined : kw(o.httpAt, 'yoga.fetch');
   const baseKw = o.httpAt === null ? undefined : kw(o.httpAt, 'in-process');
@@ -296,7 +330,8 @@ export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof be
       );
     }
   }
-  if (results.some((r) => r.latency.n < o.iterations)) notes.push(`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`);
+  if (results.some((r) => r.latency.n < o.iterations))
+    notes.push(`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`);
   notes.push(`seeding (one key, raw prepared statements, FTS triggers on): ${seedingText(seeding)}.`);
   return {
     title: `retrieve latency, ms, by memories of one key (${o.iterations} timed calls after up to ${o.warmup} warm-up)`,
@@ -327,7 +362,12 @@ export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof be
 }
 
 const seedingText = (seeding: SeedTiming[]) =>
-  seeding.map((s) => `${fmtInt(s.rows)} rows${s.keys > 1 ? ` over ${fmtInt(s.keys)} keys` : ''} in ${(s.ms / 1000).toFixed(1)} s (${fmtInt(perSecond(s.rows, s.ms))}/s)`).join(', ');
+  seeding
+    .map(
+      (s) =>
+        `${fmtInt(s.rows)} rows${s.keys > 1 ? ` over ${fmtInt(s.keys)} keys` : ''} in ${(s.ms / 1000).toFixed(1)} s (${fmtInt(perSecond(s.rows, s.ms))}/s)`,
+    )
+    .join(', ');
 
 // ---------------------------------------------------------------------------------------------------
 // 2. many tenants: does everyone else's data slow one key down?
@@ -355,7 +395,13 @@ export async function benchTenants(o: TenantOptions): Promise<{ results: TenantR
     seedMemories(alone.database.sqlite, { count: o.perKey, apiKeys: 1, seed: 201, progress: false });
     seeding.push({ rows: o.perKey, keys: 1, ms: performance.now() - t0 });
     t0 = performance.now();
-    const perKey = seedMemories(crowded.database.sqlite, { count: o.keys * o.perKey, apiKeys: o.keys, distribution: 'round-robin', seed: 202, batchSize: 10_000 });
+    const perKey = seedMemories(crowded.database.sqlite, {
+      count: o.keys * o.perKey,
+      apiKeys: o.keys,
+      distribution: 'round-robin',
+      seed: 202,
+      batchSize: 10_000,
+    });
     seeding.push({ rows: o.keys * o.perKey, keys: o.keys, ms: performance.now() - t0 });
     analyzeLikeAServer(alone.database.sqlite);
     analyzeLikeAServer(crowded.database.sqlite);
@@ -370,7 +416,10 @@ export async function benchTenants(o: TenantOptions): Promise<{ results: TenantR
       { strategy, variant: 'rotating keys' as const, call: inProcess(crowded.services.memory, rotating, strategy, 3) },
     ]);
     for (const lane of lanes) expectTier(`tenants ${lane.variant} ${lane.strategy}`, lane.strategy, await lane.call());
-    const measured = await measure(lanes.map((l) => l.call), o);
+    const measured = await measure(
+      lanes.map((l) => l.call),
+      o,
+    );
     return {
       results: lanes.map((l, k) => ({ strategy: l.strategy, variant: l.variant, ...measured[k]! })),
       seeding,
@@ -418,7 +467,9 @@ export function tenantTable(report: Awaited<ReturnType<typeof benchTenants>>, o:
       `same key: ${apiKeyName(Math.floor(o.keys / 2))} every call; rotating keys: a different key each call (its rows are cold and, seeded`,
       `round-robin, spread over the whole file).`,
       `target: the many-key case within 1.5x of the key alone (keyword p50): worst ${worst.toFixed(2)}x, ${worst <= 1.5 ? 'met' : 'MISSED'}.`,
-      ...(results.some((r) => r.latency.n < o.iterations) ? [`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`] : []),
+      ...(results.some((r) => r.latency.n < o.iterations)
+        ? [`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`]
+        : []),
       `seeding: ${seedingText(seeding)}.`,
     ],
   };
@@ -521,14 +572,26 @@ export async function benchInject(o: InjectOptions): Promise<InjectResult[]> {
         strategy,
         call: async (): Promise<Answer> => {
           const request = requests[i++ % requests.length]!;
-          const out = await injectMemory(db.services.memory, { apiKeyId: apiKeyName(0), request, provider: 'openai/gpt-4o-mini', strategy });
+          const out = await injectMemory(db.services.memory, {
+            apiKeyId: apiKeyName(0),
+            request,
+            provider: 'openai/gpt-4o-mini',
+            strategy,
+          });
           if (!out.injected || !out.retrieval) throw new Error(`injectMemory did not inject (${strategy})`);
-          return { items: out.retrieval.items.length, tiers: out.retrieval.resolution.tiers, fallbackReason: out.retrieval.resolution.fallbackReason };
+          return {
+            items: out.retrieval.items.length,
+            tiers: out.retrieval.resolution.tiers,
+            fallbackReason: out.retrieval.resolution.fallbackReason,
+          };
         },
       };
     });
     for (const lane of lanes) expectTier(`injectMemory ${lane.strategy}`, lane.strategy, await lane.call());
-    const measured = await measure(lanes.map((l) => l.call), o);
+    const measured = await measure(
+      lanes.map((l) => l.call),
+      o,
+    );
     return lanes.map((l, k) => ({ strategy: l.strategy, requestBytes, ...measured[k]! }));
   } finally {
     await db.close();
@@ -579,8 +642,18 @@ const TENANT_SIZES: Record<'quick' | 'default' | 'full', TenantOptions> = {
 };
 
 const EXTRACT_SIZES: Record<'quick' | 'full', ExtractOptions> = {
-  quick: { sizes: [{ chars: 2000, totalChars: 500_000 }, { chars: 65_536, totalChars: 1_000_000 }] },
-  full: { sizes: [{ chars: 2000, totalChars: 8_000_000 }, { chars: 65_536, totalChars: 16_000_000 }] },
+  quick: {
+    sizes: [
+      { chars: 2000, totalChars: 500_000 },
+      { chars: 65_536, totalChars: 1_000_000 },
+    ],
+  },
+  full: {
+    sizes: [
+      { chars: 2000, totalChars: 8_000_000 },
+      { chars: 65_536, totalChars: 16_000_000 },
+    ],
+  },
 };
 
 const INJECT_SIZES: Record<'quick' | 'full', InjectOptions> = {

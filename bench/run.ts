@@ -5,8 +5,8 @@
 // First, as in server/main.ts: the server under test runs with NODE_ENV=production, as `mnemo serve` does.
 import '../server/nodeEnv.ts';
 import { parseArgs } from 'node:util';
-import { loadLine, machineLines } from './lib/machine.ts';
 import { openBenchDb } from './lib/benchDb.ts';
+import { loadLine, machineLines } from './lib/machine.ts';
 import type { BenchSection } from './lib/section.ts';
 import { sections as retrieveSections } from './retrieve.bench.ts';
 import { sections as storeSections } from './store.bench.ts';
@@ -31,7 +31,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { quick: { type: 'boolean', default: false }, full: { type: 'boolean', default: false }, only: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        quick: { type: 'boolean', default: false },
+        full: { type: 'boolean', default: false },
+        only: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${HELP}`);
@@ -45,13 +50,18 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--quick and --full contradict each other\n\n${HELP}`);
     return 64;
   }
-  const wanted = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const wanted = (values.only ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((w) => !SECTIONS.some((s) => s.name === w || s.group === w || `${s.group}/${s.name}` === w));
   if (unknown.length) {
     process.stderr.write(`unknown section: ${unknown.join(', ')}\n\n${HELP}`);
     return 64;
   }
-  const selected = wanted.length ? SECTIONS.filter((s) => wanted.some((w) => s.name === w || s.group === w || `${s.group}/${s.name}` === w)) : SECTIONS;
+  const selected = wanted.length
+    ? SECTIONS.filter((s) => wanted.some((w) => s.name === w || s.group === w || `${s.group}/${s.name}` === w))
+    : SECTIONS;
 
   const probe = await openBenchDb();
   const machine = machineLines(probe.database.sqlite);

@@ -2,9 +2,10 @@
  * The memory store: how fast memories go in (createMemory, importMemories) and how fast the admin list
  * comes back, both in-process through the service and over HTTP through the real yoga server.
  */
+
+import { createMemory, type ImportReport, importMemories, listMemories, type MemoryQuery } from '../server/memory/memory.service.ts';
 import type { MemoryInput, MemoryType } from '../server/memory/memory.ts';
 import { contentKey } from '../server/memory/memory.ts';
-import { createMemory, type ImportReport, importMemories, listMemories, type MemoryQuery } from '../server/memory/memory.service.ts';
 import { type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import type { BenchSection } from './lib/section.ts';
 import { apiKeyName, seedMemories } from './lib/seed.ts';
@@ -298,20 +299,28 @@ export async function benchList(o: ListOptions): Promise<ListReport> {
         for (const c of cases) {
           const inProcess = () => listMemories(db.services.memory, c.query, { limit: 20 });
           const page = await inProcess();
-          if (page.items.length !== Math.min(20, page.totalCount)) throw new Error(`${c.name}: got ${page.items.length} items of ${page.totalCount}`);
+          if (page.items.length !== Math.min(20, page.totalCount))
+            throw new Error(`${c.name}: got ${page.items.length} items of ${page.totalCount}`);
           const calls: { via: Via; call: () => Promise<unknown> }[] = [{ via: 'in-process', call: inProcess }];
           if (server) {
             const variables = { apiKeyId: c.query.apiKeyId, search: c.query.search ?? null, limit: 20 };
             const overHttp = () => server.gql<{ memories: { totalCount: number; items: unknown[] } }>(LIST_QUERY, variables);
             const viaHttp = (await overHttp()).memories;
             if (viaHttp.totalCount !== page.totalCount || viaHttp.items.length !== page.items.length) {
-              throw new Error(`${c.name}: HTTP returned ${viaHttp.items.length} of ${viaHttp.totalCount}, in-process ${page.items.length} of ${page.totalCount}`);
+              throw new Error(
+                `${c.name}: HTTP returned ${viaHttp.items.length} of ${viaHttp.totalCount}, in-process ${page.items.length} of ${page.totalCount}`,
+              );
             }
             calls.push({ via: 'http', call: overHttp });
           }
           // In-process and HTTP calls alternate, so both see the same machine load.
-          const samples = await sampleInterleaved(calls.map((x) => x.call), sample);
-          calls.forEach((x, k) => results.push({ rowsTotal, query: c.name, via: x.via, matched: page.totalCount, latency: summarize(samples[k]!) }));
+          const samples = await sampleInterleaved(
+            calls.map((x) => x.call),
+            sample,
+          );
+          calls.forEach((x, k) =>
+            results.push({ rowsTotal, query: c.name, via: x.via, matched: page.totalCount, latency: summarize(samples[k]!) }),
+          );
         }
       } finally {
         await server?.close();
@@ -414,7 +423,9 @@ export function listTable({ results, seeding }: ListReport, o: ListOptions): Tab
       `${o.apiKeys} API keys, Zipf-like sizes; "one key" is ${apiKeyName(0)}, the largest. created_at spread over 25 days.`,
       'matched = totalCount (active rows only: ~1% of seeded rows are expired). Each call also counts them.',
       ...(results.some((r) => r.latency.n < o.iterations)
-        ? [`* fewer calls: each case stops after ${((o.maxMsPerCase ?? 0) / 1000).toFixed(0)} s of timed calls per variant, so a slow query cannot stretch the run.`]
+        ? [
+            `* fewer calls: each case stops after ${((o.maxMsPerCase ?? 0) / 1000).toFixed(0)} s of timed calls per variant, so a slow query cannot stretch the run.`,
+          ]
         : []),
       `seeding (raw prepared statements, 5,000 rows per transaction, FTS triggers on): ${seeding
         .map((s) => `${fmtInt(s.rows)} rows in ${(s.ms / 1000).toFixed(1)} s (${fmtInt(perSecond(s.rows, s.ms))}/s)`)

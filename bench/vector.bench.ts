@@ -64,10 +64,14 @@ export function randomUnitVector(random: () => number, dim: number): Float32Arra
  * memories, as SqliteVecIndex.upsert does), then clears the reindex flags so no retrieve backfills. Returns the
  * vectors written and the milliseconds it took.
  */
-export function insertRandomVectors(sqlite: SQLite.Database, o: { dim: number; quantization: Quantization; afterPk: number; seed: number }) {
+export function insertRandomVectors(
+  sqlite: SQLite.Database,
+  o: { dim: number; quantization: Quantization; afterPk: number; seed: number },
+) {
   const random = rng(o.seed);
   const embedding = o.quantization === 'int8' ? `vec_quantize_int8(?, 'unit')` : '?';
-  const insert = sqlite.prepare(`insert into memory_vec (memory_pk, api_key_id, type, session_id, expires_at, updated_at, archived, embedding)
+  const insert =
+    sqlite.prepare(`insert into memory_vec (memory_pk, api_key_id, type, session_id, expires_at, updated_at, archived, embedding)
     select pk, api_key_id, type, coalesce(session_id, ''), coalesce(expires_at, ${Number.MAX_SAFE_INTEGER}), updated_at, archived_by is not null, ${embedding}
     from memories where pk = ?`);
   const pks = sqlite.prepare('select pk from memories where pk > ? order by pk').pluck().all(o.afterPk) as number[];
@@ -83,7 +87,12 @@ export function insertRandomVectors(sqlite: SQLite.Database, o: { dim: number; q
 
 /** Pages of vec0's shadow tables (dbstat), in bytes. */
 function vecBytes(sqlite: SQLite.Database): number {
-  const tables = sqlite.prepare(`select name from sqlite_master where type = 'table' and name like 'memory\\_vec\\_%' escape '\\' and name <> 'memory_vec_meta'`).pluck().all() as string[];
+  const tables = sqlite
+    .prepare(
+      `select name from sqlite_master where type = 'table' and name like 'memory\\_vec\\_%' escape '\\' and name <> 'memory_vec_meta'`,
+    )
+    .pluck()
+    .all() as string[];
   const size = sqlite.prepare('select coalesce(sum(pgsize), 0) from dbstat where name = ?').pluck();
   return tables.reduce((sum, name) => sum + (size.get(name) as number), 0);
 }
@@ -130,7 +139,9 @@ interface Target {
   lastPk: number;
 }
 
-export async function benchKnn(o: KnnOptions): Promise<{ results: KnnResult[]; sizes: IndexSize[]; model: GeneratedModel; seedMs: number }> {
+export async function benchKnn(
+  o: KnnOptions,
+): Promise<{ results: KnnResult[]; sizes: IndexSize[]; model: GeneratedModel; seedMs: number }> {
   const modelDir = mkdtempSync(path.join(tmpdir(), 'mnemo-bench-models-'));
   const results: KnnResult[] = [];
   const sizes: IndexSize[] = [];
@@ -139,7 +150,8 @@ export async function benchKnn(o: KnnOptions): Promise<{ results: KnnResult[]; s
   const model = benchModel(modelDir, o.dim);
   // minSimilarity -1: with random stored vectors nearly every hit is below the default 0.2 cosine, and the tier
   // would return nothing; a real model's neighbours are similar. So every one of the k hits becomes a candidate.
-  const engine = (quantization: Quantization) => (dir: string) => generatedEngineConfig(model, dir, { quantization, minSimilarity: -1, cacheMax: 0 });
+  const engine = (quantization: Quantization) => (dir: string) =>
+    generatedEngineConfig(model, dir, { quantization, minSimilarity: -1, cacheMax: 0 });
   const base = await openBenchDb({ engine: engine('none') });
   let int8: BenchDb | null = null;
   try {
@@ -163,7 +175,12 @@ export async function benchKnn(o: KnnOptions): Promise<{ results: KnnResult[]; s
       const rssBefore: number[] = [];
       for (const t of targets) {
         const r0 = rss();
-        const ins = insertRandomVectors(t.db.database.sqlite, { dim: o.dim, quantization: t.quantization, afterPk: t.lastPk, seed: 500 + step });
+        const ins = insertRandomVectors(t.db.database.sqlite, {
+          dim: o.dim,
+          quantization: t.quantization,
+          afterPk: t.lastPk,
+          seed: 500 + step,
+        });
         t.lastPk = ins.lastPk;
         const count = t.db.database.sqlite.prepare('select count(*) from memory_vec').pluck().get() as number;
         if (count !== size) throw new Error(`${qLabel(t.quantization)} index holds ${count} vectors, expected ${size}`);
@@ -192,7 +209,9 @@ export async function benchKnn(o: KnnOptions): Promise<{ results: KnnResult[]; s
               const r = await retrieve(t.db.services.memory, { apiKeyId: key, query: next(), strategy }, { record: true });
               const want = strategy === 'SEMANTIC' ? ['vector'] : ['keyword', 'vector'];
               if (r.resolution.fallbackReason || !want.every((w) => r.resolution.tiers.includes(w as never))) {
-                throw new Error(`${strategy} ${qLabel(t.quantization)}: expected tiers ${want.join('+')}, got ${JSON.stringify(r.resolution)}`);
+                throw new Error(
+                  `${strategy} ${qLabel(t.quantization)}: expected tiers ${want.join('+')}, got ${JSON.stringify(r.resolution)}`,
+                );
               }
               return r.items.length;
             },
@@ -202,7 +221,9 @@ export async function benchKnn(o: KnnOptions): Promise<{ results: KnnResult[]; s
         const ask = questionStream(7);
         const queries = await t.embedder.embed(Array.from({ length: 500 }, () => ask()));
         const match = t.quantization === 'int8' ? `vec_quantize_int8(?, 'unit')` : '?';
-        const knn = t.db.database.sqlite.prepare(`select memory_pk, distance from memory_vec where embedding match ${match} and k = ? and api_key_id = ?`);
+        const knn = t.db.database.sqlite.prepare(
+          `select memory_pk, distance from memory_vec where embedding match ${match} and k = ? and api_key_id = ?`,
+        );
         let i = 0;
         lanes.push({
           quantization: t.quantization,
@@ -221,7 +242,13 @@ export async function benchKnn(o: KnnOptions): Promise<{ results: KnnResult[]; s
         { iterations: o.iterations, warmup: o.warmup, maxMs: o.maxMsPerCase },
       );
       lanes.forEach((lane, k) =>
-        results.push({ memories: size, quantization: lane.quantization, lane: lane.lane, latency: summarize(samples[k]!), meanItems: items[k]! / Math.max(1, calls[k]!) }),
+        results.push({
+          memories: size,
+          quantization: lane.quantization,
+          lane: lane.lane,
+          latency: summarize(samples[k]!),
+          meanItems: items[k]! / Math.max(1, calls[k]!),
+        }),
       );
       // Both indexes were queried in turns, so the growth is shared; it is reported once, on the float row.
       const grown = rss() - Math.min(...rssBefore);
@@ -243,7 +270,8 @@ const LANE_LABEL: Record<KnnLane, string> = {
 
 export function knnTable(report: Awaited<ReturnType<typeof benchKnn>>, o: KnnOptions): Table {
   const { results, model, seedMs } = report;
-  const floor = (r: KnnResult) => results.find((f) => f.memories === r.memories && f.quantization === r.quantization && f.lane === 'floor')!;
+  const floor = (r: KnnResult) =>
+    results.find((f) => f.memories === r.memories && f.quantization === r.quantization && f.lane === 'floor')!;
   return {
     title: `vector retrieve latency, ms: one key, dimension ${o.dim}, sqlite-vec (${o.iterations} timed calls after up to ${o.warmup} warm-up, all lanes in turns)`,
     columns: [
@@ -277,7 +305,9 @@ export function knnTable(report: Awaited<ReturnType<typeof benchKnn>>, o: KnnOpt
       `floor: "select memory_pk, distance from memory_vec where embedding match ? and k = ${RETRIEVE_K} and api_key_id = ?" prepared on the`,
       `better-sqlite3 handle, query vectors embedded beforehand (int8: vec_quantize_int8(?, 'unit')). retrieve adds: embedding the query,`,
       `its own KNN (with the expiry, retention and archived filters), fetching the rows, HYBRID's keyword query and RRF, the budget walk, the write.`,
-      ...(results.some((r) => r.latency.n < o.iterations) ? [`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`] : []),
+      ...(results.some((r) => r.latency.n < o.iterations)
+        ? [`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`]
+        : []),
       `after seeding, PRAGMA optimize (ANALYZE) as a server runs at start and hourly. Without statistics (a database filled since`,
       `the server opened it) the backfill check (pendingMemories) and memoriesInScope choose the (api_key_id, updated_at) index and`,
       `scan the whole tenant on every SEMANTIC/HYBRID retrieve: about +25 ms per call at 30k memories of one key, measured aside.`,
@@ -306,7 +336,7 @@ export function indexSizeTable(report: Awaited<ReturnType<typeof benchKnn>>, o: 
       fmtInt(s.memories),
       qLabel(s.quantization),
       (s.bytes / MiB).toFixed(1),
-      ((s.bytes / s.vectors) * 10_000 / MiB).toFixed(2),
+      (((s.bytes / s.vectors) * 10_000) / MiB).toFixed(2),
       ((o.dim * (s.quantization === 'int8' ? 1 : 4) * 10_000) / MiB).toFixed(2),
       fmtInt(s.inserted),
       fmtInt(perSecond(s.inserted, s.insertMs)),
@@ -387,15 +417,20 @@ export async function benchReindex(o: ReindexOptions): Promise<ReindexResult> {
 export function reindexTable(r: ReindexResult): Table {
   return {
     title: `reindex throughput: services.reindex.start(true) over ${fmtInt(r.memories)} memories, generated static model, dimension ${r.dim}, float32`,
-    columns: [
-      { header: 'what', align: 'left' },
-      { header: 'memories' },
-      { header: 'seconds' },
-      { header: 'memories/s' },
-    ],
+    columns: [{ header: 'what', align: 'left' }, { header: 'memories' }, { header: 'seconds' }, { header: 'memories/s' }],
     rows: [
-      ['reindex job (embed + vec0 upsert + flags)', fmtInt(r.job.processed), (r.job.ms / 1000).toFixed(2), fmtInt(perSecond(r.job.processed, r.job.ms))],
-      ['embedding only (embedder.embed, 64 per call)', fmtInt(r.embedOnly.texts), (r.embedOnly.ms / 1000).toFixed(2), fmtInt(perSecond(r.embedOnly.texts, r.embedOnly.ms))],
+      [
+        'reindex job (embed + vec0 upsert + flags)',
+        fmtInt(r.job.processed),
+        (r.job.ms / 1000).toFixed(2),
+        fmtInt(perSecond(r.job.processed, r.job.ms)),
+      ],
+      [
+        'embedding only (embedder.embed, 64 per call)',
+        fmtInt(r.embedOnly.texts),
+        (r.embedOnly.ms / 1000).toFixed(2),
+        fmtInt(perSecond(r.embedOnly.texts, r.embedOnly.ms)),
+      ],
     ],
     notes: [
       `job: ${r.job.status}, ${fmtInt(r.job.processed)} processed, ${fmtInt(r.job.failed)} failed, ${fmtInt(r.vectors)} vectors stored, batches of ${r.batchSize} (MEMORY_EMBEDDING_BATCH_SIZE);`,

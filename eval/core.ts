@@ -12,8 +12,8 @@ import { openDatabase } from '../server/db/open.ts';
 import { type EngineConfig, loadEngineConfig } from '../server/embedding/engineConfig.ts';
 import { TRANSFORMERS_MODEL_FILES } from '../server/embedding/transformers.ts';
 import { createLogger } from '../server/logger.ts';
-import { LIMITS } from '../server/memory/memory.ts';
 import { importMemories, type MemoryDeps } from '../server/memory/memory.service.ts';
+import { LIMITS } from '../server/memory/memory.ts';
 import { retrieve, type Strategy } from '../server/memory/retrieval.ts';
 import { createServices, type Services } from '../server/services.ts';
 import { STRATEGIES } from '../server/settings/settings.ts';
@@ -198,7 +198,10 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
       }
       // Generating the static model is part of getting its vectors: the embed phase starts here.
       if (source === 'static') progress({ phase: 'embed', done: 0, total: totalMemories, detail: source });
-      const prepared = source === 'static' ? await generatedStatic(dataset, dir, options.staticDim ?? DEFAULT_STATIC_DIM) : localTransformers(options.env ?? process.env);
+      const prepared =
+        source === 'static'
+          ? await generatedStatic(dataset, dir, options.staticDim ?? DEFAULT_STATIC_DIM)
+          : localTransformers(options.env ?? process.env);
       if ('skipped' in prepared) {
         runs.push({ source, label: source, model: null, skipped: prepared.skipped, embedding: null });
         continue;
@@ -263,7 +266,11 @@ async function askAll(
     // the conversation's own timeline rather than today's date.
     const asOf = question.asOf;
     const at: MemoryDeps = asOf === null ? deps : { ...deps, now: () => asOf };
-    const result = await retrieve(at, { apiKeyId: question.apiKeyId, query: question.query, strategy, maxTokens, limit }, { record: false });
+    const result = await retrieve(
+      at,
+      { apiKeyId: question.apiKeyId, query: question.query, strategy, maxTokens, limit },
+      { record: false },
+    );
     const label = result.resolution.tiers.length > 0 ? result.resolution.tiers.join('+') : 'none';
     const answered = result.resolution.fallbackReason ? `${label} (fallback)` : label;
     bump(answeredBy, answered);
@@ -273,7 +280,13 @@ async function askAll(
     if (result.items.length === 0) emptyResults++;
     if (result.items.length < Math.min(limit, result.candidates)) budgetCut++;
     crossTenant += result.items.filter((item) => item.memory.apiKeyId !== question.apiKeyId).length;
-    outcomes.push(score(question, result.items.map((item) => item.memory.key), ks));
+    outcomes.push(
+      score(
+        question,
+        result.items.map((item) => item.memory.key),
+        ks,
+      ),
+    );
     progress({ phase: 'query', done: i + 1, total: dataset.questions.length, detail });
   }
   return {
@@ -292,7 +305,11 @@ async function askAll(
 }
 
 /** Runs a reindex job over every memory and waits for it, as an operator would after choosing a model. */
-async function embedAll(services: Services, source: EvalSource, progress: (p: Progress) => void): Promise<NonNullable<SourceRun['embedding']>> {
+async function embedAll(
+  services: Services,
+  source: EvalSource,
+  progress: (p: Progress) => void,
+): Promise<NonNullable<SourceRun['embedding']>> {
   const t0 = performance.now();
   const started = await services.reindex.start(false);
   let job = started;
@@ -340,14 +357,19 @@ function localTransformers(env: NodeJS.ProcessEnv): PreparedSource {
   const dataDir = path.resolve(env['MNEMO_DATA_DIR'] ?? './data');
   let config: EngineConfig;
   try {
-    config = loadEngineConfig({ ...env, MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_WORKER_INTERVAL_MS: '0' }, dataDir);
+    config = loadEngineConfig(
+      { ...env, MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_WORKER_INTERVAL_MS: '0' },
+      dataDir,
+    );
   } catch (error) {
     return { skipped: `the engine environment is invalid: ${(error as Error).message}` };
   }
   const folder = path.join(config.transformersCacheDir, config.transformersModel);
   const missing = TRANSFORMERS_MODEL_FILES.filter((f) => !existsSync(path.join(folder, f)));
   if (missing.length > 0) {
-    const where = env['MEMORY_TRANSFORMERS_CACHE_DIR'] ? 'MEMORY_TRANSFORMERS_CACHE_DIR' : `MEMORY_TRANSFORMERS_CACHE_DIR unset, so the default under ${dataDir}`;
+    const where = env['MEMORY_TRANSFORMERS_CACHE_DIR']
+      ? 'MEMORY_TRANSFORMERS_CACHE_DIR'
+      : `MEMORY_TRANSFORMERS_CACHE_DIR unset, so the default under ${dataDir}`;
     return {
       skipped:
         `model ${config.transformersModel} (MEMORY_TRANSFORMERS_MODEL) is not on disk: ${missing.join(', ')} missing in ${folder} (${where}); ` +
@@ -429,7 +451,11 @@ export function formatReport(r: EvalReport): string {
   out.push(`  ${r.description}`);
   out.push(
     `  questions: ${int(r.questions)} evaluated, ${int(skippedTotal)} skipped` +
-      (skippedTotal > 0 ? ` (${Object.entries(r.skipped).map(([why, n]) => `${why}: ${n}`).join('; ')})` : ''),
+      (skippedTotal > 0
+        ? ` (${Object.entries(r.skipped)
+            .map(([why, n]) => `${why}: ${n}`)
+            .join('; ')})`
+        : ''),
   );
   out.push(
     `  memories: ${int(r.memories.imported)} imported into ${int(r.apiKeys)} API key${r.apiKeys === 1 ? '' : 's'}, ${int(r.memories.updated)} merged, ` +
@@ -469,16 +495,24 @@ export function formatReport(r: EvalReport): string {
   out.push(...renderTable(header, rows, 4));
   out.push('');
   out.push(`  R@k: share of questions with a relevant memory among the first k results (hit@k).`);
-  out.push(`  MRR: mean 1/rank of the first relevant result within the first ${r.limit}. ev@${r.limit}: mean share of a question's relevant memories found in the first ${r.limit}.`);
-  out.push(`  answered by: the tiers in result.resolution (enforced, exact, keyword, vector); "(fallback)" when resolution.fallbackReason was set.`);
+  out.push(
+    `  MRR: mean 1/rank of the first relevant result within the first ${r.limit}. ev@${r.limit}: mean share of a question's relevant memories found in the first ${r.limit}.`,
+  );
+  out.push(
+    `  answered by: the tiers in result.resolution (enforced, exact, keyword, vector); "(fallback)" when resolution.fallbackReason was set.`,
+  );
   if (r.strategies.some((s) => s.source === 'static')) {
-    out.push(`  static*: a GENERATED bag-of-words random projection (see above), not a semantic model: its vector tier can only match shared words.`);
+    out.push(
+      `  static*: a GENERATED bag-of-words random projection (see above), not a semantic model: its vector tier can only match shared words.`,
+    );
   }
   for (const s of r.strategies) {
     for (const [why, n] of Object.entries(s.fallbackReasons)) out.push(`  fallback ×${n}  ${s.strategy} / ${s.source}: ${why}`);
   }
   for (const s of r.strategies) {
-    const embeddings = Object.entries(s.embeddings).map(([name, n]) => `${name} ×${n}`).join(', ');
+    const embeddings = Object.entries(s.embeddings)
+      .map(([name, n]) => `${name} ×${n}`)
+      .join(', ');
     out.push(
       `  ${s.strategy} / ${s.source}: ${int(s.emptyResults)} empty results, ${int(s.budgetCut)} cut short by the token budget, ` +
         `${int(s.crossTenant)} cross-tenant results; queries ${secs(s.queryMs)} (${r.questions > 0 ? (s.queryMs / r.questions).toFixed(1) : '-'} ms each)` +

@@ -7,7 +7,16 @@
 import { parseArgs } from 'node:util';
 import type { Strategy } from '../server/memory/retrieval.ts';
 import { STRATEGIES } from '../server/settings/settings.ts';
-import { DEFAULT_KS, DEFAULT_MAX_TOKENS, type EvalSource, evaluateFolder, formatReport, normaliseKs, type Progress, SOURCES } from './core.ts';
+import {
+  DEFAULT_KS,
+  DEFAULT_MAX_TOKENS,
+  type EvalSource,
+  evaluateFolder,
+  formatReport,
+  normaliseKs,
+  type Progress,
+  SOURCES,
+} from './core.ts';
 import { UnsupportedDataError } from './datasets.ts';
 
 const HELP = `npm run eval -- <data folder> [options]
@@ -80,8 +89,12 @@ async function main(argv: string[]): Promise<number> {
           return name as Strategy;
         })
       : [...STRATEGIES];
-    const wanted = (values.source ?? []).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter(Boolean);
-    for (const w of wanted) if (!(SOURCES as readonly string[]).includes(w)) throw new Error(`unknown source "${w}" (${SOURCES.join(', ')})`);
+    const wanted = (values.source ?? [])
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim().toLowerCase())
+      .filter(Boolean);
+    for (const w of wanted)
+      if (!(SOURCES as readonly string[]).includes(w)) throw new Error(`unknown source "${w}" (${SOURCES.join(', ')})`);
     sources = wanted.length > 0 ? SOURCES.filter((s) => wanted.includes(s)) : [...SOURCES];
   } catch (e) {
     return usage((e as Error).message);

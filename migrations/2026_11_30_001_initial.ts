@@ -9,14 +9,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('api_key_id', 'text', (c) => c.notNull())
     .addColumn('session_id', 'text')
-    .addColumn('type', 'text', (c) =>
-      c.notNull().check(sql`type in ('factual', 'episodic', 'procedural', 'semantic', 'enforced')`),
-    )
+    .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('factual', 'episodic', 'procedural', 'semantic', 'enforced')`))
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
-    .addColumn('metadata', 'text', (c) =>
-      c.notNull().defaultTo('{}').check(sql`json_valid(metadata) and json_type(metadata) = 'object'`),
-    )
+    .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}').check(sql`json_valid(metadata) and json_type(metadata) = 'object'`))
     .addColumn('tokens', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'integer', (c) => c.notNull())
     .addColumn('updated_at', 'integer', (c) => c.notNull())
@@ -35,11 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // One index per filter the API offers; each leads with the tenant because every query names one.
   await db.schema.createIndex('memories_by_key_created').on('memories').columns(['api_key_id', 'created_at']).execute();
-  await db.schema
-    .createIndex('memories_by_key_type_created')
-    .on('memories')
-    .columns(['api_key_id', 'type', 'created_at'])
-    .execute();
+  await db.schema.createIndex('memories_by_key_type_created').on('memories').columns(['api_key_id', 'type', 'created_at']).execute();
   await db.schema
     .createIndex('memories_by_key_session_created')
     .on('memories')
@@ -47,9 +39,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('memories_by_key_updated').on('memories').columns(['api_key_id', 'updated_at']).execute();
   await db.schema.createIndex('memories_by_created').on('memories').column('created_at').execute();
-  await db.schema.createIndex('memories_by_summary').on('memories').column('archived_by').where(sql.ref('archived_by'), 'is not', null).execute();
+  await db.schema
+    .createIndex('memories_by_summary')
+    .on('memories')
+    .column('archived_by')
+    .where(sql.ref('archived_by'), 'is not', null)
+    .execute();
   await db.schema.createIndex('memories_by_updated').on('memories').column('updated_at').execute();
-  await db.schema.createIndex('memories_by_expiry').on('memories').column('expires_at').where(sql.ref('expires_at'), 'is not', null).execute();
+  await db.schema
+    .createIndex('memories_by_expiry')
+    .on('memories')
+    .column('expires_at')
+    .where(sql.ref('expires_at'), 'is not', null)
+    .execute();
   await db.schema.createIndex('memories_pending_reindex').on('memories').column('pk').where(sql.ref('needs_reindex'), '=', 1).execute();
 
   // The tenant token is indexed too, so a keyword search is confined to one tenant inside FTS5 itself

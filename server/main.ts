@@ -8,8 +8,8 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { MERGE_STEPS_PER_RUN, mergeKeywordIndex, openDatabase, optimizeDatabase } from './db/open.ts';
 import { EngineConfigError, loadEngineConfig } from './embedding/engineConfig.ts';
-import { createLogger } from './logger.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
+import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
 
 /** sysexits(3) codes, so scripts can tell a usage error from a busy port or an unwritable folder. */
@@ -81,7 +81,13 @@ async function main(argv: string[]): Promise<number> {
 async function serve(config: Config): Promise<number> {
   const logger = createLogger();
   const opened = await openData(config);
-  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken, engine: loadEngineConfig(process.env, config.dataDir), env: process.env });
+  const services = createServices({
+    db: opened.db,
+    logger,
+    adminToken: config.adminToken,
+    engine: loadEngineConfig(process.env, config.dataDir),
+    env: process.env,
+  });
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {
     console.log(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n`);
@@ -126,7 +132,12 @@ async function serve(config: Config): Promise<number> {
   return 0;
 }
 
-async function tokenCommand(config: Config, sub: string | undefined, arg: string | undefined, values: { name?: string; 'api-key'?: string; admin?: boolean }) {
+async function tokenCommand(
+  config: Config,
+  sub: string | undefined,
+  arg: string | undefined,
+  values: { name?: string; 'api-key'?: string; admin?: boolean },
+) {
   return withDatabase(config, async (services) => {
     switch (sub) {
       case 'create': {
@@ -136,7 +147,12 @@ async function tokenCommand(config: Config, sub: string | undefined, arg: string
           role: values.admin ? 'admin' : 'gateway',
           apiKeyId: values['api-key'] ?? null,
         });
-        const scope = accessToken.role === 'admin' ? 'admin' : accessToken.apiKeyId ? `gateway, bound to ${accessToken.apiKeyId}` : 'gateway, any API key';
+        const scope =
+          accessToken.role === 'admin'
+            ? 'admin'
+            : accessToken.apiKeyId
+              ? `gateway, bound to ${accessToken.apiKeyId}`
+              : 'gateway, any API key';
         console.error(`minted "${accessToken.name}" (${scope}), id ${accessToken.id}. The token is shown only once:`);
         console.log(token);
         return 0;
@@ -162,7 +178,13 @@ async function tokenCommand(config: Config, sub: string | undefined, arg: string
 async function reindexCommand(config: Config, force: boolean): Promise<number> {
   const opened = await openData(config);
   const logger = createLogger('warn');
-  const services = createServices({ db: opened.db, logger, adminToken: config.adminToken, engine: loadEngineConfig(process.env, config.dataDir), env: process.env });
+  const services = createServices({
+    db: opened.db,
+    logger,
+    adminToken: config.adminToken,
+    engine: loadEngineConfig(process.env, config.dataDir),
+    env: process.env,
+  });
   try {
     const job = await services.reindex.start(force);
     const line = (j: typeof job) => {
@@ -212,7 +234,12 @@ class DataDirError extends Error {}
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof EngineConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof EngineConfigError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       console.error(`mnemo: ${(error as Error).message}\nRun "mnemo --help" for usage.`);
       process.exit(EXIT.usage);
     }

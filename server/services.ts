@@ -33,7 +33,10 @@ export interface Services {
  * tools and tests. `mnemo serve` passes the one read from the environment.
  */
 export function offlineEngineConfig(dataDir = path.join(tmpdir(), 'mnemo-models')): EngineConfig {
-  return loadEngineConfig({ MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_WORKER_INTERVAL_MS: '0' }, dataDir);
+  return loadEngineConfig(
+    { MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_WORKER_INTERVAL_MS: '0' },
+    dataDir,
+  );
 }
 
 export function createServices(opts: {
@@ -53,7 +56,15 @@ export function createServices(opts: {
   const providers = new ProviderStore(opts.db, config.envProvider);
   const qdrantSettings = new QdrantSettingsStore(opts.db, opts.env ?? {});
   const qdrant = new QdrantTier({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger, clock: opts.clock });
-  const vectors = new VectorEngine({ db: opts.db, settings, providers, config, logger: opts.logger, index: new SqliteVecIndex(opts.db), qdrant });
+  const vectors = new VectorEngine({
+    db: opts.db,
+    settings,
+    providers,
+    config,
+    logger: opts.logger,
+    index: new SqliteVecIndex(opts.db),
+    qdrant,
+  });
   return {
     db: opts.db,
     logger: opts.logger,

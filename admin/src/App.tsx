@@ -6,8 +6,8 @@ import { EngineTab } from './engine/EngineTab';
 import { getToken, onTokenChange, setToken } from './lib/session';
 import { MemoriesTab } from './memories/MemoriesTab';
 import { PlaygroundTab } from './playground/PlaygroundTab';
-import { SettingsTab } from './settings/SettingsTab';
 import { SignIn } from './SignIn';
+import { SettingsTab } from './settings/SettingsTab';
 
 const TABS = [
   { id: 'memories', label: 'Memories', Component: MemoriesTab },

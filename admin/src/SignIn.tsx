@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { GraphQLRequestError, fetcher } from './lib/fetcher';
-import { lastSignOutReason, setToken } from './lib/session';
 import { MemoryHealthDocument, type MemoryHealthQuery } from './generated/graphql';
+import { fetcher, GraphQLRequestError } from './lib/fetcher';
+import { lastSignOutReason, setToken } from './lib/session';
 
 /** Paste a token; it is checked against the server before the app opens, and kept for this browser session only. */
 export function SignIn() {
@@ -32,10 +32,19 @@ export function SignIn() {
           <span className="logo" aria-hidden="true" /> mnemo
         </div>
         <h1 id="signin-title">Sign in to Memory Studio</h1>
-        <p className="muted">Paste the admin token that `mnemo serve` printed on first start, or one minted with `mnemo token create --admin`.</p>
+        <p className="muted">
+          Paste the admin token that `mnemo serve` printed on first start, or one minted with `mnemo token create --admin`.
+        </p>
         <label className="field">
           <span>Admin token</span>
-          <input type="password" autoComplete="off" autoFocus value={value} onChange={(e) => setValue(e.target.value)} placeholder="mnemo_…" />
+          <input
+            type="password"
+            autoComplete="off"
+            autoFocus
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            placeholder="mnemo_…"
+          />
         </label>
         {error && (
           <p role="alert" className="error">

@@ -29,7 +29,8 @@ export function answerOfResponse(label: string, status: number, text: string): A
     throw new Error(`${label}: HTTP ${status}, not JSON: ${text.slice(0, 300)}`);
   }
   const r = body.data?.retrieve;
-  if (status !== 200 || body.errors?.length || !r) throw new Error(`${label}: HTTP ${status}: ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
+  if (status !== 200 || body.errors?.length || !r)
+    throw new Error(`${label}: HTTP ${status}: ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
   return { items: r.items.length, tiers: r.resolution.tiers.map((t) => t.toLowerCase()), fallbackReason: r.resolution.fallbackReason };
 }
 

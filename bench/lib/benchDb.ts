@@ -2,9 +2,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type App, createApp } from '../../server/app.ts';
-import type { EngineConfig } from '../../server/embedding/engineConfig.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
+import type { EngineConfig } from '../../server/embedding/engineConfig.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 
@@ -31,7 +31,12 @@ export async function openBenchDb(opts: { engine?: (dir: string) => EngineConfig
   if (opts.copyOf) copyFileSync(opts.copyOf, file);
   const database = openDatabase(file);
   await migrateToLatest(database.db);
-  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: BENCH_ADMIN_TOKEN, engine: opts.engine?.(dir) });
+  const services = createServices({
+    db: database.db,
+    logger: createLogger('silent'),
+    adminToken: BENCH_ADMIN_TOKEN,
+    engine: opts.engine?.(dir),
+  });
   const count = database.sqlite.prepare('select count(*) as n from memories').pluck();
   return {
     dir,

@@ -26,7 +26,13 @@ export interface GeneratedModel {
 
 /** A text's words as the model's BERT tokenizer sees them: lowercased, accents stripped, split at anything but letters and digits. */
 export function wordsOf(text: string): string[] {
-  return (text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length <= 100);
+  return (
+    text
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).filter((w) => w.length <= 100);
 }
 
 /** The distinct words of `texts`, most frequent first, at most `maxWords`. */

@@ -67,7 +67,14 @@ function client(config: ClientConfig) {
     new Promise((resolve, reject) => {
       const t0 = performance.now();
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { ...headers, 'content-length': body.length } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          agent,
+          headers: { ...headers, 'content-length': body.length },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

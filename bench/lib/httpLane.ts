@@ -40,7 +40,8 @@ export function spawnHttpClient(config: ClientConfig): HttpClientProcess {
     async run(block) {
       child.stdin.write(`${JSON.stringify(block)}\n`);
       const next = await replies.next();
-      if (next.done) throw new Error(`${config.label}: the HTTP client exited (${spawnError?.message ?? `code ${await exited}`}) without replying`);
+      if (next.done)
+        throw new Error(`${config.label}: the HTTP client exited (${spawnError?.message ?? `code ${await exited}`}) without replying`);
       const reply = JSON.parse(next.value) as ClientReply | { error: string };
       if ('error' in reply) throw new Error(reply.error);
       return reply;

@@ -59,7 +59,8 @@ export function chatText(seed: number, chars: number, factEvery = 6): string {
   const parts: string[] = [];
   let length = 0;
   for (let i = 0; length < chars; i++) {
-    const piece = i % factEvery === factEvery - 1 ? pick(random, STATEMENTS)(random) : random() < 0.2 ? pick(random, CHATTER) : sentence(random);
+    const piece =
+      i % factEvery === factEvery - 1 ? pick(random, STATEMENTS)(random) : random() < 0.2 ? pick(random, CHATTER) : sentence(random);
     parts.push(piece);
     length += piece.length + 1;
     if (random() < 0.15) {

@@ -73,7 +73,8 @@ export function seedMemories(sqlite: SQLite.Database, opts: SeedOptions): Map<st
       // ~1% already expired (hidden from default lists), ~3% expiring later, the rest never.
       const expiresAt = roll < 0.01 ? now - Math.floor(random() * DAY) : roll < 0.04 ? now + Math.floor(random() * 30 * DAY) : null;
       const sessionId = random() < 0.6 ? `session-${Math.floor(random() * 500)}` : null;
-      const metadata = random() < 0.5 ? '{}' : JSON.stringify({ source: pick(random, ['chat', 'import', 'extractor']), turn: Math.floor(random() * 40) });
+      const metadata =
+        random() < 0.5 ? '{}' : JSON.stringify({ source: pick(random, ['chat', 'import', 'extractor']), turn: Math.floor(random() * 40) });
       const result = insert.run(
         randomUUID(),
         key,

@@ -1,18 +1,13 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database } from '../db/schema.ts';
-import type { Insertable } from 'kysely';
 
 export async function insertAccessToken(db: Db, row: Insertable<Database['access_tokens']>) {
   return db.insertInto('access_tokens').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findActiveTokenByHash(db: Db, tokenHash: string) {
-  return db
-    .selectFrom('access_tokens')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  return db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
 export async function listAccessTokenRows(db: Db, includeRevoked: boolean) {

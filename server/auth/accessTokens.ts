@@ -54,7 +54,11 @@ export class AccessTokenService {
   }
 
   /** Mints a token; the plain text is returned this once and only its hash is kept. */
-  async mint(input: { name: string; role?: TokenRole | null; apiKeyId?: string | null }): Promise<{ token: string; accessToken: AccessToken }> {
+  async mint(input: {
+    name: string;
+    role?: TokenRole | null;
+    apiKeyId?: string | null;
+  }): Promise<{ token: string; accessToken: AccessToken }> {
     const valid = parseInput(mintSchema, input);
     const token = generateToken();
     const row = await repo.insertAccessToken(this.db, {

@@ -26,13 +26,7 @@ export interface Embedder {
 
 export type EmbedderState = 'idle' | 'loading' | 'ready' | 'failed';
 
-export type EmbeddingErrorKind =
-  | 'no_key'
-  | 'rate_limited'
-  | 'timeout'
-  | 'request_failed'
-  | 'bad_response'
-  | 'model_unavailable';
+export type EmbeddingErrorKind = 'no_key' | 'rate_limited' | 'timeout' | 'request_failed' | 'bad_response' | 'model_unavailable';
 
 /** A failure of an embedding source, with a kind that callers and the engine status can act on. */
 export class EmbeddingError extends Error {

@@ -2,9 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../validation.ts';
 
-const flag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const schema = z.object({
   MEMORY_STATIC_MODEL: z.string().min(1).default('minishlab/potion-base-8M'),

@@ -129,5 +129,11 @@ export function describeError(err: unknown): string {
     if (message && !parts.includes(message)) parts.push(message);
     e = e instanceof Error ? e.cause : undefined;
   }
-  return parts.length === 0 ? 'unknown error' : parts[0] + parts.slice(1).map((p) => ` (${p})`).join('');
+  return parts.length === 0
+    ? 'unknown error'
+    : parts[0] +
+        parts
+          .slice(1)
+          .map((p) => ` (${p})`)
+          .join('');
 }

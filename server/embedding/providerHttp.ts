@@ -27,7 +27,12 @@ export async function postToProvider(opts: {
     });
     const text = await res.text();
     if (res.ok) return { kind: 'ok', body: text };
-    return { kind: 'http', status: res.status, headers: res.headers, detail: redact(`HTTP ${res.status}: ${providerErrorMessage(text) ?? res.statusText}`, opts.apiKey) };
+    return {
+      kind: 'http',
+      status: res.status,
+      headers: res.headers,
+      detail: redact(`HTTP ${res.status}: ${providerErrorMessage(text) ?? res.statusText}`, opts.apiKey),
+    };
   } catch (error) {
     if (signal.aborted) return { kind: 'timeout', error };
     return { kind: 'network', reason: redact(describeNetworkError(error), opts.apiKey), error };
@@ -52,9 +57,7 @@ export function providerErrorMessage(body: string): string | null {
     const json = JSON.parse(body) as Record<string, unknown> | null;
     const error = json?.error;
     message =
-      (typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error) ??
-      json?.message ??
-      json?.detail;
+      (typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error) ?? json?.message ?? json?.detail;
   } catch {
     message = body;
   }

@@ -37,8 +37,20 @@ export const ENV_PROVIDER_ID = 'env';
 const modelSchema = z.object({
   name: z.string().trim().min(1, 'model name must not be empty').max(200),
   kind: z.enum(['embedding', 'rerank']),
-  dimension: z.number().int().min(1).max(16_384).nullish().transform((v) => v ?? null),
-  maxInputTokens: z.number().int().min(1).max(1_000_000).nullish().transform((v) => v ?? null),
+  dimension: z
+    .number()
+    .int()
+    .min(1)
+    .max(16_384)
+    .nullish()
+    .transform((v) => v ?? null),
+  maxInputTokens: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .nullish()
+    .transform((v) => v ?? null),
 });
 
 const upsertSchema = z.object({
@@ -140,7 +152,8 @@ export class ProviderStore {
 
 function envProvider(env: EnvProvider): Provider {
   const models: ProviderModel[] = [];
-  if (env.embeddingModel) models.push({ name: env.embeddingModel, kind: 'embedding', dimension: env.embeddingDimension, maxInputTokens: null });
+  if (env.embeddingModel)
+    models.push({ name: env.embeddingModel, kind: 'embedding', dimension: env.embeddingDimension, maxInputTokens: null });
   if (env.rerankModel) models.push({ name: env.rerankModel, kind: 'rerank', dimension: null, maxInputTokens: null });
   return { id: ENV_PROVIDER_ID, baseUrl: env.baseUrl, hasApiKey: env.apiKey !== null, models, origin: 'env' };
 }

@@ -151,9 +151,7 @@ export class RemoteEmbedder implements Embedder {
       input: inputs,
       encoding_format: 'float',
       // Only the text-embedding-3 family can shorten its vectors; older models reject the parameter.
-      ...(this.#configuredDimension !== null && this.model.startsWith('text-embedding-3')
-        ? { dimensions: this.#configuredDimension }
-        : {}),
+      ...(this.#configuredDimension !== null && this.model.startsWith('text-embedding-3') ? { dimensions: this.#configuredDimension } : {}),
     });
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.#send(body, apiKey);
@@ -173,12 +171,19 @@ export class RemoteEmbedder implements Embedder {
       case 'ok':
         return { ok: true, body: reply.body };
       case 'timeout':
-        throw new EmbeddingError('timeout', `Embedding request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, { cause: reply.error });
+        throw new EmbeddingError('timeout', `Embedding request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, {
+          cause: reply.error,
+        });
       case 'network':
-        return { ok: false, error: new EmbeddingError('request_failed', `Embedding request to ${this.#host} failed: ${reply.reason}`, { cause: reply.error }), retryAfterMs: null };
+        return {
+          ok: false,
+          error: new EmbeddingError('request_failed', `Embedding request to ${this.#host} failed: ${reply.reason}`, { cause: reply.error }),
+          retryAfterMs: null,
+        };
       case 'http': {
         const message = `Embedding request to ${this.#host} failed with ${reply.detail}`;
-        if (reply.status === 429) return { ok: false, error: new EmbeddingError('rate_limited', message), retryAfterMs: retryAfterMs(reply.headers) };
+        if (reply.status === 429)
+          return { ok: false, error: new EmbeddingError('rate_limited', message), retryAfterMs: retryAfterMs(reply.headers) };
         if (reply.status >= 500) return { ok: false, error: new EmbeddingError('request_failed', message), retryAfterMs: null };
         throw new EmbeddingError('request_failed', message);
       }
@@ -284,10 +289,6 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   else if (after !== null && !Number.isNaN(Date.parse(after))) wait = Date.parse(after) - now;
   return wait === null ? null : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.ceil(wait)));
 }
-
-
-
-
 
 function requireInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isInteger(value) || value < min || value > max) {

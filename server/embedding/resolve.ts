@@ -80,10 +80,17 @@ function staticChoice(config: EngineConfig): EmbeddingChoice {
   return {
     source: 'static',
     model: config.staticModel,
-    reason: present ? `static model ${config.staticModel} from ${folder}` : `static model ${config.staticModel}, downloaded to ${folder} on first use`,
+    reason: present
+      ? `static model ${config.staticModel} from ${folder}`
+      : `static model ${config.staticModel}, downloaded to ${folder} on first use`,
     key: `static|${config.staticModel}|${folder}`,
     create: () =>
-      new StaticEmbedder({ model: config.staticModel, cacheDir: config.staticCacheDir, allowDownload: config.staticAllowDownload, hubEndpoint: config.hubEndpoint }),
+      new StaticEmbedder({
+        model: config.staticModel,
+        cacheDir: config.staticCacheDir,
+        allowDownload: config.staticAllowDownload,
+        hubEndpoint: config.hubEndpoint,
+      }),
   };
 }
 
@@ -93,7 +100,12 @@ function transformersChoice(config: EngineConfig): EmbeddingChoice {
     model: config.transformersModel,
     reason: `transformers model ${config.transformersModel}`,
     key: `transformers|${config.transformersModel}|${config.transformersCacheDir}`,
-    create: () => new TransformersEmbedder({ model: config.transformersModel, cacheDir: config.transformersCacheDir, allowRemote: config.transformersAllowRemote }),
+    create: () =>
+      new TransformersEmbedder({
+        model: config.transformersModel,
+        cacheDir: config.transformersCacheDir,
+        allowRemote: config.transformersAllowRemote,
+      }),
   };
 }
 
@@ -101,5 +113,8 @@ const none = (reason: string): EmbeddingChoice => ({ source: null, model: null, 
 
 /** A changed key must rebuild the embedder, without putting the secret itself into the key. */
 function fingerprint(endpoint: ProviderEndpoint): string {
-  return createHash('sha256').update(endpoint.apiKey ?? '').digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(endpoint.apiKey ?? '')
+    .digest('hex')
+    .slice(0, 12);
 }

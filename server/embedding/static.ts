@@ -14,7 +14,7 @@ import { endianness } from 'node:os';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { type Embedder, type EmbedderState, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
-import { assertRepoId, describeError, filesFingerprint, missingFiles, ModelLoader } from './modelLoader.ts';
+import { assertRepoId, describeError, filesFingerprint, ModelLoader, missingFiles } from './modelLoader.ts';
 
 export interface StaticEmbedderOptions {
   /** Hub repo id, default 'minishlab/potion-base-8M'. */
@@ -40,7 +40,6 @@ export const STATIC_MODEL_FILES = ['config.json', 'tokenizer.json', 'model.safet
 /** model2vec's encode() default max_length. */
 const MAX_TOKENS = 512;
 const MAX_REDIRECTS = 5;
-
 
 export class StaticEmbedder implements Embedder {
   readonly source = 'static' as const;
@@ -68,7 +67,11 @@ export class StaticEmbedder implements Embedder {
       toError: (err) =>
         err instanceof EmbeddingError
           ? err
-          : new EmbeddingError('model_unavailable', `static model "${this.model}" failed to load from ${this.#dir}: ${describeError(err)}`, { cause: err }),
+          : new EmbeddingError(
+              'model_unavailable',
+              `static model "${this.model}" failed to load from ${this.#dir}: ${describeError(err)}`,
+              { cause: err },
+            ),
     });
   }
 
@@ -94,7 +97,10 @@ export class StaticEmbedder implements Embedder {
     try {
       return texts.map((text) => model.embed(text));
     } catch (err) {
-      const error = err instanceof EmbeddingError ? err : new EmbeddingError('bad_response', `static model "${this.model}": ${describeError(err)}`, { cause: err });
+      const error =
+        err instanceof EmbeddingError
+          ? err
+          : new EmbeddingError('bad_response', `static model "${this.model}": ${describeError(err)}`, { cause: err });
       this.#loader.noteError(error);
       throw error;
     }
@@ -182,7 +188,11 @@ export class StaticEmbedder implements Embedder {
    * (`x-linked-size`) on its redirect to the CDN, and an automatic redirect would drop those headers. Integrity
    * headers are only believed from the hub's own origin; the CDN's etag is some other hash.
    */
-  async #resolve(start: string, file: string, signal: AbortSignal): Promise<{ response: Response; sha256: string | null; size: number | null }> {
+  async #resolve(
+    start: string,
+    file: string,
+    signal: AbortSignal,
+  ): Promise<{ response: Response; sha256: string | null; size: number | null }> {
     const hubOrigin = new URL(this.#options.hubEndpoint).origin;
     let url = start;
     let sha256: string | null = null;
@@ -273,7 +283,8 @@ class StaticModel {
     l2normalize(mean);
     let norm = 0;
     for (const v of mean) norm += v * v;
-    if (!Number.isFinite(norm)) throw new EmbeddingError('bad_response', 'static model produced a non-finite vector (corrupt model.safetensors?)');
+    if (!Number.isFinite(norm))
+      throw new EmbeddingError('bad_response', 'static model produced a non-finite vector (corrupt model.safetensors?)');
     // Rows that cancel out exactly leave nothing to normalise.
     return norm === 0 ? unknownTextVector(this.dim) : mean;
   }
@@ -327,7 +338,8 @@ export function parseSafetensors(file: Uint8Array): Map<string, Tensor> {
     const size = DTYPE_SIZE[dtype];
     const count = (shape as number[]).reduce((a, b) => a * b, 1);
     if (!(begin >= 0 && begin <= end && end <= data.length)) throw new Error(`model.safetensors: tensor "${name}" lies outside the file`);
-    if (size !== undefined && end - begin !== count * size) throw new Error(`model.safetensors: tensor "${name}" has ${end - begin} bytes for shape [${shape.join(', ')}] ${dtype}`);
+    if (size !== undefined && end - begin !== count * size)
+      throw new Error(`model.safetensors: tensor "${name}" has ${end - begin} bytes for shape [${shape.join(', ')}] ${dtype}`);
     tensors.set(name, { dtype, shape: shape as number[], bytes: data.subarray(begin, end) });
   }
   return tensors;
@@ -420,7 +432,8 @@ function httpFailure(response: Response, file: string, model: string, revision: 
   const message = response.headers.get('x-error-message');
   if (code === 'EntryNotFound') return `the hub has no ${file} in ${model} at revision "${revision}" (HTTP 404 EntryNotFound)`;
   if (code === 'RevisionNotFound') return `the hub has no revision "${revision}" of ${model} (HTTP 404 RevisionNotFound)`;
-  if (code === 'RepositoryNotFound') return `the hub has no repository ${model}, or it is private (HTTP ${response.status} RepositoryNotFound)`;
+  if (code === 'RepositoryNotFound')
+    return `the hub has no repository ${model}, or it is private (HTTP ${response.status} RepositoryNotFound)`;
   if (code === 'GatedRepo') return `${model} is gated and needs an access token (HTTP ${response.status} GatedRepo)`;
   return `HTTP ${response.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`;
 }
@@ -432,4 +445,3 @@ function parseJson(bytes: Uint8Array, what: string): unknown {
     throw new Error(`${what} is not valid JSON: ${describeError(err)}`);
   }
 }
-

@@ -16,7 +16,7 @@
 import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { type Embedder, type EmbedderState, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
-import { assertRepoId, describeError, filesFingerprint, missingFiles, ModelLoader } from './modelLoader.ts';
+import { assertRepoId, describeError, filesFingerprint, ModelLoader, missingFiles } from './modelLoader.ts';
 
 export interface TransformersEmbedderOptions {
   /** MEMORY_TRANSFORMERS_MODEL, default 'Xenova/all-MiniLM-L6-v2'. */
@@ -94,7 +94,10 @@ export class TransformersEmbedder implements Embedder {
         out.push(...(await this.#run(extractor, texts.slice(i, i + BATCH_SIZE), dim)));
       }
     } catch (err) {
-      const error = err instanceof EmbeddingError ? err : new EmbeddingError('bad_response', `transformers model "${this.model}" failed to embed: ${describeError(err)}`, { cause: err });
+      const error =
+        err instanceof EmbeddingError
+          ? err
+          : new EmbeddingError('bad_response', `transformers model "${this.model}" failed to embed: ${describeError(err)}`, { cause: err });
       this.#loader.noteError(error);
       throw error;
     }
@@ -104,7 +107,10 @@ export class TransformersEmbedder implements Embedder {
   async #run(extractor: FeatureExtractionPipeline, texts: string[], dim: number): Promise<Float32Array[]> {
     const output = await extractor(texts, { pooling: 'mean', normalize: true });
     if (output.dims.length !== 2 || output.dims[0] !== texts.length || output.dims[1] !== dim) {
-      throw new EmbeddingError('bad_response', `transformers model "${this.model}" returned dims [${output.dims.join(', ')}], expected [${texts.length}, ${dim}]`);
+      throw new EmbeddingError(
+        'bad_response',
+        `transformers model "${this.model}" returned dims [${output.dims.join(', ')}], expected [${texts.length}, ${dim}]`,
+      );
     }
     const data = output.data as Float32Array;
     return texts.map((_, i) => toUnitVector(data.subarray(i * dim, (i + 1) * dim)) ?? unknownTextVector(dim));
@@ -160,7 +166,11 @@ let library: Promise<TransformersLibrary> | undefined;
 function importLibrary(): Promise<TransformersLibrary> {
   library ??= import('@huggingface/transformers').catch((err: unknown) => {
     library = undefined;
-    throw new EmbeddingError('model_unavailable', `@huggingface/transformers could not be loaded (onnxruntime-node binary?): ${describeError(err)}`, { cause: err });
+    throw new EmbeddingError(
+      'model_unavailable',
+      `@huggingface/transformers could not be loaded (onnxruntime-node binary?): ${describeError(err)}`,
+      { cause: err },
+    );
   });
   return library;
 }

@@ -44,11 +44,17 @@ export function useRequestBodyLimit(limit: number = MAX_REQUEST_BODY_BYTES): Plu
 /** Whether the body came through Node's HTTP parser, framed by exactly this Content-Length. */
 function framedByNode(serverContext: unknown, contentLength: string): boolean {
   const req = (serverContext as { req?: unknown } | undefined)?.req;
-  return req instanceof IncomingMessage && req.headers['content-length'] === contentLength && req.headers['transfer-encoding'] === undefined;
+  return (
+    req instanceof IncomingMessage && req.headers['content-length'] === contentLength && req.headers['transfer-encoding'] === undefined
+  );
 }
 
 /** yoga's limitRequestBodySize: the body through a stream that fails once more than `limit` bytes went by. */
-function limitBody(request: Request, limit: number, fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream }): Request {
+function limitBody(
+  request: Request,
+  limit: number,
+  fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream },
+): Request {
   const body = request.body;
   if (!body) return request;
   // A native Request's body (a caller's own fetch API) only pipes through a native TransformStream.
@@ -63,5 +69,11 @@ function limitBody(request: Request, limit: number, fetchAPI: { Request: typeof 
       },
     }),
   );
-  return new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: limited, duplex: 'half' } as RequestInit);
+  return new fetchAPI.Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    body: limited,
+    duplex: 'half',
+  } as RequestInit);
 }

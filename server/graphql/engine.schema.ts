@@ -1,12 +1,17 @@
 import type { Provider, ProviderModel } from '../embedding/providers.ts';
-import type { ReindexJob } from '../jobs/reindex.ts';
-import { engineStatus, type EngineStatus } from '../vector/engineStatus.ts';
 import { forbidden } from '../errors.ts';
+import type { ReindexJob } from '../jobs/reindex.ts';
+import { type EngineStatus, engineStatus } from '../vector/engineStatus.ts';
 import { builder } from './builder.ts';
 import { QdrantStatusRef } from './qdrant.schema.ts';
 
 const JobStatusEnum = builder.enumType('ReindexStatus', {
-  values: { RUNNING: { value: 'running' }, COMPLETED: { value: 'completed' }, FAILED: { value: 'failed' }, CANCELLED: { value: 'cancelled' } } as const,
+  values: {
+    RUNNING: { value: 'running' },
+    COMPLETED: { value: 'completed' },
+    FAILED: { value: 'failed' },
+    CANCELLED: { value: 'cancelled' },
+  } as const,
 });
 
 const ReindexJobRef = builder.objectRef<ReindexJob>('ReindexJob').implement({
@@ -69,7 +74,10 @@ const VectorStoreRef = builder.objectRef<EngineStatus['vectorStore']>('VectorSto
     rows: t.exposeInt('rows'),
     pendingReindex: t.exposeInt('pendingReindex', { description: 'Memories whose vector is missing or stale.' }),
     signature: t.exposeString('signature', { nullable: true }),
-    signatureMatches: t.exposeBoolean('signatureMatches', { nullable: true, description: 'False: the active embedder differs from the stored vectors; a reindex follows.' }),
+    signatureMatches: t.exposeBoolean('signatureMatches', {
+      nullable: true,
+      description: 'False: the active embedder differs from the stored vectors; a reindex follows.',
+    }),
     dimension: t.exposeInt('dimension', { nullable: true }),
     quantization: t.exposeString('quantization'),
     lastResetAt: t.expose('lastResetAt', { type: 'DateTime', nullable: true }),
@@ -77,7 +85,11 @@ const VectorStoreRef = builder.objectRef<EngineStatus['vectorStore']>('VectorSto
 });
 
 const RerankStatusRef = builder.objectRef<EngineStatus['rerank']>('RerankStatus').implement({
-  fields: (t) => ({ enabled: t.exposeBoolean('enabled'), model: t.exposeString('model', { nullable: true }), reason: t.exposeString('reason') }),
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled'),
+    model: t.exposeString('model', { nullable: true }),
+    reason: t.exposeString('reason'),
+  }),
 });
 
 const EngineStatusRef = builder.objectRef<EngineStatus>('EngineStatus').implement({
@@ -92,7 +104,9 @@ const EngineStatusRef = builder.objectRef<EngineStatus>('EngineStatus').implemen
   }),
 });
 
-const ModelKindEnum = builder.enumType('ModelKind', { values: { EMBEDDING: { value: 'embedding' }, RERANK: { value: 'rerank' } } as const });
+const ModelKindEnum = builder.enumType('ModelKind', {
+  values: { EMBEDDING: { value: 'embedding' }, RERANK: { value: 'rerank' } } as const,
+});
 
 const ProviderModelRef = builder.objectRef<ProviderModel>('ProviderModel').implement({
   fields: (t) => ({
@@ -177,7 +191,8 @@ builder.mutationFields((t) => ({
   reindex: t.field({
     type: ReindexJobRef,
     authScopes: { admin: true },
-    description: 'Starts embedding every memory whose vector is missing or stale (all of them with force), or returns the job already running.',
+    description:
+      'Starts embedding every memory whose vector is missing or stale (all of them with force), or returns the job already running.',
     args: { force: t.arg.boolean({ defaultValue: false }) },
     resolve: (_root, { force }, ctx) => ctx.services.reindex.start(force ?? false),
   }),

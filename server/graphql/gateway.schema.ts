@@ -94,11 +94,14 @@ const ExtractionResultRef = builder.objectRef<ExtractOutcome>('ExtractionResult'
 const ExtractFactsInput = builder.inputType('ExtractFactsInput', {
   fields: (t) => ({
     apiKeyId: t.string({ description: 'Optional for tokens bound to one key.' }),
-    sessionId: t.string({ description: 'Recorded in the facts\' metadata; facts themselves are key-wide.' }),
+    sessionId: t.string({ description: "Recorded in the facts' metadata; facts themselves are key-wide." }),
     text: t.string({ required: true, description: 'Message text; only the last 64 KiB is mined.' }),
     role: t.field({ type: MessageRoleEnum, required: true }),
     persist: t.boolean({ defaultValue: true }),
-    includeAssistant: t.boolean({ defaultValue: false, description: 'Mine assistant text too (off: the assistant\'s plans are not the user\'s facts).' }),
+    includeAssistant: t.boolean({
+      defaultValue: false,
+      description: "Mine assistant text too (off: the assistant's plans are not the user's facts).",
+    }),
     noMemory: t.boolean({ description: 'The request opted out of memory: nothing is extracted.' }),
   }),
 });

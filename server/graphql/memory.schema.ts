@@ -1,7 +1,7 @@
 import { keyForRead, keyForWrite, mayUseKey } from '../auth/viewer.ts';
-import { type Memory, MEMORY_TYPES, memoryStatus } from '../memory/memory.ts';
 import type { MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
+import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
 
@@ -77,7 +77,10 @@ const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
   fields: (t) => ({
     totalEntries: t.exposeInt('totalEntries'),
     tokensUsed: t.exposeInt('tokensUsed'),
-    hitRate: t.exposeFloat('hitRate', { nullable: true, description: 'Share of retrievals that found at least one memory; null before any.' }),
+    hitRate: t.exposeFloat('hitRate', {
+      nullable: true,
+      description: 'Share of retrievals that found at least one memory; null before any.',
+    }),
     retrievals: t.exposeInt('retrievals'),
     byType: t.field({ type: [MemoryTypeCount], resolve: (s) => s.byType }),
     byWeek: t.field({
@@ -252,7 +255,8 @@ builder.mutationFields((t) => ({
     resolve: (_root, { id }, ctx) => memories.deleteMemory(ctx.services.memory, String(id), canSee(ctx)),
   }),
   clearMemories: t.int({
-    description: 'Deletes the memories of one API key (optionally of one type, or created before a date) in one transaction; returns how many.',
+    description:
+      'Deletes the memories of one API key (optionally of one type, or created before a date) in one transaction; returns how many.',
     args: {
       apiKeyId: t.arg.string({ required: true }),
       type: t.arg({ type: MemoryTypeEnum }),

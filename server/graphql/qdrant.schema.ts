@@ -3,9 +3,9 @@ import { keyForWrite } from '../auth/viewer.ts';
 import { badInput } from '../errors.ts';
 import { retentionCutoff, rowToMemory } from '../memory/memory.ts';
 import { memoriesInScope } from '../memory/retrieval.repository.ts';
+import { parseInput } from '../validation.ts';
 import type { QdrantSettingsView } from '../vector/qdrantSettings.ts';
 import type { QdrantStatus } from '../vector/qdrantTier.ts';
-import { parseInput } from '../validation.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
 
@@ -40,7 +40,10 @@ export const QdrantStatusRef = builder.objectRef<QdrantStatus>('QdrantStatus').i
     ready: t.exposeBoolean('ready', { nullable: true, description: 'Qdrant /readyz answered 200.' }),
     latencyMs: t.exposeFloat('latencyMs', { nullable: true }),
     error: t.exposeString('error', { nullable: true }),
-    compatible: t.exposeBoolean('compatible', { nullable: true, description: 'The collection fits the embedding model; null until checked.' }),
+    compatible: t.exposeBoolean('compatible', {
+      nullable: true,
+      description: 'The collection fits the embedding model; null until checked.',
+    }),
     incompatibleReason: t.exposeString('incompatibleReason', { nullable: true, description: 'What does not fit, and the fix.' }),
     points: t.exposeInt('points', { nullable: true }),
     pendingSync: t.exposeInt('pendingSync', { description: 'Changes queued for Qdrant.' }),
@@ -82,7 +85,10 @@ builder.queryFields((t) => ({
   qdrantSettings: t.field({
     type: QdrantSettingsRef,
     authScopes: { admin: true },
-    resolve: async (_root, _args, ctx) => ({ ...(await ctx.services.qdrantSettings.view()), enabled: (await ctx.services.settings.get()).vectorStore === 'QDRANT' }),
+    resolve: async (_root, _args, ctx) => ({
+      ...(await ctx.services.qdrantSettings.view()),
+      enabled: (await ctx.services.settings.get()).vectorStore === 'QDRANT',
+    }),
   }),
   qdrantHealth: t.field({
     type: QdrantHealthRef,
@@ -117,12 +123,29 @@ builder.mutationFields((t) => ({
       const { query, topK } = parseInput(searchTestSchema, { query: args.query, topK: args.topK ?? 10 });
       const apiKeyId = keyForWrite(ctx.viewer, args.apiKeyId);
       const now = Date.now();
-      const scope = { apiKeyId, sessionId: null, types: null, now, retentionCutoff: retentionCutoff(now, (await ctx.services.settings.get()).retentionDays) };
+      const scope = {
+        apiKeyId,
+        sessionId: null,
+        types: null,
+        now,
+        retentionCutoff: retentionCutoff(now, (await ctx.services.settings.get()).retentionDays),
+      };
       const { hits, latencyMs } = await ctx.services.vectors.searchQdrant(query, scope, topK).catch((error: Error) => {
         throw badInput(`Qdrant search failed: ${error.message}`);
       });
-      const rows = new Map((await memoriesInScope(ctx.services.db, scope, hits.map((h) => h.pk))).map((r) => [r.pk, r]));
-      return { latencyMs, hits: hits.flatMap((h) => (rows.has(h.pk) ? [{ score: h.similarity, memory: rowToMemory(rows.get(h.pk)!) }] : [])) };
+      const rows = new Map(
+        (
+          await memoriesInScope(
+            ctx.services.db,
+            scope,
+            hits.map((h) => h.pk),
+          )
+        ).map((r) => [r.pk, r]),
+      );
+      return {
+        latencyMs,
+        hits: hits.flatMap((h) => (rows.has(h.pk) ? [{ score: h.similarity, memory: rowToMemory(rows.get(h.pk)!) }] : [])),
+      };
     },
   }),
   qdrantCleanup: t.int({
@@ -130,9 +153,11 @@ builder.mutationFields((t) => ({
     description: 'Deletes Qdrant points of expired or out-of-retention memories and of memories that no longer exist; returns how many.',
     resolve: async (_root, _args, ctx) => {
       const now = Date.now();
-      return ctx.services.qdrant.cleanup(now, retentionCutoff(now, (await ctx.services.settings.get()).retentionDays)).catch((error: Error) => {
-        throw badInput(`Qdrant cleanup failed: ${error.message}`);
-      });
+      return ctx.services.qdrant
+        .cleanup(now, retentionCutoff(now, (await ctx.services.settings.get()).retentionDays))
+        .catch((error: Error) => {
+          throw badInput(`Qdrant cleanup failed: ${error.message}`);
+        });
     },
   }),
 }));

@@ -44,9 +44,17 @@ const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('Retrieva
     tiers: t.field({ type: [TierEnum], description: 'Tiers that produced candidates, in order.', resolve: (r) => r.tiers }),
     fallback: t.boolean({ resolve: (r) => r.fallbackReason !== null }),
     fallbackReason: t.exposeString('fallbackReason', { nullable: true }),
-    embeddingSource: t.string({ nullable: true, description: 'remote, static or transformers; null when none is usable.', resolve: (r) => r.embedding?.source ?? null }),
+    embeddingSource: t.string({
+      nullable: true,
+      description: 'remote, static or transformers; null when none is usable.',
+      resolve: (r) => r.embedding?.source ?? null,
+    }),
     embeddingModel: t.string({ nullable: true, resolve: (r) => r.embedding?.model ?? null }),
-    embeddingReason: t.string({ nullable: true, description: 'Why this embedding source was chosen.', resolve: (r) => r.embedding?.reason ?? null }),
+    embeddingReason: t.string({
+      nullable: true,
+      description: 'Why this embedding source was chosen.',
+      resolve: (r) => r.embedding?.reason ?? null,
+    }),
     vectorStore: t.exposeString('vectorStore', { nullable: true }),
     reranked: t.boolean({ resolve: (r) => r.rerank?.applied ?? false }),
     rerankModel: t.string({ nullable: true, resolve: (r) => r.rerank?.model ?? null }),
@@ -65,7 +73,10 @@ export const RetrievalResultRef = builder.objectRef<RetrievalResult>('RetrievalR
     block: t.string({
       nullable: true,
       description: 'The memory block exactly as it is injected; null when nothing was retrieved.',
-      resolve: (r) => (r.items.length > 0 ? formatMemoryBlock(r.items.map((i) => ({ id: i.memory.id, type: i.memory.type, key: i.memory.key, content: i.content }))) : null),
+      resolve: (r) =>
+        r.items.length > 0
+          ? formatMemoryBlock(r.items.map((i) => ({ id: i.memory.id, type: i.memory.type, key: i.memory.key, content: i.content })))
+          : null,
     }),
   }),
 });

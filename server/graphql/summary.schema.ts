@@ -25,7 +25,8 @@ const RestoreResult = builder.simpleObject('RestoreSummaryResult', {
 builder.mutationFields((t) => ({
   summarize: t.field({
     type: SummaryResult,
-    description: 'Compacts one API key\'s memories last written more than olderThanDays ago into one summary; originals are archived, not deleted.',
+    description:
+      "Compacts one API key's memories last written more than olderThanDays ago into one summary; originals are archived, not deleted.",
     args: {
       apiKeyId: t.arg.string({ required: true }),
       olderThanDays: t.arg.int({ defaultValue: 30 }),

@@ -4,7 +4,15 @@ import type { ReindexJobStatus } from '../db/schema.ts';
 export async function insertRunningJob(db: Db, job: { id: string; force: boolean; total: number; now: number }) {
   return db
     .insertInto('reindex_jobs')
-    .values({ id: job.id, status: 'running', force: job.force ? 1 : 0, signature: null, total: job.total, started_at: job.now, updated_at: job.now })
+    .values({
+      id: job.id,
+      status: 'running',
+      force: job.force ? 1 : 0,
+      signature: null,
+      total: job.total,
+      started_at: job.now,
+      updated_at: job.now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -22,7 +30,11 @@ export async function latestJob(db: Db) {
 }
 
 /** Adds a batch's counts; `lastPk` moves the resume point (the embedding phase only). */
-export async function recordBatch(db: Db, id: string, b: { processed: number; failed: number; lastPk?: number; error: string | null; now: number }) {
+export async function recordBatch(
+  db: Db,
+  id: string,
+  b: { processed: number; failed: number; lastPk?: number; error: string | null; now: number },
+) {
   return db
     .updateTable('reindex_jobs')
     .set((eb) => ({

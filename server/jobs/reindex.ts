@@ -67,9 +67,7 @@ export class ReindexRunner {
   private readonly cancelled = new Set<string>();
   private stopping = false;
 
-  constructor(
-    private readonly deps: { db: Db; vectors: VectorEngine; logger: Logger; batchSize: number },
-  ) {
+  constructor(private readonly deps: { db: Db; vectors: VectorEngine; logger: Logger; batchSize: number }) {
     this.events.setMaxListeners(0);
   }
 

@@ -59,7 +59,10 @@ export class AccessRecorder {
       this.#pending = emptyBatch();
       this.#written = this.#written.then(() =>
         writeAccess(this.#db, batch).catch((err: unknown) =>
-          this.#logger?.error({ err, memories: batch.memories.size, keys: batch.keys.size }, 'could not write access counts; they are lost'),
+          this.#logger?.error(
+            { err, memories: batch.memories.size, keys: batch.keys.size },
+            'could not write access counts; they are lost',
+          ),
         ),
       );
     }

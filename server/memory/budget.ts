@@ -12,7 +12,10 @@ export interface BudgetOptions<T> {
   truncate: (item: T, tokens: number) => T | null;
 }
 
-export function fitToBudget<T>(ranked: readonly T[], { budget, maxItems = Infinity, cost, truncate }: BudgetOptions<T>): { items: T[]; used: number } {
+export function fitToBudget<T>(
+  ranked: readonly T[],
+  { budget, maxItems = Infinity, cost, truncate }: BudgetOptions<T>,
+): { items: T[]; used: number } {
   if (budget <= 0 || ranked.length === 0) return { items: [], used: 0 };
   const items: T[] = [];
   let used = 0;

@@ -200,7 +200,11 @@ const PATTERNS: readonly Pattern[] = [
   {
     category: 'preference',
     regex: pattern(String.raw`${I}\s+${ADVERB}(?<verb>like|love|adore|enjoy|prefer)\s+`),
-    describe: (object, g) => ({ polarity: 'positive', content: `${LIKE_VERBS[word(g, 'verb')] ?? 'Likes'} ${object}`, key: ['pref', object] }),
+    describe: (object, g) => ({
+      polarity: 'positive',
+      content: `${LIKE_VERBS[word(g, 'verb')] ?? 'Likes'} ${object}`,
+      key: ['pref', object],
+    }),
   },
   {
     category: 'preference',
@@ -210,7 +214,11 @@ const PATTERNS: readonly Pattern[] = [
   {
     category: 'preference',
     regex: pattern(String.raw`${I}\s+${ADVERB}(?<verb>dislike|hate|detest|loathe)\s+`),
-    describe: (object, g) => ({ polarity: 'negative', content: `${DISLIKE_VERBS[word(g, 'verb')] ?? 'Dislikes'} ${object}`, key: ['pref', object] }),
+    describe: (object, g) => ({
+      polarity: 'negative',
+      content: `${DISLIKE_VERBS[word(g, 'verb')] ?? 'Dislikes'} ${object}`,
+      key: ['pref', object],
+    }),
   },
   {
     category: 'preference',
@@ -220,7 +228,9 @@ const PATTERNS: readonly Pattern[] = [
   {
     category: 'preference',
     // The topic is bounded so a sentence of repeated "my favourite" cannot make the lazy search quadratic.
-    regex: pattern(String.raw`${WORD_START}my\s+(?:all[-\s]time\s+|absolute\s+)?(?<fav>favou?rite|fave?)\s+(?<topic>.{1,80}?)\s+(?:is|are)\s+`),
+    regex: pattern(
+      String.raw`${WORD_START}my\s+(?:all[-\s]time\s+|absolute\s+)?(?<fav>favou?rite|fave?)\s+(?<topic>.{1,80}?)\s+(?:is|are)\s+`,
+    ),
     describe: (object, g) => {
       const topic = g['topic'] ?? '';
       const label = word(g, 'fav') === 'favourite' ? 'Favourite' : 'Favorite';
@@ -254,7 +264,9 @@ const PATTERNS: readonly Pattern[] = [
   },
   {
     category: 'goal',
-    regex: pattern(String.raw`${I}(?:\s+${ADVERB}(?:want|hope|plan|intend)|\s+would\s+(?:really\s+)?like|'d\s+(?:really\s+)?like)\s+to\s+learn\s+`),
+    regex: pattern(
+      String.raw`${I}(?:\s+${ADVERB}(?:want|hope|plan|intend)|\s+would\s+(?:really\s+)?like|'d\s+(?:really\s+)?like)\s+to\s+learn\s+`,
+    ),
     describe: (object) => ({ polarity: 'positive', content: `Wants to learn ${object}`, key: ['goal', `learn ${object}`] }),
   },
   {
@@ -306,7 +318,11 @@ const PATTERNS: readonly Pattern[] = [
     regex: pattern(String.raw`${I}\s+(?<freq>always|usually|normally|typically|generally|often|never|rarely|seldom)\s+`),
     describe: (object, g) => {
       const freq = word(g, 'freq');
-      return { polarity: NEGATIVE_FREQUENCIES.has(freq) ? 'negative' : 'positive', content: `${capitalise(freq)} ${object}`, key: ['habit', object] };
+      return {
+        polarity: NEGATIVE_FREQUENCIES.has(freq) ? 'negative' : 'positive',
+        content: `${capitalise(freq)} ${object}`,
+        key: ['habit', object],
+      };
     },
   },
   {
@@ -334,7 +350,9 @@ function firstMatch(clause: string): PatternMatch | undefined {
 
 /** "Do I like…", "should I always…", "if I use…" ask or suppose; they do not state a fact. */
 const NON_STATEMENT_LEADS = new Set(
-  'do does did should would could can will shall may might must am are is was were have has had if whether unless why how what when whenever where who whom which'.split(' '),
+  'do does did should would could can will shall may might must am are is was were have has had if whether unless why how what when whenever where who whom which'.split(
+    ' ',
+  ),
 );
 
 function isQuestionOrCondition(clause: string, index: number): boolean {
@@ -371,9 +389,34 @@ const EMPTY_OBJECTS = new Set([
 
 /** Longest first, so "a lot more" is removed whole rather than leaving "a lot". */
 const TRAILING_FILLERS = [
-  'from now on', 'going forward', 'a lot more', 'very much', 'so much', 'a lot', 'as well', 'a bit', 'a little', 'at all',
-  'any more', 'anymore', 'these days', 'nowadays', 'for now', 'instead', 'though', 'anyway', 'anyways', 'honestly',
-  'actually', 'really', 'please', 'too', 'tbh', 'lol', 'haha', 'now',
+  'from now on',
+  'going forward',
+  'a lot more',
+  'very much',
+  'so much',
+  'a lot',
+  'as well',
+  'a bit',
+  'a little',
+  'at all',
+  'any more',
+  'anymore',
+  'these days',
+  'nowadays',
+  'for now',
+  'instead',
+  'though',
+  'anyway',
+  'anyways',
+  'honestly',
+  'actually',
+  'really',
+  'please',
+  'too',
+  'tbh',
+  'lol',
+  'haha',
+  'now',
 ];
 const EDGE_QUOTES = `"'“”‘’«»`;
 const TRAILING_JUNK = new Set([...` .,;:!?…~`, ...EDGE_QUOTES]);

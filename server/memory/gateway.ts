@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { badInput } from '../errors.ts';
-import { type ChatRequestShape, detectShape, injectIntoRequest, type InjectionRole, lastUserText } from './injection.ts';
-import type { MemoryDeps } from './memory.service.ts';
-import { type RetrievalResult, type RetrieveInput, retrieve } from './retrieval.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
-import type { Memory } from './memory.ts';
+import { type ChatRequestShape, detectShape, type InjectionRole, injectIntoRequest, lastUserText } from './injection.ts';
+import type { MemoryDeps } from './memory.service.ts';
 import { createMemory } from './memory.service.ts';
+import type { Memory } from './memory.ts';
+import { type RetrievalResult, type RetrieveInput, retrieve } from './retrieval.ts';
 
 /** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
 export interface InjectInput extends Omit<RetrieveInput, 'query'> {
@@ -102,7 +102,13 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
               type: fact.type,
               key: fact.key,
               content: fact.content,
-              metadata: { source: 'extraction', category: fact.category, polarity: fact.polarity, role: input.role, sessionId: valid.data.sessionId ?? null },
+              metadata: {
+                source: 'extraction',
+                category: fact.category,
+                polarity: fact.polarity,
+                role: input.role,
+                sessionId: valid.data.sessionId ?? null,
+              },
             },
           ),
         );

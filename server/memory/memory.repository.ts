@@ -121,12 +121,7 @@ export async function findMemoryRowById(db: Db, id: string) {
 }
 
 export async function memoryKeyExists(db: Db, apiKeyId: string, key: string) {
-  const row = await db
-    .selectFrom('memories')
-    .select('pk')
-    .where('api_key_id', '=', apiKeyId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  const row = await db.selectFrom('memories').select('pk').where('api_key_id', '=', apiKeyId).where('key', '=', key).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -173,7 +168,10 @@ export async function deleteMemoryRow(db: Db, pk: number) {
 }
 
 /** One statement, so a clear of any size is atomic; the FTS trigger removes index entries with the rows. */
-export async function deleteMemoryRows(db: Db, f: { apiKeyId: string; types?: readonly MemoryTypeValue[] | null; createdBefore?: number | null }) {
+export async function deleteMemoryRows(
+  db: Db,
+  f: { apiKeyId: string; types?: readonly MemoryTypeValue[] | null; createdBefore?: number | null },
+) {
   let q = db.deleteFrom('memories').where('api_key_id', '=', f.apiKeyId);
   if (f.types && f.types.length > 0) q = q.where('type', 'in', f.types);
   if (f.createdBefore != null) q = q.where('created_at', '<', f.createdBefore);

@@ -1,27 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
-import type { Logger } from '../logger.ts';
-import type { VectorEngine } from '../vector/vectorEngine.ts';
 import { badInput, notFound } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import type { SettingsStore } from '../settings/settings.ts';
 import { describeIssues, parseInput } from '../validation.ts';
+import type { VectorEngine } from '../vector/vectorEngine.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { toFtsQuery } from './ftsQuery.ts';
+import * as repo from './memory.repository.ts';
 import {
   contentKey,
   LIMITS,
   type Memory,
   type MemoryInput,
-  memoryInputSchema,
   type MemoryPatch,
-  memoryPatchSchema,
   type MemoryType,
+  memoryInputSchema,
+  memoryPatchSchema,
   retentionCutoff,
   rowToMemory,
   type ValidMemoryInput,
 } from './memory.ts';
-import * as repo from './memory.repository.ts';
 import { countTokens } from './tokenCount.ts';
 
 export interface MemoryDeps {

@@ -72,11 +72,7 @@ export function retentionCutoff(now: number, retentionDays: number): number {
 }
 
 const identifier = (what: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${what} must not be empty`)
-    .max(LIMITS.idChars, `${what} is longer than ${LIMITS.idChars} characters`);
+  z.string().trim().min(1, `${what} must not be empty`).max(LIMITS.idChars, `${what} is longer than ${LIMITS.idChars} characters`);
 
 const metadataSchema = z
   .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object' })

@@ -54,7 +54,9 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, phrases: 
 
 /** Rows in the FTS table, the key's rows, and the key's rows holding each term, in one round trip. */
 async function termStatistics(db: Db, apiKeyId: string, matches: readonly string[]) {
-  const counts = matches.map((match, i) => sql`(select count(*) from memories_fts where memories_fts match ${match}) as ${sql.ref(`t${i}`)}`);
+  const counts = matches.map(
+    (match, i) => sql`(select count(*) from memories_fts where memories_fts match ${match}) as ${sql.ref(`t${i}`)}`,
+  );
   const { rows } = await sql<Record<string, number> & { averages: Uint8Array | null; tenant: number | null }>`select
       (select block from memories_fts_data where id = 1) as averages,
       (select memories from memory_counts where api_key_id = ${apiKeyId}) as tenant,
@@ -71,7 +73,8 @@ async function termStatistics(db: Db, apiKeyId: string, matches: readonly string
 async function rankedInScope(db: Db, scope: RetrievalScope, terms: readonly { match: string; weight: number }[], head: number) {
   // Weights: the key's content 1, its key 0.4; the all-keys columns are not searched here.
   const scored = terms.map(
-    (t) => sql`select rowid, bm25(memories_fts, 0.0, 0.0, 1.0, 0.4) * ${t.weight} as s from memories_fts where memories_fts match ${t.match}`,
+    (t) =>
+      sql`select rowid, bm25(memories_fts, 0.0, 0.0, 1.0, 0.4) * ${t.weight} as s from memories_fts where memories_fts match ${t.match}`,
   );
   // "limit -1" (no limit) keeps SQLite from flattening the scores into the aggregate, where FTS5 refuses to
   // run a lone term's bm25(); it is cheaper than materializing them.

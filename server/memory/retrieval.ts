@@ -6,8 +6,8 @@ import { reciprocalRankFusion } from '../vector/fusion.ts';
 import { BLOCK_FRAME_TOKENS, lineTokens } from './blockTokens.ts';
 import { fitToBudget } from './budget.ts';
 import { ftsPhrases } from './ftsQuery.ts';
-import { MEMORY_TYPES, type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import type { MemoryDeps } from './memory.service.ts';
+import { MEMORY_TYPES, type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import * as repo from './retrieval.repository.ts';
 import { STOP_WORDS } from './stopWords.ts';
 import { truncateToTokens } from './tokenCount.ts';
@@ -79,7 +79,12 @@ const inputSchema = z.object({
   sessionId: z.string().trim().min(1, 'sessionId must not be empty').max(256).nullish(),
   query: z.string().nullish(),
   strategy: z.enum(STRATEGIES).nullish(),
-  maxTokens: z.number().int('maxTokens must be a whole number').min(0, 'maxTokens must be at least 0').max(16_000, 'maxTokens must be at most 16000').nullish(),
+  maxTokens: z
+    .number()
+    .int('maxTokens must be a whole number')
+    .min(0, 'maxTokens must be at least 0')
+    .max(16_000, 'maxTokens must be at most 16000')
+    .nullish(),
   limit: z.number().int('limit must be a whole number').min(1, 'limit must be at least 1').max(500, 'limit must be at most 500').nullish(),
   types: z.array(z.enum(MEMORY_TYPES)).nullish(),
 });
@@ -93,8 +98,22 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
   const settings = await deps.settings.get();
   const strategy = input.strategy ?? settings.strategy;
   const maxTokens = input.maxTokens ?? settings.maxTokens;
-  const resolution: Resolution = { requestedStrategy: strategy, tiers: [], fallbackReason: null, embedding: null, vectorStore: null, rerank: null };
-  const empty = (skipped: RetrievalResult['skipped']): RetrievalResult => ({ items: [], tokensUsed: 0, maxTokens, candidates: 0, resolution, skipped });
+  const resolution: Resolution = {
+    requestedStrategy: strategy,
+    tiers: [],
+    fallbackReason: null,
+    embedding: null,
+    vectorStore: null,
+    rerank: null,
+  };
+  const empty = (skipped: RetrievalResult['skipped']): RetrievalResult => ({
+    items: [],
+    tokensUsed: 0,
+    maxTokens,
+    candidates: 0,
+    resolution,
+    skipped,
+  });
   if (options.record && !settings.enabled) return empty('disabled');
   if (options.record && maxTokens === 0) return empty('zero_budget');
 
@@ -109,30 +128,53 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     retentionCutoff: retentionCutoff(now, settings.retentionDays),
   };
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const ranked = await rank(deps, scope, input.query ?? '', strategy, Math.ceil(limit * CANDIDATE_FACTOR), { maintainIndex: options.record });
-  const enforced = (await repo.enforcedMemories(deps.db, scope, ENFORCED_LIMIT)).map((row, i) => candidate(rowToMemory(row), 'enforced', ENFORCED_LIMIT - i));
+  const ranked = await rank(deps, scope, input.query ?? '', strategy, Math.ceil(limit * CANDIDATE_FACTOR), {
+    maintainIndex: options.record,
+  });
+  const enforced = (await repo.enforcedMemories(deps.db, scope, ENFORCED_LIMIT)).map((row, i) =>
+    candidate(rowToMemory(row), 'enforced', ENFORCED_LIMIT - i),
+  );
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
 
   const { items, used } = fitBlock(all, maxTokens, limit);
-  if (options.record) deps.access.record(input.apiKeyId, items.map((i) => i.memory.pk), now);
+  if (options.record)
+    deps.access.record(
+      input.apiKeyId,
+      items.map((i) => i.memory.pk),
+      now,
+    );
   return {
     items,
     tokensUsed: used,
     maxTokens,
     candidates: all.length,
-    resolution: { ...ranked.resolution, requestedStrategy: strategy, tiers: [...(enforced.length > 0 ? (['enforced'] as Tier[]) : []), ...ranked.resolution.tiers] },
+    resolution: {
+      ...ranked.resolution,
+      requestedStrategy: strategy,
+      tiers: [...(enforced.length > 0 ? (['enforced'] as Tier[]) : []), ...ranked.resolution.tiers],
+    },
     skipped: null,
   };
 }
 
 type Ranked = { candidates: RetrievedMemory[]; resolution: Omit<Resolution, 'requestedStrategy'> };
 
-async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, strategy: Strategy, limit: number, opts: { maintainIndex: boolean }): Promise<Ranked> {
+async function rank(
+  deps: MemoryDeps,
+  scope: repo.RetrievalScope,
+  query: string,
+  strategy: Strategy,
+  limit: number,
+  opts: { maintainIndex: boolean },
+): Promise<Ranked> {
   const base = { fallbackReason: null, embedding: null, vectorStore: null, rerank: null };
   if (strategy === 'EXACT') {
     const rows = await repo.recentCandidates(deps.db, scope, limit);
-    return { candidates: rows.map((row, i) => candidate(rowToMemory(row), 'exact', 1 / (i + 1))), resolution: { ...base, tiers: ['exact'] } };
+    return {
+      candidates: rows.map((row, i) => candidate(rowToMemory(row), 'exact', 1 / (i + 1))),
+      resolution: { ...base, tiers: ['exact'] },
+    };
   }
   // Both tiers run on their own: a failure of one never discards what the other found.
   const [keyword, vector] = await Promise.all([
@@ -141,9 +183,20 @@ async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string,
   ]);
   const resolution = { ...base, embedding: vector.embedding, vectorStore: vector.store };
   if (strategy === 'SEMANTIC') {
-    if (vector.ok) return rerank(deps, query, { candidates: vector.candidates, resolution: { ...resolution, tiers: ['vector'], fallbackReason: vector.note ?? null } });
+    if (vector.ok)
+      return rerank(deps, query, {
+        candidates: vector.candidates,
+        resolution: { ...resolution, tiers: ['vector'], fallbackReason: vector.note ?? null },
+      });
     const fallback = await keywordTier(deps, scope, query, limit);
-    return { candidates: fallback.ok ? fallback.candidates : [], resolution: { ...resolution, tiers: ['keyword'], fallbackReason: `vector search unavailable (${vector.reason}); keyword search answered` } };
+    return {
+      candidates: fallback.ok ? fallback.candidates : [],
+      resolution: {
+        ...resolution,
+        tiers: ['keyword'],
+        fallbackReason: `vector search unavailable (${vector.reason}); keyword search answered`,
+      },
+    };
   }
   const tiers: Tier[] = [];
   const reasons: string[] = [];
@@ -151,7 +204,8 @@ async function rank(deps: MemoryDeps, scope: repo.RetrievalScope, query: string,
   else reasons.push(`keyword search failed (${keyword?.reason})`);
   if (vector.ok) tiers.push('vector');
   else reasons.push(`vector search unavailable (${vector.reason})`);
-  const failures = reasons.length > 0 ? `${reasons.join('; ')}; ${tiers.length > 0 ? `${tiers.join(' and ')} answered` : 'nothing answered'}` : null;
+  const failures =
+    reasons.length > 0 ? `${reasons.join('; ')}; ${tiers.length > 0 ? `${tiers.join(' and ')} answered` : 'nothing answered'}` : null;
   const fallbackReason = [vector.note, failures].filter(Boolean).join('; ') || null;
   const candidates = fuse(deps, keyword?.ok ? keyword.candidates : [], vector.ok ? vector.candidates : []);
   return rerank(deps, query, { candidates, resolution: { ...resolution, tiers, fallbackReason } });
@@ -170,7 +224,11 @@ async function keywordTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: 
   if (phrases.length === 0) return { ...base, ok: true, candidates: [] };
   try {
     const rows = await repo.keywordCandidates(deps.db, scope, phrases, limit);
-    const candidates = rows.map((row, i) => ({ ...candidate(rowToMemory(row), 'keyword', row.score), keywordScore: row.score, keywordRank: i + 1 }));
+    const candidates = rows.map((row, i) => ({
+      ...candidate(rowToMemory(row), 'keyword', row.score),
+      keywordScore: row.score,
+      keywordRank: i + 1,
+    }));
     return { ...base, ok: true, candidates };
   } catch (error) {
     deps.logger?.error({ err: error }, 'keyword tier failed');
@@ -178,7 +236,13 @@ async function keywordTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: 
   }
 }
 
-async function vectorTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number, opts: { maintainIndex: boolean }): Promise<TierResult> {
+async function vectorTier(
+  deps: MemoryDeps,
+  scope: repo.RetrievalScope,
+  query: string,
+  limit: number,
+  opts: { maintainIndex: boolean },
+): Promise<TierResult> {
   const engine = deps.vectors;
   if (!engine) return { ok: false, reason: 'no vector engine is configured', embedding: null, store: null };
   const { choice } = await engine.embedding();
@@ -190,7 +254,15 @@ async function vectorTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: s
     // Lazy backfill: memories written since the worker last ran get their vectors before the search.
     if (opts.maintainIndex) await engine.embedPending({ limit: engine.backfillLimit, apiKeyId: scope.apiKeyId });
     const { hits, store, note } = await engine.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
-    const rows = new Map((await repo.memoriesInScope(deps.db, scope, hits.map((h) => h.pk))).map((r) => [r.pk, r]));
+    const rows = new Map(
+      (
+        await repo.memoriesInScope(
+          deps.db,
+          scope,
+          hits.map((h) => h.pk),
+        )
+      ).map((r) => [r.pk, r]),
+    );
     const candidates = hits.flatMap((hit, i) => {
       const row = rows.get(hit.pk);
       return row ? [{ ...candidate(rowToMemory(row), 'vector', hit.similarity), vectorScore: hit.similarity, vectorRank: i + 1 }] : [];
@@ -236,7 +308,11 @@ async function rerank(deps: MemoryDeps, query: string, ranked: Ranked): Promise<
   if (!reranker) return { ...ranked, resolution: { ...ranked.resolution, rerank: { applied: false, model: null, reason } } };
   const head = ranked.candidates.slice(0, RERANK_DEPTH);
   try {
-    const order = await reranker.rerank(query, head.map((c) => c.memory.content), head.length);
+    const order = await reranker.rerank(
+      query,
+      head.map((c) => c.memory.content),
+      head.length,
+    );
     const seen = new Set(order.map((o) => o.index));
     const reordered = [...order.map((o) => ({ ...head[o.index]!, score: o.score })), ...head.filter((_, i) => !seen.has(i))];
     return {
@@ -245,12 +321,29 @@ async function rerank(deps: MemoryDeps, query: string, ranked: Ranked): Promise<
     };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ...ranked, resolution: { ...ranked.resolution, rerank: { applied: false, model: reranker.model, reason: `rerank failed (${why}); fused order kept` } } };
+    return {
+      ...ranked,
+      resolution: {
+        ...ranked.resolution,
+        rerank: { applied: false, model: reranker.model, reason: `rerank failed (${why}); fused order kept` },
+      },
+    };
   }
 }
 
 function candidate(memory: Memory, tier: Tier, score: number): RetrievedMemory {
-  return { memory, content: memory.content, truncated: false, tier, score, keywordScore: null, keywordRank: null, vectorScore: null, vectorRank: null, tokens: 0 };
+  return {
+    memory,
+    content: memory.content,
+    truncated: false,
+    tier,
+    score,
+    keywordScore: null,
+    keywordRank: null,
+    vectorScore: null,
+    vectorRank: null,
+    tokens: 0,
+  };
 }
 
 /**

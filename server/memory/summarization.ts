@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import { parseInput } from '../validation.ts';
-import { type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import type { KeyGuard, MemoryDeps } from './memory.service.ts';
+import { type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
 import { countTokens, truncateToTokens } from './tokenCount.ts';
 
@@ -15,7 +15,11 @@ const DAY_MS = 86_400_000;
 
 const inputSchema = z.object({
   apiKeyId: z.string().trim().min(1, 'apiKeyId must not be empty').max(256),
-  olderThanDays: z.number().int('olderThanDays must be a whole number').min(0, 'olderThanDays must be at least 0').max(3650, 'olderThanDays must be at most 3650'),
+  olderThanDays: z
+    .number()
+    .int('olderThanDays must be a whole number')
+    .min(0, 'olderThanDays must be at least 0')
+    .max(3650, 'olderThanDays must be at most 3650'),
   dryRun: z.boolean(),
 });
 
@@ -61,7 +65,14 @@ async function summarizeOnce(deps: MemoryDeps, input: z.output<typeof inputSchem
   const nothing = { dryRun: input.dryRun, candidates, tokensBefore, tokensAfter: tokensBefore, tokensSaved: 0, summary: null };
   // One memory is not worth a summary: it would cost about as much as it saves.
   if (candidates.length < 2) return nothing;
-  const outcome = { dryRun: input.dryRun, candidates, tokensBefore, tokensAfter, tokensSaved: Math.max(0, tokensBefore - tokensAfter), summary: null };
+  const outcome = {
+    dryRun: input.dryRun,
+    candidates,
+    tokensBefore,
+    tokensAfter,
+    tokensSaved: Math.max(0, tokensBefore - tokensAfter),
+    summary: null,
+  };
   if (input.dryRun) return outcome;
   const row = await repo.writeSummary(deps.db, {
     summary: {
@@ -84,7 +95,11 @@ async function summarizeOnce(deps: MemoryDeps, input: z.output<typeof inputSchem
 }
 
 /** Undoes a summary: its originals become active again and the summary memory is removed. */
-export async function restoreSummary(deps: MemoryDeps, summaryId: string, canSee: KeyGuard): Promise<{ restored: number; summary: Memory }> {
+export async function restoreSummary(
+  deps: MemoryDeps,
+  summaryId: string,
+  canSee: KeyGuard,
+): Promise<{ restored: number; summary: Memory }> {
   const row = await repo.findSummaryRow(deps.db, summaryId, SUMMARY_KEY_PREFIX);
   if (!row || !canSee(row.api_key_id)) throw notFound(`no summary with id ${summaryId}`);
   const restored = await repo.undoSummary(deps.db, row.pk, row.id);
@@ -123,7 +138,9 @@ function summaryText(memories: Memory[]): { content: string; covered: Memory[] }
   const covered: Memory[] = [];
   // Budgeted against the longest header this run could print, so the final one always fits.
   let used = countTokens(headerFor(memories.length, memories));
-  const ordered = [...memories].sort((a, b) => a.type.localeCompare(b.type) || b.accessCount - a.accessCount || b.updatedAt.getTime() - a.updatedAt.getTime());
+  const ordered = [...memories].sort(
+    (a, b) => a.type.localeCompare(b.type) || b.accessCount - a.accessCount || b.updatedAt.getTime() - a.updatedAt.getTime(),
+  );
   for (const m of ordered) {
     const text = m.content.replace(/\s+/g, ' ').trim();
     const norm = text.toLowerCase();

@@ -72,14 +72,16 @@ export async function writeSummary(db: Db, w: { summary: NewMemoryRow; archivedP
 }
 
 export async function findSummaryRow(db: Db, id: string, keyPrefix: string) {
-  return db
-    .selectFrom('memories')
-    .selectAll()
-    .where('id', '=', id)
-    .where('key', 'like', `${keyPrefix}%`)
-    // Both marks: a user may pick a key that starts like a summary's, but not also its metadata.
-    .where(sql<string>`json_extract(metadata, '$.summary.count')`, 'is not', null)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('memories')
+      .selectAll()
+      .where('id', '=', id)
+      .where('key', 'like', `${keyPrefix}%`)
+      // Both marks: a user may pick a key that starts like a summary's, but not also its metadata.
+      .where(sql<string>`json_extract(metadata, '$.summary.count')`, 'is not', null)
+      .executeTakeFirst()
+  );
 }
 
 /** Reactivates the originals and removes the summary, in one transaction; returns how many came back. */

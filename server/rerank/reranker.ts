@@ -84,7 +84,9 @@ export class RemoteReranker implements Reranker {
       case 'ok':
         return reply.body;
       case 'timeout':
-        throw new RerankError('timeout', `Rerank request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, { cause: reply.error });
+        throw new RerankError('timeout', `Rerank request to ${this.#host} got no answer within ${this.#timeoutMs} ms`, {
+          cause: reply.error,
+        });
       case 'network':
         throw new RerankError('request_failed', `Rerank request to ${this.#host} failed: ${reply.reason}`, { cause: reply.error });
       case 'http':

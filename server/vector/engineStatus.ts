@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { ReindexJob, ReindexRunner } from '../jobs/reindex.ts';
 import type { QdrantStatus, QdrantTier } from './qdrantTier.ts';
+import * as repo from './vector.repository.ts';
 import type { EmbeddingStatus, VectorEngine } from './vectorEngine.ts';
 import { signatureKey, type VectorIndexStatus } from './vectorIndex.ts';
-import * as repo from './vector.repository.ts';
 
 export interface TierProbe {
   available: boolean;
@@ -67,6 +67,9 @@ async function probe<T>(run: () => Promise<T>): Promise<{ probe: TierProbe; valu
     const value = await run();
     return { probe: { available: true, latencyMs: performance.now() - started, error: null }, value };
   } catch (error) {
-    return { probe: { available: false, latencyMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) }, value: null };
+    return {
+      probe: { available: false, latencyMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) },
+      value: null,
+    };
   }
 }

@@ -126,7 +126,12 @@ export class QdrantIndex implements VectorIndex {
 
   /** Removes points of expired or out-of-retention memories; returns how many there were. */
   async deleteStale(now: number, retentionCutoff: number): Promise<number> {
-    const filter = { should: [{ key: 'expires_at', range: { lte: now } }, { key: 'updated_at', range: { lt: retentionCutoff } }] };
+    const filter = {
+      should: [
+        { key: 'expires_at', range: { lte: now } },
+        { key: 'updated_at', range: { lt: retentionCutoff } },
+      ],
+    };
     const { count } = await this.call(() => this.client.count(this.connection.collection, { filter, exact: true }));
     if (count > 0) await this.call(() => this.client.delete(this.connection.collection, { wait: true, filter }));
     return count;
@@ -137,7 +142,12 @@ export class QdrantIndex implements VectorIndex {
     let offset: number | string | null | undefined;
     do {
       const page = await this.call(() =>
-        this.client.scroll(this.connection.collection, { limit: pageSize, offset: offset ?? undefined, with_payload: false, with_vector: false }),
+        this.client.scroll(this.connection.collection, {
+          limit: pageSize,
+          offset: offset ?? undefined,
+          with_payload: false,
+          with_vector: false,
+        }),
       );
       yield page.points.map((p) => Number(p.id));
       offset = page.next_page_offset as number | string | null | undefined;
@@ -224,7 +234,9 @@ export class QdrantIndex implements VectorIndex {
       }),
     );
     for (const index of PAYLOAD_INDEXES) {
-      await this.call(() => this.client.createPayloadIndex(name, { wait: true, field_name: index.field_name, field_schema: index.field_schema as never }));
+      await this.call(() =>
+        this.client.createPayloadIndex(name, { wait: true, field_name: index.field_name, field_schema: index.field_schema as never }),
+      );
     }
     this.known = signature;
   }

@@ -35,7 +35,13 @@ type Stored = z.output<typeof stored>;
 const patchSchema = z
   .object({
     url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL such as http://localhost:6333' }).nullish(),
-    host: z.string().trim().min(1).max(255).regex(/^[\w.-]+$/, 'host must be a host name or address').nullish(),
+    host: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .regex(/^[\w.-]+$/, 'host must be a host name or address')
+      .nullish(),
     port: z.number().int().min(1, 'port must be 1 to 65535').max(65535, 'port must be 1 to 65535').nullish(),
     https: z.boolean().nullish(),
     collection: z
@@ -72,7 +78,14 @@ export class QdrantSettingsStore {
 
   async view(): Promise<QdrantSettingsView> {
     const s = await this.effective();
-    return { url: s.url, collection: s.collection, hasApiKey: s.apiKey !== null, quantization: s.quantization, timeoutMs: s.timeoutMs, fromEnvironment: this.fromEnvironment() };
+    return {
+      url: s.url,
+      collection: s.collection,
+      hasApiKey: s.apiKey !== null,
+      quantization: s.quantization,
+      timeoutMs: s.timeoutMs,
+      fromEnvironment: this.fromEnvironment(),
+    };
   }
 
   /** The connection to use, or null when no URL is configured. */

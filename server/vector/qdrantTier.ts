@@ -2,8 +2,8 @@ import type { Db } from '../db/open.ts';
 import type { MemoryTypeValue } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { SettingsStore } from '../settings/settings.ts';
-import { QdrantIncompatibleError, QdrantIndex } from './qdrantIndex.ts';
 import * as repo from './qdrant.repository.ts';
+import { QdrantIncompatibleError, QdrantIndex } from './qdrantIndex.ts';
 import type { QdrantSettingsStore } from './qdrantSettings.ts';
 import { signatureKey, type VectorSignature } from './vectorIndex.ts';
 
@@ -129,7 +129,10 @@ export class QdrantTier {
       const deletes = batch.filter((b) => b.op === 'delete');
       const upserts = batch.filter((b) => b.op === 'upsert');
       await index.delete(deletes.map((d) => d.pk));
-      const rows = await repo.vectorsWithMemories(this.deps.db, upserts.map((u) => u.pk));
+      const rows = await repo.vectorsWithMemories(
+        this.deps.db,
+        upserts.map((u) => u.pk),
+      );
       await index.upsert(
         rows.map((r) => ({
           pk: r.pk,
@@ -183,7 +186,20 @@ export class QdrantTier {
     const index = await this.index();
     const pendingSync = await this.pending();
     if (!index) {
-      return { configured: false, enabled: settings.vectorStore === 'QDRANT', url: null, collection: null, breaker: 'closed', ready: null, latencyMs: null, error: null, compatible: null, incompatibleReason: null, points: null, pendingSync };
+      return {
+        configured: false,
+        enabled: settings.vectorStore === 'QDRANT',
+        url: null,
+        collection: null,
+        breaker: 'closed',
+        ready: null,
+        latencyMs: null,
+        error: null,
+        compatible: null,
+        incompatibleReason: null,
+        points: null,
+        pendingSync,
+      };
     }
     const health = await index.health();
     let points: number | null = null;

@@ -74,7 +74,14 @@ export class SqliteVecIndex implements VectorIndex {
       end`.execute(trx);
       await trx
         .updateTable('memory_vec_meta')
-        .set({ signature: key, source: signature.source, model: signature.model, dimension: signature.dimension, quantization: signature.quantization, last_reset_at: Date.now() })
+        .set({
+          signature: key,
+          source: signature.source,
+          model: signature.model,
+          dimension: signature.dimension,
+          quantization: signature.quantization,
+          last_reset_at: Date.now(),
+        })
         .where('id', '=', 1)
         .execute();
       await trx.updateTable('memories').set({ needs_reindex: 1 }).where('needs_reindex', '=', 0).execute();
@@ -135,7 +142,11 @@ export class SqliteVecIndex implements VectorIndex {
   async reset(): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await dropTable(trx);
-      await trx.updateTable('memory_vec_meta').set({ signature: null, source: null, model: null, dimension: null, last_reset_at: Date.now() }).where('id', '=', 1).execute();
+      await trx
+        .updateTable('memory_vec_meta')
+        .set({ signature: null, source: null, model: null, dimension: null, last_reset_at: Date.now() })
+        .where('id', '=', 1)
+        .execute();
       await trx.updateTable('memories').set({ needs_reindex: 1 }).where('needs_reindex', '=', 0).execute();
     });
   }

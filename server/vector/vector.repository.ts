@@ -3,7 +3,11 @@ import type { Db } from '../db/open.ts';
 
 /** Memories whose vector is missing or stale, in primary-key order. */
 export async function pendingMemories(db: Db, o: { limit: number; afterPk?: number; apiKeyId?: string }) {
-  let q = db.selectFrom('memories').selectAll().where('needs_reindex', '=', 1).where('pk', '>', o.afterPk ?? 0);
+  let q = db
+    .selectFrom('memories')
+    .selectAll()
+    .where('needs_reindex', '=', 1)
+    .where('pk', '>', o.afterPk ?? 0);
   if (o.apiKeyId !== undefined) q = q.where('api_key_id', '=', o.apiKeyId);
   return q.orderBy('pk').limit(o.limit).execute();
 }

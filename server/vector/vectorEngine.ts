@@ -8,9 +8,16 @@ import { chooseEmbedding, type EmbeddingChoice } from '../embedding/resolve.ts';
 import type { Logger } from '../logger.ts';
 import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
 import type { Settings, SettingsStore } from '../settings/settings.ts';
-import * as repo from './vector.repository.ts';
 import type { QdrantTier } from './qdrantTier.ts';
-import { signatureKey, type VectorBackend, type VectorFilter, type VectorHit, type VectorIndex, type VectorSignature } from './vectorIndex.ts';
+import * as repo from './vector.repository.ts';
+import {
+  signatureKey,
+  type VectorBackend,
+  type VectorFilter,
+  type VectorHit,
+  type VectorIndex,
+  type VectorSignature,
+} from './vectorIndex.ts';
 
 export interface VectorEngineDeps {
   db: Db;
@@ -85,7 +92,9 @@ export class VectorEngine {
     if (this.current?.key !== choice.key) {
       const inner = choice.create?.() ?? null;
       const embedder =
-        inner && this.deps.config.cacheMax > 0 ? new CachedEmbedder(inner, { max: this.deps.config.cacheMax, ttlMs: this.deps.config.cacheTtlMs }) : inner;
+        inner && this.deps.config.cacheMax > 0
+          ? new CachedEmbedder(inner, { max: this.deps.config.cacheMax, ttlMs: this.deps.config.cacheTtlMs })
+          : inner;
       this.current = { key: choice.key, choice, embedder };
       this.preparedKey = null;
       this.deps.logger.info({ source: choice.source, model: choice.model, reason: choice.reason }, 'embedding source chosen');
@@ -111,7 +120,10 @@ export class VectorEngine {
     const error = embedder.lastError();
     return {
       ready: false,
-      reason: state === 'failed' && error ? `${choice.source} embedder failed to load: ${error.message}` : `${choice.source} model ${choice.model} is loading`,
+      reason:
+        state === 'failed' && error
+          ? `${choice.source} embedder failed to load: ${error.message}`
+          : `${choice.source} model ${choice.model} is loading`,
     };
   }
 
@@ -174,7 +186,8 @@ export class VectorEngine {
     const index = await tier?.active();
     const signature = this.signatureOf(embedder);
     if (!tier || !index || !signature) return 0;
-    if (!(await tier.ensureCollection(index, signature, opts))) throw new Error(tier.incompatibleReason() ?? 'the Qdrant collection does not fit the model');
+    if (!(await tier.ensureCollection(index, signature, opts)))
+      throw new Error(tier.incompatibleReason() ?? 'the Qdrant collection does not fit the model');
     await tier.enqueueAll();
     return tier.pending();
   }
@@ -192,7 +205,8 @@ export class VectorEngine {
     const [vector] = await ready.embedder.embed([query]);
     const signature = this.signatureOf(ready.embedder);
     if (!vector || !signature) throw new Error('the embedder returned no vector');
-    if (!(await tier.ensureCollection(index, signature))) throw new Error(tier.incompatibleReason() ?? 'the collection does not fit the model');
+    if (!(await tier.ensureCollection(index, signature)))
+      throw new Error(tier.incompatibleReason() ?? 'the collection does not fit the model');
     const started = performance.now();
     const hits = await index.search(vector, filter, topK);
     return { hits, latencyMs: performance.now() - started };
@@ -258,7 +272,12 @@ export class VectorEngine {
     const endpoint = await this.deps.providers.endpoint(name, 'rerank');
     if (!endpoint) return { reranker: null, reason: `rerank model "${name}" is not configured` };
     return {
-      reranker: new RemoteReranker({ baseUrl: endpoint.baseUrl, model: endpoint.model.name, apiKey: endpoint.apiKey, timeoutMs: this.deps.config.rerankTimeoutMs }),
+      reranker: new RemoteReranker({
+        baseUrl: endpoint.baseUrl,
+        model: endpoint.model.name,
+        apiKey: endpoint.apiKey,
+        timeoutMs: this.deps.config.rerankTimeoutMs,
+      }),
       reason: `using ${name}`,
     };
   }
@@ -280,7 +299,9 @@ export class VectorEngine {
   /** The signature vectors made now would have, once the model's dimension is known. */
   signatureOf(embedder: Embedder): VectorSignature | null {
     const dimension = embedder.dimension();
-    return dimension === null ? null : { source: embedder.source, model: embedder.model, dimension, quantization: this.deps.config.quantization };
+    return dimension === null
+      ? null
+      : { source: embedder.source, model: embedder.model, dimension, quantization: this.deps.config.quantization };
   }
 
   private async store(embedder: Embedder, rows: MemoryRow[]) {
@@ -299,7 +320,10 @@ export class VectorEngine {
         content: r.content,
       })),
     );
-    await repo.clearReindexFlags(this.deps.db, rows.map((r) => ({ pk: r.pk, content: r.content })));
+    await repo.clearReindexFlags(
+      this.deps.db,
+      rows.map((r) => ({ pk: r.pk, content: r.content })),
+    );
     await this.deps.qdrant?.enqueue(rows.map((r) => r.pk));
   }
 
@@ -313,7 +337,8 @@ export class VectorEngine {
     const key = signatureKey(signature);
     if (this.preparedKey === key) return false;
     const { reset } = await this.deps.index.prepare(signature);
-    if (reset) this.deps.logger.warn({ signature: key }, 'embedding signature changed: vector index rebuilt, every memory flagged for reindex');
+    if (reset)
+      this.deps.logger.warn({ signature: key }, 'embedding signature changed: vector index rebuilt, every memory flagged for reindex');
     this.preparedKey = key;
     return reset;
   }
@@ -325,6 +350,8 @@ export class VectorEngine {
   }
 
   private loadInBackground(embedder: Embedder): Promise<void> {
-    return embedder.load().catch((err: unknown) => this.deps.logger.warn({ err, source: embedder.source }, 'embedding model failed to load'));
+    return embedder
+      .load()
+      .catch((err: unknown) => this.deps.logger.warn({ err, source: embedder.source }, 'embedding model failed to load'));
   }
 }

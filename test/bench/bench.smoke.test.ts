@@ -3,8 +3,8 @@
  * and over HTTP, and checks that they produce figures. Asserts nothing about how fast anything is.
  */
 import { describe, expect, it } from 'vitest';
-import { renderTable } from '../../bench/lib/table.ts';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
+import { renderTable } from '../../bench/lib/table.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);

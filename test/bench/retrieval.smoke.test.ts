@@ -15,8 +15,8 @@ import {
   benchRetrieve,
   benchTenants,
   extractTable,
-  RETRIEVE_QUERY,
   injectTable,
+  RETRIEVE_QUERY,
   retrieveTable,
   tenantTable,
 } from '../../bench/retrieve.bench.ts';
@@ -66,7 +66,12 @@ describe('bench retrieval sections (smoke, tiny sizes)', () => {
     const server = await startHttp(db.services);
     try {
       await db.services.settings.update({ enabled: true });
-      const block = { variables: [{ input: { apiKeyId: apiKeyName(0), query: 'spicy ramen', strategy: 'HYBRID' } }], warmup: 0, maxMs: null, minCalls: 0 };
+      const block = {
+        variables: [{ input: { apiKeyId: apiKeyName(0), query: 'spicy ramen', strategy: 'HYBRID' } }],
+        warmup: 0,
+        maxMs: null,
+        minCalls: 0,
+      };
       const url = `${server.url}/graphql`;
       const unauthorized = spawnHttpClient({ url, token: 'not-a-token', query: RETRIEVE_QUERY, strategy: 'HYBRID', label: 'bad token' });
       await expect(unauthorized.run(block)).rejects.toThrow(/bad token, call 1: HTTP 401/);

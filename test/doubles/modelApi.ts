@@ -79,56 +79,64 @@ export async function startModelApi(options: ModelApiOptions = {}): Promise<Mode
   };
 
   const server = createServer((req, res) => {
-    void readBody(req).then((raw) => {
-      let body: any = raw;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        // Recorded as text; the endpoint answers 400 below.
-      }
-      const path = req.url ?? '/';
-      requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
-      const endpoint = req.method === 'POST' && (path === '/v1/embeddings' || path === '/v1/rerank') ? path : null;
-      if (!endpoint) return send(res, 404, openAiError(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));
-
-      const authError = checkAuth(req.headers.authorization, apiKey);
-      if (authError) return send(res, 401, endpoint === '/v1/rerank' ? { message: authError.error.message } : authError);
-
-      const fault = nextFault();
-      switch (fault?.kind) {
-        case 'rate_limit':
-          return send(
-            res,
-            429,
-            openAiError('Rate limit reached for requests per min (RPM): Limit 3000, Used 3000, Requested 1.', 'requests', 'rate_limit_exceeded'),
-            fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter },
-          );
-        case 'status':
-          return send(res, fault.status, openAiError(fault.message ?? defaultStatusMessage(fault.status), 'server_error', null));
-        case 'hang':
-          return;
-        case 'reset':
-          return req.socket.destroy();
-        case 'raw':
-          res.writeHead(fault.status ?? 200, { 'content-type': 'application/json' });
-          return res.end(fault.body);
-      }
-
-      if (endpoint === '/v1/embeddings') {
-        const result = embeddings(body, { dimension, maxInputTokens });
-        if ('error' in result) return send(res, 400, result);
-        if (fault?.kind === 'wrong_dimension') {
-          for (const item of result.data) item.embedding = fakeEmbedding(result.model, `resized:${item.index}`, fault.dimension);
+    void readBody(req).then(
+      (raw) => {
+        let body: any = raw;
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          // Recorded as text; the endpoint answers 400 below.
         }
-        if (fault?.kind === 'wrong_count') result.data.pop();
-        if (fault?.kind === 'reverse') result.data.reverse();
+        const path = req.url ?? '/';
+        requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+        const endpoint = req.method === 'POST' && (path === '/v1/embeddings' || path === '/v1/rerank') ? path : null;
+        if (!endpoint)
+          return send(res, 404, openAiError(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));
+
+        const authError = checkAuth(req.headers.authorization, apiKey);
+        if (authError) return send(res, 401, endpoint === '/v1/rerank' ? { message: authError.error.message } : authError);
+
+        const fault = nextFault();
+        switch (fault?.kind) {
+          case 'rate_limit':
+            return send(
+              res,
+              429,
+              openAiError(
+                'Rate limit reached for requests per min (RPM): Limit 3000, Used 3000, Requested 1.',
+                'requests',
+                'rate_limit_exceeded',
+              ),
+              fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter },
+            );
+          case 'status':
+            return send(res, fault.status, openAiError(fault.message ?? defaultStatusMessage(fault.status), 'server_error', null));
+          case 'hang':
+            return;
+          case 'reset':
+            return req.socket.destroy();
+          case 'raw':
+            res.writeHead(fault.status ?? 200, { 'content-type': 'application/json' });
+            return res.end(fault.body);
+        }
+
+        if (endpoint === '/v1/embeddings') {
+          const result = embeddings(body, { dimension, maxInputTokens });
+          if ('error' in result) return send(res, 400, result);
+          if (fault?.kind === 'wrong_dimension') {
+            for (const item of result.data) item.embedding = fakeEmbedding(result.model, `resized:${item.index}`, fault.dimension);
+          }
+          if (fault?.kind === 'wrong_count') result.data.pop();
+          if (fault?.kind === 'reverse') result.data.reverse();
+          return send(res, 200, result);
+        }
+        const result = rerank(body);
+        if ('message' in result) return send(res, 400, result);
+        if (fault?.kind === 'reverse') result.results.reverse();
         return send(res, 200, result);
-      }
-      const result = rerank(body);
-      if ('message' in result) return send(res, 400, result);
-      if (fault?.kind === 'reverse') result.results.reverse();
-      return send(res, 200, result);
-    }, () => req.socket.destroy());
+      },
+      () => req.socket.destroy(),
+    );
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -184,7 +192,11 @@ function checkAuth(header: string | undefined, apiKey: string): OpenAiError | nu
   if (given === apiKey) return null;
   // OpenAI shows only the ends of a wrong key.
   const masked = given.length > 8 ? `${given.slice(0, 3)}${'*'.repeat(given.length - 7)}${given.slice(-4)}` : '***';
-  return openAiError(`Incorrect API key provided: ${masked}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key');
+  return openAiError(
+    `Incorrect API key provided: ${masked}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+    'invalid_request_error',
+    'invalid_api_key',
+  );
 }
 
 interface EmbeddingsResponse {
@@ -215,7 +227,8 @@ function embeddings(body: any, limits: { dimension: number; maxInputTokens: numb
     );
   }
   const format = body.encoding_format ?? 'float';
-  if (format !== 'float' && format !== 'base64') return invalid(`'${String(format)}' is not one of ['float', 'base64'] - 'encoding_format'`, 'encoding_format');
+  if (format !== 'float' && format !== 'base64')
+    return invalid(`'${String(format)}' is not one of ['float', 'base64'] - 'encoding_format'`, 'encoding_format');
   let size = limits.dimension;
   if (body.dimensions !== undefined) {
     if (!body.model.startsWith('text-embedding-3')) return invalid('This model does not support specifying dimensions.', 'dimensions');

@@ -1,6 +1,6 @@
 import { QdrantClient, QdrantClientTimeoutError, type Schemas } from '@qdrant/js-client-rest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startQdrantDouble, type QdrantDouble } from './qdrant.ts';
+import { type QdrantDouble, startQdrantDouble } from './qdrant.ts';
 
 // The Qdrant double is driven here with the real client, so what the client sends must pass the double's
 // validation against Qdrant's OpenAPI document, and what the double answers must satisfy the client.
@@ -37,7 +37,15 @@ async function seed(): Promise<void> {
       {
         id: UUID.toUpperCase(), // stored and answered in lower case, as Qdrant does
         vector: [0, 0, 1, 0],
-        payload: { tenant: 'a', kind: 'fact', meta: { lang: 'en' }, items: [{ name: 'p', n: 1 }, { name: 'q', n: 2 }] },
+        payload: {
+          tenant: 'a',
+          kind: 'fact',
+          meta: { lang: 'en' },
+          items: [
+            { name: 'p', n: 1 },
+            { name: 'q', n: 2 },
+          ],
+        },
       },
     ],
   });
@@ -191,7 +199,14 @@ describe('points', () => {
   it('upserts a PointsBatch and replaces points on a second upsert', async () => {
     await createCollection();
     const first = await client.upsert(COLLECTION, {
-      batch: { ids: [1, 2], vectors: [[1, 0, 0, 0], [0, 1, 0, 0]], payloads: [{ v: 1 }, null] },
+      batch: {
+        ids: [1, 2],
+        vectors: [
+          [1, 0, 0, 0],
+          [0, 1, 0, 0],
+        ],
+        payloads: [{ v: 1 }, null],
+      },
     });
     expect(first.status).toBe('completed');
     await client.upsert(COLLECTION, { points: [{ id: 1, vector: [0, 0, 1, 0], payload: { v: 2 } }] });
@@ -307,7 +322,14 @@ describe('filters', () => {
     expect(await idsMatching({ must: tenantIs('a'), must_not: { has_id: [1, UUID] } })).toEqual([2]);
     expect(
       await idsMatching({
-        must: [{ should: [{ key: 'score', range: { gt: 8 } }, { key: 'kind', match: { value: 'note' } }] }],
+        must: [
+          {
+            should: [
+              { key: 'score', range: { gt: 8 } },
+              { key: 'kind', match: { value: 'note' } },
+            ],
+          },
+        ],
         must_not: [tenantIs('b')],
       }),
     ).toEqual([2]);
@@ -355,7 +377,12 @@ describe('filters', () => {
         {
           nested: {
             key: 'items',
-            filter: { must: [{ key: 'name', match: { value: name } }, { key: 'n', match: { value: n } }] },
+            filter: {
+              must: [
+                { key: 'name', match: { value: name } },
+                { key: 'n', match: { value: n } },
+              ],
+            },
           },
         },
       ],

@@ -571,7 +571,10 @@ function pointKey(id: PointId): string {
 }
 
 function parseUuid(text: string): string | undefined {
-  const hex = text.toLowerCase().replace(/^urn:uuid:/, '').replace(/^\{(.*)\}$/, '$1');
+  const hex = text
+    .toLowerCase()
+    .replace(/^urn:uuid:/, '')
+    .replace(/^\{(.*)\}$/, '$1');
   const compact = hex.replaceAll('-', '');
   const hyphenated = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(hex);
   if (!hyphenated && !/^[0-9a-f]{32}$/.test(hex)) return undefined;
@@ -736,12 +739,7 @@ function inRange(value: unknown, range: Bounds): boolean {
   if (Number.isNaN(v)) return false;
   const bound = (key: keyof Bounds) => (range[key] == null ? undefined : toNumber(range[key]));
   const [lt, gt, lte, gte] = [bound('lt'), bound('gt'), bound('lte'), bound('gte')];
-  return (
-    (lt === undefined || v < lt) &&
-    (gt === undefined || v > gt) &&
-    (lte === undefined || v <= lte) &&
-    (gte === undefined || v >= gte)
-  );
+  return (lt === undefined || v < lt) && (gt === undefined || v > gt) && (lte === undefined || v <= lte) && (gte === undefined || v >= gte);
 }
 
 /** Missing, null and [] are empty; [null] is not. */
@@ -806,12 +804,7 @@ function toRecord(point: StoredPoint, withPayload: WithPayload, withVector: With
   return { id: point.id, ...(payload && { payload }), ...(vector && { vector }) };
 }
 
-function toScoredPoint(
-  point: StoredPoint,
-  score: number,
-  withPayload: WithPayload,
-  withVector: WithVector,
-): Schemas['ScoredPoint'] {
+function toScoredPoint(point: StoredPoint, score: number, withPayload: WithPayload, withVector: WithVector): Schemas['ScoredPoint'] {
   return { ...toRecord(point, withPayload, withVector), version: point.version, score };
 }
 

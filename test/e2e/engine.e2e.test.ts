@@ -5,7 +5,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStaticModel } from '../helpers/models.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
-const WORDS = ['the', 'user', 'likes', 'prefers', 'dark', 'light', 'theme', 'coffee', 'tea', 'rust', 'python', 'deploys', 'on', 'tuesday', 'editor', 'note', 'project', 'meeting', 'about', 'and'];
+const WORDS = [
+  'the',
+  'user',
+  'likes',
+  'prefers',
+  'dark',
+  'light',
+  'theme',
+  'coffee',
+  'tea',
+  'rust',
+  'python',
+  'deploys',
+  'on',
+  'tuesday',
+  'editor',
+  'note',
+  'project',
+  'meeting',
+  'about',
+  'and',
+];
 const MODEL = 'e2e/static-words';
 const FIRST_BATCH = 300;
 /** Enough memories, embedded one per batch, that a full reindex runs for seconds: long enough to watch and cancel. */
@@ -22,7 +43,10 @@ const memory = (i: number) => ({
 async function seed(from: number, count: number) {
   for (let start = from; start < from + count; start += 500) {
     const rows = Array.from({ length: Math.min(500, from + count - start) }, (_, k) => memory(start + k));
-    const { importMemories } = await e2e.gql('mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }', { m: rows });
+    const { importMemories } = await e2e.gql(
+      'mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
+      { m: rows },
+    );
     expect(importMemories).toEqual({ imported: rows.length, rejected: [] });
   }
 }

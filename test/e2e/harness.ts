@@ -86,7 +86,15 @@ export async function screenshot(page: Page, name: string) {
 async function serve(dataDir: string, env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts', 'serve', '--port', '0'], {
     cwd: ROOT,
-    env: { ...process.env, MNEMO_DATA_DIR: dataDir, MNEMO_ADMIN_TOKEN: ADMIN_TOKEN, MNEMO_LOG_LEVEL: 'info', MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', ...env },
+    env: {
+      ...process.env,
+      MNEMO_DATA_DIR: dataDir,
+      MNEMO_ADMIN_TOKEN: ADMIN_TOKEN,
+      MNEMO_LOG_LEVEL: 'info',
+      MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+      MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -48,7 +48,10 @@ async function memoriesOf(apiKeyId: string) {
     `query($apiKeyId: String) { memories(apiKeyId: $apiKeyId, limit: 500, includeExpired: true, includeArchived: true) { totalCount items { id key content type metadata tokens status } } }`,
     { apiKeyId },
   );
-  return memories as { totalCount: number; items: { id: string; key: string; content: string; type: string; metadata: Record<string, unknown>; tokens: number; status: string }[] };
+  return memories as {
+    totalCount: number;
+    items: { id: string; key: string; content: string; type: string; metadata: Record<string, unknown>; tokens: number; status: string }[];
+  };
 }
 
 const filterBar = (page: Page) => page.getByRole('search', { name: 'Filter memories' });
@@ -121,7 +124,9 @@ describe('the Memories tab', () => {
     expect(await row.textContent()).toContain('editor-choice');
 
     const { items } = await memoriesOf(apiKeyId);
-    expect(items).toEqual([expect.objectContaining({ key: 'editor-choice', content: 'Prefers helix now', type: 'PROCEDURAL', metadata: { b: 2 } })]);
+    expect(items).toEqual([
+      expect.objectContaining({ key: 'editor-choice', content: 'Prefers helix now', type: 'PROCEDURAL', metadata: { b: 2 } }),
+    ]);
   });
 
   it('deletes a memory only after confirming in a dialog', async () => {
@@ -156,7 +161,14 @@ describe('the Memories tab', () => {
   it('exports every matching memory, not just the page, as a JSON file', async () => {
     const { page } = e2e;
     const apiKeyId = unique('export');
-    await importRows(Array.from({ length: 27 }, (_, i) => ({ apiKeyId, key: `x${String(i).padStart(2, '0')}`, content: `exported fact ${i}`, type: i % 3 === 0 ? 'EPISODIC' : 'FACTUAL' })));
+    await importRows(
+      Array.from({ length: 27 }, (_, i) => ({
+        apiKeyId,
+        key: `x${String(i).padStart(2, '0')}`,
+        content: `exported fact ${i}`,
+        type: i % 3 === 0 ? 'EPISODIC' : 'FACTUAL',
+      })),
+    );
     await importRows([{ apiKeyId: `${apiKeyId}-other`, key: 'x99', content: 'another key entirely' }]);
     await showKey(page, apiKeyId);
     await page.getByText('1–20 of 27').waitFor();
@@ -195,7 +207,15 @@ describe('the Memories tab', () => {
       format: 'mnemo.memories',
       version: 1,
       memories: [
-        { apiKeyId, key: 'fresh', content: 'Brand new fact', type: 'FACTUAL', metadata: { from: 'file' }, createdAt: daysAgo(3), expiresAt: null },
+        {
+          apiKeyId,
+          key: 'fresh',
+          content: 'Brand new fact',
+          type: 'FACTUAL',
+          metadata: { from: 'file' },
+          createdAt: daysAgo(3),
+          expiresAt: null,
+        },
         { apiKeyId, key: 'existing', content: 'New text for an existing key', type: 'SEMANTIC' },
         { apiKeyId, key: 'blank', content: '   ' },
       ],
@@ -203,7 +223,9 @@ describe('the Memories tab', () => {
 
     await page.getByRole('button', { name: 'Import' }).click();
     const panel = page.getByRole('region', { name: 'Import memories' });
-    await panel.getByLabel('JSON file').setInputFiles({ name: 'memories.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await panel
+      .getByLabel('JSON file')
+      .setInputFiles({ name: 'memories.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
     await panel.getByRole('button', { name: 'Import 3 rows' }).click();
     const report = panel.getByRole('region', { name: 'Import report' });
     await report.waitFor();
@@ -223,10 +245,16 @@ describe('the Memories tab', () => {
   it('rejects rows of the wrong shape without losing the rest of the batch', async () => {
     const { page } = e2e;
     const apiKeyId = unique('import-shape');
-    const rows = [{ apiKeyId, key: 'good', content: 'Fine row' }, { apiKeyId, key: 'bad-date', content: 'x', createdAt: 'yesterday' }, 'not an object'];
+    const rows = [
+      { apiKeyId, key: 'good', content: 'Fine row' },
+      { apiKeyId, key: 'bad-date', content: 'x', createdAt: 'yesterday' },
+      'not an object',
+    ];
     await page.getByRole('button', { name: 'Import' }).click();
     const panel = page.getByRole('region', { name: 'Import memories' });
-    await panel.getByLabel('JSON file').setInputFiles({ name: 'rows.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rows)) });
+    await panel
+      .getByLabel('JSON file')
+      .setInputFiles({ name: 'rows.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rows)) });
     await panel.getByRole('button', { name: 'Import 3 rows' }).click();
     const report = panel.getByRole('region', { name: 'Import report' });
     await report.waitFor();
@@ -234,7 +262,9 @@ describe('the Memories tab', () => {
     expect(await report.getByRole('row').filter({ hasText: 'bad-date' }).textContent()).toContain('createdAt must be an ISO 8601 date');
     expect(await report.getByRole('row').filter({ hasText: 'not a JSON object' }).textContent()).toMatch(/^3/);
 
-    await panel.getByLabel('JSON file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"memories": [') });
+    await panel
+      .getByLabel('JSON file')
+      .setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"memories": [') });
     await panel.getByRole('alert').filter({ hasText: 'not valid JSON' }).waitFor();
     expect(await panel.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
   });
@@ -243,7 +273,12 @@ describe('the Memories tab', () => {
     const { page } = e2e;
     const apiKeyId = unique('compact');
     await importRows([
-      ...['Likes green tea', 'Owns a bicycle', 'Works night shifts', 'Plays the cello'].map((content, i) => ({ apiKeyId, key: `old-${i}`, content, createdAt: daysAgo(60 + i) })),
+      ...['Likes green tea', 'Owns a bicycle', 'Works night shifts', 'Plays the cello'].map((content, i) => ({
+        apiKeyId,
+        key: `old-${i}`,
+        content,
+        createdAt: daysAgo(60 + i),
+      })),
       { apiKeyId, key: 'recent', content: 'Started learning Rust', createdAt: daysAgo(2) },
     ]);
     await showKey(page, apiKeyId);
@@ -314,7 +349,9 @@ describe('the Memories tab', () => {
 
     // The inline editor checks the same way.
     await showKey(page, apiKeyId);
-    await rowOf(page, 'Has metadata').getByRole('button', { name: /^Edit / }).click();
+    await rowOf(page, 'Has metadata')
+      .getByRole('button', { name: /^Edit / })
+      .click();
     const edit = page.getByRole('form', { name: /^Edit memory/ });
     await edit.getByLabel('Metadata (JSON)').fill('42');
     await edit.getByText(/must be a JSON object/).waitFor();
@@ -324,7 +361,14 @@ describe('the Memories tab', () => {
   it('pages with previous/next, numbered pages with gaps and "go to page", and sorts by column', async () => {
     const { page } = e2e;
     const apiKeyId = unique('paging');
-    await importRows(Array.from({ length: 95 }, (_, i) => ({ apiKeyId, key: `k${String(i).padStart(2, '0')}`, content: `paged fact ${i}`, createdAt: new Date(Date.now() - (95 - i) * 60_000).toISOString() })));
+    await importRows(
+      Array.from({ length: 95 }, (_, i) => ({
+        apiKeyId,
+        key: `k${String(i).padStart(2, '0')}`,
+        content: `paged fact ${i}`,
+        createdAt: new Date(Date.now() - (95 - i) * 60_000).toISOString(),
+      })),
+    );
     await showKey(page, apiKeyId);
     await page.getByText('1–20 of 95').waitFor();
     await page.getByLabel('Rows per page').selectOption('10');
@@ -367,8 +411,19 @@ describe('the Memories tab', () => {
     const { page } = e2e;
     const apiKeyId = unique('stats');
     await importRows([
-      ...['Prefers window seats', 'Allergic to peanuts', 'Lives in Oslo'].map((content, i) => ({ apiKeyId, key: `f${i}`, content, type: 'FACTUAL' })),
-      ...['Asked about flights to Rome', 'Booked a hotel in Milan'].map((content, i) => ({ apiKeyId, key: `e${i}`, content, type: 'EPISODIC', createdAt: daysAgo(14) })),
+      ...['Prefers window seats', 'Allergic to peanuts', 'Lives in Oslo'].map((content, i) => ({
+        apiKeyId,
+        key: `f${i}`,
+        content,
+        type: 'FACTUAL',
+      })),
+      ...['Asked about flights to Rome', 'Booked a hotel in Milan'].map((content, i) => ({
+        apiKeyId,
+        key: `e${i}`,
+        content,
+        type: 'EPISODIC',
+        createdAt: daysAgo(14),
+      })),
     ]);
     const tokens = (await memoriesOf(apiKeyId)).items.reduce((n, m) => n + m.tokens, 0);
     await showKey(page, apiKeyId);
@@ -408,13 +463,38 @@ describe('the Memories tab', () => {
       ['EPISODIC', 'ticket.4702', 'Had trouble with webhook retries after a 502 from their proxy', 60],
     ];
     const rows: Row[] = [];
-    facts.forEach(([type, key, content, age], i) => rows.push({ apiKeyId, type, key, content, sessionId: i % 3 === 0 ? 'onboarding' : undefined, createdAt: daysAgo(age), metadata: i % 2 ? { source: 'chat' } : {} }));
-    for (let i = 0; i < 26; i++) rows.push({ apiKeyId, type: i % 4 ? 'EPISODIC' : 'FACTUAL', key: `chat.note-${i}`, content: `Follow-up from support chat #${1200 + i}: customer confirmed the fix worked`, createdAt: daysAgo((i * 7) % 75) });
+    facts.forEach(([type, key, content, age], i) =>
+      rows.push({
+        apiKeyId,
+        type,
+        key,
+        content,
+        sessionId: i % 3 === 0 ? 'onboarding' : undefined,
+        createdAt: daysAgo(age),
+        metadata: i % 2 ? { source: 'chat' } : {},
+      }),
+    );
+    for (let i = 0; i < 26; i++)
+      rows.push({
+        apiKeyId,
+        type: i % 4 ? 'EPISODIC' : 'FACTUAL',
+        key: `chat.note-${i}`,
+        content: `Follow-up from support chat #${1200 + i}: customer confirmed the fix worked`,
+        createdAt: daysAgo((i * 7) % 75),
+      });
     await importRows(rows);
     // A few gateway retrievals, one of which finds nothing, so the hit rate has a value.
     await e2e.gql(`mutation { updateMemorySettings(input: { enabled: true }) { enabled } }`);
-    for (const [query, types] of [['timezone'], ['deploy release'], ['plans'], ['webhook retries'], ['kubernetes', ['SEMANTIC']]] as const) {
-      await e2e.gql(`query($input: RetrieveInput!) { retrieve(input: $input) { tokensUsed } }`, { input: { apiKeyId, query, types, strategy: 'HYBRID' } });
+    for (const [query, types] of [
+      ['timezone'],
+      ['deploy release'],
+      ['plans'],
+      ['webhook retries'],
+      ['kubernetes', ['SEMANTIC']],
+    ] as const) {
+      await e2e.gql(`query($input: RetrieveInput!) { retrieve(input: $input) { tokensUsed } }`, {
+        input: { apiKeyId, query, types, strategy: 'HYBRID' },
+      });
     }
     await showKey(page, apiKeyId);
     await page.getByText('1–20 of 38').waitFor();

@@ -14,7 +14,10 @@ beforeAll(async () => {
     { apiKeyId: 'acme', type: 'SEMANTIC', content: 'A dark theme reduces eye strain during long editing sessions.' },
     { apiKeyId: 'globex', type: 'FACTUAL', content: 'The user prefers a light editor theme.' },
   ];
-  const { importMemories } = await e2e.gql('mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }', { m: memories });
+  const { importMemories } = await e2e.gql(
+    'mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
+    { m: memories },
+  );
   expect(importMemories).toEqual({ imported: memories.length, rejected: [] });
 });
 afterAll(() => e2e?.close());

@@ -36,7 +36,10 @@ beforeAll(async () => {
       MEMORY_WORKER_INTERVAL_MS: '0',
     },
   });
-  const { importMemories } = await e2e.gql('mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }', { m: MEMORIES });
+  const { importMemories } = await e2e.gql(
+    'mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
+    { m: MEMORIES },
+  );
   expect(importMemories).toEqual({ imported: MEMORIES.length, rejected: [] });
 }, 120_000);
 
@@ -126,7 +129,13 @@ describe('the Qdrant card and panel', () => {
     const client = new QdrantClient({ url: qdrant.url, apiKey: SECRET, checkCompatibility: false });
     await client.upsert(COLLECTION, {
       wait: true,
-      points: [{ id: 987_654, vector: [1, 0, 0, 0, 0, 0, 0, 0], payload: { api_key_id: 'acme', expires_at: Number.MAX_SAFE_INTEGER, updated_at: Date.now() } }],
+      points: [
+        {
+          id: 987_654,
+          vector: [1, 0, 0, 0, 0, 0, 0, 0],
+          payload: { api_key_id: 'acme', expires_at: Number.MAX_SAFE_INTEGER, updated_at: Date.now() },
+        },
+      ],
     });
     const tool = page.getByRole('group', { name: 'Qdrant clean-up' });
     await tool.getByRole('button', { name: 'Clean up…' }).click();
@@ -139,7 +148,10 @@ describe('the Qdrant card and panel', () => {
   it('never shows the API key, and pictures the Qdrant card and panel', async () => {
     const { page } = e2e;
     expect(await page.content()).not.toContain(SECRET);
-    for (const query of ['{ qdrantSettings { url collection hasApiKey fromEnvironment } }', '{ engineStatus { qdrant { url error incompatibleReason } } }']) {
+    for (const query of [
+      '{ qdrantSettings { url collection hasApiKey fromEnvironment } }',
+      '{ engineStatus { qdrant { url error incompatibleReason } } }',
+    ]) {
       expect(JSON.stringify(await e2e.gql(query))).not.toContain(SECRET);
     }
     expect(qdrant.responseProblems).toEqual([]);

@@ -60,7 +60,10 @@ describe('caching embeddings', () => {
     const { inner, cache } = setup();
     await cache.embed(['a', 'c']);
     const vectors = await cache.embed(['a', 'bb', 'c', 'ddd']);
-    expect(inner.calls).toEqual([['a', 'c'], ['bb', 'ddd']]);
+    expect(inner.calls).toEqual([
+      ['a', 'c'],
+      ['bb', 'ddd'],
+    ]);
     expect(vectors).toEqual(['a', 'bb', 'c', 'ddd'].map(vectorOf));
   });
 

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddingError, l2normalize } from '../../server/embedding/embedder.ts';
 import { MAX_RETRY_AFTER_MS, RemoteEmbedder, type RemoteEmbedderOptions, retryAfterMs } from '../../server/embedding/remote.ts';
 import { fakeEmbedding, type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';

@@ -2,10 +2,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EmbeddingError } from '../../server/embedding/embedder.ts';
-import { unknownTextVector } from '../../server/embedding/embedder.ts';
+import { EmbeddingError, unknownTextVector } from '../../server/embedding/embedder.ts';
 import { STATIC_MODEL_FILES, StaticEmbedder, type StaticEmbedderOptions } from '../../server/embedding/static.ts';
-import { startHubDouble, type HubDouble } from '../doubles/hub.ts';
+import { type HubDouble, startHubDouble } from '../doubles/hub.ts';
 import { pseudoRandomVector, SPECIAL_TOKENS, writeStaticModel } from '../helpers/models.ts';
 
 const MODEL = 'minishlab/potion-test';
@@ -119,7 +118,12 @@ describe('static embedder: loading from the local folder', () => {
 
   it('puts texts on one topic closer together than texts on different topics', async () => {
     const e = await loaded(localTopicModel());
-    const [cats, dogs, market, storm] = await e.embed(['the cat and the kitten', 'a dog and a puppy', 'stock market price fell', 'cold wind and a storm']);
+    const [cats, dogs, market, storm] = await e.embed([
+      'the cat and the kitten',
+      'a dog and a puppy',
+      'stock market price fell',
+      'cold wind and a storm',
+    ]);
     expect(cosine(cats!, dogs!)).toBeGreaterThan(cosine(cats!, market!) + 0.3);
     expect(cosine(cats!, dogs!)).toBeGreaterThan(cosine(cats!, storm!) + 0.3);
     expect(cosine(market!, storm!)).toBeLessThan(cosine(cats!, dogs!));
@@ -147,7 +151,8 @@ describe('static embedder: tokenisation and pooling as model2vec does it', () =>
     return loaded(embedder());
   }
   /** The pooled vector's non-zero axes, by token. */
-  const usedTokens = (v: number[]) => Object.fromEntries(v.flatMap((x, i) => (Math.abs(x) > 1e-6 ? [[ONE_HOT_TOKENS[i]!, Number(x.toFixed(4))]] : [])));
+  const usedTokens = (v: number[]) =>
+    Object.fromEntries(v.flatMap((x, i) => (Math.abs(x) > 1e-6 ? [[ONE_HOT_TOKENS[i]!, Number(x.toFixed(4))]] : [])));
   const third = Number((1 / Math.sqrt(3)).toFixed(4));
 
   it('splits words into WordPiece pieces and pools their rows ("unaffable" → un, ##aff, ##able)', async () => {
@@ -180,7 +185,12 @@ describe('static embedder: tokenisation and pooling as model2vec does it', () =>
   });
 
   it('scales rows by the per-token "weights" tensor when the model has one', async () => {
-    writeStaticModel(path.join(tmp, MODEL), { vocab: ONE_HOT_VOCAB, dim: ONE_HOT_TOKENS.length, vectors: oneHot, weights: (t) => (t === 'cafe' ? 3 : 1) });
+    writeStaticModel(path.join(tmp, MODEL), {
+      vocab: ONE_HOT_VOCAB,
+      dim: ONE_HOT_TOKENS.length,
+      vectors: oneHot,
+      weights: (t) => (t === 'cafe' ? 3 : 1),
+    });
     const e = await loaded(embedder());
     const [w, u] = [3 / Math.sqrt(10), 1 / Math.sqrt(10)].map((x) => Number(x.toFixed(4)));
     expect(usedTokens(await embedOne(e, 'cafe un'))).toEqual({ cafe: w, un: u });
@@ -188,7 +198,13 @@ describe('static embedder: tokenisation and pooling as model2vec does it', () =>
 
   it('looks rows up through the "mapping" tensor of a vocabulary-quantized model', async () => {
     // Ten tokens share two rows: "un" and "aff" the first, every other token the second.
-    const quantized = { rows: [[1, 0], [0, 1]], rowOf: (t: string) => (t === 'un' || t === 'aff' ? 0 : 1) };
+    const quantized = {
+      rows: [
+        [1, 0],
+        [0, 1],
+      ],
+      rowOf: (t: string) => (t === 'un' || t === 'aff' ? 0 : 1),
+    };
     writeStaticModel(path.join(tmp, MODEL), { vocab: ONE_HOT_VOCAB, dim: 2, quantized });
     const e = await loaded(embedder());
     expect(await embedOne(e, 'aff un')).toEqual([1, 0]);
@@ -241,7 +257,8 @@ describe('static embedder: downloading from the hub', () => {
     const e = embedder({ allowDownload: true });
     await e.load();
     expect(readdirSync(modelDir()).sort()).toEqual([...STATIC_MODEL_FILES].sort());
-    for (const file of STATIC_MODEL_FILES) expect(readFileSync(path.join(modelDir(), file))).toEqual(readFileSync(path.join(hubRoot, MODEL, file)));
+    for (const file of STATIC_MODEL_FILES)
+      expect(readFileSync(path.join(modelDir(), file))).toEqual(readFileSync(path.join(hubRoot, MODEL, file)));
     expect(resolveRequests().map((r) => `${r.method} ${r.path}`)).toEqual(STATIC_MODEL_FILES.map((f) => `GET /${MODEL}/resolve/main/${f}`));
     // model.safetensors is an LFS file: the hub redirected it to the CDN path.
     expect(hub.requests.filter((r) => r.path.startsWith('/cdn-lfs/'))).toHaveLength(1);

@@ -2,11 +2,10 @@ import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EmbeddingError } from '../../server/embedding/embedder.ts';
-import { unknownTextVector } from '../../server/embedding/embedder.ts';
+import { EmbeddingError, unknownTextVector } from '../../server/embedding/embedder.ts';
 import { StaticEmbedder } from '../../server/embedding/static.ts';
 import { TRANSFORMERS_MODEL_FILES, TransformersEmbedder, type TransformersEmbedderOptions } from '../../server/embedding/transformers.ts';
-import { startHubDouble, type HubDouble } from '../doubles/hub.ts';
+import { type HubDouble, startHubDouble } from '../doubles/hub.ts';
 import { onnxAvailable, pseudoRandomVector, SYSTEM_PYTHON, writeStaticModel, writeTinyOnnxModel } from '../helpers/models.ts';
 
 // Counts pipeline() calls while running the real one, to see how many loads actually happen.
@@ -201,6 +200,8 @@ describe('transformers embedder', () => {
     const e = embedder({ model: 'org/absent', allowRemote: true });
     const err = await loadError(e);
     expect(err.kind).toBe('model_unavailable');
-    expect(err.message).toContain(`transformers model "org/absent" failed to load (looked in ${path.join(cacheDir, 'org/absent')}${path.sep}, then the hub)`);
+    expect(err.message).toContain(
+      `transformers model "org/absent" failed to load (looked in ${path.join(cacheDir, 'org/absent')}${path.sep}, then the hub)`,
+    );
   });
 });

@@ -49,7 +49,11 @@ const FILES = {
     {
       id: 'answer_s2',
       date: '2023/05/21 (Sun) 09:00',
-      turns: [u('Any tips for packing fragile glasses?'), a('Wrap each glass in paper and fill gaps with towels.'), u('We finally moved into our flat in Lisbon.', true)],
+      turns: [
+        u('Any tips for packing fragile glasses?'),
+        a('Wrap each glass in paper and fill gaps with towels.'),
+        u('We finally moved into our flat in Lisbon.', true),
+      ],
     },
   ]),
   '1_aaaa0003_abs.json': question('aaaa0003_abs', 'single-session-user', 'What is the name of my hamster?', [
@@ -76,7 +80,8 @@ afterAll(() => {
 
 const run = (name: string, source: EvalSource = 'none') => report.strategies.find((s) => s.strategy === name && s.source === source)!;
 const strategy = (name: string) => run(name, 'none');
-const typeRow = (name: string, type: string, source: EvalSource = 'none') => run(name, source).byType.find((r) => r.group === type) as MetricRow;
+const typeRow = (name: string, type: string, source: EvalSource = 'none') =>
+  run(name, source).byType.find((r) => r.group === type) as MetricRow;
 
 describe('eval on a LongMemEval-format folder', () => {
   it('detects the format, evaluates the answerable questions and counts the skipped one', () => {
@@ -85,7 +90,13 @@ describe('eval on a LongMemEval-format folder', () => {
     expect(report.skipped).toEqual({ 'no has_answer turn (abstention question)': 1 });
     expect(report.apiKeys).toBe(2);
     expect(report.memories).toEqual({ imported: 7, updated: 0, rejected: 0, outsideRetention: 0 });
-    expect(report.strategies.map((s) => `${s.strategy}/${s.source}`)).toEqual(['EXACT/none', 'SEMANTIC/none', 'HYBRID/none', 'SEMANTIC/static', 'HYBRID/static']);
+    expect(report.strategies.map((s) => `${s.strategy}/${s.source}`)).toEqual([
+      'EXACT/none',
+      'SEMANTIC/none',
+      'HYBRID/none',
+      'SEMANTIC/static',
+      'HYBRID/static',
+    ]);
   });
 
   it('HYBRID: the word-sharing answer is a hit at k=1, the other question misses, and nothing crosses tenants', () => {

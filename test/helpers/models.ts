@@ -4,8 +4,9 @@
  * model2vec repos (minishlab/potion-*) hold config.json, tokenizer.json and model.safetensors; transformers.js
  * repos (Xenova/*) hold config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx.
  */
-import { createHash } from 'node:crypto';
+
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -67,7 +68,11 @@ export function bertTokenizerJson(tokens: readonly string[]): object {
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       pair: [
         { SpecialToken: { id: '[CLS]', type_id: 0 } },
         { Sequence: { id: 'A', type_id: 0 } },
@@ -93,9 +98,7 @@ export function bertTokenizerJson(tokens: readonly string[]): object {
 
 /** Writes a model2vec model (tokenizer.json, model.safetensors, config.json) into `dir`. */
 export function writeStaticModel(dir: string, spec: StaticModelSpec): WrittenModel {
-  const { tokens, matrix } = spec.quantized
-    ? { tokens: vocabulary(spec.vocab), matrix: spec.quantized.rows }
-    : buildMatrix(spec);
+  const { tokens, matrix } = spec.quantized ? { tokens: vocabulary(spec.vocab), matrix: spec.quantized.rows } : buildMatrix(spec);
   const dtype = spec.dtype ?? 'F32';
   const tensors: SafetensorsEntry[] = [{ name: 'embeddings', dtype, shape: [matrix.length, spec.dim], values: matrix.flat() }];
   if (spec.weights) tensors.push({ name: 'weights', dtype: 'F32', shape: [tokens.length], values: tokens.map(spec.weights) });

@@ -21,7 +21,36 @@ export const TOPICS = {
 } as const;
 export type Topic = keyof typeof TOPICS;
 
-export const FILLER = ['i', 'eat', 'like', 'love', 'write', 'the', 'my', 'a', 'is', 'on', 'and', 'in', 'to', 'with', 'play', 'go', 'about', 'of', 'what', 'do', 'we', 'it', 'every', 'day', 'notes', 'note', 'old', 'new'];
+export const FILLER = [
+  'i',
+  'eat',
+  'like',
+  'love',
+  'write',
+  'the',
+  'my',
+  'a',
+  'is',
+  'on',
+  'and',
+  'in',
+  'to',
+  'with',
+  'play',
+  'go',
+  'about',
+  'of',
+  'what',
+  'do',
+  'we',
+  'it',
+  'every',
+  'day',
+  'notes',
+  'note',
+  'old',
+  'new',
+];
 
 /** How strongly a filler word pulls a text towards the filler axis, next to 1 for a topic word. */
 const FILLER_WEIGHT = 0.2;

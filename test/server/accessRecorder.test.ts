@@ -15,7 +15,8 @@ async function memoryPk(apiKeyId: string, content: string) {
   return (t.database.sqlite.prepare('select pk from memories where id = ?').get(m.id) as { pk: number }).pk;
 }
 const counters = (pk: number) => t.database.sqlite.prepare('select access_count, last_accessed_at from memories where pk = ?').get(pk);
-const stats = (apiKeyId: string) => t.database.sqlite.prepare('select retrievals, hits from retrieval_stats where api_key_id = ?').get(apiKeyId);
+const stats = (apiKeyId: string) =>
+  t.database.sqlite.prepare('select retrievals, hits from retrieval_stats where api_key_id = ?').get(apiKeyId);
 
 describe('access counts written behind', () => {
   it('adds up many retrievals of the same memory in one write, keeping the latest access', async () => {

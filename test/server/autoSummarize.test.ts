@@ -19,7 +19,11 @@ beforeEach(async () => {
   services = createServices({ db: database.db, logger: createLogger('silent') });
   const day = 86_400_000;
   // 25 memories 20 days old: in the older half of a 30-day retention window.
-  const rows = Array.from({ length: 25 }, (_, i) => ({ apiKeyId: 'auto', content: `old fact number ${i}`, createdAt: new Date(Date.now() - 20 * day) }));
+  const rows = Array.from({ length: 25 }, (_, i) => ({
+    apiKeyId: 'auto',
+    content: `old fact number ${i}`,
+    createdAt: new Date(Date.now() - 20 * day),
+  }));
   await importMemories(services.memory, rows, () => true);
 });
 afterEach(async () => {

@@ -6,7 +6,10 @@ import { countTokens } from '../../server/memory/tokenCount.ts';
 
 const TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'];
 // Text that tries to make tokens run across line breaks: slashes, breaks, spaces and punctuation at the edges.
-const edgy = fc.string({ unit: fc.constantFrom('/', '\n', '\r', ' ', '.', '-', '<', '>', '[', ']', 'a', 'Z', '1', '—', '日', '😀', '\u0301', '\t'), maxLength: 30 });
+const edgy = fc.string({
+  unit: fc.constantFrom('/', '\n', '\r', ' ', '.', '-', '<', '>', '[', ']', 'a', 'Z', '1', '—', '日', '😀', '\u0301', '\t'),
+  maxLength: 30,
+});
 const content = fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 120 }), edgy);
 const memory = fc.record({ id: fc.uuid(), key: fc.string({ maxLength: 20 }), type: fc.constantFrom(...TYPES), content });
 

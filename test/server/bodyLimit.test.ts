@@ -12,7 +12,10 @@ import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const LIMIT = 200;
 const echo = createYoga({
-  schema: createSchema({ typeDefs: 'type Query { echo(text: String!): String! }', resolvers: { Query: { echo: (_: unknown, a: { text: string }) => a.text } } }),
+  schema: createSchema({
+    typeDefs: 'type Query { echo(text: String!): String! }',
+    resolvers: { Query: { echo: (_: unknown, a: { text: string }) => a.text } },
+  }),
   maxRequestBodySize: false,
   logging: false,
   plugins: [useRequestBodyLimit(LIMIT)],
@@ -74,7 +77,13 @@ describe('the request body limit', () => {
 
   it('through yoga.fetch: refuses a malformed Content-Length, and counts a body whose Content-Length lies', async () => {
     const send = (text: string, contentLength: string) =>
-      echo.fetch(new echo.fetchAPI.Request('http://x/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1', 'content-length': contentLength }, body: text }));
+      echo.fetch(
+        new echo.fetchAPI.Request('http://x/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1', 'content-length': contentLength },
+          body: text,
+        }),
+      );
     for (const bad of ['1,1', '-1', 'abc', '1 ']) {
       const res = await send(body('hi'), bad);
       expect(res.status, `Content-Length: "${bad}"`).toBe(400);

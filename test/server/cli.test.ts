@@ -156,24 +156,28 @@ describe('mnemo serve', () => {
     expect(res.errors).toBeUndefined();
   });
 
-  it('without MNEMO_ADMIN_TOKEN mints an admin token, prints it once, and does not mint another on the next start', SEVERAL_PROCESSES, async () => {
-    const first = await serve();
-    expect(count(first.child.stdout, MINTED)).toBe(1);
-    const token = TOKEN.exec(first.child.stdout)?.[0];
-    expect(token).toBeDefined();
-    expect(count(first.child.stdout + first.child.stderr, token!)).toBe(1);
-    const asAdmin = await gql(first.url, token!, '{ accessTokens { name role } }');
-    expect(asAdmin.errors).toBeUndefined();
-    expect(asAdmin.data.accessTokens).toEqual([{ name: 'initial admin', role: 'ADMIN' }]);
+  it(
+    'without MNEMO_ADMIN_TOKEN mints an admin token, prints it once, and does not mint another on the next start',
+    SEVERAL_PROCESSES,
+    async () => {
+      const first = await serve();
+      expect(count(first.child.stdout, MINTED)).toBe(1);
+      const token = TOKEN.exec(first.child.stdout)?.[0];
+      expect(token).toBeDefined();
+      expect(count(first.child.stdout + first.child.stderr, token!)).toBe(1);
+      const asAdmin = await gql(first.url, token!, '{ accessTokens { name role } }');
+      expect(asAdmin.errors).toBeUndefined();
+      expect(asAdmin.data.accessTokens).toEqual([{ name: 'initial admin', role: 'ADMIN' }]);
 
-    stop(first.child, 'SIGTERM');
-    expect(await first.child.exited).toBe(0);
+      stop(first.child, 'SIGTERM');
+      expect(await first.child.exited).toBe(0);
 
-    const second = await serve();
-    expect(second.child.stdout).not.toContain(MINTED);
-    expect(second.child.stdout).not.toMatch(TOKEN);
-    expect((await gql(second.url, token!, '{ memorySettings { enabled } }')).errors).toBeUndefined();
-  });
+      const second = await serve();
+      expect(second.child.stdout).not.toContain(MINTED);
+      expect(second.child.stdout).not.toMatch(TOKEN);
+      expect((await gql(second.url, token!, '{ memorySettings { enabled } }')).errors).toBeUndefined();
+    },
+  );
 
   it('stops cleanly with exit code 0 on SIGTERM', async () => {
     const { child } = await serve({ MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
@@ -188,8 +192,12 @@ describe('mnemo serve', () => {
 
     it('exits 69 and says the port is already in use', async () => {
       blocker = createServer();
-      const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
-      const { code, stderr } = await run(['serve', '--port', String(port), '--host', '127.0.0.1'], { MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
+      const port = await new Promise<number>((resolve) =>
+        blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+      );
+      const { code, stderr } = await run(['serve', '--port', String(port), '--host', '127.0.0.1'], {
+        MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789',
+      });
       expect(code).toBe(69);
       expect(stderr).toContain('already in use');
       expect(stderr).toContain(String(port));
@@ -271,7 +279,10 @@ describe('mnemo token', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('short-lived');
     expect(listed.stdout).not.toContain(token);
-    const id = listed.stdout.split('\n').find((l) => l.includes('short-lived'))!.split('\t')[0]!;
+    const id = listed.stdout
+      .split('\n')
+      .find((l) => l.includes('short-lived'))!
+      .split('\t')[0]!;
 
     const revoked = await run(['token', 'revoke', id]);
     expect(revoked.code).toBe(0);

@@ -180,7 +180,12 @@ describe('engine status', () => {
       await after.services.vectors.loadForJob();
       expect((await status(after)).vectorStore).toMatchObject({ signature: 'static:test/topics:8:none', signatureMatches: false, rows: 1 });
       await reindex(after);
-      expect((await status(after)).vectorStore).toMatchObject({ signature: 'static:test/topics12:12:none', signatureMatches: true, rows: 1, dimension: 12 });
+      expect((await status(after)).vectorStore).toMatchObject({
+        signature: 'static:test/topics12:12:none',
+        signatureMatches: true,
+        rows: 1,
+        dimension: 12,
+      });
     } finally {
       await after.close();
     }
@@ -306,8 +311,12 @@ describe('model providers', () => {
 
     it('cannot be deleted or overwritten through the API', async () => {
       expect(onlyError(await envApp.gql(DELETE_PROVIDER, { id: 'env' })).extensions?.code).toBe('BAD_USER_INPUT');
-      expect(onlyError(await envApp.gql(UPSERT_PROVIDER, { input: provider('env', { apiKey: 'sk-other' }) })).extensions?.code).toBe('BAD_USER_INPUT');
-      expect((await providers(envApp)).filter((p: { id: string }) => p.id === 'env')).toEqual([expect.objectContaining({ origin: 'env', baseUrl: 'https://embeddings.example.com/v1' })]);
+      expect(onlyError(await envApp.gql(UPSERT_PROVIDER, { input: provider('env', { apiKey: 'sk-other' }) })).extensions?.code).toBe(
+        'BAD_USER_INPUT',
+      );
+      expect((await providers(envApp)).filter((p: { id: string }) => p.id === 'env')).toEqual([
+        expect.objectContaining({ origin: 'env', baseUrl: 'https://embeddings.example.com/v1' }),
+      ]);
     });
   });
 });
@@ -319,7 +328,9 @@ describe('remote embedding through a model API', () => {
     api = await startModelApi();
     app = await startTestApp({ engine: topicEngine(models, { MEMORY_VECTOR_MIN_SIMILARITY: '-1' }) });
     await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
-    await app.ok(UPSERT_PROVIDER, { input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] } });
+    await app.ok(UPSERT_PROVIDER, {
+      input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] },
+    });
     await app.ok(UPDATE_SETTINGS, { input: { embeddingSource: 'AUTO', embeddingProviderModel: 'double/embed-1' } });
   });
   afterAll(async () => {
@@ -388,7 +399,9 @@ describe('reranking', () => {
     api = await startModelApi();
     app = await startTestApp({ engine: topicEngine(models, { MEMORY_RERANK_TIMEOUT_MS: '250' }) });
     await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
-    await app.ok(UPSERT_PROVIDER, { input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'rerank-1', kind: 'RERANK' }] } });
+    await app.ok(UPSERT_PROVIDER, {
+      input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'rerank-1', kind: 'RERANK' }] },
+    });
     await app.services.vectors.loadForJob();
     apiKeyId = key();
     await importMemories(app, apiKeyId, [PURE, MIXED]);

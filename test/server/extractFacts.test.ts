@@ -17,11 +17,18 @@ const stored = async (apiKeyId: string) => (await app.ok(LIST_MEMORIES, { apiKey
 
 describe('extractFacts', () => {
   it('stores the preferences a user states, key-wide, with where they came from', async () => {
-    const r = await extract({ apiKeyId: 'ex-1', sessionId: 'chat-9', role: 'USER', text: 'I prefer dark mode. My favourite editor is Helix.' });
+    const r = await extract({
+      apiKeyId: 'ex-1',
+      sessionId: 'chat-9',
+      role: 'USER',
+      text: 'I prefer dark mode. My favourite editor is Helix.',
+    });
     expect(r.error).toBeNull();
     expect(r.facts.length).toBeGreaterThanOrEqual(2);
     const memories = await stored('ex-1');
-    expect(memories.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(r.facts.map((f: { content: string }) => f.content)));
+    expect(memories.map((m: { content: string }) => m.content)).toEqual(
+      expect.arrayContaining(r.facts.map((f: { content: string }) => f.content)),
+    );
     expect(memories[0]).toMatchObject({ sessionId: null, metadata: { source: 'extraction', sessionId: 'chat-9', role: 'user' } });
   });
 
@@ -33,14 +40,18 @@ describe('extractFacts', () => {
     expect(memories[0].content).toMatch(/^Dislikes Python/);
   });
 
-  it('does not take the assistant\'s own plans for the user\'s decisions', async () => {
+  it("does not take the assistant's own plans for the user's decisions", async () => {
     const r = await extract({ apiKeyId: 'ex-3', role: 'ASSISTANT', text: "I'll use fetch for the HTTP calls." });
     expect(r.facts).toEqual([]);
     expect(await stored('ex-3')).toEqual([]);
   });
 
   it('never stores secrets', async () => {
-    const r = await extract({ apiKeyId: 'ex-4', role: 'USER', text: 'My password is hunter2. I like tea. My API key is sk-abcdefghijklmnopqrstuvwxyz123456.' });
+    const r = await extract({
+      apiKeyId: 'ex-4',
+      role: 'USER',
+      text: 'My password is hunter2. I like tea. My API key is sk-abcdefghijklmnopqrstuvwxyz123456.',
+    });
     const texts = JSON.stringify([r, await stored('ex-4')]);
     expect(texts).not.toContain('hunter2');
     expect(texts).not.toContain('sk-abcdef');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { containsSecret, extractFacts, MAX_EXTRACTION_INPUT, type ExtractedFact } from '../../server/memory/extraction.ts';
+import { containsSecret, type ExtractedFact, extractFacts, MAX_EXTRACTION_INPUT } from '../../server/memory/extraction.ts';
 
 const fromUser = (text: string) => extractFacts(text, { role: 'user' });
 const only = (text: string): ExtractedFact => {
@@ -65,7 +65,11 @@ describe('extracting decisions, habits, identity and goals', () => {
   });
 
   it('records "I won\'t use X" as a negative decision under the same key as "I will use X"', () => {
-    expect(only("I won't use MongoDB")).toMatchObject({ key: keyOf('I will use MongoDB'), content: 'Decided not to use MongoDB', polarity: 'negative' });
+    expect(only("I won't use MongoDB")).toMatchObject({
+      key: keyOf('I will use MongoDB'),
+      content: 'Decided not to use MongoDB',
+      polarity: 'negative',
+    });
   });
 
   it.each([
@@ -73,7 +77,13 @@ describe('extracting decisions, habits, identity and goals', () => {
     ['I usually run tests before pushing', 'Usually run tests before pushing'],
     ['Every morning I run tests before pushing', 'Every morning: run tests before pushing'],
   ])('recognises "%s" as a procedural habit', (text, content) => {
-    expect(only(text)).toMatchObject({ key: 'habit:run-tests-before-pushing', content, type: 'procedural', category: 'habit', polarity: 'positive' });
+    expect(only(text)).toMatchObject({
+      key: 'habit:run-tests-before-pushing',
+      content,
+      type: 'procedural',
+      category: 'habit',
+      polarity: 'positive',
+    });
   });
 
   it('records "I never X" as a negative habit under the same key as "I always X"', () => {
@@ -283,7 +293,11 @@ describe('secrets', () => {
   });
 
   it('flags the header, full body lines and footer of a pasted private key', () => {
-    const pem = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW', '-----END OPENSSH PRIVATE KEY-----'];
+    const pem = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+      '-----END OPENSSH PRIVATE KEY-----',
+    ];
     expect(pem.every(containsSecret)).toBe(true);
   });
 
@@ -293,13 +307,29 @@ describe('secrets', () => {
 });
 
 describe('robustness', () => {
-  const phrases = ['I like ', "I don't like ", 'my favourite ', ' is ', "I'm a ", ' developer', 'every morning, I ', 'I never ', ', and I ', '. ', '\n', '’', '?'];
+  const phrases = [
+    'I like ',
+    "I don't like ",
+    'my favourite ',
+    ' is ',
+    "I'm a ",
+    ' developer',
+    'every morning, I ',
+    'I never ',
+    ', and I ',
+    '. ',
+    '\n',
+    '’',
+    '?',
+  ];
   const arbitraries = {
     'ASCII text': fc.string(),
     'any code points': fc.string({ unit: 'binary' }),
     'Unicode graphemes': fc.string({ unit: 'grapheme' }),
     'lone surrogates': fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
-    'trigger phrases mixed with noise': fc.array(fc.oneof(fc.constantFrom(...phrases), fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 40 }).map((p) => p.join('')),
+    'trigger phrases mixed with noise': fc
+      .array(fc.oneof(fc.constantFrom(...phrases), fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 40 })
+      .map((p) => p.join('')),
   };
 
   it.each(Object.entries(arbitraries))('never throws on %s', (_name, arbitrary) => {

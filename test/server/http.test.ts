@@ -86,7 +86,12 @@ describe('the HTTP surface', () => {
   });
 
   it('never serves files outside the admin app, however the path is encoded', async () => {
-    for (const path of ['/admin/../package.json', '/admin/%2e%2e/package.json', '/admin/..%2f..%2fpackage.json', '/admin/%2e%2e%2f%2e%2e%2fetc%2fpasswd']) {
+    for (const path of [
+      '/admin/../package.json',
+      '/admin/%2e%2e/package.json',
+      '/admin/..%2f..%2fpackage.json',
+      '/admin/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+    ]) {
       const res = await rawGet(path);
       expect(res.body, path).not.toContain('"dependencies"');
       expect(res.body, path).not.toContain('root:');

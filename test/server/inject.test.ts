@@ -102,7 +102,13 @@ describe('injectMemory: what is retrieved', () => {
     expect(block).toContain('Helix');
     expect(block).not.toContain('Miso');
 
-    const aboutTheCat = { messages: [{ role: 'user', content: 'Which editor?' }, { role: 'assistant', content: 'Helix.' }, { role: 'user', content: 'What is my cat called?' }] };
+    const aboutTheCat = {
+      messages: [
+        { role: 'user', content: 'Which editor?' },
+        { role: 'assistant', content: 'Helix.' },
+        { role: 'user', content: 'What is my cat called?' },
+      ],
+    };
     const cat = await injected({ request: aboutTheCat, provider: 'openai/gpt-4o', retrieval: { apiKeyId: 'inj' } });
     expect(cat.request.messages[0].content).toContain('Miso');
     expect(cat.request.messages[0].content).not.toContain('Helix');
@@ -193,9 +199,13 @@ describe('injectMemory: safety', () => {
   });
 
   it('never injects a block larger than retrieval.maxTokens', async () => {
-    const long = (n: number) => `Deployment runbook ${n}: ` + Array.from({ length: 30 }, (_, i) => `step ${i} of deployment ${n} checks the cluster health`).join(', ');
+    const long = (n: number) =>
+      `Deployment runbook ${n}: ` +
+      Array.from({ length: 30 }, (_, i) => `step ${i} of deployment ${n} checks the cluster health`).join(', ');
     for (let n = 1; n <= 5; n++) await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'inj-budget', content: long(n) } });
-    await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'inj-budget', type: 'ENFORCED', content: 'Never deploy on Fridays without approval from the on-call lead' } });
+    await app.ok(CREATE_MEMORY, {
+      input: { apiKeyId: 'inj-budget', type: 'ENFORCED', content: 'Never deploy on Fridays without approval from the on-call lead' },
+    });
     const request = { model: 'gpt-4o', messages: [{ role: 'user', content: 'How does the deployment work?' }] };
     for (const maxTokens of [40, 60, 100, 300]) {
       for (const provider of ['openai/gpt-4o', 'o1-mini']) {

@@ -7,7 +7,8 @@ let t: TestDb;
 beforeAll(async () => {
   t = await openTestDb();
   // One transaction per memory, as a gateway stores them: one small index segment each.
-  for (let i = 0; i < 120; i++) await createMemory(t.services.memory, { apiKeyId: `mt-${i % 3}`, content: `note ${i} about topic ${i % 7}` });
+  for (let i = 0; i < 120; i++)
+    await createMemory(t.services.memory, { apiKeyId: `mt-${i % 3}`, content: `note ${i} about topic ${i % 7}` });
 });
 afterAll(() => t.close());
 

@@ -27,9 +27,21 @@ describe('memories per week', () => {
       { apiKeyId: key, key: 'wed', type: 'EPISODIC', content: 'a Wednesday', createdAt: '2026-03-04T12:00:00Z' },
       { apiKeyId: key, key: 'sun', type: 'FACTUAL', content: 'the Sunday that ends the week', createdAt: '2026-03-08T20:00:00Z' },
       // Two weeks later, with an empty week in between; a time zone offset is converted to UTC first.
-      { apiKeyId: key, key: 'offset', type: 'EPISODIC', content: 'Monday in UTC, Sunday evening in New York', createdAt: '2026-03-22T21:30:00-05:00' },
+      {
+        apiKeyId: key,
+        key: 'offset',
+        type: 'EPISODIC',
+        content: 'Monday in UTC, Sunday evening in New York',
+        createdAt: '2026-03-22T21:30:00-05:00',
+      },
       { apiKeyId: key, key: 'y2k', type: 'FACTUAL', content: 'a Saturday in 2000', createdAt: '2000-01-01T10:00:00Z' },
-      { apiKeyId: key, key: 'before-epoch', type: 'FACTUAL', content: 'a Wednesday evening before 1970', createdAt: '1969-12-31T23:00:00Z' },
+      {
+        apiKeyId: key,
+        key: 'before-epoch',
+        type: 'FACTUAL',
+        content: 'a Wednesday evening before 1970',
+        createdAt: '1969-12-31T23:00:00Z',
+      },
     ]);
     expect(report).toEqual({ imported: 7, updated: 0, rejected: [] });
   });

@@ -84,7 +84,9 @@ describe('concurrent writes of one key', () => {
     try {
       const deps = connections.map((c) => ({ db: c.db, settings: new SettingsStore(c.db), access: new AccessRecorder(c.db) }));
       const results = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => createMemory(deps[i % 2]!, { apiKeyId: 'conc-3', key: 'shared', content: `from connection ${i % 2}, write ${i}` })),
+        Array.from({ length: 40 }, (_, i) =>
+          createMemory(deps[i % 2]!, { apiKeyId: 'conc-3', key: 'shared', content: `from connection ${i % 2}, write ${i}` }),
+        ),
       );
       const rows = rowsOf('conc-3');
       expect(rows).toHaveLength(1);
@@ -121,7 +123,9 @@ describe('writing while another process holds the database', () => {
 describe('the keyword index only changes when indexed text changes', () => {
   it('does not grow when memories are read, counted, marked indexed or given new metadata', async () => {
     const memories = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => create({ apiKeyId: 'conc-6', key: `k${i}`, content: `stable words number ${i}`, metadata: { v: 0 } })),
+      Array.from({ length: 20 }, (_, i) =>
+        create({ apiKeyId: 'conc-6', key: `k${i}`, content: `stable words number ${i}`, metadata: { v: 0 } }),
+      ),
     );
     const before = ftsFootprint();
 

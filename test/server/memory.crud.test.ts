@@ -12,8 +12,24 @@ const create = (input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input
 
 describe('creating, reading, updating and deleting memories', () => {
   it('stores a memory and returns it with a UUID, a token count and ACTIVE status', async () => {
-    const m = await create({ apiKeyId: 'crud-1', sessionId: 's1', type: 'PROCEDURAL', key: 'deploy', content: 'Deploy with make release', metadata: { source: 'chat' } });
-    expect(m).toMatchObject({ apiKeyId: 'crud-1', sessionId: 's1', type: 'PROCEDURAL', key: 'deploy', content: 'Deploy with make release', metadata: { source: 'chat' }, status: 'ACTIVE', pendingReindex: true });
+    const m = await create({
+      apiKeyId: 'crud-1',
+      sessionId: 's1',
+      type: 'PROCEDURAL',
+      key: 'deploy',
+      content: 'Deploy with make release',
+      metadata: { source: 'chat' },
+    });
+    expect(m).toMatchObject({
+      apiKeyId: 'crud-1',
+      sessionId: 's1',
+      type: 'PROCEDURAL',
+      key: 'deploy',
+      content: 'Deploy with make release',
+      metadata: { source: 'chat' },
+      status: 'ACTIVE',
+      pendingReindex: true,
+    });
     expect(m.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(m.tokens).toBeGreaterThan(2);
     const read = await app.ok(GET_MEMORY, { id: m.id });
@@ -21,7 +37,12 @@ describe('creating, reading, updating and deleting memories', () => {
   });
 
   it('upserts on (apiKeyId, key): same id, new content, metadata merged shallowly', async () => {
-    const first = await create({ apiKeyId: 'crud-2', key: 'editor', content: 'Uses vim', metadata: { a: 1, nested: { x: 1 }, keep: true } });
+    const first = await create({
+      apiKeyId: 'crud-2',
+      key: 'editor',
+      content: 'Uses vim',
+      metadata: { a: 1, nested: { x: 1 }, keep: true },
+    });
     const second = await create({ apiKeyId: 'crud-2', key: 'editor', content: 'Uses helix', metadata: { a: 2, nested: { y: 2 } } });
     expect(second.id).toBe(first.id);
     expect(second.content).toBe('Uses helix');

@@ -261,7 +261,15 @@ describe('importing memories', () => {
 
   it('restores an export into an emptied key as it was', async () => {
     await importRows([
-      { apiKeyId: 'life-imp-6', sessionId: 's', type: 'PROCEDURAL', key: 'deploy', content: 'make release', metadata: { source: 'chat' }, createdAt: ago(2 * DAY) },
+      {
+        apiKeyId: 'life-imp-6',
+        sessionId: 's',
+        type: 'PROCEDURAL',
+        key: 'deploy',
+        content: 'make release',
+        metadata: { source: 'chat' },
+        createdAt: ago(2 * DAY),
+      },
       { apiKeyId: 'life-imp-6', type: 'SEMANTIC', key: 'likes', content: 'likes jazz', expiresAt: fromNow(DAY) },
     ]);
     const exported = (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'life-imp-6' })).exportMemories as Record<string, any>[];

@@ -27,13 +27,21 @@ const stats = (vars: Record<string, unknown>) => app.ok(STATS, vars).then((d) =>
 const EXPORT = `query Export($apiKeyId: String, $type: MemoryType, $search: String, $sessionId: String, $includeExpired: Boolean) {
   exportMemories(apiKeyId: $apiKeyId, type: $type, search: $search, sessionId: $sessionId, includeExpired: $includeExpired) { key content type }
 }`;
-const exportKeys = (vars: Record<string, unknown>) => app.ok(EXPORT, vars).then((d) => (d.exportMemories as { key: string }[]).map((m) => m.key));
+const exportKeys = (vars: Record<string, unknown>) =>
+  app.ok(EXPORT, vars).then((d) => (d.exportMemories as { key: string }[]).map((m) => m.key));
 
 describe('paging through memories', () => {
   const key = 'list-page';
   beforeAll(async () => {
     // 25 memories, one minute apart: k00 is the oldest, k24 the newest.
-    await importRows(Array.from({ length: 25 }, (_, i) => ({ apiKeyId: key, key: `k${String(i).padStart(2, '0')}`, content: `fact ${i}`, createdAt: minutesAgo(100 - i) })));
+    await importRows(
+      Array.from({ length: 25 }, (_, i) => ({
+        apiKeyId: key,
+        key: `k${String(i).padStart(2, '0')}`,
+        content: `fact ${i}`,
+        createdAt: minutesAgo(100 - i),
+      })),
+    );
   });
 
   it('returns pages of the requested size with totalCount and hasMore', async () => {
@@ -67,7 +75,9 @@ describe('paging through memories', () => {
 
   it('pages through memories created at the same instant without skipping or repeating any', async () => {
     const at = minutesAgo(5);
-    await importRows(Array.from({ length: 30 }, (_, i) => ({ apiKeyId: 'list-ties', key: `t${i}`, content: `same time ${i}`, createdAt: at })));
+    await importRows(
+      Array.from({ length: 30 }, (_, i) => ({ apiKeyId: 'list-ties', key: `t${i}`, content: `same time ${i}`, createdAt: at })),
+    );
     const keys: string[] = [];
     for (let offset = 0; offset < 30; offset += 7) keys.push(...keysOf(await list({ apiKeyId: 'list-ties', limit: 7, offset })));
     expect(keys).toHaveLength(30);
@@ -79,8 +89,22 @@ describe('filtering memories', () => {
   beforeAll(async () => {
     await importRows([
       { apiKeyId: 'list-f1', sessionId: 'morning', type: 'FACTUAL', key: 'a', content: 'Coffee without sugar', createdAt: minutesAgo(50) },
-      { apiKeyId: 'list-f1', sessionId: 'morning', type: 'EPISODIC', key: 'b', content: 'Asked about the weather', createdAt: minutesAgo(40) },
-      { apiKeyId: 'list-f1', sessionId: 'evening', type: 'PROCEDURAL', key: 'c', content: 'Run tests before pushing', createdAt: minutesAgo(30) },
+      {
+        apiKeyId: 'list-f1',
+        sessionId: 'morning',
+        type: 'EPISODIC',
+        key: 'b',
+        content: 'Asked about the weather',
+        createdAt: minutesAgo(40),
+      },
+      {
+        apiKeyId: 'list-f1',
+        sessionId: 'evening',
+        type: 'PROCEDURAL',
+        key: 'c',
+        content: 'Run tests before pushing',
+        createdAt: minutesAgo(30),
+      },
       { apiKeyId: 'list-f1', type: 'FACTUAL', key: 'd', content: 'Works from Berlin', createdAt: minutesAgo(20) },
       { apiKeyId: 'list-f2', sessionId: 'morning', type: 'FACTUAL', key: 'a', content: 'Tea with milk', createdAt: minutesAgo(10) },
     ]);
@@ -248,13 +272,23 @@ describe('memory statistics', () => {
   it('counts entries, tokens and types over every matching memory, not just the page', async () => {
     await importRows([
       ...Array.from({ length: 30 }, (_, i) => ({ apiKeyId: 'list-stats', type: 'FACTUAL', key: `f${i}`, content: `fact number ${i}` })),
-      ...Array.from({ length: 12 }, (_, i) => ({ apiKeyId: 'list-stats', type: 'EPISODIC', key: `e${i}`, content: `episode ${i} happened` })),
+      ...Array.from({ length: 12 }, (_, i) => ({
+        apiKeyId: 'list-stats',
+        type: 'EPISODIC',
+        key: `e${i}`,
+        content: `episode ${i} happened`,
+      })),
     ]);
     const all = (await list({ apiKeyId: 'list-stats', limit: 500 })).items as { tokens: number }[];
     const s = await stats({ apiKeyId: 'list-stats' });
     expect(s.totalEntries).toBe(42);
     expect(s.tokensUsed).toBe(all.reduce((n, m) => n + m.tokens, 0));
-    expect(s.byType).toEqual(expect.arrayContaining([{ type: 'FACTUAL', count: 30 }, { type: 'EPISODIC', count: 12 }]));
+    expect(s.byType).toEqual(
+      expect.arrayContaining([
+        { type: 'FACTUAL', count: 30 },
+        { type: 'EPISODIC', count: 12 },
+      ]),
+    );
     expect(s.byType).toHaveLength(2);
   });
 
@@ -264,7 +298,13 @@ describe('memory statistics', () => {
   });
 
   it('reports zero for an API key without memories', async () => {
-    expect(await stats({ apiKeyId: 'list-stats-nobody' })).toEqual({ totalEntries: 0, tokensUsed: 0, hitRate: null, retrievals: 0, byType: [] });
+    expect(await stats({ apiKeyId: 'list-stats-nobody' })).toEqual({
+      totalEntries: 0,
+      tokensUsed: 0,
+      hitRate: null,
+      retrievals: 0,
+      byType: [],
+    });
   });
 
   it('has no hit rate before the first retrieval', async () => {

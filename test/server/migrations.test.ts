@@ -5,7 +5,7 @@ import { Migrator, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { openDatabase, type OpenedDatabase } from '../../server/db/open.ts';
+import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger } from '../../server/logger.ts';
 import { listMemories } from '../../server/memory/memory.service.ts';
 import { retrieve } from '../../server/memory/retrieval.ts';
@@ -29,11 +29,24 @@ async function databaseAt(migration: string) {
 describe('upgrading to per-key keyword terms (migration 004)', () => {
   it('keeps every memory searchable, per key and across keys, with the right per-key counts', async () => {
     const { db } = await databaseAt('2026_11_30_003_qdrant_outbox');
-    const row = (apiKeyId: string, key: string, content: string, i: number) =>
-      ({ id: `00000000-0000-4000-8000-00000000000${i}`, api_key_id: apiKeyId, type: 'factual', key, content, metadata: '{}', tokens: 5, created_at: Date.now() - i, updated_at: Date.now() - i });
+    const row = (apiKeyId: string, key: string, content: string, i: number) => ({
+      id: `00000000-0000-4000-8000-00000000000${i}`,
+      api_key_id: apiKeyId,
+      type: 'factual',
+      key,
+      content,
+      metadata: '{}',
+      tokens: 5,
+      created_at: Date.now() - i,
+      updated_at: Date.now() - i,
+    });
     await db
       .insertInto('memories')
-      .values([row('mig-a', 'drink', 'Drinks oolong tea', 1), row('mig-a', 'city', 'Lives in Porto', 2), row('mig-b', 'drink', 'Drinks oolong coffee', 3)] as never)
+      .values([
+        row('mig-a', 'drink', 'Drinks oolong tea', 1),
+        row('mig-a', 'city', 'Lives in Porto', 2),
+        row('mig-b', 'drink', 'Drinks oolong coffee', 3),
+      ] as never)
       .execute();
 
     await migrateToLatest(db);
@@ -54,9 +67,21 @@ describe('upgrading to per-key keyword terms (migration 004)', () => {
     const { db } = await databaseAt('2026_11_30_004_tenant_terms_fts');
     await db
       .insertInto('memories')
-      .values({ id: '00000000-0000-4000-8000-000000000009', api_key_id: 'mig-c', type: 'factual', key: 'pet', content: 'Has a tabby cat', metadata: '{}', tokens: 5, created_at: 1, updated_at: 1 } as never)
+      .values({
+        id: '00000000-0000-4000-8000-000000000009',
+        api_key_id: 'mig-c',
+        type: 'factual',
+        key: 'pet',
+        content: 'Has a tabby cat',
+        metadata: '{}',
+        tokens: 5,
+        created_at: 1,
+        updated_at: 1,
+      } as never)
       .execute();
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_30_003_qdrant_outbox');
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(
+      '2026_11_30_003_qdrant_outbox',
+    );
     if (error) throw error;
     const { rows } = await sql<{ rowid: number }>`select rowid from memories_fts where memories_fts match 'tabby'`.execute(db);
     expect(rows).toHaveLength(1);
@@ -66,8 +91,21 @@ describe('upgrading to per-key keyword terms (migration 004)', () => {
 describe('per-key row counts', () => {
   it('follow inserts and deletes', async () => {
     const { db } = await databaseAt('2026_11_30_004_tenant_terms_fts');
-    const values = (i: number) => ({ id: `00000000-0000-4000-8000-00000000010${i}`, api_key_id: 'cnt-a', type: 'factual', key: `k${i}`, content: `note ${i}`, metadata: '{}', tokens: 2, created_at: i, updated_at: i });
-    await db.insertInto('memories').values([values(1), values(2), values(3)] as never).execute();
+    const values = (i: number) => ({
+      id: `00000000-0000-4000-8000-00000000010${i}`,
+      api_key_id: 'cnt-a',
+      type: 'factual',
+      key: `k${i}`,
+      content: `note ${i}`,
+      metadata: '{}',
+      tokens: 2,
+      created_at: i,
+      updated_at: i,
+    });
+    await db
+      .insertInto('memories')
+      .values([values(1), values(2), values(3)] as never)
+      .execute();
     await db.deleteFrom('memories').where('key', '=', 'k2').execute();
     const { rows } = await sql<{ memories: number }>`select memories from memory_counts where api_key_id = 'cnt-a'`.execute(db);
     expect(rows).toEqual([{ memories: 2 }]);

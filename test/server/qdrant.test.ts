@@ -77,7 +77,14 @@ async function start(opts: { env?: Record<string, string>; apiKey?: string; batc
   await migrateToLatest(database.db);
   const clock = { now: Date.now() };
   const engine = topicEngine(models, opts.batchSize ? { MEMORY_EMBEDDING_BATCH_SIZE: String(opts.batchSize) } : {});
-  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: ADMIN_TOKEN, engine, env: opts.env ?? {}, clock: () => clock.now });
+  const services = createServices({
+    db: database.db,
+    logger: createLogger('silent'),
+    adminToken: ADMIN_TOKEN,
+    engine,
+    env: opts.env ?? {},
+    clock: () => clock.now,
+  });
   const server = createApp(services);
   const address = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
@@ -108,8 +115,11 @@ async function start(opts: { env?: Record<string, string>; apiKey?: string; batc
     qdrant,
     clock,
     mintToken: async ({ apiKeyId, role = 'GATEWAY' } = {}) =>
-      (await ok(`mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }`, { input: { name: `t ${role}`, role, apiKeyId } }))
-        .createAccessToken.token,
+      (
+        await ok(`mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }`, {
+          input: { name: `t ${role}`, role, apiKeyId },
+        })
+      ).createAccessToken.token,
   };
   await ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
   // Tests of the vector tier start once the model is loaded, as a running server soon is.
@@ -124,9 +134,12 @@ async function startWithQdrant(input: Record<string, unknown> = {}, opts: Parame
   return app;
 }
 
-const connect = (app: QdrantApp, input: Record<string, unknown> = {}) => app.ok(UPDATE_QDRANT, { input: { url: app.qdrant.url, enabled: true, ...input } }).then((d) => d.updateQdrantSettings);
-const create = (app: QdrantApp, input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory as { id: string; updatedAt: string });
-const retrieve = (app: QdrantApp, input: Record<string, unknown>): Promise<Retrieved> => app.ok(RETRIEVE, { input: { strategy: 'SEMANTIC', ...input } }).then((d) => d.retrieve);
+const connect = (app: QdrantApp, input: Record<string, unknown> = {}) =>
+  app.ok(UPDATE_QDRANT, { input: { url: app.qdrant.url, enabled: true, ...input } }).then((d) => d.updateQdrantSettings);
+const create = (app: QdrantApp, input: Record<string, unknown>) =>
+  app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory as { id: string; updatedAt: string });
+const retrieve = (app: QdrantApp, input: Record<string, unknown>): Promise<Retrieved> =>
+  app.ok(RETRIEVE, { input: { strategy: 'SEMANTIC', ...input } }).then((d) => d.retrieve);
 const contents = (r: Retrieved) => r.items.map((i) => i.memory.content).sort();
 const status = (app: QdrantApp) => app.ok(STATUS).then((d) => d.engineStatus.qdrant);
 const importMemories = async (app: QdrantApp, memories: Record<string, unknown>[]) => {
@@ -146,18 +159,26 @@ async function reindex(app: QdrantApp, force = false) {
   return (await app.ok(JOB, { id })).reindexJob;
 }
 
-const outbox = (app: QdrantApp) => app.database.sqlite.prepare('select m.id, o.op from qdrant_outbox o left join memories m on m.pk = o.pk').all() as { id: string | null; op: string }[];
+const outbox = (app: QdrantApp) =>
+  app.database.sqlite.prepare('select m.id, o.op from qdrant_outbox o left join memories m on m.pk = o.pk').all() as {
+    id: string | null;
+    op: string;
+  }[];
 /** The points the double holds, by memory id. */
 function points(app: QdrantApp): Map<string, Record<string, unknown>> {
   const collection = app.qdrant.collections.get(COLLECTION);
   return new Map([...(collection?.points.values() ?? [])].map((p) => [String(p.payload.memory_id), p.payload]));
 }
-const requestsTo = (app: QdrantApp, method: string, pattern: RegExp): RecordedRequest[] => app.qdrant.requests.filter((r) => r.method === method && pattern.test(r.path));
+const requestsTo = (app: QdrantApp, method: string, pattern: RegExp): RecordedRequest[] =>
+  app.qdrant.requests.filter((r) => r.method === method && pattern.test(r.path));
 const pointWrites = (app: QdrantApp) => requestsTo(app, 'PUT', /\/points$/);
-const lastQueryFilter = (app: QdrantApp) => (requestsTo(app, 'POST', /\/points\/query$/).at(-1)?.body as { filter: { must: unknown[] } }).filter;
+const lastQueryFilter = (app: QdrantApp) =>
+  (requestsTo(app, 'POST', /\/points\/query$/).at(-1)?.body as { filter: { must: unknown[] } }).filter;
 
 async function createCollectionInDouble(app: QdrantApp, size: number) {
-  await new QdrantClient({ url: app.qdrant.url, checkCompatibility: false }).createCollection(COLLECTION, { vectors: { size, distance: 'Cosine' } });
+  await new QdrantClient({ url: app.qdrant.url, checkCompatibility: false }).createCollection(COLLECTION, {
+    vectors: { size, distance: 'Cosine' },
+  });
 }
 
 describe('the collection', () => {
@@ -341,7 +362,10 @@ describe('SEMANTIC retrieval from Qdrant', () => {
   it('honours a limit above 20: limit 50 returns 50 of 60 matches', async () => {
     const app = await startWithQdrant();
     const apiKeyId = key();
-    await importMemories(app, Array.from({ length: 60 }, (_, i) => ({ apiKeyId, key: `f${i}`, content: `banana ${i}` })));
+    await importMemories(
+      app,
+      Array.from({ length: 60 }, (_, i) => ({ apiKeyId, key: `f${i}`, content: `banana ${i}` })),
+    );
     await tick(app);
     const r = await retrieve(app, { apiKeyId, query: 'mango', limit: 50, maxTokens: 16_000 });
     expect(r.resolution.vectorStore).toBe('qdrant');
@@ -431,7 +455,10 @@ describe('backfill by reindex', () => {
   it('puts every memory that existed before Qdrant was enabled into Qdrant', async () => {
     const app = await start();
     const apiKeyId = key();
-    await importMemories(app, Array.from({ length: 12 }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat banana on day ${i}` })));
+    await importMemories(
+      app,
+      Array.from({ length: 12 }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat banana on day ${i}` })),
+    );
     expect((await reindex(app)).status).toBe('COMPLETED');
     const ids = (app.database.sqlite.prepare('select id from memories').all() as { id: string }[]).map((r) => r.id).sort();
     await connect(app);
@@ -443,7 +470,10 @@ describe('backfill by reindex', () => {
 
   it('counts the Qdrant phase in the same job and progress stream', async () => {
     const app = await startWithQdrant({}, { batchSize: 5 });
-    await importMemories(app, Array.from({ length: 12 }, (_, i) => ({ apiKeyId: 'acme', key: `m${i}`, content: `I eat banana on day ${i}` })));
+    await importMemories(
+      app,
+      Array.from({ length: 12 }, (_, i) => ({ apiKeyId: 'acme', key: `m${i}`, content: `I eat banana on day ${i}` })),
+    );
     // Hold the job before its first batch until the stream is open, so no progress is missed.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -459,7 +489,17 @@ describe('backfill by reindex', () => {
     release();
     const frames = [first!, ...(await stream.rest())];
     // 12 embedded in batches of 5, then the same 12 carried to Qdrant in batches of 5.
-    expect(frames.map((f) => `${f.processed}/${f.total}`)).toEqual(['0/12', '5/12', '10/12', '12/12', '12/24', '17/24', '22/24', '24/24', '24/24']);
+    expect(frames.map((f) => `${f.processed}/${f.total}`)).toEqual([
+      '0/12',
+      '5/12',
+      '10/12',
+      '12/12',
+      '12/24',
+      '17/24',
+      '22/24',
+      '24/24',
+      '24/24',
+    ]);
     expect(frames.at(-1)).toMatchObject({ status: 'COMPLETED', failed: 0 });
     expect(points(app).size).toBe(12);
   });
@@ -484,10 +524,18 @@ async function subscribe(app: QdrantApp, jobId: string) {
       if (end >= 0) {
         const lines = buffer.slice(0, end).split('\n');
         buffer = buffer.slice(end + 2);
-        const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
+        const event = lines
+          .find((l) => l.startsWith('event:'))
+          ?.slice(6)
+          .trim();
         if (event === 'complete') return null;
         if (event !== 'next') continue; // a ping
-        return JSON.parse(lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n')).data.reindexProgress;
+        return JSON.parse(
+          lines
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('\n'),
+        ).data.reindexProgress;
       }
       const { value, done } = await reader.read();
       if (done) return null;
@@ -694,7 +742,12 @@ describe('settings', () => {
 
   it('shows the MNEMO_QDRANT_* overrides as fromEnvironment, and they win over stored values', async () => {
     const app = await start({
-      env: { MNEMO_QDRANT_URL: 'http://qdrant.internal:6333', MNEMO_QDRANT_COLLECTION: 'from_env', MNEMO_QDRANT_API_KEY: 'env-key-9', MNEMO_QDRANT_TIMEOUT_MS: '1500' },
+      env: {
+        MNEMO_QDRANT_URL: 'http://qdrant.internal:6333',
+        MNEMO_QDRANT_COLLECTION: 'from_env',
+        MNEMO_QDRANT_API_KEY: 'env-key-9',
+        MNEMO_QDRANT_TIMEOUT_MS: '1500',
+      },
     });
     await app.ok(UPDATE_QDRANT, { input: { url: 'http://elsewhere:6333', collection: 'stored' } });
     const view = (await app.ok(QDRANT_SETTINGS)).qdrantSettings;
@@ -763,7 +816,10 @@ describe('qdrantSearchTest', () => {
   it('honours topK, above 20 too: 50 of 60 matches', async () => {
     const app = await startWithQdrant();
     const apiKeyId = key();
-    await importMemories(app, Array.from({ length: 60 }, (_, i) => ({ apiKeyId, key: `f${i}`, content: `banana ${i}` })));
+    await importMemories(
+      app,
+      Array.from({ length: 60 }, (_, i) => ({ apiKeyId, key: `f${i}`, content: `banana ${i}` })),
+    );
     await tick(app);
     const search = async (topK: number) => (await app.ok(SEARCH_TEST, { apiKeyId, query: 'mango', topK })).qdrantSearchTest.hits;
     expect(await search(50)).toHaveLength(50);
@@ -792,7 +848,13 @@ describe('qdrantCleanup', () => {
     const vector = Array.from({ length: 8 }, (_, i) => (i === 0 ? 1 : 0));
     await new QdrantClient({ url: app.qdrant.url, checkCompatibility: false }).upsert(COLLECTION, {
       wait: true,
-      points: [{ id: 999_999, vector, payload: { memory_id: 'gone', api_key_id: apiKeyId, expires_at: Number.MAX_SAFE_INTEGER, updated_at: Date.now() } }],
+      points: [
+        {
+          id: 999_999,
+          vector,
+          payload: { memory_id: 'gone', api_key_id: apiKeyId, expires_at: Number.MAX_SAFE_INTEGER, updated_at: Date.now() },
+        },
+      ],
     });
     expect(points(app).size).toBe(4);
     expect((await app.ok(CLEANUP)).qdrantCleanup).toBe(3);
@@ -803,7 +865,10 @@ describe('qdrantCleanup', () => {
   it('keeps points whose memory still exists', async () => {
     const app = await startWithQdrant();
     const apiKeyId = key();
-    await importMemories(app, Array.from({ length: 5 }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat banana ${i}` })));
+    await importMemories(
+      app,
+      Array.from({ length: 5 }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat banana ${i}` })),
+    );
     await tick(app);
     expect((await app.ok(CLEANUP)).qdrantCleanup).toBe(0);
     expect(points(app).size).toBe(5);

@@ -34,7 +34,8 @@ interface Job {
 /** Small batches, so a job over a few dozen memories takes several steps that the tests can watch. */
 const BATCH = 5;
 const models = topicModelDir();
-const engine = (env: Record<string, string> = {}, modelsDir = models) => topicEngine(modelsDir, { MEMORY_EMBEDDING_BATCH_SIZE: String(BATCH), ...env });
+const engine = (env: Record<string, string> = {}, modelsDir = models) =>
+  topicEngine(modelsDir, { MEMORY_EMBEDDING_BATCH_SIZE: String(BATCH), ...env });
 
 let app: TestApp;
 beforeAll(async () => {
@@ -56,7 +57,11 @@ const startJob = (target: TestApp, force = false): Promise<Job> => target.ok(REI
 
 async function importMemories(target: TestApp, count: number, apiKeyId = key()) {
   const fruit = ['banana', 'apple', 'mango', 'cherry', 'papaya'];
-  const memories = Array.from({ length: count }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat ${fruit[i % fruit.length]} on day ${i}` }));
+  const memories = Array.from({ length: count }, (_, i) => ({
+    apiKeyId,
+    key: `m${i}`,
+    content: `I eat ${fruit[i % fruit.length]} on day ${i}`,
+  }));
   const report = (await target.ok(IMPORT_MEMORIES, { memories })).importMemories;
   expect(report.rejected).toEqual([]);
   return apiKeyId;
@@ -67,7 +72,13 @@ function counts(target: TestApp) {
   const get = (q: string) => (target.database.sqlite.prepare(q).get() as { n: number }).n;
   // The vector table is created by the first embedding.
   if (get(`select count(*) as n from sqlite_master where name = 'memory_vec'`) === 0) {
-    return { memories: get('select count(*) as n from memories'), vectors: 0, distinctVectors: 0, vectorsOfMemories: 0, pending: get('select count(*) as n from memories where needs_reindex = 1') };
+    return {
+      memories: get('select count(*) as n from memories'),
+      vectors: 0,
+      distinctVectors: 0,
+      vectorsOfMemories: 0,
+      pending: get('select count(*) as n from memories where needs_reindex = 1'),
+    };
   }
   return {
     memories: get('select count(*) as n from memories'),
@@ -153,8 +164,14 @@ async function subscribe(target: TestApp, jobId: string, token: string | null = 
       if (end >= 0) {
         const lines = buffer.slice(0, end).split('\n');
         buffer = buffer.slice(end + 2);
-        const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
-        const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+        const event = lines
+          .find((l) => l.startsWith('event:'))
+          ?.slice(6)
+          .trim();
+        const data = lines
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim())
+          .join('\n');
         if (!event) continue; // a ping
         return { event, data: data === '' ? null : JSON.parse(data) };
       }
@@ -289,7 +306,12 @@ describe('what a job embeds', () => {
     const job = await startJob(app, true);
     expect(job).toMatchObject({ force: true, total: memories });
     await app.services.reindex.idle();
-    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', force: true, processed: memories, total: memories });
+    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({
+      status: 'COMPLETED',
+      force: true,
+      processed: memories,
+      total: memories,
+    });
     expectFullyIndexed(app, memories);
   });
 
@@ -413,7 +435,12 @@ describe('surviving a crash', () => {
         const resumed = await second.services.reindex.resumeInterrupted();
         expect(resumed?.id).toBe(job.id);
         await second.services.reindex.idle();
-        expect((await second.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: 40, total: 40, failed: 0 });
+        expect((await second.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({
+          status: 'COMPLETED',
+          processed: 40,
+          total: 40,
+          failed: 0,
+        });
         expectFullyIndexed(second, 40);
       } finally {
         await second.close();
@@ -431,7 +458,9 @@ describe('surviving a crash', () => {
     const now = Date.now();
     const id = randomUUID();
     app.database.sqlite
-      .prepare(`insert into reindex_jobs (id, status, force, total, processed, failed, last_pk, started_at, updated_at) values (?, 'running', 0, ?, ?, 0, ?, ?, ?)`)
+      .prepare(
+        `insert into reindex_jobs (id, status, force, total, processed, failed, last_pk, started_at, updated_at) values (?, 'running', 0, ?, ?, 0, ?, ?, ?)`,
+      )
       .run(id, pending, half.processed, half.lastPk, now - 120_000, now - 60_000);
 
     const job = await startJob(app);
@@ -447,7 +476,9 @@ describe('surviving a crash', () => {
     const id = randomUUID();
     // Another process's job with a fresh heartbeat.
     app.database.sqlite
-      .prepare(`insert into reindex_jobs (id, status, force, total, processed, failed, last_pk, started_at, updated_at) values (?, 'running', 0, 3, 0, 0, 0, ?, ?)`)
+      .prepare(
+        `insert into reindex_jobs (id, status, force, total, processed, failed, last_pk, started_at, updated_at) values (?, 'running', 0, 3, 0, 0, 0, ?, ?)`,
+      )
       .run(id, now, now);
     try {
       const job = await startJob(app);
@@ -527,7 +558,13 @@ describe('a new embedding signature', () => {
         expect((await after.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: 12, total: 12 });
         expectFullyIndexed(after, 12);
         const status = (await after.ok(STATUS)).engineStatus;
-        expect(status.vectorStore).toMatchObject({ signature: 'static:test/topics16:16:none', dimension: 16, signatureMatches: true, rows: 12, pendingReindex: 0 });
+        expect(status.vectorStore).toMatchObject({
+          signature: 'static:test/topics16:16:none',
+          dimension: 16,
+          signatureMatches: true,
+          rows: 12,
+          pendingReindex: 0,
+        });
         expect(status.vectorStore.lastResetAt).not.toBeNull();
         const r = (await after.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
         expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false });
@@ -555,7 +592,11 @@ describe('a new embedding signature', () => {
         await startJob(after);
         await after.services.reindex.idle();
         expectFullyIndexed(after, 9);
-        expect((await after.ok(STATUS)).engineStatus.vectorStore).toMatchObject({ signature: 'static:test/topics:8:int8', quantization: 'int8', signatureMatches: true });
+        expect((await after.ok(STATUS)).engineStatus.vectorStore).toMatchObject({
+          signature: 'static:test/topics:8:int8',
+          quantization: 'int8',
+          signatureMatches: true,
+        });
         const r = (await after.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
         expect(r.items).toHaveLength(9);
       } finally {

@@ -48,7 +48,11 @@ describe('keyword retrieval', () => {
     const apiKeyId = key();
     await app.ok(IMPORT_MEMORIES, {
       memories: [
-        { apiKeyId, content: 'rust rust rust: the team writes rust services', createdAt: new Date(Date.now() - 5 * 86_400_000).toISOString() },
+        {
+          apiKeyId,
+          content: 'rust rust rust: the team writes rust services',
+          createdAt: new Date(Date.now() - 5 * 86_400_000).toISOString(),
+        },
         { apiKeyId, content: 'Lunch was pasta, and someone mentioned rust once' },
       ],
     });
@@ -59,10 +63,38 @@ describe('keyword retrieval', () => {
   });
 
   const nasty = [
-    `it's`, `don't "quote`, `"unbalanced`, 'state-of-the-art', 'c++', 'C#', 'AND', 'OR dogs', 'NOT', 'cats AND', 'NEAR(',
-    'NEAR(cat door', '(', 'hello)', 'a:b', 'title:', 'content:python', 'api_key_id:victim', '*foo', 'foo*', '^start', '.', '',
-    '   ', '🙂🚀', '寿司が好き', 'SELECT * FROM memories; --', `'; DROP TABLE memories; --`, '{content key} : x', '\u0000\u0001',
-    'x'.repeat(70_000), 'word '.repeat(13_000),
+    `it's`,
+    `don't "quote`,
+    `"unbalanced`,
+    'state-of-the-art',
+    'c++',
+    'C#',
+    'AND',
+    'OR dogs',
+    'NOT',
+    'cats AND',
+    'NEAR(',
+    'NEAR(cat door',
+    '(',
+    'hello)',
+    'a:b',
+    'title:',
+    'content:python',
+    'api_key_id:victim',
+    '*foo',
+    'foo*',
+    '^start',
+    '.',
+    '',
+    '   ',
+    '🙂🚀',
+    '寿司が好き',
+    'SELECT * FROM memories; --',
+    `'; DROP TABLE memories; --`,
+    '{content key} : x',
+    '\u0000\u0001',
+    'x'.repeat(70_000),
+    'word '.repeat(13_000),
   ];
   it.each(nasty.map((q) => [q.length > 40 ? `${q.slice(0, 20)}… (${q.length} chars)` : JSON.stringify(q), q]))(
     'accepts hostile query text %s without an error',
@@ -101,9 +133,23 @@ describe('keyword retrieval', () => {
     );
     const now = Date.now();
     sqlite.transaction(() => {
-      insert.run(randomUUID(), apiKeyId, 'old', 'The staging database password rotates every quarter', now - 20 * 86_400_000, now - 20 * 86_400_000);
+      insert.run(
+        randomUUID(),
+        apiKeyId,
+        'old',
+        'The staging database password rotates every quarter',
+        now - 20 * 86_400_000,
+        now - 20 * 86_400_000,
+      );
       for (let i = 0; i < 100_000; i++) {
-        insert.run(randomUUID(), apiKeyId, `n${i}`, `Note ${i} about the weekly planning meeting and the database backlog`, now - i, now - i);
+        insert.run(
+          randomUUID(),
+          apiKeyId,
+          `n${i}`,
+          `Note ${i} about the weekly planning meeting and the database backlog`,
+          now - i,
+          now - i,
+        );
       }
     })();
     const r = await retrieve({ apiKeyId, query: 'when does the staging password rotate?', limit: 5 });
@@ -140,7 +186,11 @@ describe('strategies', () => {
     const apiKeyId = key();
     const day = 86_400_000;
     await app.ok(IMPORT_MEMORIES, {
-      memories: [3, 1, 2].map((d) => ({ apiKeyId, content: `written ${d} days ago`, createdAt: new Date(Date.now() - d * day).toISOString() })),
+      memories: [3, 1, 2].map((d) => ({
+        apiKeyId,
+        content: `written ${d} days ago`,
+        createdAt: new Date(Date.now() - d * day).toISOString(),
+      })),
     });
     const r = await retrieve({ apiKeyId, query: 'anything', strategy: 'EXACT' });
     expect(contents(r)).toEqual(['written 1 days ago', 'written 2 days ago', 'written 3 days ago']);
@@ -220,7 +270,9 @@ describe('token budget', () => {
 
   it('rejects a budget outside 0 to 16000', async () => {
     for (const maxTokens of [-1, 16_001]) {
-      expect(onlyError(await app.gql(RETRIEVE, { input: { apiKeyId: key(), query: 'x', maxTokens } })).extensions?.code).toBe('BAD_USER_INPUT');
+      expect(onlyError(await app.gql(RETRIEVE, { input: { apiKeyId: key(), query: 'x', maxTokens } })).extensions?.code).toBe(
+        'BAD_USER_INPUT',
+      );
     }
   });
 });
@@ -267,9 +319,13 @@ describe('tenancy', () => {
     const own = await startTestApp();
     try {
       const apiKeyId = 'stats-a';
-      for (const content of ['rust compiler tips', 'python packaging tips', 'rust borrow checker']) await own.ok(CREATE_MEMORY, { input: { apiKeyId, content } });
+      for (const content of ['rust compiler tips', 'python packaging tips', 'rust borrow checker'])
+        await own.ok(CREATE_MEMORY, { input: { apiKeyId, content } });
       const ranking = async () =>
-        (await own.ok(PREVIEW, { input: { apiKeyId, query: 'rust tips' } })).retrievePreview.items.map((i: any) => [i.memory.content, i.keywordScore]);
+        (await own.ok(PREVIEW, { input: { apiKeyId, query: 'rust tips' } })).retrievePreview.items.map((i: any) => [
+          i.memory.content,
+          i.keywordScore,
+        ]);
       const before = await ranking();
       // Everywhere else "rust" becomes a common word: statistics over all keys would now weigh it less here.
       const others = Array.from({ length: 40 }, (_, i) => ({ apiKeyId: `stats-other-${i}`, content: 'rust borrow checker' }));
@@ -286,7 +342,9 @@ describe('tenancy', () => {
   it("finds only the key's own memories when other keys hold the same words", async () => {
     const apiKeyId = key();
     await create({ apiKeyId, content: 'Prefers oolong tea' });
-    await app.ok(IMPORT_MEMORIES, { memories: Array.from({ length: 30 }, (_, i) => ({ apiKeyId: `${apiKeyId}-n${i}`, content: `Prefers oolong tea, batch ${i}` })) });
+    await app.ok(IMPORT_MEMORIES, {
+      memories: Array.from({ length: 30 }, (_, i) => ({ apiKeyId: `${apiKeyId}-n${i}`, content: `Prefers oolong tea, batch ${i}` })),
+    });
     const r = await retrieve({ apiKeyId, query: 'oolong tea' });
     expect(contents(r)).toEqual(['Prefers oolong tea']);
   });

@@ -70,7 +70,11 @@ const importMemories = async (memories: Record<string, unknown>[]) => {
 };
 /** How many vectors the index holds for a memory (0 or 1), read from SQLite itself. */
 const vectorsOf = (target: TestApp, id: string) =>
-  (target.database.sqlite.prepare('select count(*) as n from memory_vec v join memories m on m.pk = v.memory_pk where m.id = ?').get(id) as { n: number }).n;
+  (
+    target.database.sqlite
+      .prepare('select count(*) as n from memory_vec v join memories m on m.pk = v.memory_pk where m.id = ?')
+      .get(id) as { n: number }
+  ).n;
 const vectorRows = (target: TestApp) => (target.database.sqlite.prepare('select count(*) as n from memory_vec').get() as { n: number }).n;
 
 describe('SEMANTIC retrieval', () => {
@@ -147,8 +151,18 @@ describe('HYBRID retrieval', () => {
     const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
     const byContent = Object.fromEntries(r.items.map((i) => [i.memory.content, i]));
     expect(contents(r)[0]).toBe('I eat mango');
-    expect(byContent['I eat banana on my day of notes']).toMatchObject({ tier: 'VECTOR', keywordRank: null, keywordScore: null, vectorRank: 2 });
-    expect(byContent['mango python rust compiler typescript debugger code']).toMatchObject({ tier: 'KEYWORD', vectorRank: null, vectorScore: null, keywordRank: 2 });
+    expect(byContent['I eat banana on my day of notes']).toMatchObject({
+      tier: 'VECTOR',
+      keywordRank: null,
+      keywordScore: null,
+      vectorRank: 2,
+    });
+    expect(byContent['mango python rust compiler typescript debugger code']).toMatchObject({
+      tier: 'KEYWORD',
+      vectorRank: null,
+      vectorScore: null,
+      keywordRank: 2,
+    });
     // One list each: 1/(60+2).
     expect(byContent['I eat banana on my day of notes']!.score).toBeCloseTo(1 / 62, 12);
     expect(r.items).toHaveLength(3);

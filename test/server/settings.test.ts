@@ -40,7 +40,10 @@ const read = () => app.ok(GET_SETTINGS).then((d) => d.memorySettings);
 const update = (input: Record<string, unknown>) => app.gql(UPDATE_SETTINGS, { input });
 const storedRows = () =>
   Object.fromEntries(
-    (app.database.sqlite.prepare('select name, value from settings').all() as { name: string; value: string }[]).map((r) => [r.name, JSON.parse(r.value)]),
+    (app.database.sqlite.prepare('select name, value from settings').all() as { name: string; value: string }[]).map((r) => [
+      r.name,
+      JSON.parse(r.value),
+    ]),
   );
 
 describe('memory settings', () => {

@@ -65,12 +65,24 @@ const rowsOf = (target: TestApp, apiKeyId: string) =>
   target.database.sqlite.prepare('select * from memories where api_key_id = ? order by pk').all(apiKeyId);
 
 /** What a memory is, without the counters that retrieval changes. */
-const essence = (m: any) => ({ id: m.id, apiKeyId: m.apiKeyId, sessionId: m.sessionId, type: m.type, key: m.key, content: m.content, metadata: m.metadata, createdAt: m.createdAt, updatedAt: m.updatedAt, expiresAt: m.expiresAt });
+const essence = (m: any) => ({
+  id: m.id,
+  apiKeyId: m.apiKeyId,
+  sessionId: m.sessionId,
+  type: m.type,
+  key: m.key,
+  content: m.content,
+  metadata: m.metadata,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+  expiresAt: m.expiresAt,
+});
 const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
 
 /** About 200 tokens: long enough that a summary line (capped at 120 tokens) is shorter than the memory. */
 const longFact = (topic: string) =>
-  `${topic}: ` + Array.from({ length: 40 }, (_, i) => `detail ${i} of the ${topic} arrangement was agreed in the planning meeting`).join('; ');
+  `${topic}: ` +
+  Array.from({ length: 40 }, (_, i) => `detail ${i} of the ${topic} arrangement was agreed in the planning meeting`).join('; ');
 
 describe('summarize: dry run', () => {
   it('lists the memories last written more than N days ago and the tokens a summary would save', async () => {
@@ -111,7 +123,11 @@ describe('summarize: dry run', () => {
 
 describe('summarize: a real run', () => {
   it('writes exactly one SEMANTIC summary memory for the key, keyed "summary:", holding the facts', async () => {
-    const originals = await seed(app, 'sum-real', [{ content: 'Uses the Helix editor' }, { content: 'Deploys on Fridays' }, { content: 'Allergic to peanuts' }]);
+    const originals = await seed(app, 'sum-real', [
+      { content: 'Uses the Helix editor' },
+      { content: 'Deploys on Fridays' },
+      { content: 'Allergic to peanuts' },
+    ]);
     const { summarize: s } = (await summarize('sum-real', 30, false)).data!;
     expect(s.dryRun).toBe(false);
     expect(s.candidateCount).toBe(3);
@@ -126,7 +142,11 @@ describe('summarize: a real run', () => {
   });
 
   it('archives the originals: hidden from memories by default, listed as ARCHIVED with includeArchived', async () => {
-    const originals = await seed(app, 'sum-archive', [{ content: 'Runs marathons' }, { content: 'Drinks oat milk' }, { content: 'Recently moved house', days: 1 }]);
+    const originals = await seed(app, 'sum-archive', [
+      { content: 'Runs marathons' },
+      { content: 'Drinks oat milk' },
+      { content: 'Recently moved house', days: 1 },
+    ]);
     const { summary } = (await summarize('sum-archive', 30, false)).data!.summarize;
     const old = originals.filter((m) => m.content !== 'Recently moved house');
 
@@ -191,7 +211,12 @@ describe('summarize: a real run', () => {
   });
 
   it('brings a memory back when it is written again after being archived', async () => {
-    const old = (await seed(app, 'sum-rewrite', [{ key: 'editor', content: 'Uses vim' }, { key: 'shell', content: 'Uses bash' }])).find((m) => m.key === 'editor');
+    const old = (
+      await seed(app, 'sum-rewrite', [
+        { key: 'editor', content: 'Uses vim' },
+        { key: 'shell', content: 'Uses bash' },
+      ])
+    ).find((m) => m.key === 'editor');
     expect((await summarize('sum-rewrite', 30, false)).data!.summarize.summary).not.toBeNull();
     // The user states a newer fact under the same key: it is fresh, not part of any summary, so it must be retrievable.
     const { createMemory } = await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'sum-rewrite', key: 'editor', content: 'Uses Zed now' } });
@@ -201,7 +226,10 @@ describe('summarize: a real run', () => {
   });
 
   it('keeps a memory archived when the same fact is merely restated: the summary already carries it', async () => {
-    await seed(app, 'sum-restate', [{ key: 'editor', content: 'Uses vim' }, { key: 'shell', content: 'Uses bash' }]);
+    await seed(app, 'sum-restate', [
+      { key: 'editor', content: 'Uses vim' },
+      { key: 'shell', content: 'Uses bash' },
+    ]);
     const { summary } = (await summarize('sum-restate', 30, false)).data!.summarize;
     const { createMemory } = await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'sum-restate', key: 'shell', content: 'Uses bash' } });
     expect(createMemory).toMatchObject({ status: 'ARCHIVED', archivedBy: summary.id });
@@ -230,7 +258,10 @@ describe('restoreSummary', () => {
   });
 
   it('makes the originals retrievable again', async () => {
-    const originals = await seed(app, 'sum-restore-2', [{ content: 'Favourite pasta is orecchiette' }, { content: 'Favourite cheese is comte' }]);
+    const originals = await seed(app, 'sum-restore-2', [
+      { content: 'Favourite pasta is orecchiette' },
+      { content: 'Favourite cheese is comte' },
+    ]);
     const { summary } = (await summarize('sum-restore-2', 30, false)).data!.summarize;
     await app.ok(RESTORE, { summaryId: summary.id });
     const items = (await app.ok(RETRIEVE, { input: { apiKeyId: 'sum-restore-2', query: 'favourite pasta cheese' } })).retrieve.items;
@@ -268,14 +299,22 @@ describe('which memories are candidates', () => {
   });
 
   it('counts age from the last write: an old memory rewritten today is not a candidate', async () => {
-    await seed(app, 'sum-age', [{ key: 'x', content: 'Old x' }, { key: 'y', content: 'Old y' }, { key: 'z', content: 'Old z' }]);
+    await seed(app, 'sum-age', [
+      { key: 'x', content: 'Old x' },
+      { key: 'y', content: 'Old y' },
+      { key: 'z', content: 'Old z' },
+    ]);
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'sum-age', key: 'z', content: 'New z' } });
     const dry = (await summarize('sum-age', 30, true)).data!.summarize;
     expect(dry.candidates.map((m: any) => m.key).sort()).toEqual(['x', 'y']);
   });
 
   it('writes no summary when fewer than two memories qualify', async () => {
-    const [old] = await seed(app, 'sum-few', [{ content: 'Only old fact' }, { content: 'Fresh fact one', days: 1 }, { content: 'Fresh fact two', days: 0 }]);
+    const [old] = await seed(app, 'sum-few', [
+      { content: 'Only old fact' },
+      { content: 'Fresh fact one', days: 1 },
+      { content: 'Fresh fact two', days: 0 },
+    ]);
     const rowsBefore = rowsOf(app, 'sum-few');
     const s = (await summarize('sum-few', 30, false)).data!.summarize;
     expect(s).toMatchObject({ dryRun: false, candidateCount: 1, tokensSaved: 0, summary: null });
@@ -331,18 +370,27 @@ describe('compactOldMemories (the autoSummarize entry point)', () => {
   });
   afterAll(() => own.close());
 
-  it('compacts each API key separately: one summary per key, holding only that key\'s facts', async () => {
-    await seed(own, 'auto-1', [{ content: 'Auto one likes rowing' }, { content: 'Auto one likes cycling' }, { content: 'Auto one likes hiking' }]);
+  it("compacts each API key separately: one summary per key, holding only that key's facts", async () => {
+    await seed(own, 'auto-1', [
+      { content: 'Auto one likes rowing' },
+      { content: 'Auto one likes cycling' },
+      { content: 'Auto one likes hiking' },
+    ]);
     await seed(own, 'auto-2', [{ content: 'Auto two likes painting' }, { content: 'Auto two likes pottery' }]);
     await seed(own, 'auto-3', [{ content: 'Auto three has one old fact' }, { content: 'Auto three is new here', days: 1 }]);
 
     const results = await compactOldMemories(own.services.memory, { olderThanDays: 30, minCandidates: 2, maxKeys: 10 });
-    expect(results.map((r) => ({ apiKeyId: r.apiKeyId, archived: r.archived })).sort((a, b) => a.apiKeyId.localeCompare(b.apiKeyId))).toEqual([
+    expect(
+      results.map((r) => ({ apiKeyId: r.apiKeyId, archived: r.archived })).sort((a, b) => a.apiKeyId.localeCompare(b.apiKeyId)),
+    ).toEqual([
       { apiKeyId: 'auto-1', archived: 3 },
       { apiKeyId: 'auto-2', archived: 2 },
     ]);
 
-    for (const [key, mine, theirs] of [['auto-1', 'Auto one', 'Auto two'], ['auto-2', 'Auto two', 'Auto one']] as const) {
+    for (const [key, mine, theirs] of [
+      ['auto-1', 'Auto one', 'Auto two'],
+      ['auto-2', 'Auto two', 'Auto one'],
+    ] as const) {
       const all = await listAll(own, key, true);
       const summaries = all.filter((m) => m.key.startsWith('summary:'));
       expect(summaries).toHaveLength(1);
@@ -391,7 +439,11 @@ describe('a summary that cannot hold every old memory', () => {
   it('archives only the memories it carries; the others stay active for a later run', async () => {
     const apiKeyId = 'sum-overflow';
     // 40 distinct long facts: more than the summary's token cap can carry.
-    await seed(app, apiKeyId, Array.from({ length: 40 }, (_, i) => ({ content: `Fact ${i}: ${'a rather long description of a project detail '.repeat(12)}` })));
+    await seed(
+      app,
+      apiKeyId,
+      Array.from({ length: 40 }, (_, i) => ({ content: `Fact ${i}: ${'a rather long description of a project detail '.repeat(12)}` })),
+    );
     const data = (await summarize(apiKeyId, 30, false)).data.summarize;
     expect(data.candidateCount).toBeGreaterThan(1);
     expect(data.candidateCount).toBeLessThan(40);

@@ -101,59 +101,58 @@ async function embedAll(apiKeyId: string, memories: { content: string; sessionId
 const contents = (r: { items: { memory: { content: string } }[] }) => r.items.map((i) => i.memory.content);
 
 describe('partitioned vector search', () => {
-  it(
-    'finds the top hits of a key with 5 memories among 100,000 closer memories of other keys',
-    async () => {
-      const apiKeyId = `small-${randomUUID().slice(0, 8)}`;
-      // Fruit at decreasing similarity (more filler words), then two other topics.
-      const mine = ['I eat mango', 'I eat banana on my day', 'I eat cherry on my day of notes', 'I write rust', 'my cat'];
-      await embedAll(apiKeyId, mine.map((content) => ({ content })));
+  it('finds the top hits of a key with 5 memories among 100,000 closer memories of other keys', async () => {
+    const apiKeyId = `small-${randomUUID().slice(0, 8)}`;
+    // Fruit at decreasing similarity (more filler words), then two other topics.
+    const mine = ['I eat mango', 'I eat banana on my day', 'I eat cherry on my day of notes', 'I write rust', 'my cat'];
+    await embedAll(
+      apiKeyId,
+      mine.map((content) => ({ content })),
+    );
 
-      const query = topicVector('fruit', DIM);
-      const before = (app.database.sqlite.prepare('select count(*) as n from memory_vec').get() as { n: number }).n;
-      seedCrowd(query, CROWD, (i) => ({ apiKeyId: `crowd-${i % CROWD_KEYS}` }));
-      expect(app.database.sqlite.prepare('select count(*) as n from memory_vec').get()).toEqual({ n: before + CROWD });
-      // Without the partition, the 200 nearest vectors are all the crowd's: a search that filtered by key
-      // after the nearest-neighbour step would find nothing of this key.
-      expect(nearestUnfiltered(query).every((r) => r.apiKeyId.startsWith('crowd-'))).toBe(true);
+    const query = topicVector('fruit', DIM);
+    const before = (app.database.sqlite.prepare('select count(*) as n from memory_vec').get() as { n: number }).n;
+    seedCrowd(query, CROWD, (i) => ({ apiKeyId: `crowd-${i % CROWD_KEYS}` }));
+    expect(app.database.sqlite.prepare('select count(*) as n from memory_vec').get()).toEqual({ n: before + CROWD });
+    // Without the partition, the 200 nearest vectors are all the crowd's: a search that filtered by key
+    // after the nearest-neighbour step would find nothing of this key.
+    expect(nearestUnfiltered(query).every((r) => r.apiKeyId.startsWith('crowd-'))).toBe(true);
 
-      const r = (await app.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrieve;
-      expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false });
-      expect(contents(r)).toEqual(['I eat mango', 'I eat banana on my day', 'I eat cherry on my day of notes']);
-      expect(r.items.map((i: { vectorRank: number }) => i.vectorRank)).toEqual([1, 2, 3]);
-    },
-    120_000,
-  );
+    const r = (await app.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrieve;
+    expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false });
+    expect(contents(r)).toEqual(['I eat mango', 'I eat banana on my day', 'I eat cherry on my day of notes']);
+    expect(r.items.map((i: { vectorRank: number }) => i.vectorRank)).toEqual([1, 2, 3]);
+  }, 120_000);
 
-  it(
-    "finds a session's memories among 40,000 closer memories of the same key that the filters exclude",
-    async () => {
-      const apiKeyId = `busy-${randomUUID().slice(0, 8)}`;
-      await embedAll(apiKeyId, [
-        { content: 'I eat mango', sessionId: 's1' },
-        { content: 'I eat banana on my day' },
-        { content: 'I eat cherry on my day of notes', sessionId: 's2' },
-      ]);
-      const query = topicVector('fruit', DIM);
-      // Other sessions, another type, expired, or archived by a summary: each a quarter of the crowd.
-      const past = Date.now() - 60_000;
-      seedCrowd(query, 40_000, (i) =>
+  it("finds a session's memories among 40,000 closer memories of the same key that the filters exclude", async () => {
+    const apiKeyId = `busy-${randomUUID().slice(0, 8)}`;
+    await embedAll(apiKeyId, [
+      { content: 'I eat mango', sessionId: 's1' },
+      { content: 'I eat banana on my day' },
+      { content: 'I eat cherry on my day of notes', sessionId: 's2' },
+    ]);
+    const query = topicVector('fruit', DIM);
+    // Other sessions, another type, expired, or archived by a summary: each a quarter of the crowd.
+    const past = Date.now() - 60_000;
+    seedCrowd(
+      query,
+      40_000,
+      (i) =>
         [
           { apiKeyId, sessionId: `other-${i % 100}` },
           { apiKeyId, type: 'episodic' },
           { apiKeyId, expiresAt: past },
           { apiKeyId, archivedBy: 'some-summary' },
         ][i % 4]!,
-      );
-      // Filtering after the nearest-neighbour step would find nothing: the 200 nearest of the key are all crowd.
-      const nearest = nearestUnfiltered(query, apiKeyId);
-      expect(nearest).toHaveLength(200);
-      expect(nearest.every((r) => r.content === 'crowd')).toBe(true);
+    );
+    // Filtering after the nearest-neighbour step would find nothing: the 200 nearest of the key are all crowd.
+    const nearest = nearestUnfiltered(query, apiKeyId);
+    expect(nearest).toHaveLength(200);
+    expect(nearest.every((r) => r.content === 'crowd')).toBe(true);
 
-      const r = (await app.ok(RETRIEVE, { input: { apiKeyId, sessionId: 's1', query: 'mango', strategy: 'SEMANTIC', types: ['FACTUAL'] } })).retrieve;
-      expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false });
-      expect(contents(r)).toEqual(['I eat mango', 'I eat banana on my day']);
-    },
-    120_000,
-  );
+    const r = (await app.ok(RETRIEVE, { input: { apiKeyId, sessionId: 's1', query: 'mango', strategy: 'SEMANTIC', types: ['FACTUAL'] } }))
+      .retrieve;
+    expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false });
+    expect(contents(r)).toEqual(['I eat mango', 'I eat banana on my day']);
+  }, 120_000);
 });

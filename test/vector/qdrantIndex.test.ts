@@ -58,7 +58,8 @@ const filter = (over: Partial<VectorFilter> = {}): VectorFilter => ({
   ...over,
 });
 
-const requestsTo = (method: string, path: RegExp): RecordedRequest[] => qdrant.requests.filter((r) => r.method === method && path.test(r.path));
+const requestsTo = (method: string, path: RegExp): RecordedRequest[] =>
+  qdrant.requests.filter((r) => r.method === method && path.test(r.path));
 const lastQuery = () => requestsTo('POST', /\/points\/query$/).at(-1)!.body as Record<string, any>;
 const stored = () => qdrant.collections.get(COLLECTION);
 
@@ -106,7 +107,10 @@ describe('the collection', () => {
     const before = qdrant.requests.length;
     const error = await open()
       .prepare(SIG)
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(QdrantIncompatibleError);
     expect((error as Error).message).toMatch(/holds 3-dimensional Cosine vectors, but the embedder makes static:test\/topics:4:none/);
     expect((error as Error).message).toMatch(/reindex\(force: true\)/);
@@ -125,7 +129,10 @@ describe('the collection', () => {
     await open().prepare({ ...SIG, model: 'another/model' });
     const error = await open()
       .prepare(SIG)
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(QdrantIncompatibleError);
     expect((error as Error).message).toMatch(/of static:another\/model:4:none, but the embedder makes static:test\/topics:4:none/);
   });
@@ -222,7 +229,8 @@ describe('search', () => {
     };
     await index.upsert(Object.values(points));
     const pkNames = new Map(Object.entries(points).map(([name, p]) => [p.pk, name]));
-    const names = async (f: Partial<VectorFilter>, k = 100) => (await index.search(vec(1, 0, 0, 0), filter(f), k)).map((h) => pkNames.get(h.pk)).sort();
+    const names = async (f: Partial<VectorFilter>, k = 100) =>
+      (await index.search(vec(1, 0, 0, 0), filter(f), k)).map((h) => pkNames.get(h.pk)).sort();
     return { index, points, names };
   }
 
@@ -352,7 +360,8 @@ describe('failures', () => {
     const index = open();
     await index.prepare(SIG);
     qdrant.fault({ type: 'unavailable', times: Infinity });
-    for (let i = 0; i < BREAKER_THRESHOLD; i++) await expect(index.search(vec(1, 0, 0, 0), filter(), 10)).rejects.toThrow(/Service Unavailable/);
+    for (let i = 0; i < BREAKER_THRESHOLD; i++)
+      await expect(index.search(vec(1, 0, 0, 0), filter(), 10)).rejects.toThrow(/Service Unavailable/);
     expect(index.breaker.state()).toBe('open');
     const seen = qdrant.requests.length;
     await expect(index.search(vec(1, 0, 0, 0), filter(), 10)).rejects.toThrow(/circuit open after 3 failures/);

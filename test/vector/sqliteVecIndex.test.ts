@@ -51,7 +51,7 @@ describe('the sqlite-vec index', () => {
     expect(hits[0]!.similarity).toBeGreaterThan(0.9);
   });
 
-  it('never returns another tenant\'s vectors, however close', async () => {
+  it("never returns another tenant's vectors, however close", async () => {
     await index.prepare(SIG);
     const mine = await memory('mine', 'x');
     const theirs = await memory('theirs', 'x');
@@ -90,7 +90,11 @@ describe('the sqlite-vec index', () => {
     await index.upsert([item(m, vec(1, 0, 0, 0)), item(n, vec(1, 0, 0, 0))]);
     await memory('k', 'second', { key: 'x' });
     expect(await index.count()).toBe(1);
-    await t.services.db.updateTable('memories').set({ expires_at: Date.now() - 1 }).where('pk', '=', n.pk).execute();
+    await t.services.db
+      .updateTable('memories')
+      .set({ expires_at: Date.now() - 1 })
+      .where('pk', '=', n.pk)
+      .execute();
     expect(await index.search(vec(1, 0, 0, 0), filter('k'), 10)).toEqual([]);
   });
 

@@ -2,7 +2,14 @@
  * A horizontal bar for a part of a whole: a token budget (role meter) or a job's progress (role progressbar).
  * `tone` colours the fill; the accessible value is the rounded percentage.
  */
-export function Bar(props: { value: number; max: number; label: string; role?: 'meter' | 'progressbar'; tone?: 'accent' | 'ok' | 'warn' | 'danger' | 'grey'; valueText?: string }) {
+export function Bar(props: {
+  value: number;
+  max: number;
+  label: string;
+  role?: 'meter' | 'progressbar';
+  tone?: 'accent' | 'ok' | 'warn' | 'danger' | 'grey';
+  valueText?: string;
+}) {
   const percent = props.max > 0 ? Math.min(100, Math.max(0, (props.value / props.max) * 100)) : 0;
   return (
     <div

@@ -35,7 +35,13 @@ export function ConfirmDialog(props: {
         <button type="button" onClick={props.onCancel}>
           Cancel
         </button>
-        <button type="button" className={props.danger ? 'danger solid' : 'primary'} disabled={props.busy} onClick={props.onConfirm} autoFocus>
+        <button
+          type="button"
+          className={props.danger ? 'danger solid' : 'primary'}
+          disabled={props.busy}
+          onClick={props.onConfirm}
+          autoFocus
+        >
           {props.busy && props.busyLabel ? props.busyLabel : props.confirmLabel}
         </button>
       </div>

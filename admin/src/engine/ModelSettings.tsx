@@ -15,7 +15,11 @@ import {
 type Settings = MemorySettingsQuery['memorySettings'];
 
 const SOURCES: { value: EmbeddingSource; label: string; description: string }[] = [
-  { value: 'AUTO', label: 'Auto', description: 'A remote model with a key, else the static model, else transformers.js, else keyword search only.' },
+  {
+    value: 'AUTO',
+    label: 'Auto',
+    description: 'A remote model with a key, else the static model, else transformers.js, else keyword search only.',
+  },
   { value: 'REMOTE', label: 'Remote provider', description: 'An OpenAI-compatible embeddings API from the providers below.' },
   { value: 'STATIC', label: 'Static', description: 'A model2vec model: fast on CPU, no network once downloaded.' },
   { value: 'TRANSFORMERS', label: 'Transformers.js', description: 'An ONNX sentence-transformer on CPU; better quality, slower.' },
@@ -150,7 +154,9 @@ export function EmbeddingSettings() {
           Remote needs a provider model, unless the environment sets MNEMO_EMBEDDING_MODEL.
         </p>
       )}
-      <p className="muted small-note">Another model makes the stored vectors stale: semantic search falls back to keywords until a reindex.</p>
+      <p className="muted small-note">
+        Another model makes the stored vectors stale: semantic search falls back to keywords until a reindex.
+      </p>
       <SaveActions save={save} label="Save embedding" />
     </form>
   );
@@ -220,11 +226,24 @@ function SettingsPlaceholder({ title }: { title: string }) {
 }
 
 /** A "provider/model" text field that suggests the configured providers' models. */
-function ModelField(props: { label: string; listId: string; value: string; placeholder: string; options: string[]; onChange: (value: string) => void }) {
+function ModelField(props: {
+  label: string;
+  listId: string;
+  value: string;
+  placeholder: string;
+  options: string[];
+  onChange: (value: string) => void;
+}) {
   return (
     <label className="field">
       <span>{props.label}</span>
-      <input value={props.value} list={props.listId} placeholder={props.placeholder} autoComplete="off" onChange={(e) => props.onChange(e.target.value)} />
+      <input
+        value={props.value}
+        list={props.listId}
+        placeholder={props.placeholder}
+        autoComplete="off"
+        onChange={(e) => props.onChange(e.target.value)}
+      />
       <datalist id={props.listId}>
         {props.options.map((m) => (
           <option key={m} value={m} />

@@ -45,7 +45,9 @@ export function ProvidersCard() {
       <div className="card-head">
         <div>
           <h2 id="providers-title">Remote providers</h2>
-          <p className="muted card-sub">OpenAI-compatible embeddings and Cohere/Jina-style rerank endpoints. Models are named provider/model.</p>
+          <p className="muted card-sub">
+            OpenAI-compatible embeddings and Cohere/Jina-style rerank endpoints. Models are named provider/model.
+          </p>
         </div>
         <span className="spacer" />
         <button type="button" onClick={() => setEditing('new')} disabled={editing === 'new'}>
@@ -155,8 +157,8 @@ export function ProvidersCard() {
         <p>Its endpoint and API key are erased.</p>
         {deleting && usedBy(deleting).length > 0 && (
           <p className="warning">
-            The settings use {usedBy(deleting).join(' and ')}: after deleting, that model no longer resolves and retrieval falls back (Auto picks
-            the next source; rerank is skipped).
+            The settings use {usedBy(deleting).join(' and ')}: after deleting, that model no longer resolves and retrieval falls back (Auto
+            picks the next source; rerank is skipped).
           </p>
         )}
       </ConfirmDialog>
@@ -200,7 +202,10 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
     !existing && props.taken.includes(id.trim()) ? `A provider "${id.trim()}" exists already: edit it instead.` : null,
     !/^https?:\/\/\S+$/.test(baseUrl.trim()) ? 'The base URL must be an http(s) URL, e.g. https://api.openai.com/v1.' : null,
     models.some((m) => m.name.trim() === '') ? 'Every model needs a name (remove empty rows).' : null,
-    models.some((m) => m.dimension.trim() !== '' && !(Number.isInteger(Number(m.dimension)) && Number(m.dimension) >= 1 && Number(m.dimension) <= 16384))
+    models.some(
+      (m) =>
+        m.dimension.trim() !== '' && !(Number.isInteger(Number(m.dimension)) && Number(m.dimension) >= 1 && Number(m.dimension) <= 16384),
+    )
       ? 'A dimension must be a whole number from 1 to 16384, or empty to detect it.'
       : null,
   ].filter((p): p is string => p !== null);
@@ -214,7 +219,11 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
       input: {
         id: id.trim(),
         baseUrl: baseUrl.trim(),
-        models: models.map((m) => ({ name: m.name.trim(), kind: m.kind, dimension: m.dimension.trim() === '' ? null : Number(m.dimension) })),
+        models: models.map((m) => ({
+          name: m.name.trim(),
+          kind: m.kind,
+          dimension: m.dimension.trim() === '' ? null : Number(m.dimension),
+        })),
         // Omitted keeps the stored key; "" removes it.
         ...(removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
       },
@@ -246,7 +255,12 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
         </div>
         {models.map((m, i) => (
           <div className="model-row" key={i}>
-            <input aria-label={`Model ${i + 1} name`} value={m.name} onChange={(e) => setModel(i, { name: e.target.value })} placeholder="text-embedding-3-small" />
+            <input
+              aria-label={`Model ${i + 1} name`}
+              value={m.name}
+              onChange={(e) => setModel(i, { name: e.target.value })}
+              placeholder="text-embedding-3-small"
+            />
             <select aria-label={`Model ${i + 1} kind`} value={m.kind} onChange={(e) => setModel(i, { kind: e.target.value as ModelKind })}>
               <option value="EMBEDDING">Embedding</option>
               <option value="RERANK">Rerank</option>
@@ -261,7 +275,12 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
               placeholder={m.kind === 'RERANK' ? 'n/a' : 'auto'}
               disabled={m.kind === 'RERANK'}
             />
-            <button type="button" className="small ghost" aria-label={`Remove model ${i + 1}`} onClick={() => setModels((ms) => ms.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className="small ghost"
+              aria-label={`Remove model ${i + 1}`}
+              onClick={() => setModels((ms) => ms.filter((_, j) => j !== i))}
+            >
               Remove
             </button>
           </div>

@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNote } from '../components/ErrorNote';
+import { formatInt, formatScore } from '../components/format';
 import { KeyState } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
-import { formatInt, formatScore } from '../components/format';
 import {
   type QdrantQuantization,
   type QdrantSettingsFieldsFragment,
@@ -129,7 +129,9 @@ function ConnectionForm({ settings }: { settings: Settings }) {
     url !== '' && !/^https?:\/\/[^\s/]+/.test(url) ? 'The URL must be an http(s) URL, e.g. http://localhost:6333.' : null,
     draft.enabled && url === '' ? 'Set a URL before enabling Qdrant.' : null,
     !/^[A-Za-z0-9_-]{1,255}$/.test(draft.collection.trim()) ? 'The collection name must be letters, digits, "-" or "_".' : null,
-    !(Number.isInteger(timeout) && timeout >= 100 && timeout <= 120_000) ? 'The timeout must be a whole number of milliseconds from 100 to 120000.' : null,
+    !(Number.isInteger(timeout) && timeout >= 100 && timeout <= 120_000)
+      ? 'The timeout must be a whole number of milliseconds from 100 to 120000.'
+      : null,
   ].filter((p): p is string => p !== null);
 
   function submit(event: FormEvent) {
@@ -182,7 +184,13 @@ function ConnectionForm({ settings }: { settings: Settings }) {
         </label>
         <label className="field">
           <span>Collection</span>
-          <input value={draft.collection} onChange={(e) => edit({ collection: e.target.value })} autoComplete="off" spellCheck={false} disabled={fixed('collection')} />
+          <input
+            value={draft.collection}
+            onChange={(e) => edit({ collection: e.target.value })}
+            autoComplete="off"
+            spellCheck={false}
+            disabled={fixed('collection')}
+          />
           {envNote('collection')}
         </label>
         <label className="field">
@@ -210,7 +218,8 @@ function ConnectionForm({ settings }: { settings: Settings }) {
         </label>
       </div>
       <p className="muted small-note">
-        Quantization applies when the collection is created: smaller vectors in Qdrant's memory, rescored with the originals on every search.
+        Quantization applies when the collection is created: smaller vectors in Qdrant's memory, rescored with the originals on every
+        search.
       </p>
 
       <div className="key-field">
@@ -257,10 +266,15 @@ function ConnectionForm({ settings }: { settings: Settings }) {
       {dirty && settings.url !== null && <p className="muted small-note">The test uses the saved settings.</p>}
       <ErrorNote error={health.error} prefix="Test failed" />
       {health.data && (
-        <p role="status" aria-label="Connection test" className={health.data.qdrantHealth.ready ? 'qdrant-test ok-line' : 'qdrant-test error'}>
+        <p
+          role="status"
+          aria-label="Connection test"
+          className={health.data.qdrantHealth.ready ? 'qdrant-test ok-line' : 'qdrant-test error'}
+        >
           {health.data.qdrantHealth.ready ? (
             <>
-              <strong className="ok-text">Connected</strong>: Qdrant is ready, answered in {health.data.qdrantHealth.latencyMs.toFixed(1)} ms.
+              <strong className="ok-text">Connected</strong>: Qdrant is ready, answered in {health.data.qdrantHealth.latencyMs.toFixed(1)}{' '}
+              ms.
             </>
           ) : (
             <>Not ready: {health.data.qdrantHealth.error ?? 'no reason given'}</>
@@ -312,8 +326,8 @@ function SearchTest({ configured }: { configured: boolean }) {
       {result && (
         <div className="qdrant-hits" aria-label="Search test hits">
           <p className="muted small-note">
-            {result.hits.length === 0 ? 'No hits' : `${formatInt(result.hits.length)} ${result.hits.length === 1 ? 'hit' : 'hits'}`} · Qdrant answered in{' '}
-            {result.latencyMs.toFixed(1)} ms
+            {result.hits.length === 0 ? 'No hits' : `${formatInt(result.hits.length)} ${result.hits.length === 1 ? 'hit' : 'hits'}`} ·
+            Qdrant answered in {result.latencyMs.toFixed(1)} ms
           </p>
           {result.hits.length > 0 && (
             <div className="table-scroll">
@@ -378,7 +392,9 @@ function Cleanup({ configured }: { configured: boolean }) {
         </button>
         {deleted !== undefined && (
           <span role="status" className={deleted > 0 ? 'ok' : 'muted'}>
-            {deleted === 0 ? 'Nothing to delete: Qdrant held no stale points.' : `Deleted ${formatInt(deleted)} stale ${deleted === 1 ? 'point' : 'points'}.`}
+            {deleted === 0
+              ? 'Nothing to delete: Qdrant held no stale points.'
+              : `Deleted ${formatInt(deleted)} stale ${deleted === 1 ? 'point' : 'points'}.`}
           </span>
         )}
       </div>

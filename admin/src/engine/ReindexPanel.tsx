@@ -98,7 +98,13 @@ export function ReindexPanel() {
       {latest.isPending && !job ? (
         <p className="muted">Loading the latest job…</p>
       ) : job ? (
-        <JobView key={job.id} job={job} onCancel={() => cancel.mutate({ jobId: job.id })} cancelling={cancel.isPending} liveLost={running && live.error !== null} />
+        <JobView
+          key={job.id}
+          job={job}
+          onCancel={() => cancel.mutate({ jobId: job.id })}
+          cancelling={cancel.isPending}
+          liveLost={running && live.error !== null}
+        />
       ) : latest.error ? (
         <ErrorNote error={latest.error} prefix="The latest job could not be loaded" />
       ) : (
@@ -115,8 +121,8 @@ export function ReindexPanel() {
         onConfirm={() => start.mutate({ force: true })}
         onCancel={() => setConfirmForce(false)}
       >
-        A full reindex computes the vector of every memory again with the current model, not only the missing or stale ones. On a large store
-        this takes a while, and with a remote provider every memory is a billed API call. Search keeps working meanwhile.
+        A full reindex computes the vector of every memory again with the current model, not only the missing or stale ones. On a large
+        store this takes a while, and with a remote provider every memory is a billed API call. Search keeps working meanwhile.
       </ConfirmDialog>
     </section>
   );
@@ -185,7 +191,9 @@ function JobView({ job, onCancel, cancelling, liveLost }: { job: Job; onCancel: 
           {job.error}
         </p>
       )}
-      {liveLost && <p className="muted small-note">Live updates were lost; the job is polled every {ENGINE_REFRESH_MS / 1000} s instead.</p>}
+      {liveLost && (
+        <p className="muted small-note">Live updates were lost; the job is polled every {ENGINE_REFRESH_MS / 1000} s instead.</p>
+      )}
     </div>
   );
 }

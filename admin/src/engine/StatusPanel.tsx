@@ -68,7 +68,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function KeywordCard({ s }: { s: Status }) {
   const k = s.keyword;
   return (
-    <StatusCard title="Keyword" tone={k.available ? 'ok' : 'danger'} state={k.available ? 'Ready' : 'Unavailable'} summary="SQLite FTS5, ranked by BM25.">
+    <StatusCard
+      title="Keyword"
+      tone={k.available ? 'ok' : 'danger'}
+      state={k.available ? 'Ready' : 'Unavailable'}
+      summary="SQLite FTS5, ranked by BM25."
+    >
       <Row label="Documents">{formatInt(k.documents)}</Row>
       <Row label="Probe">{k.latencyMs.toFixed(1)} ms</Row>
       {k.error && <Row label="Error">{k.error}</Row>}
@@ -93,7 +98,11 @@ function EmbeddingCard({ s }: { s: Status }) {
       title="Embedding"
       tone={state.tone}
       state={state.label}
-      summary={e.source ? `${SOURCE_LABEL[e.source] ?? e.source} model${e.state === 'idle' ? ', loaded on first use' : ''}.` : 'No usable source: semantic search falls back to keywords.'}
+      summary={
+        e.source
+          ? `${SOURCE_LABEL[e.source] ?? e.source} model${e.state === 'idle' ? ', loaded on first use' : ''}.`
+          : 'No usable source: semantic search falls back to keywords.'
+      }
       footer={<Reason text={e.reason} />}
     >
       {e.model && (
@@ -161,7 +170,11 @@ function VectorStoreCard({ s }: { s: Status }) {
       </Row>
       {v.signatureMatches !== null && (
         <Row label="Model match">
-          {v.signatureMatches ? <span className="ok-text">matches the current model</span> : <span className="warn-text">from another model</span>}
+          {v.signatureMatches ? (
+            <span className="ok-text">matches the current model</span>
+          ) : (
+            <span className="warn-text">from another model</span>
+          )}
         </Row>
       )}
       {v.lastResetAt && <Row label="Last reset">{formatShortTime(v.lastResetAt)}</Row>}
@@ -176,14 +189,23 @@ export function qdrantState(q: Qdrant): { tone: Tone; label: string; summary: st
   if (!q.configured) {
     return q.enabled
       ? { tone: 'warn', label: 'No URL', summary: 'vectorStore is QDRANT but no Qdrant URL is set: sqlite-vec answers.' }
-      : { tone: 'grey', label: 'Not configured', summary: 'Set a URL in the Qdrant settings below to use it. Until then vectors live in sqlite-vec.' };
+      : {
+          tone: 'grey',
+          label: 'Not configured',
+          summary: 'Set a URL in the Qdrant settings below to use it. Until then vectors live in sqlite-vec.',
+        };
   }
   if (!q.enabled) return { tone: 'grey', label: 'Off', summary: 'Configured, but not the vector store: sqlite-vec answers.' };
-  if (q.compatible === false) return { tone: 'danger', label: 'Incompatible', summary: 'The collection does not fit the embedding model: sqlite-vec answers.' };
-  if (q.breaker === 'open') return { tone: 'danger', label: 'Breaker open', summary: 'Calls are paused after repeated failures: sqlite-vec answers.' };
-  if (q.ready === false) return { tone: 'danger', label: 'Not ready', summary: 'Qdrant does not answer its readiness probe: sqlite-vec answers.' };
-  if (q.breaker === 'half_open') return { tone: 'warn', label: 'Recovering', summary: 'The next call tries Qdrant again; sqlite-vec answers until it succeeds.' };
-  if (q.pendingSync > 0) return { tone: 'warn', label: 'Syncing', summary: 'Changes are on their way; keys with queued changes are answered by sqlite-vec.' };
+  if (q.compatible === false)
+    return { tone: 'danger', label: 'Incompatible', summary: 'The collection does not fit the embedding model: sqlite-vec answers.' };
+  if (q.breaker === 'open')
+    return { tone: 'danger', label: 'Breaker open', summary: 'Calls are paused after repeated failures: sqlite-vec answers.' };
+  if (q.ready === false)
+    return { tone: 'danger', label: 'Not ready', summary: 'Qdrant does not answer its readiness probe: sqlite-vec answers.' };
+  if (q.breaker === 'half_open')
+    return { tone: 'warn', label: 'Recovering', summary: 'The next call tries Qdrant again; sqlite-vec answers until it succeeds.' };
+  if (q.pendingSync > 0)
+    return { tone: 'warn', label: 'Syncing', summary: 'Changes are on their way; keys with queued changes are answered by sqlite-vec.' };
   return { tone: 'ok', label: 'Ready', summary: 'Semantic search is answered by Qdrant; sqlite-vec keeps a copy to fall back on.' };
 }
 
@@ -214,7 +236,9 @@ function QdrantCard({ q }: { q: Qdrant }) {
           </Row>
           <Row label="Points">{q.points === null ? <span className="muted">—</span> : formatInt(q.points)}</Row>
           <Row label="Pending sync">{q.pendingSync > 0 ? <span className="warn-text">{formatInt(q.pendingSync)}</span> : '0'}</Row>
-          <Row label="Breaker">{q.breaker === 'closed' ? BREAKER_LABEL.closed : <span className="error-text">{BREAKER_LABEL[q.breaker] ?? q.breaker}</span>}</Row>
+          <Row label="Breaker">
+            {q.breaker === 'closed' ? BREAKER_LABEL.closed : <span className="error-text">{BREAKER_LABEL[q.breaker] ?? q.breaker}</span>}
+          </Row>
           <Row label="Probe">{q.latencyMs === null ? <span className="muted">—</span> : `${q.latencyMs.toFixed(1)} ms`}</Row>
           <Row label="Model fit">
             {q.compatible === null ? (

@@ -20,7 +20,11 @@ export class GraphQLRequestError extends Error {
  * The one transport the generated hooks use: a JSON POST with the session's bearer token. An
  * UNAUTHENTICATED answer signs the browser out, so the sign-in screen explains what happened.
  */
-export function fetcher<TData, TVariables>(query: string | { toString(): string }, variables?: TVariables, options?: RequestInit['headers']) {
+export function fetcher<TData, TVariables>(
+  query: string | { toString(): string },
+  variables?: TVariables,
+  options?: RequestInit['headers'],
+) {
   return async (): Promise<TData> => {
     const token = getToken();
     const res = await fetch('/graphql', {

@@ -62,11 +62,13 @@ export function AddMemoryForm({ id, apiKeysListId, defaultApiKey, onClose }: Pro
     });
   }
 
-  const touch = <T,>(set: (v: T) => void) => (v: T) => {
-    setSaved(null);
-    create.reset();
-    set(v);
-  };
+  const touch =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      setSaved(null);
+      create.reset();
+      set(v);
+    };
 
   return (
     <form id={id} className="card mem-panel" aria-label="Add memory" onSubmit={submit}>
@@ -79,11 +81,23 @@ export function AddMemoryForm({ id, apiKeysListId, defaultApiKey, onClose }: Pro
       <div className="mem-form-grid">
         <label className="field">
           <span>API key</span>
-          <input ref={firstRef} value={apiKeyId} list={apiKeysListId} onChange={(e) => touch(setApiKeyId)(e.target.value)} required spellCheck={false} />
+          <input
+            ref={firstRef}
+            value={apiKeyId}
+            list={apiKeysListId}
+            onChange={(e) => touch(setApiKeyId)(e.target.value)}
+            required
+            spellCheck={false}
+          />
         </label>
         <label className="field">
           <span>Session (optional)</span>
-          <input value={sessionId} onChange={(e) => touch(setSessionId)(e.target.value)} spellCheck={false} placeholder="Key-wide when empty" />
+          <input
+            value={sessionId}
+            onChange={(e) => touch(setSessionId)(e.target.value)}
+            spellCheck={false}
+            placeholder="Key-wide when empty"
+          />
         </label>
         <TypeSelect value={type} onChange={touch(setType)} />
         <label className="field">
@@ -92,7 +106,14 @@ export function AddMemoryForm({ id, apiKeysListId, defaultApiKey, onClose }: Pro
         </label>
         <label className="field mem-span-2">
           <span>Content</span>
-          <textarea ref={contentRef} className="mem-prose" value={content} rows={3} onChange={(e) => touch(setContent)(e.target.value)} required />
+          <textarea
+            ref={contentRef}
+            className="mem-prose"
+            value={content}
+            rows={3}
+            onChange={(e) => touch(setContent)(e.target.value)}
+            required
+          />
         </label>
         <div className="mem-span-1">
           <MetadataField value={metadata} onChange={touch(setMetadata)} check={check} />

@@ -91,13 +91,20 @@ export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Prop
         </button>
       </div>
       <p className="muted">
-        Summarizes one API key&apos;s memories last written before the cut-off into a single summary memory. The originals are archived, not deleted, and
-        Undo brings them back. Enforced memories are never compacted.
+        Summarizes one API key&apos;s memories last written before the cut-off into a single summary memory. The originals are archived, not
+        deleted, and Undo brings them back. Enforced memories are never compacted.
       </p>
       <form className="row" onSubmit={preview} aria-label="Choose memories to compact">
         <label className="field">
           <span>API key</span>
-          <input ref={firstRef} value={apiKeyId} list={apiKeysListId} onChange={(e) => edit(setApiKeyId)(e.target.value)} spellCheck={false} required />
+          <input
+            ref={firstRef}
+            value={apiKeyId}
+            list={apiKeysListId}
+            onChange={(e) => edit(setApiKeyId)(e.target.value)}
+            spellCheck={false}
+            required
+          />
         </label>
         <label className="field mem-days">
           <span>Older than (days)</span>
@@ -111,13 +118,16 @@ export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Prop
       <ErrorNote error={compact.error} prefix="Compaction failed" />
       <ErrorNote error={restore.error} prefix="Undo failed" />
 
-      {step.step === 'preview' && <Preview step={step} busy={compact.isPending} onConfirm={confirm} onCancel={() => setStep({ step: 'choose' })} />}
+      {step.step === 'preview' && (
+        <Preview step={step} busy={compact.isPending} onConfirm={confirm} onCancel={() => setStep({ step: 'choose' })} />
+      )}
 
       {step.step === 'done' &&
         (step.result.summary ? (
           <div className="mem-outcome">
             <p className="ok" role="status">
-              Compacted {plural(step.result.candidateCount, 'memory', 'memories')} into one summary, saving {plural(step.result.tokensSaved, 'token')}.
+              Compacted {plural(step.result.candidateCount, 'memory', 'memories')} into one summary, saving{' '}
+              {plural(step.result.tokensSaved, 'token')}.
             </p>
             <div className="actions">
               <code className="muted">{step.result.summary.key}</code>
@@ -141,13 +151,23 @@ export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Prop
   );
 }
 
-function Preview({ step, busy, onConfirm, onCancel }: { step: Extract<Step, { step: 'preview' }>; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+function Preview({
+  step,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  step: Extract<Step, { step: 'preview' }>;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const r = step.result;
   if (r.candidateCount < 2) {
     return (
       <p role="status" className="muted mem-outcome">
-        Nothing to compact for <code>{step.apiKeyId}</code>: {r.candidateCount === 0 ? 'no memory was' : 'only one memory was'} last written more than{' '}
-        {plural(step.days, 'day')} ago, and a summary needs at least two.
+        Nothing to compact for <code>{step.apiKeyId}</code>: {r.candidateCount === 0 ? 'no memory was' : 'only one memory was'} last written
+        more than {plural(step.days, 'day')} ago, and a summary needs at least two.
       </p>
     );
   }
@@ -176,8 +196,8 @@ function Preview({ step, busy, onConfirm, onCancel }: { step: Extract<Step, { st
       </dl>
       {r.tokensAfter >= r.tokensBefore && (
         <p className="warning">
-          The summary would not be smaller than the memories it replaces ({formatNumber(r.tokensAfter)} tokens instead of {formatNumber(r.tokensBefore)}):
-          compacting these saves nothing. Try an older cut-off.
+          The summary would not be smaller than the memories it replaces ({formatNumber(r.tokensAfter)} tokens instead of{' '}
+          {formatNumber(r.tokensBefore)}): compacting these saves nothing. Try an older cut-off.
         </p>
       )}
       <ul className="mem-candidates">

@@ -64,7 +64,14 @@ export function EditMemoryRow({ memory, columns, onDone }: Props) {
           <div className="mem-edit-grid">
             <label className="field mem-edit-content">
               <span>Content</span>
-              <textarea ref={contentRef} value={content} rows={4} onChange={(e) => setContent(e.target.value)} onKeyDown={onContentKeyDown} aria-invalid={content.trim() === ''} />
+              <textarea
+                ref={contentRef}
+                value={content}
+                rows={4}
+                onChange={(e) => setContent(e.target.value)}
+                onKeyDown={onContentKeyDown}
+                aria-invalid={content.trim() === ''}
+              />
             </label>
             <div className="mem-edit-side">
               <label className="field">

@@ -16,15 +16,31 @@ export function FilterBar({ filters, onChange, onClear, apiKeysListId }: Props) 
     <div className="mem-filters" role="search" aria-label="Filter memories">
       <label className="field mem-search">
         <span>Search</span>
-        <input type="search" value={filters.search} onChange={(e) => onChange({ search: e.target.value })} placeholder="Words in the content or key" />
+        <input
+          type="search"
+          value={filters.search}
+          onChange={(e) => onChange({ search: e.target.value })}
+          placeholder="Words in the content or key"
+        />
       </label>
       <label className="field">
         <span>API key</span>
-        <input value={filters.apiKeyId} list={apiKeysListId} onChange={(e) => onChange({ apiKeyId: e.target.value })} placeholder="All keys" spellCheck={false} />
+        <input
+          value={filters.apiKeyId}
+          list={apiKeysListId}
+          onChange={(e) => onChange({ apiKeyId: e.target.value })}
+          placeholder="All keys"
+          spellCheck={false}
+        />
       </label>
       <label className="field">
         <span>Session</span>
-        <input value={filters.sessionId} onChange={(e) => onChange({ sessionId: e.target.value })} placeholder="All sessions" spellCheck={false} />
+        <input
+          value={filters.sessionId}
+          onChange={(e) => onChange({ sessionId: e.target.value })}
+          placeholder="All sessions"
+          spellCheck={false}
+        />
       </label>
       <label className="field">
         <span>Type</span>

@@ -2,8 +2,8 @@ import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import { useImportMemoriesMutation } from '../generated/graphql';
 import { formatNumber, plural } from './format';
-import { batches, IMPORT_BATCH_ROWS, type ParsedImport, parseImportFile } from './importFile';
 import { ImportReport, type ImportSummary } from './ImportReport';
+import { batches, IMPORT_BATCH_ROWS, type ParsedImport, parseImportFile } from './importFile';
 import { useInvalidateMemories } from './useInvalidateMemories';
 
 interface Props {
@@ -75,8 +75,8 @@ export function ImportPanel({ id, onClose }: Props) {
         </button>
       </div>
       <p className="muted">
-        A file from <strong>Export JSON</strong>, or a JSON array of memories. Rows are upserted by API key and key, {formatNumber(IMPORT_BATCH_ROWS)} per
-        request; a bad row is reported and never stops the others.
+        A file from <strong>Export JSON</strong>, or a JSON array of memories. Rows are upserted by API key and key,{' '}
+        {formatNumber(IMPORT_BATCH_ROWS)} per request; a bad row is reported and never stops the others.
       </p>
       <div className="row">
         <label className="field">
@@ -103,7 +103,14 @@ export function ImportPanel({ id, onClose }: Props) {
         </p>
       )}
       {running && (
-        <div className="progress" role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={run.of} aria-valuenow={run.batch - 1}>
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label="Import progress"
+          aria-valuemin={0}
+          aria-valuemax={run.of}
+          aria-valuenow={run.batch - 1}
+        >
           <div style={{ width: `${((run.batch - 1) / run.of) * 100}%` }} />
         </div>
       )}

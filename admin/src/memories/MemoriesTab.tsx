@@ -21,7 +21,9 @@ type Notice = { ok: string } | { error: unknown } | null;
 /** Browse, search, edit, import, export and compact memories. */
 export function MemoriesTab() {
   const list = useMemoryListState();
-  const { data, error, isPending, isFetching, isPlaceholderData } = useMemoryListQuery(list.listVars, { placeholderData: keepPreviousData });
+  const { data, error, isPending, isFetching, isPlaceholderData } = useMemoryListQuery(list.listVars, {
+    placeholderData: keepPreviousData,
+  });
   const [panel, setPanel] = useState<Panel>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
@@ -53,7 +55,9 @@ export function MemoriesTab() {
         <strong>No memories match</strong>
       </p>
       <p className="muted">
-        {filtered ? 'Try other words or filters, or show expired and archived memories too.' : 'Add one, import a file, or let your gateway store some.'}
+        {filtered
+          ? 'Try other words or filters, or show expired and archived memories too.'
+          : 'Add one, import a file, or let your gateway store some.'}
       </p>
     </div>
   );
@@ -66,7 +70,13 @@ export function MemoriesTab() {
           <p className="muted">What mnemo remembers for each API key, and what it costs in tokens.</p>
         </div>
         <div className="mem-toolbar" role="toolbar" aria-label="Memory actions">
-          <button type="button" className={panel === 'add' ? 'primary' : undefined} aria-expanded={panel === 'add'} aria-controls={panelId('add')} onClick={() => toggle('add')}>
+          <button
+            type="button"
+            className={panel === 'add' ? 'primary' : undefined}
+            aria-expanded={panel === 'add'}
+            aria-controls={panelId('add')}
+            onClick={() => toggle('add')}
+          >
             Add memory
           </button>
           <button type="button" aria-expanded={panel === 'import'} aria-controls={panelId('import')} onClick={() => toggle('import')}>
@@ -91,9 +101,23 @@ export function MemoriesTab() {
         {notice && 'error' in notice && <ErrorNote error={notice.error} prefix="Failed" />}
       </div>
 
-      {panel === 'add' && <AddMemoryForm id={panelId('add')} apiKeysListId={apiKeysListId} defaultApiKey={list.filters.apiKeyId} onClose={() => setPanel(null)} />}
+      {panel === 'add' && (
+        <AddMemoryForm
+          id={panelId('add')}
+          apiKeysListId={apiKeysListId}
+          defaultApiKey={list.filters.apiKeyId}
+          onClose={() => setPanel(null)}
+        />
+      )}
       {panel === 'import' && <ImportPanel id={panelId('import')} onClose={() => setPanel(null)} />}
-      {panel === 'compact' && <CompactPanel id={panelId('compact')} apiKeysListId={apiKeysListId} defaultApiKey={list.filters.apiKeyId} onClose={() => setPanel(null)} />}
+      {panel === 'compact' && (
+        <CompactPanel
+          id={panelId('compact')}
+          apiKeysListId={apiKeysListId}
+          defaultApiKey={list.filters.apiKeyId}
+          onClose={() => setPanel(null)}
+        />
+      )}
 
       <StatCards filters={list.filterVars} />
 
@@ -108,7 +132,16 @@ export function MemoriesTab() {
           placeholder={placeholder}
           busy={isFetching || list.searchPending}
         />
-        {page && page.totalCount > 0 && <Pager page={list.page} pageSize={list.pageSize} totalCount={page.totalCount} shown={{ offset: page.offset, count: page.items.length }} onPage={list.setPage} onPageSize={list.setPageSize} />}
+        {page && page.totalCount > 0 && (
+          <Pager
+            page={list.page}
+            pageSize={list.pageSize}
+            totalCount={page.totalCount}
+            shown={{ offset: page.offset, count: page.items.length }}
+            onPage={list.setPage}
+            onPageSize={list.setPageSize}
+          />
+        )}
       </section>
 
       <datalist id={apiKeysListId}>

@@ -35,7 +35,15 @@ export function MemoryRow({ memory: m, onEdit, onDelete }: Props) {
       <td>
         <TypeBadge type={m.type} />
       </td>
-      <td>{m.sessionId ? <span className="mem-id" title={m.sessionId}>{m.sessionId}</span> : <span className="muted">—</span>}</td>
+      <td>
+        {m.sessionId ? (
+          <span className="mem-id" title={m.sessionId}>
+            {m.sessionId}
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
       <td>
         <span className="mem-id" title={m.apiKeyId}>
           {m.apiKeyId}

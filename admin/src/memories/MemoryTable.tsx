@@ -26,7 +26,9 @@ export function MemoryTable({ items, sort, onSort, onDelete, placeholder, busy }
   // Leaving edit mode puts the focus back on the row's Edit button, so the keyboard user is where they were.
   useEffect(() => {
     if (!returnFocusTo || editingId) return;
-    tableRef.current?.querySelector<HTMLButtonElement>(`tr[data-memory-id="${CSS.escape(returnFocusTo)}"] .mem-row-actions button`)?.focus();
+    tableRef.current
+      ?.querySelector<HTMLButtonElement>(`tr[data-memory-id="${CSS.escape(returnFocusTo)}"] .mem-row-actions button`)
+      ?.focus();
     setReturnFocusTo(null);
   }, [returnFocusTo, editingId, items]);
 

@@ -2,7 +2,19 @@ import type { MemoryOrderField } from '../generated/graphql';
 import type { MemorySort } from './types';
 
 /** A column header that sorts by its field; a second click reverses the direction. */
-export function SortHeader({ field, label, sort, onSort, numeric }: { field: MemoryOrderField; label: string; sort: MemorySort; onSort: (f: MemoryOrderField) => void; numeric?: boolean }) {
+export function SortHeader({
+  field,
+  label,
+  sort,
+  onSort,
+  numeric,
+}: {
+  field: MemoryOrderField;
+  label: string;
+  sort: MemorySort;
+  onSort: (f: MemoryOrderField) => void;
+  numeric?: boolean;
+}) {
   const active = sort.orderBy === field;
   const ariaSort = active ? (sort.direction === 'ASC' ? 'ascending' : 'descending') : 'none';
   return (

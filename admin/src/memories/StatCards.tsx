@@ -15,11 +15,20 @@ export function StatCards({ filters }: { filters: FilterVariables }) {
   const pending = '…';
   return (
     <div className="mem-stats" aria-busy={isPending || undefined}>
-      <StatCard label="Total entries" value={stats ? formatNumber(stats.totalEntries) : pending} detail="matching the filters" busy={isPending} />
+      <StatCard
+        label="Total entries"
+        value={stats ? formatNumber(stats.totalEntries) : pending}
+        detail="matching the filters"
+        busy={isPending}
+      />
       <StatCard
         label="Tokens used"
         value={stats ? formatNumber(stats.tokensUsed) : pending}
-        detail={stats && stats.totalEntries > 0 ? `≈ ${formatNumber(Math.round(stats.tokensUsed / stats.totalEntries))} per memory` : 'o200k_base tokens'}
+        detail={
+          stats && stats.totalEntries > 0
+            ? `≈ ${formatNumber(Math.round(stats.tokensUsed / stats.totalEntries))} per memory`
+            : 'o200k_base tokens'
+        }
         busy={isPending}
       />
       <StatCard

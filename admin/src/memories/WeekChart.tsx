@@ -7,7 +7,7 @@ const WEEKS = 12;
 /** Monday 00:00 UTC of the week holding `ms`, as the server groups them. */
 function weekStartOf(ms: number): number {
   const day = Math.floor(ms / DAY_MS);
-  return (day - (((day + 3) % 7) + 7) % 7) * DAY_MS;
+  return (day - ((((day + 3) % 7) + 7) % 7)) * DAY_MS;
 }
 
 /**

@@ -21,7 +21,17 @@ export function TypeSelect({ value, onChange }: { value: MemoryType; onChange: (
 }
 
 /** A JSON object, checked as it is typed: the error shows under the field and the form's Save stays disabled. */
-export function MetadataField({ value, onChange, check, rows = 3 }: { value: string; onChange: (text: string) => void; check: MetadataCheck; rows?: number }) {
+export function MetadataField({
+  value,
+  onChange,
+  check,
+  rows = 3,
+}: {
+  value: string;
+  onChange: (text: string) => void;
+  check: MetadataCheck;
+  rows?: number;
+}) {
   const errorId = useId();
   return (
     <div className="mem-field-block">

@@ -1,5 +1,5 @@
 import type { ImportMemoriesMutation, MemoryInput } from '../generated/graphql';
-import { MEMORY_TYPES, isMemoryType } from './types';
+import { isMemoryType, MEMORY_TYPES } from './types';
 
 /** The server takes at most this many rows per importMemories call. */
 export const IMPORT_BATCH_ROWS = 10_000;
@@ -33,7 +33,8 @@ export function parseImportFile(text: string): ParsedImport {
   const parsed: ParsedImport = { rows: [], rejected: [], total: list.length };
   list.forEach((raw: unknown, index) => {
     const row = toMemoryInput(raw);
-    if (typeof row === 'string') parsed.rejected.push({ index, key: isObject(raw) && typeof raw.key === 'string' ? raw.key : null, reason: row });
+    if (typeof row === 'string')
+      parsed.rejected.push({ index, key: isObject(raw) && typeof raw.key === 'string' ? raw.key : null, reason: row });
     else parsed.rows.push({ index, input: row });
   });
   return parsed;
@@ -44,13 +45,20 @@ function toMemoryInput(raw: unknown): MemoryInput | string {
   if (!isObject(raw)) return 'row is not a JSON object';
   const { apiKeyId, sessionId, type, key, content, metadata, createdAt, expiresAt } = raw;
   if (typeof content !== 'string') return 'content must be a string';
-  for (const [name, value] of [['apiKeyId', apiKeyId], ['sessionId', sessionId], ['key', key]] as const) {
+  for (const [name, value] of [
+    ['apiKeyId', apiKeyId],
+    ['sessionId', sessionId],
+    ['key', key],
+  ] as const) {
     if (value != null && typeof value !== 'string') return `${name} must be a string`;
   }
   const upperType = typeof type === 'string' ? type.toUpperCase() : type;
   if (upperType != null && !isMemoryType(upperType)) return `type must be one of ${MEMORY_TYPES.join(', ')}`;
   if (metadata != null && !isObject(metadata)) return 'metadata must be a JSON object';
-  for (const [name, value] of [['createdAt', createdAt], ['expiresAt', expiresAt]] as const) {
+  for (const [name, value] of [
+    ['createdAt', createdAt],
+    ['expiresAt', expiresAt],
+  ] as const) {
     if (value != null && !isIsoDate(value)) return `${name} must be an ISO 8601 date such as 2026-01-31T12:00:00Z`;
   }
   return {

@@ -38,7 +38,11 @@ export function useMemoryListState() {
     setFilters: (patch: Partial<MemoryFilters>) => setFilters((f) => ({ ...f, ...patch })),
     clearFilters: () => setFilters(NO_FILTERS),
     sortBy: (field: MemoryOrderField) =>
-      setSort((s) => (s.orderBy === field ? { orderBy: field, direction: s.direction === 'ASC' ? 'DESC' : 'ASC' } : { orderBy: field, direction: firstDirection(field) })),
+      setSort((s) =>
+        s.orderBy === field
+          ? { orderBy: field, direction: s.direction === 'ASC' ? 'DESC' : 'ASC' }
+          : { orderBy: field, direction: firstDirection(field) },
+      ),
     setPage: (p: number) => setPageState({ listKey, page: Math.max(1, Math.floor(p)) }),
     setPageSize,
   };

@@ -3,8 +3,8 @@ import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, 
 import { Bar } from '../components/Bar';
 import { CopyButton } from '../components/CopyButton';
 import { ErrorNote } from '../components/ErrorNote';
-import { Reason } from '../components/Reason';
 import { formatInt, formatPercent, formatScore } from '../components/format';
+import { Reason } from '../components/Reason';
 import {
   type RetrievalStrategy,
   type RetrievalTier,
@@ -31,7 +31,13 @@ const STRATEGIES: { value: RetrievalStrategy; label: string; hint: string }[] = 
   { value: 'HYBRID', label: 'Hybrid', hint: 'Keyword and semantic, fused by RRF' },
 ];
 
-const TIER_LABEL: Record<RetrievalTier, string> = { ENFORCED: 'Enforced', EXACT: 'Exact', KEYWORD: 'Keyword', VECTOR: 'Vector', HYBRID: 'Hybrid' };
+const TIER_LABEL: Record<RetrievalTier, string> = {
+  ENFORCED: 'Enforced',
+  EXACT: 'Exact',
+  KEYWORD: 'Keyword',
+  VECTOR: 'Vector',
+  HYBRID: 'Hybrid',
+};
 const STRATEGY_LABEL: Record<RetrievalStrategy, string> = { EXACT: 'Exact', SEMANTIC: 'Semantic', HYBRID: 'Hybrid' };
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 /** The disabled query still needs variables of the right shape; it never runs. */
@@ -145,7 +151,13 @@ export function PlaygroundTab() {
         <div className="pg-controls">
           <label className="field pg-key">
             <span>API key</span>
-            <input value={draft.apiKeyId} onChange={(e) => set({ apiKeyId: e.target.value })} list={keysListId} placeholder="e.g. acme-prod" autoComplete="off" />
+            <input
+              value={draft.apiKeyId}
+              onChange={(e) => set({ apiKeyId: e.target.value })}
+              list={keysListId}
+              placeholder="e.g. acme-prod"
+              autoComplete="off"
+            />
             <datalist id={keysListId}>
               {knownKeys.map((k) => (
                 <option key={k} value={k} />
@@ -154,14 +166,25 @@ export function PlaygroundTab() {
           </label>
           <label className="field pg-session">
             <span>Session (optional)</span>
-            <input value={draft.sessionId} onChange={(e) => set({ sessionId: e.target.value })} placeholder="all sessions" autoComplete="off" />
+            <input
+              value={draft.sessionId}
+              onChange={(e) => set({ sessionId: e.target.value })}
+              placeholder="all sessions"
+              autoComplete="off"
+            />
           </label>
           <fieldset className="field pg-strategy">
             <legend>Strategy</legend>
             <div className="segmented">
               {STRATEGIES.map((s) => (
                 <label key={s.value} title={s.hint} className={draft.strategy === s.value ? 'on' : undefined}>
-                  <input type="radio" name="strategy" value={s.value} checked={draft.strategy === s.value} onChange={() => set({ strategy: s.value })} />
+                  <input
+                    type="radio"
+                    name="strategy"
+                    value={s.value}
+                    checked={draft.strategy === s.value}
+                    onChange={() => set({ strategy: s.value })}
+                  />
                   {s.label}
                 </label>
               ))}
@@ -207,8 +230,8 @@ export function PlaygroundTab() {
         <div className="card empty-state">
           <h2>Nothing simulated yet</h2>
           <p className="muted">
-            Type a message, pick the API key and press <strong>Simulate</strong> to see the ranked memories, how the engine resolved the query and
-            the exact block the gateway would inject.
+            Type a message, pick the API key and press <strong>Simulate</strong> to see the ranked memories, how the engine resolved the
+            query and the exact block the gateway would inject.
           </p>
         </div>
       ) : !result ? (
@@ -383,7 +406,9 @@ function BudgetCard({ result }: { result: Result }) {
         tone={tone}
         valueText={`${result.tokensUsed} of ${result.maxTokens} tokens`}
       />
-      <p className="muted small-note">Counted with o200k_base over the whole block, frame included. Every token is billed by the provider.</p>
+      <p className="muted small-note">
+        Counted with o200k_base over the whole block, frame included. Every token is billed by the provider.
+      </p>
     </section>
   );
 }

@@ -23,7 +23,14 @@ export function SettingsTab() {
 
   useEffect(() => {
     const s = data?.memorySettings;
-    if (s) setDraft({ enabled: s.enabled, maxTokens: String(s.maxTokens), retentionDays: String(s.retentionDays), strategy: s.strategy, autoSummarize: s.autoSummarize });
+    if (s)
+      setDraft({
+        enabled: s.enabled,
+        maxTokens: String(s.maxTokens),
+        retentionDays: String(s.retentionDays),
+        strategy: s.strategy,
+        autoSummarize: s.autoSummarize,
+      });
   }, [data]);
 
   if (isPending) return <p className="muted">Loading settings…</p>;
@@ -33,13 +40,17 @@ export function SettingsTab() {
   const retentionDays = Number(draft.retentionDays);
   const problems = [
     !Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > 16000 ? 'Max tokens must be a whole number from 0 to 16000.' : null,
-    !Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 365 ? 'Retention must be a whole number of days from 1 to 365.' : null,
+    !Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 365
+      ? 'Retention must be a whole number of days from 1 to 365.'
+      : null,
   ].filter((p): p is string => p !== null);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (problems.length > 0 || !draft) return;
-    save.mutate({ input: { enabled: draft.enabled, maxTokens, retentionDays, strategy: draft.strategy, autoSummarize: draft.autoSummarize } });
+    save.mutate({
+      input: { enabled: draft.enabled, maxTokens, retentionDays, strategy: draft.strategy, autoSummarize: draft.autoSummarize },
+    });
   }
 
   const set = (patch: Partial<Draft>) => {
