@@ -3,11 +3,34 @@ import { describe, expect, it } from 'vitest';
 import { BLOCK_FRAME_TOKENS, lineTokens } from '../../server/memory/blockTokens.ts';
 import { formatMemoryBlock } from '../../server/memory/injection.ts';
 import { countTokens } from '../../server/memory/tokenCount.ts';
+import { ALL_SPECIAL_TOKENS } from '../helpers/specialTokens.ts';
 
 const TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'];
-// Text that tries to make tokens run across line breaks: slashes, breaks, spaces and punctuation at the edges.
+// Text that tries to make tokens run across line breaks: slashes, breaks, spaces and punctuation at the edges,
+// and the spellings of the tokenizer's special tokens, which are priced as the plain text they are.
 const edgy = fc.string({
-  unit: fc.constantFrom('/', '\n', '\r', ' ', '.', '-', '<', '>', '[', ']', 'a', 'Z', '1', '—', '日', '😀', '\u0301', '\t'),
+  unit: fc.constantFrom(
+    '/',
+    '\n',
+    '\r',
+    ' ',
+    '.',
+    '-',
+    '<',
+    '>',
+    '[',
+    ']',
+    'a',
+    'Z',
+    '1',
+    '—',
+    '日',
+    '😀',
+    '\u0301',
+    '\t',
+    '|',
+    ...ALL_SPECIAL_TOKENS,
+  ),
   maxLength: 30,
 });
 const content = fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 120 }), edgy);
