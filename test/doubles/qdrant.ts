@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -58,8 +58,6 @@ export interface QdrantDoubleOptions {
   version?: string;
   /** Check each response against the document before sending it (default true). */
   checkResponses?: boolean;
-  /** Path of the OpenAPI document (default: env QDRANT_OPENAPI, then shared/qdrant/openapi-v1.18.x.json). */
-  openApiPath?: string;
 }
 
 export interface RecordedRequest {
@@ -124,10 +122,11 @@ export interface CollectionState {
 type Distance = Schemas['Distance'];
 
 const DEFAULT_VERSION = '1.18.0';
-const SPEC_FILE = 'openapi-v1.18.x.json';
+// Committed beside this file with its licence (see qdrant-openapi/README.md), so a fresh clone tests itself.
+const SPEC_PATH = fileURLToPath(new URL('./qdrant-openapi/openapi-v1.18.x.json', import.meta.url));
 
 export async function startQdrantDouble(options: QdrantDoubleOptions = {}): Promise<QdrantDouble> {
-  const spec = loadSpec(options.openApiPath ?? defaultSpecPath());
+  const spec = loadSpec();
   const checkResponses = options.checkResponses ?? true;
   const store = new Store();
   const faults = new Faults();
@@ -383,28 +382,12 @@ interface Spec {
   responseErrors(operation: Operation, status: number, body: unknown): string[];
 }
 
-function defaultSpecPath(): string {
-  const candidates = [
-    process.env.QDRANT_OPENAPI,
-    `/work/shared/qdrant/${SPEC_FILE}`,
-    // shared/ lies beside the repository's clone (so in CI too)
-    fileURLToPath(new URL(`../../../shared/qdrant/${SPEC_FILE}`, import.meta.url)),
-  ];
-  const found = candidates.find((path): path is string => path !== undefined && existsSync(path));
-  if (!found) throw new Error(`Qdrant's OpenAPI document (${SPEC_FILE}) not found; set QDRANT_OPENAPI`);
-  return found;
-}
-
 // Compiling the document's ~400 schemas takes a moment, so every double in a process shares one Spec.
-const specCache = new Map<string, Spec>();
+let sharedSpec: Spec | undefined;
 
-function loadSpec(path: string): Spec {
-  let spec = specCache.get(path);
-  if (!spec) {
-    spec = buildSpec(JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument);
-    specCache.set(path, spec);
-  }
-  return spec;
+function loadSpec(): Spec {
+  sharedSpec ??= buildSpec(JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument);
+  return sharedSpec;
 }
 
 interface OpenApiDocument {
