@@ -78,8 +78,12 @@ export async function signIn(page: Page, url: string, token = ADMIN_TOKEN) {
   await page.getByRole('tab', { name: 'Memories' }).waitFor();
 }
 
-/** Saves a screenshot into docs/ (checked in and shown in the README). */
+/**
+ * Saves a screenshot into docs/ (checked in and shown in the README) when UPDATE_SCREENSHOTS=1; otherwise an
+ * ordinary run would rewrite the committed images with pixel noise and leave every checkout dirty.
+ */
 export async function screenshot(page: Page, name: string) {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   await page.screenshot({ path: path.join(DOCS, `${name}.png`), fullPage: false });
 }
 
