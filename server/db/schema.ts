@@ -51,6 +51,8 @@ export interface ModelProvidersTable {
   id: string;
   base_url: string;
   api_key: string | null;
+  /** 1: the endpoint needs no API key (a local server); it is called without an Authorization header. */
+  keyless: Generated<number>;
   /** JSON array of { name, kind: 'embedding' | 'rerank', dimension?, maxInputTokens? }. */
   models: string;
   updated_at: number;

@@ -27,6 +27,7 @@ const schema = z.object({
   MNEMO_EMBEDDING_MODEL: z.string().min(1).optional(),
   MNEMO_EMBEDDING_API_KEY: z.string().min(1).optional(),
   MNEMO_EMBEDDING_DIMENSION: z.coerce.number().int().min(1).optional(),
+  MNEMO_EMBEDDING_KEYLESS: flag.default(false),
   MNEMO_RERANK_URL: z.url().optional(),
   MNEMO_RERANK_MODEL: z.string().min(1).optional(),
   MNEMO_RERANK_API_KEY: z.string().min(1).optional(),
@@ -36,6 +37,8 @@ const schema = z.object({
 export interface EnvProvider {
   baseUrl: string;
   apiKey: string | null;
+  /** MNEMO_EMBEDDING_KEYLESS: a local server that needs no API key. */
+  keyless: boolean;
   embeddingModel: string | null;
   embeddingDimension: number | null;
   rerankModel: string | null;
@@ -94,6 +97,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv, dataDir: string): Engin
       ? {
           baseUrl: embeddingUrl,
           apiKey: e.MNEMO_EMBEDDING_API_KEY ?? e.MNEMO_RERANK_API_KEY ?? null,
+          keyless: e.MNEMO_EMBEDDING_KEYLESS,
           embeddingModel: e.MNEMO_EMBEDDING_MODEL ?? null,
           embeddingDimension: e.MNEMO_EMBEDDING_DIMENSION ?? null,
           rerankModel: e.MNEMO_RERANK_MODEL ?? null,

@@ -7,13 +7,13 @@ export type ProviderReply =
   | { kind: 'network'; reason: string; error: unknown };
 
 /**
- * POSTs JSON with the bearer key and a timeout, and says what happened without throwing, so each client
+ * POSTs JSON with the bearer key (none for a keyless endpoint) and a timeout, and says what happened without throwing, so each client
  * decides what to retry. The key never appears in a detail or reason.
  */
 export async function postToProvider(opts: {
   fetch: typeof fetch;
   endpoint: string;
-  apiKey: string;
+  apiKey: string | null;
   body: string;
   timeoutMs: number;
 }): Promise<ProviderReply> {
@@ -21,7 +21,11 @@ export async function postToProvider(opts: {
   try {
     const res = await opts.fetch(opts.endpoint, {
       method: 'POST',
-      headers: { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+      headers: {
+        ...(opts.apiKey === null ? {} : { authorization: `Bearer ${opts.apiKey}` }),
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
       body: opts.body,
       signal,
     });
@@ -68,7 +72,7 @@ export function providerErrorMessage(body: string): string | null {
 }
 
 /** Removes every occurrence of the API key: some proxies echo request headers into their error bodies. */
-export function redact(text: string, secret: string): string {
+export function redact(text: string, secret: string | null): string {
   return secret ? text.split(secret).join('[redacted]') : text;
 }
 

@@ -19,6 +19,8 @@ export interface Provider {
   id: string;
   baseUrl: string;
   hasApiKey: boolean;
+  /** Needs no API key (a local server): counts as configured without one. */
+  keyless: boolean;
   models: ProviderModel[];
   /** "env" providers come from MNEMO_EMBEDDING_* / MNEMO_RERANK_* and cannot be edited through the API. */
   origin: 'env' | 'settings';
@@ -29,8 +31,12 @@ export interface ProviderEndpoint {
   providerId: string;
   baseUrl: string;
   apiKey: string | null;
+  keyless: boolean;
   model: ProviderModel;
 }
+
+/** Whether the endpoint can be called: it has a key, or it is marked as needing none. */
+export const callable = (endpoint: ProviderEndpoint) => endpoint.keyless || endpoint.apiKey !== null;
 
 export const ENV_PROVIDER_ID = 'env';
 
@@ -62,6 +68,8 @@ const upsertSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL' }),
   /** undefined keeps the stored key, '' removes it. */
   apiKey: z.string().max(4096).optional(),
+  /** undefined keeps the stored mark. */
+  keyless: z.boolean().optional(),
   models: z.array(modelSchema).max(100),
 });
 
@@ -88,6 +96,7 @@ export class ProviderStore {
       id: r.id,
       baseUrl: r.base_url,
       hasApiKey: r.api_key !== null,
+      keyless: r.keyless === 1,
       models: JSON.parse(r.models) as ProviderModel[],
       origin: 'settings',
     }));
@@ -100,13 +109,21 @@ export class ProviderStore {
     const now = Date.now();
     await this.db
       .insertInto('model_providers')
-      .values({ id: valid.id, base_url: valid.baseUrl, api_key: apiKey ?? null, models: JSON.stringify(valid.models), updated_at: now })
+      .values({
+        id: valid.id,
+        base_url: valid.baseUrl,
+        api_key: apiKey ?? null,
+        keyless: valid.keyless ? 1 : 0,
+        models: JSON.stringify(valid.models),
+        updated_at: now,
+      })
       .onConflict((oc) =>
         oc.column('id').doUpdateSet({
           base_url: valid.baseUrl,
           models: JSON.stringify(valid.models),
           updated_at: now,
           ...(apiKey === undefined ? {} : { api_key: apiKey }),
+          ...(valid.keyless === undefined ? {} : { keyless: valid.keyless ? 1 : 0 }),
         }),
       )
       .execute();
@@ -131,18 +148,28 @@ export class ProviderStore {
     const name = providerModel.slice(slash + 1);
     if (providerId === ENV_PROVIDER_ID) {
       const model = this.env && envProvider(this.env).models.find((m) => m.name === name && m.kind === kind);
-      return this.env && model ? { providerId, baseUrl: this.env.baseUrl, apiKey: this.env.apiKey, model } : null;
+      return this.env && model
+        ? { providerId, baseUrl: this.env.baseUrl, apiKey: this.env.apiKey, keyless: this.env.keyless, model }
+        : null;
     }
     const row = await this.db.selectFrom('model_providers').selectAll().where('id', '=', providerId).executeTakeFirst();
     const model = row && (JSON.parse(row.models) as ProviderModel[]).find((m) => m.name === name && m.kind === kind);
     // A model that is not listed still works: admins may name any model the provider serves.
     const chosen = model ?? (row ? { name, kind, dimension: null, maxInputTokens: null } : null);
-    return row && chosen ? { providerId, baseUrl: row.base_url, apiKey: row.api_key, model: chosen } : null;
+    return row && chosen ? { providerId, baseUrl: row.base_url, apiKey: row.api_key, keyless: row.keyless === 1, model: chosen } : null;
   }
 
-  /** The environment's embedding model, used by AUTO when no provider model is chosen in the settings. */
-  envEmbedding(): string | null {
-    return this.env?.embeddingModel ? `${ENV_PROVIDER_ID}/${this.env.embeddingModel}` : null;
+  /**
+   * Every embedding model that can be called, as "provider/model", in the order AUTO tries them: the
+   * environment's first, then the stored providers by id, each model in the order it is listed.
+   */
+  async callableEmbeddingModels(): Promise<string[]> {
+    const names: string[] = [];
+    for (const provider of await this.list()) {
+      if (!provider.keyless && !provider.hasApiKey) continue;
+      for (const m of provider.models) if (m.kind === 'embedding') names.push(`${provider.id}/${m.name}`);
+    }
+    return names;
   }
 
   envRerank(): string | null {
@@ -155,5 +182,5 @@ function envProvider(env: EnvProvider): Provider {
   if (env.embeddingModel)
     models.push({ name: env.embeddingModel, kind: 'embedding', dimension: env.embeddingDimension, maxInputTokens: null });
   if (env.rerankModel) models.push({ name: env.rerankModel, kind: 'rerank', dimension: null, maxInputTokens: null });
-  return { id: ENV_PROVIDER_ID, baseUrl: env.baseUrl, hasApiKey: env.apiKey !== null, models, origin: 'env' };
+  return { id: ENV_PROVIDER_ID, baseUrl: env.baseUrl, hasApiKey: env.apiKey !== null, keyless: env.keyless, models, origin: 'env' };
 }

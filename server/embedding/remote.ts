@@ -7,6 +7,8 @@ export interface RemoteEmbedderOptions {
   baseUrl: string;
   model: string;
   apiKey: string | null;
+  /** The endpoint needs no key (a local server): requests go without an Authorization header. */
+  keyless?: boolean;
   /** Requested vector size. Sent as `dimensions` to text-embedding-3 models only; otherwise just checked. */
   dimension?: number | null;
   /** Inputs per request (default 64; at most 2048, OpenAI's limit). */
@@ -55,6 +57,7 @@ export class RemoteEmbedder implements Embedder {
   readonly #endpoint: string;
   readonly #host: string;
   readonly #apiKey: string | null;
+  readonly #keyless: boolean;
   /** The size asked for in the options, sent as `dimensions` to models that accept it. */
   readonly #configuredDimension: number | null;
   readonly #batchSize: number;
@@ -74,6 +77,7 @@ export class RemoteEmbedder implements Embedder {
     this.#host = new URL(this.#endpoint).host;
     // Trimmed: keys read from files or env often end in a newline, which the provider would reject.
     this.#apiKey = options.apiKey?.trim() || null;
+    this.#keyless = options.keyless ?? false;
     this.#configuredDimension = options.dimension ?? null;
     this.#dimension = this.#configuredDimension;
     this.#batchSize = options.batchSize ?? 64;
@@ -127,8 +131,9 @@ export class RemoteEmbedder implements Embedder {
     return vectors;
   }
 
-  #requireKey(): string {
-    if (this.#apiKey === null) {
+  /** The key to send; null for a keyless endpoint. */
+  #requireKey(): string | null {
+    if (this.#apiKey === null && !this.#keyless) {
       const err = new EmbeddingError('no_key', `No API key is configured for the remote embedding model ${this.model}`);
       this.#state = 'failed';
       this.#lastError = err;
@@ -145,7 +150,7 @@ export class RemoteEmbedder implements Embedder {
   }
 
   /** Sends one batch, retrying 429s, 5xx and network errors; returns one normalised vector per input. */
-  async #embedBatch(inputs: string[], apiKey: string): Promise<Float32Array[]> {
+  async #embedBatch(inputs: string[], apiKey: string | null): Promise<Float32Array[]> {
     const body = JSON.stringify({
       model: this.model,
       input: inputs,
@@ -165,7 +170,7 @@ export class RemoteEmbedder implements Embedder {
    * One HTTP attempt. Returns the body of a 2xx, or a failure worth retrying; throws failures that a retry
    * cannot fix (a timeout already used the whole budget, and a 4xx will only be rejected again).
    */
-  async #send(body: string, apiKey: string): Promise<SendOutcome> {
+  async #send(body: string, apiKey: string | null): Promise<SendOutcome> {
     const reply = await postToProvider({ fetch: this.#fetch, endpoint: this.#endpoint, apiKey, body, timeoutMs: this.#timeoutMs });
     switch (reply.kind) {
       case 'ok':

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Settings } from '../settings/settings.ts';
 import type { Embedder, EmbeddingSourceName } from './embedder.ts';
 import type { EngineConfig } from './engineConfig.ts';
-import type { ProviderEndpoint, ProviderStore } from './providers.ts';
+import { callable, type ProviderEndpoint, type ProviderStore } from './providers.ts';
 import { RemoteEmbedder } from './remote.ts';
 import { STATIC_MODEL_FILES, StaticEmbedder } from './static.ts';
 import { TransformersEmbedder } from './transformers.ts';
@@ -21,9 +21,10 @@ export interface EmbeddingChoice {
 }
 
 /**
- * AUTO prefers a remote provider model that has a key, then the static model if enabled (and present or
- * downloadable), then the transformers model if enabled, else none (keyword search only). An explicit
- * source is used as asked, or reported as unusable with the reason.
+ * AUTO takes the first embedding source that can embed: the provider model named in the settings, or else the
+ * first provider with an embedding model and an API key (or marked keyless, a local server); then the static
+ * model if enabled (and present or downloadable); then the transformers model if enabled; else none (keyword
+ * search only). An explicit source is used as asked, or reported as unusable with the reason.
  */
 export async function chooseEmbedding(settings: Settings, providers: ProviderStore, config: EngineConfig): Promise<EmbeddingChoice> {
   const remote = await remoteChoice(settings, providers, config);
@@ -51,21 +52,24 @@ export async function chooseEmbedding(settings: Settings, providers: ProviderSto
 }
 
 async function remoteChoice(settings: Settings, providers: ProviderStore, config: EngineConfig): Promise<EmbeddingChoice> {
-  const name = settings.embeddingProviderModel ?? providers.envEmbedding();
-  if (!name) return none('no embeddingProviderModel is set and MNEMO_EMBEDDING_MODEL is not configured');
+  const named = settings.embeddingProviderModel;
+  const name = named ?? (await providers.callableEmbeddingModels())[0];
+  if (!name) return none('no embeddingProviderModel is set and no provider has an embedding model with an API key or marked keyless');
   const endpoint = await providers.endpoint(name, 'embedding');
   if (!endpoint) return none(`provider model "${name}" is not configured`);
-  if (!endpoint.apiKey) return none(`provider "${endpoint.providerId}" has no API key`);
+  if (!callable(endpoint)) return none(`provider "${endpoint.providerId}" has no API key and is not marked keyless`);
+  const how = [named ? null : 'the first provider that can embed', endpoint.keyless ? 'keyless' : null].filter(Boolean).join(', ');
   return {
     source: 'remote',
     model: endpoint.model.name,
-    reason: `using ${name} at ${endpoint.baseUrl}`,
-    key: `remote|${name}|${endpoint.baseUrl}|${endpoint.model.dimension ?? ''}|${fingerprint(endpoint)}`,
+    reason: `using ${name} at ${endpoint.baseUrl}${how ? ` (${how})` : ''}`,
+    key: `remote|${name}|${endpoint.baseUrl}|${endpoint.model.dimension ?? ''}|${endpoint.keyless}|${fingerprint(endpoint)}`,
     create: () =>
       new RemoteEmbedder({
         baseUrl: endpoint.baseUrl,
         model: endpoint.model.name,
         apiKey: endpoint.apiKey,
+        keyless: endpoint.keyless,
         dimension: endpoint.model.dimension,
         maxInputTokens: endpoint.model.maxInputTokens ?? undefined,
         batchSize: config.batchSize,

@@ -123,6 +123,9 @@ const ProviderRef = builder.objectRef<Provider>('ModelProvider').implement({
     id: t.exposeID('id'),
     baseUrl: t.exposeString('baseUrl'),
     hasApiKey: t.exposeBoolean('hasApiKey'),
+    keyless: t.exposeBoolean('keyless', {
+      description: 'Needs no API key (a local server): AUTO counts it as configured without one, and calls it without a key.',
+    }),
     origin: t.exposeString('origin', { description: 'env (MNEMO_EMBEDDING_*) or settings.' }),
     models: t.field({ type: [ProviderModelRef], resolve: (p) => p.models }),
   }),
@@ -142,6 +145,7 @@ const ModelProviderInput = builder.inputType('ModelProviderInput', {
     id: t.string({ required: true }),
     baseUrl: t.string({ required: true, description: 'API root as in OpenAI SDKs, e.g. https://api.openai.com/v1.' }),
     apiKey: t.string({ description: 'Write-only. Omit to keep the stored key; an empty string removes it.' }),
+    keyless: t.boolean({ description: 'The endpoint needs no API key (a local server). Omit to keep the stored mark.' }),
     models: t.field({ type: [ProviderModelInput], required: true }),
   }),
 });
@@ -177,6 +181,7 @@ builder.mutationFields((t) => ({
         id: input.id,
         baseUrl: input.baseUrl,
         apiKey: input.apiKey ?? undefined,
+        keyless: input.keyless ?? undefined,
         models: input.models.map((m) => ({ ...m, dimension: m.dimension ?? null, maxInputTokens: m.maxInputTokens ?? null })),
       }),
   }),

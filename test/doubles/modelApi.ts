@@ -18,7 +18,8 @@ import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 export interface ModelApiDouble {
   /** API root to configure clients with, e.g. http://127.0.0.1:PORT/v1. */
   readonly baseUrl: string;
-  readonly apiKey: string;
+  /** null: a local server that asks for no key (Ollama, vLLM), and ignores any it is sent. */
+  readonly apiKey: string | null;
   /** Every request received, in order, including rejected ones. */
   readonly requests: RecordedRequest[];
   /** Makes the next `times` requests (default 1; Infinity for all) fail or misbehave as described. */
@@ -27,8 +28,8 @@ export interface ModelApiDouble {
 }
 
 export interface ModelApiOptions {
-  /** The only key accepted (default 'sk-test-double-key'). */
-  apiKey?: string;
+  /** The only key accepted (default 'sk-test-double-key'); null accepts requests without one. */
+  apiKey?: string | null;
   /** Size of the vectors of every model unless `dimensions` asks for fewer (default 8). */
   dimension?: number;
   /** Context length per input in cl100k_base tokens (default 8191, OpenAI's embedding models). */
@@ -65,7 +66,7 @@ const MAX_INPUTS = 2048;
 const DEFAULT_KEY = 'sk-test-double-key';
 
 export async function startModelApi(options: ModelApiOptions = {}): Promise<ModelApiDouble> {
-  const apiKey = options.apiKey ?? DEFAULT_KEY;
+  const apiKey = options.apiKey === undefined ? DEFAULT_KEY : options.apiKey;
   const dimension = options.dimension ?? 8;
   const maxInputTokens = options.maxInputTokens ?? 8191;
   const requests: RecordedRequest[] = [];
@@ -93,7 +94,7 @@ export async function startModelApi(options: ModelApiOptions = {}): Promise<Mode
         if (!endpoint)
           return send(res, 404, openAiError(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));
 
-        const authError = checkAuth(req.headers.authorization, apiKey);
+        const authError = apiKey === null ? null : checkAuth(req.headers.authorization, apiKey);
         if (authError) return send(res, 401, endpoint === '/v1/rerank' ? { message: authError.error.message } : authError);
 
         const fault = nextFault();

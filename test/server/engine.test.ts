@@ -16,7 +16,7 @@ const STATUS = `{ engineStatus {
   rerank { enabled model reason }
   reindex { id status total processed }
   checkedAt } }`;
-const PROVIDERS = `{ embeddingProviders { id baseUrl hasApiKey origin models { name kind dimension maxInputTokens } } }`;
+const PROVIDERS = `{ embeddingProviders { id baseUrl hasApiKey keyless origin models { name kind dimension maxInputTokens } } }`;
 const UPSERT_PROVIDER = `mutation Upsert($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id baseUrl hasApiKey origin models { name kind dimension } } }`;
 const DELETE_PROVIDER = `mutation Delete($id: ID!) { deleteModelProvider(id: $id) }`;
 const REINDEX = `mutation { reindex { id status total } }`;
@@ -218,6 +218,7 @@ describe('model providers', () => {
       models: [{ name: 'embed-small', kind: 'EMBEDDING', dimension: 8 }],
     });
     const listed = await app.gql(PROVIDERS);
+    expect(listed.data.embeddingProviders).toContainEqual(expect.objectContaining({ id: 'acme', keyless: false }));
     expect(listed.data.embeddingProviders).toContainEqual(expect.objectContaining({ id: 'acme', hasApiKey: true }));
     await app.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'acme/embed-small' } });
     const engine = await app.gql(STATUS);
@@ -239,10 +240,10 @@ describe('model providers', () => {
   });
 
   it('does not use a provider model without a key, and says so', async () => {
-    await upsert(provider('keyless'));
-    await app.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'keyless/embed-small' } });
+    await upsert(provider('nokey'));
+    await app.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'nokey/embed-small' } });
     try {
-      expect((await status(app)).embedding.reason).toMatch(/remote skipped \(provider "keyless" has no API key\)/);
+      expect((await status(app)).embedding.reason).toMatch(/remote skipped \(provider "nokey" has no API key and is not marked keyless\)/);
     } finally {
       await app.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: null } });
     }
@@ -298,6 +299,7 @@ describe('model providers', () => {
         id: 'env',
         baseUrl: 'https://embeddings.example.com/v1',
         hasApiKey: true,
+        keyless: false,
         origin: 'env',
         models: [{ name: 'env-embed', kind: 'EMBEDDING', dimension: 8, maxInputTokens: null }],
       });
@@ -382,6 +384,101 @@ describe('remote embedding through a model API', () => {
     const s = await status(app);
     expect(s.embedding.lastError).toMatchObject({ kind: 'request_failed' });
     expect(JSON.stringify(s)).not.toContain(api.apiKey);
+  });
+});
+
+describe('AUTO: the first embedding source that can embed', () => {
+  let api: ModelApiDouble;
+  let local: ModelApiDouble;
+  beforeAll(async () => {
+    api = await startModelApi();
+    local = await startModelApi({ apiKey: null });
+  });
+  afterAll(async () => {
+    await api.close();
+    await local.close();
+  });
+
+  /** A fresh mnemo with the static model available, so each test sees what AUTO prefers over it. */
+  async function withProviders(run: (target: TestApp) => Promise<void>) {
+    const target = await startTestApp({ engine: topicEngine(models) });
+    try {
+      await target.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+      await run(target);
+    } finally {
+      await target.close();
+    }
+  }
+  const upsert = (target: TestApp, input: Record<string, unknown>) => target.ok(UPSERT_PROVIDER, { input });
+  const embedding = async (target: TestApp) => (await status(target)).embedding;
+
+  it('uses a configured provider with an embedding model and a key, ahead of the static model, without naming it', async () => {
+    await withProviders(async (target) => {
+      await upsert(target, { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] });
+      expect(await embedding(target)).toMatchObject({
+        source: 'remote',
+        model: 'embed-1',
+        reason: `auto: using double/embed-1 at ${api.baseUrl} (the first provider that can embed)`,
+      });
+    });
+  });
+
+  it('skips providers without a key or without an embedding model, and takes the next one that can embed', async () => {
+    await withProviders(async (target) => {
+      await upsert(target, { id: 'a-nokey', baseUrl: api.baseUrl, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] });
+      await upsert(target, { id: 'b-rerank', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'rerank-1', kind: 'RERANK' }] });
+      await upsert(target, { id: 'c-ready', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-2', kind: 'EMBEDDING' }] });
+      expect(await embedding(target)).toMatchObject({ source: 'remote', model: 'embed-2' });
+    });
+  });
+
+  it('counts a local endpoint marked keyless as configured, and calls it without an Authorization header', async () => {
+    await withProviders(async (target) => {
+      await upsert(target, { id: 'local', baseUrl: local.baseUrl, keyless: true, models: [{ name: 'nomic', kind: 'EMBEDDING' }] });
+      expect((await providers(target)).find((p: { id: string }) => p.id === 'local')).toMatchObject({ hasApiKey: false, keyless: true });
+      expect(await embedding(target)).toMatchObject({
+        source: 'remote',
+        model: 'nomic',
+        reason: `auto: using local/nomic at ${local.baseUrl} (the first provider that can embed, keyless)`,
+      });
+      const apiKeyId = key();
+      await importMemories(target, apiKeyId, ['I eat banana', 'I write rust']);
+      await reindex(target);
+      const r = (await target.ok(RETRIEVE, { input: { apiKeyId, query: 'I write rust', strategy: 'SEMANTIC' } })).retrieve;
+      expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false, embeddingSource: 'remote', embeddingModel: 'nomic' });
+      const calls = local.requests.filter((req) => req.path === '/v1/embeddings');
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.every((req) => req.headers.authorization === undefined)).toBe(true);
+    });
+  });
+
+  it('falls to the static model when no provider can embed, and says why', async () => {
+    await withProviders(async (target) => {
+      await upsert(target, { id: 'nokey', baseUrl: api.baseUrl, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] });
+      const e = await embedding(target);
+      expect(e).toMatchObject({ source: 'static', model: 'test/topics' });
+      expect(e.reason).toMatch(/^auto: remote skipped \(no embeddingProviderModel is set and no provider has an embedding model/);
+    });
+  });
+
+  it('counts the environment provider marked keyless (MNEMO_EMBEDDING_KEYLESS) as configured', async () => {
+    const engine = loadEngineConfig(
+      {
+        MNEMO_EMBEDDING_URL: local.baseUrl,
+        MNEMO_EMBEDDING_MODEL: 'env-local',
+        MNEMO_EMBEDDING_KEYLESS: 'true',
+        MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+        MEMORY_WORKER_INTERVAL_MS: '0',
+      },
+      mkdtempSync(path.join(tmpdir(), 'mnemo-env-')),
+    );
+    const target = await startTestApp({ engine });
+    try {
+      expect(await embedding(target)).toMatchObject({ source: 'remote', model: 'env-local' });
+      expect((await providers(target)).find((p: { id: string }) => p.id === 'env')).toMatchObject({ hasApiKey: false, keyless: true });
+    } finally {
+      await target.close();
+    }
   });
 });
 

@@ -107,7 +107,15 @@ export function ProvidersCard() {
                       </ul>
                     )}
                   </td>
-                  <td>{p.hasApiKey ? <span className="badge ok">key set</span> : <span className="badge warn">no key</span>}</td>
+                  <td>
+                    {p.hasApiKey ? (
+                      <span className="badge ok">key set</span>
+                    ) : p.keyless ? (
+                      <span className="badge ok">keyless</span>
+                    ) : (
+                      <span className="badge warn">no key</span>
+                    )}
+                  </td>
                   <td className="row-actions">
                     {p.origin === 'env' ? (
                       <span className="muted small-note">read-only</span>

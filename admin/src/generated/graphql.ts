@@ -94,6 +94,8 @@ export type ModelProviderInput = {
   /** API root as in OpenAI SDKs, e.g. https://api.openai.com/v1. */
   baseUrl: string;
   id: string;
+  /** The endpoint needs no API key (a local server). Omit to keep the stored mark. */
+  keyless?: boolean | null | undefined;
   models: Array<ProviderModelInput>;
 };
 
@@ -214,7 +216,7 @@ export type MemoryHealthQuery = { memoryHealth: { ok: boolean, latencyMs: number
 
 export type ReindexJobFieldsFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null };
 
-export type ModelProviderFieldsFragment = { id: string, baseUrl: string, hasApiKey: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> };
+export type ModelProviderFieldsFragment = { id: string, baseUrl: string, hasApiKey: boolean, keyless: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> };
 
 export type EngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -250,14 +252,14 @@ export type ReindexProgressSubscription = { reindexProgress: { id: string, statu
 export type EmbeddingProvidersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type EmbeddingProvidersQuery = { embeddingProviders: Array<{ id: string, baseUrl: string, hasApiKey: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> }> };
+export type EmbeddingProvidersQuery = { embeddingProviders: Array<{ id: string, baseUrl: string, hasApiKey: boolean, keyless: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> }> };
 
 export type UpsertModelProviderMutationVariables = Exact<{
   input: ModelProviderInput;
 }>;
 
 
-export type UpsertModelProviderMutation = { upsertModelProvider: { id: string, baseUrl: string, hasApiKey: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> } };
+export type UpsertModelProviderMutation = { upsertModelProvider: { id: string, baseUrl: string, hasApiKey: boolean, keyless: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> } };
 
 export type DeleteModelProviderMutationVariables = Exact<{
   id: string | number;
@@ -454,6 +456,7 @@ export const ModelProviderFieldsFragmentDoc = new TypedDocumentString(`
   id
   baseUrl
   hasApiKey
+  keyless
   origin
   models {
     name
@@ -880,6 +883,7 @@ export const EmbeddingProvidersDocument = new TypedDocumentString(`
   id
   baseUrl
   hasApiKey
+  keyless
   origin
   models {
     name
@@ -920,6 +924,7 @@ export const UpsertModelProviderDocument = new TypedDocumentString(`
   id
   baseUrl
   hasApiKey
+  keyless
   origin
   models {
     name
