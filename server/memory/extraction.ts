@@ -35,13 +35,16 @@ const MAX_CONTENT_CHARS = 500;
 const MAX_SOURCE_CHARS = 500;
 const MAX_KEY_CHARS = 120;
 
-/** Preferences, identity and goals describe who the user is; habits and (tool) decisions describe how they work. */
+/**
+ * Preferences, identity and goals describe who the user is; habits and patterns describe how they work; a decision
+ * is an event, made at one time in one conversation (the seed's categories).
+ */
 const CATEGORY_TYPE: Record<FactCategory, MemoryType> = {
   preference: 'factual',
   identity: 'factual',
   goal: 'factual',
   habit: 'procedural',
-  decision: 'procedural',
+  decision: 'episodic',
 };
 
 export function extractFacts(text: string, options: ExtractOptions): ExtractedFact[] {
@@ -187,6 +190,10 @@ const WILL_NOT = String.raw`(?:'ll\s+not|'ll\s+never|\s+will\s+not|\s+will\s+nev
 const I_OR_WE = `${WORD_START}(?:i|we)`;
 const ROLE_NOUN = String.raw`(?:developer|engineer|programmer|dev|coder|designer|architect|scientist|analyst|researcher|student|teacher|professor|manager|consultant|administrator|admin|sysadmin|tester|writer|founder|freelancer)s?`;
 const PERIOD = String.raw`(?<when>morning|day|evening|night|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)`;
+/** "I usually prefer X" states a preference, not a habit of preferring: the frequency is dropped. */
+const HABITUALLY = String.raw`(?:(?:always|usually|normally|typically|generally|often|mostly|tend\s+to|try\s+to)\s+)?`;
+/** Said of a favourite and carrying nothing: "my favourite editor is definitely Helix". */
+const FAVOURITE_HEDGE = String.raw`(?:(?:definitely|probably|still|currently|easily|absolutely|clearly)\s+)?`;
 
 const LIKE_VERBS: Partial<Record<string, string>> = { like: 'Likes', love: 'Loves', adore: 'Loves', enjoy: 'Enjoys', prefer: 'Prefers' };
 const DISLIKE_VERBS: Partial<Record<string, string>> = { dislike: 'Dislikes', hate: 'Hates', detest: 'Hates', loathe: 'Hates' };
@@ -195,11 +202,23 @@ const NEGATIVE_FREQUENCIES = new Set(['never', 'rarely', 'seldom']);
 const word = (groups: Groups, name: string) => (groups[name] ?? '').toLowerCase().replace(/\s+/gu, ' ');
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/**
+ * "Favourite editor is Helix", in the user's spelling; keyed by the topic so a new favourite replaces the old one.
+ * The verb follows the topic: the one said after it ("my favourite editors are"), else its number ("… are my
+ * favourite snacks").
+ */
+function favourite(g: Groups, topic: string, object: string): Description {
+  const label = word(g, 'fav') === 'favourite' ? 'Favourite' : 'Favorite';
+  const said = word(g, 'verb');
+  const verb = said === 'is' || said === 'are' ? said : said === '' && g['verb2'] === undefined && /s$/iu.test(topic) ? 'are' : 'is';
+  return { polarity: 'positive', content: `${label} ${topic} ${verb} ${object}`, key: ['favorite', topic] };
+}
+
 /** Earlier entries win when two patterns match at the same position, so more specific ones come first. */
 const PATTERNS: readonly Pattern[] = [
   {
     category: 'preference',
-    regex: pattern(String.raw`${I}\s+${ADVERB}(?<verb>like|love|adore|enjoy|prefer)\s+`),
+    regex: pattern(String.raw`${I}\s+${ADVERB}${HABITUALLY}(?<verb>like|love|adore|enjoy|prefer)\s+`),
     describe: (object, g) => ({
       polarity: 'positive',
       content: `${LIKE_VERBS[word(g, 'verb')] ?? 'Likes'} ${object}`,
@@ -213,12 +232,17 @@ const PATTERNS: readonly Pattern[] = [
   },
   {
     category: 'preference',
-    regex: pattern(String.raw`${I}\s+${ADVERB}(?<verb>dislike|hate|detest|loathe)\s+`),
+    regex: pattern(String.raw`${I}\s+${ADVERB}${HABITUALLY}(?<verb>dislike|hate|detest|loathe)\s+`),
     describe: (object, g) => ({
       polarity: 'negative',
       content: `${DISLIKE_VERBS[word(g, 'verb')] ?? 'Dislikes'} ${object}`,
       key: ['pref', object],
     }),
+  },
+  {
+    category: 'preference',
+    regex: pattern(String.raw`${I}\s+${ADVERB}${HABITUALLY}(?:avoid|steer\s+clear\s+of|stay\s+away\s+from)\s+`),
+    describe: (object) => ({ polarity: 'negative', content: `Avoids ${object}`, key: ['pref', object] }),
   },
   {
     category: 'preference',
@@ -229,13 +253,18 @@ const PATTERNS: readonly Pattern[] = [
     category: 'preference',
     // The topic is bounded so a sentence of repeated "my favourite" cannot make the lazy search quadratic.
     regex: pattern(
-      String.raw`${WORD_START}my\s+(?:all[-\s]time\s+|absolute\s+)?(?<fav>favou?rite|fave?)\s+(?<topic>.{1,80}?)\s+(?:is|are)\s+`,
+      String.raw`${WORD_START}my\s+(?:all[-\s]time\s+|absolute\s+)?(?<fav>favou?rite|fave?)\s+(?<topic>.{1,80}?)(?:\s+(?<verb>is|are|has\s+always\s+been|have\s+always\s+been)|(?<verb2>'s))\s+${FAVOURITE_HEDGE}`,
     ),
-    describe: (object, g) => {
-      const topic = g['topic'] ?? '';
-      const label = word(g, 'fav') === 'favourite' ? 'Favourite' : 'Favorite';
-      return { polarity: 'positive', content: `${label} ${topic} is ${object}`, key: ['favorite', topic] };
-    },
+    describe: (object, g) => favourite(g, g['topic'] ?? '', object),
+  },
+  {
+    category: 'preference',
+    // "Helix is my favourite editor": the object comes first and opens the clause (after an "I think"), so no
+    // earlier words of the clause are taken for it; at most four words, and the topic at most four.
+    regex: pattern(
+      String.raw`^(?:(?:i\s+think|i\s+guess|i'd\s+say|honestly|well|so|oh)[,\s]+)?(?<object>[^\s,]+(?:\s+[^\s,]+){0,3}?)\s+(?:is|are)\s+${FAVOURITE_HEDGE}my\s+(?:all[-\s]time\s+|absolute\s+)?(?<fav>favou?rite|fave?)\s+(?<topic>[^\s,.;!?]+(?:\s+[^\s,.;!?]+){0,3})${WORD_END}`,
+    ),
+    describe: (object, g) => favourite(g, g['topic'] ?? '', object),
   },
   {
     category: 'identity',
@@ -315,7 +344,17 @@ const PATTERNS: readonly Pattern[] = [
   },
   {
     category: 'habit',
-    regex: pattern(String.raw`${I}\s+(?<freq>always|usually|normally|typically|generally|often|never|rarely|seldom)\s+`),
+    regex: pattern(String.raw`${I}\s+${ADVERB}tend\s+to\s+`),
+    describe: (object) => ({ polarity: 'positive', content: `Tends to ${object}`, key: ['habit', object] }),
+  },
+  {
+    category: 'habit',
+    regex: pattern(String.raw`${I}\s+(?:${ADVERB}tend\s+not\s+to|${NOT}\s+${ADVERB}tend\s+to)\s+`),
+    describe: (object) => ({ polarity: 'negative', content: `Tends not to ${object}`, key: ['habit', object] }),
+  },
+  {
+    category: 'habit',
+    regex: pattern(String.raw`${I}\s+(?<freq>always|usually|normally|typically|generally|often|mostly|never|rarely|seldom)(?:\s+ever)?\s+`),
     describe: (object, g) => {
       const freq = word(g, 'freq');
       return {

@@ -48,6 +48,37 @@ describe('extracting preferences', () => {
   ])('keys "%s" by the topic, so a new favourite replaces the old one', (text, content) => {
     expect(only(text)).toMatchObject({ key: 'favorite:editor', content, category: 'preference' });
   });
+
+  it.each([
+    ['Helix is my favourite editor', 'Favourite editor is Helix'],
+    ['I think Helix is my favourite editor', 'Favourite editor is Helix'],
+    ["My favourite editor's Helix", 'Favourite editor is Helix'],
+    ['My favourite editor has always been Helix', 'Favourite editor is Helix'],
+    ['My favourite editor is definitely Helix', 'Favourite editor is Helix'],
+  ])('reads the other ways of naming a favourite: "%s"', (text, content) => {
+    expect(only(text)).toMatchObject({ key: 'favorite:editor', content, type: 'factual', category: 'preference', polarity: 'positive' });
+  });
+
+  it.each([
+    ['I avoid global state', 'Avoids global state'],
+    ['I try to avoid global state', 'Avoids global state'],
+    ['I always avoid global state', 'Avoids global state'],
+    ['I stay away from global state', 'Avoids global state'],
+  ])('recognises "%s" as a negative preference', (text, content) => {
+    expect(only(text)).toMatchObject({ key: 'pref:global-state', content, type: 'factual', category: 'preference', polarity: 'negative' });
+  });
+
+  it('records "I avoid X" under the same key as "I like X", so the later statement replaces the earlier', () => {
+    expect(keyOf('I avoid Redux')).toBe(keyOf('I like Redux'));
+  });
+
+  it.each([
+    ['I usually prefer Vim', 'Prefers Vim'],
+    ['I generally like Vim', 'Likes Vim'],
+    ['I often hate Vim', 'Hates Vim'],
+  ])('takes "%s" for the preference it states, not for a habit of preferring', (text, content) => {
+    expect(only(text)).toMatchObject({ key: 'pref:vim', content, category: 'preference', type: 'factual' });
+  });
 });
 
 describe('extracting decisions, habits, identity and goals', () => {
@@ -60,8 +91,8 @@ describe('extracting decisions, habits, identity and goals', () => {
     ['We decided to use Postgres', 'Decided to use Postgres'],
     ["Let's go with Postgres", 'Decided to go with Postgres'],
     ['I chose Postgres', 'Chose Postgres'],
-  ])('recognises "%s" as a procedural decision', (text, content) => {
-    expect(only(text)).toMatchObject({ key: 'decision:postgres', content, type: 'procedural', category: 'decision', polarity: 'positive' });
+  ])('recognises "%s" as a decision, an episodic memory', (text, content) => {
+    expect(only(text)).toMatchObject({ key: 'decision:postgres', content, type: 'episodic', category: 'decision', polarity: 'positive' });
   });
 
   it('records "I won\'t use X" as a negative decision under the same key as "I will use X"', () => {
@@ -88,6 +119,20 @@ describe('extracting decisions, habits, identity and goals', () => {
 
   it('records "I never X" as a negative habit under the same key as "I always X"', () => {
     expect(only('I never use tabs')).toMatchObject({ key: keyOf('I always use tabs'), content: 'Never use tabs', polarity: 'negative' });
+    expect(only('I never ever use tabs')).toMatchObject({
+      key: keyOf('I always use tabs'),
+      content: 'Never use tabs',
+      polarity: 'negative',
+    });
+  });
+
+  it.each([
+    ['I tend to run tests before pushing', 'Tends to run tests before pushing', 'positive'],
+    ['I mostly run tests before pushing', 'Mostly run tests before pushing', 'positive'],
+    ['I tend not to run tests before pushing', 'Tends not to run tests before pushing', 'negative'],
+    ["I don't tend to run tests before pushing", 'Tends not to run tests before pushing', 'negative'],
+  ])('recognises "%s" as a habit under the same key as "I always X"', (text, content, polarity) => {
+    expect(only(text)).toMatchObject({ key: 'habit:run-tests-before-pushing', content, type: 'procedural', category: 'habit', polarity });
   });
 
   it.each([
