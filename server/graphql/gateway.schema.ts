@@ -83,8 +83,20 @@ const ExtractedFactRef = builder.objectRef<ExtractedFact>('ExtractedFact').imple
   }),
 });
 
+const ExtractionSkipEnum = builder.enumType('ExtractionSkip', {
+  values: {
+    DISABLED: { value: 'disabled', description: 'Memory is switched off in the settings: nothing is extracted or stored.' },
+    OPTED_OUT: { value: 'opted_out', description: 'The request asked for no memory.' },
+  } as const,
+});
+
 const ExtractionResultRef = builder.objectRef<ExtractOutcome>('ExtractionResult').implement({
   fields: (t) => ({
+    skipped: t.expose('skipped', {
+      type: ExtractionSkipEnum,
+      nullable: true,
+      description: 'Why nothing was extracted, when that was on purpose; null otherwise.',
+    }),
     facts: t.field({ type: [ExtractedFactRef], resolve: (o) => o.facts }),
     memories: t.field({ type: [MemoryRef], description: 'The memories written (upserted by fact key).', resolve: (o) => o.memories }),
     error: t.exposeString('error', { nullable: true, description: 'Set when storing failed; extraction never fails the request.' }),
@@ -97,7 +109,10 @@ const ExtractFactsInput = builder.inputType('ExtractFactsInput', {
     sessionId: t.string({ description: "Recorded in the facts' metadata; facts themselves are key-wide." }),
     text: t.string({ required: true, description: 'Message text; only the last 64 KiB is mined.' }),
     role: t.field({ type: MessageRoleEnum, required: true }),
-    persist: t.boolean({ defaultValue: true }),
+    persist: t.boolean({
+      defaultValue: true,
+      description: 'Store the facts. false is a dry run: the facts are reported, nothing is stored (works with memory disabled).',
+    }),
     includeAssistant: t.boolean({
       defaultValue: false,
       description: "Mine assistant text too (off: the assistant's plans are not the user's facts).",
@@ -109,7 +124,8 @@ const ExtractFactsInput = builder.inputType('ExtractFactsInput', {
 builder.mutationField('extractFacts', (t) =>
   t.field({
     type: ExtractionResultRef,
-    description: 'Extracts preferences, decisions, habits and the like from a message and stores them. Secrets are never stored.',
+    description:
+      'Extracts preferences, decisions, habits and the like from a message and stores them. Secrets are never stored. With memory disabled nothing is stored (skipped: DISABLED).',
     args: { input: t.arg({ type: ExtractFactsInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       extractAndStore(ctx.services.memory, { ...input, apiKeyId: keyForWrite(ctx.viewer, input.apiKeyId) }),

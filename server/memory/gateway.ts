@@ -71,6 +71,8 @@ export interface ExtractOutcome {
   memories: Memory[];
   /** Why storing failed; the facts are still returned. Extraction never fails the gateway's request. */
   error: string | null;
+  /** Set when nothing was extracted on purpose: memory is disabled, or the request opted out. */
+  skipped: 'disabled' | 'opted_out' | null;
 }
 
 const extractSchema = z.object({
@@ -83,13 +85,18 @@ const extractSchema = z.object({
 /**
  * Mines a message for durable facts and upserts them, all in one transaction. Facts describe the user,
  * not the conversation, so they are stored key-wide; the session they came from is kept in metadata.
+ * With memory disabled nothing is mined or stored; a dry run (`persist: false`) still reports the facts.
  */
 export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Promise<ExtractOutcome> {
   const valid = extractSchema.safeParse(input);
   if (!valid.success) throw badInput(valid.error.issues.map((i) => i.message).join('; '));
-  if (input.noMemory) return { facts: [], memories: [], error: null };
+  const nothing = (skipped: ExtractOutcome['skipped']): ExtractOutcome => ({ facts: [], memories: [], error: null, skipped });
+  if (input.noMemory) return nothing('opted_out');
+  const dryRun = input.persist === false;
+  if (!dryRun && !(await deps.settings.get()).enabled) return nothing('disabled');
   const facts = extractFacts(input.text, { role: input.role, includeAssistant: input.includeAssistant ?? false });
-  if (facts.length === 0 || input.persist === false) return { facts, memories: [], error: null };
+  if (facts.length === 0 || dryRun) return { facts, memories: [], error: null, skipped: null };
+  const extractedAt = new Date((deps.now ?? Date.now)()).toISOString();
   try {
     const memories = await deps.db.transaction().execute(async (trx) => {
       const stored: Memory[] = [];
@@ -108,6 +115,7 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
                 polarity: fact.polarity,
                 role: input.role,
                 sessionId: valid.data.sessionId ?? null,
+                extractedAt,
               },
             },
           ),
@@ -115,9 +123,9 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
       }
       return stored;
     });
-    return { facts, memories, error: null };
+    return { facts, memories, error: null, skipped: null };
   } catch (error) {
     deps.logger?.error({ err: error, apiKeyId: valid.data.apiKeyId }, 'storing extracted facts failed');
-    return { facts, memories: [], error: 'storing the extracted facts failed; see the server log' };
+    return { facts, memories: [], error: 'storing the extracted facts failed; see the server log', skipped: null };
   }
 }

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LIST_MEMORIES } from '../helpers/operations.ts';
+import { CREATE_MEMORY, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const EXTRACT = `mutation Extract($input: ExtractFactsInput!) {
-  extractFacts(input: $input) { error facts { key content type category polarity } memories { id key content metadata } }
+  extractFacts(input: $input) { error skipped facts { key content type category polarity } memories { id key content metadata } }
 }`;
+const INJECT = `mutation Inject($input: InjectMemoryInput!) { injectMemory(input: $input) { request injected retrieval { skipped items { content } } } }`;
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
+  // Memory is off by default, and then extraction stores nothing.
+  await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
 });
 afterAll(() => app.close());
 
@@ -30,6 +33,15 @@ describe('extractFacts', () => {
       expect.arrayContaining(r.facts.map((f: { content: string }) => f.content)),
     );
     expect(memories[0]).toMatchObject({ sessionId: null, metadata: { source: 'extraction', sessionId: 'chat-9', role: 'user' } });
+    expect(r.skipped).toBeNull();
+  });
+
+  it('records when each fact was extracted', async () => {
+    const before = Date.now();
+    const r = await extract({ apiKeyId: 'ex-at', role: 'USER', text: 'I tend to write tests first.' });
+    const extractedAt = Date.parse(r.memories[0].metadata.extractedAt);
+    expect(extractedAt).toBeGreaterThanOrEqual(before);
+    expect(extractedAt).toBeLessThanOrEqual(Date.now());
   });
 
   it('replaces "I like X" with a later "I don\'t like X" instead of keeping both', async () => {
@@ -62,7 +74,7 @@ describe('extractFacts', () => {
     const dry = await extract({ apiKeyId: 'ex-5', role: 'USER', text: 'I like tea.', persist: false });
     expect(dry.facts).toHaveLength(1);
     const optedOut = await extract({ apiKeyId: 'ex-5', role: 'USER', text: 'I like tea.', noMemory: true });
-    expect(optedOut.facts).toEqual([]);
+    expect(optedOut).toMatchObject({ facts: [], skipped: 'OPTED_OUT' });
     expect(await stored('ex-5')).toEqual([]);
   });
 
@@ -87,5 +99,32 @@ describe('extractFacts', () => {
     expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
     const own = await app.ok(EXTRACT, { input: { role: 'USER', text: 'I like tea.' } }, token);
     expect(own.extractFacts.memories).toHaveLength(1);
+  });
+});
+
+describe('with memory disabled', () => {
+  beforeAll(() => app.ok(UPDATE_SETTINGS, { input: { enabled: false } }));
+  afterAll(() => app.ok(UPDATE_SETTINGS, { input: { enabled: true } }));
+
+  it('stores nothing from extraction, and says that memory is disabled', async () => {
+    const r = await extract({ apiKeyId: 'ex-off', role: 'USER', text: 'I prefer dark mode. I avoid tabs.' });
+    expect(r).toEqual({ error: null, skipped: 'DISABLED', facts: [], memories: [] });
+    expect(await stored('ex-off')).toEqual([]);
+    expect(app.database.sqlite.prepare(`select count(*) as n from memories where api_key_id = 'ex-off'`).get()).toEqual({ n: 0 });
+  });
+
+  it('still answers a dry run (persist: false) with the facts it would store, storing nothing', async () => {
+    const r = await extract({ apiKeyId: 'ex-off-dry', role: 'USER', text: 'I prefer dark mode.', persist: false });
+    expect(r.skipped).toBeNull();
+    expect(r.facts.map((f: { content: string }) => f.content)).toEqual(['Prefers dark mode']);
+    expect(await stored('ex-off-dry')).toEqual([]);
+  });
+
+  it('injects nothing: the request comes back unchanged and the retrieval says DISABLED', async () => {
+    await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'ex-off-inject', content: 'Prefers dark mode' } });
+    const request = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Which theme do I like?' }] };
+    const r = (await app.ok(INJECT, { input: { provider: 'openai/gpt-4o', request, retrieval: { apiKeyId: 'ex-off-inject' } } }))
+      .injectMemory;
+    expect(r).toEqual({ request, injected: false, retrieval: { skipped: 'DISABLED', items: [] } });
   });
 });

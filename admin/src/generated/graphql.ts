@@ -18,6 +18,23 @@ export type EmbeddingSource =
   | 'STATIC'
   | 'TRANSFORMERS';
 
+export type ExtractionSkip =
+  /** Memory is switched off in the settings: nothing is extracted or stored. */
+  | 'DISABLED'
+  /** The request asked for no memory. */
+  | 'OPTED_OUT';
+
+export type FactCategory =
+  | 'DECISION'
+  | 'GOAL'
+  | 'HABIT'
+  | 'IDENTITY'
+  | 'PREFERENCE';
+
+export type FactPolarity =
+  | 'NEGATIVE'
+  | 'POSITIVE';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -83,6 +100,10 @@ export type MemoryType =
   | 'FACTUAL'
   | 'PROCEDURAL'
   | 'SEMANTIC';
+
+export type MessageRole =
+  | 'ASSISTANT'
+  | 'USER';
 
 export type ModelKind =
   | 'EMBEDDING'
@@ -401,6 +422,15 @@ export type PlaygroundRecentKeysQueryVariables = Exact<{ [key: string]: never; }
 
 
 export type PlaygroundRecentKeysQuery = { memories: { items: Array<{ apiKeyId: string }> } };
+
+export type ExtractFactsDryRunMutationVariables = Exact<{
+  apiKeyId: string;
+  text: string;
+  role: MessageRole;
+}>;
+
+
+export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
 export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, userRoleProviders: Array<string> };
 
@@ -1577,6 +1607,41 @@ usePlaygroundRecentKeysQuery.getKey = (variables?: PlaygroundRecentKeysQueryVari
 
 
 usePlaygroundRecentKeysQuery.fetcher = (variables?: PlaygroundRecentKeysQueryVariables, options?: RequestInit['headers']) => fetcher<PlaygroundRecentKeysQuery, PlaygroundRecentKeysQueryVariables>(PlaygroundRecentKeysDocument, variables, options);
+
+export const ExtractFactsDryRunDocument = new TypedDocumentString(`
+    mutation ExtractFactsDryRun($apiKeyId: String!, $text: String!, $role: MessageRole!) {
+  extractFacts(
+    input: {apiKeyId: $apiKeyId, text: $text, role: $role, persist: false}
+  ) {
+    skipped
+    error
+    facts {
+      key
+      content
+      type
+      category
+      polarity
+      source
+    }
+  }
+}
+    `);
+
+export const useExtractFactsDryRunMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<ExtractFactsDryRunMutation, TError, ExtractFactsDryRunMutationVariables, TContext>) => {
+    
+    return useMutation<ExtractFactsDryRunMutation, TError, ExtractFactsDryRunMutationVariables, TContext>(
+      {
+    mutationKey: ['ExtractFactsDryRun'],
+    mutationFn: (variables?: ExtractFactsDryRunMutationVariables) => fetcher<ExtractFactsDryRunMutation, ExtractFactsDryRunMutationVariables>(ExtractFactsDryRunDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useExtractFactsDryRunMutation.fetcher = (variables: ExtractFactsDryRunMutationVariables, options?: RequestInit['headers']) => fetcher<ExtractFactsDryRunMutation, ExtractFactsDryRunMutationVariables>(ExtractFactsDryRunDocument, variables, options);
 
 export const MemorySettingsDocument = new TypedDocumentString(`
     query MemorySettings {
