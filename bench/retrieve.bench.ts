@@ -255,7 +255,7 @@ async function measureSize(
       if (!client) continue;
       const reply = await client.run({ variables: variables(bounds[r]!, bounds[r + 1]!), warmup: 0, ...perBlock });
       const inProcess = samples[keyword]!.slice(blockStart);
-      reply.ms.forEach((ms, j) => j < inProcess.length && http.added.push(ms - inProcess[j]!));
+      http.added.push(...reply.ms.slice(0, inProcess.length).map((ms, j) => ms - inProcess[j]!));
       http.ms.push(...reply.ms);
       http.items.push(...reply.items);
       http.connections += reply.connections;

@@ -26,18 +26,21 @@ sections:
 ${SECTIONS.map((s) => `  ${`${s.group}/${s.name}`.padEnd(20)} ${s.description}`).join('\n')}
 `;
 
+const parseOptions = (argv: string[]) =>
+  parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+
 async function main(argv: string[]): Promise<number> {
-  let values;
+  let values: ReturnType<typeof parseOptions>;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        quick: { type: 'boolean', default: false },
-        full: { type: 'boolean', default: false },
-        only: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    values = parseOptions(argv);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${HELP}`);
     return 64;

@@ -111,7 +111,10 @@ async function openTarget(via: Via): Promise<Target> {
       ? async (m) => void (await server.gql(CREATE_MUTATION, { input: toGraphQLInput(m) }))
       : async (m) => void (await createMemory(db.services.memory, m)),
     import: server
-      ? async (rows) => rejected((await server.gql(IMPORT_MUTATION, { memories: rows.map(toGraphQLInput) })).importMemories.rejected)
+      ? async (rows) => {
+          const data = await server.gql<{ importMemories: ImportReport }>(IMPORT_MUTATION, { memories: rows.map(toGraphQLInput) });
+          rejected(data.importMemories.rejected);
+        }
       : async (rows) => rejected((await importMemories(db.services.memory, rows, admin)).rejected),
   };
 }
@@ -318,8 +321,8 @@ export async function benchList(o: ListOptions): Promise<ListReport> {
             calls.map((x) => x.call),
             sample,
           );
-          calls.forEach((x, k) =>
-            results.push({ rowsTotal, query: c.name, via: x.via, matched: page.totalCount, latency: summarize(samples[k]!) }),
+          results.push(
+            ...calls.map((x, k) => ({ rowsTotal, query: c.name, via: x.via, matched: page.totalCount, latency: summarize(samples[k]!) })),
           );
         }
       } finally {

@@ -24,7 +24,6 @@ import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts
 import { rng, sentence, WORD_LISTS } from './lib/text.ts';
 
 export type Quantization = 'none' | 'int8';
-const QUANTIZATIONS: Quantization[] = ['none', 'int8'];
 const qLabel = (q: Quantization) => (q === 'none' ? 'float32' : 'int8');
 /** retrieve's default limit (50) × its candidate factor (4): the k every tier asks for. */
 const RETRIEVE_K = 200;
@@ -241,18 +240,18 @@ export async function benchKnn(
         }),
         { iterations: o.iterations, warmup: o.warmup, maxMs: o.maxMsPerCase },
       );
-      lanes.forEach((lane, k) =>
-        results.push({
+      results.push(
+        ...lanes.map((lane, k) => ({
           memories: size,
           quantization: lane.quantization,
           lane: lane.lane,
           latency: summarize(samples[k]!),
           meanItems: items[k]! / Math.max(1, calls[k]!),
-        }),
+        })),
       );
       // Both indexes were queried in turns, so the growth is shared; it is reported once, on the float row.
       const grown = rss() - Math.min(...rssBefore);
-      sizes.filter((s) => s.memories === size).forEach((s, k) => (s.rssQueries = k === 0 ? grown : Number.NaN));
+      for (const [k, s] of sizes.filter((s) => s.memories === size).entries()) s.rssQueries = k === 0 ? grown : Number.NaN;
     }
   } finally {
     await int8?.close();

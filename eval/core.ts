@@ -354,7 +354,7 @@ async function generatedStatic(dataset: EvalDataset, dir: string, dim: number): 
 
 /** The transformers source as the server would configure it from the environment, only if its files are on disk. */
 function localTransformers(env: NodeJS.ProcessEnv): PreparedSource {
-  const dataDir = path.resolve(env['MNEMO_DATA_DIR'] ?? './data');
+  const dataDir = path.resolve(env.MNEMO_DATA_DIR ?? './data');
   let config: EngineConfig;
   try {
     config = loadEngineConfig(
@@ -367,7 +367,7 @@ function localTransformers(env: NodeJS.ProcessEnv): PreparedSource {
   const folder = path.join(config.transformersCacheDir, config.transformersModel);
   const missing = TRANSFORMERS_MODEL_FILES.filter((f) => !existsSync(path.join(folder, f)));
   if (missing.length > 0) {
-    const where = env['MEMORY_TRANSFORMERS_CACHE_DIR']
+    const where = env.MEMORY_TRANSFORMERS_CACHE_DIR
       ? 'MEMORY_TRANSFORMERS_CACHE_DIR'
       : `MEMORY_TRANSFORMERS_CACHE_DIR unset, so the default under ${dataDir}`;
     return {

@@ -47,21 +47,24 @@ function positiveInt(text: string, name: string): number {
   return n;
 }
 
+const parseOptions = (argv: string[]) =>
+  parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      limit: { type: 'string' },
+      k: { type: 'string' },
+      strategies: { type: 'string' },
+      source: { type: 'string', multiple: true },
+      'max-tokens': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+
 async function main(argv: string[]): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseOptions>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        limit: { type: 'string' },
-        k: { type: 'string' },
-        strategies: { type: 'string' },
-        source: { type: 'string', multiple: true },
-        'max-tokens': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseOptions(argv);
   } catch (e) {
     return usage((e as Error).message);
   }

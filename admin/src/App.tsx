@@ -48,7 +48,7 @@ export function App() {
           <span className="logo" aria-hidden="true" />
           mnemo <span className="muted">Memory Studio</span>
         </div>
-        <nav role="tablist" aria-label="Sections" className="tabs">
+        <div role="tablist" aria-label="Sections" className="tabs">
           {TABS.map((t) => (
             <a
               key={t.id}
@@ -62,7 +62,7 @@ export function App() {
               {t.label}
             </a>
           ))}
-        </nav>
+        </div>
         <div className="topbar-end">
           <HealthDot />
           <button type="button" className="ghost" onClick={() => setToken(null)}>

@@ -40,6 +40,7 @@ export function SignIn() {
           <input
             type="password"
             autoComplete="off"
+            // biome-ignore lint/a11y/noAutofocus: the sign-in screen holds this one field and nothing else to do.
             autoFocus
             value={value}
             onChange={(e) => setValue(e.target.value)}

@@ -57,7 +57,7 @@ export interface BenchHttp {
   /** The app behind url: `app.yoga.fetch` runs the same GraphQL pipeline without a socket. */
   app: App;
   /** One GraphQL operation over real HTTP as the admin; throws on any GraphQL or HTTP error. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  gql<T = unknown>(query: string, variables?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -70,13 +70,14 @@ export async function startHttp(services: Services): Promise<BenchHttp> {
   return {
     url,
     app,
-    gql: async (query, variables) => {
+    gql: async <T>(query: string, variables?: Record<string, unknown>) => {
       const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-      const body = (await res.json()) as { data?: any; errors?: { message: string }[] };
+      const body = (await res.json()) as { data?: T; errors?: { message: string }[] };
       if (!res.ok || body.errors?.length) {
         throw new Error(`HTTP ${res.status}: ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
       }
-      return body.data;
+      // A 200 without errors carries data (GraphQL over HTTP).
+      return body.data as T;
     },
     close: () => app.close(),
   };

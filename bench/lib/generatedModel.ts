@@ -107,8 +107,8 @@ export function generatedEngineConfig(
     MEMORY_WORKER_INTERVAL_MS: '0',
     MEMORY_VEC_QUANTIZATION: opts.quantization ?? 'none',
   };
-  if (opts.minSimilarity !== undefined) env['MEMORY_VECTOR_MIN_SIMILARITY'] = String(opts.minSimilarity);
-  if (opts.batchSize !== undefined) env['MEMORY_EMBEDDING_BATCH_SIZE'] = String(opts.batchSize);
-  if (opts.cacheMax !== undefined) env['MEMORY_EMBEDDING_CACHE_MAX'] = String(opts.cacheMax);
+  if (opts.minSimilarity !== undefined) env.MEMORY_VECTOR_MIN_SIMILARITY = String(opts.minSimilarity);
+  if (opts.batchSize !== undefined) env.MEMORY_EMBEDDING_BATCH_SIZE = String(opts.batchSize);
+  if (opts.cacheMax !== undefined) env.MEMORY_EMBEDDING_CACHE_MAX = String(opts.cacheMax);
   return loadEngineConfig(env, dataDir);
 }

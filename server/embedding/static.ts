@@ -8,7 +8,6 @@
  * remap ids through a "mapping" tensor (vocabulary-quantized models), and take the mean.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import path from 'node:path';
@@ -247,7 +246,7 @@ class StaticModel {
     const tensors = parseSafetensors(files.safetensors);
 
     const embeddings = tensors.get('embeddings');
-    if (!embeddings || embeddings.shape.length !== 2) throw new Error('model.safetensors has no 2-D "embeddings" tensor');
+    if (embeddings?.shape.length !== 2) throw new Error('model.safetensors has no 2-D "embeddings" tensor');
     const [rows, dim] = embeddings.shape as [number, number];
     const matrix = toMatrix(embeddings);
 

@@ -188,8 +188,8 @@ const DECISION_VERB = String.raw`(?<verb>use|switch\s+to|go\s+with|stick\s+with|
 const WILL = String.raw`(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to|'m\s+gonna|\s+am\s+gonna)`;
 const WILL_NOT = String.raw`(?:'ll\s+not|'ll\s+never|\s+will\s+not|\s+will\s+never|\s+won't|\s+wont|\s+shall\s+not|'m\s+not\s+going\s+to|\s+am\s+not\s+going\s+to|'re\s+not\s+going\s+to|\s+are\s+not\s+going\s+to)`;
 const I_OR_WE = `${WORD_START}(?:i|we)`;
-const ROLE_NOUN = String.raw`(?:developer|engineer|programmer|dev|coder|designer|architect|scientist|analyst|researcher|student|teacher|professor|manager|consultant|administrator|admin|sysadmin|tester|writer|founder|freelancer)s?`;
-const PERIOD = String.raw`(?<when>morning|day|evening|night|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)`;
+const ROLE_NOUN = `(?:developer|engineer|programmer|dev|coder|designer|architect|scientist|analyst|researcher|student|teacher|professor|manager|consultant|administrator|admin|sysadmin|tester|writer|founder|freelancer)s?`;
+const PERIOD = `(?<when>morning|day|evening|night|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)`;
 /** "I usually prefer X" states a preference, not a habit of preferring: the frequency is dropped. */
 const HABITUALLY = String.raw`(?:(?:always|usually|normally|typically|generally|often|mostly|tend\s+to|try\s+to)\s+)?`;
 /** Said of a favourite and carrying nothing: "my favourite editor is definitely Helix". */
@@ -210,7 +210,7 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 function favourite(g: Groups, topic: string, object: string): Description {
   const label = word(g, 'fav') === 'favourite' ? 'Favourite' : 'Favorite';
   const said = word(g, 'verb');
-  const verb = said === 'is' || said === 'are' ? said : said === '' && g['verb2'] === undefined && /s$/iu.test(topic) ? 'are' : 'is';
+  const verb = said === 'is' || said === 'are' ? said : said === '' && g.verb2 === undefined && /s$/iu.test(topic) ? 'are' : 'is';
   return { polarity: 'positive', content: `${label} ${topic} ${verb} ${object}`, key: ['favorite', topic] };
 }
 
@@ -255,7 +255,7 @@ const PATTERNS: readonly Pattern[] = [
     regex: pattern(
       String.raw`${WORD_START}my\s+(?:all[-\s]time\s+|absolute\s+)?(?<fav>favou?rite|fave?)\s+(?<topic>.{1,80}?)(?:\s+(?<verb>is|are|has\s+always\s+been|have\s+always\s+been)|(?<verb2>'s))\s+${FAVOURITE_HEDGE}`,
     ),
-    describe: (object, g) => favourite(g, g['topic'] ?? '', object),
+    describe: (object, g) => favourite(g, g.topic ?? '', object),
   },
   {
     category: 'preference',
@@ -264,7 +264,7 @@ const PATTERNS: readonly Pattern[] = [
     regex: pattern(
       String.raw`^(?:(?:i\s+think|i\s+guess|i'd\s+say|honestly|well|so|oh)[,\s]+)?(?<object>[^\s,]+(?:\s+[^\s,]+){0,3}?)\s+(?:is|are)\s+${FAVOURITE_HEDGE}my\s+(?:all[-\s]time\s+|absolute\s+)?(?<fav>favou?rite|fave?)\s+(?<topic>[^\s,.;!?]+(?:\s+[^\s,.;!?]+){0,3})${WORD_END}`,
     ),
-    describe: (object, g) => favourite(g, g['topic'] ?? '', object),
+    describe: (object, g) => favourite(g, g.topic ?? '', object),
   },
   {
     category: 'identity',
@@ -328,7 +328,7 @@ const PATTERNS: readonly Pattern[] = [
     regex: pattern(String.raw`${I_OR_WE}(?:'ve|\s+have)?\s+${ADVERB}decided\s+(?:(?<not>not\s+)?to\s+${DECISION_VERB}|on)\s+`),
     describe: (object, g) => {
       const verb = word(g, 'verb');
-      if (g['not'] !== undefined) return { polarity: 'negative', content: `Decided not to ${verb} ${object}`, key: ['decision', object] };
+      if (g.not !== undefined) return { polarity: 'negative', content: `Decided not to ${verb} ${object}`, key: ['decision', object] };
       return { polarity: 'positive', content: verb ? `Decided to ${verb} ${object}` : `Decided on ${object}`, key: ['decision', object] };
     },
   },
@@ -401,7 +401,7 @@ function isQuestionOrCondition(clause: string, index: number): boolean {
 
 function buildFact(pattern: Pattern, match: RegExpExecArray, clause: string): Omit<ExtractedFact, 'source'> | undefined {
   const groups: Groups = match.groups ?? {};
-  const object = cleanObject(groups['object'] ?? clause.slice(match.index + match[0].length));
+  const object = cleanObject(groups.object ?? clause.slice(match.index + match[0].length));
   if (object === '' || EMPTY_OBJECTS.has(object.toLowerCase())) return undefined;
   const description = pattern.describe(object, groups);
   const content = description.content.trim();

@@ -78,23 +78,23 @@ export async function startHubDouble(options: HubDoubleOptions): Promise<HubDoub
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
     const segments = url.pathname.split('/').slice(1).map(decodeURIComponent);
 
-    if (segments[0] === 'cdn-lfs') return serveCdn(req, res, segments.slice(1));
+    if (segments[0] === 'cdn-lfs') return void serveCdn(req, res, segments.slice(1));
 
     const at = segments.indexOf('resolve');
-    if (at < 1 || at > 2 || segments.length < at + 3) return hubError(res, 404, 'EntryNotFound', 'Not found');
+    if (at < 1 || at > 2 || segments.length < at + 3) return void hubError(res, 404, 'EntryNotFound', 'Not found');
     const repo = segments.slice(0, at).join('/');
     const revision = segments[at + 1]!;
     const file = segments.slice(at + 2).join('/');
     const repoDir = path.join(options.root, repo);
-    if (!existsSync(repoDir)) return hubError(res, 401, 'RepositoryNotFound', 'Repository not found');
-    if (!revisions.has(revision)) return hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${revision}`);
+    if (!existsSync(repoDir)) return void hubError(res, 401, 'RepositoryNotFound', 'Repository not found');
+    if (!revisions.has(revision)) return void hubError(res, 404, 'RevisionNotFound', `Invalid rev id: ${revision}`);
     const filePath = path.join(repoDir, file);
     if (!filePath.startsWith(repoDir + path.sep) || !existsSync(filePath) || !statSync(filePath).isFile()) {
-      return hubError(res, 404, 'EntryNotFound', `${file} does not exist on "${revision}"`);
+      return void hubError(res, 404, 'EntryNotFound', `${file} does not exist on "${revision}"`);
     }
 
     const fault = peekStatusFault(file);
-    if (fault) return hubError(res, fault, 'ServiceUnavailable', 'Service temporarily unavailable');
+    if (fault) return void hubError(res, fault, 'ServiceUnavailable', 'Service temporarily unavailable');
 
     const bytes = readFileSync(filePath);
     const common = { 'x-repo-commit': COMMIT, 'access-control-expose-headers': 'x-repo-commit,x-linked-etag,x-linked-size,etag' };

@@ -41,6 +41,7 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   /** The parsed JSON body, or the raw text when it is not JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: any JSON may arrive; tests read back the fields their client sent.
   body: any;
 }
 
@@ -82,7 +83,7 @@ export async function startModelApi(options: ModelApiOptions = {}): Promise<Mode
   const server = createServer((req, res) => {
     void readBody(req).then(
       (raw) => {
-        let body: any = raw;
+        let body: unknown = raw;
         try {
           body = JSON.parse(raw);
         } catch {
@@ -207,12 +208,14 @@ interface EmbeddingsResponse {
   usage: { prompt_tokens: number; total_tokens: number };
 }
 
-function embeddings(body: any, limits: { dimension: number; maxInputTokens: number }): EmbeddingsResponse | OpenAiError {
+function embeddings(json: unknown, limits: { dimension: number; maxInputTokens: number }): EmbeddingsResponse | OpenAiError {
   const invalid = (message: string, param: string | null = null) => openAiError(message, 'invalid_request_error', null, param);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     return invalid('We could not parse the JSON body of your request. The OpenAI API expects a JSON payload.');
   }
-  if (typeof body.model !== 'string' || !body.model) return invalid('you must provide a model parameter', 'model');
+  const body = json as Record<string, unknown>;
+  const model = body.model;
+  if (typeof model !== 'string' || !model) return invalid('you must provide a model parameter', 'model');
   if (body.input === undefined) return invalid("'input' is a required property", 'input');
   const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
   if (inputs.length === 0 || !inputs.every((x) => typeof x === 'string' && x.length > 0)) {
@@ -232,8 +235,13 @@ function embeddings(body: any, limits: { dimension: number; maxInputTokens: numb
     return invalid(`'${String(format)}' is not one of ['float', 'base64'] - 'encoding_format'`, 'encoding_format');
   let size = limits.dimension;
   if (body.dimensions !== undefined) {
-    if (!body.model.startsWith('text-embedding-3')) return invalid('This model does not support specifying dimensions.', 'dimensions');
-    if (!Number.isInteger(body.dimensions) || body.dimensions < 1 || body.dimensions > limits.dimension) {
+    if (!model.startsWith('text-embedding-3')) return invalid('This model does not support specifying dimensions.', 'dimensions');
+    if (
+      typeof body.dimensions !== 'number' ||
+      !Number.isInteger(body.dimensions) ||
+      body.dimensions < 1 ||
+      body.dimensions > limits.dimension
+    ) {
       return invalid(`'dimensions' must be an integer from 1 to ${limits.dimension}.`, 'dimensions');
     }
     size = body.dimensions;
@@ -242,11 +250,11 @@ function embeddings(body: any, limits: { dimension: number; maxInputTokens: numb
   return {
     object: 'list',
     data: texts.map((text, index) => {
-      const vector = fakeEmbedding(body.model, text, size);
+      const vector = fakeEmbedding(model, text, size);
       const embedding = format === 'base64' ? Buffer.from(Float32Array.from(vector).buffer).toString('base64') : vector;
       return { object: 'embedding' as const, index, embedding };
     }),
-    model: body.model,
+    model,
     usage: { prompt_tokens: total, total_tokens: total },
   };
 }
@@ -258,8 +266,9 @@ interface RerankResponse {
 }
 
 /** Cohere v2's rerank, with Cohere's `{message}` error bodies. */
-function rerank(body: any): RerankResponse | { message: string } {
-  if (typeof body !== 'object' || body === null) return { message: 'invalid request: body must be a JSON object' };
+function rerank(json: unknown): RerankResponse | { message: string } {
+  if (typeof json !== 'object' || json === null) return { message: 'invalid request: body must be a JSON object' };
+  const body = json as Record<string, unknown>;
   if (typeof body.model !== 'string' || !body.model) return { message: 'invalid request: model must be specified' };
   if (typeof body.query !== 'string' || !body.query.trim()) return { message: 'invalid request: query must not be empty' };
   if (!Array.isArray(body.documents) || !body.documents.every((d: unknown) => typeof d === 'string')) {
@@ -267,7 +276,8 @@ function rerank(body: any): RerankResponse | { message: string } {
   }
   const documents = body.documents as string[];
   const topN = body.top_n ?? documents.length;
-  if (!Number.isInteger(topN) || topN < 1) return { message: 'invalid request: top_n must be a positive integer' };
+  if (typeof topN !== 'number' || !Number.isInteger(topN) || topN < 1)
+    return { message: 'invalid request: top_n must be a positive integer' };
   const query = words(body.query);
   const results = documents
     .map((document, index) => {

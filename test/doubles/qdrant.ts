@@ -135,7 +135,10 @@ export async function startQdrantDouble(options: QdrantDoubleOptions = {}): Prom
   const timers = new Set<NodeJS.Timeout>();
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(() => (timers.delete(timer), resolve()), ms);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
       timers.add(timer);
     });
   const version = options.version ?? DEFAULT_VERSION;

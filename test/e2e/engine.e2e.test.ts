@@ -116,7 +116,6 @@ describe('the Engine tab', () => {
   });
 
   it('follows a job started outside the page, live', async () => {
-    const { page } = e2e;
     await seed(FIRST_BATCH, SECOND_BATCH);
     const total = FIRST_BATCH + SECOND_BATCH;
     const { reindex } = await e2e.gql('mutation { reindex(force: true) { id status total } }');

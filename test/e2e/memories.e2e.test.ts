@@ -462,18 +462,15 @@ describe('the Memories tab', () => {
       ['SEMANTIC', 'product.regions', 'Data is stored in Frankfurt; a US region is planned', 52],
       ['EPISODIC', 'ticket.4702', 'Had trouble with webhook retries after a 502 from their proxy', 60],
     ];
-    const rows: Row[] = [];
-    facts.forEach(([type, key, content, age], i) =>
-      rows.push({
-        apiKeyId,
-        type,
-        key,
-        content,
-        sessionId: i % 3 === 0 ? 'onboarding' : undefined,
-        createdAt: daysAgo(age),
-        metadata: i % 2 ? { source: 'chat' } : {},
-      }),
-    );
+    const rows: Row[] = facts.map(([type, key, content, age], i) => ({
+      apiKeyId,
+      type,
+      key,
+      content,
+      sessionId: i % 3 === 0 ? 'onboarding' : undefined,
+      createdAt: daysAgo(age),
+      metadata: i % 2 ? { source: 'chat' } : {},
+    }));
     for (let i = 0; i < 26; i++)
       rows.push({
         apiKeyId,

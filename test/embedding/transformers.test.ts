@@ -114,7 +114,7 @@ describe('transformers embedder', () => {
     await Promise.all([e.load(), s.load()]);
     const texts = ['the cat and the kitten', 'Unaffable', 'stock price'];
     const [a, b] = [await e.embed(texts), await s.embed(texts)];
-    a.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(b[i]![j]!, 5)));
+    for (const [i, v] of a.entries()) for (const [j, x] of v.entries()) expect(x).toBeCloseTo(b[i]![j]!, 5);
   });
 
   itOnnx('puts texts on one topic closer together than texts on different topics', async () => {

@@ -89,6 +89,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
 /** The one error of a response, for tests that expect exactly one. */
 export function onlyError(res: GraphQLResponse) {
-  if (!res.errors || res.errors.length !== 1) throw new Error(`expected one error, got ${JSON.stringify(res.errors ?? res.data)}`);
+  if (res.errors?.length !== 1) throw new Error(`expected one error, got ${JSON.stringify(res.errors ?? res.data)}`);
   return res.errors[0]!;
 }

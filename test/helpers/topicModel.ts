@@ -63,7 +63,7 @@ export function writeTopicModel(cacheDir: string, model = 'test/topics', dim = 8
   const topics = Object.keys(TOPICS) as Topic[];
   if (dim < topics.length + 1) throw new Error(`a topic model needs at least ${topics.length + 1} dimensions`);
   const axisOf = new Map<string, number>();
-  topics.forEach((topic, axis) => TOPICS[topic].forEach((word) => axisOf.set(word, axis)));
+  for (const [axis, topic] of topics.entries()) for (const word of TOPICS[topic]) axisOf.set(word, axis);
   const fillerAxis = topics.length;
   writeStaticModel(path.join(cacheDir, model), {
     vocab: [...axisOf.keys(), ...FILLER],

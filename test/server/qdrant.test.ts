@@ -173,7 +173,11 @@ const requestsTo = (app: QdrantApp, method: string, pattern: RegExp): RecordedRe
   app.qdrant.requests.filter((r) => r.method === method && pattern.test(r.path));
 const pointWrites = (app: QdrantApp) => requestsTo(app, 'PUT', /\/points$/);
 const lastQueryFilter = (app: QdrantApp) =>
-  (requestsTo(app, 'POST', /\/points\/query$/).at(-1)?.body as { filter: { must: unknown[] } }).filter;
+  (
+    requestsTo(app, 'POST', /\/points\/query$/).at(-1)!.body as {
+      filter: { must: { key?: string; range?: { gt?: number; gte?: number } }[] };
+    }
+  ).filter;
 
 async function createCollectionInDouble(app: QdrantApp, size: number) {
   await new QdrantClient({ url: app.qdrant.url, checkCompatibility: false }).createCollection(COLLECTION, {
@@ -320,8 +324,8 @@ describe('SEMANTIC retrieval from Qdrant', () => {
     const r = await retrieve(app, { apiKeyId, query: 'mango' });
     expect(r.items).toEqual([]);
     expect(r.resolution.vectorStore).toBe('qdrant');
-    const expiry = lastQueryFilter(app).must.find((c: any) => c.key === 'expires_at') as { range: { gt: number } };
-    expect(expiry.range.gt).toBeGreaterThan(points(app).get(m.id)!.expires_at as number);
+    const expiry = lastQueryFilter(app).must.find((c) => c.key === 'expires_at');
+    expect(expiry?.range?.gt).toBeGreaterThan(points(app).get(m.id)!.expires_at as number);
   });
 
   it('leaves out memories written before the retention window inside Qdrant', async () => {
@@ -335,9 +339,9 @@ describe('SEMANTIC retrieval from Qdrant', () => {
     expect(points(app).size).toBe(2);
     const r = await retrieve(app, { apiKeyId, query: 'mango' });
     expect(contents(r)).toEqual(['I eat apple']);
-    const retention = lastQueryFilter(app).must.find((c: any) => c.key === 'updated_at') as { range: { gte: number } };
-    expect(retention.range.gte).toBeGreaterThan(Date.now() - 91 * DAY);
-    expect(retention.range.gte).toBeLessThan(Date.now() - 89 * DAY);
+    const retention = lastQueryFilter(app).must.find((c) => c.key === 'updated_at');
+    expect(retention?.range?.gte).toBeGreaterThan(Date.now() - 91 * DAY);
+    expect(retention?.range?.gte).toBeLessThan(Date.now() - 89 * DAY);
   });
 
   it('leaves out memories archived by a summary inside Qdrant', async () => {

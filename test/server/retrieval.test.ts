@@ -333,7 +333,7 @@ describe('tenancy', () => {
       const after = await ranking();
       expect(before.map(([content]: [string]) => content)).toEqual(['rust compiler tips', 'rust borrow checker', 'python packaging tips']);
       expect(after.map(([content]: [string]) => content)).toEqual(before.map(([content]: [string]) => content));
-      after.forEach(([, score]: [string, number], i: number) => expect(score).toBeCloseTo(before[i][1], 9));
+      for (const [i, [, score]] of (after as [string, number][]).entries()) expect(score).toBeCloseTo(before[i][1], 9);
     } finally {
       await own.close();
     }

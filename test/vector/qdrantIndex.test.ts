@@ -1,4 +1,4 @@
-import { QdrantClient } from '@qdrant/js-client-rest';
+import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { l2normalize } from '../../server/embedding/embedder.ts';
 import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD, QdrantIncompatibleError, QdrantIndex } from '../../server/vector/qdrantIndex.ts';
@@ -60,7 +60,7 @@ const filter = (over: Partial<VectorFilter> = {}): VectorFilter => ({
 
 const requestsTo = (method: string, path: RegExp): RecordedRequest[] =>
   qdrant.requests.filter((r) => r.method === method && path.test(r.path));
-const lastQuery = () => requestsTo('POST', /\/points\/query$/).at(-1)!.body as Record<string, any>;
+const lastQuery = () => requestsTo('POST', /\/points\/query$/).at(-1)!.body as Schemas['QueryRequest'];
 const stored = () => qdrant.collections.get(COLLECTION);
 
 describe('the collection', () => {
@@ -251,20 +251,20 @@ describe('search', () => {
     const { names, points } = await seeded();
     expect(await names({ apiKeyId: 'b' })).toEqual(['otherKey']);
     expect(await names({ apiKeyId: 'c' })).toEqual([]);
-    expect(lastQuery().filter.must).toContainEqual({ key: 'api_key_id', match: { value: 'c' } });
+    expect(lastQuery().filter?.must).toContainEqual({ key: 'api_key_id', match: { value: 'c' } });
     expect(points.otherKey.vector).toEqual(points.plain.vector);
   });
 
   it('filters a session to its own and the key-wide points', async () => {
     const { names } = await seeded();
     expect(await names({ sessionId: 's1' })).toEqual(['expiresLater', 'plain', 'procedural', 'session1']);
-    expect(lastQuery().filter.must).toContainEqual({ key: 'session_id', match: { any: ['', 's1'] } });
+    expect(lastQuery().filter?.must).toContainEqual({ key: 'session_id', match: { any: ['', 's1'] } });
   });
 
   it('filters by type', async () => {
     const { names } = await seeded();
     expect(await names({ types: ['procedural'] })).toEqual(['procedural']);
-    expect(lastQuery().filter.must).toContainEqual({ key: 'type', match: { any: ['procedural'] } });
+    expect(lastQuery().filter?.must).toContainEqual({ key: 'type', match: { any: ['procedural'] } });
   });
 
   it('leaves out points expired by the time of the query', async () => {

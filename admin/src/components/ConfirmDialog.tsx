@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 
 /**
- * A modal confirmation on the native <dialog>: focus moves into it, Escape cancels, and focus returns to
- * where it was when it closes.
+ * A modal confirmation on the native <dialog>: focus moves into it (showModal() focuses its first control,
+ * Cancel, the safe choice), Escape cancels, and focus returns to where it was when it closes.
  */
 export function ConfirmDialog(props: {
   open: boolean;
@@ -26,7 +26,14 @@ export function ConfirmDialog(props: {
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={(e) => (e.preventDefault(), props.onCancel())}>
+    <dialog
+      ref={ref}
+      aria-labelledby="confirm-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        props.onCancel();
+      }}
+    >
       <h2 id="confirm-title">{props.title}</h2>
       <div>{props.children}</div>
       {props.error}
@@ -35,13 +42,7 @@ export function ConfirmDialog(props: {
         <button type="button" onClick={props.onCancel}>
           Cancel
         </button>
-        <button
-          type="button"
-          className={props.danger ? 'danger solid' : 'primary'}
-          disabled={props.busy}
-          onClick={props.onConfirm}
-          autoFocus
-        >
+        <button type="button" className={props.danger ? 'danger solid' : 'primary'} disabled={props.busy} onClick={props.onConfirm}>
           {props.busy && props.busyLabel ? props.busyLabel : props.confirmLabel}
         </button>
       </div>

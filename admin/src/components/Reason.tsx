@@ -12,6 +12,7 @@ export function Reason({ text, className = 'reason' }: { text: string; className
       {lead && <span>{lead[1]}:</span>}
       <ul>
         {parts.map((p, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts are a fixed split of one text; a part's place is its identity.
           <li key={i}>{p}</li>
         ))}
       </ul>

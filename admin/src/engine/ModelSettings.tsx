@@ -49,9 +49,9 @@ function useModelNames(kind: ModelKind): string[] {
 function useDraft<T>(settings: Settings | undefined, pick: (s: Settings) => T) {
   const [draft, setDraft] = useState<T | null>(null);
   const [dirty, setDirty] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: pick is a pure projection written inline (new on every render); only new settings or the end of an edit re-sync the draft.
   useEffect(() => {
     if (settings && !dirty) setDraft(pick(settings));
-    // pick is a pure projection: only new settings (or the end of an edit) matter.
   }, [settings, dirty]);
   return {
     draft,

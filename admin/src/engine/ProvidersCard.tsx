@@ -174,7 +174,15 @@ export function ProvidersCard() {
   );
 }
 
+let nextModelRow = 0;
+const modelRow = (fields: Omit<ModelDraft, 'row'> = { name: '', kind: 'EMBEDDING', dimension: '' }): ModelDraft => ({
+  row: nextModelRow++,
+  ...fields,
+});
+
 interface ModelDraft {
+  /** Keys the row, so removing one keeps the focus and input state of the rows after it. */
+  row: number;
   name: string;
   kind: ModelKind;
   dimension: string;
@@ -191,8 +199,8 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
   const [id, setId] = useState(existing?.id ?? '');
   const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? '');
   const [models, setModels] = useState<ModelDraft[]>(
-    existing?.models.map((m) => ({ name: m.name, kind: m.kind, dimension: m.dimension === null ? '' : String(m.dimension) })) ?? [
-      { name: '', kind: 'EMBEDDING', dimension: '' },
+    existing?.models.map((m) => modelRow({ name: m.name, kind: m.kind, dimension: m.dimension === null ? '' : String(m.dimension) })) ?? [
+      modelRow(),
     ],
   );
   const [removeKey, setRemoveKey] = useState(false);
@@ -262,7 +270,7 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
           <span />
         </div>
         {models.map((m, i) => (
-          <div className="model-row" key={i}>
+          <div className="model-row" key={m.row}>
             <input
               aria-label={`Model ${i + 1} name`}
               value={m.name}
@@ -293,7 +301,7 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
             </button>
           </div>
         ))}
-        <button type="button" className="small" onClick={() => setModels((ms) => [...ms, { name: '', kind: 'EMBEDDING', dimension: '' }])}>
+        <button type="button" className="small" onClick={() => setModels((ms) => [...ms, modelRow()])}>
           Add model
         </button>
       </div>

@@ -324,7 +324,7 @@ function SearchTest({ configured }: { configured: boolean }) {
       </div>
       <ErrorNote error={search.error} prefix="Search failed" />
       {result && (
-        <div className="qdrant-hits" aria-label="Search test hits">
+        <section className="qdrant-hits" aria-label="Search test hits">
           <p className="muted small-note">
             {result.hits.length === 0 ? 'No hits' : `${formatInt(result.hits.length)} ${result.hits.length === 1 ? 'hit' : 'hits'}`} ·
             Qdrant answered in {result.latencyMs.toFixed(1)} ms
@@ -356,7 +356,7 @@ function SearchTest({ configured }: { configured: boolean }) {
               </table>
             </div>
           )}
-        </div>
+        </section>
       )}
     </form>
   );
@@ -374,7 +374,7 @@ function Cleanup({ configured }: { configured: boolean }) {
   });
   const deleted = cleanup.data?.qdrantCleanup;
   return (
-    <div className="qdrant-tool" aria-label="Qdrant clean-up" role="group">
+    <fieldset className="qdrant-tool" aria-label="Qdrant clean-up">
       <h3>Clean up</h3>
       <p className="muted small-note">
         Deletes the points of expired and out-of-retention memories, and points whose memory no longer exists. Memories are not touched.
@@ -417,6 +417,6 @@ function Cleanup({ configured }: { configured: boolean }) {
           memories themselves and sqlite-vec are not changed; search already leaves these points out.
         </p>
       </ConfirmDialog>
-    </div>
+    </fieldset>
   );
 }

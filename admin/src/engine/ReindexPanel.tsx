@@ -136,7 +136,7 @@ function JobView({ job, onCancel, cancelling, liveLost }: { job: Job; onCancel: 
   const percent = finished ? 100 : job.total > 0 ? Math.floor((done / job.total) * 100) : 0;
   const elapsed = ((job.finishedAt ? Date.parse(job.finishedAt) : Date.parse(job.updatedAt)) - Date.parse(job.startedAt)) / 1000;
   return (
-    <div className="job" aria-label="Reindex job">
+    <section className="job" aria-label="Reindex job">
       <div className="job-line">
         <StatusChip tone={status.tone}>{status.label}</StatusChip>
         <span>
@@ -194,7 +194,7 @@ function JobView({ job, onCancel, cancelling, liveLost }: { job: Job; onCancel: 
       {liveLost && (
         <p className="muted small-note">Live updates were lost; the job is polled every {ENGINE_REFRESH_MS / 1000} s instead.</p>
       )}
-    </div>
+    </section>
   );
 }
 

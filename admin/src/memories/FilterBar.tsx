@@ -13,7 +13,7 @@ interface Props {
 export function FilterBar({ filters, onChange, onClear, apiKeysListId }: Props) {
   const filtered = filters.search !== '' || filters.apiKeyId !== '' || filters.sessionId !== '' || filters.type !== '' || filters.showAll;
   return (
-    <div className="mem-filters" role="search" aria-label="Filter memories">
+    <search className="mem-filters" aria-label="Filter memories">
       <label className="field mem-search">
         <span>Search</span>
         <input
@@ -60,6 +60,6 @@ export function FilterBar({ filters, onChange, onClear, apiKeysListId }: Props) 
       <button type="button" className="ghost small" onClick={onClear} disabled={!filtered}>
         Clear filters
       </button>
-    </div>
+    </search>
   );
 }

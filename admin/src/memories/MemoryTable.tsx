@@ -30,7 +30,7 @@ export function MemoryTable({ items, sort, onSort, onDelete, placeholder, busy }
       ?.querySelector<HTMLButtonElement>(`tr[data-memory-id="${CSS.escape(returnFocusTo)}"] .mem-row-actions button`)
       ?.focus();
     setReturnFocusTo(null);
-  }, [returnFocusTo, editingId, items]);
+  }, [returnFocusTo, editingId]);
 
   const header = { sort, onSort };
   return (

@@ -145,6 +145,7 @@ export function PlaygroundTab() {
             onKeyDown={onQueryKey}
             placeholder="The user's last message, e.g. “Which editor theme do I like?”"
             rows={2}
+            // biome-ignore lint/a11y/noAutofocus: the tab exists to try a query; it opens with the cursor in it.
             autoFocus
           />
         </label>
@@ -301,9 +302,9 @@ function BlockCard({ block }: { block: string | null }) {
       {block === null ? (
         <p className="muted">No block: the request would be forwarded unchanged.</p>
       ) : (
-        <pre className="block pg-block" aria-label="Injected memory block">
-          {block}
-        </pre>
+        <section aria-label="Injected memory block">
+          <pre className="block pg-block">{block}</pre>
+        </section>
       )}
     </section>
   );
