@@ -79,6 +79,13 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: Config): Promise<number> {
+  // Caught from the start: a signal that arrives while start-up is still running (after the "listening" line
+  // too) stops the server cleanly once it is up, instead of killing it half-way with the default action.
+  const stopRequested = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   const logger = createLogger();
   const opened = await openData(config);
   const services = createServices({
@@ -115,11 +122,7 @@ async function serve(config: Config): Promise<number> {
   // openDatabase already refreshed the statistics; the index merge is what start-up still owes.
   mergeKeywordIndex(opened.sqlite, MERGE_STEPS_PER_RUN);
   const optimizer = setInterval(() => optimizeDatabase(opened.sqlite), 3_600_000).unref();
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopRequested;
   logger.info('shutting down');
   stopAutoSummarize();
   stopEmbeddingWorker();
