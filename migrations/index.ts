@@ -4,6 +4,7 @@ import * as vectorEngine from './2026_11_30_002_vector_engine.ts';
 import * as qdrantOutbox from './2026_11_30_003_qdrant_outbox.ts';
 import * as tenantTermsFts from './2026_11_30_004_tenant_terms_fts.ts';
 import * as keylessProviders from './2026_12_01_005_keyless_providers.ts';
+import * as coveringSummaries from './2026_12_01_006_covering_summaries.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_003_qdrant_outbox': qdrantOutbox,
   '2026_11_30_004_tenant_terms_fts': tenantTermsFts,
   '2026_12_01_005_keyless_providers': keylessProviders,
+  '2026_12_01_006_covering_summaries': coveringSummaries,
 };

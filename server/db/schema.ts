@@ -12,6 +12,12 @@ export interface Database {
   reindex_jobs: ReindexJobsTable;
   model_providers: ModelProvidersTable;
   qdrant_outbox: QdrantOutboxTable;
+  summary_rebuilds: SummaryRebuildsTable;
+}
+
+/** Summaries whose originals were deleted or brought back, queued by triggers; rebuilt in the same transaction. */
+export interface SummaryRebuildsTable {
+  summary_id: string;
 }
 
 export interface QdrantOutboxTable {

@@ -7,6 +7,7 @@ import type { SettingsStore } from '../settings/settings.ts';
 import { describeIssues, parseInput } from '../validation.ts';
 import type { VectorEngine } from '../vector/vectorEngine.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
+import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import * as repo from './memory.repository.ts';
 import {
@@ -79,7 +80,24 @@ const uuidSchema = z.uuid('id must be a UUID');
 
 export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promise<Memory> {
   const valid = parseInput(memoryInputSchema, input);
-  return rowToMemory(await repo.upsertMemoryRow(deps.db, toRow(valid, clock(deps))));
+  // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
+  // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
+  const row = await repo.upsertMemoryRow(deps.db, toRow(valid, clock(deps)));
+  await rebuildStaleSummaries(deps.db);
+  return rowToMemory(row);
+}
+
+/**
+ * Runs a write and the rebuild of the summaries it touched (coveringSummaries.ts) in one transaction: the caller's,
+ * when it already is one. A summary never outlives, by a commit, the text of an original that was deleted or changed.
+ */
+export async function writing<T>(db: Db, write: (trx: Db) => Promise<T>): Promise<T> {
+  const run = async (trx: Db) => {
+    const result = await write(trx);
+    await rebuildStaleSummaries(trx);
+    return result;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 export async function getMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory | null> {
@@ -106,12 +124,19 @@ export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPa
   if (valid.sessionId !== undefined) set.session_id = valid.sessionId;
   if (valid.metadata !== undefined) set.metadata = JSON.stringify(valid.metadata);
   if (valid.expiresAt !== undefined) set.expires_at = valid.expiresAt?.getTime() ?? null;
-  return rowToMemory(await repo.updateMemoryRow(deps.db, existing.pk, set));
+  // An edit of what a summary shows (the text, its type, its session) is a new fact: the memory comes back, and the
+  // summary is rebuilt without it, so the old text is not injected any more.
+  const summaryShows =
+    set.content !== undefined ||
+    (set.type !== undefined && set.type !== existing.type) ||
+    (set.session_id !== undefined && set.session_id !== existing.sessionId);
+  if (existing.archivedBy !== null && summaryShows) set.archived_by = null;
+  return rowToMemory(await writing(deps.db, (trx) => repo.updateMemoryRow(trx, existing.pk, set)));
 }
 
 export async function deleteMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
   const existing = await requireMemory(deps, id, canSee);
-  await repo.deleteMemoryRow(deps.db, existing.pk);
+  await writing(deps.db, (trx) => repo.deleteMemoryRow(trx, existing.pk));
   return existing;
 }
 
@@ -121,7 +146,9 @@ export async function clearMemories(
 ): Promise<number> {
   // A blank key names no tenant: answering 0 would hide the caller's mistake.
   if (f.apiKeyId.trim() === '') throw badInput('apiKeyId must not be empty');
-  return repo.deleteMemoryRows(deps.db, { apiKeyId: f.apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() });
+  return writing(deps.db, (trx) =>
+    repo.deleteMemoryRows(trx, { apiKeyId: f.apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() }),
+  );
 }
 
 export async function listMemories(deps: MemoryDeps, query: MemoryQuery, page: MemoryPageRequest = {}) {
@@ -179,7 +206,7 @@ export async function importMemories(deps: MemoryDeps, rows: readonly MemoryInpu
   if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
   const report: ImportReport = { imported: 0, updated: 0, rejected: [] };
   const now = clock(deps);
-  await deps.db.transaction().execute(async (trx) => {
+  await writing(deps.db, async (trx) => {
     for (const [index, input] of rows.entries()) {
       const parsed = memoryInputSchema.safeParse(input);
       const key = typeof input.key === 'string' ? input.key : null;

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
+import type { Settings } from '../settings/settings.ts';
 import { parseInput } from '../validation.ts';
+import { digest, injectedTokens, SUMMARY_KEY_PREFIX, SUMMARY_TYPE, summaryLineTokens, summaryMetadata } from './digest.ts';
 import type { KeyGuard, MemoryDeps } from './memory.service.ts';
 import { type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
-import { countTokens, truncateToTokens } from './tokenCount.ts';
+import { countTokens } from './tokenCount.ts';
 
-export const SUMMARY_KEY_PREFIX = 'summary:';
-/** A summary is a digest, not a copy: long enough to carry the gist of many memories, short enough to inject. */
-const SUMMARY_MAX_TOKENS = 1500;
-const LINE_MAX_TOKENS = 120;
 const DAY_MS = 86_400_000;
 
 const inputSchema = z.object({
@@ -19,27 +17,58 @@ const inputSchema = z.object({
     .number()
     .int('olderThanDays must be a whole number')
     .min(0, 'olderThanDays must be at least 0')
-    .max(3650, 'olderThanDays must be at most 3650'),
+    .max(3650, 'olderThanDays must be at most 3650')
+    .nullish(),
   dryRun: z.boolean(),
 });
 
+/** One session's memories (or the key-wide ones, sessionId null) and the summary they become, or why not. */
+export interface SummaryGroup {
+  sessionId: string | null;
+  /** The memories of this scope that are (or would be) archived; when refused, the ones that were weighed. */
+  candidates: Memory[];
+  /** What the candidates cost in the injected block: each one's line. */
+  tokensBefore: number;
+  /** What the summary's line costs (or would). */
+  summaryTokens: number;
+  /** What the scope costs after the run: summaryTokens when compacted, tokensBefore when refused. */
+  tokensAfter: number;
+  tokensSaved: number;
+  /** Why this scope is not compacted; null when it is (or would be). */
+  refusedReason: string | null;
+  /** The summary written by a real run. */
+  summary: Memory | null;
+}
+
 export interface SummaryOutcome {
   dryRun: boolean;
+  /** The cut-off used: the one asked for, or half the retention window. */
+  olderThanDays: number;
+  groups: SummaryGroup[];
+  /** The memories that are (or would be) archived, over every group that compacts. */
   candidates: Memory[];
   tokensBefore: number;
   tokensAfter: number;
   tokensSaved: number;
-  /** The summary written by a real run; null on a dry run or when there was nothing to compact. */
-  summary: Memory | null;
+  summaries: Memory[];
+  /** Why nothing is compacted; null when some group is. */
+  refusedReason: string | null;
+}
+
+/** The default cut-off: memories in the older half of the retention window, as the auto pass compacts. */
+export function defaultOlderThanDays(settings: Pick<Settings, 'retentionDays'>): number {
+  return Math.max(1, Math.floor(settings.retentionDays / 2));
 }
 
 /**
- * Compacts one API key's older memories into one summary memory. The originals are archived (kept,
- * never retrieved) in the same transaction, and `restoreSummary` brings them back; nothing is deleted.
+ * Compacts one API key's older memories, one summary per session (and one for the key-wide memories), so a session
+ * never sees another session's text through a summary. The originals are archived (kept, never retrieved) in the same
+ * transaction, and `restoreSummary` brings them back. A summary that would cost no less than the memories it replaces
+ * is refused: the dry run says so, and a real run archives nothing of that scope.
  */
 export async function summarize(deps: MemoryDeps, raw: z.input<typeof inputSchema>): Promise<SummaryOutcome> {
   const input = parseInput(inputSchema, raw);
-  // A run that lost a race (see writeSummary) wrote nothing; planning again sees what the other run left.
+  // A run that lost a race (see writeSummaries) wrote nothing; planning again sees what the other run left.
   for (let attempt = 1; ; attempt++) {
     try {
       return await summarizeOnce(deps, input);
@@ -51,47 +80,107 @@ export async function summarize(deps: MemoryDeps, raw: z.input<typeof inputSchem
 
 async function summarizeOnce(deps: MemoryDeps, input: z.output<typeof inputSchema>): Promise<SummaryOutcome> {
   const now = (deps.now ?? Date.now)();
-  const { retentionDays } = await deps.settings.get();
-  const writtenBefore = now - input.olderThanDays * DAY_MS;
+  const settings = await deps.settings.get();
+  const olderThanDays = input.olderThanDays ?? defaultOlderThanDays(settings);
+  const writtenBefore = now - olderThanDays * DAY_MS;
   const rows = await repo.summaryCandidates(deps.db, {
     apiKeyId: input.apiKeyId,
     writtenBefore,
     now,
-    retentionCutoff: retentionCutoff(now, retentionDays),
+    retentionCutoff: retentionCutoff(now, settings.retentionDays),
   });
-  const { content, covered: candidates } = summaryText(rows.map(rowToMemory));
-  const tokensBefore = candidates.reduce((n, m) => n + m.tokens, 0);
-  const tokensAfter = countTokens(content);
-  const nothing = { dryRun: input.dryRun, candidates, tokensBefore, tokensAfter: tokensBefore, tokensSaved: 0, summary: null };
-  // One memory is not worth a summary: it would cost about as much as it saves.
-  if (candidates.length < 2) return nothing;
-  const outcome = {
+  const groups = bySession(rows.map(rowToMemory)).map(plan);
+  const compacting = groups.filter((g) => g.refusedReason === null);
+  if (!input.dryRun && compacting.length > 0) {
+    const written = await repo.writeSummaries(deps.db, {
+      summaries: compacting.map((g) => ({ summary: summaryRow(input.apiKeyId, g, now), archivedPks: g.candidates.map((m) => m.pk) })),
+      writtenBefore,
+    });
+    compacting.forEach((g, i) => {
+      g.summary = rowToMemory(written[i]!);
+    });
+  }
+  const sum = (f: (g: SummaryGroup) => number) => compacting.reduce((n, g) => n + f(g), 0);
+  return {
     dryRun: input.dryRun,
-    candidates,
-    tokensBefore,
-    tokensAfter,
-    tokensSaved: Math.max(0, tokensBefore - tokensAfter),
-    summary: null,
+    olderThanDays,
+    groups: groups.map(({ content: _, ...g }) => g),
+    candidates: compacting.flatMap((g) => g.candidates),
+    tokensBefore: sum((g) => g.tokensBefore),
+    tokensAfter: sum((g) => g.tokensAfter),
+    tokensSaved: sum((g) => g.tokensSaved),
+    summaries: compacting.flatMap((g) => (g.summary ? [g.summary] : [])),
+    refusedReason:
+      compacting.length > 0
+        ? null
+        : groups.length === 0
+          ? `no memory of this key was last written more than ${olderThanDays} days ago`
+          : groups.map((g) => `${g.sessionId === null ? 'key-wide memories' : `session ${g.sessionId}`}: ${g.refusedReason}`).join('; '),
   };
-  if (input.dryRun) return outcome;
-  const row = await repo.writeSummary(deps.db, {
-    summary: {
-      id: randomUUID(),
-      api_key_id: input.apiKeyId,
-      session_id: null,
-      type: 'semantic',
-      key: `${SUMMARY_KEY_PREFIX}${randomUUID()}`,
-      content,
-      metadata: JSON.stringify({ summary: { count: candidates.length, from: oldest(candidates), to: newest(candidates) } }),
-      tokens: tokensAfter,
-      created_at: now,
-      updated_at: now,
-      expires_at: null,
-    },
-    archivedPks: candidates.map((m) => m.pk),
-    writtenBefore,
+}
+
+type PlannedGroup = SummaryGroup & { content: string };
+
+function bySession(memories: Memory[]): Memory[][] {
+  const groups = new Map<string | null, Memory[]>();
+  for (const m of memories) {
+    const group = groups.get(m.sessionId);
+    if (group) group.push(m);
+    else groups.set(m.sessionId, [m]);
+  }
+  return [...groups.values()];
+}
+
+function plan(memories: Memory[]): PlannedGroup {
+  const sessionId = memories[0]!.sessionId;
+  const { content, covered } = digest(memories);
+  const tokensBefore = injectedTokens(covered);
+  const summaryTokens = covered.length > 0 ? summaryLineTokens(content) : 0;
+  const refuse = (reason: string): PlannedGroup => ({
+    sessionId,
+    candidates: covered,
+    tokensBefore,
+    summaryTokens,
+    tokensAfter: tokensBefore,
+    tokensSaved: 0,
+    refusedReason: reason,
+    summary: null,
+    content,
   });
-  return { ...outcome, summary: rowToMemory(row) };
+  // One memory is not worth a summary: it would cost about as much as it saves.
+  if (covered.length < 2) return refuse('a summary needs at least two memories');
+  if (summaryTokens >= tokensBefore) {
+    return refuse(
+      `the summary (${summaryTokens} tokens) would not be smaller than the ${covered.length} memories it replaces (${tokensBefore} tokens)`,
+    );
+  }
+  return {
+    sessionId,
+    candidates: covered,
+    tokensBefore,
+    summaryTokens,
+    tokensAfter: summaryTokens,
+    tokensSaved: tokensBefore - summaryTokens,
+    refusedReason: null,
+    summary: null,
+    content,
+  };
+}
+
+function summaryRow(apiKeyId: string, g: PlannedGroup, now: number) {
+  return {
+    id: randomUUID(),
+    api_key_id: apiKeyId,
+    session_id: g.sessionId,
+    type: SUMMARY_TYPE,
+    key: `${SUMMARY_KEY_PREFIX}${randomUUID()}`,
+    content: g.content,
+    metadata: summaryMetadata(g.candidates),
+    tokens: countTokens(g.content),
+    created_at: now,
+    updated_at: now,
+    expires_at: null,
+  };
 }
 
 /** Undoes a summary: its originals become active again and the summary memory is removed. */
@@ -106,59 +195,41 @@ export async function restoreSummary(
   return { restored, summary: rowToMemory(row) };
 }
 
-/** Finds the keys with enough old memories and compacts a bounded number of them; for autoSummarize. */
-export async function compactOldMemories(deps: MemoryDeps, opts: { olderThanDays: number; minCandidates: number; maxKeys: number }) {
-  const now = (deps.now ?? Date.now)();
-  const { retentionDays } = await deps.settings.get();
-  const keys = await repo.keysWithOldMemories(deps.db, {
-    writtenBefore: now - opts.olderThanDays * DAY_MS,
-    now,
-    retentionCutoff: retentionCutoff(now, retentionDays),
-    minCount: opts.minCandidates,
-    limit: opts.maxKeys,
-  });
-  const results: { apiKeyId: string; archived: number; tokensSaved: number }[] = [];
-  for (const apiKeyId of keys) {
-    const outcome = await summarize(deps, { apiKeyId, olderThanDays: opts.olderThanDays, dryRun: false });
-    results.push({ apiKeyId, archived: outcome.summary ? outcome.candidates.length : 0, tokensSaved: outcome.tokensSaved });
-  }
-  return results;
-}
+/** Keys weighed per pass at most: refused keys are skipped, not counted, so a pass must stop somewhere. */
+const MAX_KEYS_SCANNED = 100;
 
 /**
- * An extractive digest: one line per distinct fact, grouped by type, most used first, within a token cap.
- * Returns the memories it covers: only those are archived, so a fact that did not fit stays retrievable.
+ * Compacts up to `maxKeys` keys with enough old memories, in key order from `after`; for autoSummarize. A key whose
+ * summaries would not be smaller is skipped (nothing of it is archived) and the next one is tried. Returns what was
+ * compacted and where the next pass goes on (null: the end was reached; start again from the first key).
  */
-function summaryText(memories: Memory[]): { content: string; covered: Memory[] } {
-  if (memories.length === 0) return { content: '', covered: [] };
-  const headerFor = (n: number, ms: Memory[]) =>
-    `Summary of ${n} earlier memories (${oldest(ms).slice(0, 10)} to ${newest(ms).slice(0, 10)}):`;
-  const lines: string[] = [];
-  const lineOf = new Map<string, boolean>();
-  const covered: Memory[] = [];
-  // Budgeted against the longest header this run could print, so the final one always fits.
-  let used = countTokens(headerFor(memories.length, memories));
-  const ordered = [...memories].sort(
-    (a, b) => a.type.localeCompare(b.type) || b.accessCount - a.accessCount || b.updatedAt.getTime() - a.updatedAt.getTime(),
-  );
-  for (const m of ordered) {
-    const text = m.content.replace(/\s+/g, ' ').trim();
-    const norm = text.toLowerCase();
-    if (!lineOf.has(norm)) {
-      const line = `- [${m.type}] ${truncateToTokens(text, LINE_MAX_TOKENS)}`;
-      const cost = countTokens(line) + 1;
-      const fits = used + cost <= SUMMARY_MAX_TOKENS;
-      lineOf.set(norm, fits);
-      if (fits) {
-        lines.push(line);
-        used += cost;
+export async function compactOldMemories(
+  deps: MemoryDeps,
+  opts: { olderThanDays: number; minCandidates: number; maxKeys: number; after?: string | null },
+) {
+  const now = (deps.now ?? Date.now)();
+  const { retentionDays } = await deps.settings.get();
+  const results: { apiKeyId: string; archived: number; tokensSaved: number }[] = [];
+  let after = opts.after ?? null;
+  for (let scanned = 0; results.length < opts.maxKeys && scanned < MAX_KEYS_SCANNED; ) {
+    const keys = await repo.keysWithOldMemories(deps.db, {
+      writtenBefore: now - opts.olderThanDays * DAY_MS,
+      now,
+      retentionCutoff: retentionCutoff(now, retentionDays),
+      minCount: opts.minCandidates,
+      after,
+      limit: opts.maxKeys,
+    });
+    if (keys.length === 0) return { results, next: null };
+    for (const apiKeyId of keys) {
+      scanned++;
+      after = apiKeyId;
+      const outcome = await summarize(deps, { apiKeyId, olderThanDays: opts.olderThanDays, dryRun: false });
+      if (outcome.summaries.length > 0) {
+        results.push({ apiKeyId, archived: outcome.candidates.length, tokensSaved: outcome.tokensSaved });
+        if (results.length >= opts.maxKeys) break;
       }
     }
-    if (lineOf.get(norm)) covered.push(m);
   }
-  if (covered.length === 0) return { content: '', covered };
-  return { content: [headerFor(covered.length, covered), ...lines].join('\n'), covered };
+  return { results, next: after };
 }
-
-const oldest = (ms: Memory[]) => new Date(Math.min(...ms.map((m) => m.createdAt.getTime()))).toISOString();
-const newest = (ms: Memory[]) => new Date(Math.max(...ms.map((m) => m.updatedAt.getTime()))).toISOString();

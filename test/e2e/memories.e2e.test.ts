@@ -272,8 +272,9 @@ describe('the Memories tab', () => {
   it('compacts old memories after a dry run, and undoes it', async () => {
     const { page } = e2e;
     const apiKeyId = unique('compact');
+    const old = ['Likes green tea', 'Owns a bicycle', 'Works night shifts', 'Plays the cello', 'Reads comics', 'Cycles to work'];
     await importRows([
-      ...['Likes green tea', 'Owns a bicycle', 'Works night shifts', 'Plays the cello'].map((content, i) => ({
+      ...[...old, 'Bakes bread', 'Grows tomatoes', 'Swims in the lake', 'Collects stamps'].map((content, i) => ({
         apiKeyId,
         key: `old-${i}`,
         content,
@@ -282,7 +283,7 @@ describe('the Memories tab', () => {
       { apiKeyId, key: 'recent', content: 'Started learning Rust', createdAt: daysAgo(2) },
     ]);
     await showKey(page, apiKeyId);
-    await page.getByText('1–5 of 5').waitFor();
+    await page.getByText('1–11 of 11').waitFor();
 
     await page.getByRole('button', { name: 'Compact old' }).click();
     const panel = page.getByRole('region', { name: 'Compact old memories' });
@@ -291,34 +292,49 @@ describe('the Memories tab', () => {
     await panel.getByRole('button', { name: 'Preview (dry run)' }).click();
     const dryRun = panel.getByRole('region', { name: 'Dry run' });
     await dryRun.waitFor();
-    expect(await dryRun.textContent()).toContain('4 memories');
+    expect(await dryRun.textContent()).toContain('10 memories');
     const figures = await dryRun.locator('dl > div').allTextContents();
-    expect(figures[0]).toBe('Candidates4');
-    expect(figures[3]).toMatch(/^Tokens saved\d+$/);
+    expect(figures[0]).toBe('Candidates10');
+    expect(figures[3]).toMatch(/^Tokens saved[1-9]\d*$/);
     expect(await dryRun.textContent()).toContain('old-0');
     expect(await dryRun.textContent()).not.toContain('recent');
     // A dry run changes nothing.
     expect((await memoriesOf(apiKeyId)).items.every((m) => m.status === 'ACTIVE')).toBe(true);
 
     await dryRun.getByRole('button', { name: 'Confirm' }).click();
-    await panel.getByRole('status').filter({ hasText: 'Compacted 4 memories into one summary' }).waitFor();
-    // The list refreshes: the summary replaces the four originals.
+    await panel.getByRole('status').filter({ hasText: 'Compacted 10 memories into one summary' }).waitFor();
+    // The list refreshes: the summary replaces the ten originals.
     await page.getByText('1–2 of 2').waitFor();
-    await rowOf(page, 'Summary of 4 earlier memories').waitFor();
-    expect((await memoriesOf(apiKeyId)).items.filter((m) => m.status === 'ARCHIVED')).toHaveLength(4);
+    await rowOf(page, 'Summary of 10 earlier memories').waitFor();
+    expect((await memoriesOf(apiKeyId)).items.filter((m) => m.status === 'ARCHIVED')).toHaveLength(10);
 
     // With archived memories shown, the originals carry their status badge.
     await filterBar(page).getByLabel('Show expired and archived').check();
-    await page.getByText('1–6 of 6').waitFor();
+    await page.getByText('1–12 of 12').waitFor();
     expect(await rowOf(page, 'old-0').textContent()).toContain('Archived');
     await filterBar(page).getByLabel('Show expired and archived').uncheck();
 
     await panel.getByRole('button', { name: 'Undo' }).click();
-    await panel.getByRole('status').filter({ hasText: 'Undone: 4 memories restored' }).waitFor();
-    await page.getByText('1–5 of 5').waitFor();
+    await panel.getByRole('status').filter({ hasText: 'Undone: 10 memories restored' }).waitFor();
+    await page.getByText('1–11 of 11').waitFor();
     const after = await memoriesOf(apiKeyId);
-    expect(after.items.map((m) => m.key).sort()).toEqual(['old-0', 'old-1', 'old-2', 'old-3', 'recent']);
+    expect(after.items.map((m) => m.key).sort()).toEqual([...Array.from({ length: 10 }, (_, i) => `old-${i}`), 'recent'].sort());
     expect(after.items.every((m) => m.status === 'ACTIVE')).toBe(true);
+  });
+
+  it('says why it compacts nothing when a summary would not be smaller than the memories', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('compact-small');
+    await importRows(['Likes tea', 'Owns a cat'].map((content, i) => ({ apiKeyId, key: `old-${i}`, content, createdAt: daysAgo(60) })));
+    await showKey(page, apiKeyId);
+    await page.getByText('1–2 of 2').waitFor();
+    await page.getByRole('button', { name: 'Compact old' }).click();
+    const panel = page.getByRole('region', { name: 'Compact old memories' });
+    await panel.getByLabel('API key').fill(apiKeyId);
+    await panel.getByLabel('Older than (days)').fill('30');
+    await panel.getByRole('button', { name: 'Preview (dry run)' }).click();
+    await panel.getByRole('status').filter({ hasText: 'would not be smaller than the 2 memories it replaces' }).waitFor();
+    expect(await panel.getByRole('button', { name: 'Confirm' }).count()).toBe(0);
   });
 
   it('blocks saving while the metadata is not a JSON object', async () => {

@@ -111,3 +111,45 @@ describe('per-key row counts', () => {
     expect(rows).toEqual([{ memories: 2 }]);
   });
 });
+
+describe('summaries that mixed sessions (migration 006)', () => {
+  const memory = (i: number, over: Record<string, unknown>) => ({
+    id: `00000000-0000-4000-8000-00000000020${i}`,
+    api_key_id: 'mix',
+    type: 'factual',
+    key: `k${i}`,
+    content: `note ${i}`,
+    metadata: '{}',
+    tokens: 2,
+    created_at: i,
+    updated_at: i,
+    ...over,
+  });
+  const SUMMARY_A = '00000000-0000-4000-8000-000000000209';
+  const SUMMARY_B = '00000000-0000-4000-8000-000000000208';
+
+  it("are undone: a key-wide summary holding a session's memories would inject them into every other session", async () => {
+    const { db } = await databaseAt('2026_12_01_005_keyless_providers');
+    await db
+      .insertInto('memories')
+      .values([
+        memory(9, { id: SUMMARY_A, key: 'summary:a', type: 'semantic', metadata: '{"summary":{"count":2}}' }),
+        memory(1, { session_id: 's1', archived_by: SUMMARY_A }),
+        memory(2, { archived_by: SUMMARY_A }),
+        memory(8, { id: SUMMARY_B, key: 'summary:b', type: 'semantic', metadata: '{"summary":{"count":2}}' }),
+        memory(3, { archived_by: SUMMARY_B }),
+        memory(4, { archived_by: SUMMARY_B }),
+      ] as never)
+      .execute();
+    await migrateToLatest(db);
+    const rows = await db.selectFrom('memories').select(['key', 'archived_by']).orderBy('key').execute();
+    expect(rows).toEqual([
+      { key: 'k1', archived_by: null },
+      { key: 'k2', archived_by: null },
+      { key: 'k3', archived_by: SUMMARY_B },
+      { key: 'k4', archived_by: SUMMARY_B },
+      { key: 'summary:b', archived_by: null },
+    ]);
+    expect(await db.selectFrom('summary_rebuilds').selectAll().execute()).toEqual([]);
+  });
+});

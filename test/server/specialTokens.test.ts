@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { tokensUsed maxTokens block items { memory { id } tokens } } }`;
 const EXTRACT = `mutation Extract($input: ExtractFactsInput!) { extractFacts(input: $input) { error facts { content } memories { id content } } }`;
-const SUMMARIZE = `mutation Summarize($apiKeyId: String!) { summarize(apiKeyId: $apiKeyId, olderThanDays: 30, dryRun: false) { tokensAfter summary { content tokens } } }`;
+const SUMMARIZE = `mutation Summarize($apiKeyId: String!) { summarize(apiKeyId: $apiKeyId, olderThanDays: 30, dryRun: false) { tokensAfter summaries { content tokens } } }`;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -79,8 +79,9 @@ describe('text that names model special tokens', () => {
     }));
     await app.ok(IMPORT_MEMORIES, { memories });
     const { summarize } = await app.ok(SUMMARIZE, { apiKeyId: 'st-summary' });
-    expect(summarize.summary.content).toContain('<|endoftext|>');
-    expect(summarize.summary.tokens).toBe(countTokens(summarize.summary.content));
+    const [summary] = summarize.summaries;
+    expect(summary.content).toContain('<|endoftext|>');
+    expect(summary.tokens).toBe(countTokens(summary.content));
   });
 });
 

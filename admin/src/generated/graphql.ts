@@ -397,12 +397,12 @@ export type ImportMemoriesMutation = { importMemories: { imported: number, updat
 
 export type CompactMemoriesMutationVariables = Exact<{
   apiKeyId: string;
-  olderThanDays: number;
+  olderThanDays?: number | null | undefined;
   dryRun: boolean;
 }>;
 
 
-export type CompactMemoriesMutation = { summarize: { dryRun: boolean, candidateCount: number, tokensBefore: number, tokensAfter: number, tokensSaved: number, candidates: Array<{ id: string, key: string, content: string, tokens: number, type: MemoryType }>, summary: { id: string, key: string } | null } };
+export type CompactMemoriesMutation = { summarize: { dryRun: boolean, olderThanDays: number, candidateCount: number, tokensBefore: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ id: string, key: string, content: string, tokens: number, type: MemoryType }>, groups: Array<{ sessionId: string | null, tokensBefore: number, summaryTokens: number, tokensSaved: number, refusedReason: string | null }>, summaries: Array<{ id: string, key: string, sessionId: string | null }> } };
 
 export type RestoreSummaryMutationVariables = Exact<{
   summaryId: string | number;
@@ -1448,13 +1448,15 @@ export const useImportMemoriesMutation = <
 useImportMemoriesMutation.fetcher = (variables: ImportMemoriesMutationVariables, options?: RequestInit['headers']) => fetcher<ImportMemoriesMutation, ImportMemoriesMutationVariables>(ImportMemoriesDocument, variables, options);
 
 export const CompactMemoriesDocument = new TypedDocumentString(`
-    mutation CompactMemories($apiKeyId: String!, $olderThanDays: Int!, $dryRun: Boolean!) {
+    mutation CompactMemories($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean!) {
   summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays, dryRun: $dryRun) {
     dryRun
+    olderThanDays
     candidateCount
     tokensBefore
     tokensAfter
     tokensSaved
+    refusedReason
     candidates {
       id
       key
@@ -1462,9 +1464,17 @@ export const CompactMemoriesDocument = new TypedDocumentString(`
       tokens
       type
     }
-    summary {
+    groups {
+      sessionId
+      tokensBefore
+      summaryTokens
+      tokensSaved
+      refusedReason
+    }
+    summaries {
       id
       key
+      sessionId
     }
   }
 }

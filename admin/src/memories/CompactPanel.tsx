@@ -14,28 +14,30 @@ interface Props {
 type Outcome = CompactMemoriesMutation['summarize'];
 type Step =
   | { step: 'choose' }
-  | { step: 'preview'; apiKeyId: string; days: number; result: Outcome }
+  | { step: 'preview'; apiKeyId: string; days: number | null; result: Outcome }
   | { step: 'done'; result: Outcome }
   | { step: 'undone'; restored: number };
 
 const PREVIEW_ROWS = 6;
 
 /**
- * "Compact old": one API key's memories last written more than N days ago become one summary. A dry run comes
- * first and shows what would be archived and the tokens saved; Confirm runs it; Undo restores the originals.
+ * "Compact old": one API key's memories last written more than N days ago (by default half the retention window)
+ * become one summary per session. A dry run comes first and shows what would be archived and the tokens saved, or
+ * why nothing would be; Confirm runs it; Undo restores the originals.
  */
 export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Props) {
   const invalidate = useInvalidateMemories();
   const compact = useCompactMemoriesMutation();
   const restore = useRestoreSummaryMutation();
   const [apiKeyId, setApiKeyId] = useState(defaultApiKey);
-  const [days, setDays] = useState('30');
+  // Empty: the server's default, half the retention window.
+  const [days, setDays] = useState('');
   const [step, setStep] = useState<Step>({ step: 'choose' });
   const firstRef = useRef<HTMLInputElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
 
-  const olderThanDays = Number(days);
-  const daysValid = days !== '' && Number.isInteger(olderThanDays) && olderThanDays >= 0 && olderThanDays <= 3650;
+  const olderThanDays = days === '' ? null : Number(days);
+  const daysValid = olderThanDays === null || (Number.isInteger(olderThanDays) && olderThanDays >= 0 && olderThanDays <= 3650);
   const canPreview = apiKeyId.trim() !== '' && daysValid && !compact.isPending;
 
   // Changing the question makes the previous answer stale.
@@ -69,17 +71,16 @@ export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Prop
     );
   }
 
-  function undo() {
-    if (step.step !== 'done' || !step.result.summary) return;
-    restore.mutate(
-      { summaryId: step.result.summary.id },
-      {
-        onSuccess: async (data) => {
-          setStep({ step: 'undone', restored: data.restoreSummary.restored });
-          await invalidate();
-        },
-      },
-    );
+  async function undo() {
+    if (step.step !== 'done' || step.result.summaries.length === 0) return;
+    let restored = 0;
+    try {
+      for (const summary of step.result.summaries)
+        restored += (await restore.mutateAsync({ summaryId: summary.id })).restoreSummary.restored;
+      setStep({ step: 'undone', restored });
+    } finally {
+      await invalidate();
+    }
   }
 
   return (
@@ -108,7 +109,15 @@ export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Prop
         </label>
         <label className="field mem-days">
           <span>Older than (days)</span>
-          <input type="number" min={0} max={3650} value={days} onChange={(e) => edit(setDays)(e.target.value)} aria-invalid={!daysValid} />
+          <input
+            type="number"
+            min={0}
+            max={3650}
+            value={days}
+            placeholder="half the retention"
+            onChange={(e) => edit(setDays)(e.target.value)}
+            aria-invalid={!daysValid}
+          />
         </label>
         <button type="submit" disabled={!canPreview}>
           {compact.isPending && step.step === 'choose' ? 'Checking…' : 'Preview (dry run)'}
@@ -123,22 +132,23 @@ export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Prop
       )}
 
       {step.step === 'done' &&
-        (step.result.summary ? (
+        (step.result.summaries.length > 0 ? (
           <div className="mem-outcome">
             <p className="ok" role="status">
-              Compacted {plural(step.result.candidateCount, 'memory', 'memories')} into one summary, saving{' '}
+              Compacted {plural(step.result.candidateCount, 'memory', 'memories')} into{' '}
+              {step.result.summaries.length === 1 ? 'one summary' : plural(step.result.summaries.length, 'summary', 'summaries')}, saving{' '}
               {plural(step.result.tokensSaved, 'token')}.
             </p>
             <div className="actions">
-              <code className="muted">{step.result.summary.key}</code>
-              <button type="button" onClick={undo} disabled={restore.isPending}>
+              <code className="muted">{step.result.summaries.map((s) => s.key).join(', ')}</code>
+              <button type="button" onClick={() => void undo()} disabled={restore.isPending}>
                 {restore.isPending ? 'Undoing…' : 'Undo'}
               </button>
             </div>
           </div>
         ) : (
           <p role="status" className="muted">
-            Nothing was compacted: the memories changed since the preview. Preview again.
+            Nothing was compacted: {step.result.refusedReason ?? 'the memories changed since the preview. Preview again.'}
           </p>
         ))}
 
@@ -163,18 +173,20 @@ function Preview({
   onCancel: () => void;
 }) {
   const r = step.result;
-  if (r.candidateCount < 2) {
+  if (r.candidateCount === 0) {
     return (
       <p role="status" className="muted mem-outcome">
-        Nothing to compact for <code>{step.apiKeyId}</code>: {r.candidateCount === 0 ? 'no memory was' : 'only one memory was'} last written
-        more than {plural(step.days, 'day')} ago, and a summary needs at least two.
+        Nothing to compact for <code>{step.apiKeyId}</code> (memories older than {plural(r.olderThanDays, 'day')}): {r.refusedReason}.
       </p>
     );
   }
+  const compacting = r.groups.filter((g) => g.refusedReason === null).length;
+  const refused = r.groups.filter((g) => g.refusedReason !== null);
   return (
     <section className="mem-outcome" aria-label="Dry run">
       <p role="status">
-        <strong>Dry run:</strong> {plural(r.candidateCount, 'memory', 'memories')} of <code>{step.apiKeyId}</code> would become one summary.
+        <strong>Dry run:</strong> {plural(r.candidateCount, 'memory', 'memories')} of <code>{step.apiKeyId}</code> older than{' '}
+        {plural(r.olderThanDays, 'day')} would become {compacting === 1 ? 'one summary' : `${compacting} summaries, one per session`}.
       </p>
       <dl className="mem-report-counts">
         <div>
@@ -194,11 +206,14 @@ function Preview({
           <dd>{formatNumber(r.tokensSaved)}</dd>
         </div>
       </dl>
-      {r.tokensAfter >= r.tokensBefore && (
-        <p className="warning">
-          The summary would not be smaller than the memories it replaces ({formatNumber(r.tokensAfter)} tokens instead of{' '}
-          {formatNumber(r.tokensBefore)}): compacting these saves nothing. Try an older cut-off.
-        </p>
+      {refused.length > 0 && (
+        <ul className="muted">
+          {refused.map((g) => (
+            <li key={g.sessionId ?? ''}>
+              Left as they are, {g.sessionId === null ? 'the memories of no session' : <code>{g.sessionId}</code>}: {g.refusedReason}.
+            </li>
+          ))}
+        </ul>
       )}
       <ul className="mem-candidates">
         {r.candidates.slice(0, PREVIEW_ROWS).map((m) => (
