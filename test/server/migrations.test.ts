@@ -88,23 +88,26 @@ describe('upgrading to per-key keyword terms (migration 004)', () => {
   });
 });
 
+/** A memories row as an older schema takes it: number `i` (0 to 99) of a key, with the columns given. */
+const memoryRow = (apiKeyId: string, i: number, over: Record<string, unknown> = {}) => ({
+  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  api_key_id: apiKeyId,
+  type: 'factual',
+  key: `k${i}`,
+  content: `note ${i}`,
+  metadata: '{}',
+  tokens: 2,
+  created_at: i,
+  updated_at: i,
+  ...over,
+});
+
 describe('per-key row counts', () => {
   it('follow inserts and deletes', async () => {
     const { db } = await databaseAt('2026_11_30_004_tenant_terms_fts');
-    const values = (i: number) => ({
-      id: `00000000-0000-4000-8000-00000000010${i}`,
-      api_key_id: 'cnt-a',
-      type: 'factual',
-      key: `k${i}`,
-      content: `note ${i}`,
-      metadata: '{}',
-      tokens: 2,
-      created_at: i,
-      updated_at: i,
-    });
     await db
       .insertInto('memories')
-      .values([values(1), values(2), values(3)] as never)
+      .values([memoryRow('cnt-a', 1), memoryRow('cnt-a', 2), memoryRow('cnt-a', 3)] as never)
       .execute();
     await db.deleteFrom('memories').where('key', '=', 'k2').execute();
     const { rows } = await sql<{ memories: number }>`select memories from memory_counts where api_key_id = 'cnt-a'`.execute(db);
@@ -113,20 +116,9 @@ describe('per-key row counts', () => {
 });
 
 describe('summaries that mixed sessions (migration 006)', () => {
-  const memory = (i: number, over: Record<string, unknown>) => ({
-    id: `00000000-0000-4000-8000-00000000020${i}`,
-    api_key_id: 'mix',
-    type: 'factual',
-    key: `k${i}`,
-    content: `note ${i}`,
-    metadata: '{}',
-    tokens: 2,
-    created_at: i,
-    updated_at: i,
-    ...over,
-  });
-  const SUMMARY_A = '00000000-0000-4000-8000-000000000209';
-  const SUMMARY_B = '00000000-0000-4000-8000-000000000208';
+  const memory = (i: number, over: Record<string, unknown>) => memoryRow('mix', i, over);
+  const SUMMARY_A = memoryRow('mix', 9).id;
+  const SUMMARY_B = memoryRow('mix', 8).id;
 
   it("are undone: a key-wide summary holding a session's memories would inject them into every other session", async () => {
     const { db } = await databaseAt('2026_12_01_005_keyless_providers');
