@@ -13,6 +13,10 @@ const TierEnum = builder.enumType('RetrievalTier', {
     KEYWORD: { value: 'keyword', description: 'FTS5 with BM25 ranking.' },
     VECTOR: { value: 'vector', description: 'Nearest neighbours of the query embedding.' },
     HYBRID: { value: 'hybrid', description: 'Found by both tiers and fused by Reciprocal Rank Fusion.' },
+    PROFILE: {
+      value: 'profile',
+      description: 'A standing fact of the key (a preference, habit, identity or decision), added after the relevant hits.',
+    },
   } as const,
 });
 

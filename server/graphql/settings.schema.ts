@@ -21,6 +21,9 @@ const MemorySettings = builder.objectRef<Settings>('MemorySettings').implement({
     rerankProviderModel: t.exposeString('rerankProviderModel', { nullable: true }),
     vectorStore: t.expose('vectorStore', { type: VectorStoreEnum }),
     autoSummarize: t.exposeBoolean('autoSummarize'),
+    profileBudgetPercent: t.exposeInt('profileBudgetPercent', {
+      description: 'Share of maxTokens, 0 to 100, that standing facts (preferences, habits) may fill after the relevant hits.',
+    }),
     userRoleProviders: t.exposeStringList('userRoleProviders', {
       description: 'Providers or models that reject the system role; memories reach them as a user message.',
     }),
@@ -42,6 +45,7 @@ const MemorySettingsInput = builder.inputType('MemorySettingsInput', {
     rerankProviderModel: t.string(),
     vectorStore: t.field({ type: VectorStoreEnum }),
     autoSummarize: t.boolean(),
+    profileBudgetPercent: t.int(),
     userRoleProviders: t.stringList(),
   }),
 });

@@ -135,6 +135,29 @@ export async function enforcedMemories(db: Db, scope: RetrievalScope, limit: num
     .execute();
 }
 
+/**
+ * Extraction categories that describe the user for good (extraction.ts), not one conversation: what a profile
+ * fill may add to any retrieval. The partial index memories_profile lists exactly these, so keep the two equal.
+ */
+export const PROFILE_CATEGORIES = ['preference', 'habit', 'identity', 'decision'] as const;
+
+/**
+ * The key's standing facts in scope, most recently used or written first, then most accessed: read from the
+ * partial index memories_profile, so their cost does not grow with the key's other memories.
+ */
+export async function profileMemories(db: Db, scope: RetrievalScope, limit: number) {
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where((eb) => inScope(eb, scope))
+    .where(sql<boolean>`json_extract(metadata, '$.category') in ('preference', 'habit', 'identity', 'decision')`)
+    .orderBy(sql`max(updated_at, coalesce(last_accessed_at, 0))`, 'desc')
+    .orderBy('access_count', 'desc')
+    .orderBy('pk', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** Access counts gathered over many retrievals (see AccessRecorder), by memory pk and by API key. */
 export interface AccessBatch {
   memories: Map<number, { count: number; lastAt: number }>;

@@ -13,8 +13,11 @@ import { STOP_WORDS } from './stopWords.ts';
 import { truncateToTokens } from './tokenCount.ts';
 
 export type Strategy = (typeof STRATEGIES)[number];
-/** Where a memory came from: `hybrid` when both the keyword and the vector tier found it. */
-export type Tier = 'enforced' | 'exact' | 'keyword' | 'vector' | 'hybrid';
+/**
+ * Where a memory came from: `hybrid` when both the keyword and the vector tier found it; `profile` when it is one of
+ * the key's standing facts added after the relevant hits (see withProfile).
+ */
+export type Tier = 'enforced' | 'exact' | 'keyword' | 'vector' | 'hybrid' | 'profile';
 
 export interface RetrieveInput {
   apiKeyId: string;
@@ -137,7 +140,8 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
 
-  const { items, used } = fitBlock(all, maxTokens, limit);
+  const fitted = fitBlock(all, maxTokens, limit);
+  const { items, used, considered } = await withProfile(deps, scope, fitted, { maxTokens, limit, percent: settings.profileBudgetPercent });
   if (options.record)
     deps.access.record(
       input.apiKeyId,
@@ -148,11 +152,15 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     items,
     tokensUsed: used,
     maxTokens,
-    candidates: all.length,
+    candidates: all.length + considered,
     resolution: {
       ...ranked.resolution,
       requestedStrategy: strategy,
-      tiers: [...(enforced.length > 0 ? (['enforced'] as Tier[]) : []), ...ranked.resolution.tiers],
+      tiers: [
+        ...(enforced.length > 0 ? (['enforced'] as Tier[]) : []),
+        ...ranked.resolution.tiers,
+        ...(items.some((i) => i.tier === 'profile') ? (['profile'] as Tier[]) : []),
+      ],
     },
     skipped: null,
   };
@@ -359,6 +367,37 @@ function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number) {
     truncate: (c, tokens) => shorten(c, tokens),
   });
   return { items: items.map((c) => ({ ...c, tokens: cost(c) })), used: items.length > 0 ? used + BLOCK_FRAME_TOKENS : 0 };
+}
+
+/**
+ * After the relevant hits, a bounded share of the budget (profileBudgetPercent of maxTokens) carries the key's
+ * standing facts, most recently used first: a question that shares no word with "Prefers Helix over Vim" still
+ * gets it. They only take what the relevant hits left, budget and item limit alike, so they never displace one.
+ */
+async function withProfile(
+  deps: MemoryDeps,
+  scope: repo.RetrievalScope,
+  fitted: { items: RetrievedMemory[]; used: number },
+  o: { maxTokens: number; limit: number; percent: number },
+): Promise<{ items: RetrievedMemory[]; used: number; considered: number }> {
+  const none = { ...fitted, considered: 0 };
+  const slots = o.limit - fitted.items.length;
+  // The block's frame is paid once: by the relevant hits if there are any, else by the profile facts.
+  const spent = fitted.items.length > 0 ? fitted.used : BLOCK_FRAME_TOKENS;
+  const room = Math.min(Math.floor((o.maxTokens * o.percent) / 100), o.maxTokens - spent);
+  if (slots <= 0 || room <= 0) return none;
+  const taken = new Set(fitted.items.map((i) => i.memory.pk));
+  const rows = (await repo.profileMemories(deps.db, scope, slots + taken.size)).filter((r) => !taken.has(r.pk));
+  const { items, used } = fitToBudget(
+    rows.map((row) => candidate(rowToMemory(row), 'profile', 0)),
+    { budget: room, maxItems: slots, cost: (c) => lineTokens({ type: c.memory.type, content: c.content }), truncate: () => null },
+  );
+  if (items.length === 0) return { ...none, considered: rows.length };
+  return {
+    items: [...fitted.items, ...items.map((c) => ({ ...c, tokens: lineTokens({ type: c.memory.type, content: c.content }) }))],
+    used: spent + used,
+    considered: rows.length,
+  };
 }
 
 function shorten(c: RetrievedMemory, tokens: number): RetrievedMemory | null {

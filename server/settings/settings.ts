@@ -24,6 +24,8 @@ export const settingsSchema = z.object({
   rerankProviderModel: optionalName.default(null),
   vectorStore: z.enum(VECTOR_STORES).default('AUTO'),
   autoSummarize: z.boolean().default(false),
+  /** Share of maxTokens that the key's standing facts (preferences, habits) may fill after the relevant hits. */
+  profileBudgetPercent: z.number().int('must be a whole number').min(0, 'must be at least 0').max(100, 'must be at most 100').default(25),
   /** Providers or models that reject the system role: memories reach them as a user message. */
   userRoleProviders: z
     .array(z.string().trim().min(1, 'must not be empty').max(100, 'is longer than 100 characters'))

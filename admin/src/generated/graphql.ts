@@ -74,6 +74,7 @@ export type MemorySettingsInput = {
   embeddingSource?: EmbeddingSource | null | undefined;
   enabled?: boolean | null | undefined;
   maxTokens?: number | null | undefined;
+  profileBudgetPercent?: number | null | undefined;
   rerankEnabled?: boolean | null | undefined;
   rerankProviderModel?: string | null | undefined;
   retentionDays?: number | null | undefined;
@@ -175,6 +176,8 @@ export type RetrievalTier =
   | 'HYBRID'
   /** FTS5 with BM25 ranking. */
   | 'KEYWORD'
+  /** A standing fact of the key (a preference, habit, identity or decision), added after the relevant hits. */
+  | 'PROFILE'
   /** Nearest neighbours of the query embedding. */
   | 'VECTOR';
 

@@ -37,6 +37,7 @@ const TIER_LABEL: Record<RetrievalTier, string> = {
   KEYWORD: 'Keyword',
   VECTOR: 'Vector',
   HYBRID: 'Hybrid',
+  PROFILE: 'Profile',
 };
 const STRATEGY_LABEL: Record<RetrievalStrategy, string> = { EXACT: 'Exact', SEMANTIC: 'Semantic', HYBRID: 'Hybrid' };
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
