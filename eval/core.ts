@@ -11,6 +11,7 @@ import { migrateToLatest } from '../server/db/migrate.ts';
 import { openDatabase } from '../server/db/open.ts';
 import { type EngineConfig, loadEngineConfig } from '../server/embedding/engineConfig.ts';
 import { TRANSFORMERS_MODEL_FILES } from '../server/embedding/transformers.ts';
+import { findWordVectorPackage, wordVectorModelId } from '../server/embedding/wordVectors.ts';
 import { createLogger } from '../server/logger.ts';
 import { importMemories, type MemoryDeps } from '../server/memory/memory.service.ts';
 import { LIMITS } from '../server/memory/memory.ts';
@@ -25,9 +26,12 @@ export const DEFAULT_MAX_TOKENS = 16_000;
 const IMPORT_CHUNK = Math.min(5_000, LIMITS.importRows);
 const DAY_MS = 86_400_000;
 
-/** Where vectors come from: none (keyword tier only), a generated static model, or a local transformers model. */
-export type EvalSource = 'none' | 'static' | 'transformers';
-export const SOURCES: readonly EvalSource[] = ['none', 'static', 'transformers'];
+/**
+ * Where vectors come from: none (keyword tier only), a static model generated from the data, the word vectors of
+ * an installed npm package (the static source's offline fallback), or a local transformers model.
+ */
+export type EvalSource = 'none' | 'static' | 'package' | 'transformers';
+export const SOURCES: readonly EvalSource[] = ['none', 'static', 'package', 'transformers'];
 /** The generated static model's dimension (potion-base-8M's is 256). */
 export const DEFAULT_STATIC_DIM = 256;
 const STATIC_MAX_VOCAB = 100_000;
@@ -198,17 +202,20 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
       }
       // Generating the static model is part of getting its vectors: the embed phase starts here.
       if (source === 'static') progress({ phase: 'embed', done: 0, total: totalMemories, detail: source });
+      const env = options.env ?? process.env;
       const prepared =
         source === 'static'
           ? await generatedStatic(dataset, dir, options.staticDim ?? DEFAULT_STATIC_DIM)
-          : localTransformers(options.env ?? process.env);
+          : source === 'package'
+            ? wordVectorPackage(env)
+            : localTransformers(env);
       if ('skipped' in prepared) {
         runs.push({ source, label: source, model: null, skipped: prepared.skipped, embedding: null });
         continue;
       }
       // Services over the same database with this source's engine; the reindex job embeds every memory first.
       const withModel = createServices({ db: database.db, logger, engine: prepared.engine });
-      await withModel.settings.update({ embeddingSource: source === 'static' ? 'STATIC' : 'TRANSFORMERS' });
+      await withModel.settings.update({ embeddingSource: source === 'transformers' ? 'TRANSFORMERS' : 'STATIC' });
       const embedding = await embedAll(withModel, source, progress);
       const run: SourceRun = { source, label: prepared.label, model: prepared.model, skipped: null, embedding };
       runs.push(run);
@@ -352,15 +359,42 @@ async function generatedStatic(dataset: EvalDataset, dir: string, dim: number): 
   };
 }
 
+/** Engine settings of the eval's model sources: nothing downloaded, no background worker (the reindex job embeds). */
+const OFFLINE = { MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_WORKER_INTERVAL_MS: '0' };
+
+/**
+ * The static source as a server without a hub loads it: from the npm word-vector package (MEMORY_STATIC_PACKAGE),
+ * converted once into MEMORY_STATIC_CACHE_DIR (or the default under MNEMO_DATA_DIR) and reused by later runs.
+ */
+function wordVectorPackage(env: NodeJS.ProcessEnv): PreparedSource {
+  const dataDir = path.resolve(env.MNEMO_DATA_DIR ?? './data');
+  let config: EngineConfig;
+  try {
+    config = loadEngineConfig({ ...env, ...OFFLINE }, dataDir);
+  } catch (error) {
+    return { skipped: `the engine environment is invalid: ${(error as Error).message}` };
+  }
+  if (!config.staticPackage) return { skipped: 'MEMORY_STATIC_PACKAGE is empty: no word-vector package' };
+  const pkg = findWordVectorPackage(config.staticPackage);
+  if (!pkg) return { skipped: `the word-vector package ${config.staticPackage} (MEMORY_STATIC_PACKAGE) is not installed` };
+  // A hub model under that name would be used first; this source measures the package.
+  const engine = { ...config, staticModel: HUB_MODEL_NOT_USED };
+  return {
+    engine,
+    model: wordVectorModelId(pkg),
+    label: `word vectors of the npm package ${pkg.name}@${pkg.version} (${pkg.license}), IDF-weighted mean, as the static source loads them when its hub model cannot be had - a weak semantic model`,
+  };
+}
+
+/** No folder of this name holds a model, so the static source's hub step is always skipped for the package source. */
+const HUB_MODEL_NOT_USED = 'eval/no-hub-model';
+
 /** The transformers source as the server would configure it from the environment, only if its files are on disk. */
 function localTransformers(env: NodeJS.ProcessEnv): PreparedSource {
   const dataDir = path.resolve(env.MNEMO_DATA_DIR ?? './data');
   let config: EngineConfig;
   try {
-    config = loadEngineConfig(
-      { ...env, MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_WORKER_INTERVAL_MS: '0' },
-      dataDir,
-    );
+    config = loadEngineConfig({ ...env, ...OFFLINE }, dataDir);
   } catch (error) {
     return { skipped: `the engine environment is invalid: ${(error as Error).message}` };
   }
@@ -523,4 +557,32 @@ export function formatReport(r: EvalReport): string {
   return `${out.join('\n')}\n`;
 }
 
-const SOURCE_LABEL: Record<EvalSource, string> = { none: 'none', static: 'static*', transformers: 'transformers' };
+const SOURCE_LABEL: Record<EvalSource, string> = { none: 'none', static: 'static*', package: 'package', transformers: 'transformers' };
+
+/** One Markdown table over every report: the README's retrieval-quality table. */
+export function formatMarkdown(reports: readonly EvalReport[]): string {
+  const ks = reports[0]?.ks ?? [];
+  const lines = [
+    `| data set | strategy | embedding | answered by | ${ks.map((k) => `R@${k}`).join(' | ')} | MRR |`,
+    `|---|---|---|---|${ks.map(() => '---|').join('')}---|`,
+  ];
+  for (const r of reports) {
+    for (const s of r.strategies) {
+      const model =
+        s.source === 'none'
+          ? '–'
+          : s.source === 'static'
+            ? 'generated static*'
+            : (r.sources.find((x) => x.source === s.source)?.model ?? s.source);
+      const answered = Object.entries(s.answeredBy)
+        .sort((a, b) => b[1] - a[1])
+        .map(([label]) => label)
+        .join(', ');
+      const m = s.overall;
+      lines.push(
+        `| ${r.dataset} (${int(r.questions)}) | ${s.strategy} | ${model} | ${answered} | ${ks.map((k) => pct(m.hitAt[k] ?? 0)).join(' | ')} | ${pct(m.mrr)} |`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

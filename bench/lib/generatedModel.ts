@@ -103,6 +103,7 @@ export function generatedEngineConfig(
     MEMORY_STATIC_MODEL: gm.model,
     MEMORY_STATIC_CACHE_DIR: gm.cacheDir,
     MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+    MEMORY_STATIC_PACKAGE: '',
     MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
     MEMORY_WORKER_INTERVAL_MS: '0',
     MEMORY_VEC_QUANTIZATION: opts.quantization ?? 'none',

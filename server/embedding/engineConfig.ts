@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../validation.ts';
+import { DEFAULT_WORD_VECTOR_PACKAGE } from './wordVectors.ts';
 
 const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -8,6 +9,7 @@ const schema = z.object({
   MEMORY_STATIC_MODEL: z.string().min(1).default('minishlab/potion-base-8M'),
   MEMORY_STATIC_CACHE_DIR: z.string().min(1).optional(),
   MEMORY_STATIC_ALLOW_DOWNLOAD: flag.default(true),
+  MEMORY_STATIC_PACKAGE: z.string().default(DEFAULT_WORD_VECTOR_PACKAGE),
   MEMORY_HF_ENDPOINT: z.url().default('https://huggingface.co'),
   MEMORY_TRANSFORMERS_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
   MEMORY_TRANSFORMERS_CACHE_DIR: z.string().min(1).optional(),
@@ -49,6 +51,8 @@ export interface EngineConfig {
   staticModel: string;
   staticCacheDir: string;
   staticAllowDownload: boolean;
+  /** The npm word-vector package the static source falls back to when its hub model cannot be had; null: none. */
+  staticPackage: string | null;
   hubEndpoint: string;
   transformersModel: string;
   transformersCacheDir: string;
@@ -80,6 +84,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv, dataDir: string): Engin
     staticModel: e.MEMORY_STATIC_MODEL,
     staticCacheDir: path.resolve(e.MEMORY_STATIC_CACHE_DIR ?? path.join(models, 'static')),
     staticAllowDownload: e.MEMORY_STATIC_ALLOW_DOWNLOAD,
+    staticPackage: e.MEMORY_STATIC_PACKAGE.trim() || null,
     hubEndpoint: e.MEMORY_HF_ENDPOINT,
     transformersModel: e.MEMORY_TRANSFORMERS_MODEL,
     transformersCacheDir: path.resolve(e.MEMORY_TRANSFORMERS_CACHE_DIR ?? path.join(models, 'transformers')),

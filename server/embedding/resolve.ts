@@ -8,6 +8,7 @@ import { callable, type ProviderEndpoint, type ProviderStore } from './providers
 import { RemoteEmbedder } from './remote.ts';
 import { STATIC_MODEL_FILES, StaticEmbedder } from './static.ts';
 import { TransformersEmbedder } from './transformers.ts';
+import { findWordVectorPackage, wordVectorModelId } from './wordVectors.ts';
 
 /** Which embedding source to use and why, before anything is loaded. */
 export interface EmbeddingChoice {
@@ -18,6 +19,8 @@ export interface EmbeddingChoice {
   /** Identifies the configuration: the engine builds a new embedder only when it changes. */
   key: string;
   create: (() => Embedder) | null;
+  /** What to use instead when the created embedder fails to load (the hub model cannot be had), given why. */
+  fallback?: (failure: string) => EmbeddingChoice;
 }
 
 /**
@@ -80,7 +83,7 @@ async function remoteChoice(settings: Settings, providers: ProviderStore, config
 function staticChoice(config: EngineConfig): EmbeddingChoice {
   const folder = path.join(config.staticCacheDir, config.staticModel);
   const present = STATIC_MODEL_FILES.every((f) => existsSync(path.join(folder, f)));
-  if (!present && !config.staticAllowDownload) return none(`static model files are missing in ${folder} and downloading is off`);
+  if (!present && !config.staticAllowDownload) return wordVectorChoice(config, `its files are missing in ${folder} and downloading is off`);
   return {
     source: 'static',
     model: config.staticModel,
@@ -95,6 +98,26 @@ function staticChoice(config: EngineConfig): EmbeddingChoice {
         allowDownload: config.staticAllowDownload,
         hubEndpoint: config.hubEndpoint,
       }),
+    // Only where there is something to fall back to: without a package, a failed load is reported as it is.
+    ...(installedPackage(config) ? { fallback: (failure: string) => wordVectorChoice(config, failure) } : {}),
+  };
+}
+
+const installedPackage = (config: EngineConfig) => (config.staticPackage ? findWordVectorPackage(config.staticPackage) : null);
+
+/** The static step's fallback when the hub model cannot be had: word vectors from an installed npm package. */
+function wordVectorChoice(config: EngineConfig, why: string): EmbeddingChoice {
+  const unavailable = `static model ${config.staticModel} cannot be had (${why})`;
+  const pkg = installedPackage(config);
+  if (!pkg)
+    return none(config.staticPackage ? `${unavailable} and the word-vector package ${config.staticPackage} is not installed` : unavailable);
+  const model = wordVectorModelId(pkg);
+  return {
+    source: 'static',
+    model,
+    reason: `${unavailable}; using the word vectors of the npm package ${pkg.name}@${pkg.version} (${pkg.license}): averaged word vectors, a weak model`,
+    key: `static|${model}|${config.staticCacheDir}`,
+    create: () => new StaticEmbedder({ model, cacheDir: config.staticCacheDir, allowDownload: false, wordVectors: pkg }),
   };
 }
 

@@ -14,6 +14,8 @@ import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { type Embedder, type EmbedderState, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
 import { assertRepoId, describeError, filesFingerprint, ModelLoader, missingFiles } from './modelLoader.ts';
+import { DTYPE_SIZE, parseSafetensors, type Tensor } from './safetensors.ts';
+import { type WordVectorPackage, wordVectorModelId, writeWordVectorModel } from './wordVectors.ts';
 
 export interface StaticEmbedderOptions {
   /** Hub repo id, default 'minishlab/potion-base-8M'. */
@@ -31,6 +33,11 @@ export interface StaticEmbedderOptions {
   retryAfterMs?: number;
   /** A download that receives nothing for this long is abandoned, default 60000. */
   stallTimeoutMs?: number;
+  /**
+   * Builds the model from this installed word-vector package (wordVectors.ts) instead of the hub: `model` is then
+   * the package's model id, its folder `${cacheDir}/npm/${model}/`, and nothing is downloaded.
+   */
+  wordVectors?: WordVectorPackage;
 }
 
 export const DEFAULT_STATIC_MODEL = 'minishlab/potion-base-8M';
@@ -43,12 +50,14 @@ const MAX_REDIRECTS = 5;
 export class StaticEmbedder implements Embedder {
   readonly source = 'static' as const;
   readonly model: string;
-  readonly #options: Required<Omit<StaticEmbedderOptions, 'fetch'>> & { fetch: typeof fetch };
+  readonly #options: Required<Omit<StaticEmbedderOptions, 'fetch' | 'wordVectors'>> & { fetch: typeof fetch };
+  readonly #wordVectors: WordVectorPackage | null;
   readonly #dir: string;
   readonly #loader: ModelLoader<StaticModel>;
 
   constructor(options: StaticEmbedderOptions) {
-    this.model = options.model || DEFAULT_STATIC_MODEL;
+    this.#wordVectors = options.wordVectors ?? null;
+    this.model = this.#wordVectors ? wordVectorModelId(this.#wordVectors) : options.model || DEFAULT_STATIC_MODEL;
     this.#options = {
       model: this.model,
       cacheDir: options.cacheDir,
@@ -59,7 +68,7 @@ export class StaticEmbedder implements Embedder {
       retryAfterMs: options.retryAfterMs ?? 30_000,
       stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     };
-    this.#dir = path.join(options.cacheDir, this.model);
+    this.#dir = this.#wordVectors ? path.join(options.cacheDir, 'npm', this.model) : path.join(options.cacheDir, this.model);
     this.#loader = new ModelLoader(() => this.#load(), {
       retryAfterMs: this.#options.retryAfterMs,
       fingerprint: () => filesFingerprint(this.#dir, STATIC_MODEL_FILES),
@@ -106,9 +115,10 @@ export class StaticEmbedder implements Embedder {
   }
 
   async #load(): Promise<StaticModel> {
-    assertRepoId(this.model);
+    if (!this.#wordVectors) assertRepoId(this.model);
     const missing = missingFiles(this.#dir, STATIC_MODEL_FILES);
-    if (missing.length > 0) {
+    if (missing.length > 0 && this.#wordVectors) await writeWordVectorModel(this.#wordVectors, this.#dir);
+    else if (missing.length > 0) {
       if (!this.#options.allowDownload) {
         throw new EmbeddingError(
           'model_unavailable',
@@ -303,48 +313,6 @@ class StaticModel {
     return kept;
   }
 }
-
-// ---------------------------------------------------------------------------------------------------------
-// safetensors: u64 little-endian header length, a JSON header {name: {dtype, shape, data_offsets}}, raw data.
-
-interface Tensor {
-  dtype: string;
-  shape: number[];
-  bytes: Uint8Array;
-}
-
-export function parseSafetensors(file: Uint8Array): Map<string, Tensor> {
-  if (file.length < 8) throw new Error('model.safetensors is too short');
-  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
-  const headerLength = Number(view.getBigUint64(0, true));
-  if (headerLength > file.length - 8 || headerLength > 100_000_000) throw new Error('model.safetensors has an invalid header length');
-  const header = parseJson(file.subarray(8, 8 + headerLength), 'model.safetensors header') as Record<string, unknown>;
-  const data = file.subarray(8 + headerLength);
-  const tensors = new Map<string, Tensor>();
-  for (const [name, entry] of Object.entries(header)) {
-    if (name === '__metadata__') continue;
-    const { dtype, shape, data_offsets: offsets } = entry as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (
-      typeof dtype !== 'string' ||
-      !Array.isArray(shape) ||
-      !shape.every((n) => Number.isSafeInteger(n) && n >= 0) ||
-      !Array.isArray(offsets) ||
-      offsets.length !== 2
-    ) {
-      throw new Error(`model.safetensors: tensor "${name}" has a malformed header entry`);
-    }
-    const [begin, end] = offsets as [number, number];
-    const size = DTYPE_SIZE[dtype];
-    const count = (shape as number[]).reduce((a, b) => a * b, 1);
-    if (!(begin >= 0 && begin <= end && end <= data.length)) throw new Error(`model.safetensors: tensor "${name}" lies outside the file`);
-    if (size !== undefined && end - begin !== count * size)
-      throw new Error(`model.safetensors: tensor "${name}" has ${end - begin} bytes for shape [${shape.join(', ')}] ${dtype}`);
-    tensors.set(name, { dtype, shape: shape as number[], bytes: data.subarray(begin, end) });
-  }
-  return tensors;
-}
-
-const DTYPE_SIZE: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
 
 interface Matrix {
   /** Adds `weight` × row `row` to `into`. */

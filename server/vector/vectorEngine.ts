@@ -67,6 +67,7 @@ export class VectorEngine {
   private current: { key: string; choice: EmbeddingChoice; embedder: Embedder | null } | null = null;
   private resolvedFor: { settings: Settings; providers: number } | null = null;
   private preparedKey: string | null = null;
+  private fellBack: { from: string; reason: string } | null = null;
   private paused = 0;
 
   constructor(private readonly deps: VectorEngineDeps) {}
@@ -87,8 +88,18 @@ export class VectorEngine {
   async embedding(): Promise<{ choice: EmbeddingChoice; embedder: Embedder | null }> {
     const settings = await this.deps.settings.get();
     const providers = this.deps.providers.revision();
-    if (this.current && this.resolvedFor?.settings === settings && this.resolvedFor.providers === providers) return this.current;
-    const choice = await chooseEmbedding(settings, this.deps.providers, this.deps.config);
+    if (this.current && this.resolvedFor?.settings === settings && this.resolvedFor.providers === providers) {
+      const failed = this.current.embedder?.state() === 'failed' ? this.current.embedder.lastError() : null;
+      if (!failed || !this.current.choice.fallback) return this.current;
+    }
+    let choice = await chooseEmbedding(settings, this.deps.providers, this.deps.config);
+    // The chosen model could not be loaded (the hub is out of reach): its fallback takes over, says why, and
+    // stays until restart, so that a settings change does not try (and fail) the same model again.
+    if (choice.fallback) {
+      const failed = this.current?.key === choice.key && this.current.embedder?.state() === 'failed';
+      if (failed) this.fellBack = { from: choice.key, reason: this.current!.embedder!.lastError()?.message ?? 'it failed to load' };
+      if (this.fellBack?.from === choice.key) choice = choice.fallback(this.fellBack.reason);
+    }
     if (this.current?.key !== choice.key) {
       const inner = choice.create?.() ?? null;
       const embedder =
@@ -114,6 +125,7 @@ export class VectorEngine {
       // A load that needs no I/O (a remote endpoint's configuration) finishes within this turn; a model
       // that must be read from disk keeps loading in the background while the caller falls back.
       await Promise.race([this.loadInBackground(embedder), new Promise((resolve) => setImmediate(resolve))]);
+      if (embedder.state() === 'failed' && choice.fallback) return this.readiness();
     }
     const state = embedder.state();
     if (state === 'ready') return { ready: true, embedder };
@@ -132,6 +144,7 @@ export class VectorEngine {
     const { choice, embedder } = await this.embedding();
     if (!embedder) return { ready: false, reason: choice.reason };
     await this.loadInBackground(embedder);
+    if (embedder.state() === 'failed' && choice.fallback) return this.loadForJob();
     return this.readiness();
   }
 

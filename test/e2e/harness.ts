@@ -96,6 +96,8 @@ async function serve(dataDir: string, env: Record<string, string>): Promise<{ ur
       MNEMO_ADMIN_TOKEN: ADMIN_TOKEN,
       MNEMO_LOG_LEVEL: 'info',
       MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+      // Converting the installed word-vector package (~300 MB) would make every served test wait on it.
+      MEMORY_STATIC_PACKAGE: '',
       MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
       ...env,
     },

@@ -53,7 +53,7 @@ describe('the Playground tab', () => {
     expect(fallback).toContain('keyword answered');
     // Why: no model is configured (none on disk, downloads off, no provider).
     const why = await resolution.textContent();
-    expect(why).toContain('static model files are missing');
+    expect(why).toMatch(/static model \S+ cannot be had \(its files are missing/);
     expect(why).toContain('keyword search only');
     expect(why).toContain('not applied');
 

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EvalReport, type EvalSource, evaluateFolder, formatReport, type MetricRow, score } from '../../eval/core.ts';
+import { type EvalReport, type EvalSource, evaluateFolder, formatMarkdown, formatReport, type MetricRow, score } from '../../eval/core.ts';
 import { detectFormat, UnsupportedDataError } from '../../eval/datasets.ts';
+import { writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
 
 type Turn = { role: 'user' | 'assistant'; content: string; has_answer: boolean };
 
@@ -69,8 +70,18 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-test-'));
   noModels = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-no-models-'));
   for (const [name, body] of Object.entries(FILES)) writeFileSync(path.join(dir, name), JSON.stringify(body));
-  // Every source; a tiny generated static model (64-d); an empty transformers cache, so that source is skipped.
-  report = await evaluateFolder(dir, { ks: [1, 5, 10], staticDim: 64, env: { MEMORY_TRANSFORMERS_CACHE_DIR: noModels } });
+  // Every source; a tiny generated static model (64-d); a tiny word-vector package; an empty transformers cache,
+  // so that source is skipped.
+  writeWordVectorPackage(path.join(noModels, 'tiny-vectors'));
+  report = await evaluateFolder(dir, {
+    ks: [1, 5, 10],
+    staticDim: 64,
+    env: {
+      MEMORY_TRANSFORMERS_CACHE_DIR: noModels,
+      MEMORY_STATIC_PACKAGE: path.join(noModels, 'tiny-vectors'),
+      MEMORY_STATIC_CACHE_DIR: path.join(noModels, 'static'),
+    },
+  });
 });
 
 afterAll(() => {
@@ -96,6 +107,8 @@ describe('eval on a LongMemEval-format folder', () => {
       'HYBRID/none',
       'SEMANTIC/static',
       'HYBRID/static',
+      'SEMANTIC/package',
+      'HYBRID/package',
     ]);
   });
 
@@ -144,6 +157,15 @@ describe('eval on a LongMemEval-format folder', () => {
     expect(typeRow('HYBRID', 'single-session-user', 'static').hitAt[1]).toBe(1);
   });
 
+  it('package source: the word vectors of the package, converted and embedded by a reindex job, answer the vector tier', () => {
+    const source = report.sources.find((s) => s.source === 'package')!;
+    expect(source.skipped).toBeNull();
+    expect(source.label).toContain('npm package tiny-vectors@1.2.3 (MIT)');
+    expect(source.embedding).toMatchObject({ status: 'completed', memories: 7, failed: 0, vectors: 7 });
+    expect(run('SEMANTIC', 'package').answeredBy).toEqual({ vector: 2 });
+    expect(Object.keys(run('SEMANTIC', 'package').embeddings)).toEqual([`static ${source.model}`]);
+  });
+
   it('a source that cannot run here is reported as skipped, with the reason, and the report says so', () => {
     const transformers = report.sources.find((s) => s.source === 'transformers')!;
     expect(transformers.skipped).toMatch(/not on disk/);
@@ -152,6 +174,13 @@ describe('eval on a LongMemEval-format folder', () => {
     expect(text).toContain('transformers: SKIPPED');
     expect(text).toContain('static*');
     expect(text).toMatch(/SEMANTIC\s+static\*\s+vector\s+all/);
+  });
+
+  it('--markdown: one table row per strategy run, with the model that answered', () => {
+    const rows = formatMarkdown([report]).trim().split('\n');
+    expect(rows).toHaveLength(2 + report.strategies.length);
+    expect(rows[2]).toMatch(/^\| \S+ \(2\) \| EXACT \| – \| exact \| 0\.500 \|/);
+    expect(rows.at(-1)).toContain('| HYBRID | tiny-vectors@1.2.3+');
   });
 
   it('--source none runs only the keyword tier; --source static runs no EXACT', async () => {

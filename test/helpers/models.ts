@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type TensorEntry, writeSafetensors } from '../../server/embedding/safetensors.ts';
 
 /** Debian's python; the pyenv python3 on PATH has no onnx (toolchain notes, pitfall 12). */
 export const SYSTEM_PYTHON = '/usr/bin/python3';
@@ -100,13 +101,13 @@ export function bertTokenizerJson(tokens: readonly string[]): object {
 export function writeStaticModel(dir: string, spec: StaticModelSpec): WrittenModel {
   const { tokens, matrix } = spec.quantized ? { tokens: vocabulary(spec.vocab), matrix: spec.quantized.rows } : buildMatrix(spec);
   const dtype = spec.dtype ?? 'F32';
-  const tensors: SafetensorsEntry[] = [{ name: 'embeddings', dtype, shape: [matrix.length, spec.dim], values: matrix.flat() }];
+  const tensors: TensorEntry[] = [{ name: 'embeddings', dtype, shape: [matrix.length, spec.dim], values: matrix.flat() }];
   if (spec.weights) tensors.push({ name: 'weights', dtype: 'F32', shape: [tokens.length], values: tokens.map(spec.weights) });
   if (spec.quantized) tensors.push({ name: 'mapping', dtype: 'I64', shape: [tokens.length], values: tokens.map(spec.quantized.rowOf) });
 
   mkdirSync(dir, { recursive: true });
   writeJson(path.join(dir, 'tokenizer.json'), bertTokenizerJson(tokens));
-  writeFileSync(path.join(dir, 'model.safetensors'), safetensors(tensors));
+  writeFileSync(path.join(dir, 'model.safetensors'), writeSafetensors(tensors));
   // As model2vec's save_pretrained writes it for potion-base-8M.
   writeJson(path.join(dir, 'config.json'), {
     model_type: 'model2vec',
@@ -189,76 +190,6 @@ function buildMatrix(spec: ModelSpec): { tokens: string[]; matrix: number[][] } 
     return row;
   });
   return { tokens, matrix };
-}
-
-interface SafetensorsEntry {
-  name: string;
-  dtype: 'F32' | 'F16' | 'F64' | 'I8' | 'I64';
-  shape: number[];
-  values: number[];
-}
-
-/** The safetensors format: u64 LE header length, JSON header (space-padded to 8 bytes), then raw LE data. */
-function safetensors(entries: SafetensorsEntry[]): Buffer {
-  const blobs = entries.map((e) => encode(e.dtype, e.values));
-  const header: Record<string, unknown> = {};
-  let offset = 0;
-  entries.forEach((e, i) => {
-    header[e.name] = { dtype: e.dtype, shape: e.shape, data_offsets: [offset, offset + blobs[i]!.length] };
-    offset += blobs[i]!.length;
-  });
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (Buffer.byteLength(json) % 8)) % 8);
-  const length = Buffer.alloc(8);
-  length.writeBigUInt64LE(BigInt(Buffer.byteLength(json)));
-  return Buffer.concat([length, Buffer.from(json), ...blobs]);
-}
-
-function encode(dtype: SafetensorsEntry['dtype'], values: number[]): Buffer {
-  switch (dtype) {
-    case 'F32':
-      return Buffer.from(new Float32Array(values).buffer);
-    case 'F64':
-      return Buffer.from(new Float64Array(values).buffer);
-    case 'I64':
-      return Buffer.from(new BigInt64Array(values.map(BigInt)).buffer);
-    case 'F16':
-      return Buffer.from(new Uint16Array(values.map(toHalf)).buffer);
-    case 'I8': {
-      // model2vec's int8 quantization: scale by the largest magnitude to ±127 and round; no scale is stored.
-      const scale = Math.max(...values.map(Math.abs)) / 127 || 1;
-      return Buffer.from(new Int8Array(values.map((v) => Math.max(-127, Math.min(127, Math.round(v / scale))))).buffer);
-    }
-  }
-}
-
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-/** IEEE 754 binary16 bits of a number, rounding to nearest even (Node 20 has no Float16Array). */
-export function toHalf(value: number): number {
-  f32[0] = value;
-  const x = u32[0]!;
-  const sign = (x >>> 16) & 0x8000;
-  const biased = (x >>> 23) & 0xff;
-  let mantissa = x & 0x7fffff;
-  if (biased === 0xff) return sign | 0x7c00 | (mantissa ? 0x200 : 0);
-  const exp = biased - 127 + 15;
-  if (exp >= 31) return sign | 0x7c00;
-  if (exp <= 0) {
-    if (exp < -10) return sign;
-    mantissa |= 0x800000;
-    const shift = 14 - exp;
-    let half = mantissa >>> shift;
-    const rest = mantissa & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    if (rest > mid || (rest === mid && half & 1)) half++;
-    return sign | half;
-  }
-  let half = (exp << 10) | (mantissa >>> 13);
-  const rest = mantissa & 0x1fff;
-  // A carry out of the mantissa correctly bumps the exponent (and overflows to infinity at the top).
-  if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half++;
-  return sign | half;
 }
 
 function writeJson(file: string, value: unknown): void {

@@ -97,6 +97,7 @@ export function topicEngine(cacheDir: string, env: Record<string, string> = {}):
       MEMORY_STATIC_MODEL: 'test/topics',
       MEMORY_STATIC_CACHE_DIR: cacheDir,
       MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+      MEMORY_STATIC_PACKAGE: '',
       MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
       MEMORY_WORKER_INTERVAL_MS: '0',
       MEMORY_VECTOR_MIN_SIMILARITY: '0.5',

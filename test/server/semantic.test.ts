@@ -408,7 +408,7 @@ describe('fallbacks', () => {
       const r = await on(missing).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
       expect(contents(r)).toEqual(['I eat mango']);
       expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
-      expect(r.resolution.fallbackReason).toMatch(/static model files are missing/);
+      expect(r.resolution.fallbackReason).toMatch(/static model test\/topics cannot be had \(its files are missing/);
       expect(r.resolution.fallbackReason).toContain(path.join(empty, 'test/topics'));
     } finally {
       await missing.close();

@@ -1,0 +1,144 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadEngineConfig } from '../../server/embedding/engineConfig.ts';
+import { StaticEmbedder } from '../../server/embedding/static.ts';
+import { findWordVectorPackage, type WordVectorPackage, wordVectorModelId } from '../../server/embedding/wordVectors.ts';
+import { type HubDouble, startHubDouble } from '../doubles/hub.ts';
+import { startTestApp } from '../helpers/testApp.ts';
+import { WORD_VECTOR_DIM, writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
+
+const DIM = WORD_VECTOR_DIM;
+
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+let root: string;
+let packageDir: string;
+let pkg: WordVectorPackage;
+let cache: string;
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'mnemo-wordvec-'));
+  packageDir = path.join(root, 'tiny-vectors');
+  writeWordVectorPackage(packageDir);
+  pkg = findWordVectorPackage(packageDir)!;
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+beforeEach(() => {
+  cache = mkdtempSync(path.join(tmpdir(), 'mnemo-wordvec-cache-'));
+});
+afterEach(() => rmSync(cache, { recursive: true, force: true }));
+
+const embedder = () => new StaticEmbedder({ model: 'unused', cacheDir: cache, allowDownload: false, wordVectors: pkg });
+
+describe('word-vector packages', () => {
+  it('finds a package by folder with its name, version and licence; an absent one is null', () => {
+    expect(pkg).toMatchObject({ name: 'tiny-vectors', version: '1.2.3', license: 'MIT', table: path.join(packageDir, 'tiny.json') });
+    expect(findWordVectorPackage(path.join(root, 'nothing-here'))).toBeNull();
+    expect(findWordVectorPackage('no-such-word-vector-package')).toBeNull();
+    expect(findWordVectorPackage('../escape')).toBeNull();
+  });
+
+  it('names the model after the package, its version and the conversion recipe', () => {
+    expect(wordVectorModelId(pkg)).toMatch(/^tiny-vectors@1\.2\.3\+\w+$/);
+    expect(embedder().model).toBe(wordVectorModelId(pkg));
+  });
+
+  it('converts the table once into a model2vec folder and embeds with it', async () => {
+    const first = embedder();
+    await first.load();
+    expect(first.dimension()).toBe(DIM);
+    const folder = path.join(cache, 'npm', wordVectorModelId(pkg));
+    expect(readdirSync(folder).sort()).toEqual(['config.json', 'model.safetensors', 'tokenizer.json']);
+    const written = statSync(path.join(folder, 'model.safetensors')).mtimeMs;
+    const second = embedder();
+    await second.load();
+    expect(statSync(path.join(folder, 'model.safetensors')).mtimeMs).toBe(written);
+  });
+
+  it('puts texts on one topic closer together than texts on another', async () => {
+    const e = embedder();
+    await e.load();
+    const [cat, kitten, market] = await e.embed(['a cat', 'the Kitten', 'stock market']);
+    expect(cosine(cat!, kitten!)).toBeGreaterThan(cosine(cat!, market!));
+  });
+
+  it('weights words by IDF: a frequent word counts for less than a rare one', async () => {
+    const e = embedder();
+    await e.load();
+    const [both, cat, the] = await e.embed(['the cat', 'cat', 'the']);
+    expect(cosine(both!, cat!)).toBeGreaterThan(cosine(both!, the!));
+  });
+
+  it('skips words the table does not have, and words the tokenizer never produces', async () => {
+    const e = embedder();
+    await e.load();
+    const [plain, noisy] = await e.embed(['cat', 'cat zebra café']);
+    expect(cosine(plain!, noisy!)).toBeCloseTo(1, 5);
+  });
+});
+
+describe('the static source falls back to the package when its hub model cannot be had', () => {
+  let hub: HubDouble;
+  let hubRoot: string;
+  beforeAll(async () => {
+    hubRoot = mkdtempSync(path.join(tmpdir(), 'mnemo-wordvec-hub-'));
+    hub = await startHubDouble({ root: hubRoot });
+  });
+  afterAll(async () => {
+    await hub.close();
+    rmSync(hubRoot, { recursive: true, force: true });
+  });
+
+  const engine = (env: Record<string, string>) =>
+    loadEngineConfig(
+      {
+        MEMORY_STATIC_MODEL: 'org/absent',
+        MEMORY_STATIC_CACHE_DIR: cache,
+        MEMORY_STATIC_PACKAGE: packageDir,
+        MEMORY_HF_ENDPOINT: hub.url,
+        MEMORY_WORKER_INTERVAL_MS: '0',
+        ...env,
+      },
+      cache,
+    );
+
+  it('uses the package at once when the hub model is missing and downloading is off, and says so', async () => {
+    const app = await startTestApp({ engine: engine({ MEMORY_STATIC_ALLOW_DOWNLOAD: 'false' }) });
+    try {
+      expect((await app.services.vectors.loadForJob()).ready).toBe(true);
+      const status = await app.services.vectors.embeddingStatus();
+      expect(status).toMatchObject({ source: 'static', model: wordVectorModelId(pkg), dimension: DIM, state: 'ready' });
+      expect(status.reason).toContain('static model org/absent cannot be had (its files are missing');
+      expect(status.reason).toContain('npm package tiny-vectors@1.2.3 (MIT)');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('uses the package after the hub download failed, with the failure as the reason', async () => {
+    const app = await startTestApp({ engine: engine({ MEMORY_STATIC_ALLOW_DOWNLOAD: 'true' }) });
+    try {
+      expect((await app.services.vectors.loadForJob()).ready).toBe(true);
+      const status = await app.services.vectors.embeddingStatus();
+      expect(status.model).toBe(wordVectorModelId(pkg));
+      expect(status.reason).toMatch(/static model org\/absent cannot be had \(.*downloading .* failed/);
+      expect(hub.requests.length).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('says that neither can be had when the package is not installed either', async () => {
+    const app = await startTestApp({
+      engine: engine({ MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', MEMORY_STATIC_PACKAGE: path.join(root, 'nothing-here') }),
+    });
+    try {
+      const status = await app.services.vectors.embeddingStatus();
+      expect(status.source).toBeNull();
+      expect(status.reason).toContain('is not installed');
+    } finally {
+      await app.close();
+    }
+  });
+});
