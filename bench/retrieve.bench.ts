@@ -8,9 +8,9 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { extractFacts } from '../server/memory/extraction.ts';
-import { injectMemory } from '../server/memory/gateway.ts';
+import { injectMemory } from '../server/memory/gateway.service.ts';
 import type { MemoryDeps } from '../server/memory/memory.service.ts';
-import { retrieve, type Strategy } from '../server/memory/retrieval.ts';
+import { retrieve, type Strategy } from '../server/memory/retrieval.service.ts';
 import { type Answer, answerOfResponse, expectTier } from './lib/answer.ts';
 import { BENCH_ADMIN_TOKEN, type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import { spawnHttpClient } from './lib/httpLane.ts';
@@ -192,7 +192,7 @@ async function measureSize(
     strategy,
     via: 'in-process' as const,
     label: `${size} memories, ${strategy} in-process`,
-    call: direct(db.services.memory, key, strategy),
+    call: direct(db.services, key, strategy),
   }));
   const label = `${size} memories, HYBRID`;
   if (server)
@@ -411,9 +411,9 @@ export async function benchTenants(o: TenantOptions): Promise<{ results: TenantR
     let turn = 0;
     const rotating = () => apiKeyName(turn++ % o.keys);
     const lanes = STRATEGIES.flatMap((strategy) => [
-      { strategy, variant: 'alone' as const, call: inProcess(alone.services.memory, () => apiKeyName(0), strategy, 3) },
-      { strategy, variant: 'same key' as const, call: inProcess(crowded.services.memory, () => middle, strategy, 3) },
-      { strategy, variant: 'rotating keys' as const, call: inProcess(crowded.services.memory, rotating, strategy, 3) },
+      { strategy, variant: 'alone' as const, call: inProcess(alone.services, () => apiKeyName(0), strategy, 3) },
+      { strategy, variant: 'same key' as const, call: inProcess(crowded.services, () => middle, strategy, 3) },
+      { strategy, variant: 'rotating keys' as const, call: inProcess(crowded.services, rotating, strategy, 3) },
     ]);
     for (const lane of lanes) expectTier(`tenants ${lane.variant} ${lane.strategy}`, lane.strategy, await lane.call());
     const measured = await measure(
@@ -572,7 +572,7 @@ export async function benchInject(o: InjectOptions): Promise<InjectResult[]> {
         strategy,
         call: async (): Promise<Answer> => {
           const request = requests[i++ % requests.length]!;
-          const out = await injectMemory(db.services.memory, {
+          const out = await injectMemory(db.services, {
             apiKeyId: apiKeyName(0),
             request,
             provider: 'openai/gpt-4o-mini',

@@ -109,13 +109,13 @@ async function openTarget(via: Via): Promise<Target> {
     inputs: inputStream(1000),
     create: server
       ? async (m) => void (await server.gql(CREATE_MUTATION, { input: toGraphQLInput(m) }))
-      : async (m) => void (await createMemory(db.services.memory, m)),
+      : async (m) => void (await createMemory(db.services, m)),
     import: server
       ? async (rows) => {
           const data = await server.gql<{ importMemories: ImportReport }>(IMPORT_MUTATION, { memories: rows.map(toGraphQLInput) });
           rejected(data.importMemories.rejected);
         }
-      : async (rows) => rejected((await importMemories(db.services.memory, rows, admin)).rejected),
+      : async (rows) => rejected((await importMemories(db.services, rows, admin)).rejected),
   };
 }
 
@@ -300,7 +300,7 @@ export async function benchList(o: ListOptions): Promise<ListReport> {
       const server = o.http ? await startHttp(db.services) : null;
       try {
         for (const c of cases) {
-          const inProcess = () => listMemories(db.services.memory, c.query, { limit: 20 });
+          const inProcess = () => listMemories(db.services, c.query, { limit: 20 });
           const page = await inProcess();
           if (page.items.length !== Math.min(20, page.totalCount))
             throw new Error(`${c.name}: got ${page.items.length} items of ${page.totalCount}`);

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import type { Embedder } from '../server/embedding/embedder.ts';
-import { retrieve, type Strategy } from '../server/memory/retrieval.ts';
+import { retrieve, type Strategy } from '../server/memory/retrieval.service.ts';
 import { type BenchDb, openBenchDb } from './lib/benchDb.ts';
-import { type GeneratedModel, generatedEngineConfig, vocabularyOf, writeGeneratedModel } from './lib/generatedModel.ts';
+import { type GeneratedModel, generatedVectorConfig, vocabularyOf, writeGeneratedModel } from './lib/generatedModel.ts';
 import { questionStream } from './lib/queries.ts';
 import type { BenchSection } from './lib/section.ts';
 import { analyzeLikeAServer, apiKeyName, seedMemories } from './lib/seed.ts';
@@ -150,8 +150,8 @@ export async function benchKnn(
   // minSimilarity -1: with random stored vectors nearly every hit is below the default 0.2 cosine, and the tier
   // would return nothing; a real model's neighbours are similar. So every one of the k hits becomes a candidate.
   const engine = (quantization: Quantization) => (dir: string) =>
-    generatedEngineConfig(model, dir, { quantization, minSimilarity: -1, cacheMax: 0 });
-  const base = await openBenchDb({ engine: engine('none') });
+    generatedVectorConfig(model, dir, { quantization, minSimilarity: -1, cacheMax: 0 });
+  const base = await openBenchDb({ vectorConfig: engine('none') });
   let int8: BenchDb | null = null;
   try {
     await base.services.settings.update({ enabled: true });
@@ -165,7 +165,7 @@ export async function benchKnn(
       analyzeLikeAServer(base.database.sqlite);
       // int8 gets its own copy of the same memories (a fresh copy at every size), so both indexes are measured in turns.
       await int8?.close();
-      int8 = await openBenchDb({ engine: engine('int8'), copyOf: base.file });
+      int8 = await openBenchDb({ vectorConfig: engine('int8'), copyOf: base.file });
       const quantized: Target = { quantization: 'int8', db: int8, embedder: await loadEmbedder(int8), lastPk: 0 };
       // A different signature: drops the copied float table and builds an int8 one.
       await int8.services.vectors.index.prepare(int8.services.vectors.signatureOf(quantized.embedder)!);
@@ -205,7 +205,7 @@ export async function benchKnn(
             quantization: t.quantization,
             lane: strategy as KnnLane,
             call: async () => {
-              const r = await retrieve(t.db.services.memory, { apiKeyId: key, query: next(), strategy }, { record: true });
+              const r = await retrieve(t.db.services, { apiKeyId: key, query: next(), strategy }, { record: true });
               const want = strategy === 'SEMANTIC' ? ['vector'] : ['keyword', 'vector'];
               if (r.resolution.fallbackReason || !want.every((w) => r.resolution.tiers.includes(w as never))) {
                 throw new Error(
@@ -374,7 +374,7 @@ export interface ReindexResult {
 export async function benchReindex(o: ReindexOptions): Promise<ReindexResult> {
   const modelDir = mkdtempSync(path.join(tmpdir(), 'mnemo-bench-models-'));
   const model = benchModel(modelDir, o.dim);
-  const db = await openBenchDb({ engine: (dir) => generatedEngineConfig(model, dir, { cacheMax: 0 }) });
+  const db = await openBenchDb({ vectorConfig: (dir) => generatedVectorConfig(model, dir, { cacheMax: 0 }) });
   try {
     seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 10, seed: 601 });
     const t0 = performance.now();
@@ -400,7 +400,7 @@ export async function benchReindex(o: ReindexOptions): Promise<ReindexResult> {
     return {
       memories: o.memories,
       dim: o.dim,
-      batchSize: generatedEngineConfig(model, db.dir).batchSize,
+      batchSize: generatedVectorConfig(model, db.dir).batchSize,
       loadMs,
       embedOnly,
       job: { processed: last.processed, failed: last.failed, ms, status: last.status, batches: Math.max(0, batches - 2) },

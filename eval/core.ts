@@ -6,18 +6,18 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { documentFrequencies, generatedEngineConfig, writeGeneratedModel } from '../bench/lib/generatedModel.ts';
+import { documentFrequencies, generatedVectorConfig, writeGeneratedModel } from '../bench/lib/generatedModel.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { openDatabase } from '../server/db/open.ts';
-import { type EngineConfig, loadEngineConfig } from '../server/embedding/engineConfig.ts';
 import { TRANSFORMERS_MODEL_FILES } from '../server/embedding/transformers.ts';
 import { findWordVectorPackage, wordVectorModelId } from '../server/embedding/wordVectors.ts';
 import { createLogger } from '../server/logger.ts';
 import { importMemories, type MemoryDeps } from '../server/memory/memory.service.ts';
-import { LIMITS } from '../server/memory/memory.ts';
-import { retrieve, type Strategy } from '../server/memory/retrieval.ts';
+import { retrieve, type Strategy } from '../server/memory/retrieval.service.ts';
 import { createServices, type Services } from '../server/services.ts';
-import { STRATEGIES } from '../server/settings/settings.ts';
+import { STRATEGIES } from '../server/settings/settings.service.ts';
+import { LIMITS } from '../server/validation.ts';
+import { loadVectorConfig, type VectorConfig } from '../server/vectorConfig.ts';
 import { type EvalDataset, type EvalQuestion, loadDataset } from './datasets.ts';
 
 export const RETENTION_DAYS = 365;
@@ -165,7 +165,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
       for (let i = 0; i < tenant.memories.length; i += IMPORT_CHUNK) {
         const chunk = tenant.memories.slice(i, i + IMPORT_CHUNK);
         const rows = chunk.map((m) => ({ apiKeyId: tenant.apiKeyId, type: 'episodic' as const, ...m }));
-        const result = await importMemories(services.memory, rows, () => true);
+        const result = await importMemories(services, rows, () => true);
         memories.imported += result.imported;
         memories.updated += result.updated;
         memories.rejected += result.rejected.length;
@@ -191,7 +191,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
       if (source === 'none') {
         // No embedding model: EXACT, and the keyword tier answering for SEMANTIC and HYBRID.
         runs.push({ source, label: 'no embedding model: keyword tier only', model: null, skipped: null, embedding: null });
-        await ask(services.memory, source, strategies);
+        await ask(services, source, strategies);
         continue;
       }
       // EXACT ignores the vector tier: it runs once, with source none.
@@ -213,8 +213,8 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
         runs.push({ source, label: source, model: null, skipped: prepared.skipped, embedding: null });
         continue;
       }
-      // Services over the same database with this source's engine; the reindex job embeds every memory first.
-      const withModel = createServices({ db: database.db, logger, engine: prepared.engine });
+      // Services over the same database with this source's vector configuration; the reindex job embeds every memory first.
+      const withModel = createServices({ db: database.db, logger, vectorConfig: prepared.vectorConfig });
       await withModel.settings.update({ embeddingSource: source === 'transformers' ? 'TRANSFORMERS' : 'STATIC' });
       const embedding = await embedAll(withModel, source, progress);
       const run: SourceRun = { source, label: prepared.label, model: prepared.model, skipped: null, embedding };
@@ -223,7 +223,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
         run.skipped = `the reindex job ended ${embedding.status}${embedding.error ? ` (${embedding.error})` : ''} with ${embedding.vectors} vectors`;
         continue;
       }
-      await ask(withModel.memory, source, vectorStrategies);
+      await ask(withModel, source, vectorStrategies);
     }
 
     const notes = [...dataset.notes];
@@ -329,7 +329,7 @@ async function embedAll(
   return { memories: job.processed, failed: job.failed, vectors, ms: performance.now() - t0, status: job.status, error: job.error };
 }
 
-type PreparedSource = { engine: EngineConfig; label: string; model: string } | { skipped: string };
+type PreparedSource = { vectorConfig: VectorConfig; label: string; model: string } | { skipped: string };
 
 /**
  * No model hub is reachable, so no real static model (potion-base-8M) can be had: a model2vec-layout model is
@@ -351,7 +351,7 @@ async function generatedStatic(dataset: EvalDataset, dir: string, dim: number): 
     weight: (w) => Math.log(1 + documents / (df.get(w) ?? 1)),
   });
   return {
-    engine: generatedEngineConfig(model, dir),
+    vectorConfig: generatedVectorConfig(model, dir),
     model: model.model,
     label:
       `GENERATED static model ${model.model}: IDF-weighted bag-of-words random projection over this data set's own ` +
@@ -368,19 +368,18 @@ const OFFLINE = { MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false', MEMORY_STATIC_ALLOW
  */
 function wordVectorPackage(env: NodeJS.ProcessEnv): PreparedSource {
   const dataDir = path.resolve(env.MNEMO_DATA_DIR ?? './data');
-  let config: EngineConfig;
+  let config: VectorConfig;
   try {
-    config = loadEngineConfig({ ...env, ...OFFLINE }, dataDir);
+    config = loadVectorConfig({ ...env, ...OFFLINE }, dataDir);
   } catch (error) {
-    return { skipped: `the engine environment is invalid: ${(error as Error).message}` };
+    return { skipped: `the vector configuration in the environment is invalid: ${(error as Error).message}` };
   }
   if (!config.staticPackage) return { skipped: 'MEMORY_STATIC_PACKAGE is empty: no word-vector package' };
   const pkg = findWordVectorPackage(config.staticPackage);
   if (!pkg) return { skipped: `the word-vector package ${config.staticPackage} (MEMORY_STATIC_PACKAGE) is not installed` };
   // A hub model under that name would be used first; this source measures the package.
-  const engine = { ...config, staticModel: HUB_MODEL_NOT_USED };
   return {
-    engine,
+    vectorConfig: { ...config, staticModel: HUB_MODEL_NOT_USED },
     model: wordVectorModelId(pkg),
     label: `word vectors of the npm package ${pkg.name}@${pkg.version} (${pkg.license}), IDF-weighted mean, as the static source loads them when its hub model cannot be had - a weak semantic model`,
   };
@@ -392,11 +391,11 @@ const HUB_MODEL_NOT_USED = 'eval/no-hub-model';
 /** The transformers source as the server would configure it from the environment, only if its files are on disk. */
 function localTransformers(env: NodeJS.ProcessEnv): PreparedSource {
   const dataDir = path.resolve(env.MNEMO_DATA_DIR ?? './data');
-  let config: EngineConfig;
+  let config: VectorConfig;
   try {
-    config = loadEngineConfig({ ...env, ...OFFLINE }, dataDir);
+    config = loadVectorConfig({ ...env, ...OFFLINE }, dataDir);
   } catch (error) {
-    return { skipped: `the engine environment is invalid: ${(error as Error).message}` };
+    return { skipped: `the vector configuration in the environment is invalid: ${(error as Error).message}` };
   }
   const folder = path.join(config.transformersCacheDir, config.transformersModel);
   const missing = TRANSFORMERS_MODEL_FILES.filter((f) => !existsSync(path.join(folder, f)));
@@ -410,7 +409,7 @@ function localTransformers(env: NodeJS.ProcessEnv): PreparedSource {
         'no model hub is reachable here, so it cannot be downloaded',
     };
   }
-  return { engine: config, model: config.transformersModel, label: `transformers model ${config.transformersModel} from ${folder}` };
+  return { vectorConfig: config, model: config.transformersModel, label: `transformers model ${config.transformersModel} from ${folder}` };
 }
 
 interface Outcome {

@@ -9,8 +9,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Strategy } from '../server/memory/retrieval.ts';
-import { STRATEGIES } from '../server/settings/settings.ts';
+import type { Strategy } from '../server/memory/retrieval.service.ts';
+import { STRATEGIES } from '../server/settings/settings.service.ts';
 import {
   DEFAULT_KS,
   DEFAULT_MAX_TOKENS,

@@ -7,10 +7,10 @@ import { createApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { MERGE_STEPS_PER_RUN, mergeKeywordIndex, openDatabase, optimizeDatabase } from './db/open.ts';
-import { EngineConfigError, loadEngineConfig } from './embedding/engineConfig.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
+import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
 
 /** sysexits(3) codes, so scripts can tell a usage error from a busy port or an unwritable folder. */
 const EXIT = { usage: 64, unavailable: 69, cantCreate: 73, software: 70 } as const;
@@ -92,7 +92,7 @@ async function serve(config: Config): Promise<number> {
     db: opened.db,
     logger,
     adminToken: config.adminToken,
-    engine: loadEngineConfig(process.env, config.dataDir),
+    vectorConfig: loadVectorConfig(process.env, config.dataDir),
     env: process.env,
   });
   const firstToken = await services.tokens.ensureAdminToken();
@@ -115,7 +115,7 @@ async function serve(config: Config): Promise<number> {
     }
     throw error;
   }
-  const stopAutoSummarize = startAutoSummarize(services.memory);
+  const stopAutoSummarize = startAutoSummarize(services);
   const stopEmbeddingWorker = services.vectors.startWorker();
   await services.reindex.resumeInterrupted();
   // Keeps the planner's statistics current and the keyword index merged as the tables grow.
@@ -130,7 +130,7 @@ async function serve(config: Config): Promise<number> {
   // Running reindex jobs stop between batches and resume at the next start.
   await services.reindex.stop();
   await app.close();
-  await services.memory.access.flush();
+  await services.access.flush();
   await opened.close();
   return 0;
 }
@@ -185,7 +185,7 @@ async function reindexCommand(config: Config, force: boolean): Promise<number> {
     db: opened.db,
     logger,
     adminToken: config.adminToken,
-    engine: loadEngineConfig(process.env, config.dataDir),
+    vectorConfig: loadVectorConfig(process.env, config.dataDir),
     env: process.env,
   });
   try {
@@ -240,7 +240,7 @@ main(process.argv.slice(2)).then(
     if (
       error instanceof UsageError ||
       error instanceof ConfigError ||
-      error instanceof EngineConfigError ||
+      error instanceof VectorConfigError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       console.error(`mnemo: ${(error as Error).message}\nRun "mnemo --help" for usage.`);

@@ -1,39 +1,42 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AccessTokenService } from './auth/accessTokens.ts';
+import { AccessTokenService } from './auth/accessToken.service.ts';
 import type { Db } from './db/open.ts';
-import { type EngineConfig, loadEngineConfig } from './embedding/engineConfig.ts';
-import { ProviderStore } from './embedding/providers.ts';
-import { ReindexRunner } from './jobs/reindex.ts';
+import { ProviderService } from './embedding/provider.service.ts';
+import { ReindexRunner } from './jobs/reindex.service.ts';
 import type { Logger } from './logger.ts';
 import { AccessRecorder } from './memory/accessRecorder.ts';
-import type { MemoryDeps } from './memory/memory.service.ts';
-import { SettingsStore } from './settings/settings.ts';
+import { SettingsService } from './settings/settings.service.ts';
+import { QdrantService } from './vector/qdrant.service.ts';
 import { QdrantSettingsStore } from './vector/qdrantSettings.ts';
-import { QdrantTier } from './vector/qdrantTier.ts';
 import { SqliteVecIndex } from './vector/sqliteVecIndex.ts';
-import { VectorEngine } from './vector/vectorEngine.ts';
+import { VectorService } from './vector/vector.service.ts';
+import { loadVectorConfig, type VectorConfig } from './vectorConfig.ts';
 
-/** Everything a request may need, built once per process and shared by every request. */
+/**
+ * Everything a request may need, built once per process and shared by every request. The domain functions
+ * take it as their dependencies (each declares the part it uses, e.g. MemoryDeps).
+ */
 export interface Services {
   db: Db;
   logger: Logger;
-  settings: SettingsStore;
+  settings: SettingsService;
   tokens: AccessTokenService;
-  providers: ProviderStore;
-  vectors: VectorEngine;
+  providers: ProviderService;
+  vectors: VectorService;
   reindex: ReindexRunner;
   qdrantSettings: QdrantSettingsStore;
-  qdrant: QdrantTier;
-  memory: MemoryDeps;
+  qdrant: QdrantService;
+  /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
+  access: AccessRecorder;
 }
 
 /**
- * An engine configuration that never reaches the network, builds no model from a word-vector package (a
+ * A vector configuration that never reaches the network, builds no model from a word-vector package (a
  * conversion of ~300 MB) and runs no background worker: the default for tools and tests. `mnemo serve` passes the one read from the environment.
  */
-export function offlineEngineConfig(dataDir = path.join(tmpdir(), 'mnemo-models')): EngineConfig {
-  return loadEngineConfig(
+export function offlineVectorConfig(dataDir = path.join(tmpdir(), 'mnemo-models')): VectorConfig {
+  return loadVectorConfig(
     {
       MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
       MEMORY_STATIC_PACKAGE: '',
@@ -48,20 +51,20 @@ export function createServices(opts: {
   db: Db;
   logger: Logger;
   adminToken?: string | null;
-  engine?: EngineConfig;
+  vectorConfig?: VectorConfig;
   /** For MNEMO_QDRANT_* overrides; tools and tests pass none. */
   env?: NodeJS.ProcessEnv;
   /** Time source of the Qdrant circuit breaker; tests pass one to get past its cooldown without waiting. */
   clock?: () => number;
 }): Services {
-  const settings = new SettingsStore(opts.db, (name, reason) =>
+  const settings = new SettingsService(opts.db, (name, reason) =>
     opts.logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );
-  const config = opts.engine ?? offlineEngineConfig();
-  const providers = new ProviderStore(opts.db, config.envProvider);
+  const config = opts.vectorConfig ?? offlineVectorConfig();
+  const providers = new ProviderService(opts.db, config.envProvider);
   const qdrantSettings = new QdrantSettingsStore(opts.db, opts.env ?? {});
-  const qdrant = new QdrantTier({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger, clock: opts.clock });
-  const vectors = new VectorEngine({
+  const qdrant = new QdrantService({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger, clock: opts.clock });
+  const vectors = new VectorService({
     db: opts.db,
     settings,
     providers,
@@ -80,6 +83,6 @@ export function createServices(opts: {
     reindex: new ReindexRunner({ db: opts.db, vectors, logger: opts.logger, batchSize: config.batchSize }),
     qdrantSettings,
     qdrant,
-    memory: { db: opts.db, settings, logger: opts.logger, vectors, access: new AccessRecorder(opts.db, { logger: opts.logger }) },
+    access: new AccessRecorder(opts.db, { logger: opts.logger }),
   };
 }

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { type App, createApp } from '../../server/app.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
-import type { EngineConfig } from '../../server/embedding/engineConfig.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
+import type { VectorConfig } from '../../server/vectorConfig.ts';
 
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 
@@ -22,10 +22,10 @@ export interface BenchDb {
 
 /**
  * A real mnemo database: a fresh SQLite file in a temp folder, migrated, with the services a server builds.
- * `engine` defaults to the offline configuration (no embedding model: keyword search only); `copyOf` opens a copy
+ * `vectorConfig` defaults to the offline configuration (no embedding model: keyword search only); `copyOf` opens a copy
  * of an existing database file instead of a fresh one.
  */
-export async function openBenchDb(opts: { engine?: (dir: string) => EngineConfig; copyOf?: string } = {}): Promise<BenchDb> {
+export async function openBenchDb(opts: { vectorConfig?: (dir: string) => VectorConfig; copyOf?: string } = {}): Promise<BenchDb> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-bench-'));
   const file = path.join(dir, 'mnemo.db');
   if (opts.copyOf) copyFileSync(opts.copyOf, file);
@@ -35,7 +35,7 @@ export async function openBenchDb(opts: { engine?: (dir: string) => EngineConfig
     db: database.db,
     logger: createLogger('silent'),
     adminToken: BENCH_ADMIN_TOKEN,
-    engine: opts.engine?.(dir),
+    vectorConfig: opts.vectorConfig?.(dir),
   });
   const count = database.sqlite.prepare('select count(*) as n from memories').pluck();
   return {
@@ -45,7 +45,7 @@ export async function openBenchDb(opts: { engine?: (dir: string) => EngineConfig
     services,
     countMemories: () => count.get() as number,
     close: async () => {
-      await services.memory.access.flush();
+      await services.access.flush();
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     },

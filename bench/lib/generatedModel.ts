@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type EngineConfig, loadEngineConfig } from '../../server/embedding/engineConfig.ts';
+import { loadVectorConfig, type VectorConfig } from '../../server/vectorConfig.ts';
 import { writeStaticModel } from '../../test/helpers/models.ts';
 import { rng } from './text.ts';
 
@@ -94,11 +94,11 @@ export function writeGeneratedModel(
  * The engine configuration of a server that uses this model and nothing else: no downloads, no background
  * worker (the caller embeds), the given quantization and minimum similarity.
  */
-export function generatedEngineConfig(
+export function generatedVectorConfig(
   gm: Pick<GeneratedModel, 'model' | 'cacheDir'>,
   dataDir: string,
   opts: { quantization?: 'none' | 'int8'; minSimilarity?: number; batchSize?: number; cacheMax?: number } = {},
-): EngineConfig {
+): VectorConfig {
   const env: Record<string, string> = {
     MEMORY_STATIC_MODEL: gm.model,
     MEMORY_STATIC_CACHE_DIR: gm.cacheDir,
@@ -111,5 +111,5 @@ export function generatedEngineConfig(
   if (opts.minSimilarity !== undefined) env.MEMORY_VECTOR_MIN_SIMILARITY = String(opts.minSimilarity);
   if (opts.batchSize !== undefined) env.MEMORY_EMBEDDING_BATCH_SIZE = String(opts.batchSize);
   if (opts.cacheMax !== undefined) env.MEMORY_EMBEDDING_CACHE_MAX = String(opts.cacheMax);
-  return loadEngineConfig(env, dataDir);
+  return loadVectorConfig(env, dataDir);
 }

@@ -20,7 +20,7 @@
  */
 import http from 'node:http';
 import { createInterface } from 'node:readline';
-import type { Strategy } from '../../server/memory/retrieval.ts';
+import type { Strategy } from '../../server/memory/retrieval.service.ts';
 import { answerOfResponse, expectTier } from './answer.ts';
 
 export interface ClientConfig {

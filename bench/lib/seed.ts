@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import { mergeKeywordIndex } from '../../server/db/open.ts';
 import { contentKey } from '../../server/memory/memory.ts';
-import { countTokens } from '../../server/memory/tokenCount.ts';
+import { countTokens } from '../../server/tokenCount.ts';
 import { pick, rng, sentence } from './text.ts';
 
 const DAY = 86_400_000;

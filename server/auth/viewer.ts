@@ -14,7 +14,7 @@ export function mayUseKey(viewer: Viewer, apiKeyId: string): boolean {
  * The API key an operation acts on. A bound token acts on its own key; naming another one is
  * FORBIDDEN, never silently rewritten.
  */
-export function keyForWrite(viewer: Viewer, requested: string | null | undefined): string {
+export function exactlyOneKey(viewer: Viewer, requested: string | null | undefined): string {
   // Keys are stored trimmed, so reads, writes and the bound-key check all compare trimmed keys.
   const named = requested?.trim();
   if (named != null && !mayUseKey(viewer, named)) throw forbiddenKey(named);
@@ -27,9 +27,9 @@ export function keyForWrite(viewer: Viewer, requested: string | null | undefined
  * The API key a read is confined to, or null for every key. Only admins may read across keys;
  * an unbound gateway token must name the key it reads.
  */
-export function keyForRead(viewer: Viewer, requested: string | null | undefined): string | null {
+export function oneKeyOrAll(viewer: Viewer, requested: string | null | undefined): string | null {
   if (viewer.role === 'admin') return requested?.trim() ?? null;
-  return keyForWrite(viewer, requested);
+  return exactlyOneKey(viewer, requested);
 }
 
 function forbiddenKey(apiKeyId: string) {

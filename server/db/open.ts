@@ -9,7 +9,10 @@ export type Db = Kysely<Database>;
 
 export interface OpenedDatabase {
   db: Db;
-  /** The raw handle, for the few statements Kysely cannot express (FTS5 MATCH, vec0). */
+  /**
+   * The raw handle, outside Kysely's one-query-at-a-time discipline: for tests and tools that inspect the file,
+   * and the index maintenance below. Every request's statement goes through `db` (FTS5 MATCH and vec0 as `sql`).
+   */
   sqlite: SQLite.Database;
   close(): Promise<void>;
 }

@@ -6,8 +6,8 @@ import { LRUCache } from 'lru-cache';
  * Per-tenant keyword terms. Every word of a memory is indexed a second time glued to a short prefix derived
  * from its API key ("bcdfgh…" + "deploy"), so each tenant has doclists of its own: a keyword search reads
  * and ranks only that tenant's postings, its BM25 document frequencies are the tenant's own, and the cost of
- * a search does not grow with the other tenants' data. (An AND with one tenant token, the earlier design,
- * still walked every tenant's postings of common words.) The plain columns stay for admin search across keys.
+ * a search does not grow with the other tenants' data (an AND with one tenant token would still walk every
+ * tenant's postings of common words). The plain columns stay for admin search across keys.
  *
  * The prefix is consonants only, so the porter stemmer sees nearly the same word: a vowel-free prefix
  * leaves the word's measure alone, and only words of one or two letters stem differently, the same way in

@@ -1,4 +1,5 @@
 /** One HTTP call to a model provider (embeddings, rerank): the parts every provider client shares. */
+import { z } from 'zod';
 
 export type ProviderReply =
   | { kind: 'ok'; body: string }
@@ -42,6 +43,28 @@ export async function postToProvider(opts: {
     return { kind: 'network', reason: redact(describeNetworkError(error), opts.apiKey), error };
   }
 }
+
+/**
+ * A provider's JSON answer, checked against the schema before any of it is used, so a broken provider never
+ * yields a wrong vector or ranking. `bad` turns what is wrong ("is not JSON", the first issue's message) into
+ * the client's own error.
+ */
+export function parseProviderBody<S extends z.ZodType>(body: string, schema: S, bad: (why: string) => Error): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw bad('is not JSON');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw bad(parsed.error.issues[0]?.message ?? 'does not have the expected shape');
+  return parsed.data;
+}
+
+export const badIndex = (index: unknown) => `has a missing, repeated or out-of-range index (${String(index)})`;
+
+/** A position in the request's list (inputs, documents); its upper bound is checked against the list after parsing. */
+export const listIndex = z.int({ error: (issue) => badIndex(issue.input) }).nonnegative({ error: (issue) => badIndex(issue.input) });
 
 /** `${baseUrl}/${path}` whether or not the base ends with a slash; throws TypeError on an invalid URL. */
 export function endpointUrl(baseUrl: string, path: string): string {

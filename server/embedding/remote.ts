@@ -1,6 +1,7 @@
-import { countTokens, truncateToTokens } from '../memory/tokenCount.ts';
+import { z } from 'zod';
+import { countTokens, truncateToTokens } from '../tokenCount.ts';
 import { type Embedder, type EmbedderState, EmbeddingError, l2normalize } from './embedder.ts';
-import { endpointUrl, postToProvider } from './providerHttp.ts';
+import { badIndex, endpointUrl, listIndex, parseProviderBody, postToProvider } from './providerHttp.ts';
 
 export interface RemoteEmbedderOptions {
   /** API root as in the OpenAI SDKs, e.g. https://api.openai.com/v1; requests go to `${baseUrl}/embeddings`. */
@@ -198,27 +199,13 @@ export class RemoteEmbedder implements Embedder {
   /** Checks the response fully before using any of it, so a broken provider never yields a wrong vector. */
   #parse(body: string, count: number): Float32Array[] {
     const bad = (why: string) => new EmbeddingError('bad_response', `Embedding response from ${this.#host} ${why}`);
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      throw bad('is not JSON');
-    }
-    const data = (json as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data)) throw bad('has no data array');
+    const { data } = parseProviderBody(body, embeddingsResponse, bad);
     if (data.length !== count) throw bad(`has ${data.length} embeddings for ${count} inputs`);
 
-    const expected = this.#dimension;
-    let size: number | null = expected;
+    let size: number | null = this.#dimension;
     const vectors: (Float32Array | undefined)[] = new Array(count);
-    for (const item of data as unknown[]) {
-      const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
-      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count || vectors[index]) {
-        throw bad(`has a missing, repeated or out-of-range index (${String(index)})`);
-      }
-      if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((x) => typeof x === 'number')) {
-        throw bad('has an embedding that is not a list of numbers');
-      }
+    for (const { index, embedding } of data) {
+      if (index >= count || vectors[index]) throw bad(badIndex(index));
       if (size !== null && embedding.length !== size) {
         throw bad(`has a vector of ${embedding.length} dimensions where ${size} are expected`);
       }
@@ -233,6 +220,25 @@ export class RemoteEmbedder implements Embedder {
     return vectors as Float32Array[];
   }
 }
+
+const notNumbers = 'has an embedding that is not a list of numbers';
+
+/** OpenAI's embeddings response, as far as mnemo reads it; indexes are checked against the inputs after parsing. */
+const embeddingsResponse = z.object(
+  {
+    data: z.array(
+      z.object(
+        {
+          index: listIndex,
+          embedding: z.array(z.number({ error: notNumbers }), { error: notNumbers }).min(1, notNumbers),
+        },
+        { error: 'has an item that is not an object' },
+      ),
+      { error: 'has no data array' },
+    ),
+  },
+  { error: 'has no data array' },
+);
 
 type SendOutcome = { ok: true; body: string } | { ok: false; error: EmbeddingError; retryAfterMs: number | null };
 

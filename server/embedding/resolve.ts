@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Settings } from '../settings/settings.ts';
+import type { Settings } from '../settings/settings.service.ts';
+import type { VectorConfig } from '../vectorConfig.ts';
 import type { Embedder, EmbeddingSourceName } from './embedder.ts';
-import type { EngineConfig } from './engineConfig.ts';
-import { callable, type ProviderEndpoint, type ProviderStore } from './providers.ts';
+import { callable, type ProviderEndpoint, type ProviderService } from './provider.service.ts';
 import { RemoteEmbedder } from './remote.ts';
 import { STATIC_MODEL_FILES, StaticEmbedder } from './static.ts';
 import { TransformersEmbedder } from './transformers.ts';
@@ -29,7 +29,7 @@ export interface EmbeddingChoice {
  * model if enabled (and present or downloadable); then the transformers model if enabled; else none (keyword
  * search only). An explicit source is used as asked, or reported as unusable with the reason.
  */
-export async function chooseEmbedding(settings: Settings, providers: ProviderStore, config: EngineConfig): Promise<EmbeddingChoice> {
+export async function chooseEmbedding(settings: Settings, providers: ProviderService, config: VectorConfig): Promise<EmbeddingChoice> {
   const remote = await remoteChoice(settings, providers, config);
   const fixed = (choice: EmbeddingChoice, why: string) => ({ ...choice, reason: `${why}: ${choice.reason}` });
   switch (settings.embeddingSource) {
@@ -54,7 +54,7 @@ export async function chooseEmbedding(settings: Settings, providers: ProviderSto
   }
 }
 
-async function remoteChoice(settings: Settings, providers: ProviderStore, config: EngineConfig): Promise<EmbeddingChoice> {
+async function remoteChoice(settings: Settings, providers: ProviderService, config: VectorConfig): Promise<EmbeddingChoice> {
   const named = settings.embeddingProviderModel;
   const name = named ?? (await providers.callableEmbeddingModels())[0];
   if (!name) return none('no embeddingProviderModel is set and no provider has an embedding model with an API key or marked keyless');
@@ -80,7 +80,7 @@ async function remoteChoice(settings: Settings, providers: ProviderStore, config
   };
 }
 
-function staticChoice(config: EngineConfig): EmbeddingChoice {
+function staticChoice(config: VectorConfig): EmbeddingChoice {
   const folder = path.join(config.staticCacheDir, config.staticModel);
   const present = STATIC_MODEL_FILES.every((f) => existsSync(path.join(folder, f)));
   if (!present && !config.staticAllowDownload) return wordVectorChoice(config, `its files are missing in ${folder} and downloading is off`);
@@ -103,10 +103,10 @@ function staticChoice(config: EngineConfig): EmbeddingChoice {
   };
 }
 
-const installedPackage = (config: EngineConfig) => (config.staticPackage ? findWordVectorPackage(config.staticPackage) : null);
+const installedPackage = (config: VectorConfig) => (config.staticPackage ? findWordVectorPackage(config.staticPackage) : null);
 
 /** The static step's fallback when the hub model cannot be had: word vectors from an installed npm package. */
-function wordVectorChoice(config: EngineConfig, why: string): EmbeddingChoice {
+function wordVectorChoice(config: VectorConfig, why: string): EmbeddingChoice {
   const unavailable = `static model ${config.staticModel} cannot be had (${why})`;
   const pkg = installedPackage(config);
   if (!pkg)
@@ -121,7 +121,7 @@ function wordVectorChoice(config: EngineConfig, why: string): EmbeddingChoice {
   };
 }
 
-function transformersChoice(config: EngineConfig): EmbeddingChoice {
+function transformersChoice(config: VectorConfig): EmbeddingChoice {
   return {
     source: 'transformers',
     model: config.transformersModel,

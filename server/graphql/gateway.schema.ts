@@ -1,9 +1,9 @@
-import { keyForWrite } from '../auth/viewer.ts';
+import { exactlyOneKey } from '../auth/viewer.ts';
 import type { ExtractedFact } from '../memory/extraction.ts';
-import { type ExtractOutcome, extractAndStore, type InjectOutcome, injectMemory } from '../memory/gateway.ts';
+import { type ExtractOutcome, extractAndStore, type InjectOutcome, injectMemory } from '../memory/gateway.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
-import { RetrievalResultRef, RetrieveInput, toRetrieveInput } from './retrieval.schema.ts';
+import { RetrievalResultRef, RetrieveInputRef, toRetrieveInput } from './retrieval.schema.ts';
 
 const ShapeEnum = builder.enumType('ChatRequestShape', {
   values: {
@@ -28,13 +28,13 @@ const InjectionResultRef = builder.objectRef<InjectOutcome>('InjectionResult').i
   }),
 });
 
-const InjectMemoryInput = builder.inputType('InjectMemoryInput', {
+const InjectMemoryInputRef = builder.inputType('InjectMemoryInput', {
   fields: (t) => ({
     request: t.field({ type: 'JSONObject', required: true, description: 'The chat request as the gateway would forward it.' }),
     provider: t.string({ required: true, description: 'Provider or model id, e.g. "openai/gpt-4o" or "o1-mini".' }),
     shape: t.field({ type: ShapeEnum, description: 'The request format, when known; detected otherwise.' }),
     noMemory: t.boolean({ description: 'The request opted out of memory: nothing is retrieved or injected.' }),
-    retrieval: t.field({ type: RetrieveInput, required: true, description: 'query defaults to the last user message.' }),
+    retrieval: t.field({ type: RetrieveInputRef, required: true, description: 'query defaults to the last user message.' }),
   }),
 });
 
@@ -42,9 +42,9 @@ builder.mutationField('injectMemory', (t) =>
   t.field({
     type: InjectionResultRef,
     description: 'Retrieves memories for a chat request and returns the request with them injected.',
-    args: { input: t.arg({ type: InjectMemoryInput, required: true }) },
+    args: { input: t.arg({ type: InjectMemoryInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      injectMemory(ctx.services.memory, {
+      injectMemory(ctx.services, {
         ...toRetrieveInput(input.retrieval, ctx),
         request: input.request,
         provider: input.provider,
@@ -103,7 +103,7 @@ const ExtractionResultRef = builder.objectRef<ExtractOutcome>('ExtractionResult'
   }),
 });
 
-const ExtractFactsInput = builder.inputType('ExtractFactsInput', {
+const ExtractFactsInputRef = builder.inputType('ExtractFactsInput', {
   fields: (t) => ({
     apiKeyId: t.string({ description: 'Optional for tokens bound to one key.' }),
     sessionId: t.string({ description: "Recorded in the facts' metadata; facts themselves are key-wide." }),
@@ -126,8 +126,7 @@ builder.mutationField('extractFacts', (t) =>
     type: ExtractionResultRef,
     description:
       'Extracts preferences, decisions, habits and the like from a message and stores them. Secrets are never stored. With memory disabled nothing is stored (skipped: DISABLED).',
-    args: { input: t.arg({ type: ExtractFactsInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      extractAndStore(ctx.services.memory, { ...input, apiKeyId: keyForWrite(ctx.viewer, input.apiKeyId) }),
+    args: { input: t.arg({ type: ExtractFactsInputRef, required: true }) },
+    resolve: (_root, { input }, ctx) => extractAndStore(ctx.services, { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) }),
   }),
 );

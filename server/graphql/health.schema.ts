@@ -1,4 +1,4 @@
-import { checkMemoryHealth, type HealthReport } from '../memory/health.ts';
+import { checkMemoryHealth, type HealthReport } from '../memory/health.service.ts';
 import { builder } from './builder.ts';
 
 const CheckNameEnum = builder.enumType('HealthCheckName', {

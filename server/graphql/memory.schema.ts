@@ -1,4 +1,4 @@
-import { keyForRead, keyForWrite, mayUseKey } from '../auth/viewer.ts';
+import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import type { MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
@@ -61,11 +61,11 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
   }),
 });
 
-const MemoryTypeCount = builder.simpleObject('MemoryTypeCount', {
+const MemoryTypeCountRef = builder.simpleObject('MemoryTypeCount', {
   fields: (t) => ({ type: t.field({ type: MemoryTypeEnum }), count: t.int() }),
 });
 
-const MemoryWeekCount = builder.simpleObject('MemoryWeekCount', {
+const MemoryWeekCountRef = builder.simpleObject('MemoryWeekCount', {
   description: 'Memories created in one ISO week.',
   fields: (t) => ({
     weekStart: t.field({ type: 'DateTime', description: 'Monday 00:00 UTC that starts the week.' }),
@@ -82,9 +82,9 @@ const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
       description: 'Share of retrievals that found at least one memory; null before any.',
     }),
     retrievals: t.exposeInt('retrievals'),
-    byType: t.field({ type: [MemoryTypeCount], resolve: (s) => s.byType }),
+    byType: t.field({ type: [MemoryTypeCountRef], resolve: (s) => s.byType }),
     byWeek: t.field({
-      type: [MemoryWeekCount],
+      type: [MemoryWeekCountRef],
       description: 'Memories per ISO week of creation, oldest first; weeks without memories are left out.',
       resolve: (s) => s.byWeek,
     }),
@@ -109,7 +109,7 @@ const MemoryPageRef = builder.objectRef<MemoryPage>('MemoryPage').implement({
     stats: t.field({
       type: MemoryStatsRef,
       description: 'Totals over every memory that matches the filters, not just this page.',
-      resolve: (p, _args, ctx) => memories.memoryStats(ctx.services.memory, p.query),
+      resolve: (p, _args, ctx) => memories.memoryStats(ctx.services, p.query),
     }),
   }),
 });
@@ -139,7 +139,7 @@ type FilterArgs = {
 
 function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
   return {
-    apiKeyId: keyForRead(ctx.viewer, args.apiKeyId),
+    apiKeyId: oneKeyOrAll(ctx.viewer, args.apiKeyId),
     sessionId: args.sessionId,
     types: args.type ? [args.type] : null,
     search: args.search,
@@ -164,7 +164,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const query = toQuery(args, ctx);
-      const page = await memories.listMemories(ctx.services.memory, query, args);
+      const page = await memories.listMemories(ctx.services, query, args);
       return { ...page, limit: args.limit ?? 20, offset: args.offset ?? 0, query };
     },
   }),
@@ -172,17 +172,17 @@ builder.queryFields((t) => ({
     type: [MemoryRef],
     description: 'Every memory matching the filters, most recently stored first; not paged.',
     args: filterArgs(t),
-    resolve: (_root, args, ctx) => memories.exportMemories(ctx.services.memory, toQuery(args, ctx)),
+    resolve: (_root, args, ctx) => memories.exportMemories(ctx.services, toQuery(args, ctx)),
   }),
   memory: t.field({
     type: MemoryRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => memories.getMemory(ctx.services.memory, String(args.id), canSee(ctx)),
+    resolve: (_root, args, ctx) => memories.getMemory(ctx.services, String(args.id), canSee(ctx)),
   }),
 }));
 
-const MemoryInput = builder.inputType('MemoryInput', {
+const MemoryInputRef = builder.inputType('MemoryInput', {
   fields: (t) => ({
     apiKeyId: t.string({ description: 'The tenant. Optional for tokens bound to one key.' }),
     sessionId: t.string(),
@@ -195,7 +195,7 @@ const MemoryInput = builder.inputType('MemoryInput', {
   }),
 });
 
-const MemoryPatchInput = builder.inputType('MemoryPatchInput', {
+const MemoryPatchInputRef = builder.inputType('MemoryPatchInput', {
   description: 'Fields to change; omitted fields stay. metadata replaces the whole object.',
   fields: (t) => ({
     sessionId: t.string(),
@@ -207,7 +207,7 @@ const MemoryPatchInput = builder.inputType('MemoryPatchInput', {
   }),
 });
 
-const ImportRejection = builder.simpleObject('ImportRejection', {
+const ImportRejectionRef = builder.simpleObject('ImportRejection', {
   fields: (t) => ({
     index: t.int({ description: 'Position of the row in the input, from 0.' }),
     key: t.string({ nullable: true }),
@@ -215,11 +215,11 @@ const ImportRejection = builder.simpleObject('ImportRejection', {
   }),
 });
 
-const ImportReport = builder.simpleObject('ImportReport', {
+const ImportReportRef = builder.simpleObject('ImportReport', {
   fields: (t) => ({
     imported: t.int({ description: 'New memories.' }),
     updated: t.int({ description: 'Existing keys that were upserted.' }),
-    rejected: t.field({ type: [ImportRejection] }),
+    rejected: t.field({ type: [ImportRejectionRef] }),
   }),
 });
 
@@ -227,16 +227,16 @@ builder.mutationFields((t) => ({
   createMemory: t.field({
     type: MemoryRef,
     description: 'Creates a memory, or updates the one with the same (apiKeyId, key).',
-    args: { input: t.arg({ type: MemoryInput, required: true }) },
+    args: { input: t.arg({ type: MemoryInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      memories.createMemory(ctx.services.memory, { ...input, apiKeyId: keyForWrite(ctx.viewer, input.apiKeyId) }),
+      memories.createMemory(ctx.services, { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) }),
   }),
   updateMemory: t.field({
     type: MemoryRef,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: MemoryPatchInput, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: MemoryPatchInputRef, required: true }) },
     resolve: (_root, { id, input }, ctx) =>
       memories.updateMemory(
-        ctx.services.memory,
+        ctx.services,
         String(id),
         {
           ...input,
@@ -252,7 +252,7 @@ builder.mutationFields((t) => ({
     type: MemoryRef,
     description: 'Deletes a memory and returns it as it was.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => memories.deleteMemory(ctx.services.memory, String(id), canSee(ctx)),
+    resolve: (_root, { id }, ctx) => memories.deleteMemory(ctx.services, String(id), canSee(ctx)),
   }),
   clearMemories: t.int({
     description:
@@ -263,19 +263,19 @@ builder.mutationFields((t) => ({
       createdBefore: t.arg({ type: 'DateTime' }),
     },
     resolve: (_root, args, ctx) =>
-      memories.clearMemories(ctx.services.memory, {
-        apiKeyId: keyForWrite(ctx.viewer, args.apiKeyId),
+      memories.clearMemories(ctx.services, {
+        apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId),
         types: args.type ? [args.type] : null,
         createdBefore: args.createdBefore,
       }),
   }),
   importMemories: t.field({
-    type: ImportReport,
+    type: ImportReportRef,
     description: 'Upserts many memories at once; bad rows are reported, never fatal to the others.',
-    args: { memories: t.arg({ type: [MemoryInput], required: true }) },
+    args: { memories: t.arg({ type: [MemoryInputRef], required: true }) },
     resolve: (_root, args, ctx) => {
       const rows = args.memories.map((m) => ({ ...m, apiKeyId: m.apiKeyId ?? ctx.viewer.apiKeyId ?? '' }));
-      return memories.importMemories(ctx.services.memory, rows, canSee(ctx));
+      return memories.importMemories(ctx.services, rows, canSee(ctx));
     },
   }),
 }));

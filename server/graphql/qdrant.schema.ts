@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { keyForWrite } from '../auth/viewer.ts';
+import { exactlyOneKey } from '../auth/viewer.ts';
 import { badInput } from '../errors.ts';
 import { retentionCutoff, rowToMemory } from '../memory/memory.ts';
 import { memoriesInScope } from '../memory/retrieval.repository.ts';
 import { parseInput } from '../validation.ts';
+import type { QdrantStatus } from '../vector/qdrant.service.ts';
 import type { QdrantSettingsView } from '../vector/qdrantSettings.ts';
-import type { QdrantStatus } from '../vector/qdrantTier.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
 
@@ -50,7 +50,7 @@ export const QdrantStatusRef = builder.objectRef<QdrantStatus>('QdrantStatus').i
   }),
 });
 
-const QdrantSettingsInput = builder.inputType('QdrantSettingsInput', {
+const QdrantSettingsInputRef = builder.inputType('QdrantSettingsInput', {
   fields: (t) => ({
     enabled: t.boolean({ description: 'true sets vectorStore to QDRANT; false returns it to AUTO.' }),
     url: t.string({ description: 'e.g. http://localhost:6333; or give host and port.' }),
@@ -68,12 +68,12 @@ const QdrantHealthRef = builder.simpleObject('QdrantHealth', {
   fields: (t) => ({ ready: t.boolean(), latencyMs: t.float(), error: t.string({ nullable: true }) }),
 });
 
-const QdrantHit = builder.simpleObject('QdrantSearchHit', {
+const QdrantSearchHitRef = builder.simpleObject('QdrantSearchHit', {
   fields: (t) => ({ score: t.float(), memory: t.field({ type: MemoryRef }) }),
 });
 
-const QdrantSearchResult = builder.simpleObject('QdrantSearchResult', {
-  fields: (t) => ({ hits: t.field({ type: [QdrantHit] }), latencyMs: t.float() }),
+const QdrantSearchResultRef = builder.simpleObject('QdrantSearchResult', {
+  fields: (t) => ({ hits: t.field({ type: [QdrantSearchHitRef] }), latencyMs: t.float() }),
 });
 
 const searchTestSchema = z.object({
@@ -105,7 +105,7 @@ builder.mutationFields((t) => ({
   updateQdrantSettings: t.field({
     type: QdrantSettingsRef,
     authScopes: { admin: true },
-    args: { input: t.arg({ type: QdrantSettingsInput, required: true }) },
+    args: { input: t.arg({ type: QdrantSettingsInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => {
       const { enabled, ...connection } = input;
       const view = await ctx.services.qdrantSettings.update(connection);
@@ -115,13 +115,13 @@ builder.mutationFields((t) => ({
     },
   }),
   qdrantSearchTest: t.field({
-    type: QdrantSearchResult,
+    type: QdrantSearchResultRef,
     authScopes: { admin: true },
     description: 'Searches Qdrant alone for one API key, to check what it holds.',
     args: { query: t.arg.string({ required: true }), topK: t.arg.int({ defaultValue: 10 }), apiKeyId: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const { query, topK } = parseInput(searchTestSchema, { query: args.query, topK: args.topK ?? 10 });
-      const apiKeyId = keyForWrite(ctx.viewer, args.apiKeyId);
+      const apiKeyId = exactlyOneKey(ctx.viewer, args.apiKeyId);
       const now = Date.now();
       const scope = {
         apiKeyId,

@@ -1,6 +1,6 @@
-import { keyForWrite } from '../auth/viewer.ts';
+import { exactlyOneKey } from '../auth/viewer.ts';
 import { formatMemoryBlock } from '../memory/injection.ts';
-import { type RetrievalResult, type RetrievedMemory, retrieve } from '../memory/retrieval.ts';
+import { type RetrievalResult, type RetrievedMemory, retrieve } from '../memory/retrieval.service.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
 import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
@@ -85,7 +85,7 @@ export const RetrievalResultRef = builder.objectRef<RetrievalResult>('RetrievalR
   }),
 });
 
-export const RetrieveInput = builder.inputType('RetrieveInput', {
+export const RetrieveInputRef = builder.inputType('RetrieveInput', {
   fields: (t) => ({
     apiKeyId: t.string({ description: 'Optional for tokens bound to one key.' }),
     sessionId: t.string({ description: 'Limit to this session and the key-wide memories.' }),
@@ -97,24 +97,24 @@ export const RetrieveInput = builder.inputType('RetrieveInput', {
   }),
 });
 
-export type RetrieveArgs = typeof RetrieveInput.$inferInput;
+export type RetrieveArgs = typeof RetrieveInputRef.$inferInput;
 
 /** Maps the GraphQL input to the domain input, confined to the caller's API key. */
 export function toRetrieveInput(input: RetrieveArgs, ctx: Context) {
-  return { ...input, apiKeyId: keyForWrite(ctx.viewer, input.apiKeyId) };
+  return { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) };
 }
 
 builder.queryFields((t) => ({
   retrieve: t.field({
     type: RetrievalResultRef,
     description: 'The gateway call: memories for a query within the token budget. Counts accesses and hits.',
-    args: { input: t.arg({ type: RetrieveInput, required: true }) },
-    resolve: (_root, { input }, ctx) => retrieve(ctx.services.memory, toRetrieveInput(input, ctx), { record: true }),
+    args: { input: t.arg({ type: RetrieveInputRef, required: true }) },
+    resolve: (_root, { input }, ctx) => retrieve(ctx.services, toRetrieveInput(input, ctx), { record: true }),
   }),
   retrievePreview: t.field({
     type: RetrievalResultRef,
     description: 'A dry run of retrieve with scores and tiers: runs even when memory is disabled, changes nothing.',
-    args: { input: t.arg({ type: RetrieveInput, required: true }) },
-    resolve: (_root, { input }, ctx) => retrieve(ctx.services.memory, toRetrieveInput(input, ctx), { record: false }),
+    args: { input: t.arg({ type: RetrieveInputRef, required: true }) },
+    resolve: (_root, { input }, ctx) => retrieve(ctx.services, toRetrieveInput(input, ctx), { record: false }),
   }),
 }));

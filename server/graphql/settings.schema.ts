@@ -1,4 +1,4 @@
-import { EMBEDDING_SOURCES, type Settings, STRATEGIES, VECTOR_STORES } from '../settings/settings.ts';
+import { EMBEDDING_SOURCES, type Settings, STRATEGIES, VECTOR_STORES } from '../settings/settings.service.ts';
 import { builder } from './builder.ts';
 
 const asValues = <T extends readonly string[]>(values: T) => values;
@@ -7,7 +7,7 @@ export const StrategyEnum = builder.enumType('RetrievalStrategy', { values: asVa
 const EmbeddingSourceEnum = builder.enumType('EmbeddingSource', { values: asValues(EMBEDDING_SOURCES) });
 const VectorStoreEnum = builder.enumType('VectorStore', { values: asValues(VECTOR_STORES) });
 
-const MemorySettings = builder.objectRef<Settings>('MemorySettings').implement({
+const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implement({
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'Inject memories into requests. Every injected token is billed by the provider.' }),
     maxTokens: t.exposeInt('maxTokens', { description: 'Token budget for injected memories, 0 to 16000.' }),
@@ -30,7 +30,7 @@ const MemorySettings = builder.objectRef<Settings>('MemorySettings').implement({
   }),
 });
 
-const MemorySettingsInput = builder.inputType('MemorySettingsInput', {
+const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
   description: 'Only the fields given change. Values out of range are rejected, not clamped.',
   fields: (t) => ({
     enabled: t.boolean(),
@@ -52,7 +52,7 @@ const MemorySettingsInput = builder.inputType('MemorySettingsInput', {
 
 builder.queryField('memorySettings', (t) =>
   t.field({
-    type: MemorySettings,
+    type: MemorySettingsRef,
     authScopes: { admin: true },
     resolve: (_root, _args, ctx) => ctx.services.settings.get(),
   }),
@@ -60,9 +60,9 @@ builder.queryField('memorySettings', (t) =>
 
 builder.mutationField('updateMemorySettings', (t) =>
   t.field({
-    type: MemorySettings,
+    type: MemorySettingsRef,
     authScopes: { admin: true },
-    args: { input: t.arg({ type: MemorySettingsInput, required: true }) },
+    args: { input: t.arg({ type: MemorySettingsInputRef, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.settings.update(withoutNulls(input)),
   }),
 );

@@ -1,5 +1,5 @@
-import { keyForWrite, mayUseKey } from '../auth/viewer.ts';
-import { restoreSummary, type SummaryGroup, type SummaryOutcome, summarize } from '../memory/summarization.ts';
+import { exactlyOneKey, mayUseKey } from '../auth/viewer.ts';
+import { restoreSummary, type SummaryGroup, type SummaryOutcome, summarize } from '../memory/summary.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
 
@@ -26,7 +26,7 @@ const SummaryGroupRef = builder.objectRef<SummaryGroup>('SummaryGroup').implemen
   }),
 });
 
-const SummaryResult = builder.objectRef<SummaryOutcome>('SummaryResult').implement({
+const SummaryResultRef = builder.objectRef<SummaryOutcome>('SummaryResult').implement({
   fields: (t) => ({
     dryRun: t.exposeBoolean('dryRun'),
     olderThanDays: t.exposeInt('olderThanDays', { description: 'The cut-off used: the one given, or half the retention window.' }),
@@ -58,7 +58,7 @@ const SummaryResult = builder.objectRef<SummaryOutcome>('SummaryResult').impleme
   }),
 });
 
-const RestoreResult = builder.simpleObject('RestoreSummaryResult', {
+const RestoreResultRef = builder.simpleObject('RestoreSummaryResult', {
   fields: (t) => ({
     restored: t.int({ description: 'Memories made active again.' }),
     summary: t.field({ type: MemoryRef, description: 'The summary that was removed.' }),
@@ -67,7 +67,7 @@ const RestoreResult = builder.simpleObject('RestoreSummaryResult', {
 
 builder.mutationFields((t) => ({
   summarize: t.field({
-    type: SummaryResult,
+    type: SummaryResultRef,
     description:
       "Compacts one API key's memories last written more than olderThanDays ago: one summary per session, one for the key-wide memories. Originals are archived, not deleted; a summary that would not be smaller than what it replaces is refused.",
     args: {
@@ -79,16 +79,16 @@ builder.mutationFields((t) => ({
       dryRun: t.arg.boolean({ defaultValue: true }),
     },
     resolve: (_root, args, ctx) =>
-      summarize(ctx.services.memory, {
-        apiKeyId: keyForWrite(ctx.viewer, args.apiKeyId),
+      summarize(ctx.services, {
+        apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId),
         olderThanDays: args.olderThanDays,
         dryRun: args.dryRun ?? true,
       }),
   }),
   restoreSummary: t.field({
-    type: RestoreResult,
+    type: RestoreResultRef,
     description: 'Undoes a summary: brings its originals back and removes it.',
     args: { summaryId: t.arg.id({ required: true }) },
-    resolve: (_root, { summaryId }, ctx) => restoreSummary(ctx.services.memory, String(summaryId), (k) => mayUseKey(ctx.viewer, k)),
+    resolve: (_root, { summaryId }, ctx) => restoreSummary(ctx.services, String(summaryId), (k) => mayUseKey(ctx.viewer, k)),
   }),
 }));

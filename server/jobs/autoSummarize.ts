@@ -1,5 +1,5 @@
 import type { MemoryDeps } from '../memory/memory.service.ts';
-import { compactOldMemories, defaultOlderThanDays } from '../memory/summarization.ts';
+import { compactOldMemories, defaultOlderThanDays } from '../memory/summary.service.ts';
 
 /** Bounds one pass: a few keys at a time, and only keys where compaction saves something real. */
 const PASS = { minCandidates: 20, maxKeys: 10 };

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
+import { countTokens } from '../tokenCount.ts';
 import { formatMemoryBlock, formatMemoryLine, type InjectableMemory } from './injection.ts';
-import { countTokens } from './tokenCount.ts';
 
 /**
  * What the memory block costs in tokens: its frame once, plus each memory's line with its line break. The parts

@@ -1,8 +1,8 @@
 import type { Db } from '../db/open.ts';
+import { countTokens } from '../tokenCount.ts';
 import { digest, injectedTokens, SUMMARY_KEY_PREFIX, summaryLineTokens, summaryMetadata } from './digest.ts';
 import { rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
-import { countTokens } from './tokenCount.ts';
 
 /**
  * Keeps every summary true to the originals it archived. Triggers queue a summary when one of its originals is

@@ -1,6 +1,6 @@
+import { countTokens, truncateToTokens } from '../tokenCount.ts';
 import { lineTokens } from './blockTokens.ts';
 import type { Memory } from './memory.ts';
-import { countTokens, truncateToTokens } from './tokenCount.ts';
 
 export const SUMMARY_KEY_PREFIX = 'summary:';
 export const SUMMARY_TYPE = 'semantic' as const;

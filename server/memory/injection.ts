@@ -5,6 +5,7 @@
  * inside a delimited block that it can never close, and the request around it is changed as little as possible.
  */
 import { badInput } from '../errors.ts';
+import { DEFAULT_USER_ROLE_PROVIDERS } from '../settings/settings.service.ts';
 
 export interface InjectableMemory {
   id: string;
@@ -36,9 +37,6 @@ export interface InjectionResult {
   block: string;
   injected: boolean;
 }
-
-/** Providers and models that reject or mishandle the system role, by provider id or model id. */
-export const DEFAULT_USER_ROLE_PROVIDERS: readonly string[] = ['o1', 'o1-mini', 'o1-preview', 'glm', 'glmt', 'glm-cn', 'zai', 'qianfan'];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Role

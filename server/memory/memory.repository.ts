@@ -20,9 +20,9 @@ export interface MemoryFilter {
 
 export type MemoryOrderColumn = 'created_at' | 'updated_at' | 'access_count' | 'key' | 'tokens';
 
-type MemoryQuery<O> = SelectQueryBuilder<Database, 'memories', O>;
+type MemorySelect<O> = SelectQueryBuilder<Database, 'memories', O>;
 
-function applyFilter<O>(qb: MemoryQuery<O>, f: MemoryFilter): MemoryQuery<O> {
+function applyFilter<O>(qb: MemorySelect<O>, f: MemoryFilter): MemorySelect<O> {
   let q = qb;
   if (f.apiKeyId !== null) q = q.where('memories.api_key_id', '=', f.apiKeyId);
   if (f.sessionId) q = q.where('memories.session_id', '=', f.sessionId);

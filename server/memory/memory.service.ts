@@ -3,16 +3,16 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { SettingsStore } from '../settings/settings.ts';
-import { describeIssues, parseInput } from '../validation.ts';
-import type { VectorEngine } from '../vector/vectorEngine.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { countTokens } from '../tokenCount.ts';
+import { apiKeyIdSchema, describeIssues, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
+import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import { toFtsQuery } from './ftsQuery.ts';
 import * as repo from './memory.repository.ts';
 import {
   contentKey,
-  LIMITS,
   type Memory,
   type MemoryInput,
   type MemoryPatch,
@@ -23,14 +23,13 @@ import {
   rowToMemory,
   type ValidMemoryInput,
 } from './memory.ts';
-import { countTokens } from './tokenCount.ts';
 
 export interface MemoryDeps {
   db: Db;
-  settings: SettingsStore;
+  settings: SettingsService;
   logger?: Logger;
-  /** The vector tier; without it SEMANTIC and HYBRID answer from keyword search and say so. */
-  vectors?: VectorEngine;
+  /** Vector search; without it SEMANTIC and HYBRID answer from keyword search and say so. */
+  vectors?: VectorService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
   access: AccessRecorder;
   now?: () => number;
@@ -77,6 +76,7 @@ export interface ImportReport {
 
 const clock = (deps: MemoryDeps) => (deps.now ?? Date.now)();
 const uuidSchema = z.uuid('id must be a UUID');
+const pageSchema = z.object({ limit: limitSchema, offset: offsetSchema });
 
 export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promise<Memory> {
   const valid = parseInput(memoryInputSchema, input);
@@ -145,20 +145,15 @@ export async function clearMemories(
   f: { apiKeyId: string; types?: readonly MemoryType[] | null; createdBefore?: Date | null },
 ): Promise<number> {
   // A blank key names no tenant: answering 0 would hide the caller's mistake.
-  if (f.apiKeyId.trim() === '') throw badInput('apiKeyId must not be empty');
-  return writing(deps.db, (trx) =>
-    repo.deleteMemoryRows(trx, { apiKeyId: f.apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() }),
-  );
+  const apiKeyId = parseInput(apiKeyIdSchema, f.apiKeyId);
+  return writing(deps.db, (trx) => repo.deleteMemoryRows(trx, { apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() }));
 }
 
 export async function listMemories(deps: MemoryDeps, query: MemoryQuery, page: MemoryPageRequest = {}) {
   await deps.access.flush();
   const filter = await toFilter(deps, query);
   if (filter === null) return { items: [] as Memory[], totalCount: 0 };
-  const limit = page.limit ?? 20;
-  const offset = page.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw badInput(`limit must be between 1 and ${LIMITS.pageSize}`);
-  if (!Number.isInteger(offset) || offset < 0) throw badInput('offset must not be negative');
+  const { limit, offset } = parseInput(pageSchema, { limit: page.limit ?? 20, offset: page.offset ?? 0 });
   const [rows, totalCount] = await Promise.all([
     repo.listMemoryRows(deps.db, filter, {
       limit,

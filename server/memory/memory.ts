@@ -1,22 +1,14 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
+import { apiKeyIdSchema, identifier, LIMITS, metadataSchema, sessionIdSchema } from '../validation.ts';
 
 export const MEMORY_TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'] as const satisfies readonly MemoryTypeValue[];
 export type MemoryType = MemoryTypeValue;
 
-export const LIMITS = {
-  contentChars: 65_536,
-  keyChars: 512,
-  idChars: 256,
-  metadataBytes: 16_384,
-  importRows: 10_000,
-  pageSize: 500,
-} as const;
-
 export type MemoryStatus = 'active' | 'expired' | 'out_of_retention' | 'archived';
 
-/** A memory as the rest of mnemo sees it: no engine columns, parsed metadata, real dates. */
+/** A memory as the rest of mnemo sees it: no storage columns, parsed metadata, real dates. */
 export interface Memory {
   pk: number;
   id: string;
@@ -71,15 +63,6 @@ export function retentionCutoff(now: number, retentionDays: number): number {
   return now - retentionDays * 86_400_000;
 }
 
-const identifier = (what: string) =>
-  z.string().trim().min(1, `${what} must not be empty`).max(LIMITS.idChars, `${what} is longer than ${LIMITS.idChars} characters`);
-
-const metadataSchema = z
-  .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object' })
-  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, {
-    message: `metadata is larger than ${LIMITS.metadataBytes} bytes`,
-  });
-
 const contentSchema = z
   .string()
   .refine((s) => s.trim().length > 0, 'content must not be empty')
@@ -88,8 +71,8 @@ const contentSchema = z
 const keySchema = identifier('key').max(LIMITS.keyChars, `key is longer than ${LIMITS.keyChars} characters`);
 
 export const memoryInputSchema = z.object({
-  apiKeyId: identifier('apiKeyId'),
-  sessionId: identifier('sessionId').nullish(),
+  apiKeyId: apiKeyIdSchema,
+  sessionId: sessionIdSchema.nullish(),
   type: z
     .enum(MEMORY_TYPES)
     .nullish()
@@ -104,7 +87,7 @@ export type MemoryInput = z.input<typeof memoryInputSchema>;
 export type ValidMemoryInput = z.output<typeof memoryInputSchema>;
 
 export const memoryPatchSchema = z.object({
-  sessionId: identifier('sessionId').nullish(),
+  sessionId: sessionIdSchema.nullish(),
   type: z.enum(MEMORY_TYPES).optional(),
   key: keySchema.optional(),
   content: contentSchema.optional(),

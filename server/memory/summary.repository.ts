@@ -53,8 +53,8 @@ export class SummaryConflict extends Error {}
  * Writes the summaries and archives their originals in one transaction, or throws SummaryConflict and writes nothing.
  * The candidates were read before this transaction (so that it starts with a write and honours busy_timeout): a run
  * for the same key alongside this one (autoSummarize while an admin summarizes) may have archived them already, and a
- * memory may have been rewritten since. Archiving them anyway left a second, orphaned summary of the same facts, or
- * hid a newer fact the summary does not hold; so only rows still unarchived and still old are archived, and all must be.
+ * memory may have been rewritten since. Archiving them anyway would leave a second, orphaned summary of the same facts,
+ * or hide a newer fact the summary does not hold; so only rows still unarchived and still old are archived, and all must be.
  */
 export async function writeSummaries(
   db: Db,

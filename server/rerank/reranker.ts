@@ -1,4 +1,5 @@
-import { endpointUrl, postToProvider } from '../embedding/providerHttp.ts';
+import { z } from 'zod';
+import { badIndex, endpointUrl, listIndex, parseProviderBody, postToProvider } from '../embedding/providerHttp.ts';
 
 /** One reranked document: its position in the documents given to rerank() and the model's relevance score. */
 export interface RerankResult {
@@ -97,25 +98,30 @@ export class RemoteReranker implements Reranker {
   /** Every result must name a distinct document that exists and carry a finite score; best first. */
   #parse(body: string, count: number): RerankResult[] {
     const bad = (why: string) => new RerankError('bad_response', `Rerank response from ${this.#host} ${why}`);
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      throw bad('is not JSON');
-    }
-    const results = (json as { results?: unknown } | null)?.results;
-    if (!Array.isArray(results)) throw bad('has no results array');
+    const { results } = parseProviderBody(body, rerankResponse, bad);
     const seen = new Set<number>();
-    const ranked = (results as unknown[]).map((item): RerankResult => {
-      const { index, relevance_score: score } = (item ?? {}) as { index?: unknown; relevance_score?: unknown };
-      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count || seen.has(index)) {
-        throw bad(`has a missing, repeated or out-of-range index (${String(index)})`);
-      }
-      if (typeof score !== 'number' || !Number.isFinite(score)) throw bad(`has no finite relevance_score for ${index}`);
+    for (const { index } of results) {
+      if (index >= count || seen.has(index)) throw bad(badIndex(index));
       seen.add(index);
-      return { index, score };
-    });
+    }
     // Providers already sort, but the contract is ours; ties keep the caller's order.
-    return ranked.sort((a, b) => b.score - a.score || a.index - b.index);
+    return results.map(({ index, relevance_score: score }) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
   }
 }
+
+/** The Cohere/Jina rerank response, as far as mnemo reads it; indexes are checked against the documents after parsing. */
+const rerankResponse = z.object(
+  {
+    results: z.array(
+      z.object(
+        {
+          index: listIndex,
+          relevance_score: z.number({ error: 'has a result without a finite relevance_score' }),
+        },
+        { error: 'has a result that is not an object' },
+      ),
+      { error: 'has no results array' },
+    ),
+  },
+  { error: 'has no results array' },
+);

@@ -223,8 +223,8 @@ export class QdrantIndex implements VectorIndex {
           ? { binary: { always_ram: true } }
           : undefined;
     // Through the generated API rather than client.createCollection(), which passes on only the fields it
-    // names and silently dropped `metadata`: the collection then carried no model signature, and one made
-    // for another model of the same dimension was taken as compatible.
+    // names and drops `metadata`: without the model signature there, a collection made for another model of
+    // the same dimension would pass as compatible.
     await this.call(() =>
       this.client.api().createCollection({
         collection_name: name,

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadEngineConfig } from '../../server/embedding/engineConfig.ts';
 import { StaticEmbedder } from '../../server/embedding/static.ts';
 import { findWordVectorPackage, type WordVectorPackage, wordVectorModelId } from '../../server/embedding/wordVectors.ts';
+import { loadVectorConfig } from '../../server/vectorConfig.ts';
 import { type HubDouble, startHubDouble } from '../doubles/hub.ts';
 import { startTestApp } from '../helpers/testApp.ts';
 import { WORD_VECTOR_DIM, writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
@@ -91,7 +91,7 @@ describe('the static source falls back to the package when its hub model cannot 
   });
 
   const engine = (env: Record<string, string>) =>
-    loadEngineConfig(
+    loadVectorConfig(
       {
         MEMORY_STATIC_MODEL: 'org/absent',
         MEMORY_STATIC_CACHE_DIR: cache,

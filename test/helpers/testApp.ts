@@ -4,9 +4,9 @@ import path from 'node:path';
 import { createApp } from '../../server/app.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
-import type { EngineConfig } from '../../server/embedding/engineConfig.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
+import type { VectorConfig } from '../../server/vectorConfig.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -31,7 +31,7 @@ export interface TestApp {
 
 export interface TestAppOptions {
   /** The vector engine's configuration; by default the offline one (no model, no worker). */
-  engine?: EngineConfig;
+  engine?: VectorConfig;
   /** An existing folder to use (its mnemo.db is opened, not replaced); by default a fresh temp folder. */
   dir?: string;
 }
@@ -44,7 +44,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'mnemo-test-'));
   const database = openDatabase(path.join(dir, 'mnemo.db'));
   await migrateToLatest(database.db);
-  const services = createServices({ db: database.db, logger: createLogger('silent'), adminToken: ADMIN_TOKEN, engine: options.engine });
+  const services = createServices({
+    db: database.db,
+    logger: createLogger('silent'),
+    adminToken: ADMIN_TOKEN,
+    vectorConfig: options.engine,
+  });
   const app = createApp(services);
   const address = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
@@ -79,7 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     close: async () => {
       await app.close();
-      await services.memory.access.flush();
+      await services.access.flush();
       await database.close();
       // A folder the caller passed in is the caller's: another app may open the same database after this one.
       if (!options.dir) rmSync(dir, { recursive: true, force: true });

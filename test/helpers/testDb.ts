@@ -24,7 +24,7 @@ export async function openTestDb(): Promise<TestDb> {
     database,
     services,
     close: async () => {
-      await services.memory.access.flush();
+      await services.access.flush();
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     },

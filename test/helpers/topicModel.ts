@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type EngineConfig, loadEngineConfig } from '../../server/embedding/engineConfig.ts';
+import { loadVectorConfig, type VectorConfig } from '../../server/vectorConfig.ts';
 import { writeStaticModel } from './models.ts';
 
 export const TOPICS = {
@@ -91,8 +91,8 @@ export function topicVector(topic: Topic, dim = 8): Float32Array {
  * background worker (tests embed through reindex jobs and the lazy backfill, which they can observe).
  * Texts below a cosine similarity of 0.5 are not vector candidates, so another topic never matches.
  */
-export function topicEngine(cacheDir: string, env: Record<string, string> = {}): EngineConfig {
-  return loadEngineConfig(
+export function topicEngine(cacheDir: string, env: Record<string, string> = {}): VectorConfig {
+  return loadVectorConfig(
     {
       MEMORY_STATIC_MODEL: 'test/topics',
       MEMORY_STATIC_CACHE_DIR: cacheDir,

@@ -11,7 +11,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 async function memoryPk(apiKeyId: string, content: string) {
-  const m = await createMemory(t.services.memory, { apiKeyId, content });
+  const m = await createMemory(t.services, { apiKeyId, content });
   return (t.database.sqlite.prepare('select pk from memories where id = ?').get(m.id) as { pk: number }).pk;
 }
 const counters = (pk: number) => t.database.sqlite.prepare('select access_count, last_accessed_at from memories where pk = ?').get(pk);

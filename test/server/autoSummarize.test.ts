@@ -24,7 +24,7 @@ beforeEach(async () => {
     content: `old fact number ${i}`,
     createdAt: new Date(Date.now() - 20 * day),
   }));
-  await importMemories(services.memory, rows, () => true);
+  await importMemories(services, rows, () => true);
 });
 afterEach(async () => {
   await database.close();
@@ -32,13 +32,13 @@ afterEach(async () => {
 });
 
 it('does nothing while autoSummarize is off', async () => {
-  expect(await autoSummarizeOnce(services.memory)).toBeNull();
+  expect(await autoSummarizeOnce(services)).toBeNull();
 });
 
 it('compacts the older half of the retention window per key when autoSummarize is on', async () => {
   await services.settings.update({ autoSummarize: true });
-  const pass = await autoSummarizeOnce(services.memory);
+  const pass = await autoSummarizeOnce(services);
   expect(pass?.results).toEqual([{ apiKeyId: 'auto', archived: 25, tokensSaved: expect.any(Number) }]);
   expect(pass!.results[0]!.tokensSaved).toBeGreaterThan(0);
-  expect((await autoSummarizeOnce(services.memory, pass!.next))?.results).toEqual([]);
+  expect((await autoSummarizeOnce(services, pass!.next))?.results).toEqual([]);
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_FRAME_TOKENS, lineTokens } from '../../server/memory/blockTokens.ts';
 import { formatMemoryBlock } from '../../server/memory/injection.ts';
-import { countTokens } from '../../server/memory/tokenCount.ts';
+import { countTokens } from '../../server/tokenCount.ts';
 import { ALL_SPECIAL_TOKENS } from '../helpers/specialTokens.ts';
 
 const TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'];

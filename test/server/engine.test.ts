@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineConfig } from '../../server/embedding/engineConfig.ts';
+import { loadVectorConfig } from '../../server/vectorConfig.ts';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
 import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
@@ -278,7 +278,7 @@ describe('model providers', () => {
     const ENV_KEY = 'sk-env-secret-key-9876543210';
     let envApp: TestApp;
     beforeAll(async () => {
-      const engine = loadEngineConfig(
+      const engine = loadVectorConfig(
         {
           MNEMO_EMBEDDING_URL: 'https://embeddings.example.com/v1',
           MNEMO_EMBEDDING_MODEL: 'env-embed',
@@ -462,7 +462,7 @@ describe('AUTO: the first embedding source that can embed', () => {
   });
 
   it('counts the environment provider marked keyless (MNEMO_EMBEDDING_KEYLESS) as configured', async () => {
-    const engine = loadEngineConfig(
+    const engine = loadVectorConfig(
       {
         MNEMO_EMBEDDING_URL: local.baseUrl,
         MNEMO_EMBEDDING_MODEL: 'env-local',

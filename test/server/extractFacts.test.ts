@@ -79,7 +79,7 @@ describe('extractFacts', () => {
   });
 
   it('reports a storage failure in the result instead of failing the gateway request', async () => {
-    const spy = vi.spyOn(app.services.memory.db, 'transaction').mockImplementation(() => {
+    const spy = vi.spyOn(app.services.db, 'transaction').mockImplementation(() => {
       throw new Error('disk I/O error');
     });
     try {

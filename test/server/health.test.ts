@@ -22,7 +22,7 @@ afterAll(() => app.close());
 
 /** Everything a probe could leave behind, read straight from SQLite once the access counts are written. */
 async function snapshot() {
-  await app.services.memory.access.flush();
+  await app.services.access.flush();
   const sqlite = app.database.sqlite;
   const all = (sql: string) => sqlite.prepare(sql).all();
   const one = (sql: string) => sqlite.prepare(sql).get();

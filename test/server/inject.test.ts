@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTokens } from '../../server/memory/tokenCount.ts';
+import { countTokens } from '../../server/tokenCount.ts';
 import { CREATE_MEMORY, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 

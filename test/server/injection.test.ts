@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../server/errors.ts';
 import {
-  DEFAULT_USER_ROLE_PROVIDERS,
   detectShape,
   formatMemoryBlock,
   type InjectableMemory,
@@ -11,6 +10,7 @@ import {
   injectionRoleFor,
   lastUserText,
 } from '../../server/memory/injection.ts';
+import { DEFAULT_USER_ROLE_PROVIDERS } from '../../server/settings/settings.service.ts';
 
 let nextId = 0;
 const memory = (content: string, type = 'factual'): InjectableMemory => ({ id: `m${++nextId}`, type, key: `k${nextId}`, content });

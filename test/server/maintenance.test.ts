@@ -7,14 +7,13 @@ let t: TestDb;
 beforeAll(async () => {
   t = await openTestDb();
   // One transaction per memory, as a gateway stores them: one small index segment each.
-  for (let i = 0; i < 120; i++)
-    await createMemory(t.services.memory, { apiKeyId: `mt-${i % 3}`, content: `note ${i} about topic ${i % 7}` });
+  for (let i = 0; i < 120; i++) await createMemory(t.services, { apiKeyId: `mt-${i % 3}`, content: `note ${i} about topic ${i % 7}` });
 });
 afterAll(() => t.close());
 
 const segmentRows = () => (t.database.sqlite.prepare('select count(*) as n from memories_fts_data').get() as { n: number }).n;
 const search = async (apiKeyId: string | null, text: string) =>
-  (await listMemories(t.services.memory, { apiKeyId, search: text }, { limit: 500 })).items.map((m) => m.content).sort();
+  (await listMemories(t.services, { apiKeyId, search: text }, { limit: 500 })).items.map((m) => m.content).sort();
 
 describe('keyword index maintenance', () => {
   it('merges the segments of many small writes and finds exactly what it found before', async () => {

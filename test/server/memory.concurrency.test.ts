@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { AccessRecorder } from '../../server/memory/accessRecorder.ts';
 import { createMemory } from '../../server/memory/memory.service.ts';
-import { SettingsStore } from '../../server/settings/settings.ts';
+import { SettingsService } from '../../server/settings/settings.service.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, UPDATE_MEMORY } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
@@ -82,7 +82,7 @@ describe('concurrent writes of one key', () => {
   it('keeps exactly one memory when two database connections write the same key interleaved', async () => {
     const connections: OpenedDatabase[] = [openDatabase(dbFile()), openDatabase(dbFile())];
     try {
-      const deps = connections.map((c) => ({ db: c.db, settings: new SettingsStore(c.db), access: new AccessRecorder(c.db) }));
+      const deps = connections.map((c) => ({ db: c.db, settings: new SettingsService(c.db), access: new AccessRecorder(c.db) }));
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           createMemory(deps[i % 2]!, { apiKeyId: 'conc-3', key: 'shared', content: `from connection ${i % 2}, write ${i}` }),

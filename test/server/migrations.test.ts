@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger } from '../../server/logger.ts';
 import { listMemories } from '../../server/memory/memory.service.ts';
-import { retrieve } from '../../server/memory/retrieval.ts';
+import { retrieve } from '../../server/memory/retrieval.service.ts';
 import { createServices } from '../../server/services.ts';
 
 let opened: OpenedDatabase | null = null;
@@ -52,9 +52,9 @@ describe('upgrading to per-key keyword terms (migration 004)', () => {
     await migrateToLatest(db);
     const services = createServices({ db, logger: createLogger('silent') });
     await services.settings.update({ enabled: true });
-    const found = await retrieve(services.memory, { apiKeyId: 'mig-a', query: 'oolong', strategy: 'HYBRID' }, { record: false });
+    const found = await retrieve(services, { apiKeyId: 'mig-a', query: 'oolong', strategy: 'HYBRID' }, { record: false });
     expect(found.items.map((i) => i.memory.content)).toEqual(['Drinks oolong tea']);
-    const acrossKeys = await listMemories(services.memory, { apiKeyId: null, search: 'oolong' });
+    const acrossKeys = await listMemories(services, { apiKeyId: null, search: 'oolong' });
     expect(acrossKeys.items.map((m) => m.content).sort()).toEqual(['Drinks oolong coffee', 'Drinks oolong tea']);
     const { rows } = await sql<{ api_key_id: string; memories: number }>`select * from memory_counts order by api_key_id`.execute(db);
     expect(rows).toEqual([

@@ -81,7 +81,7 @@ async function start(opts: { env?: Record<string, string>; apiKey?: string; batc
     db: database.db,
     logger: createLogger('silent'),
     adminToken: ADMIN_TOKEN,
-    engine,
+    vectorConfig: engine,
     env: opts.env ?? {},
     clock: () => clock.now,
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTokens } from '../../server/memory/tokenCount.ts';
+import { countTokens } from '../../server/tokenCount.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 

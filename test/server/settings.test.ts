@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/open.ts';
-import { DEFAULT_SETTINGS, SettingsStore } from '../../server/settings/settings.ts';
+import { DEFAULT_SETTINGS, SettingsService } from '../../server/settings/settings.service.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const DEFAULTS = {
@@ -83,7 +83,7 @@ describe('memory settings', () => {
     await update({ enabled: true, maxTokens: 1234, rerankProviderModel: 'cohere/rerank-3' });
     const reopened = openDatabase(path.join(app.dir, 'mnemo.db'));
     try {
-      expect(await new SettingsStore(reopened.db).get()).toEqual({
+      expect(await new SettingsService(reopened.db).get()).toEqual({
         ...DEFAULT_SETTINGS,
         enabled: true,
         maxTokens: 1234,
@@ -185,10 +185,10 @@ describe('the settings cache', () => {
 
 describe('a hand-corrupted settings row', () => {
   let warnings: string[];
-  let store: SettingsStore;
+  let store: SettingsService;
   beforeEach(() => {
     warnings = [];
-    store = new SettingsStore(app.services.db, (name) => warnings.push(name));
+    store = new SettingsService(app.services.db, (name) => warnings.push(name));
   });
   afterEach(() => {
     app.database.sqlite.pragma('ignore_check_constraints = OFF');

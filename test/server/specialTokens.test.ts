@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTokens } from '../../server/memory/tokenCount.ts';
+import { countTokens } from '../../server/tokenCount.ts';
 import { CREATE_MEMORY, GET_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ALL_SPECIAL_TOKENS } from '../helpers/specialTokens.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';

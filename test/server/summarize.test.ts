@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineTokens } from '../../server/memory/blockTokens.ts';
-import { compactOldMemories, summarize as summarizeInProcess } from '../../server/memory/summarization.ts';
-import { countTokens } from '../../server/memory/tokenCount.ts';
+import { compactOldMemories, summarize as summarizeInProcess } from '../../server/memory/summary.service.ts';
+import { countTokens } from '../../server/tokenCount.ts';
 import { CLEAR_MEMORIES, DELETE_MEMORY, IMPORT_MEMORIES, MEMORY_FIELDS, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
@@ -567,7 +567,7 @@ describe('compactOldMemories (the autoSummarize entry point)', () => {
   });
   afterAll(() => own.close());
   const pass = (opts: { maxKeys: number; after?: string | null }) =>
-    compactOldMemories(own.services.memory, { olderThanDays: 30, minCandidates: 2, ...opts });
+    compactOldMemories(own.services, { olderThanDays: 30, minCandidates: 2, ...opts });
 
   it("compacts each API key separately: one summary per key, holding only that key's facts", async () => {
     await seed(own, 'auto-1', facts('Auto one', 12));
@@ -619,7 +619,7 @@ describe('compactOldMemories (the autoSummarize entry point)', () => {
     await seed(own, 'overlap', facts('Overlap'));
     const [auto, manual] = await Promise.all([
       pass({ maxKeys: 10 }),
-      summarizeInProcess(own.services.memory, { apiKeyId: 'overlap', olderThanDays: 30, dryRun: false }),
+      summarizeInProcess(own.services, { apiKeyId: 'overlap', olderThanDays: 30, dryRun: false }),
     ]);
     const all = await listAll(own, 'overlap', true);
     const written = summaries(all);

@@ -17,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 async function memory(apiKeyId: string, content: string, extra: Record<string, unknown> = {}) {
-  return createMemory(t.services.memory, { apiKeyId, content, ...extra });
+  return createMemory(t.services, { apiKeyId, content, ...extra });
 }
 
 const item = (m: Awaited<ReturnType<typeof memory>>, vector: Float32Array): VectorItem => ({

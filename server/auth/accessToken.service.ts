@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import type { AccessTokenRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { parseInput } from '../validation.ts';
+import { apiKeyIdSchema, parseInput } from '../validation.ts';
 import * as repo from './accessToken.repository.ts';
 import { generateToken, hashToken, sameHash } from './tokenHash.ts';
 import type { Viewer } from './viewer.ts';
@@ -23,7 +23,7 @@ export interface AccessToken {
 const mintSchema = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is longer than 100 characters'),
   role: z.enum(['admin', 'gateway']).default('gateway'),
-  apiKeyId: z.string().trim().min(1, 'apiKeyId must not be empty').max(256, 'apiKeyId is longer than 256 characters').nullish(),
+  apiKeyId: apiKeyIdSchema.nullish(),
 });
 
 /** Last-use times are written at most this often per token, so authentication stays read-only on the hot path. */

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { badInput } from '../errors.ts';
+import { apiKeyIdSchema, parseInput, sessionIdSchema } from '../validation.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
 import { type ChatRequestShape, detectShape, type InjectionRole, injectIntoRequest, lastUserText } from './injection.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { createMemory } from './memory.service.ts';
 import type { Memory } from './memory.ts';
-import { type RetrievalResult, type RetrieveInput, retrieve } from './retrieval.ts';
+import { type RetrievalResult, type RetrieveInput, retrieve } from './retrieval.service.ts';
 
 /** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
 export interface InjectInput extends Omit<RetrieveInput, 'query'> {
@@ -30,8 +31,7 @@ export interface InjectOutcome {
 const providerSchema = z.string().trim().min(1, 'provider must not be empty').max(200, 'provider is longer than 200 characters');
 
 export async function injectMemory(deps: MemoryDeps, input: InjectInput): Promise<InjectOutcome> {
-  const provider = providerSchema.safeParse(input.provider);
-  if (!provider.success) throw badInput(provider.error.issues[0]!.message);
+  const provider = parseInput(providerSchema, input.provider);
   // Refuse a request we could not inject into before anything is retrieved or counted.
   if (!input.shape && detectShape(input.request) === null) {
     throw badInput('request is not an OpenAI chat (messages), OpenAI Responses (input) or Anthropic (system + messages) request');
@@ -43,7 +43,7 @@ export async function injectMemory(deps: MemoryDeps, input: InjectInput): Promis
   const result = injectIntoRequest(
     input.request,
     retrieval.items.map((i) => ({ id: i.memory.id, type: i.memory.type, key: i.memory.key, content: i.content })),
-    { provider: provider.data, userRoleProviders, shape: input.shape ?? undefined },
+    { provider, userRoleProviders, shape: input.shape ?? undefined },
   );
   return {
     request: result.request as Record<string, unknown>,
@@ -76,8 +76,8 @@ export interface ExtractOutcome {
 }
 
 const extractSchema = z.object({
-  apiKeyId: z.string().trim().min(1, 'apiKeyId must not be empty').max(256),
-  sessionId: z.string().trim().min(1, 'sessionId must not be empty').max(256).nullish(),
+  apiKeyId: apiKeyIdSchema,
+  sessionId: sessionIdSchema.nullish(),
   text: z.string(),
   role: z.enum(['user', 'assistant']),
 });
@@ -88,8 +88,7 @@ const extractSchema = z.object({
  * With memory disabled nothing is mined or stored; a dry run (`persist: false`) still reports the facts.
  */
 export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Promise<ExtractOutcome> {
-  const valid = extractSchema.safeParse(input);
-  if (!valid.success) throw badInput(valid.error.issues.map((i) => i.message).join('; '));
+  const valid = parseInput(extractSchema, input);
   const nothing = (skipped: ExtractOutcome['skipped']): ExtractOutcome => ({ facts: [], memories: [], error: null, skipped });
   if (input.noMemory) return nothing('opted_out');
   const dryRun = input.persist === false;
@@ -105,7 +104,7 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
           await createMemory(
             { ...deps, db: trx },
             {
-              apiKeyId: valid.data.apiKeyId,
+              apiKeyId: valid.apiKeyId,
               type: fact.type,
               key: fact.key,
               content: fact.content,
@@ -114,7 +113,7 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
                 category: fact.category,
                 polarity: fact.polarity,
                 role: input.role,
-                sessionId: valid.data.sessionId ?? null,
+                sessionId: valid.sessionId ?? null,
                 extractedAt,
               },
             },
@@ -125,7 +124,7 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
     });
     return { facts, memories, error: null, skipped: null };
   } catch (error) {
-    deps.logger?.error({ err: error, apiKeyId: valid.data.apiKeyId }, 'storing extracted facts failed');
+    deps.logger?.error({ err: error, apiKeyId: valid.apiKeyId }, 'storing extracted facts failed');
     return { facts, memories: [], error: 'storing the extracted facts failed; see the server log', skipped: null };
   }
 }

@@ -1,22 +1,22 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/open.ts';
-import type { ReindexJob, ReindexRunner } from '../jobs/reindex.ts';
-import type { QdrantStatus, QdrantTier } from './qdrantTier.ts';
-import * as repo from './vector.repository.ts';
-import type { EmbeddingStatus, VectorEngine } from './vectorEngine.ts';
-import { signatureKey, type VectorIndexStatus } from './vectorIndex.ts';
+import type { Db } from './db/open.ts';
+import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
+import type { QdrantService, QdrantStatus } from './vector/qdrant.service.ts';
+import * as repo from './vector/vector.repository.ts';
+import type { EmbeddingStatus, VectorService } from './vector/vector.service.ts';
+import { signatureKey, type VectorIndexStatus } from './vector/vectorIndex.ts';
 
-export interface TierProbe {
+export interface Probe {
   available: boolean;
   latencyMs: number;
   error: string | null;
 }
 
 export interface EngineStatus {
-  keyword: TierProbe & { documents: number };
+  keyword: Probe & { documents: number };
   embedding: EmbeddingStatus;
   vectorStore: VectorIndexStatus & {
-    extension: TierProbe & { version: string | null };
+    extension: Probe & { version: string | null };
     pendingReindex: number;
     /** False when the current embedder makes vectors of another signature than the stored ones. */
     signatureMatches: boolean | null;
@@ -28,7 +28,7 @@ export interface EngineStatus {
 }
 
 /** What each tier can do right now, each one probed with a real query rather than assumed. */
-export async function engineStatus(db: Db, vectors: VectorEngine, reindex: ReindexRunner, qdrant: QdrantTier): Promise<EngineStatus> {
+export async function engineStatus(db: Db, vectors: VectorService, reindex: ReindexRunner, qdrant: QdrantService): Promise<EngineStatus> {
   const [keyword, extension, embedding, store, pending, rerank, job, qdrantStatus] = await Promise.all([
     probe(async () => {
       await sql`select count(*) from memories_fts where memories_fts match '"mnemoprobe"'`.execute(db);
@@ -61,7 +61,7 @@ export async function engineStatus(db: Db, vectors: VectorEngine, reindex: Reind
   };
 }
 
-async function probe<T>(run: () => Promise<T>): Promise<{ probe: TierProbe; value: T | null }> {
+async function probe<T>(run: () => Promise<T>): Promise<{ probe: Probe; value: T | null }> {
   const started = performance.now();
   try {
     const value = await run();

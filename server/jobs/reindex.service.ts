@@ -6,7 +6,7 @@ import type { ReindexJobStatus } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import * as vectorRepo from '../vector/vector.repository.ts';
-import type { VectorEngine } from '../vector/vectorEngine.ts';
+import type { VectorService } from '../vector/vector.service.ts';
 import * as repo from './reindex.repository.ts';
 
 export interface ReindexJob {
@@ -67,7 +67,7 @@ export class ReindexRunner {
   private readonly cancelled = new Set<string>();
   private stopping = false;
 
-  constructor(private readonly deps: { db: Db; vectors: VectorEngine; logger: Logger; batchSize: number }) {
+  constructor(private readonly deps: { db: Db; vectors: VectorService; logger: Logger; batchSize: number }) {
     this.events.setMaxListeners(0);
   }
 
@@ -186,7 +186,7 @@ export class ReindexRunner {
       if (!ready.ready) return void (await this.finish(start.id, 'failed', ready.reason));
       let lastPk = start.last_pk;
       // After a model or quantization change nothing is flagged until the index is prepared for the new
-      // signature: without this a reindex found no work and left the old vectors in place. A rebuild flags
+      // signature: without this a reindex would find no work and leave the old vectors in place. A rebuild flags
       // every memory, so the job starts over from the first one and counts them.
       if (await this.deps.vectors.ensurePrepared(ready.embedder)) {
         lastPk = 0;
@@ -217,7 +217,7 @@ export class ReindexRunner {
    * Second phase when Qdrant is the store: every local vector is queued and carried to Qdrant (a backfill of
    * memories it never saw), counted in the same job so the same progress stream shows it.
    */
-  private async syncRemote(start: JobRow, embedder: Parameters<VectorEngine['prepareRemote']>[0]) {
+  private async syncRemote(start: JobRow, embedder: Parameters<VectorService['prepareRemote']>[0]) {
     const queued = await this.deps.vectors.prepareRemote(embedder, { recreate: start.force === 1 });
     if (queued > 0) this.events.emit(start.id, toJob(await repo.setJobTotal(this.deps.db, start.id, queued, Date.now())));
     let failedBatches = 0;

@@ -1,20 +1,21 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
-import { badInput } from '../errors.ts';
-import { DEFAULT_USER_ROLE_PROVIDERS } from '../memory/injection.ts';
-import { describeIssues } from '../validation.ts';
+import { describeIssues, maxTokensSchema, parseInput, retentionDaysSchema } from '../validation.ts';
 
 export const STRATEGIES = ['EXACT', 'SEMANTIC', 'HYBRID'] as const;
 export const EMBEDDING_SOURCES = ['AUTO', 'REMOTE', 'STATIC', 'TRANSFORMERS'] as const;
 export const VECTOR_STORES = ['AUTO', 'SQLITE_VEC', 'QDRANT'] as const;
+
+/** Providers and models that reject or mishandle the system role, by provider id or model id. */
+export const DEFAULT_USER_ROLE_PROVIDERS: readonly string[] = ['o1', 'o1-mini', 'o1-preview', 'glm', 'glmt', 'glm-cn', 'zai', 'qianfan'];
 
 const optionalName = z.string().trim().max(200, 'is longer than 200 characters').nullable();
 
 /** Every setting with its range and default. Out-of-range values are rejected, never clamped. */
 export const settingsSchema = z.object({
   enabled: z.boolean().default(false),
-  maxTokens: z.number().int('must be a whole number').min(0, 'must be at least 0').max(16_000, 'must be at most 16000').default(2000),
-  retentionDays: z.number().int('must be a whole number').min(1, 'must be at least 1').max(365, 'must be at most 365').default(30),
+  maxTokens: maxTokensSchema.default(2000),
+  retentionDays: retentionDaysSchema.default(30),
   strategy: z.enum(STRATEGIES).default('HYBRID'),
   embeddingSource: z.enum(EMBEDDING_SOURCES).default('AUTO'),
   embeddingProviderModel: optionalName.default(null),
@@ -43,7 +44,7 @@ const patchSchema = settingsSchema.partial().strict();
  * The one way to read and write settings: validated on the way in, cached in process and
  * invalidated on every write, so hot paths read them for free.
  */
-export class SettingsStore {
+export class SettingsService {
   private cached: Settings | null = null;
 
   constructor(
@@ -58,12 +59,11 @@ export class SettingsStore {
 
   async update(patch: SettingsPatch): Promise<Settings> {
     const given = stripUndefined(patch);
-    const parsed = patchSchema.safeParse(given);
-    if (!parsed.success) throw badInput(`invalid settings: ${describeIssues(parsed.error)}`);
+    const parsed = parseInput(patchSchema, given);
     const now = Date.now();
-    // Zod 4 fills in defaults even under .partial(): writing all of parsed.data would reset every
+    // Zod 4 fills in defaults even under .partial(): writing all of the parsed patch would reset every
     // setting the patch did not name.
-    const entries = Object.entries(parsed.data).filter(([name]) => name in given);
+    const entries = Object.entries(parsed).filter(([name]) => name in given);
     if (entries.length > 0) {
       await this.db.transaction().execute(async (trx) => {
         for (const [name, value] of entries) {

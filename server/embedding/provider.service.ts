@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput, notFound } from '../errors.ts';
 import { parseInput } from '../validation.ts';
-import type { EnvProvider } from './engineConfig.ts';
+import type { EnvProvider } from '../vectorConfig.ts';
 
 export type ModelKind = 'embedding' | 'rerank';
 
@@ -77,7 +77,7 @@ const upsertSchema = z.object({
  * Model providers (OpenAI-compatible embeddings, Cohere/Jina-style rerank) configured by admins, plus the
  * one from the environment. API keys are write-only: stored, used, never returned.
  */
-export class ProviderStore {
+export class ProviderService {
   private version = 0;
 
   constructor(

@@ -2,13 +2,13 @@ import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { CachedEmbedder, type EmbeddingCacheStats } from '../embedding/cache.ts';
 import type { Embedder, EmbedderState } from '../embedding/embedder.ts';
-import type { EngineConfig } from '../embedding/engineConfig.ts';
-import type { ProviderStore } from '../embedding/providers.ts';
+import type { ProviderService } from '../embedding/provider.service.ts';
 import { chooseEmbedding, type EmbeddingChoice } from '../embedding/resolve.ts';
 import type { Logger } from '../logger.ts';
 import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
-import type { Settings, SettingsStore } from '../settings/settings.ts';
-import type { QdrantTier } from './qdrantTier.ts';
+import type { Settings, SettingsService } from '../settings/settings.service.ts';
+import type { VectorConfig } from '../vectorConfig.ts';
+import type { QdrantService } from './qdrant.service.ts';
 import * as repo from './vector.repository.ts';
 import {
   signatureKey,
@@ -19,15 +19,15 @@ import {
   type VectorSignature,
 } from './vectorIndex.ts';
 
-export interface VectorEngineDeps {
+export interface VectorServiceDeps {
   db: Db;
-  settings: SettingsStore;
-  providers: ProviderStore;
-  config: EngineConfig;
+  settings: SettingsService;
+  providers: ProviderService;
+  config: VectorConfig;
   logger: Logger;
   /** The local store: always written, and the fallback when Qdrant is selected but unavailable. */
   index: VectorIndex;
-  qdrant?: QdrantTier;
+  qdrant?: QdrantService;
 }
 
 /** The nearest memories, and which store answered (with the reason when it was not the selected one). */
@@ -63,20 +63,20 @@ export interface EmbeddingStatus {
  * the index it fills, the background worker that embeds flagged memories, and the reranker. Writes never
  * wait on it: memories are stored and flagged at once, and vectors follow.
  */
-export class VectorEngine {
+export class VectorService {
   private current: { key: string; choice: EmbeddingChoice; embedder: Embedder | null } | null = null;
   private resolvedFor: { settings: Settings; providers: number } | null = null;
   private preparedKey: string | null = null;
   private fellBack: { from: string; reason: string } | null = null;
   private paused = 0;
 
-  constructor(private readonly deps: VectorEngineDeps) {}
+  constructor(private readonly deps: VectorServiceDeps) {}
 
   get index(): VectorIndex {
     return this.deps.index;
   }
 
-  get fusion(): EngineConfig['rrf'] {
+  get fusion(): VectorConfig['rrf'] {
     return this.deps.config.rrf;
   }
 
@@ -170,8 +170,8 @@ export class VectorEngine {
           note = `Qdrant collection does not fit the model (${this.deps.qdrant!.incompatibleReason()}); sqlite-vec answered`;
         } else if (await this.deps.qdrant!.behindFor(filter.apiKeyId)) {
           // Until the outbox reaches Qdrant, it lacks memories written (and just embedded) since the last
-          // sync and still finds changed ones by their old content; Qdrant answered anyway, silently
-          // incomplete, and after enabling it, empty until the backfill ended. sqlite-vec holds them all.
+          // sync and still finds changed ones by their old content (and right after enabling it, it is empty
+          // until the backfill ends). sqlite-vec holds them all.
           note = 'Qdrant is catching up (changes to this key are still queued for it); sqlite-vec answered';
         } else {
           return { hits: relevant(await qdrant.search(vector, filter, k)), store: 'qdrant', note: null };
@@ -195,14 +195,14 @@ export class VectorEngine {
    * reindex recreates one that does not), and every local vector is queued. Returns the queue's length.
    */
   async prepareRemote(embedder: Embedder, opts: { recreate: boolean }): Promise<number> {
-    const tier = this.deps.qdrant;
-    const index = await tier?.active();
+    const qdrant = this.deps.qdrant;
+    const index = await qdrant?.active();
     const signature = this.signatureOf(embedder);
-    if (!tier || !index || !signature) return 0;
-    if (!(await tier.ensureCollection(index, signature, opts)))
-      throw new Error(tier.incompatibleReason() ?? 'the Qdrant collection does not fit the model');
-    await tier.enqueueAll();
-    return tier.pending();
+    if (!qdrant || !index || !signature) return 0;
+    if (!(await qdrant.ensureCollection(index, signature, opts)))
+      throw new Error(qdrant.incompatibleReason() ?? 'the Qdrant collection does not fit the model');
+    await qdrant.enqueueAll();
+    return qdrant.pending();
   }
 
   /**
@@ -210,16 +210,16 @@ export class VectorEngine {
    * always within one API key. Fails with the reason when Qdrant or the model is not usable.
    */
   async searchQdrant(query: string, filter: VectorFilter, topK: number): Promise<{ hits: VectorHit[]; latencyMs: number }> {
-    const tier = this.deps.qdrant;
-    const index = await tier?.index();
-    if (!tier || !index) throw new Error('Qdrant is not configured');
+    const qdrant = this.deps.qdrant;
+    const index = await qdrant?.index();
+    if (!qdrant || !index) throw new Error('Qdrant is not configured');
     const ready = await this.loadForJob();
     if (!ready.ready) throw new Error(ready.reason);
     const [vector] = await ready.embedder.embed([query]);
     const signature = this.signatureOf(ready.embedder);
     if (!vector || !signature) throw new Error('the embedder returned no vector');
-    if (!(await tier.ensureCollection(index, signature)))
-      throw new Error(tier.incompatibleReason() ?? 'the collection does not fit the model');
+    if (!(await qdrant.ensureCollection(index, signature)))
+      throw new Error(qdrant.incompatibleReason() ?? 'the collection does not fit the model');
     const started = performance.now();
     const hits = await index.search(vector, filter, topK);
     return { hits, latencyMs: performance.now() - started };

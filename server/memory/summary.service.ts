@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
-import type { Settings } from '../settings/settings.ts';
-import { parseInput } from '../validation.ts';
+import type { Settings } from '../settings/settings.service.ts';
+import { countTokens } from '../tokenCount.ts';
+import { apiKeyIdSchema, parseInput, wholeNumber } from '../validation.ts';
 import { digest, injectedTokens, SUMMARY_KEY_PREFIX, SUMMARY_TYPE, summaryLineTokens, summaryMetadata } from './digest.ts';
 import type { KeyGuard, MemoryDeps } from './memory.service.ts';
 import { type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
-import { countTokens } from './tokenCount.ts';
 
 const DAY_MS = 86_400_000;
 
 const inputSchema = z.object({
-  apiKeyId: z.string().trim().min(1, 'apiKeyId must not be empty').max(256),
-  olderThanDays: z
-    .number()
-    .int('olderThanDays must be a whole number')
-    .min(0, 'olderThanDays must be at least 0')
-    .max(3650, 'olderThanDays must be at most 3650')
-    .nullish(),
+  apiKeyId: apiKeyIdSchema,
+  olderThanDays: wholeNumber('olderThanDays', 0, 3650).nullish(),
   dryRun: z.boolean(),
 });
 

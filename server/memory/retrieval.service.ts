@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { MemoryTypeValue } from '../db/schema.ts';
-import { STRATEGIES } from '../settings/settings.ts';
-import { parseInput } from '../validation.ts';
+import { STRATEGIES } from '../settings/settings.service.ts';
+import { truncateToTokens } from '../tokenCount.ts';
+import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSchema } from '../validation.ts';
 import { reciprocalRankFusion } from '../vector/fusion.ts';
 import { BLOCK_FRAME_TOKENS, lineTokens } from './blockTokens.ts';
 import { fitToBudget } from './budget.ts';
@@ -10,7 +11,6 @@ import type { MemoryDeps } from './memory.service.ts';
 import { MEMORY_TYPES, type Memory, retentionCutoff, rowToMemory } from './memory.ts';
 import * as repo from './retrieval.repository.ts';
 import { STOP_WORDS } from './stopWords.ts';
-import { truncateToTokens } from './tokenCount.ts';
 
 export type Strategy = (typeof STRATEGIES)[number];
 /**
@@ -78,17 +78,12 @@ const ENFORCED_LIMIT = 50;
 const RERANK_DEPTH = 50;
 
 const inputSchema = z.object({
-  apiKeyId: z.string().trim().min(1, 'apiKeyId must not be empty').max(256),
-  sessionId: z.string().trim().min(1, 'sessionId must not be empty').max(256).nullish(),
+  apiKeyId: apiKeyIdSchema,
+  sessionId: sessionIdSchema.nullish(),
   query: z.string().nullish(),
   strategy: z.enum(STRATEGIES).nullish(),
-  maxTokens: z
-    .number()
-    .int('maxTokens must be a whole number')
-    .min(0, 'maxTokens must be at least 0')
-    .max(16_000, 'maxTokens must be at most 16000')
-    .nullish(),
-  limit: z.number().int('limit must be a whole number').min(1, 'limit must be at least 1').max(500, 'limit must be at most 500').nullish(),
+  maxTokens: maxTokensSchema.nullish(),
+  limit: limitSchema.nullish(),
   types: z.array(z.enum(MEMORY_TYPES)).nullish(),
 });
 
