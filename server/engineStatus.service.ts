@@ -28,7 +28,13 @@ export interface EngineStatus {
 }
 
 /** What each tier can do right now, each one probed with a real query rather than assumed. */
-export async function engineStatus(db: Db, vectors: VectorService, reindex: ReindexRunner, qdrant: QdrantService): Promise<EngineStatus> {
+export async function engineStatus(deps: {
+  db: Db;
+  vectors: VectorService;
+  reindex: ReindexRunner;
+  qdrant: QdrantService;
+}): Promise<EngineStatus> {
+  const { db, vectors, reindex, qdrant } = deps;
   const [keyword, extension, embedding, store, pending, rerank, job, qdrantStatus] = await Promise.all([
     probe(async () => {
       await sql`select count(*) from memories_fts where memories_fts match '"mnemoprobe"'`.execute(db);

@@ -2,14 +2,16 @@
  * Expected failures of the domain. The GraphQL layer turns them into errors with `extensions.code`;
  * anything else is treated as a bug and masked.
  */
-export type DomainErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'FORBIDDEN' | 'UNAUTHENTICATED';
+/** UNAVAILABLE: a store or service mnemo depends on (Qdrant, a model provider) could not be reached; retrying later may work. */
+export type DomainErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'FORBIDDEN' | 'UNAUTHENTICATED' | 'UNAVAILABLE';
 
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'DomainError';
   }
 }
@@ -17,3 +19,4 @@ export class DomainError extends Error {
 export const badInput = (message: string) => new DomainError('BAD_USER_INPUT', message);
 export const notFound = (message: string) => new DomainError('NOT_FOUND', message);
 export const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
+export const unavailable = (message: string) => new DomainError('UNAVAILABLE', message);

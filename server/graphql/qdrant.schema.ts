@@ -1,11 +1,6 @@
-import { z } from 'zod';
 import { exactlyOneKey } from '../auth/viewer.ts';
-import { badInput } from '../errors.ts';
-import { retentionCutoff, rowToMemory } from '../memory/memory.ts';
-import { memoriesInScope } from '../memory/retrieval.repository.ts';
-import { parseInput } from '../validation.ts';
-import type { QdrantStatus } from '../vector/qdrant.service.ts';
-import type { QdrantSettingsView } from '../vector/qdrantSettings.ts';
+import { searchQdrant } from '../memory/qdrantSearch.service.ts';
+import type { QdrantHealth, QdrantSettings, QdrantStatus } from '../vector/qdrant.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
 
@@ -17,7 +12,7 @@ const QuantizationEnum = builder.enumType('QdrantQuantization', {
   } as const,
 });
 
-const QdrantSettingsRef = builder.objectRef<QdrantSettingsView & { enabled: boolean }>('QdrantSettings').implement({
+const QdrantSettingsRef = builder.objectRef<QdrantSettings>('QdrantSettings').implement({
   description: 'Where Qdrant is. The API key is write-only: only whether one is set is shown.',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'vectorStore is QDRANT.' }),
@@ -64,8 +59,12 @@ const QdrantSettingsInputRef = builder.inputType('QdrantSettingsInput', {
   }),
 });
 
-const QdrantHealthRef = builder.simpleObject('QdrantHealth', {
-  fields: (t) => ({ ready: t.boolean(), latencyMs: t.float(), error: t.string({ nullable: true }) }),
+const QdrantHealthRef = builder.objectRef<QdrantHealth>('QdrantHealth').implement({
+  fields: (t) => ({
+    ready: t.exposeBoolean('ready'),
+    latencyMs: t.exposeFloat('latencyMs'),
+    error: t.exposeString('error', { nullable: true }),
+  }),
 });
 
 const QdrantSearchHitRef = builder.simpleObject('QdrantSearchHit', {
@@ -76,28 +75,17 @@ const QdrantSearchResultRef = builder.simpleObject('QdrantSearchResult', {
   fields: (t) => ({ hits: t.field({ type: [QdrantSearchHitRef] }), latencyMs: t.float() }),
 });
 
-const searchTestSchema = z.object({
-  query: z.string().trim().min(1, 'query must not be empty').max(10_000),
-  topK: z.number().int().min(1, 'topK must be 1 to 100').max(100, 'topK must be 1 to 100'),
-});
-
 builder.queryFields((t) => ({
   qdrantSettings: t.field({
     type: QdrantSettingsRef,
     authScopes: { admin: true },
-    resolve: async (_root, _args, ctx) => ({
-      ...(await ctx.services.qdrantSettings.view()),
-      enabled: (await ctx.services.settings.get()).vectorStore === 'QDRANT',
-    }),
+    resolve: (_root, _args, ctx) => ctx.services.qdrant.settings(),
   }),
   qdrantHealth: t.field({
     type: QdrantHealthRef,
     authScopes: { admin: true },
     description: "Qdrant's /readyz, timed.",
-    resolve: async (_root, _args, ctx) => {
-      const index = await ctx.services.qdrant.index();
-      return index ? index.health() : { ready: false, latencyMs: 0, error: 'Qdrant is not configured' };
-    },
+    resolve: (_root, _args, ctx) => ctx.services.qdrant.health(),
   }),
 }));
 
@@ -106,58 +94,20 @@ builder.mutationFields((t) => ({
     type: QdrantSettingsRef,
     authScopes: { admin: true },
     args: { input: t.arg({ type: QdrantSettingsInputRef, required: true }) },
-    resolve: async (_root, { input }, ctx) => {
-      const { enabled, ...connection } = input;
-      const view = await ctx.services.qdrantSettings.update(connection);
-      if (enabled === true && !view.url) throw badInput('set a Qdrant url (or host and port) before enabling it');
-      if (enabled != null) await ctx.services.settings.update({ vectorStore: enabled ? 'QDRANT' : 'AUTO' });
-      return { ...view, enabled: (await ctx.services.settings.get()).vectorStore === 'QDRANT' };
-    },
+    resolve: (_root, { input }, ctx) => ctx.services.qdrant.updateSettings(input),
   }),
   qdrantSearchTest: t.field({
     type: QdrantSearchResultRef,
     authScopes: { admin: true },
-    description: 'Searches Qdrant alone for one API key, to check what it holds.',
+    description: 'Searches Qdrant alone for one API key, to check what it holds. UNAVAILABLE while Qdrant cannot be reached.',
     args: { query: t.arg.string({ required: true }), topK: t.arg.int({ defaultValue: 10 }), apiKeyId: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const { query, topK } = parseInput(searchTestSchema, { query: args.query, topK: args.topK ?? 10 });
-      const apiKeyId = exactlyOneKey(ctx.viewer, args.apiKeyId);
-      const now = Date.now();
-      const scope = {
-        apiKeyId,
-        sessionId: null,
-        types: null,
-        now,
-        retentionCutoff: retentionCutoff(now, (await ctx.services.settings.get()).retentionDays),
-      };
-      const { hits, latencyMs } = await ctx.services.vectors.searchQdrant(query, scope, topK).catch((error: Error) => {
-        throw badInput(`Qdrant search failed: ${error.message}`);
-      });
-      const rows = new Map(
-        (
-          await memoriesInScope(
-            ctx.services.db,
-            scope,
-            hits.map((h) => h.pk),
-          )
-        ).map((r) => [r.pk, r]),
-      );
-      return {
-        latencyMs,
-        hits: hits.flatMap((h) => (rows.has(h.pk) ? [{ score: h.similarity, memory: rowToMemory(rows.get(h.pk)!) }] : [])),
-      };
-    },
+    resolve: (_root, args, ctx) =>
+      searchQdrant(ctx.services, { query: args.query, topK: args.topK ?? 10, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) }),
   }),
   qdrantCleanup: t.int({
     authScopes: { admin: true },
-    description: 'Deletes Qdrant points of expired or out-of-retention memories and of memories that no longer exist; returns how many.',
-    resolve: async (_root, _args, ctx) => {
-      const now = Date.now();
-      return ctx.services.qdrant
-        .cleanup(now, retentionCutoff(now, (await ctx.services.settings.get()).retentionDays))
-        .catch((error: Error) => {
-          throw badInput(`Qdrant cleanup failed: ${error.message}`);
-        });
-    },
+    description:
+      'Deletes Qdrant points of expired or out-of-retention memories and of memories that no longer exist; returns how many. UNAVAILABLE while Qdrant cannot be reached.',
+    resolve: (_root, _args, ctx) => ctx.services.qdrant.cleanup(),
   }),
 }));

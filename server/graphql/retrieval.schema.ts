@@ -1,5 +1,4 @@
 import { exactlyOneKey } from '../auth/viewer.ts';
-import { formatMemoryBlock } from '../memory/injection.ts';
 import { type RetrievalResult, type RetrievedMemory, retrieve } from '../memory/retrieval.service.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
@@ -74,13 +73,9 @@ export const RetrievalResultRef = builder.objectRef<RetrievalResult>('RetrievalR
     candidates: t.exposeInt('candidates', { description: 'Ranked memories the budget walk considered.' }),
     resolution: t.field({ type: ResolutionRef, resolve: (r) => r.resolution }),
     skipped: t.expose('skipped', { type: SkipEnum, nullable: true }),
-    block: t.string({
+    block: t.exposeString('block', {
       nullable: true,
       description: 'The memory block exactly as it is injected; null when nothing was retrieved.',
-      resolve: (r) =>
-        r.items.length > 0
-          ? formatMemoryBlock(r.items.map((i) => ({ id: i.memory.id, type: i.memory.type, key: i.memory.key, content: i.content })))
-          : null,
     }),
   }),
 });

@@ -9,7 +9,9 @@ import './gateway.schema.ts';
 import './summary.schema.ts';
 import './health.schema.ts';
 import './qdrant.schema.ts';
-import './engine.schema.ts';
+import './engineStatus.schema.ts';
+import './provider.schema.ts';
+import './reindex.schema.ts';
 
 export const schema = builder.toSchema();
 

@@ -40,11 +40,7 @@ export async function injectMemory(deps: MemoryDeps, input: InjectInput): Promis
   const query = input.query ?? lastUserText(input.request);
   const retrieval = await retrieve(deps, { ...input, query }, { record: true });
   const { userRoleProviders } = await deps.settings.get();
-  const result = injectIntoRequest(
-    input.request,
-    retrieval.items.map((i) => ({ id: i.memory.id, type: i.memory.type, key: i.memory.key, content: i.content })),
-    { provider, userRoleProviders, shape: input.shape ?? undefined },
-  );
+  const result = injectIntoRequest(input.request, retrieval.block, { provider, userRoleProviders, shape: input.shape ?? undefined });
   return {
     request: result.request as Record<string, unknown>,
     injected: result.injected,

@@ -64,7 +64,7 @@ const PREAMBLE = 'Stored facts about the user from earlier conversations. Use th
 
 /**
  * The block to inject, one line per memory, enforced memories first. With no memories it is the bare frame, which
- * budgeting measures; injectIntoRequest injects nothing then.
+ * budgeting measures; retrieval then has no block, and injectIntoRequest injects nothing.
  */
 export function formatMemoryBlock(memories: InjectableMemory[]): string {
   return [OPEN, PREAMBLE, ...enforcedFirst(memories).map(formatMemoryLine), CLOSE].join('\n');
@@ -169,13 +169,12 @@ const fitsShape = (req: JsonObject, shape: ChatRequestShape) =>
 /**
  * The request with the memory block added; the input is never mutated. Changed objects are copied along the path to
  * the change and everything else is shared with the input, so treat the result as read-only (it is meant to be
- * serialised) or clone it.
+ * serialised) or clone it. A null block (nothing retrieved) leaves the request as it is.
  */
-export function injectIntoRequest(request: unknown, memories: InjectableMemory[], options: InjectionOptions): InjectionResult {
+export function injectIntoRequest(request: unknown, block: string | null, options: InjectionOptions): InjectionResult {
   const { req, shape } = resolveShape(request, options.shape);
   const role = injectionRoleFor(options.provider, options.userRoleProviders);
-  if (memories.length === 0) return { request, shape, role, block: '', injected: false };
-  const block = formatMemoryBlock(memories);
+  if (block === null) return { request, shape, role, block: '', injected: false };
   return { request: INJECTORS[shape][role](req, block), shape, role, block, injected: true };
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { SettingsService } from '../settings/settings.service.ts';
+import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, describeIssues, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
 import type { VectorService } from '../vector/vector.service.ts';
@@ -19,7 +19,6 @@ import {
   type MemoryType,
   memoryInputSchema,
   memoryPatchSchema,
-  retentionCutoff,
   rowToMemory,
   type ValidMemoryInput,
 } from './memory.ts';

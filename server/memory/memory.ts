@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
+import { retentionCutoff } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, identifier, LIMITS, metadataSchema, sessionIdSchema } from '../validation.ts';
 
 export const MEMORY_TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'] as const satisfies readonly MemoryTypeValue[];
@@ -56,11 +57,6 @@ export function memoryStatus(m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archiv
   if (m.expiresAt !== null && m.expiresAt.getTime() <= now) return 'expired';
   if (m.updatedAt.getTime() < retentionCutoff(now, retentionDays)) return 'out_of_retention';
   return 'active';
-}
-
-/** Retention counts from a memory's last write, so a fact restated today is fresh again. */
-export function retentionCutoff(now: number, retentionDays: number): number {
-  return now - retentionDays * 86_400_000;
 }
 
 const contentSchema = z

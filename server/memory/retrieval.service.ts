@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { MemoryTypeValue } from '../db/schema.ts';
-import { STRATEGIES } from '../settings/settings.service.ts';
+import { retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
 import { truncateToTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSchema } from '../validation.ts';
 import { reciprocalRankFusion } from '../vector/fusion.ts';
 import { BLOCK_FRAME_TOKENS, lineTokens } from './blockTokens.ts';
 import { fitToBudget } from './budget.ts';
 import { ftsPhrases } from './ftsQuery.ts';
+import { formatMemoryBlock, type InjectableMemory } from './injection.ts';
 import type { MemoryDeps } from './memory.service.ts';
-import { MEMORY_TYPES, type Memory, retentionCutoff, rowToMemory } from './memory.ts';
+import { MEMORY_TYPES, type Memory, rowToMemory } from './memory.ts';
 import * as repo from './retrieval.repository.ts';
 import { STOP_WORDS } from './stopWords.ts';
 
@@ -65,6 +66,8 @@ export interface RetrievalResult {
   resolution: Resolution;
   /** Set when nothing was retrieved on purpose: memory is disabled, or the budget is 0. */
   skipped: 'disabled' | 'zero_budget' | null;
+  /** The memory block exactly as it is injected (tokensUsed is its cost); null when nothing was retrieved. */
+  block: string | null;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -111,6 +114,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     candidates: 0,
     resolution,
     skipped,
+    block: null,
   });
   if (options.record && !settings.enabled) return empty('disabled');
   if (options.record && maxTokens === 0) return empty('zero_budget');
@@ -158,6 +162,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
       ],
     },
     skipped: null,
+    block: items.length > 0 ? formatMemoryBlock(items.map(injectable)) : null,
   };
 }
 
@@ -332,6 +337,11 @@ async function rerank(deps: MemoryDeps, query: string, ranked: Ranked): Promise<
       },
     };
   }
+}
+
+/** A retrieved memory as the block shows it: its content as fitted to the budget. */
+function injectable(i: RetrievedMemory): InjectableMemory {
+  return { id: i.memory.id, type: i.memory.type, key: i.memory.key, content: i.content };
 }
 
 function candidate(memory: Memory, tier: Tier, score: number): RetrievedMemory {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
-import type { Settings } from '../settings/settings.service.ts';
+import { retentionCutoff, type Settings } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, parseInput, wholeNumber } from '../validation.ts';
 import { digest, injectedTokens, SUMMARY_KEY_PREFIX, SUMMARY_TYPE, summaryLineTokens, summaryMetadata } from './digest.ts';
 import type { KeyGuard, MemoryDeps } from './memory.service.ts';
-import { type Memory, retentionCutoff, rowToMemory } from './memory.ts';
+import { type Memory, rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
 
 const DAY_MS = 86_400_000;

@@ -35,6 +35,11 @@ export const settingsSchema = z.object({
 });
 
 export type Settings = z.output<typeof settingsSchema>;
+
+/** Retention counts from a memory's last write, so a fact restated today is fresh again. */
+export function retentionCutoff(now: number, retentionDays: number): number {
+  return now - retentionDays * 86_400_000;
+}
 export type SettingsPatch = Partial<Settings>;
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
 

@@ -1,11 +1,23 @@
 import type { Db } from '../db/open.ts';
 import type { MemoryTypeValue } from '../db/schema.ts';
+import { unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { SettingsService } from '../settings/settings.service.ts';
+import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
 import * as repo from './qdrant.repository.ts';
-import { QdrantIncompatibleError, QdrantIndex } from './qdrantIndex.ts';
-import type { QdrantSettingsStore } from './qdrantSettings.ts';
+import { QdrantIncompatibleError, QdrantIndex, QdrantUnavailableError } from './qdrantIndex.ts';
+import type { QdrantSettingsPatch, QdrantSettingsStore, QdrantSettingsView } from './qdrantSettings.ts';
 import { signatureKey, type VectorSignature } from './vectorIndex.ts';
+
+/** The Qdrant settings as the API shows them, with whether Qdrant is the selected vector store. */
+export interface QdrantSettings extends QdrantSettingsView {
+  enabled: boolean;
+}
+
+export interface QdrantHealth {
+  ready: boolean;
+  latencyMs: number;
+  error: string | null;
+}
 
 export interface QdrantStatus {
   configured: boolean;
@@ -42,6 +54,27 @@ export class QdrantService {
       clock?: () => number;
     },
   ) {}
+
+  async settings(): Promise<QdrantSettings> {
+    return { ...(await this.deps.qdrant.view()), enabled: (await this.deps.settings.get()).vectorStore === 'QDRANT' };
+  }
+
+  /**
+   * Saves the connection settings. `enabled: true` selects Qdrant as the vector store (refused, with nothing
+   * saved, while no URL is set); `false` returns the choice to AUTO.
+   */
+  async updateSettings(patch: QdrantSettingsPatch & { enabled?: boolean | null }): Promise<QdrantSettings> {
+    const { enabled, ...connection } = patch;
+    await this.deps.qdrant.update(connection, { requireUrl: enabled === true });
+    if (enabled != null) await this.deps.settings.update({ vectorStore: enabled ? 'QDRANT' : 'AUTO' });
+    return this.settings();
+  }
+
+  /** Qdrant's own readiness probe, timed. */
+  async health(): Promise<QdrantHealth> {
+    const index = await this.index();
+    return index ? index.health() : { ready: false, latencyMs: 0, error: 'Qdrant is not configured' };
+  }
 
   /** The index when Qdrant is selected and configured, else null. */
   async active(): Promise<QdrantIndex | null> {
@@ -166,18 +199,28 @@ export class QdrantService {
     return repo.outboxSize(this.deps.db);
   }
 
-  /** Points of expired or out-of-retention memories, and points whose memory is gone: deleted, counted. */
-  async cleanup(now: number, retentionCutoff: number): Promise<number> {
+  /**
+   * Points of expired or out-of-retention memories, and points whose memory is gone: deleted, counted.
+   * Fails with UNAVAILABLE when Qdrant cannot be reached.
+   */
+  async cleanup(): Promise<number> {
     const index = await this.index();
     if (!index) return 0;
-    let deleted = await index.deleteStale(now, retentionCutoff);
-    for await (const ids of index.pointIds()) {
-      const alive = await repo.existingPks(this.deps.db, ids);
-      const orphans = ids.filter((id) => !alive.has(id));
-      await index.delete(orphans);
-      deleted += orphans.length;
+    const now = Date.now();
+    const { retentionDays } = await this.deps.settings.get();
+    try {
+      let deleted = await index.deleteStale(now, retentionCutoff(now, retentionDays));
+      for await (const ids of index.pointIds()) {
+        const alive = await repo.existingPks(this.deps.db, ids);
+        const orphans = ids.filter((id) => !alive.has(id));
+        await index.delete(orphans);
+        deleted += orphans.length;
+      }
+      return deleted;
+    } catch (error) {
+      if (error instanceof QdrantUnavailableError) throw unavailable(`Qdrant cleanup failed: ${error.message}`);
+      throw error;
     }
-    return deleted;
   }
 
   async status(): Promise<QdrantStatus> {

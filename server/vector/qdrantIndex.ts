@@ -1,4 +1,5 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { DomainError } from '../errors.ts';
 import { CircuitBreaker } from './circuitBreaker.ts';
 import type { QdrantConnection } from './qdrantSettings.ts';
 import {
@@ -27,6 +28,14 @@ const PAYLOAD_INDEXES = [
 /** Consecutive failures after which the breaker opens, and how long it then refuses calls. */
 export const BREAKER_THRESHOLD = 3;
 export const BREAKER_COOLDOWN_MS = 30_000;
+
+/** Qdrant could not be reached or refused a call (network error, timeout, an error status, the breaker open). */
+export class QdrantUnavailableError extends DomainError {
+  constructor(cause: unknown) {
+    super('UNAVAILABLE', cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'QdrantUnavailableError';
+  }
+}
 
 /** The collection exists but holds vectors of another size, distance or model: never mixed with ours. */
 export class QdrantIncompatibleError extends Error {
@@ -241,8 +250,12 @@ export class QdrantIndex implements VectorIndex {
     this.known = signature;
   }
 
-  private call<T>(run: () => Promise<T>): Promise<T> {
-    return this.breaker.run(run);
+  private async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await this.breaker.run(run);
+    } catch (error) {
+      throw new QdrantUnavailableError(error);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
+import { badInput } from '../errors.ts';
 import { parseInput } from '../validation.ts';
 
 export type QdrantQuantization = 'none' | 'int8' | 'binary';
@@ -94,7 +95,8 @@ export class QdrantSettingsStore {
     return s.url ? { url: s.url, collection: s.collection, apiKey: s.apiKey, quantization: s.quantization, timeoutMs: s.timeoutMs } : null;
   }
 
-  async update(patch: QdrantSettingsPatch): Promise<QdrantSettingsView> {
+  /** Saves a patch; with `requireUrl`, one that would leave no URL is refused and nothing is saved. */
+  async update(patch: QdrantSettingsPatch, opts: { requireUrl?: boolean } = {}): Promise<QdrantSettingsView> {
     const p = parseInput(patchSchema, patch);
     const changes: Partial<Stored> = {};
     if (p.url !== undefined) changes.url = p.url;
@@ -103,6 +105,9 @@ export class QdrantSettingsStore {
     if (p.apiKey !== undefined && p.apiKey !== null) changes.apiKey = p.apiKey.trim() === '' ? null : p.apiKey.trim();
     if (p.quantization) changes.quantization = p.quantization;
     if (p.timeoutMs) changes.timeoutMs = p.timeoutMs;
+    this.cached ??= await this.load();
+    const url = this.env.MNEMO_QDRANT_URL || ('url' in changes ? changes.url : this.cached.url);
+    if (opts.requireUrl && !url) throw badInput('set a Qdrant url (or host and port) before enabling it');
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
       for (const [name, value] of Object.entries(changes)) {

@@ -1,9 +1,10 @@
 import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { CachedEmbedder, type EmbeddingCacheStats } from '../embedding/cache.ts';
-import type { Embedder, EmbedderState } from '../embedding/embedder.ts';
+import { type Embedder, type EmbedderState, EmbeddingError } from '../embedding/embedder.ts';
 import type { ProviderService } from '../embedding/provider.service.ts';
 import { chooseEmbedding, type EmbeddingChoice } from '../embedding/resolve.ts';
+import { badInput, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
 import type { Settings, SettingsService } from '../settings/settings.service.ts';
@@ -207,19 +208,22 @@ export class VectorService {
 
   /**
    * The admin's Qdrant search test: the query embedded with the current model and searched in Qdrant only,
-   * always within one API key. Fails with the reason when Qdrant or the model is not usable.
+   * always within one API key. Fails with BAD_USER_INPUT when Qdrant or the model is not set up to be used,
+   * and with UNAVAILABLE when Qdrant or the embedding provider cannot be reached.
    */
   async searchQdrant(query: string, filter: VectorFilter, topK: number): Promise<{ hits: VectorHit[]; latencyMs: number }> {
     const qdrant = this.deps.qdrant;
     const index = await qdrant?.index();
-    if (!qdrant || !index) throw new Error('Qdrant is not configured');
+    if (!qdrant || !index) throw badInput('Qdrant is not configured');
     const ready = await this.loadForJob();
-    if (!ready.ready) throw new Error(ready.reason);
-    const [vector] = await ready.embedder.embed([query]);
+    if (!ready.ready) throw badInput(ready.reason);
+    const [vector] = await ready.embedder.embed([query]).catch((error: unknown) => {
+      throw error instanceof EmbeddingError ? unavailable(error.message) : error;
+    });
     const signature = this.signatureOf(ready.embedder);
-    if (!vector || !signature) throw new Error('the embedder returned no vector');
+    if (!vector || !signature) throw badInput('the embedder returned no vector');
     if (!(await qdrant.ensureCollection(index, signature)))
-      throw new Error(qdrant.incompatibleReason() ?? 'the collection does not fit the model');
+      throw badInput(qdrant.incompatibleReason() ?? 'the collection does not fit the model');
     const started = performance.now();
     const hits = await index.search(vector, filter, topK);
     return { hits, latencyMs: performance.now() - started };

@@ -65,7 +65,8 @@ const anthropicRequest = () => ({
 const likesPython = [memory('Likes Python')];
 const asSystem = { provider: 'openai' };
 const asUser = { provider: 'o1-mini' };
-const inject = (request: unknown, options: InjectionOptions, memories = likesPython) => injectIntoRequest(request, memories, options);
+const inject = (request: unknown, options: InjectionOptions, memories = likesPython) =>
+  injectIntoRequest(request, memories.length > 0 ? formatMemoryBlock(memories) : null, options);
 const injected = (request: unknown, options: InjectionOptions) =>
   inject(request, options).request as Record<string, unknown> & { messages: unknown[]; input: unknown[] };
 const block = formatMemoryBlock(likesPython);

@@ -707,6 +707,14 @@ describe('settings', () => {
     expect(onlyError(res).message).toMatch(/set a Qdrant url/);
   });
 
+  it('saves nothing of a patch it refuses for want of a URL', async () => {
+    const app = await start();
+    const before = (await app.ok(QDRANT_SETTINGS)).qdrantSettings;
+    const res = await app.gql(UPDATE_QDRANT, { input: { enabled: true, collection: 'elsewhere', timeoutMs: 900 } });
+    expect(onlyError(res).extensions?.code).toBe('BAD_USER_INPUT');
+    expect((await app.ok(QDRANT_SETTINGS)).qdrantSettings).toEqual(before);
+  });
+
   it('sends the API key set through updateQdrantSettings in the api-key header', async () => {
     const app = await start({ apiKey: 'qd-key-4f1e2b' });
     await connect(app, { apiKey: 'qd-key-4f1e2b' });
@@ -841,6 +849,21 @@ describe('qdrantSearchTest', () => {
     const res = await app.gql(SEARCH_TEST, { apiKeyId: 'acme', query: 'mango' }, token);
     expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
   });
+
+  it('says UNAVAILABLE, not BAD_USER_INPUT, while Qdrant cannot be reached', async () => {
+    const app = await startWithQdrant();
+    app.qdrant.fault({ type: 'unavailable', times: Infinity });
+    const error = onlyError(await app.gql(SEARCH_TEST, { apiKeyId: key(), query: 'mango' }));
+    expect(error.extensions?.code).toBe('UNAVAILABLE');
+    expect(error.message).toMatch(/^Qdrant search failed: .*Service Unavailable/);
+  });
+
+  it('says BAD_USER_INPUT while Qdrant is not configured', async () => {
+    const app = await start();
+    const error = onlyError(await app.gql(SEARCH_TEST, { apiKeyId: key(), query: 'mango' }));
+    expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(error.message).toBe('Qdrant search failed: Qdrant is not configured');
+  });
 });
 
 describe('qdrantCleanup', () => {
@@ -869,6 +892,18 @@ describe('qdrantCleanup', () => {
     expect((await app.ok(CLEANUP)).qdrantCleanup).toBe(3);
     expect([...points(app).keys()]).toEqual([live.id]);
     expect((await app.ok(CLEANUP)).qdrantCleanup).toBe(0);
+  });
+
+  it('says UNAVAILABLE while Qdrant cannot be reached, and deletes nothing', async () => {
+    const app = await startWithQdrant();
+    await create(app, { apiKeyId: key(), content: 'I eat banana' });
+    await tick(app);
+    app.qdrant.fault({ type: 'reset', times: Infinity });
+    const error = onlyError(await app.gql(CLEANUP));
+    expect(error.extensions?.code).toBe('UNAVAILABLE');
+    expect(error.message).toMatch(/^Qdrant cleanup failed: /);
+    app.qdrant.clearFaults();
+    expect(points(app).size).toBe(1);
   });
 
   it('keeps points whose memory still exists', async () => {
