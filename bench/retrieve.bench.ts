@@ -159,7 +159,7 @@ export async function benchRetrieve(o: RetrieveOptions): Promise<{ results: Retr
         const t0 = performance.now();
         seedMemories(db.database.sqlite, { count: size - have, apiKeys: 1, seed: 101 + step });
         seeding.push({ rows: size - have, keys: 1, ms: performance.now() - t0 });
-        analyzeLikeAServer(db.database.sqlite);
+        await analyzeLikeAServer(db.database);
       }
       // Started after seeding, which blocks the event loop for seconds (a timed-out keep-alive socket would reset).
       const server = o.httpAt === size ? await startHttp(db.services) : null;
@@ -403,8 +403,8 @@ export async function benchTenants(o: TenantOptions): Promise<{ results: TenantR
       batchSize: 10_000,
     });
     seeding.push({ rows: o.keys * o.perKey, keys: o.keys, ms: performance.now() - t0 });
-    analyzeLikeAServer(alone.database.sqlite);
-    analyzeLikeAServer(crowded.database.sqlite);
+    await analyzeLikeAServer(alone.database);
+    await analyzeLikeAServer(crowded.database);
     const middle = apiKeyName(Math.floor(o.keys / 2));
     if (perKey.get(middle) !== o.perKey) throw new Error(`${middle} got ${perKey.get(middle)} memories, expected ${o.perKey}`);
 
@@ -563,7 +563,7 @@ export async function benchInject(o: InjectOptions): Promise<InjectResult[]> {
   try {
     await enableMemory(db);
     seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 1, seed: 301 });
-    analyzeLikeAServer(db.database.sqlite);
+    await analyzeLikeAServer(db.database);
     const requests = Array.from({ length: 200 }, (_, i) => chatRequest(5000 + i, o.messages));
     const requestBytes = requests.reduce((s, r) => s + Buffer.byteLength(JSON.stringify(r)), 0) / requests.length;
     const lanes = STRATEGIES.map((strategy) => {

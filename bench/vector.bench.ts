@@ -162,7 +162,7 @@ export async function benchKnn(
       const t0 = performance.now();
       if (size > have) seedMemories(base.database.sqlite, { count: size - have, apiKeys: 1, seed: 401 + step });
       seedMs += performance.now() - t0;
-      analyzeLikeAServer(base.database.sqlite);
+      await analyzeLikeAServer(base.database);
       // int8 gets its own copy of the same memories (a fresh copy at every size), so both indexes are measured in turns.
       await int8?.close();
       int8 = await openBenchDb({ vectorConfig: engine('int8'), copyOf: base.file });

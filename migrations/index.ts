@@ -6,6 +6,7 @@ import * as tenantTermsFts from './2026_11_30_004_tenant_terms_fts.ts';
 import * as keylessProviders from './2026_12_01_005_keyless_providers.ts';
 import * as coveringSummaries from './2026_12_01_006_covering_summaries.ts';
 import * as profileIndex from './2026_12_01_007_profile_index.ts';
+import * as qdrantOutboxFlag from './2026_12_01_008_qdrant_outbox_flag.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_005_keyless_providers': keylessProviders,
   '2026_12_01_006_covering_summaries': coveringSummaries,
   '2026_12_01_007_profile_index': profileIndex,
+  '2026_12_01_008_qdrant_outbox_flag': qdrantOutboxFlag,
 };

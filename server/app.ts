@@ -2,7 +2,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { ping } from './db/open.ts';
 import { createMnemoYoga } from './graphql/yoga.ts';
 import type { Services } from './services.ts';
 
@@ -70,7 +70,7 @@ export function createApp(services: Services): App {
 
 async function healthz(services: Services, res: ServerResponse) {
   try {
-    await sql`select 1`.execute(services.db);
+    await ping(services.db);
     sendJson(res, 200, { status: 'ok' });
   } catch {
     sendJson(res, 503, { status: 'unavailable', reason: 'database' });

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
 import type { Db } from './db/open.ts';
 import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
+import { probeKeywordIndex } from './memory/retrieval.repository.ts';
 import type { QdrantService, QdrantStatus } from './vector/qdrant.service.ts';
+import { vectorExtensionVersion } from './vector/sqliteVec.repository.ts';
 import * as repo from './vector/vector.repository.ts';
 import type { EmbeddingStatus, VectorService } from './vector/vector.service.ts';
 import { signatureKey, type VectorIndexStatus } from './vector/vectorIndex.ts';
@@ -36,12 +37,8 @@ export async function engineStatus(deps: {
 }): Promise<EngineStatus> {
   const { db, vectors, reindex, qdrant } = deps;
   const [keyword, extension, embedding, store, pending, rerank, job, qdrantStatus] = await Promise.all([
-    probe(async () => {
-      await sql`select count(*) from memories_fts where memories_fts match '"mnemoprobe"'`.execute(db);
-      const { rows } = await sql<{ n: number }>`select count(*) as n from memories_fts_docsize`.execute(db);
-      return rows[0]?.n ?? 0;
-    }),
-    probe(async () => (await sql<{ v: string }>`select vec_version() as v`.execute(db)).rows[0]?.v ?? null),
+    probe(() => probeKeywordIndex(db)),
+    probe(() => vectorExtensionVersion(db)),
     vectors.embeddingStatus(),
     vectors.index.status(),
     repo.countPending(db),

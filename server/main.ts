@@ -5,8 +5,9 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { MERGE_STEPS_PER_RUN, mergeKeywordIndex, openDatabase, optimizeDatabase } from './db/open.ts';
+import { openDatabase } from './db/open.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
@@ -120,8 +121,9 @@ async function serve(config: Config): Promise<number> {
   await services.reindex.resumeInterrupted();
   // Keeps the planner's statistics current and the keyword index merged as the tables grow.
   // openDatabase already refreshed the statistics; the index merge is what start-up still owes.
-  mergeKeywordIndex(opened.sqlite, MERGE_STEPS_PER_RUN);
-  const optimizer = setInterval(() => optimizeDatabase(opened.sqlite), 3_600_000).unref();
+  const maintain = (run: Promise<void>) => run.catch((err: unknown) => logger.error({ err }, 'database maintenance failed'));
+  await maintain(mergeKeywordIndex(opened.db, MERGE_STEPS_PER_RUN));
+  const optimizer = setInterval(() => void maintain(optimizeDatabase(opened.db)), 3_600_000).unref();
   await stopRequested;
   logger.info('shutting down');
   stopAutoSummarize();

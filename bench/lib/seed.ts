@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import { mergeKeywordIndex } from '../../server/db/open.ts';
+import { mergeKeywordIndex } from '../../server/db/maintenance.ts';
+import type { OpenedDatabase } from '../../server/db/open.ts';
 import { contentKey } from '../../server/memory/memory.ts';
 import { countTokens } from '../../server/tokenCount.ts';
 import { pick, rng, sentence } from './text.ts';
@@ -122,7 +123,7 @@ export function seedMemories(sqlite: SQLite.Database, opts: SeedOptions): Map<st
  * a server that has been up for an hour would (see the notes). The merge runs to the end here; a server does
  * it in bounded steps, hour after hour.
  */
-export function analyzeLikeAServer(sqlite: SQLite.Database): void {
-  sqlite.pragma('optimize = 0x10002');
-  mergeKeywordIndex(sqlite);
+export async function analyzeLikeAServer(database: OpenedDatabase): Promise<void> {
+  database.sqlite.pragma('optimize = 0x10002');
+  await mergeKeywordIndex(database.db);
 }

@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database } from './schema.ts';
@@ -10,8 +10,9 @@ export type Db = Kysely<Database>;
 export interface OpenedDatabase {
   db: Db;
   /**
-   * The raw handle, outside Kysely's one-query-at-a-time discipline: for tests and tools that inspect the file,
-   * and the index maintenance below. Every request's statement goes through `db` (FTS5 MATCH and vec0 as `sql`).
+   * The raw handle, outside Kysely's one-query-at-a-time discipline: for tests and tools that inspect the file.
+   * Every statement of the server goes through `db` (FTS5 MATCH, vec0 and index maintenance as `sql`), so none
+   * can land inside another request's open transaction.
    */
   sqlite: SQLite.Database;
   close(): Promise<void>;
@@ -30,8 +31,8 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('mmap_size = 268435456');
   sqliteVec.load(sqlite);
   registerTenantTerms(sqlite);
-  // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite);
-  // long-running servers repeat it, see optimizeDatabase.
+  // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite), before the
+  // first query; long-running servers repeat it (db/maintenance.ts).
   sqlite.pragma('optimize = 0x10002');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, sqlite, close: () => db.destroy() };
@@ -58,28 +59,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Merge steps one maintenance run may take: about 10,000 pages written, a bounded pause for requests. */
-export const MERGE_STEPS_PER_RUN = 20;
-
-/** Run hourly by long-lived processes: keeps query plans right and the keyword index compact. */
-export function optimizeDatabase(sqlite: SQLite.Database) {
-  sqlite.pragma('optimize');
-  mergeKeywordIndex(sqlite, MERGE_STEPS_PER_RUN);
-}
-
-/**
- * Every write transaction adds a small segment to the FTS5 index, and FTS5 only merges them in fours, so a
- * server that stores memories one at a time searches dozens of segments per query term (measured: a term's
- * setup cost fell by half to three quarters once merged). A negative 'merge' is an incremental 'optimize':
- * each step writes about 500 pages, so one call blocks for a bounded time and the next call continues.
- */
-export function mergeKeywordIndex(sqlite: SQLite.Database, maxSteps = Infinity) {
-  const changes = sqlite.prepare('select total_changes()').pluck();
-  const merge = sqlite.prepare(`insert into memories_fts(memories_fts, rank) values ('merge', -500)`);
-  for (let step = 0; step < maxSteps; step++) {
-    const before = changes.get() as number;
-    merge.run();
-    // FTS5's documented signal: fewer than two changes means there was nothing left to merge.
-    if ((changes.get() as number) - before < 2) return;
-  }
+/** Resolves when the database answers a query; for /healthz. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }

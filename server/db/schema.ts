@@ -12,12 +12,19 @@ export interface Database {
   reindex_jobs: ReindexJobsTable;
   model_providers: ModelProvidersTable;
   qdrant_outbox: QdrantOutboxTable;
+  qdrant_outbox_state: QdrantOutboxStateTable;
   summary_rebuilds: SummaryRebuildsTable;
 }
 
 /** Summaries whose originals were deleted or brought back, queued by triggers; rebuilt in the same transaction. */
 export interface SummaryRebuildsTable {
   summary_id: string;
+}
+
+/** One row: whether changes are queued for Qdrant (vectorStore is QDRANT); read by the outbox triggers. */
+export interface QdrantOutboxStateTable {
+  id: number;
+  enabled: number;
 }
 
 export interface QdrantOutboxTable {

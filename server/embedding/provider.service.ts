@@ -3,6 +3,7 @@ import type { Db } from '../db/open.ts';
 import { badInput, notFound } from '../errors.ts';
 import { parseInput } from '../validation.ts';
 import type { EnvProvider } from '../vectorConfig.ts';
+import * as repo from './provider.repository.ts';
 
 export type ModelKind = 'embedding' | 'rerank';
 
@@ -91,7 +92,7 @@ export class ProviderService {
   }
 
   async list(): Promise<Provider[]> {
-    const rows = await this.db.selectFrom('model_providers').selectAll().orderBy('id').execute();
+    const rows = await repo.listProviderRows(this.db);
     const stored: Provider[] = rows.map((r) => ({
       id: r.id,
       baseUrl: r.base_url,
@@ -106,27 +107,14 @@ export class ProviderService {
   async upsert(input: z.input<typeof upsertSchema>): Promise<Provider> {
     const valid = parseInput(upsertSchema, input);
     const apiKey = valid.apiKey === undefined ? undefined : valid.apiKey.trim() === '' ? null : valid.apiKey.trim();
-    const now = Date.now();
-    await this.db
-      .insertInto('model_providers')
-      .values({
-        id: valid.id,
-        base_url: valid.baseUrl,
-        api_key: apiKey ?? null,
-        keyless: valid.keyless ? 1 : 0,
-        models: JSON.stringify(valid.models),
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({
-          base_url: valid.baseUrl,
-          models: JSON.stringify(valid.models),
-          updated_at: now,
-          ...(apiKey === undefined ? {} : { api_key: apiKey }),
-          ...(valid.keyless === undefined ? {} : { keyless: valid.keyless ? 1 : 0 }),
-        }),
-      )
-      .execute();
+    await repo.upsertProviderRow(this.db, {
+      id: valid.id,
+      baseUrl: valid.baseUrl,
+      apiKey,
+      keyless: valid.keyless,
+      models: JSON.stringify(valid.models),
+      now: Date.now(),
+    });
     this.version++;
     const saved = (await this.list()).find((p) => p.id === valid.id);
     if (!saved) throw new Error(`provider ${valid.id} vanished after saving`);
@@ -135,8 +123,7 @@ export class ProviderService {
 
   async delete(id: string): Promise<void> {
     if (id === ENV_PROVIDER_ID) throw badInput('the environment provider is configured by MNEMO_EMBEDDING_* variables');
-    const result = await this.db.deleteFrom('model_providers').where('id', '=', id).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound(`no provider with id ${id}`);
+    if (!(await repo.deleteProviderRow(this.db, id))) throw notFound(`no provider with id ${id}`);
     this.version++;
   }
 
@@ -152,7 +139,7 @@ export class ProviderService {
         ? { providerId, baseUrl: this.env.baseUrl, apiKey: this.env.apiKey, keyless: this.env.keyless, model }
         : null;
     }
-    const row = await this.db.selectFrom('model_providers').selectAll().where('id', '=', providerId).executeTakeFirst();
+    const row = await repo.findProviderRow(this.db, providerId);
     const model = row && (JSON.parse(row.models) as ProviderModel[]).find((m) => m.name === name && m.kind === kind);
     // A model that is not listed still works: admins may name any model the provider serves.
     const chosen = model ?? (row ? { name, kind, dimension: null, maxInputTokens: null } : null);

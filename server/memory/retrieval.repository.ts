@@ -188,3 +188,10 @@ export async function memoriesInScope(db: Db, scope: RetrievalScope, pks: readon
     .where((eb) => inScope(eb, scope, { byPk: true }))
     .execute();
 }
+
+/** A real FTS5 query against the keyword index, and the number of memories it holds; for the engine status. */
+export async function probeKeywordIndex(db: Db): Promise<number> {
+  await sql`select count(*) from memories_fts where memories_fts match '"mnemoprobe"'`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*) as n from memories_fts_docsize`.execute(db);
+  return rows[0]?.n ?? 0;
+}

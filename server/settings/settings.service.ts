@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { describeIssues, maxTokensSchema, parseInput, retentionDaysSchema } from '../validation.ts';
+import * as repo from './settings.repository.ts';
 
 export const STRATEGIES = ['EXACT', 'SEMANTIC', 'HYBRID'] as const;
 export const EMBEDDING_SOURCES = ['AUTO', 'REMOTE', 'STATIC', 'TRANSFORMERS'] as const;
@@ -68,25 +69,14 @@ export class SettingsService {
     const now = Date.now();
     // Zod 4 fills in defaults even under .partial(): writing all of the parsed patch would reset every
     // setting the patch did not name.
-    const entries = Object.entries(parsed).filter(([name]) => name in given);
-    if (entries.length > 0) {
-      await this.db.transaction().execute(async (trx) => {
-        for (const [name, value] of entries) {
-          await trx
-            .insertInto('settings')
-            .values({ name, value: JSON.stringify(value), updated_at: now })
-            .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify(value), updated_at: now }))
-            .execute();
-        }
-      });
-    }
+    await repo.writeSettings(this.db, Object.fromEntries(Object.entries(parsed).filter(([name]) => name in given)), now);
     this.cached = null;
     return this.get();
   }
 
   /** Stored rows that no longer validate (edited by hand, or from an older range) fall back to the default. */
   private async load(): Promise<Settings> {
-    const rows = await this.db.selectFrom('settings').select(['name', 'value']).execute();
+    const rows = await repo.readSettingRows(this.db);
     const result: Record<string, unknown> = { ...DEFAULT_SETTINGS };
     const shape = settingsSchema.shape as Record<string, z.ZodType>;
     for (const row of rows) {

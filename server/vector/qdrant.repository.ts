@@ -13,14 +13,16 @@ export async function removeFromOutbox(db: Db, done: readonly { pk: number; enqu
   });
 }
 
-export async function enqueueUpserts(db: Db, pks: readonly number[]) {
+/**
+ * Queues these memories' stored vectors for Qdrant while Qdrant is the store (the flag the outbox triggers read);
+ * run in the transaction that stores them, so a vector stored is never left behind in Qdrant.
+ */
+export async function enqueueStoredVectors(db: Db, pks: readonly number[], now: number) {
   if (pks.length === 0) return;
-  const now = Date.now();
-  await db
-    .insertInto('qdrant_outbox')
-    .values(pks.map((pk) => ({ pk, op: 'upsert' as const, enqueued_at: now })))
-    .onConflict((oc) => oc.column('pk').doUpdateSet({ op: 'upsert', enqueued_at: now }))
-    .execute();
+  await sql`insert into qdrant_outbox (pk, op, enqueued_at)
+    select memory_pk, 'upsert', ${now} from memory_vec
+    where memory_pk in (${sql.join(pks.map((pk) => BigInt(pk)))}) and (select enabled from qdrant_outbox_state) = 1
+    on conflict (pk) do update set op = 'upsert', enqueued_at = excluded.enqueued_at`.execute(db);
 }
 
 /** Queues every memory that has a local vector: the backfill of a new or rebuilt collection. */

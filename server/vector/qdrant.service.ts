@@ -133,11 +133,6 @@ export class QdrantService {
     return this.incompatible;
   }
 
-  /** Queues vectors that were just stored locally, so Qdrant receives them too. */
-  async enqueue(pks: readonly number[]) {
-    if (await this.active()) await repo.enqueueUpserts(this.deps.db, pks);
-  }
-
   async enqueueAll() {
     await repo.enqueueAllWithVectors(this.deps.db);
   }

@@ -31,9 +31,14 @@ export const BREAKER_COOLDOWN_MS = 30_000;
 
 /** Qdrant could not be reached or refused a call (network error, timeout, an error status, the breaker open). */
 export class QdrantUnavailableError extends DomainError {
+  /** The HTTP status Qdrant answered with, when it answered. */
+  readonly status: number | null;
+
   constructor(cause: unknown) {
     super('UNAVAILABLE', cause instanceof Error ? cause.message : String(cause), { cause });
     this.name = 'QdrantUnavailableError';
+    const status = (cause as { status?: unknown } | null)?.status;
+    this.status = typeof status === 'number' ? status : null;
   }
 }
 

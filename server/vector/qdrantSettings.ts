@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput } from '../errors.ts';
+import { readSettingRows, writeSettings } from '../settings/settings.repository.ts';
 import { parseInput } from '../validation.ts';
 
 export type QdrantQuantization = 'none' | 'int8' | 'binary';
@@ -108,17 +109,7 @@ export class QdrantSettingsStore {
     this.cached ??= await this.load();
     const url = this.env.MNEMO_QDRANT_URL || ('url' in changes ? changes.url : this.cached.url);
     if (opts.requireUrl && !url) throw badInput('set a Qdrant url (or host and port) before enabling it');
-    const now = Date.now();
-    await this.db.transaction().execute(async (trx) => {
-      for (const [name, value] of Object.entries(changes)) {
-        const row = { name: PREFIX + name, value: JSON.stringify(value), updated_at: now };
-        await trx
-          .insertInto('settings')
-          .values(row)
-          .onConflict((oc) => oc.column('name').doUpdateSet({ value: row.value, updated_at: now }))
-          .execute();
-      }
-    });
+    await writeSettings(this.db, Object.fromEntries(Object.entries(changes).map(([name, value]) => [PREFIX + name, value])), Date.now());
     this.cached = null;
     this.version++;
     return this.view();
@@ -147,7 +138,7 @@ export class QdrantSettingsStore {
   }
 
   private async load(): Promise<Stored> {
-    const rows = await this.db.selectFrom('settings').select(['name', 'value']).where('name', 'like', `${PREFIX}%`).execute();
+    const rows = await readSettingRows(this.db, PREFIX);
     const raw = Object.fromEntries(rows.map((r) => [r.name.slice(PREFIX.length), JSON.parse(r.value) as unknown]));
     const parsed = stored.safeParse(raw);
     return parsed.success ? parsed.data : stored.parse({});

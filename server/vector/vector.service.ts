@@ -341,7 +341,6 @@ export class VectorService {
       this.deps.db,
       rows.map((r) => ({ pk: r.pk, content: r.content })),
     );
-    await this.deps.qdrant?.enqueue(rows.map((r) => r.pk));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeKeywordIndex, optimizeDatabase } from '../../server/db/open.ts';
+import { mergeKeywordIndex, optimizeDatabase } from '../../server/db/maintenance.ts';
 import { createMemory, listMemories } from '../../server/memory/memory.service.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
@@ -18,17 +18,38 @@ const search = async (apiKeyId: string | null, text: string) =>
 describe('keyword index maintenance', () => {
   it('merges the segments of many small writes and finds exactly what it found before', async () => {
     const before = { rows: segmentRows(), one: await search('mt-1', 'topic 3'), all: await search(null, 'topic') };
-    mergeKeywordIndex(t.database.sqlite);
+    await mergeKeywordIndex(t.database.db);
     expect(segmentRows()).toBeLessThan(before.rows);
     expect(await search('mt-1', 'topic 3')).toEqual(before.one);
     expect(await search(null, 'topic')).toEqual(before.all);
     expect(before.all).toHaveLength(120);
   });
 
-  it('stops at once when there is nothing left to merge', () => {
-    mergeKeywordIndex(t.database.sqlite);
+  it('stops at once when there is nothing left to merge', async () => {
+    await mergeKeywordIndex(t.database.db);
     const rows = segmentRows();
-    optimizeDatabase(t.database.sqlite);
+    await optimizeDatabase(t.database.db);
     expect(segmentRows()).toBe(rows);
+  });
+
+  it("waits for a request's open transaction instead of running inside it", async () => {
+    let optimized = false;
+    let maintenance: Promise<void> = Promise.resolve();
+    await t.database.db
+      .transaction()
+      .execute(async (trx) => {
+        await createMemory({ ...t.services, db: trx }, { apiKeyId: 'mt-rolled-back', content: 'written, then rolled back' });
+        maintenance = optimizeDatabase(t.database.db).then(() => {
+          optimized = true;
+        });
+        // Turns of the event loop, not time: a statement on the raw handle would have run by now.
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+        expect(optimized).toBe(false);
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    await maintenance;
+    expect(optimized).toBe(true);
+    expect(await search('mt-rolled-back', 'rolled')).toEqual([]);
   });
 });

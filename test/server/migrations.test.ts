@@ -145,3 +145,49 @@ describe('summaries that mixed sessions (migration 006)', () => {
     expect(await db.selectFrom('summary_rebuilds').selectAll().execute()).toEqual([]);
   });
 });
+
+describe('the Qdrant outbox flag (migration 008)', () => {
+  /** What the outbox holds after a memory is written and deleted. */
+  const queuedForADelete = async (db: OpenedDatabase['db']) => {
+    await db
+      .insertInto('memories')
+      .values(memoryRow('ob', 1) as never)
+      .execute();
+    await db.deleteFrom('memories').execute();
+    return (await db.selectFrom('qdrant_outbox').select('op').execute()).map((r) => r.op);
+  };
+  const settingRow = (value: string) => ({ name: 'vectorStore', value, updated_at: 0 });
+
+  it.each([
+    ['"QDRANT"', 1, ['delete']],
+    ['"SQLITE_VEC"', 0, []],
+  ])('after an upgrade with vectorStore %s, is %i, and the outbox fills only when on', async (stored, enabled, queued) => {
+    const { db } = await databaseAt('2026_12_01_007_profile_index');
+    await db.insertInto('settings').values(settingRow(stored)).execute();
+    await migrateToLatest(db);
+    expect(await db.selectFrom('qdrant_outbox_state').selectAll().execute()).toEqual([{ id: 1, enabled }]);
+    expect(await queuedForADelete(db)).toEqual(queued);
+  });
+
+  it('follows vectorStore as the settings change it, whatever the settings row holds', async () => {
+    const { db } = await databaseAt('2026_12_01_008_qdrant_outbox_flag');
+    const services = createServices({ db, logger: createLogger('silent') });
+    await services.settings.update({ vectorStore: 'QDRANT' });
+    expect((await db.selectFrom('qdrant_outbox_state').select('enabled').executeTakeFirstOrThrow()).enabled).toBe(1);
+    // The triggers read the flag, not the settings row: rewriting the row by hand changes nothing for them.
+    await db.updateTable('settings').set({ value: '"AUTO"' }).where('name', '=', 'vectorStore').execute();
+    expect(await queuedForADelete(db)).toEqual(['delete']);
+    await services.settings.update({ vectorStore: 'AUTO' });
+    expect((await db.selectFrom('qdrant_outbox_state').select('enabled').executeTakeFirstOrThrow()).enabled).toBe(0);
+  });
+
+  it('goes back down to triggers that read the settings row', async () => {
+    const { db } = await databaseAt('2026_12_01_008_qdrant_outbox_flag');
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(
+      '2026_12_01_007_profile_index',
+    );
+    if (error) throw error;
+    await db.insertInto('settings').values(settingRow('"QDRANT"')).execute();
+    expect(await queuedForADelete(db)).toEqual(['delete']);
+  });
+});

@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import type { Db } from './open.ts';
+
+/**
+ * The write path: what the database does by itself, in the same transaction, when a memory is written. Every
+ * trigger is listed here (a test checks this list against the database), with the migration that creates it;
+ * the vector triggers are created here, at run time, because the vec0 table they keep in step is built for the
+ * model in use (see SqliteVecIndex.prepare).
+ *
+ * One more write rides along without a trigger (vec0 tables cannot have any): storing a memory's vector queues
+ * it for Qdrant in the same statement batch (vector/sqliteVec.repository.ts, upsertVectors), under the same flag
+ * as the outbox triggers. So the database owns the Qdrant outbox: every change that Qdrant must follow is queued
+ * in the transaction that makes it, and a reindex backfill queues every local vector at once.
+ */
+export const TRIGGERS: readonly { name: string; fires: string; does: string; createdBy: string }[] = [
+  {
+    name: 'memories_fts_insert',
+    fires: 'after insert on memories',
+    does: "adds the memory's words to memories_fts, as they are and prefixed with its key's tenant terms",
+    createdBy: 'migration 004',
+  },
+  { name: 'memories_fts_delete', fires: 'after delete on memories', does: 'removes it from memories_fts', createdBy: 'migration 004' },
+  {
+    name: 'memories_fts_update',
+    fires: 'after update of content, key or api_key_id, when one really changed',
+    does: 're-indexes it: counters, flags and metadata never touch the keyword index',
+    createdBy: 'migration 004',
+  },
+  {
+    name: 'memory_counts_insert',
+    fires: 'after insert on memories',
+    does: "counts the row in memory_counts, its key's N for BM25",
+    createdBy: 'migration 004',
+  },
+  { name: 'memory_counts_delete', fires: 'after delete on memories', does: 'counts it out', createdBy: 'migration 004' },
+  {
+    name: 'memory_counts_move',
+    fires: 'after update of api_key_id, when it changed',
+    does: 'moves the count to the new key',
+    createdBy: 'migration 004',
+  },
+  {
+    name: 'qdrant_outbox_delete',
+    fires: 'after delete on memories, while qdrant_outbox_state.enabled',
+    does: "queues the point's removal from Qdrant",
+    createdBy: 'migration 008',
+  },
+  {
+    name: 'qdrant_outbox_update',
+    fires: 'after update of content or a filter field (type, session, expiry, updated_at, archiving), while qdrant_outbox_state.enabled',
+    does: 'queues a removal (new content: the stored point is wrong until the new vector is ready) or a rewrite of the point',
+    createdBy: 'migration 008',
+  },
+  {
+    name: 'summary_rebuild_on_delete',
+    fires: 'after delete of an archived memory',
+    does: 'queues its summary in summary_rebuilds; the write that did it rebuilds the summary (memory/coveringSummaries.ts)',
+    createdBy: 'migration 006',
+  },
+  {
+    name: 'summary_rebuild_on_unarchive',
+    fires: 'after update of archived_by, when an archived memory comes back',
+    does: 'queues its former summary the same way',
+    createdBy: 'migration 006',
+  },
+  {
+    name: 'summary_delete_restores',
+    fires: 'after delete of a summary',
+    does: 'brings back the originals it archived',
+    createdBy: 'migration 006',
+  },
+  {
+    name: 'memory_vec_delete',
+    fires: 'after delete on memories',
+    does: 'deletes its vector: a deleted memory never leaves one behind',
+    createdBy: 'createVectorTriggers, with the vec0 table',
+  },
+  {
+    name: 'memory_vec_stale',
+    fires: 'after update of content, when it changed',
+    does: 'deletes the vector of the old text (needs_reindex is set by the write itself)',
+    createdBy: 'createVectorTriggers, with the vec0 table',
+  },
+  {
+    name: 'memory_vec_filters',
+    fires: 'after update of type, session, expiry, updated_at or archiving, content unchanged',
+    does: "copies the filter fields into the vector's metadata columns, so a search filters by them at once",
+    createdBy: 'createVectorTriggers, with the vec0 table',
+  },
+];
+
+/** vec0 metadata columns cannot be NULL: "never expires" is stored as the largest safe integer. */
+export const NEVER_EXPIRES = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The triggers that keep memory_vec in step with memories; created in the transaction that builds memory_vec. */
+export async function createVectorTriggers(db: Db) {
+  await sql`create trigger memory_vec_delete after delete on memories begin
+    delete from memory_vec where memory_pk = old.pk;
+  end`.execute(db);
+  await sql`create trigger memory_vec_stale after update of content on memories
+    when old.content is not new.content begin
+    delete from memory_vec where memory_pk = old.pk;
+  end`.execute(db);
+  await sql`create trigger memory_vec_filters after update of type, session_id, expires_at, updated_at, archived_by on memories
+    when old.content is new.content begin
+    update memory_vec set type = new.type, session_id = coalesce(new.session_id, ''),
+      expires_at = coalesce(new.expires_at, ${sql.lit(Number(NEVER_EXPIRES))}), updated_at = new.updated_at,
+      archived = new.archived_by is not null
+    where memory_pk = new.pk;
+  end`.execute(db);
+}
+
+export async function dropVectorTriggers(db: Db) {
+  await sql`drop trigger if exists memory_vec_delete`.execute(db);
+  await sql`drop trigger if exists memory_vec_stale`.execute(db);
+  await sql`drop trigger if exists memory_vec_filters`.execute(db);
+}
