@@ -7,9 +7,9 @@ import { createApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { openDatabase } from './db/open.ts';
+import { type Db, openDatabase } from './db/open.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { createServices } from './services.ts';
 import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
 
@@ -89,13 +89,7 @@ async function serve(config: Config): Promise<number> {
   });
   const logger = createLogger();
   const opened = await openData(config);
-  const services = createServices({
-    db: opened.db,
-    logger,
-    adminToken: config.adminToken,
-    vectorConfig: loadVectorConfig(process.env, config.dataDir),
-    env: process.env,
-  });
+  const services = servicesFromEnvironment(config, opened.db, logger);
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {
     console.log(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n`);
@@ -182,14 +176,7 @@ async function tokenCommand(
 
 async function reindexCommand(config: Config, force: boolean): Promise<number> {
   const opened = await openData(config);
-  const logger = createLogger('warn');
-  const services = createServices({
-    db: opened.db,
-    logger,
-    adminToken: config.adminToken,
-    vectorConfig: loadVectorConfig(process.env, config.dataDir),
-    env: process.env,
-  });
+  const services = servicesFromEnvironment(config, opened.db, createLogger('warn'));
   try {
     const job = await services.reindex.start(force);
     const line = (j: typeof job) => {
@@ -210,6 +197,17 @@ async function reindexCommand(config: Config, force: boolean): Promise<number> {
     await services.reindex.stop();
     await opened.close();
   }
+}
+
+/** The services as a server runs them: the vector configuration and the Qdrant overrides from the environment. */
+function servicesFromEnvironment(config: Config, db: Db, logger: Logger) {
+  return createServices({
+    db,
+    logger,
+    adminToken: config.adminToken,
+    vectorConfig: loadVectorConfig(process.env, config.dataDir),
+    env: process.env,
+  });
 }
 
 async function withDatabase(config: Config, run: (services: ReturnType<typeof createServices>) => Promise<number>) {
