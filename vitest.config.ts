@@ -5,10 +5,16 @@ export default defineConfig({
   // own imports must too, or GraphQLError from the two copies fails instanceof checks.
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      // `npm test`: every behaviour, on data sizes that take seconds.
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: ['test/slow/**'] } },
+      // `npm run test:slow`: the same behaviours at 100,000 memories, where a quadratic plan or a missing
+      // tenant partition would show; minutes on two cores.
+      { extends: true, test: { name: 'slow', include: ['test/slow/**/*.test.ts'] } },
+    ],
   },
 });

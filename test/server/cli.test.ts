@@ -4,24 +4,15 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../server/cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const TOKEN = /mnemo_[A-Za-z0-9_-]{43}/;
-const CHILD_TIMEOUT_MS = 20_000;
-/** For tests that start several processes one after another (each tsx start takes a second or two). */
-const SEVERAL_PROCESSES = { timeout: 90_000 };
 
-interface Child {
-  proc: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exited: Promise<number | null>;
-}
-
-const children = new Set<Child>();
 let tmp: string;
 let dataDir: string;
+/** Servers still running when a test ends; stopped after it. */
+const running = new Set<() => Promise<number>>();
 
 beforeEach(() => {
   tmp = mkdtempSync(path.join(tmpdir(), 'mnemo-cli-'));
@@ -29,63 +20,55 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const child of children) stop(child, 'SIGKILL');
-  await Promise.all([...children].map((c) => c.exited));
-  children.clear();
+  await Promise.all([...running].map((stop) => stop()));
+  running.clear();
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Starts `tsx server/main.ts ...args` with only the environment given (no MNEMO_* leaks in from outside). */
-function start(args: string[], env: Record<string, string> = {}): Child {
-  const proc = spawn(TSX, ['server/main.ts', ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so tsx and the node process it runs can be killed together.
-    detached: true,
-  });
-  const child: Child = {
-    proc,
-    stdout: '',
-    stderr: '',
-    exited: new Promise((resolve) => proc.once('exit', (code) => resolve(code))),
-  };
-  proc.stdout!.setEncoding('utf8').on('data', (s: string) => (child.stdout += s));
-  proc.stderr!.setEncoding('utf8').on('data', (s: string) => (child.stderr += s));
-  children.add(child);
-  return child;
-}
+/** The environment a command sees: only what the test gives (no MNEMO_* leaks in from outside). */
+const envOf = (env: Record<string, string>) => ({ HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, ...env });
 
-function stop(child: Child, signal: NodeJS.Signals) {
-  if (child.proc.exitCode !== null || child.proc.signalCode !== null || !child.proc.pid) return;
-  try {
-    process.kill(-child.proc.pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-/** Runs a command to its end, killing it if it takes too long. */
+/**
+ * Runs `mnemo ...args` in this process (the same runCli that server/main.ts calls) and collects what it
+ * writes. Process-level behaviour (signals, the exit code reaching the shell) is tested on a real process below.
+ */
 async function run(args: string[], env: Record<string, string> = {}) {
-  const child = start(args, env);
-  const timer = setTimeout(() => stop(child, 'SIGKILL'), CHILD_TIMEOUT_MS);
-  const code = await child.exited;
-  clearTimeout(timer);
-  children.delete(child);
-  return { code, stdout: child.stdout, stderr: child.stderr };
+  const out = { stdout: '', stderr: '' };
+  const code = await runCli(args, {
+    env: envOf(env),
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: { write: (text: string) => (out.stderr += text) },
+    stopRequested: () => new Promise(() => {}),
+  });
+  return { code, ...out };
 }
 
-/** Starts `serve` on a free port and resolves with its URL once it listens. */
+/** Starts `mnemo serve` in this process on a free port; resolves once it listens. */
 async function serve(env: Record<string, string> = {}) {
-  const child = start(['serve', '--port', '0', '--host', '127.0.0.1'], env);
-  const deadline = Date.now() + CHILD_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const line = child.stdout.split('\n').find((l) => l.includes('mnemo is listening'));
-    if (line) return { child, url: (JSON.parse(line) as { url: string }).url.replace(/\/$/, '') };
-    if (child.proc.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`serve did not start:\n${child.stdout}\n${child.stderr}`);
+  const out = { stdout: '', stderr: '' };
+  let listening: (url: string) => void = () => {};
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  let requestStop: () => void = () => {};
+  const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
+  const exited = runCli(['serve', '--port', '0', '--host', '127.0.0.1'], {
+    env: envOf(env),
+    stdout: {
+      write: (text: string) => {
+        out.stdout += text;
+        if (text.includes('mnemo is listening')) listening((JSON.parse(text) as { url: string }).url.replace(/\/$/, ''));
+      },
+    },
+    stderr: { write: (text: string) => (out.stderr += text) },
+    stopRequested: () => stopRequested,
+  });
+  const stop = () => {
+    requestStop();
+    running.delete(stop);
+    return exited;
+  };
+  running.add(stop);
+  const failed = exited.then((code) => Promise.reject(new Error(`serve exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
+  return { url: await Promise.race([url, failed]), out, stop };
 }
 
 async function gql(url: string, token: string, query: string, variables: Record<string, unknown> = {}) {
@@ -150,40 +133,33 @@ describe('mnemo serve', () => {
 
   it('accepts MNEMO_ADMIN_TOKEN as an admin token and then prints no generated one', async () => {
     const admin = 'cli-admin-token-0123456789';
-    const { child, url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
-    expect(child.stdout).not.toContain(MINTED);
+    const { out, url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
+    expect(out.stdout).not.toContain(MINTED);
     const res = await gql(url, admin, '{ memorySettings { enabled } }');
     expect(res.errors).toBeUndefined();
   });
 
-  it(
-    'without MNEMO_ADMIN_TOKEN mints an admin token, prints it once, and does not mint another on the next start',
-    SEVERAL_PROCESSES,
-    async () => {
-      const first = await serve();
-      expect(count(first.child.stdout, MINTED)).toBe(1);
-      const token = TOKEN.exec(first.child.stdout)?.[0];
-      expect(token).toBeDefined();
-      expect(count(first.child.stdout + first.child.stderr, token!)).toBe(1);
-      const asAdmin = await gql(first.url, token!, '{ accessTokens { name role } }');
-      expect(asAdmin.errors).toBeUndefined();
-      expect(asAdmin.data.accessTokens).toEqual([{ name: 'initial admin', role: 'ADMIN' }]);
+  it('without MNEMO_ADMIN_TOKEN mints an admin token, prints it once, and does not mint another on the next start', async () => {
+    const first = await serve();
+    expect(count(first.out.stdout, MINTED)).toBe(1);
+    const token = TOKEN.exec(first.out.stdout)?.[0];
+    expect(token).toBeDefined();
+    expect(count(first.out.stdout + first.out.stderr, token!)).toBe(1);
+    const asAdmin = await gql(first.url, token!, '{ accessTokens { name role } }');
+    expect(asAdmin.errors).toBeUndefined();
+    expect(asAdmin.data.accessTokens).toEqual([{ name: 'initial admin', role: 'ADMIN' }]);
+    expect(await first.stop()).toBe(0);
 
-      stop(first.child, 'SIGTERM');
-      expect(await first.child.exited).toBe(0);
+    const second = await serve();
+    expect(second.out.stdout).not.toContain(MINTED);
+    expect(second.out.stdout).not.toMatch(TOKEN);
+    expect((await gql(second.url, token!, '{ memorySettings { enabled } }')).errors).toBeUndefined();
+  });
 
-      const second = await serve();
-      expect(second.child.stdout).not.toContain(MINTED);
-      expect(second.child.stdout).not.toMatch(TOKEN);
-      expect((await gql(second.url, token!, '{ memorySettings { enabled } }')).errors).toBeUndefined();
-    },
-  );
-
-  it('stops cleanly with exit code 0 on SIGTERM', async () => {
-    const { child } = await serve({ MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
-    stop(child, 'SIGTERM');
-    expect(await child.exited).toBe(0);
-    expect(child.stdout).toContain('shutting down');
+  it('shuts down with exit code 0 when asked to stop', async () => {
+    const { out, stop } = await serve({ MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
+    expect(await stop()).toBe(0);
+    expect(out.stdout).toContain('shutting down');
   });
 
   describe('on a port that is already taken', () => {
@@ -216,7 +192,7 @@ describe('mnemo serve', () => {
 });
 
 describe('mnemo migrate', () => {
-  it('creates and migrates the database, exits 0, and is safe to run again', SEVERAL_PROCESSES, async () => {
+  it('creates and migrates the database, exits 0, and is safe to run again', async () => {
     const first = await run(['migrate']);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(path.join(dataDir, 'mnemo.db'));
@@ -243,7 +219,7 @@ describe('mnemo migrate', () => {
 describe('mnemo token', () => {
   const admin = 'cli-admin-token-0123456789';
 
-  it('create --name ci --api-key k1 prints a token that authenticates as a gateway token bound to k1', SEVERAL_PROCESSES, async () => {
+  it('create --name ci --api-key k1 prints a token that authenticates as a gateway token bound to k1', async () => {
     const created = await run(['token', 'create', '--name', 'ci', '--api-key', 'k1']);
     expect(created.code).toBe(0);
     const token = created.stdout.trim();
@@ -260,7 +236,7 @@ describe('mnemo token', () => {
     expect(settings.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
-  it('create --admin prints a token with admin rights', SEVERAL_PROCESSES, async () => {
+  it('create --admin prints a token with admin rights', async () => {
     const created = await run(['token', 'create', '--name', 'ops', '--admin']);
     expect(created.code).toBe(0);
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
@@ -273,7 +249,7 @@ describe('mnemo token', () => {
     expect(stderr).toContain('--name');
   });
 
-  it('list shows tokens but never their secrets, and revoke stops a token', SEVERAL_PROCESSES, async () => {
+  it('list shows tokens but never their secrets, and revoke stops a token', async () => {
     const token = (await run(['token', 'create', '--name', 'short-lived', '--api-key', 'k9'])).stdout.trim();
     const listed = await run(['token', 'list']);
     expect(listed.code).toBe(0);
@@ -302,5 +278,52 @@ describe('mnemo token', () => {
 
   it('with an unknown subcommand exits 64', async () => {
     expect((await run(['token', 'rotate'])).code).toBe(64);
+  });
+});
+
+describe('the mnemo process', () => {
+  const children = new Set<ChildProcess>();
+  afterEach(() => {
+    for (const child of children) child.kill('SIGKILL');
+    children.clear();
+  });
+
+  /**
+   * `node --import tsx server/main.ts ...args`: one process, so a signal reaches mnemo itself. The tsx CLI
+   * would run it in a child and relay signals, killing that child when it does not confirm within 30 ms.
+   */
+  function spawnMnemo(args: string[], env: Record<string, string> = {}) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...envOf(env) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    const out = { stdout: '', stderr: '' };
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out.stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (out.stderr += text));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    return { child, out, exited };
+  }
+
+  it('exits with the code of the command: 64 for an unknown command', async () => {
+    const { out, exited } = spawnMnemo(['frobnicate']);
+    expect(await exited).toBe(64);
+    expect(out.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it('stops cleanly with exit code 0 on SIGTERM', async () => {
+    const { child, out, exited } = spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], {
+      MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789',
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        if (out.stdout.includes('mnemo is listening')) resolve();
+      });
+      void exited.then((code) => reject(new Error(`serve exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out.stdout).toContain('shutting down');
   });
 });

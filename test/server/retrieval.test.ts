@@ -124,37 +124,6 @@ describe('keyword retrieval', () => {
       { numRuns: 150 },
     );
   });
-
-  it('finds an old memory of a key that holds 100,000 memories', async () => {
-    const apiKeyId = key();
-    const sqlite = app.database.sqlite;
-    const insert = sqlite.prepare(
-      `insert into memories (id, api_key_id, type, key, content, metadata, tokens, created_at, updated_at) values (?, ?, 'factual', ?, ?, '{}', 8, ?, ?)`,
-    );
-    const now = Date.now();
-    sqlite.transaction(() => {
-      insert.run(
-        randomUUID(),
-        apiKeyId,
-        'old',
-        'The staging database password rotates every quarter',
-        now - 20 * 86_400_000,
-        now - 20 * 86_400_000,
-      );
-      for (let i = 0; i < 100_000; i++) {
-        insert.run(
-          randomUUID(),
-          apiKeyId,
-          `n${i}`,
-          `Note ${i} about the weekly planning meeting and the database backlog`,
-          now - i,
-          now - i,
-        );
-      }
-    })();
-    const r = await retrieve({ apiKeyId, query: 'when does the staging password rotate?', limit: 5 });
-    expect(contents(r)[0]).toBe('The staging database password rotates every quarter');
-  }, 180_000);
 });
 
 describe('filters shared by every strategy', () => {
