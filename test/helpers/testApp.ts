@@ -32,6 +32,10 @@ export interface TestApp {
 export interface TestAppOptions {
   /** The vector engine's configuration; by default the offline one (no model, no worker). */
   engine?: VectorConfig;
+  /** The environment the services read (MNEMO_QDRANT_*); by default none. */
+  env?: NodeJS.ProcessEnv;
+  /** The time the services see (the Qdrant circuit breaker); a test moves it instead of waiting. */
+  clock?: () => number;
   /** An existing folder to use (its mnemo.db is opened, not replaced); by default a fresh temp folder. */
   dir?: string;
 }
@@ -49,6 +53,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: createLogger('silent'),
     adminToken: ADMIN_TOKEN,
     vectorConfig: options.engine,
+    env: options.env,
+    clock: options.clock,
   });
   const app = createApp(services);
   const address = await app.listen(0, '127.0.0.1');
@@ -83,6 +89,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return data.createAccessToken.token;
     },
     close: async () => {
+      // A running reindex job stops between batches, as at a server's shutdown.
+      await services.reindex.stop();
       await app.close();
       await services.access.flush();
       await database.close();

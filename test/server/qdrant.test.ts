@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../server/app.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
-import { openDatabase } from '../../server/db/open.ts';
-import { createLogger } from '../../server/logger.ts';
-import { createServices } from '../../server/services.ts';
 import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD } from '../../server/vector/qdrantIndex.ts';
 import { type QdrantDouble, type RecordedRequest, startQdrantDouble } from '../doubles/qdrant.ts';
 import { CREATE_MEMORY, DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { ADMIN_TOKEN, type GraphQLResponse, onlyError, type TestApp } from '../helpers/testApp.ts';
+import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 // The Qdrant tier end to end: a real mnemo over HTTP, the real Qdrant client, and the Qdrant double (which
@@ -47,7 +39,7 @@ interface Retrieved {
   items: { tier: string; memory: { id: string; content: string } }[];
 }
 
-interface QdrantApp extends Pick<TestApp, 'url' | 'database' | 'services' | 'gql' | 'ok' | 'mintToken'> {
+interface QdrantApp extends TestApp {
   /** The double this app's Qdrant settings point at (once connected). */
   qdrant: QdrantDouble;
   /** The time the circuit breaker sees; a test moves it forward instead of waiting out the cooldown. */
@@ -61,9 +53,8 @@ afterEach(async () => {
 });
 
 /**
- * A mnemo on a fresh database with the topic model (like helpers/testApp.ts), built here because these tests
- * need two things that helper does not pass on: MNEMO_QDRANT_* variables and the circuit breaker's clock.
- * Retention is 90 days; the Qdrant double starts with `apiKey` when given.
+ * A mnemo with the topic model, MNEMO_QDRANT_* variables and a clock the circuit breaker reads. Retention is
+ * 90 days; the Qdrant double starts with `apiKey` when given.
  */
 async function start(opts: { env?: Record<string, string>; apiKey?: string; batchSize?: number } = {}): Promise<QdrantApp> {
   const qdrant = await startQdrantDouble(opts.apiKey ? { apiKey: opts.apiKey } : {});
@@ -72,59 +63,15 @@ async function start(opts: { env?: Record<string, string>; apiKey?: string; batc
     expect(qdrant.responseProblems).toEqual([]);
     await qdrant.close();
   });
-  const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-qdrant-'));
-  const database = openDatabase(path.join(dir, 'mnemo.db'));
-  await migrateToLatest(database.db);
   const clock = { now: Date.now() };
   const engine = topicEngine(models, opts.batchSize ? { MEMORY_EMBEDDING_BATCH_SIZE: String(opts.batchSize) } : {});
-  const services = createServices({
-    db: database.db,
-    logger: createLogger('silent'),
-    adminToken: ADMIN_TOKEN,
-    vectorConfig: engine,
-    env: opts.env ?? {},
-    clock: () => clock.now,
-  });
-  const server = createApp(services);
-  const address = await server.listen(0, '127.0.0.1');
-  const url = `http://127.0.0.1:${address.port}`;
-  cleanups.push(async () => {
-    await services.reindex.stop();
-    await server.close();
-    await database.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const gql = async (query: string, variables?: Record<string, unknown>, token: string | null = ADMIN_TOKEN): Promise<GraphQLResponse> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as { data?: any; errors?: GraphQLResponse['errors'] };
-    return { status: res.status, data: body.data, errors: body.errors };
-  };
-  const ok = async (query: string, variables?: Record<string, unknown>, token?: string | null) => {
-    const res = await gql(query, variables, token);
-    if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
-    return res.data;
-  };
-  const app: QdrantApp = {
-    url,
-    database,
-    services,
-    gql,
-    ok,
-    qdrant,
-    clock,
-    mintToken: async ({ apiKeyId, role = 'GATEWAY' } = {}) =>
-      (
-        await ok(`mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }`, {
-          input: { name: `t ${role}`, role, apiKeyId },
-        })
-      ).createAccessToken.token,
-  };
+  const app = await startTestApp({ engine, env: opts.env ?? {}, clock: () => clock.now });
+  cleanups.push(() => app.close());
+  const { services, ok } = app;
   await ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
   // Tests of the vector tier start once the model is loaded, as a running server soon is.
   await services.vectors.loadForJob();
-  return app;
+  return { ...app, qdrant, clock };
 }
 
 /** An app with Qdrant configured at its double and selected as the vector store. */
