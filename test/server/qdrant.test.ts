@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD } from '../../server/vector/qdrantIndex.ts';
 import { type QdrantDouble, type RecordedRequest, startQdrantDouble } from '../doubles/qdrant.ts';
 import { CREATE_MEMORY, DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { subscribe } from '../helpers/subscribe.ts';
+import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 // The Qdrant tier end to end: a real mnemo over HTTP, the real Qdrant client, and the Qdrant double (which
@@ -439,11 +440,13 @@ describe('backfill by reindex', () => {
       return load();
     });
     const { id } = (await app.ok(REINDEX)).reindex;
-    const stream = await subscribe(app, id);
-    const first = await stream.next();
+    type Frame = { status: string; total: number; processed: number; failed: number };
+    const stream = subscribe<{ reindexProgress: Frame }>(app.url, PROGRESS, { jobId: id });
+    cleanups.push(async () => stream.close());
+    const first = (await stream.next())?.data?.reindexProgress;
     expect(first).toMatchObject({ status: 'RUNNING', processed: 0, total: 12 });
     release();
-    const frames = [first!, ...(await stream.rest())];
+    const frames = [first!, ...(await stream.rest()).map((r) => r.data!.reindexProgress)];
     // 12 embedded in batches of 5, then the same 12 carried to Qdrant in batches of 5.
     expect(frames.map((f) => `${f.processed}/${f.total}`)).toEqual([
       '0/12',
@@ -460,53 +463,6 @@ describe('backfill by reindex', () => {
     expect(points(app).size).toBe(12);
   });
 });
-
-/** reindexProgress over Yoga's SSE transport; each frame is the job's state. */
-async function subscribe(app: QdrantApp, jobId: string) {
-  const abort = new AbortController();
-  cleanups.push(async () => abort.abort());
-  const res = await fetch(`${app.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ query: PROGRESS, variables: { jobId } }),
-    signal: abort.signal,
-  });
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  type Frame = { status: string; total: number; processed: number; failed: number };
-  const next = async (): Promise<Frame | null> => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const lines = buffer.slice(0, end).split('\n');
-        buffer = buffer.slice(end + 2);
-        const event = lines
-          .find((l) => l.startsWith('event:'))
-          ?.slice(6)
-          .trim();
-        if (event === 'complete') return null;
-        if (event !== 'next') continue; // a ping
-        return JSON.parse(
-          lines
-            .filter((l) => l.startsWith('data:'))
-            .map((l) => l.slice(5).trim())
-            .join('\n'),
-        ).data.reindexProgress;
-      }
-      const { value, done } = await reader.read();
-      if (done) return null;
-      buffer += value;
-    }
-  };
-  return {
-    next,
-    async rest() {
-      const frames: Frame[] = [];
-      for (let f = await next(); f; f = await next()) frames.push(f);
-      return frames;
-    },
-  };
-}
 
 describe('outage and recovery', () => {
   /** An app whose memories are all in Qdrant, which then starts answering 503 to everything. */

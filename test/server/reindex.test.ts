@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ExecutionResult } from 'graphql';
+import { NetworkError } from 'graphql-sse';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../server/db/open.ts';
 import type { Embedder } from '../../server/embedding/embedder.ts';
 import { startModelApi } from '../doubles/modelApi.ts';
 import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { subscribe } from '../helpers/subscribe.ts';
+import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir, writeTopicModel } from '../helpers/topicModel.ts';
 
 const JOB = `id status force total processed failed error startedAt updatedAt finishedAt rate etaSeconds`;
@@ -136,69 +139,13 @@ async function cancelWhileHeld(target: TestApp, hold: { open(): void }, jobId: s
   return (await cancelling).cancelReindex;
 }
 
-interface Frame {
-  event: string;
-  data: any;
-}
+/** reindexProgress of one job, read as Memory Studio reads it. */
+const watch = (target: TestApp, jobId: string, token?: string | null) =>
+  subscribe<{ reindexProgress: Job }>(target.url, PROGRESS, { jobId }, token);
 
-/**
- * A GraphQL subscription over Yoga's SSE transport, as the admin's graphql-sse client sends it: a JSON POST
- * with `accept: text/event-stream`. Reads `event: next` / `event: complete` frames and skips the `:` pings.
- */
-async function subscribe(target: TestApp, jobId: string, token: string | null = ADMIN_TOKEN) {
-  const abort = new AbortController();
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${target.url}/graphql`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ query: PROGRESS, variables: { jobId } }),
-    signal: abort.signal,
-  });
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  let ended = false;
-  const next = async (): Promise<Frame | null> => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const lines = buffer.slice(0, end).split('\n');
-        buffer = buffer.slice(end + 2);
-        const event = lines
-          .find((l) => l.startsWith('event:'))
-          ?.slice(6)
-          .trim();
-        const data = lines
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5).trim())
-          .join('\n');
-        if (!event) continue; // a ping
-        return { event, data: data === '' ? null : JSON.parse(data) };
-      }
-      if (ended) return null;
-      const { value, done } = await reader.read();
-      if (done) ended = true;
-      else buffer += value;
-    }
-  };
-  return {
-    status: res.status,
-    contentType: res.headers.get('content-type'),
-    next,
-    /** Every frame up to and including `complete`, or to the end of the stream. */
-    async rest(): Promise<Frame[]> {
-      const frames: Frame[] = [];
-      for (let f = await next(); f; f = await next()) {
-        frames.push(f);
-        if (f.event === 'complete') break;
-      }
-      return frames;
-    },
-    close: () => abort.abort(),
-  };
-}
-
-const jobsOf = (frames: Frame[]): Job[] => frames.filter((f) => f.event === 'next').map((f) => f.data.data.reindexProgress);
+const jobsOf = (results: ExecutionResult<{ reindexProgress: Job }>[]): Job[] =>
+  results.flatMap((r) => (r.data ? [r.data.reindexProgress] : []));
+const codesOf = (results: ExecutionResult[]) => results.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code);
 
 describe('reindex progress over SSE', () => {
   it('sends the current state first, then each batch, and completes when the job is done', async () => {
@@ -209,17 +156,13 @@ describe('reindex progress over SSE', () => {
     const job = await startJob(app);
     expect(job).toMatchObject({ status: 'RUNNING', processed: 0, total: pending, force: false });
 
-    const stream = await subscribe(app, job.id);
-    expect(stream.status).toBe(200);
-    expect(stream.contentType).toMatch(/^text\/event-stream/);
+    const stream = watch(app, job.id);
     const first = await stream.next();
-    expect(first?.event).toBe('next');
-    expect(first?.data.data.reindexProgress).toMatchObject({ id: job.id, status: 'RUNNING', processed: 0, total: pending });
+    expect(first?.data?.reindexProgress).toMatchObject({ id: job.id, status: 'RUNNING', processed: 0, total: pending });
 
     hold.open();
-    const frames = await stream.rest();
-    expect(frames.at(-1)?.event).toBe('complete');
-    const updates = jobsOf(frames);
+    // Resolves once the server completes the stream.
+    const updates = jobsOf(await stream.rest());
     const last = updates.at(-1)!;
     expect(last).toMatchObject({ id: job.id, status: 'COMPLETED', processed: pending, total: pending, failed: 0, error: null });
     expect(last.finishedAt).not.toBeNull();
@@ -234,16 +177,15 @@ describe('reindex progress over SSE', () => {
     await importMemories(app, 3);
     const job = await startJob(app);
     await app.services.reindex.idle();
-    const frames = await (await subscribe(app, job.id)).rest();
-    expect(frames.map((f) => f.event)).toEqual(['next', 'complete']);
-    expect(jobsOf(frames)).toEqual([expect.objectContaining({ id: job.id, status: 'COMPLETED', processed: 3, total: 3 })]);
+    const results = await watch(app, job.id).rest();
+    expect(results).toHaveLength(1);
+    expect(jobsOf(results)).toEqual([expect.objectContaining({ id: job.id, status: 'COMPLETED', processed: 3, total: 3 })]);
   });
 
   it('answers NOT_FOUND for a job that does not exist', async () => {
-    const frames = await (await subscribe(app, randomUUID())).rest();
-    const errors = frames.flatMap((f) => f.data?.errors ?? []);
-    expect(errors.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(['NOT_FOUND']);
-    expect(frames.some((f) => f.data?.data?.reindexProgress)).toBe(false);
+    const results = await watch(app, randomUUID()).rest();
+    expect(codesOf(results)).toEqual(['NOT_FOUND']);
+    expect(jobsOf(results)).toEqual([]);
   });
 });
 
@@ -345,8 +287,8 @@ describe('cancelling', () => {
     await importMemories(app, 30);
     const hold = await holdEmbeddings(app);
     const job = await startJob(app);
-    const stream = await subscribe(app, job.id);
-    expect((await stream.next())?.data.data.reindexProgress.status).toBe('RUNNING');
+    const stream = watch(app, job.id);
+    expect((await stream.next())?.data?.reindexProgress.status).toBe('RUNNING');
     await cancelWhileHeld(app, hold, job.id);
     const updates = jobsOf(await stream.rest());
     expect(updates.at(-1)).toMatchObject({ id: job.id, status: 'CANCELLED' });
@@ -391,21 +333,21 @@ describe('admin only', () => {
     const hold = await holdEmbeddings(app);
     const job = await startJob(app);
     const token = await app.mintToken();
-    const frames = await (await subscribe(app, job.id, token)).rest();
+    const results = await watch(app, job.id, token).rest();
     hold.open();
-    const errors = frames.flatMap((f) => f.data?.errors ?? []);
-    expect(errors.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(['FORBIDDEN']);
-    expect(frames.some((f) => f.data?.data?.reindexProgress)).toBe(false);
-    expect(JSON.stringify(frames)).not.toContain(job.id);
+    expect(codesOf(results)).toEqual(['FORBIDDEN']);
+    expect(jobsOf(results)).toEqual([]);
+    expect(JSON.stringify(results)).not.toContain(job.id);
   });
 
   it('refuses a subscription without a token', async () => {
-    const stream = await subscribe(app, randomUUID(), null);
-    const frames = await stream.rest();
-    expect(stream.status).toBe(401);
-    const errors = frames.flatMap((f) => f.data?.errors ?? []);
-    expect(errors.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
-    expect(frames.some((f) => f.data?.data)).toBe(false);
+    const refused = await watch(app, randomUUID(), null)
+      .next()
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(NetworkError);
+    const response = (refused as NetworkError<Response>).response!;
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain('UNAUTHENTICATED');
   });
 });
 
