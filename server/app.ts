@@ -123,5 +123,5 @@ const ADMIN_NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mnemo admin</title></head>
 <body><main><h1>mnemo</h1>
 <p>The memory server is running; the GraphQL API is at <code>/graphql</code>.</p>
-<p>The admin app is not built: run <code>npm run build:admin</code> (<code>npm start</code> does it for you).</p>
+<p>The admin app is not built: run <code>npm run build:admin</code>, then restart.</p>
 </main></body></html>`;

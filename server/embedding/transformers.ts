@@ -166,9 +166,13 @@ let library: Promise<TransformersLibrary> | undefined;
 function importLibrary(): Promise<TransformersLibrary> {
   library ??= import('@huggingface/transformers').catch((err: unknown) => {
     library = undefined;
+    // An optional dependency: `npm ci --omit=optional` (or a failed onnxruntime/sharp install) leaves it out.
+    const missing = (err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(err).includes('@huggingface/transformers');
     throw new EmbeddingError(
       'model_unavailable',
-      `@huggingface/transformers could not be loaded (onnxruntime-node binary?): ${describeError(err)}`,
+      missing
+        ? '@huggingface/transformers is not installed (an optional dependency of mnemo): install it with `npm install --include=optional` to use the transformers source'
+        : `@huggingface/transformers could not be loaded (onnxruntime-node binary?): ${describeError(err)}`,
       { cause: err },
     );
   });
