@@ -82,6 +82,11 @@ export interface StrategyReport {
   embeddings: Record<string, number>;
   overall: MetricRow;
   byType: MetricRow[];
+  /**
+   * HYBRID's fusion shares over the retrievals that fused two tiers (resolution.fusion): how many, the mean vector
+   * share, and how many fused with the guard's lowest (0.1) and highest (0.5) share. null: no retrieval fused.
+   */
+  fusion: { retrievals: number; meanVectorShare: number; lowest: number; highest: number } | null;
   /** Retrievals that returned nothing at all. */
   emptyResults: number;
   /** Retrievals where the token budget, not the limit, ended the list. */
@@ -264,6 +269,7 @@ async function askAll(
   const answeredBy: Record<string, number> = {};
   const fallbackReasons: Record<string, number> = {};
   const embeddings: Record<string, number> = {};
+  const vectorShares: number[] = [];
   let emptyResults = 0;
   let budgetCut = 0;
   let crossTenant = 0;
@@ -284,6 +290,7 @@ async function askAll(
     if (result.resolution.fallbackReason) bump(fallbackReasons, result.resolution.fallbackReason);
     const e = result.resolution.embedding;
     if (e?.source) bump(embeddings, `${e.source} ${e.model ?? ''}`.trim());
+    if (result.resolution.fusion) vectorShares.push(result.resolution.fusion.vectorShare);
     if (result.items.length === 0) emptyResults++;
     if (result.items.length < Math.min(limit, result.candidates)) budgetCut++;
     crossTenant += result.items.filter((item) => item.memory.apiKeyId !== question.apiKeyId).length;
@@ -304,6 +311,15 @@ async function askAll(
     embeddings,
     overall: aggregate('all', outcomes, ks),
     byType: byType(dataset.questions, outcomes, ks),
+    fusion:
+      vectorShares.length === 0
+        ? null
+        : {
+            retrievals: vectorShares.length,
+            meanVectorShare: vectorShares.reduce((a, b) => a + b, 0) / vectorShares.length,
+            lowest: vectorShares.filter((w) => w <= MIN_GUARDED_SHARE).length,
+            highest: vectorShares.filter((w) => w >= MAX_GUARDED_SHARE).length,
+          },
     emptyResults,
     budgetCut,
     crossTenant,
@@ -540,6 +556,9 @@ export function formatReport(r: EvalReport): string {
     );
   }
   for (const s of r.strategies) {
+    if (s.fusion) out.push(`  fusion ${s.strategy} / ${s.source}: ${fusionSummary(s.fusion)}`);
+  }
+  for (const s of r.strategies) {
     for (const [why, n] of Object.entries(s.fallbackReasons)) out.push(`  fallback ×${n}  ${s.strategy} / ${s.source}: ${why}`);
   }
   for (const s of r.strategies) {
@@ -558,12 +577,21 @@ export function formatReport(r: EvalReport): string {
 
 const SOURCE_LABEL: Record<EvalSource, string> = { none: 'none', static: 'static*', package: 'package', transformers: 'transformers' };
 
+/** The guard's lowest and highest vector share (memory/fusion.ts). */
+const MIN_GUARDED_SHARE = 0.1;
+const MAX_GUARDED_SHARE = 0.5;
+
+/** "vector share 0.21 on average: 0.1 in 120, 0.5 in 40 of 300 fused retrievals" */
+function fusionSummary(f: NonNullable<StrategyReport['fusion']>): string {
+  return `vector share ${f.meanVectorShare.toFixed(2)} on average: ${MIN_GUARDED_SHARE} in ${int(f.lowest)}, ${MAX_GUARDED_SHARE} in ${int(f.highest)} of ${int(f.retrievals)} fused retrievals`;
+}
+
 /** One Markdown table over every report: the README's retrieval-quality table. */
 export function formatMarkdown(reports: readonly EvalReport[]): string {
   const ks = reports[0]?.ks ?? [];
   const lines = [
-    `| data set | strategy | embedding | answered by | ${ks.map((k) => `R@${k}`).join(' | ')} | MRR |`,
-    `|---|---|---|---|${ks.map(() => '---|').join('')}---|`,
+    `| data set | strategy | embedding | answered by | ${ks.map((k) => `R@${k}`).join(' | ')} | MRR | vector share: mean (0.1 / 0.5 / fused) |`,
+    `|---|---|---|---|${ks.map(() => '---|').join('')}---|---|`,
   ];
   for (const r of reports) {
     for (const s of r.strategies) {
@@ -579,7 +607,7 @@ export function formatMarkdown(reports: readonly EvalReport[]): string {
         .join(', ');
       const m = s.overall;
       lines.push(
-        `| ${r.dataset} (${int(r.questions)}) | ${s.strategy} | ${model} | ${answered} | ${ks.map((k) => pct(m.hitAt[k] ?? 0)).join(' | ')} | ${pct(m.mrr)} |`,
+        `| ${r.dataset} (${int(r.questions)}) | ${s.strategy} | ${model} | ${answered} | ${ks.map((k) => pct(m.hitAt[k] ?? 0)).join(' | ')} | ${pct(m.mrr)} | ${s.fusion ? `${s.fusion.meanVectorShare.toFixed(2)} (${int(s.fusion.lowest)} / ${int(s.fusion.highest)} / ${int(s.fusion.retrievals)})` : '–'} |`,
       );
     }
   }

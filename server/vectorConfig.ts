@@ -20,9 +20,6 @@ const schema = z.object({
   MEMORY_EMBEDDING_CACHE_TTL_MS: z.coerce.number().int().min(0).default(3_600_000),
   MEMORY_EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   MEMORY_VEC_QUANTIZATION: z.enum(['none', 'int8']).default('none'),
-  MEMORY_RRF_K: z.coerce.number().min(1).default(60),
-  MEMORY_RRF_KEYWORD_WEIGHT: z.coerce.number().min(0).default(1),
-  MEMORY_RRF_VECTOR_WEIGHT: z.coerce.number().min(0).default(1),
   MEMORY_VECTOR_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.2),
   MEMORY_RERANK_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
   MEMORY_BACKFILL_LIMIT: z.coerce.number().int().min(0).default(32),
@@ -63,7 +60,6 @@ export interface VectorConfig {
   cacheTtlMs: number;
   batchSize: number;
   quantization: 'none' | 'int8';
-  rrf: { k: number; keywordWeight: number; vectorWeight: number };
   rerankTimeoutMs: number;
   /** Vector hits below this cosine similarity are not candidates: nearest is not the same as relevant. */
   minSimilarity: number;
@@ -95,7 +91,6 @@ export function loadVectorConfig(env: NodeJS.ProcessEnv, dataDir: string): Vecto
     cacheTtlMs: e.MEMORY_EMBEDDING_CACHE_TTL_MS,
     batchSize: e.MEMORY_EMBEDDING_BATCH_SIZE,
     quantization: e.MEMORY_VEC_QUANTIZATION,
-    rrf: { k: e.MEMORY_RRF_K, keywordWeight: e.MEMORY_RRF_KEYWORD_WEIGHT, vectorWeight: e.MEMORY_RRF_VECTOR_WEIGHT },
     rerankTimeoutMs: e.MEMORY_RERANK_TIMEOUT_MS,
     minSimilarity: e.MEMORY_VECTOR_MIN_SIMILARITY,
     backfillLimit: e.MEMORY_BACKFILL_LIMIT,

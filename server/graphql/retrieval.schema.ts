@@ -1,4 +1,5 @@
 import { exactlyOneKey } from '../auth/viewer.ts';
+import type { FusionShares } from '../memory/fusion.ts';
 import { type RetrievalResult, type RetrievedMemory, retrieve } from '../memory/retrieval.service.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
@@ -11,7 +12,7 @@ const TierEnum = builder.enumType('RetrievalTier', {
     EXACT: { value: 'exact', description: 'Newest first.' },
     KEYWORD: { value: 'keyword', description: 'FTS5 with BM25 ranking.' },
     VECTOR: { value: 'vector', description: 'Nearest neighbours of the query embedding.' },
-    HYBRID: { value: 'hybrid', description: 'Found by both tiers and fused by Reciprocal Rank Fusion.' },
+    HYBRID: { value: 'hybrid', description: 'Found by both tiers; their normalised scores are combined.' },
     PROFILE: {
       value: 'profile',
       description: 'A standing fact of the key (a preference, habit, identity or decision), added after the relevant hits.',
@@ -41,6 +42,23 @@ const RetrievedMemoryRef = builder.objectRef<RetrievedMemory>('RetrievedMemory')
   }),
 });
 
+const FusionRef = builder.objectRef<FusionShares>('RetrievalFusion').implement({
+  description: "How HYBRID fused its two tiers: each tier's scores normalised over its first 15 hits, then combined by shares.",
+  fields: (t) => ({
+    keywordShare: t.exposeFloat('keywordShare'),
+    vectorShare: t.exposeFloat('vectorShare', { description: "0.1 to 0.5 when chosen by the guard; the settings' value when fixed." }),
+    agreement: t.exposeFloat('agreement', {
+      nullable: true,
+      description: "Share of the vector tier's first 10 hits that keyword search also ranks in its first 10.",
+    }),
+    margin: t.exposeFloat('margin', {
+      nullable: true,
+      description: 'How far the best vector hit stands above the 15th, as a share of the room above the 15th.',
+    }),
+    reason: t.exposeString('reason', { description: 'Why these shares.' }),
+  }),
+});
+
 const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('RetrievalResolution').implement({
   fields: (t) => ({
     requestedStrategy: t.expose('requestedStrategy', { type: StrategyEnum }),
@@ -59,6 +77,12 @@ const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('Retrieva
       resolve: (r) => r.embedding?.reason ?? null,
     }),
     vectorStore: t.exposeString('vectorStore', { nullable: true }),
+    fusion: t.field({
+      type: FusionRef,
+      nullable: true,
+      description: 'HYBRID with both tiers answering: the shares they were fused with, and why; null otherwise.',
+      resolve: (r) => r.fusion,
+    }),
     reranked: t.boolean({ resolve: (r) => r.rerank?.applied ?? false }),
     rerankModel: t.string({ nullable: true, resolve: (r) => r.rerank?.model ?? null }),
     rerankReason: t.string({ nullable: true, resolve: (r) => r.rerank?.reason ?? null }),

@@ -21,6 +21,11 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     rerankProviderModel: t.exposeString('rerankProviderModel', { nullable: true }),
     vectorStore: t.expose('vectorStore', { type: VectorStoreEnum }),
     autoSummarize: t.exposeBoolean('autoSummarize'),
+    fusionVectorShare: t.exposeFloat('fusionVectorShare', {
+      nullable: true,
+      description:
+        "HYBRID's fixed vector-tier share of the fusion (keyword's is the rest), 0 to 1; null: chosen per query by the calibrated guard.",
+    }),
     profileBudgetPercent: t.exposeInt('profileBudgetPercent', {
       description: 'Share of maxTokens, 0 to 100, that standing facts (preferences, habits) may fill after the relevant hits.',
     }),
@@ -45,6 +50,7 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     rerankProviderModel: t.string(),
     vectorStore: t.field({ type: VectorStoreEnum }),
     autoSummarize: t.boolean(),
+    fusionVectorShare: t.float({ description: 'null returns to the calibrated guard.' }),
     profileBudgetPercent: t.int(),
     userRoleProviders: t.stringList(),
   }),
@@ -69,6 +75,6 @@ builder.mutationField('updateMemorySettings', (t) =>
 
 /** GraphQL null means "leave as is" for the non-nullable settings, and "clear" for the nullable names. */
 function withoutNulls(input: Record<string, unknown>) {
-  const nullable = new Set(['embeddingProviderModel', 'rerankProviderModel']);
+  const nullable = new Set(['embeddingProviderModel', 'rerankProviderModel', 'fusionVectorShare']);
   return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && (v !== null || nullable.has(k))));
 }

@@ -3,10 +3,10 @@ import type { MemoryTypeValue } from '../db/schema.ts';
 import { retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
 import { truncateToTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSchema } from '../validation.ts';
-import { reciprocalRankFusion } from '../vector/fusion.ts';
 import { BLOCK_FRAME_TOKENS, lineTokens } from './blockTokens.ts';
 import { fitToBudget } from './budget.ts';
 import { ftsPhrases } from './ftsQuery.ts';
+import { type FusionShares, fuseTiers } from './fusion.ts';
 import { formatMemoryBlock, type InjectableMemory } from './injection.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { MEMORY_TYPES, type Memory, rowToMemory } from './memory.ts';
@@ -55,6 +55,8 @@ export interface Resolution {
   fallbackReason: string | null;
   embedding: { source: string | null; model: string | null; reason: string } | null;
   vectorStore: string | null;
+  /** HYBRID with both tiers answering: the shares the tiers were fused with, and why. */
+  fusion: FusionShares | null;
   rerank: { applied: boolean; model: string | null; reason: string } | null;
 }
 
@@ -105,6 +107,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     fallbackReason: null,
     embedding: null,
     vectorStore: null,
+    fusion: null,
     rerank: null,
   };
   const empty = (skipped: RetrievalResult['skipped']): RetrievalResult => ({
@@ -176,7 +179,7 @@ async function rank(
   limit: number,
   opts: { maintainIndex: boolean },
 ): Promise<Ranked> {
-  const base = { fallbackReason: null, embedding: null, vectorStore: null, rerank: null };
+  const base = { fallbackReason: null, embedding: null, vectorStore: null, fusion: null, rerank: null };
   if (strategy === 'EXACT') {
     const rows = await repo.recentCandidates(deps.db, scope, limit);
     return {
@@ -215,8 +218,14 @@ async function rank(
   const failures =
     reasons.length > 0 ? `${reasons.join('; ')}; ${tiers.length > 0 ? `${tiers.join(' and ')} answered` : 'nothing answered'}` : null;
   const fallbackReason = [vector.note, failures].filter(Boolean).join('; ') || null;
-  const candidates = fuse(deps, keyword?.ok ? keyword.candidates : [], vector.ok ? vector.candidates : []);
-  return rerank(deps, query, { candidates, resolution: { ...resolution, tiers, fallbackReason } });
+  const settings = await deps.settings.get();
+  const fused = fuse(keyword?.ok ? keyword.candidates : [], vector.ok ? vector.candidates : [], {
+    manual: settings.fusionVectorShare,
+    floor: deps.vectors?.minSimilarity ?? 0,
+  });
+  // Shares are only worth showing when there were two tiers to weigh.
+  const fusion = keyword?.ok && vector.ok ? fused.shares : null;
+  return rerank(deps, query, { candidates: fused.candidates, resolution: { ...resolution, tiers, fallbackReason, fusion } });
 }
 
 type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; reason: string }) & {
@@ -282,18 +291,20 @@ async function vectorTier(
   }
 }
 
-function fuse(deps: MemoryDeps, keyword: RetrievedMemory[], vector: RetrievedMemory[]): RetrievedMemory[] {
-  const rrf = deps.vectors?.fusion ?? { k: 60, keywordWeight: 1, vectorWeight: 1 };
+function fuse(
+  keyword: RetrievedMemory[],
+  vector: RetrievedMemory[],
+  o: { manual: number | null; floor: number },
+): { candidates: RetrievedMemory[]; shares: FusionShares } {
+  const { fused, shares } = fuseTiers(
+    keyword.map((c) => ({ item: c, score: c.keywordScore ?? 0 })),
+    vector.map((c) => ({ item: c, score: c.vectorScore ?? 0 })),
+    (c) => c.memory.pk,
+    o,
+  );
   const byVector = new Map(vector.map((c) => [c.memory.pk, c]));
   const byKeyword = new Map(keyword.map((c) => [c.memory.pk, c]));
-  return reciprocalRankFusion(
-    [
-      { items: keyword, weight: rrf.keywordWeight },
-      { items: vector, weight: rrf.vectorWeight },
-    ],
-    (c) => c.memory.pk,
-    rrf.k,
-  ).map(({ item, score }) => {
+  const candidates = fused.map(({ item, score }) => {
     const k = byKeyword.get(item.memory.pk);
     const v = byVector.get(item.memory.pk);
     return {
@@ -304,8 +315,9 @@ function fuse(deps: MemoryDeps, keyword: RetrievedMemory[], vector: RetrievedMem
       keywordRank: k?.keywordRank ?? null,
       vectorScore: v?.vectorScore ?? null,
       vectorRank: v?.vectorRank ?? null,
-    };
+    } satisfies RetrievedMemory;
   });
+  return { candidates, shares };
 }
 
 /** Reorders the head of the ranking with the configured reranker; on any failure the order stays as it was. */

@@ -26,6 +26,11 @@ export const settingsSchema = z.object({
   rerankProviderModel: optionalName.default(null),
   vectorStore: z.enum(VECTOR_STORES).default('AUTO'),
   autoSummarize: z.boolean().default(false),
+  /**
+   * HYBRID's vector-tier share in the fusion, 0 to 1 (keyword's is the rest); null: chosen per query by the
+   * calibrated guard (memory/fusion.ts).
+   */
+  fusionVectorShare: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1').nullable().default(null),
   /** Share of maxTokens that the key's standing facts (preferences, habits) may fill after the relevant hits. */
   profileBudgetPercent: z.number().int('must be a whole number').min(0, 'must be at least 0').max(100, 'must be at most 100').default(25),
   /** Providers or models that reject the system role: memories reach them as a user message. */

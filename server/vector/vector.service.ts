@@ -77,8 +77,9 @@ export class VectorService {
     return this.deps.index;
   }
 
-  get fusion(): VectorConfig['rrf'] {
-    return this.deps.config.rrf;
+  /** Vector hits below this cosine similarity are not candidates. */
+  get minSimilarity(): number {
+    return this.deps.config.minSimilarity;
   }
 
   get backfillLimit(): number {

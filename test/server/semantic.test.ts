@@ -9,7 +9,8 @@ import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 const RESULT = `candidates
-  resolution { requestedStrategy tiers fallback fallbackReason embeddingSource embeddingModel embeddingReason vectorStore }
+  resolution { requestedStrategy tiers fallback fallbackReason embeddingSource embeddingModel embeddingReason vectorStore
+    fusion { keywordShare vectorShare agreement margin reason } }
   items { tier score keywordScore keywordRank vectorScore vectorRank memory { id key content pendingReindex } }`;
 const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ${RESULT} } }`;
 const PREVIEW = `query Preview($input: RetrieveInput!) { retrievePreview(input: $input) { ${RESULT} } }`;
@@ -130,14 +131,15 @@ describe('SEMANTIC retrieval', () => {
 });
 
 describe('HYBRID retrieval', () => {
-  it('gives a memory both tiers rank first the tier HYBRID and the score 2/(k+1)', async () => {
+  it('gives a memory both tiers rank first the tier HYBRID and the score 1', async () => {
     const apiKeyId = key();
     await on(app).create({ apiKeyId, content: 'I eat mango' });
     await on(app).create({ apiKeyId, content: 'I write rust' });
     const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
     expect(r.items[0]).toMatchObject({ tier: 'HYBRID', keywordRank: 1, vectorRank: 1, memory: { content: 'I eat mango' } });
-    // Default k = 60, both weights 1.
-    expect(r.items[0]!.score).toBeCloseTo(2 / 61, 12);
+    // The one vector hit is the keyword hit and stands far above the similarity floor: the guard opens fully.
+    expect(r.resolution.fusion).toMatchObject({ keywordShare: 0.5, vectorShare: 0.5, agreement: 1 });
+    expect(r.items[0]!.score).toBe(1);
     expect(r.resolution).toMatchObject({ requestedStrategy: 'HYBRID', tiers: ['KEYWORD', 'VECTOR'], fallback: false });
   });
 
@@ -163,34 +165,39 @@ describe('HYBRID retrieval', () => {
       vectorScore: null,
       keywordRank: 2,
     });
-    // One list each: 1/(60+2).
-    expect(byContent['I eat banana on my day of notes']!.score).toBeCloseTo(1 / 62, 12);
+    // Each found by one tier, last of its two hits there: normalised 0. The lists share one of their two hits, so
+    // the guard opens half way.
+    expect(r.resolution.fusion.agreement).toBe(0.5);
+    expect(r.resolution.fusion.vectorShare).toBeCloseTo(0.3, 12);
+    expect(byContent['I eat banana on my day of notes']!.score).toBe(0);
     expect(r.items).toHaveLength(3);
   });
 
-  it('uses MEMORY_RRF_K for the fusion', async () => {
-    const other = await startSemanticApp({ MEMORY_RRF_K: '10' });
+  it('fuses with the vector share fixed in the settings (fusionVectorShare), and says so', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat mango' });
+    await on(app).create({ apiKeyId, content: 'I eat banana on my day of notes' });
+    await app.ok(UPDATE_SETTINGS, { input: { fusionVectorShare: 0.8 } });
     try {
-      const apiKeyId = key();
-      await on(other).create({ apiKeyId, content: 'I eat mango' });
-      const r = await on(other).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
-      expect(r.items[0]).toMatchObject({ tier: 'HYBRID', keywordRank: 1, vectorRank: 1 });
-      expect(r.items[0]!.score).toBeCloseTo(2 / 11, 12);
+      const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
+      expect(r.resolution.fusion).toEqual({
+        keywordShare: expect.closeTo(0.2, 12),
+        vectorShare: 0.8,
+        agreement: null,
+        margin: null,
+        reason: 'fusionVectorShare is set to 0.8 in the settings',
+      });
+      expect(r.items[0]).toMatchObject({ score: 1, memory: { content: 'I eat mango' } });
     } finally {
-      await other.close();
+      await app.ok(UPDATE_SETTINGS, { input: { fusionVectorShare: null } });
     }
   });
 
-  it('weighs the tiers by MEMORY_RRF_KEYWORD_WEIGHT and MEMORY_RRF_VECTOR_WEIGHT', async () => {
-    const other = await startSemanticApp({ MEMORY_RRF_KEYWORD_WEIGHT: '0.5', MEMORY_RRF_VECTOR_WEIGHT: '2' });
-    try {
-      const apiKeyId = key();
-      await on(other).create({ apiKeyId, content: 'I eat mango' });
-      const r = await on(other).retrieve({ apiKeyId, query: 'mango', strategy: 'HYBRID' });
-      expect(r.items[0]!.score).toBeCloseTo(0.5 / 61 + 2 / 61, 12);
-    } finally {
-      await other.close();
-    }
+  it('shows no fusion weights when only one tier answered', async () => {
+    const apiKeyId = key();
+    await on(app).create({ apiKeyId, content: 'I eat mango' });
+    const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
+    expect(r.resolution.fusion).toBeNull();
   });
 });
 

@@ -73,6 +73,8 @@ export type MemorySettingsInput = {
   embeddingProviderModel?: string | null | undefined;
   embeddingSource?: EmbeddingSource | null | undefined;
   enabled?: boolean | null | undefined;
+  /** null returns to the calibrated guard. */
+  fusionVectorShare?: number | null | undefined;
   maxTokens?: number | null | undefined;
   profileBudgetPercent?: number | null | undefined;
   rerankEnabled?: boolean | null | undefined;
@@ -172,7 +174,7 @@ export type RetrievalTier =
   | 'ENFORCED'
   /** Newest first. */
   | 'EXACT'
-  /** Found by both tiers and fused by Reciprocal Rank Fusion. */
+  /** Found by both tiers; their normalised scores are combined. */
   | 'HYBRID'
   /** FTS5 with BM25 ranking. */
   | 'KEYWORD'
@@ -419,7 +421,7 @@ export type RetrievePreviewQueryVariables = Exact<{
 }>;
 
 
-export type RetrievePreviewQuery = { retrievePreview: { block: string | null, tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, memory: { id: string, key: string, type: MemoryType, sessionId: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null } } };
+export type RetrievePreviewQuery = { retrievePreview: { block: string | null, tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, memory: { id: string, key: string, type: MemoryType, sessionId: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null, fusion: { keywordShare: number, vectorShare: number, agreement: number | null, margin: number | null, reason: string } | null } } };
 
 export type PlaygroundRecentKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -435,19 +437,19 @@ export type ExtractFactsDryRunMutationVariables = Exact<{
 
 export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
-export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, userRoleProviders: Array<string> };
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, userRoleProviders: Array<string> } };
+export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
 
 export type UpdateMemorySettingsMutationVariables = Exact<{
   input: MemorySettingsInput;
 }>;
 
 
-export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, userRoleProviders: Array<string> } };
+export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
 
 
 export class TypedDocumentString<TResult, TVariables>
@@ -559,6 +561,8 @@ export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
   rerankProviderModel
   vectorStore
   autoSummarize
+  fusionVectorShare
+  profileBudgetPercent
   userRoleProviders
 }
     `, {"fragmentName":"SettingsFields"});
@@ -1561,6 +1565,13 @@ export const RetrievePreviewDocument = new TypedDocumentString(`
       embeddingModel
       embeddingReason
       vectorStore
+      fusion {
+        keywordShare
+        vectorShare
+        agreement
+        margin
+        reason
+      }
       reranked
       rerankModel
       rerankReason
@@ -1675,6 +1686,8 @@ export const MemorySettingsDocument = new TypedDocumentString(`
   rerankProviderModel
   vectorStore
   autoSummarize
+  fusionVectorShare
+  profileBudgetPercent
   userRoleProviders
 }`);
 
@@ -1718,6 +1731,8 @@ export const UpdateMemorySettingsDocument = new TypedDocumentString(`
   rerankProviderModel
   vectorStore
   autoSummarize
+  fusionVectorShare
+  profileBudgetPercent
   userRoleProviders
 }`);
 

@@ -28,7 +28,7 @@ interface Draft {
 const STRATEGIES: { value: RetrievalStrategy; label: string; hint: string }[] = [
   { value: 'EXACT', label: 'Exact', hint: 'Newest first, no matching' },
   { value: 'SEMANTIC', label: 'Semantic', hint: 'Nearest vectors to the query' },
-  { value: 'HYBRID', label: 'Hybrid', hint: 'Keyword and semantic, fused by RRF' },
+  { value: 'HYBRID', label: 'Hybrid', hint: 'Keyword and semantic, scores combined' },
 ];
 
 const TIER_LABEL: Record<RetrievalTier, string> = {
@@ -465,6 +465,18 @@ function ResolutionCard({ result, query }: { result: Result; query: string }) {
         </dd>
         <dt>Vector store</dt>
         <dd>{r.vectorStore ?? <span className="muted">not used</span>}</dd>
+        <dt>Fusion</dt>
+        <dd>
+          {r.fusion ? (
+            <>
+              keyword <code>{formatShare(r.fusion.keywordShare)}</code> · vector <code>{formatShare(r.fusion.vectorShare)}</code>{' '}
+              <span className="muted">(normalised scores, combined)</span>
+              <div className="reason">{r.fusion.reason}</div>
+            </>
+          ) : (
+            <span className="muted">{r.requestedStrategy === 'HYBRID' ? 'one tier answered: nothing to fuse' : 'not used'}</span>
+          )}
+        </dd>
         <dt>Rerank</dt>
         <dd>
           {r.reranked ? (
@@ -480,6 +492,8 @@ function ResolutionCard({ result, query }: { result: Result; query: string }) {
     </section>
   );
 }
+
+const formatShare = (w: number) => (Number.isInteger(w) ? String(w) : w.toFixed(2));
 
 /**
  * The fallback reason repeats the embedding reason in parentheses; the Embedding row below shows that one

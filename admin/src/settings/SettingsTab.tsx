@@ -10,6 +10,9 @@ interface Draft {
   retentionDays: string;
   strategy: RetrievalStrategy;
   autoSummarize: boolean;
+  /** Empty: the calibrated guard chooses per query. */
+  fusionVectorShare: string;
+  profileBudgetPercent: string;
 }
 
 /** Memory on/off and the budget, retention and strategy every retrieval uses. */
@@ -30,6 +33,8 @@ export function SettingsTab() {
         retentionDays: String(s.retentionDays),
         strategy: s.strategy,
         autoSummarize: s.autoSummarize,
+        fusionVectorShare: s.fusionVectorShare === null ? '' : String(s.fusionVectorShare),
+        profileBudgetPercent: String(s.profileBudgetPercent),
       });
   }, [data]);
 
@@ -38,10 +43,18 @@ export function SettingsTab() {
 
   const maxTokens = Number(draft.maxTokens);
   const retentionDays = Number(draft.retentionDays);
+  const fusionVectorShare = draft.fusionVectorShare.trim() === '' ? null : Number(draft.fusionVectorShare);
+  const profileBudgetPercent = Number(draft.profileBudgetPercent);
   const problems = [
     !Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > 16000 ? 'Max tokens must be a whole number from 0 to 16000.' : null,
     !Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 365
       ? 'Retention must be a whole number of days from 1 to 365.'
+      : null,
+    fusionVectorShare !== null && !(fusionVectorShare >= 0 && fusionVectorShare <= 1)
+      ? 'The vector share must be a number from 0 to 1, or empty for the calibrated guard.'
+      : null,
+    !Number.isInteger(profileBudgetPercent) || profileBudgetPercent < 0 || profileBudgetPercent > 100
+      ? 'The profile share must be a whole number from 0 to 100.'
       : null,
   ].filter((p): p is string => p !== null);
 
@@ -49,7 +62,15 @@ export function SettingsTab() {
     event.preventDefault();
     if (problems.length > 0 || !draft) return;
     save.mutate({
-      input: { enabled: draft.enabled, maxTokens, retentionDays, strategy: draft.strategy, autoSummarize: draft.autoSummarize },
+      input: {
+        enabled: draft.enabled,
+        maxTokens,
+        retentionDays,
+        strategy: draft.strategy,
+        autoSummarize: draft.autoSummarize,
+        fusionVectorShare,
+        profileBudgetPercent,
+      },
     });
   }
 
@@ -88,7 +109,33 @@ export function SettingsTab() {
             <option value="EXACT">Exact (newest first)</option>
           </select>
         </label>
+        <label className="field">
+          <span>Profile share of the budget (%)</span>
+          <input
+            type="number"
+            min={0}
+            max={100}
+            value={draft.profileBudgetPercent}
+            onChange={(e) => set({ profileBudgetPercent: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span>Hybrid vector share (0 to 1)</span>
+          <input
+            type="number"
+            min={0}
+            max={1}
+            step="any"
+            placeholder="calibrated per query"
+            value={draft.fusionVectorShare}
+            onChange={(e) => set({ fusionVectorShare: e.target.value })}
+          />
+        </label>
       </div>
+      <p className="muted">
+        After the relevant memories, the profile share carries the key's standing preferences and habits. Leave the vector weight empty and
+        a calibrated guard weighs the semantic tier per query; every preview shows the weights used and why.
+      </p>
       <label className="switch">
         <input type="checkbox" checked={draft.autoSummarize} onChange={(e) => set({ autoSummarize: e.target.checked })} />
         <span>Summarize old memories automatically (hourly, per API key; undoable)</span>
