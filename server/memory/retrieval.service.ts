@@ -68,8 +68,11 @@ export interface RetrievalResult {
   resolution: Resolution;
   /** Set when nothing was retrieved on purpose: memory is disabled, or the budget is 0. */
   skipped: 'disabled' | 'zero_budget' | null;
-  /** The memory block exactly as it is injected (tokensUsed is its cost); null when nothing was retrieved. */
-  block: string | null;
+  /**
+   * The memory block exactly as it is injected (tokensUsed is its cost); null when nothing was retrieved. Made when
+   * first read, so a caller that only wants the items (most gateways) does not pay for formatting it.
+   */
+  readonly block: string | null;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -150,6 +153,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
       items.map((i) => i.memory.pk),
       now,
     );
+  let block: string | null | undefined;
   return {
     items,
     tokensUsed: used,
@@ -165,7 +169,10 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
       ],
     },
     skipped: null,
-    block: items.length > 0 ? formatMemoryBlock(items.map(injectable)) : null,
+    get block() {
+      if (block === undefined) block = items.length > 0 ? formatMemoryBlock(items.map(injectable)) : null;
+      return block;
+    },
   };
 }
 
