@@ -1,7 +1,7 @@
 /** Loading state and file checks shared by the local-model embedders (static and transformers). */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { type EmbedderState, EmbeddingError } from './embedder.ts';
+import { type EmbedderState, EmbeddingError, type EmbeddingErrorKind } from './embedder.ts';
 
 export interface ModelLoaderOptions {
   /** A failed load may be retried after this long. */
@@ -84,6 +84,43 @@ export class ModelLoader<T> {
   #mayRetry(): boolean {
     return Date.now() - this.#failedAt >= this.options.retryAfterMs || this.options.fingerprint() !== this.#failedFingerprint;
   }
+}
+
+/**
+ * The part of Embedder that the local-model embedders (static, transformers) share: loading, its state and its
+ * errors, answered by their ModelLoader. A subclass loads its model and embeds with it.
+ */
+export abstract class LocalModelEmbedder<T extends { dim: number }> {
+  protected abstract readonly loader: ModelLoader<T>;
+
+  dimension(): number | null {
+    return this.loader.value()?.dim ?? null;
+  }
+
+  /** Loads once, shared by concurrent callers; meant to be started in the background, not on a request. */
+  async load(): Promise<void> {
+    await this.loader.load();
+  }
+
+  state(): EmbedderState {
+    return this.loader.state();
+  }
+
+  lastError(): EmbeddingError | null {
+    return this.loader.lastError();
+  }
+
+  /** A failure while embedding: kept for the engine status (the model stays loaded), then thrown. */
+  protected embedFailed(err: unknown, context: string): never {
+    const error = asEmbeddingError(err, 'bad_response', context);
+    this.loader.noteError(error);
+    throw error;
+  }
+}
+
+/** What a model's code threw, as an EmbeddingError saying where: "<context>: <the error and its causes>". */
+export function asEmbeddingError(err: unknown, kind: EmbeddingErrorKind, context: string): EmbeddingError {
+  return err instanceof EmbeddingError ? err : new EmbeddingError(kind, `${context}: ${describeError(err)}`, { cause: err });
 }
 
 /** Size and mtime of each file (or its absence): cheap to compute, changes whenever a file is added or replaced. */

@@ -12,8 +12,16 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { type Embedder, type EmbedderState, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
-import { assertRepoId, describeError, filesFingerprint, ModelLoader, missingFiles } from './modelLoader.ts';
+import { type Embedder, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
+import {
+  asEmbeddingError,
+  assertRepoId,
+  describeError,
+  filesFingerprint,
+  LocalModelEmbedder,
+  ModelLoader,
+  missingFiles,
+} from './modelLoader.ts';
 import { DTYPE_SIZE, parseSafetensors, type Tensor } from './safetensors.ts';
 import { type WordVectorPackage, wordVectorModelId, writeWordVectorModel } from './wordVectors.ts';
 
@@ -47,15 +55,16 @@ export const STATIC_MODEL_FILES = ['config.json', 'tokenizer.json', 'model.safet
 const MAX_TOKENS = 512;
 const MAX_REDIRECTS = 5;
 
-export class StaticEmbedder implements Embedder {
+export class StaticEmbedder extends LocalModelEmbedder<StaticModel> implements Embedder {
   readonly source = 'static' as const;
   readonly model: string;
   readonly #options: Required<Omit<StaticEmbedderOptions, 'fetch' | 'wordVectors'>> & { fetch: typeof fetch };
   readonly #wordVectors: WordVectorPackage | null;
   readonly #dir: string;
-  readonly #loader: ModelLoader<StaticModel>;
+  protected readonly loader: ModelLoader<StaticModel>;
 
   constructor(options: StaticEmbedderOptions) {
+    super();
     this.#wordVectors = options.wordVectors ?? null;
     this.model = this.#wordVectors ? wordVectorModelId(this.#wordVectors) : options.model || DEFAULT_STATIC_MODEL;
     this.#options = {
@@ -69,48 +78,20 @@ export class StaticEmbedder implements Embedder {
       stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     };
     this.#dir = this.#wordVectors ? path.join(options.cacheDir, 'npm', this.model) : path.join(options.cacheDir, this.model);
-    this.#loader = new ModelLoader(() => this.#load(), {
+    this.loader = new ModelLoader(() => this.#load(), {
       retryAfterMs: this.#options.retryAfterMs,
       fingerprint: () => filesFingerprint(this.#dir, STATIC_MODEL_FILES),
-      toError: (err) =>
-        err instanceof EmbeddingError
-          ? err
-          : new EmbeddingError(
-              'model_unavailable',
-              `static model "${this.model}" failed to load from ${this.#dir}: ${describeError(err)}`,
-              { cause: err },
-            ),
+      toError: (err) => asEmbeddingError(err, 'model_unavailable', `static model "${this.model}" failed to load from ${this.#dir}`),
     });
-  }
-
-  dimension(): number | null {
-    return this.#loader.value()?.dim ?? null;
-  }
-
-  async load(): Promise<void> {
-    await this.#loader.load();
-  }
-
-  state(): EmbedderState {
-    return this.#loader.state();
-  }
-
-  lastError(): EmbeddingError | null {
-    return this.#loader.lastError();
   }
 
   /** Never starts a load (that may mean a download): before load() it fails with model_unavailable. */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const model = await this.#loader.loaded(`static model "${this.model}"`);
+    const model = await this.loader.loaded(`static model "${this.model}"`);
     try {
       return texts.map((text) => model.embed(text));
     } catch (err) {
-      const error =
-        err instanceof EmbeddingError
-          ? err
-          : new EmbeddingError('bad_response', `static model "${this.model}": ${describeError(err)}`, { cause: err });
-      this.#loader.noteError(error);
-      throw error;
+      return this.embedFailed(err, `static model "${this.model}"`);
     }
   }
 

@@ -15,8 +15,16 @@
  */
 import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
-import { type Embedder, type EmbedderState, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
-import { assertRepoId, describeError, filesFingerprint, ModelLoader, missingFiles } from './modelLoader.ts';
+import { type Embedder, EmbeddingError, l2normalize, unknownTextVector } from './embedder.ts';
+import {
+  asEmbeddingError,
+  assertRepoId,
+  describeError,
+  filesFingerprint,
+  LocalModelEmbedder,
+  ModelLoader,
+  missingFiles,
+} from './modelLoader.ts';
 
 export interface TransformersEmbedderOptions {
   /** MEMORY_TRANSFORMERS_MODEL, default 'Xenova/all-MiniLM-L6-v2'. */
@@ -40,66 +48,43 @@ interface LoadedPipeline {
   dim: number;
 }
 
-export class TransformersEmbedder implements Embedder {
+export class TransformersEmbedder extends LocalModelEmbedder<LoadedPipeline> implements Embedder {
   readonly source = 'transformers' as const;
   readonly model: string;
   readonly #cacheDir: string;
   readonly #allowRemote: boolean;
   readonly #dir: string;
-  readonly #loader: ModelLoader<LoadedPipeline>;
+  protected readonly loader: ModelLoader<LoadedPipeline>;
 
   constructor(options: TransformersEmbedderOptions) {
+    super();
     this.model = options.model || DEFAULT_TRANSFORMERS_MODEL;
     this.#cacheDir = path.resolve(options.cacheDir);
     this.#allowRemote = options.allowRemote;
     this.#dir = path.join(this.#cacheDir, this.model);
-    this.#loader = new ModelLoader(() => this.#load(), {
+    this.loader = new ModelLoader(() => this.#load(), {
       retryAfterMs: options.retryAfterMs ?? 30_000,
       fingerprint: () => filesFingerprint(this.#dir, TRANSFORMERS_MODEL_FILES),
       toError: (err) =>
-        err instanceof EmbeddingError
-          ? err
-          : new EmbeddingError(
-              'model_unavailable',
-              `transformers model "${this.model}" failed to load (looked in ${this.#dir}${path.sep}` +
-                `${this.#allowRemote ? ', then the hub' : '; downloads are off'}): ${describeError(err)}`,
-              { cause: err },
-            ),
+        asEmbeddingError(
+          err,
+          'model_unavailable',
+          `transformers model "${this.model}" failed to load (looked in ${this.#dir}${path.sep}` +
+            `${this.#allowRemote ? ', then the hub' : '; downloads are off'})`,
+        ),
     });
-  }
-
-  dimension(): number | null {
-    return this.#loader.value()?.dim ?? null;
-  }
-
-  /** Loads once, shared by concurrent callers; meant to be started in the background, not on a request. */
-  async load(): Promise<void> {
-    await this.#loader.load();
-  }
-
-  state(): EmbedderState {
-    return this.#loader.state();
-  }
-
-  lastError(): EmbeddingError | null {
-    return this.#loader.lastError();
   }
 
   /** Waits for a load in progress but never starts one: before load() it fails with model_unavailable. */
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const { extractor, dim } = await this.#loader.loaded(`transformers model "${this.model}"`);
+    const { extractor, dim } = await this.loader.loaded(`transformers model "${this.model}"`);
     const out: Float32Array[] = [];
     try {
       for (let i = 0; i < texts.length; i += BATCH_SIZE) {
         out.push(...(await this.#run(extractor, texts.slice(i, i + BATCH_SIZE), dim)));
       }
     } catch (err) {
-      const error =
-        err instanceof EmbeddingError
-          ? err
-          : new EmbeddingError('bad_response', `transformers model "${this.model}" failed to embed: ${describeError(err)}`, { cause: err });
-      this.#loader.noteError(error);
-      throw error;
+      return this.embedFailed(err, `transformers model "${this.model}" failed to embed`);
     }
     return out;
   }
