@@ -4,6 +4,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { ping } from './db/open.ts';
 import { createMnemoYoga } from './graphql/yoga.ts';
+import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
+import { registerServerMetrics } from './serverMetrics.ts';
 import type { Services } from './services.ts';
 
 const ADMIN_DIST = path.resolve(import.meta.dirname, '../admin/dist');
@@ -24,9 +26,16 @@ export interface App {
   close(): Promise<void>;
 }
 
+export interface AppOptions {
+  /** Serves /metrics on this app's port to requests bearing this token; without it /metrics is not found here. */
+  metricsToken?: string | null;
+}
+
 /** Builds the HTTP app; nothing listens until `listen` is called, so tests can use `yoga.fetch` directly. */
-export function createApp(services: Services): App {
+export function createApp(services: Services, options: AppOptions = {}): App {
   const yoga = createMnemoYoga(services);
+  registerServerMetrics(services);
+  const { metricsToken } = options;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     // Some request targets ("//", "//[") are not URLs at all; an uncaught throw here would crash the process.
@@ -36,6 +45,11 @@ export function createApp(services: Services): App {
       return void res.end('bad request target');
     }
     if (url.pathname === '/healthz') return void healthz(services, res);
+    if (url.pathname === '/metrics' && metricsToken) {
+      if (metricsTokenAccepted(metricsToken, req.headers.authorization)) return void sendMetrics(services.metrics, req, res);
+      res.writeHead(401, { 'www-authenticate': 'Bearer' });
+      return void res.end();
+    }
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
     return void yoga.handle(req, res);
@@ -51,14 +65,7 @@ export function createApp(services: Services): App {
   return {
     yoga,
     server,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve(server.address() as AddressInfo);
-        });
-      }),
+    listen: (port, host) => listen(server, port, host),
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -66,6 +73,17 @@ export function createApp(services: Services): App {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Starts listening; rejects with the listen error (EADDRINUSE, EACCES) instead of emitting it. */
+export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
 }
 
 async function healthz(services: Services, res: ServerResponse) {

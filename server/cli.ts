@@ -1,12 +1,13 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { inspect, parseArgs } from 'node:util';
-import { createApp } from './app.ts';
+import { createApp, listen } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type Db, openDatabase } from './db/open.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createMetricsServer } from './metrics/metricsEndpoint.ts';
 import { createServices } from './services.ts';
 import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
 
@@ -32,6 +33,8 @@ Environment (flags win):
   MNEMO_PORT         port to listen on (default 4000)
   MNEMO_ADMIN_TOKEN  admin bearer token; when unset, the first start mints one and prints it once
   MNEMO_LOG_LEVEL    trace, debug, info (default), warn, error
+  MNEMO_METRICS_PORT   serve /metrics (Prometheus) on this port of the same host, and nothing else there
+  MNEMO_METRICS_TOKEN  serve /metrics on the main port to requests bearing this token (16+ characters)
 
 Run it with: npx tsx server/main.ts <command>
 `;
@@ -133,18 +136,26 @@ async function serve(config: Config, io: CliIo): Promise<number> {
   if (firstToken) {
     io.stdout.write(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n\n`);
   }
-  const app = createApp(services);
+  const app = createApp(services, { metricsToken: config.metricsToken });
+  const metricsServer = config.metricsPort === null ? null : createMetricsServer(services.metrics);
+  let port = { number: config.port, setting: '--port or MNEMO_PORT' };
   try {
     const address = await app.listen(config.port, config.host);
-    logger.info({ url: `http://${config.host}:${address.port}/`, data: config.databaseFile }, 'mnemo is listening');
+    let metrics: string | undefined;
+    if (metricsServer) {
+      port = { number: config.metricsPort!, setting: 'MNEMO_METRICS_PORT' };
+      metrics = `http://${config.host}:${(await listen(metricsServer, port.number, config.host)).port}/metrics`;
+    }
+    logger.info({ url: `http://${config.host}:${address.port}/`, metrics, data: config.databaseFile }, 'mnemo is listening');
   } catch (error) {
+    await app.close();
     await opened.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      io.stderr.write(`mnemo: port ${config.port} on ${config.host} is already in use; pick another with --port or MNEMO_PORT\n`);
+      io.stderr.write(`mnemo: port ${port.number} on ${config.host} is already in use; pick another with ${port.setting}\n`);
       return EXIT.unavailable;
     }
     if ((error as NodeJS.ErrnoException).code === 'EACCES') {
-      io.stderr.write(`mnemo: not allowed to listen on ${config.host}:${config.port}\n`);
+      io.stderr.write(`mnemo: not allowed to listen on ${config.host}:${port.number}\n`);
       return EXIT.unavailable;
     }
     throw error;
@@ -165,6 +176,7 @@ async function serve(config: Config, io: CliIo): Promise<number> {
   // Running reindex jobs stop between batches and resume at the next start.
   await services.reindex.stop();
   await app.close();
+  metricsServer?.close();
   await services.access.flush();
   await opened.close();
   return 0;

@@ -2,15 +2,25 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from './validation.ts';
 
+const portSchema = (name: string) => z.coerce.number().int().min(0, `${name} must be 0 to 65535`).max(65535, `${name} must be 0 to 65535`);
+const secretSchema = (name: string) =>
+  z
+    .string()
+    .min(16, `${name} must be at least 16 characters`)
+    .nullish()
+    .transform((v) => v ?? null);
+
 const configSchema = z.object({
   dataDir: z.string().min(1).default('./data'),
   host: z.string().min(1).default('127.0.0.1'),
-  port: z.coerce.number().int().min(0, 'port must be 0 to 65535').max(65535, 'port must be 0 to 65535').default(4000),
-  adminToken: z
-    .string()
-    .min(16, 'MNEMO_ADMIN_TOKEN must be at least 16 characters')
+  port: portSchema('port').default(4000),
+  adminToken: secretSchema('MNEMO_ADMIN_TOKEN'),
+  /** A second listener, on the same host, that serves only /metrics. */
+  metricsPort: portSchema('MNEMO_METRICS_PORT')
     .nullish()
     .transform((v) => v ?? null),
+  /** /metrics on the main port for requests that send this as their bearer token. */
+  metricsToken: secretSchema('MNEMO_METRICS_TOKEN'),
 });
 
 export type Config = z.output<typeof configSchema> & { databaseFile: string };
@@ -24,6 +34,8 @@ export function loadConfig(flags: { dataDir?: string; host?: string; port?: stri
     host: flags.host ?? env.MNEMO_HOST,
     port: flags.port ?? env.MNEMO_PORT,
     adminToken: env.MNEMO_ADMIN_TOKEN || undefined,
+    metricsPort: env.MNEMO_METRICS_PORT || undefined,
+    metricsToken: env.MNEMO_METRICS_TOKEN || undefined,
   });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
   const dataDir = path.resolve(parsed.data.dataDir);

@@ -6,6 +6,7 @@ import { ProviderService } from './embedding/provider.service.ts';
 import { ReindexRunner } from './jobs/reindex.service.ts';
 import type { Logger } from './logger.ts';
 import { AccessRecorder } from './memory/accessRecorder.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { SettingsService } from './settings/settings.service.ts';
 import { QdrantService } from './vector/qdrant.service.ts';
 import { QdrantSettingsStore } from './vector/qdrantSettings.ts';
@@ -29,6 +30,8 @@ export interface Services {
   qdrant: QdrantService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
   access: AccessRecorder;
+  /** The process's Prometheus metrics (served at /metrics when enabled). */
+  metrics: Metrics;
 }
 
 /**
@@ -62,6 +65,7 @@ export function createServices(opts: {
   );
   const config = opts.vectorConfig ?? offlineVectorConfig();
   const providers = new ProviderService(opts.db, config.envProvider);
+  const metrics = new Metrics();
   const qdrantSettings = new QdrantSettingsStore(opts.db, opts.env ?? {});
   const qdrant = new QdrantService({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger, clock: opts.clock });
   const vectors = new VectorService({
@@ -72,6 +76,7 @@ export function createServices(opts: {
     logger: opts.logger,
     index: new SqliteVecIndex(opts.db),
     qdrant,
+    metrics,
   });
   return {
     db: opts.db,
@@ -84,5 +89,6 @@ export function createServices(opts: {
     qdrantSettings,
     qdrant,
     access: new AccessRecorder(opts.db, { logger: opts.logger }),
+    metrics,
   };
 }

@@ -63,3 +63,9 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
+
+/** The file the database lives in; null for an in-memory one. */
+export async function databaseFile(db: Db): Promise<string | null> {
+  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
+  return rows.find((r) => r.name === 'main')?.file || null;
+}

@@ -43,7 +43,8 @@ export interface MemoryVecMetaTable {
   last_reset_at: number | null;
 }
 
-export type ReindexJobStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+export const REINDEX_JOB_STATES = ['running', 'completed', 'failed', 'cancelled'] as const;
+export type ReindexJobStatus = (typeof REINDEX_JOB_STATES)[number];
 
 export interface ReindexJobsTable {
   id: string;

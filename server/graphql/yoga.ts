@@ -9,6 +9,7 @@ import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES, useRequestBodyLimit } from './bodyLimit.ts';
 import type { Context } from './context.ts';
+import { useOperationSummary } from './operationSummary.ts';
 import { schema } from './schema.ts';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
@@ -43,6 +44,7 @@ export function createMnemoYoga(services: Services) {
       costLimitPlugin({ maxCost: 5000, exposeLimits: true }),
       // Last, where yoga puts its own limit: it wraps whichever request parser was chosen.
       useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
+      useOperationSummary(schema, (summary) => services.metrics.observeOperation(summary)),
     ],
   });
 }

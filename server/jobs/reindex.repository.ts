@@ -73,3 +73,22 @@ export async function finishJob(db: Db, id: string, status: Exclude<ReindexJobSt
 export async function touchJob(db: Db, id: string, now: number) {
   await db.updateTable('reindex_jobs').set({ updated_at: now }).where('id', '=', id).execute();
 }
+
+/** Reindex jobs by state, the work all of them did, and where the running one stands. */
+export async function reindexFigures(db: Db) {
+  const byState = await db
+    .selectFrom('reindex_jobs')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  const totals = await db
+    .selectFrom('reindex_jobs')
+    .select([(eb) => eb.fn.sum<number | null>('processed').as('processed'), (eb) => eb.fn.sum<number | null>('failed').as('failed')])
+    .executeTakeFirstOrThrow();
+  const running = await db
+    .selectFrom('reindex_jobs')
+    .select(['total', 'processed', 'failed'])
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return { byState, processed: totals.processed ?? 0, failed: totals.failed ?? 0, running: running ?? null };
+}

@@ -178,3 +178,18 @@ export async function deleteMemoryRows(
   const result = await q.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Memories of the whole server by state (never per key), in one pass over the table. */
+export async function memoriesByState(db: Db, now: number, retentionCutoff: number) {
+  const { rows } = await sql<{ total: number; archived: number | null; expired: number | null; out_of_retention: number | null }>`
+    select count(*) as total,
+      sum(archived_by is not null) as archived,
+      sum(archived_by is null and expires_at is not null and expires_at <= ${now}) as expired,
+      sum(archived_by is null and (expires_at is null or expires_at > ${now}) and updated_at < ${retentionCutoff}) as out_of_retention
+    from memories`.execute(db);
+  const row = rows[0]!;
+  const archived = row.archived ?? 0;
+  const expired = row.expired ?? 0;
+  const outOfRetention = row.out_of_retention ?? 0;
+  return { active: row.total - archived - expired - outOfRetention, expired, out_of_retention: outOfRetention, archived };
+}

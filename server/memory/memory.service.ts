@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, describeIssues, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
@@ -31,6 +32,8 @@ export interface MemoryDeps {
   vectors?: VectorService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
   access: AccessRecorder;
+  /** Counts gateway retrievals; tools and tests may go without. */
+  metrics?: Metrics;
   now?: () => number;
 }
 

@@ -122,8 +122,8 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     skipped,
     block: null,
   });
-  if (options.record && !settings.enabled) return empty('disabled');
-  if (options.record && maxTokens === 0) return empty('zero_budget');
+  if (options.record && !settings.enabled) return observed(deps, empty('disabled'));
+  if (options.record && maxTokens === 0) return observed(deps, empty('zero_budget'));
 
   // A preview shows the counters as they are; the gateway call never waits for a write.
   if (!options.record) await deps.access.flush();
@@ -154,7 +154,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
       now,
     );
   let block: string | null | undefined;
-  return {
+  const result: RetrievalResult = {
     items,
     tokensUsed: used,
     maxTokens,
@@ -174,6 +174,20 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
       return block;
     },
   };
+  return options.record ? observed(deps, result) : result;
+}
+
+/** Counts a gateway retrieval in the metrics (a preview is not one). */
+function observed(deps: MemoryDeps, result: RetrievalResult): RetrievalResult {
+  deps.metrics?.observeRetrieval({
+    strategy: result.resolution.requestedStrategy,
+    tiers: result.resolution.tiers,
+    fallbackReason: result.resolution.fallbackReason,
+    skipped: result.skipped,
+    tokensUsed: result.tokensUsed,
+    items: result.items.length,
+  });
+  return result;
 }
 
 type Ranked = { candidates: RetrievedMemory[]; resolution: Omit<Resolution, 'requestedStrategy'> };

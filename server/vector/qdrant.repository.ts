@@ -73,3 +73,12 @@ export async function existingPks(db: Db, pks: readonly number[]) {
   const rows = await db.selectFrom('memories').select('pk').where('pk', 'in', pks).execute();
   return new Set(rows.map((r) => r.pk));
 }
+
+/** Changes queued for Qdrant, and when the oldest of them was queued (null when none is). */
+export async function outboxBacklog(db: Db) {
+  const row = await db
+    .selectFrom('qdrant_outbox')
+    .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min<number | null>('enqueued_at').as('oldest')])
+    .executeTakeFirstOrThrow();
+  return { size: row.n, oldest: row.oldest };
+}

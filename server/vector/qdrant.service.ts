@@ -3,6 +3,7 @@ import type { MemoryTypeValue } from '../db/schema.ts';
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
+import type { BreakerState } from './circuitBreaker.ts';
 import * as repo from './qdrant.repository.ts';
 import { QdrantIncompatibleError, QdrantIndex, QdrantUnavailableError } from './qdrantIndex.ts';
 import type { QdrantSettingsPatch, QdrantSettingsStore, QdrantSettingsView } from './qdrantSettings.ts';
@@ -216,6 +217,11 @@ export class QdrantService {
       if (error instanceof QdrantUnavailableError) throw unavailable(`Qdrant cleanup failed: ${error.message}`);
       throw error;
     }
+  }
+
+  /** The circuit breaker of the Qdrant client in use, without a call to Qdrant; null when none is configured. */
+  breakerState(): BreakerState | null {
+    return this.current?.index.breaker.state() ?? null;
   }
 
   async status(): Promise<QdrantStatus> {

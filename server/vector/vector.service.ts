@@ -6,6 +6,8 @@ import type { ProviderService } from '../embedding/provider.service.ts';
 import { chooseEmbedding, type EmbeddingChoice } from '../embedding/resolve.ts';
 import { badInput, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { meteredEmbedder } from '../metrics/meteredEmbedder.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
 import type { Settings, SettingsService } from '../settings/settings.service.ts';
 import type { VectorConfig } from '../vectorConfig.ts';
@@ -29,6 +31,8 @@ export interface VectorServiceDeps {
   /** The local store: always written, and the fallback when Qdrant is selected but unavailable. */
   index: VectorIndex;
   qdrant?: QdrantService;
+  /** Counts the calls to the embedding model; tools and tests may go without. */
+  metrics?: Metrics;
 }
 
 /** The nearest memories, and which store answered (with the reason when it was not the selected one). */
@@ -103,7 +107,8 @@ export class VectorService {
       if (this.fellBack?.from === choice.key) choice = choice.fallback(this.fellBack.reason);
     }
     if (this.current?.key !== choice.key) {
-      const inner = choice.create?.() ?? null;
+      const model = choice.create?.() ?? null;
+      const inner = model && this.deps.metrics ? meteredEmbedder(model, this.deps.metrics) : model;
       const embedder =
         inner && this.deps.config.cacheMax > 0
           ? new CachedEmbedder(inner, { max: this.deps.config.cacheMax, ttlMs: this.deps.config.cacheTtlMs })
@@ -298,6 +303,12 @@ export class VectorService {
       }),
       reason: `using ${name}`,
     };
+  }
+
+  /** The embedding cache's counters as they stand, without choosing an embedder; null when none is cached. */
+  cacheStats(): EmbeddingCacheStats | null {
+    const embedder = this.current?.embedder;
+    return embedder instanceof CachedEmbedder ? embedder.stats() : null;
   }
 
   async embeddingStatus(): Promise<EmbeddingStatus> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createApp } from '../../server/app.ts';
+import { type AppOptions, createApp } from '../../server/app.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -38,6 +38,8 @@ export interface TestAppOptions {
   clock?: () => number;
   /** An existing folder to use (its mnemo.db is opened, not replaced); by default a fresh temp folder. */
   dir?: string;
+  /** The HTTP app's own options (the metrics token). */
+  app?: AppOptions;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env: options.env,
     clock: options.clock,
   });
-  const app = createApp(services);
+  const app = createApp(services, options.app);
   const address = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
 

@@ -156,6 +156,16 @@ describe('mnemo serve', () => {
     expect((await gql(second.url, token!, '{ memorySettings { enabled } }')).errors).toBeUndefined();
   });
 
+  it('serves /metrics only on MNEMO_METRICS_PORT when it is set', async () => {
+    const { out, url } = await serve({ MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789', MNEMO_METRICS_PORT: '0' });
+    const listening = JSON.parse(out.stdout.split('\n').find((l) => l.includes('mnemo is listening'))!) as { metrics: string };
+    const scraped = await fetch(listening.metrics);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('mnemo_graphql_requests_total');
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
+    expect((await fetch(listening.metrics.replace('/metrics', '/graphql'))).status).toBe(404);
+  });
+
   it('shuts down with exit code 0 when asked to stop', async () => {
     const { out, stop } = await serve({ MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
     expect(await stop()).toBe(0);
