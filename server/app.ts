@@ -23,6 +23,15 @@ export interface App {
   yoga: ReturnType<typeof createMnemoYoga>;
   server: Server;
   listen(port: number, host: string): Promise<AddressInfo>;
+  /** /readyz answers 200 from now on (until drain): start-up is complete. */
+  markReady(): void;
+  /**
+   * Graceful stop: /readyz answers 503, no new connection is accepted, subscriptions end with a complete
+   * event, and requests in flight finish; connections still open after `timeoutMs` are cut. Resolves with how
+   * many requests were cut.
+   */
+  drain(timeoutMs: number): Promise<{ cut: number }>;
+  /** Immediate stop: every connection is cut. */
   close(): Promise<void>;
 }
 
@@ -33,11 +42,21 @@ export interface AppOptions {
 
 /** Builds the HTTP app; nothing listens until `listen` is called, so tests can use `yoga.fetch` directly. */
 export function createApp(services: Services, options: AppOptions = {}): App {
-  const yoga = createMnemoYoga(services);
+  const shutdown = new AbortController();
+  const yoga = createMnemoYoga(services, shutdown.signal);
   registerServerMetrics(services);
   const { metricsToken } = options;
   const sockets = new Set<Socket>();
+  let state: 'starting' | 'ready' | 'draining' = 'starting';
+  const inFlight = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // A kept-alive connection that just finished its last request is idle now: close it while draining.
+      if (state === 'draining') server.closeIdleConnections();
+    });
+    if (state === 'draining') closeAfter(res);
     // Some request targets ("//", "//[") are not URLs at all; an uncaught throw here would crash the process.
     const url = URL.parse(req.url ?? '/', 'http://mnemo');
     if (!url) {
@@ -45,6 +64,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       return void res.end('bad request target');
     }
     if (url.pathname === '/healthz') return void healthz(services, res);
+    if (url.pathname === '/readyz') return sendJson(res, state === 'ready' ? 200 : 503, { status: state });
     if (url.pathname === '/metrics' && metricsToken) {
       if (metricsTokenAccepted(metricsToken, req.headers.authorization)) return void sendMetrics(services.metrics, req, res);
       res.writeHead(401, { 'www-authenticate': 'Bearer' });
@@ -66,13 +86,42 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     yoga,
     server,
     listen: (port, host) => listen(server, port, host),
+    markReady: () => {
+      if (state === 'starting') state = 'ready';
+    },
+    drain: async (timeoutMs) => {
+      // Responses in flight keep their connection's keep-alive: a request already sent on it (a probe, say)
+      // is answered while draining, with connection: close, and the connection closes once idle.
+      state = 'draining';
+      shutdown.abort();
+      if (!server.listening) return { cut: 0 };
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      let deadline: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (deadline = setTimeout(() => resolve('late'), timeoutMs)));
+      const outcome = await Promise.race([closed, late]);
+      clearTimeout(deadline);
+      if (outcome !== 'late') return { cut: 0 };
+      const cut = inFlight.size;
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      return { cut };
+    },
     close: () =>
       new Promise((resolve) => {
+        shutdown.abort();
         for (const socket of sockets) socket.destroy();
         if (!server.listening) return resolve();
         server.close(() => resolve());
       }),
   };
+}
+
+/** The connection closes once this response is sent, unless its headers went out already. */
+function closeAfter(res: ServerResponse) {
+  if (res.headersSent) return;
+  res.shouldKeepAlive = false;
+  res.setHeader('connection', 'close');
 }
 
 /** Starts listening; rejects with the listen error (EADDRINUSE, EACCES) instead of emitting it. */

@@ -2,7 +2,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { inspect, parseArgs } from 'node:util';
 import { createApp, listen } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
+import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type Db, openDatabase } from './db/open.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
@@ -35,6 +35,7 @@ Environment (flags win):
   MNEMO_LOG_LEVEL    trace, debug, info (default), warn, error
   MNEMO_METRICS_PORT   serve /metrics (Prometheus) on this port of the same host, and nothing else there
   MNEMO_METRICS_TOKEN  serve /metrics on the main port to requests bearing this token (16+ characters)
+  MNEMO_SHUTDOWN_TIMEOUT_MS  how long a shutdown waits for requests in flight (default 10000)
 
 Run it with: npx tsx server/main.ts <command>
 `;
@@ -163,22 +164,26 @@ async function serve(config: Config, io: CliIo): Promise<number> {
   const stopAutoSummarize = startAutoSummarize(services);
   const stopEmbeddingWorker = services.vectors.startWorker();
   await services.reindex.resumeInterrupted();
+  app.markReady();
   // Keeps the planner's statistics current and the keyword index merged as the tables grow.
   // openDatabase already refreshed the statistics; the index merge is what start-up still owes.
   const maintain = (run: Promise<void>) => run.catch((err: unknown) => logger.error({ err }, 'database maintenance failed'));
   await maintain(mergeKeywordIndex(opened.db, MERGE_STEPS_PER_RUN));
   const optimizer = setInterval(() => void maintain(optimizeDatabase(opened.db)), 3_600_000).unref();
   await stopRequested;
-  logger.info('shutting down');
+  logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
   stopAutoSummarize();
   stopEmbeddingWorker();
   clearInterval(optimizer);
-  // Running reindex jobs stop between batches and resume at the next start.
-  await services.reindex.stop();
-  await app.close();
+  // Requests in flight finish (up to the deadline) while running reindex jobs stop between batches; they
+  // resume at the next start.
+  const [{ cut }] = await Promise.all([app.drain(config.shutdownTimeoutMs), services.reindex.stop()]);
+  if (cut > 0) logger.warn({ cut }, 'requests still running at the shutdown deadline were cut');
   metricsServer?.close();
   await services.access.flush();
+  if (!(await checkpointWal(opened.db))) logger.warn('the write-ahead log could not be checkpointed in full');
   await opened.close();
+  logger.info('stopped');
   return 0;
 }
 

@@ -21,6 +21,13 @@ const configSchema = z.object({
     .transform((v) => v ?? null),
   /** /metrics on the main port for requests that send this as their bearer token. */
   metricsToken: secretSchema('MNEMO_METRICS_TOKEN'),
+  /** How long a shutdown waits for requests in flight before it cuts them. */
+  shutdownTimeoutMs: z.coerce
+    .number()
+    .int()
+    .min(0, 'MNEMO_SHUTDOWN_TIMEOUT_MS must be 0 to 600000')
+    .max(600_000, 'MNEMO_SHUTDOWN_TIMEOUT_MS must be 0 to 600000')
+    .default(10_000),
 });
 
 export type Config = z.output<typeof configSchema> & { databaseFile: string };
@@ -36,6 +43,7 @@ export function loadConfig(flags: { dataDir?: string; host?: string; port?: stri
     adminToken: env.MNEMO_ADMIN_TOKEN || undefined,
     metricsPort: env.MNEMO_METRICS_PORT || undefined,
     metricsToken: env.MNEMO_METRICS_TOKEN || undefined,
+    shutdownTimeoutMs: env.MNEMO_SHUTDOWN_TIMEOUT_MS || undefined,
   });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
   const dataDir = path.resolve(parsed.data.dataDir);

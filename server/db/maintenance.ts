@@ -36,3 +36,12 @@ async function totalChanges(db: Db): Promise<number> {
   const { rows } = await sql<{ n: number }>`select total_changes() as n`.execute(db);
   return rows[0]!.n;
 }
+
+/**
+ * Moves the write-ahead log into the database file and empties it, so the file alone holds everything
+ * (for a shutdown, and before a file copy); returns whether every frame could be moved (no reader held one).
+ */
+export async function checkpointWal(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  return rows[0]?.busy === 0;
+}

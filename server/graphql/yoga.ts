@@ -9,13 +9,14 @@ import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES, useRequestBodyLimit } from './bodyLimit.ts';
 import type { Context } from './context.ts';
+import { useEndStreamsOn } from './endStreams.ts';
 import { useOperationSummary } from './operationSummary.ts';
 import { schema } from './schema.ts';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
 /** The GraphQL endpoint: authentication, error mapping and query limits around the Pothos schema. */
-export function createMnemoYoga(services: Services) {
+export function createMnemoYoga(services: Services, shutdown: AbortSignal = new AbortController().signal) {
   return createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -45,6 +46,7 @@ export function createMnemoYoga(services: Services) {
       // Last, where yoga puts its own limit: it wraps whichever request parser was chosen.
       useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
       useOperationSummary(schema, (summary) => services.metrics.observeOperation(summary)),
+      useEndStreamsOn(shutdown),
     ],
   });
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type AppOptions, createApp } from '../../server/app.ts';
+import { type App, type AppOptions, createApp } from '../../server/app.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -21,6 +21,8 @@ export interface TestApp {
   dir: string;
   database: OpenedDatabase;
   services: Services;
+  /** The HTTP app itself: readiness, draining. */
+  http: App;
   /** Sends one GraphQL operation over real HTTP, as the admin unless another token is given. */
   gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any error and returns data. */
@@ -81,6 +83,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     dir,
     database,
     services,
+    http: app,
     gql,
     ok,
     mintToken: async ({ apiKeyId, role = 'GATEWAY' } = {}) => {

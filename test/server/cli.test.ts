@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/cli.ts';
 
@@ -335,5 +337,44 @@ describe('the mnemo process', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out.stdout).toContain('shutting down');
+  });
+
+  it('on SIGTERM during an importMemories, the import lands whole or not at all, and whole if it was answered', async () => {
+    const admin = 'cli-admin-token-0123456789';
+    const { child, out, exited } = spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], { MNEMO_ADMIN_TOKEN: admin });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        const line = out.stdout.split('\n').find((l) => l.includes('mnemo is listening'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url);
+      });
+      void exited.then((code) => reject(new Error(`serve exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
+    });
+    const memories = Array.from({ length: 2000 }, (_, i) => ({ apiKeyId: 'k1', key: `fact-${i}`, content: `fact number ${i}` }));
+    const body = JSON.stringify({
+      query: 'mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported } }',
+      variables: { m: memories },
+    });
+    const req = httpRequest(`${url}graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, 'content-length': Buffer.byteLength(body) },
+    });
+    const answered = new Promise<number | null>((resolve) => {
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve(JSON.parse(text).data?.importMemories?.imported ?? null));
+        res.on('error', () => resolve(null));
+      });
+      req.on('error', () => resolve(null));
+    });
+    // The signal goes as soon as the whole request is sent: the server is reading or running it.
+    req.end(body, () => child.kill('SIGTERM'));
+    const imported = await answered;
+    expect(await exited).toBe(0);
+    const db = new SQLite(path.join(dataDir, 'mnemo.db'), { readonly: true });
+    const { n } = db.prepare('select count(*) as n from memories').get() as { n: number };
+    db.close();
+    expect([0, 2000]).toContain(n);
+    if (imported !== null) expect(n).toBe(2000);
   });
 });
