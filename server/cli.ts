@@ -1,6 +1,10 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { inspect, parseArgs } from 'node:util';
 import { createApp, listen } from './app.ts';
+import { BackupError, backupDatabase } from './backup/backup.ts';
+import { DataFolderBusyError, holdDataFolder } from './backup/dataFolderLock.ts';
+import { restoreDatabase } from './backup/restore.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -12,7 +16,7 @@ import { createServices } from './services.ts';
 import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
 
 /** sysexits(3) codes, so scripts can tell a usage error from a busy port or an unwritable folder. */
-const EXIT = { usage: 64, unavailable: 69, cantCreate: 73, software: 70 } as const;
+const EXIT = { usage: 64, dataErr: 65, unavailable: 69, cantCreate: 73, software: 70 } as const;
 
 const HELP = `mnemo: long-term memory server for LLM gateways
 
@@ -25,6 +29,10 @@ Usage:
   mnemo token revoke ID [--data-dir DIR]               revoke an access token
   mnemo reindex [--force] [--data-dir DIR]             embed memories whose vector is missing or stale (all with
                                                        --force), with a progress line; joins a running job
+  mnemo backup FILE [--data-dir DIR]                  an online, verified copy of the whole database into FILE
+                                                       (a new file), with a progress line; the server may keep running
+  mnemo restore FILE [--data-dir DIR]                 replace the database by a backup, with the server stopped; the
+                                                       replaced one is kept as mnemo.db.before-restore
   mnemo --help
 
 Environment (flags win):
@@ -36,6 +44,7 @@ Environment (flags win):
   MNEMO_METRICS_PORT   serve /metrics (Prometheus) on this port of the same host, and nothing else there
   MNEMO_METRICS_TOKEN  serve /metrics on the main port to requests bearing this token (16+ characters)
   MNEMO_SHUTDOWN_TIMEOUT_MS  how long a shutdown waits for requests in flight (default 10000)
+  MNEMO_BACKUP_DIR   where the backupDatabase mutation writes (default: backups/ in the data folder)
 
 Run it with: npx tsx server/main.ts <command>
 `;
@@ -74,6 +83,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     ) {
       io.stderr.write(`mnemo: ${(error as Error).message}\nRun "mnemo --help" for usage.\n`);
       return EXIT.usage;
+    }
+    if (error instanceof DataFolderBusyError) {
+      io.stderr.write(`mnemo: ${error.message}; stop it first\n`);
+      return EXIT.unavailable;
+    }
+    if (error instanceof BackupError) {
+      io.stderr.write(`mnemo: ${error.message}\n`);
+      return EXIT.dataErr;
     }
     if (error instanceof DataDirError) {
       io.stderr.write(`${error.message}\n`);
@@ -121,6 +138,12 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return tokenCommand(config, io, sub, arg, values);
     case 'reindex':
       return reindexCommand(config, io, values.force ?? false);
+    case 'backup':
+      if (!sub) throw new UsageError('backup needs the file to write');
+      return backupCommand(config, io, path.resolve(sub));
+    case 'restore':
+      if (!sub) throw new UsageError('restore needs the backup file');
+      return restoreCommand(config, io, path.resolve(sub));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -131,6 +154,16 @@ async function serve(config: Config, io: CliIo): Promise<number> {
   // server cleanly once it is up, instead of killing it half-way with the signal's default action.
   const stopRequested = io.stopRequested();
   const logger = createLogger(io.env.MNEMO_LOG_LEVEL ?? 'info', io.stdout);
+  ensureDataDir(config);
+  const lock = holdDataFolder(config.dataDir);
+  try {
+    return await serveHolding(config, io, logger, stopRequested);
+  } finally {
+    lock.release();
+  }
+}
+
+async function serveHolding(config: Config, io: CliIo, logger: Logger, stopRequested: Promise<void>): Promise<number> {
   const opened = await openData(config);
   const services = servicesFromEnvironment(config, io, opened.db, logger);
   const firstToken = await services.tokens.ensureAdminToken();
@@ -265,6 +298,30 @@ async function withDatabase(config: Config, io: CliIo, run: (services: ReturnTyp
   }
 }
 
+async function backupCommand(config: Config, io: CliIo, file: string): Promise<number> {
+  if (!existsSync(config.databaseFile)) throw new BackupError(`there is no database at ${config.databaseFile}`);
+  const mib = (bytes: number) => (bytes / 1_048_576).toFixed(1);
+  const result = await backupDatabase(config.databaseFile, file, ({ bytes, totalBytes }) => {
+    const line = `backup ${mib(bytes)}/${mib(totalBytes)} MiB (${totalBytes > 0 ? ((100 * bytes) / totalBytes).toFixed(0) : 100}%)`;
+    io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
+  });
+  if (io.stderr.isTTY) io.stderr.write('\n');
+  io.stdout.write(
+    `backed up ${config.databaseFile} to ${result.file} (${mib(result.bytes)} MiB, integrity ok, migration ${result.migration})\n`,
+  );
+  return 0;
+}
+
+function restoreCommand(config: Config, io: CliIo, file: string): number {
+  ensureDataDir(config);
+  const { migration, previous } = restoreDatabase({ dataDir: config.dataDir, databaseFile: config.databaseFile, from: file });
+  io.stdout.write(
+    `restored ${config.databaseFile} from ${file} (integrity ok, migration ${migration})` +
+      (previous ? `; the database it replaced is kept as ${previous}\n` : '\n'),
+  );
+  return 0;
+}
+
 /** The services as a server runs them: the vector configuration and the Qdrant overrides from the environment. */
 function servicesFromEnvironment(config: Config, io: CliIo, db: Db, logger: Logger) {
   return createServices({
@@ -273,20 +330,26 @@ function servicesFromEnvironment(config: Config, io: CliIo, db: Db, logger: Logg
     adminToken: config.adminToken,
     vectorConfig: loadVectorConfig(io.env, config.dataDir),
     env: io.env,
+    backupDir: config.backupDir,
   });
 }
 
 /** Opens the database in the data folder (creating both) and migrates it to the latest schema. */
 async function openData(config: Config) {
+  ensureDataDir(config);
+  const opened = openDatabase(config.databaseFile);
+  await migrateToLatest(opened.db);
+  return opened;
+}
+
+/** Creates the data folder if needed; fails with DataDirError when it cannot be written. */
+function ensureDataDir(config: Config) {
   try {
     mkdirSync(config.dataDir, { recursive: true });
     accessSync(config.dataDir, constants.W_OK);
   } catch (error) {
     throw new DataDirError(`mnemo: the data folder ${config.dataDir} is not writable (${(error as Error).message})`);
   }
-  const opened = openDatabase(config.databaseFile);
-  await migrateToLatest(opened.db);
-  return opened;
 }
 
 class DataDirError extends Error {}

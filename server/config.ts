@@ -21,6 +21,8 @@ const configSchema = z.object({
     .transform((v) => v ?? null),
   /** /metrics on the main port for requests that send this as their bearer token. */
   metricsToken: secretSchema('MNEMO_METRICS_TOKEN'),
+  /** Where backupDatabase writes (default: backups/ in the data folder). */
+  backupDir: z.string().min(1).nullish(),
   /** How long a shutdown waits for requests in flight before it cuts them. */
   shutdownTimeoutMs: z.coerce
     .number()
@@ -30,7 +32,7 @@ const configSchema = z.object({
     .default(10_000),
 });
 
-export type Config = z.output<typeof configSchema> & { databaseFile: string };
+export type Config = Omit<z.output<typeof configSchema>, 'backupDir'> & { databaseFile: string; backupDir: string };
 
 export class ConfigError extends Error {}
 
@@ -44,8 +46,10 @@ export function loadConfig(flags: { dataDir?: string; host?: string; port?: stri
     metricsPort: env.MNEMO_METRICS_PORT || undefined,
     metricsToken: env.MNEMO_METRICS_TOKEN || undefined,
     shutdownTimeoutMs: env.MNEMO_SHUTDOWN_TIMEOUT_MS || undefined,
+    backupDir: env.MNEMO_BACKUP_DIR || undefined,
   });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
   const dataDir = path.resolve(parsed.data.dataDir);
-  return { ...parsed.data, dataDir, databaseFile: path.join(dataDir, 'mnemo.db') };
+  const backupDir = path.resolve(parsed.data.backupDir ?? path.join(dataDir, 'backups'));
+  return { ...parsed.data, dataDir, backupDir, databaseFile: path.join(dataDir, 'mnemo.db') };
 }

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AccessTokenService } from './auth/accessToken.service.ts';
+import { BackupService } from './backup/backup.service.ts';
 import type { Db } from './db/open.ts';
 import { ProviderService } from './embedding/provider.service.ts';
 import { ReindexRunner } from './jobs/reindex.service.ts';
@@ -32,6 +33,8 @@ export interface Services {
   access: AccessRecorder;
   /** The process's Prometheus metrics (served at /metrics when enabled). */
   metrics: Metrics;
+  /** Backups asked for over GraphQL, into the configured folder. */
+  backups: BackupService;
 }
 
 /**
@@ -57,6 +60,8 @@ export function createServices(opts: {
   vectorConfig?: VectorConfig;
   /** For MNEMO_QDRANT_* overrides; tools and tests pass none. */
   env?: NodeJS.ProcessEnv;
+  /** Where backupDatabase writes; without one it is refused. */
+  backupDir?: string | null;
   /** Time source of the Qdrant circuit breaker; tests pass one to get past its cooldown without waiting. */
   clock?: () => number;
 }): Services {
@@ -90,5 +95,6 @@ export function createServices(opts: {
     qdrant,
     access: new AccessRecorder(opts.db, { logger: opts.logger }),
     metrics,
+    backups: new BackupService({ db: opts.db, folder: opts.backupDir ?? null }),
   };
 }

@@ -12,6 +12,7 @@ import './qdrant.schema.ts';
 import './engineStatus.schema.ts';
 import './provider.schema.ts';
 import './reindex.schema.ts';
+import './backup.schema.ts';
 
 export const schema = builder.toSchema();
 

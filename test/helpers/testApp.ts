@@ -40,6 +40,8 @@ export interface TestAppOptions {
   clock?: () => number;
   /** An existing folder to use (its mnemo.db is opened, not replaced); by default a fresh temp folder. */
   dir?: string;
+  /** Where backupDatabase writes; by default none, so it is refused. */
+  backupDir?: string;
   /** The HTTP app's own options (the metrics token). */
   app?: AppOptions;
 }
@@ -59,6 +61,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     vectorConfig: options.engine,
     env: options.env,
     clock: options.clock,
+    backupDir: options.backupDir,
   });
   const app = createApp(services, options.app);
   const address = await app.listen(0, '127.0.0.1');

@@ -5,8 +5,11 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/cli.ts';
+import { subscribe } from '../helpers/subscribe.ts';
+import { topicModelDir } from '../helpers/topicModel.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TOKEN = /mnemo_[A-Za-z0-9_-]{43}/;
@@ -200,6 +203,105 @@ describe('mnemo serve', () => {
     expect(code).toBe(73);
     expect(stderr).toContain('not writable');
     expect(stderr).toContain(blocked);
+  });
+});
+
+describe('mnemo backup and restore', () => {
+  const admin = 'cli-admin-token-0123456789';
+  /** The generated topic model (test/helpers/topicModel.ts), so that the restored server has vectors to answer from. */
+  const withModel = (env: Record<string, string> = {}) => ({
+    MNEMO_ADMIN_TOKEN: admin,
+    MEMORY_STATIC_MODEL: 'test/topics',
+    MEMORY_STATIC_CACHE_DIR: models,
+    MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+    MEMORY_STATIC_PACKAGE: '',
+    MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
+    MEMORY_WORKER_INTERVAL_MS: '0',
+    MEMORY_VECTOR_MIN_SIMILARITY: '0.5',
+    ...env,
+  });
+  let models: string;
+  beforeEach(() => {
+    models = topicModelDir();
+  });
+  const create = (url: string, token: string, key: string, content: string) =>
+    gql(url, token, 'mutation($i: MemoryInput!) { createMemory(input: $i) { id } }', { i: { apiKeyId: 'k1', key, content } });
+
+  it('backs up while 8 clients write, and a server restored from it has every memory acknowledged before, its vectors and tokens', async () => {
+    const source = await serve(withModel());
+    const gateway = (await gql(source.url, admin, 'mutation { createAccessToken(input: { name: "gw", apiKeyId: "k1" }) { token } }')).data
+      .createAccessToken.token as string;
+    for (let i = 0; i < 10; i++)
+      expect((await create(source.url, admin, `seed-${i}`, `the dog fetched ball number ${i}`)).errors).toBeUndefined();
+    const job = (await gql(source.url, admin, 'mutation { reindex { id } }')).data.reindex.id as string;
+    await subscribe(source.url, 'subscription($id: ID!) { reindexProgress(jobId: $id) { status } }', { id: job }, admin).rest();
+
+    let acknowledged = 0;
+    let writing = true;
+    const writers = Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; writing; i++) {
+        const res = await create(source.url, admin, `w${w}-${i}`, `writer ${w} line ${i}`);
+        if (!res.errors) acknowledged++;
+      }
+    });
+    // Some writes have landed before the backup starts; the rest go on while it runs.
+    while (acknowledged < 40) await create(source.url, admin, `pre-${acknowledged}`, 'before').then(() => acknowledged++);
+    const acknowledgedBefore = acknowledged;
+    const file = path.join(tmp, 'mnemo-backup.db');
+    const backup = await run(['backup', file]);
+    writing = false;
+    await Promise.all(writers);
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toContain('integrity ok');
+    expect(backup.stderr).toMatch(/backup [\d.]+\/[\d.]+ MiB/);
+    expect(await source.stop()).toBe(0);
+
+    const restoredDir = path.join(tmp, 'restored');
+    const restore = await run(['restore', file], { MNEMO_DATA_DIR: restoredDir });
+    expect(restore.code).toBe(0);
+    const copy = new SQLite(path.join(restoredDir, 'mnemo.db'), { readonly: true });
+    sqliteVec.load(copy);
+    expect((copy.prepare('select count(*) as n from memory_vec').get() as { n: number }).n).toBeGreaterThanOrEqual(10);
+    copy.close();
+    const restored = await serve(withModel({ MNEMO_DATA_DIR: restoredDir }));
+    // The request path never waits for a model to load; a reindex job loads it (and embeds the writers' lines).
+    const loaded = (await gql(restored.url, admin, 'mutation { reindex { id } }')).data.reindex.id as string;
+    await subscribe(restored.url, 'subscription($id: ID!) { reindexProgress(jobId: $id) { status } }', { id: loaded }, admin).rest();
+    const stats = await gql(restored.url, admin, '{ memories(apiKeyId: "k1", limit: 1) { stats { totalEntries } } }');
+    expect(stats.data.memories.stats.totalEntries).toBeGreaterThanOrEqual(10 + acknowledgedBefore);
+    const found = await gql(
+      restored.url,
+      gateway,
+      'query($i: RetrieveInput!) { retrievePreview(input: $i) { resolution { tiers } items { memory { key } } } }',
+      { i: { query: 'puppy kitten', strategy: 'SEMANTIC', limit: 3 } },
+    );
+    expect(found.errors).toBeUndefined();
+    expect(found.data.retrievePreview.resolution.tiers).toContain('VECTOR');
+    expect(found.data.retrievePreview.items[0].memory.key).toMatch(/^seed-/);
+  });
+
+  it('restore refuses while a server holds the data folder (exit 69) and a file that is not a backup (exit 65)', async () => {
+    const running = await serve({ MNEMO_ADMIN_TOKEN: admin });
+    const file = path.join(tmp, 'b.db');
+    expect((await run(['backup', file])).code).toBe(0);
+    const busy = await run(['restore', file]);
+    expect(busy.code).toBe(69);
+    expect(busy.stderr).toContain('holds this data folder');
+    expect(await running.stop()).toBe(0);
+
+    const junk = path.join(tmp, 'junk.db');
+    writeFileSync(junk, 'not a database '.repeat(500));
+    const refused = await run(['restore', junk]);
+    expect(refused.code).toBe(65);
+    expect(refused.stderr).toContain('integrity');
+    expect((await run(['restore', file])).code).toBe(0);
+  });
+
+  it('a second server on a data folder that is being served exits 69', async () => {
+    await serve({ MNEMO_ADMIN_TOKEN: admin });
+    const second = await run(['serve', '--port', '0', '--host', '127.0.0.1'], { MNEMO_ADMIN_TOKEN: admin });
+    expect(second.code).toBe(69);
+    expect(second.stderr).toContain('holds this data folder');
   });
 });
 

@@ -1,0 +1,54 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+
+/** Which process serves a data folder: written by `mnemo serve` at start, removed when it stops. */
+export interface DataFolderHolder {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
+const LOCK_FILE = 'mnemo.serving';
+
+export class DataFolderBusyError extends Error {
+  constructor(readonly holder: DataFolderHolder) {
+    super(`mnemo serve (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) holds this data folder`);
+  }
+}
+
+/**
+ * The live server holding the folder, or null. A lock left by a process that is gone (killed, crashed) holds
+ * nothing; one from another host cannot be checked, so it counts as held.
+ */
+export function dataFolderHolder(dataDir: string): DataFolderHolder | null {
+  let holder: DataFolderHolder;
+  try {
+    holder = JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as DataFolderHolder;
+  } catch {
+    return null;
+  }
+  if (holder.host !== hostname()) return holder;
+  try {
+    process.kill(holder.pid, 0);
+    return holder;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? holder : null;
+  }
+}
+
+/** Marks the folder as served by this process, so that `mnemo restore` refuses to swap its database. */
+export function holdDataFolder(dataDir: string): { release(): void } {
+  const holder = dataFolderHolder(dataDir);
+  if (holder) throw new DataFolderBusyError(holder);
+  const file = path.join(dataDir, LOCK_FILE);
+  const mine: DataFolderHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  writeFileSync(file, `${JSON.stringify(mine)}\n`);
+  return {
+    release: () => {
+      const current = dataFolderHolder(dataDir);
+      if (current?.pid === mine.pid && current.startedAt === mine.startedAt) rmSync(file, { force: true });
+    },
+  };
+}
