@@ -31,15 +31,21 @@ export function createMcpHandler(services: Services, options: McpHttpOptions) {
       // Stateless: no server-initiated stream to GET and no session to DELETE (the specification's answer is 405).
       return sendRpcError(res, 405, 'this MCP endpoint is stateless: send each JSON-RPC message as a POST', { allow: 'POST' });
     }
+    const read = await readJsonBody(req, LIMITS.requestBodyBytes);
+    if ('refused' in read) return sendRpcError(res, read.refused.status, read.refused.message, { connection: 'close' }, read.refused.code);
     const server = createMcpServer({ viewer, services });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: LIMITS.requestBodyBytes,
     });
-    res.once('close', () => void server.close());
+    // A caller that hangs up before its answer aborts the call. An answered request leaves nothing open: closing the
+    // server then would only build the SDK's "connection closed" error for handlers that no longer wait.
+    res.once('close', () => {
+      if (!res.writableFinished) void server.close();
+    });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, read.body);
   };
   return (req: IncomingMessage, res: ServerResponse): Promise<void> =>
     answer(req, res).catch((err: unknown) => {
@@ -76,8 +82,42 @@ function isLoopback(name: string): boolean {
   return isIP(v4) === 4 && v4.startsWith('127.');
 }
 
-/** A refusal before any MCP message is read, as a JSON-RPC error without an id (as the SDK's transport answers). */
-function sendRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+type BodyRead = { body: unknown } | { refused: { status: number; code: number; message: string } };
+
+/**
+ * The request's JSON body, read from Node's stream and handed to the transport parsed: read by the SDK, it goes
+ * through a web stream, which costs more per request on Node 20 than everything else the transport does (see
+ * graphql/bodyLimit.ts). Refused as the SDK's transport refuses it: 413 over the limit, -32700 when not JSON.
+ */
+function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const tooLarge: BodyRead = {
+    refused: { status: 413, code: -32000, message: `Payload Too Large: Request body must not exceed ${limit} bytes` },
+  };
+  if (Number(req.headers['content-length']) > limit) return Promise.resolve(tooLarge);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      // Answered at once (a promise settles once); the rest of the body is dropped as it comes.
+      chunks.length = 0;
+      resolve(tooLarge);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (size > limit) return;
+      try {
+        resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      } catch {
+        resolve({ refused: { status: 400, code: -32700, message: 'Parse error: Invalid JSON' } });
+      }
+    });
+  });
+}
+
+/** A refusal before any MCP message is handled, as a JSON-RPC error without an id (as the SDK's transport answers). */
+function sendRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -6,6 +6,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import packageJson from '../../package.json' with { type: 'json' };
 import { DomainError } from '../errors.ts';
 import { parseInput } from '../validation.ts';
@@ -26,6 +27,8 @@ export const TOOLS: readonly AnyTool[] = [
   memoryExtract,
 ] as AnyTool[];
 
+// The SDK builds an Ajv instance per server unless given one: a millisecond per request, for a server made per request.
+const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 const BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 // The listing is the same for every caller: its JSON Schemas are made once, not per request.
 const LISTED = TOOLS.map(listedTool);
@@ -39,7 +42,7 @@ const INSTRUCTIONS = `mnemo is the user's long-term memory. Before answering, ca
 export function createMcpServer(ctx: ToolContext): Server {
   const server = new Server(
     { name: 'mnemo', title: 'mnemo memory', version: packageJson.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED }));
   server.setRequestHandler(CallToolRequestSchema, ({ params }) => callTool(params.name, params.arguments, ctx));

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { memoryAdd, memoryList } from '../../server/mcp/memory.tools.ts';
@@ -125,6 +126,26 @@ describe('requests the transport refuses', () => {
       }),
     });
     expect(res.status).toBe(413);
+  });
+
+  it('answers a chunked body that grows over the limit with HTTP 413', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${app.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+      });
+      req.on('response', (res) => resolve(res.statusCode ?? 0));
+      // The server may close the connection before the whole body is sent.
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      const chunk = Buffer.alloc(1_000_000, 'x');
+      for (let sent = 0; sent <= LIMITS.requestBodyBytes; sent += chunk.length) req.write(chunk);
+      req.end();
+    });
+    expect(status).toBe(413);
   });
 
   it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
