@@ -3,7 +3,7 @@ import { exactlyOneKey } from '../auth/viewer.ts';
 import { extractAndStore } from '../memory/gateway.service.ts';
 import { MEMORY_TYPES } from '../memory/memory.ts';
 import { apiKeyIdArg, MEMORY_OFF, memoryJson, memoryOutput, sessionIdArg } from './memory.tools.ts';
-import { defineTool } from './tool.ts';
+import { defineTool, WRITES } from './tool.ts';
 
 export const memoryExtract = defineTool({
   name: 'memory_extract',
@@ -36,7 +36,7 @@ export const memoryExtract = defineTool({
     reason: z.string().nullable().describe('What was skipped and why; null otherwise.'),
     storeError: z.string().nullable().describe('Set when storing failed; the facts are still reported.'),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: WRITES,
   run: async (args, ctx) => {
     const outcome = await extractAndStore(ctx.services, {
       ...args,

@@ -4,7 +4,7 @@ import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema, memoryStatus } from '../memory/memory.ts';
 import type { Services } from '../services.ts';
 import { apiKeyIdSchema, dateTimeSchema, limitSchema, metadataSchema, offsetSchema, sessionIdSchema } from '../validation.ts';
-import { defineTool, type ToolContext } from './tool.ts';
+import { defineTool, READS, type ToolContext, WRITES } from './tool.ts';
 
 /** The argument every tool that acts on one key takes; exactlyOneKey or oneKeyOrAll decide what it means. */
 export const apiKeyIdArg = apiKeyIdSchema
@@ -85,7 +85,7 @@ export const memoryList = defineTool({
     includeArchived: z.boolean().optional().describe('Also list memories archived by a summary.'),
   }),
   output: z.object({ memories: z.array(memoryOutput), totalCount: z.int(), hasMore: z.boolean() }),
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READS,
   run: async (args, ctx) => {
     const query = {
       apiKeyId: oneKeyOrAll(ctx.viewer, args.apiKeyId),
@@ -113,7 +113,7 @@ export const memoryGet = defineTool({
   description: 'Reads one memory by its id, with its metadata, status and access count.',
   input: z.strictObject({ id: idArg }),
   output: oneMemory,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READS,
   run: async (args, ctx) => ({
     structured: { memory: await memoryJson(ctx.services, await memories.requireMemory(ctx.services, args.id, canSee(ctx))) },
   }),
@@ -138,7 +138,7 @@ export const memoryAdd = defineTool({
       .describe('When the memory stops being retrieved, as an ISO 8601 date-time (2026-01-31T12:00:00Z).'),
   }),
   output: oneMemory,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: WRITES,
   run: async (args, ctx) => {
     const memory = await memories.createMemory(ctx.services, { ...args, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) });
     return { structured: { memory: await memoryJson(ctx.services, memory) } };
@@ -159,7 +159,7 @@ export const memoryUpdate = defineTool({
     expiresAt: dateTimeSchema.nullable().optional().describe('A new expiry as an ISO 8601 date-time; null: never expires.'),
   }),
   output: oneMemory,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: WRITES,
   run: async ({ id, ...patch }, ctx) => {
     const memory = await memories.updateMemory(ctx.services, id, patch, canSee(ctx));
     return { structured: { memory: await memoryJson(ctx.services, memory) } };
@@ -172,7 +172,7 @@ export const memoryDelete = defineTool({
   description: 'Deletes one memory by its id, for good (summaries that covered it are rebuilt without it). Returns it as it was.',
   input: z.strictObject({ id: idArg }),
   output: z.object({ deleted: memoryOutput }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: WRITES,
   run: async (args, ctx) => ({
     structured: { deleted: await memoryJson(ctx.services, await memories.deleteMemory(ctx.services, args.id, canSee(ctx))) },
   }),
@@ -189,7 +189,7 @@ export const memoryClear = defineTool({
     olderThan: dateTimeSchema.optional().describe('Only memories created before this ISO 8601 date-time.'),
   }),
   output: z.object({ apiKeyId: z.string(), removed: z.int().describe('How many memories were deleted.') }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: WRITES,
   run: async (args, ctx) => {
     const apiKeyId = exactlyOneKey(ctx.viewer, args.apiKeyId);
     const removed = await memories.clearMemories(ctx.services, {

@@ -5,7 +5,7 @@ import { type RetrievalResult, retrieve } from '../memory/retrieval.service.ts';
 import { STRATEGIES } from '../settings/settings.service.ts';
 import { limitSchema, maxTokensSchema } from '../validation.ts';
 import { apiKeyIdArg, MEMORY_OFF, memoryTypeArg, sessionIdArg } from './memory.tools.ts';
-import { defineTool } from './tool.ts';
+import { defineTool, READS } from './tool.ts';
 
 const TIERS = ['enforced', 'exact', 'keyword', 'vector', 'hybrid', 'profile'] as const;
 
@@ -56,7 +56,7 @@ export const memorySearch = defineTool({
     reason: z.string().nullable().describe('Why nothing was returned; null when memories were.'),
     fallbackReason: z.string().nullable().describe('Why a tier the strategy wanted did not answer (e.g. no embedding model).'),
   }),
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: READS,
   run: async (args, ctx) => {
     const { type, ...input } = args;
     const result = await retrieve(

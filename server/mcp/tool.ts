@@ -32,6 +32,14 @@ export interface McpTool<In extends z.ZodType, Out extends z.ZodType> {
 
 export type AnyTool = McpTool<z.ZodType, z.ZodType>;
 
+/** The hints of a tool that changes nothing. No tool reaches beyond mnemo's own store: none is open-world. */
+export const READS = { readOnlyHint: true, openWorldHint: false } as const;
+/**
+ * The hints of a tool that writes: destructive, as each may replace or remove what is stored (an upsert overwrites its
+ * key); idempotent, as the same call again changes nothing more.
+ */
+export const WRITES = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+
 export const defineTool = <In extends z.ZodType, Out extends z.ZodType>(tool: McpTool<In, Out>): McpTool<In, Out> => tool;
 
 /** The codes a tool error carries: the domain's, and INTERNAL_SERVER_ERROR for a masked bug. */

@@ -110,14 +110,16 @@ describe('content and text that reach the store', () => {
 });
 
 describe('requests the transport refuses', () => {
+  const MCP_HEADERS = {
+    authorization: `Bearer ${ADMIN_TOKEN}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+
   it('answers a body over the limit with HTTP 413 before reading it, and keeps serving', async () => {
     const res = await fetch(`${app.url}/mcp`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
+      headers: MCP_HEADERS,
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
@@ -132,11 +134,7 @@ describe('requests the transport refuses', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(`${app.url}/mcp`, {
         method: 'POST',
-        headers: {
-          authorization: `Bearer ${ADMIN_TOKEN}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
+        headers: MCP_HEADERS,
       });
       req.on('response', (res) => resolve(res.statusCode ?? 0));
       // The server may close the connection before the whole body is sent.
@@ -151,11 +149,7 @@ describe('requests the transport refuses', () => {
   it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
     const res = await fetch(`${app.url}/mcp`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
+      headers: MCP_HEADERS,
       body: '{"jsonrpc": "2.0", "method": ',
     });
     expect(res.status).toBe(400);

@@ -107,20 +107,9 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
   const client = () => clients[transport]!;
 
   it('memory_add stores a memory, and the same key replaces it', async () => {
-    const first = await call(client(), memoryAdd, {
-      apiKeyId,
-      type: 'factual',
-      key: 'editor',
-      content: 'The user prefers Vim.',
-      metadata: { source: 'agent' },
-    });
-    const second = await call(client(), memoryAdd, {
-      apiKeyId,
-      type: 'factual',
-      key: 'editor',
-      content: 'The user prefers Helix.',
-      metadata: { confidence: 'high' },
-    });
+    const editor = { apiKeyId, type: 'factual', key: 'editor' } as const;
+    const first = await call(client(), memoryAdd, { ...editor, content: 'The user prefers Vim.', metadata: { source: 'agent' } });
+    const second = await call(client(), memoryAdd, { ...editor, content: 'The user prefers Helix.', metadata: { confidence: 'high' } });
     expect(second.memory.id).toBe(first.memory.id);
     const listed = await listOf(apiKeyId);
     expect(listed.items).toEqual([
