@@ -34,11 +34,7 @@ export function createMcpHandler(services: Services, options: McpHttpOptions) {
     const read = await readJsonBody(req, LIMITS.requestBodyBytes);
     if ('refused' in read) return sendRpcError(res, read.refused.status, read.refused.message, { connection: 'close' }, read.refused.code);
     const server = createMcpServer({ viewer, services });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: LIMITS.requestBodyBytes,
-    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // A caller that hangs up before its answer aborts the call. An answered request leaves nothing open: closing the
     // server then would only build the SDK's "connection closed" error for handlers that no longer wait.
     res.once('close', () => {
@@ -49,6 +45,8 @@ export function createMcpHandler(services: Services, options: McpHttpOptions) {
   };
   return (req: IncomingMessage, res: ServerResponse): Promise<void> =>
     answer(req, res).catch((err: unknown) => {
+      // A caller that hung up while sending its request is no fault of mnemo's, and there is no one to answer.
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return;
       services.logger.error({ err }, 'unexpected error');
       if (res.headersSent) res.destroy();
       else sendRpcError(res, 500, 'Unexpected error.');
@@ -85,9 +83,10 @@ function isLoopback(name: string): boolean {
 type BodyRead = { body: unknown } | { refused: { status: number; code: number; message: string } };
 
 /**
- * The request's JSON body, read from Node's stream and handed to the transport parsed: read by the SDK, it goes
- * through a web stream, which costs more per request on Node 20 than everything else the transport does (see
- * graphql/bodyLimit.ts). Refused as the SDK's transport refuses it: 413 over the limit, -32700 when not JSON.
+ * The request's JSON body, read from Node's stream and handed to the transport parsed. Read by the transport, it goes
+ * through a web stream: the costliest step of the transport's own work per request on Node 20, as graphql/bodyLimit.ts
+ * found for yoga. Refused as the transport refuses it: 413 over the limit (LIMITS.requestBodyBytes, as for GraphQL),
+ * -32700 when it is not JSON.
  */
 function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   const tooLarge: BodyRead = {

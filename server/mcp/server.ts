@@ -25,7 +25,7 @@ export const TOOLS: readonly AnyTool[] = [
   memoryUpdate,
   memoryDelete,
   memoryExtract,
-] as AnyTool[];
+];
 
 // The SDK builds an Ajv instance per server unless given one: a millisecond per request, for a server made per request.
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();

@@ -5,7 +5,7 @@ import { ErrorCode, isJSONRPCRequest, type JSONRPCMessage, type JSONRPCRequest }
 import { unauthenticatedMessage } from '../auth/accessToken.service.ts';
 import { type ToolErrorCode, toolError } from './tool.ts';
 
-export const DEFAULT_MNEMO_URL = 'http://127.0.0.1:4000';
+const DEFAULT_MNEMO_URL = 'http://127.0.0.1:4000';
 
 export interface StdioIo {
   env: NodeJS.ProcessEnv;
