@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { ping } from './db/open.ts';
 import { createMnemoYoga } from './graphql/yoga.ts';
+import { createMcpHandler } from './mcp/http.ts';
 import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
 import { registerServerMetrics } from './serverMetrics.ts';
 import type { Services } from './services.ts';
@@ -49,6 +50,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const sockets = new Set<Socket>();
   let state: 'starting' | 'ready' | 'draining' = 'starting';
   const inFlight = new Set<ServerResponse>();
+  const mcp = createMcpHandler(services, { boundAddress: () => (server.address() as AddressInfo | null)?.address });
   const server = createServer((req, res) => {
     inFlight.add(res);
     res.once('close', () => {
@@ -70,6 +72,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       res.writeHead(401, { 'www-authenticate': 'Bearer' });
       return void res.end();
     }
+    if (url.pathname === '/mcp') return void mcp(req, res);
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
     return void yoga.handle(req, res);

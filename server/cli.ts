@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { inspect, parseArgs } from 'node:util';
 import { createApp, listen } from './app.ts';
 import { BackupError, backupDatabase } from './backup/backup.ts';
@@ -11,12 +12,13 @@ import { migrateToLatest } from './db/migrate.ts';
 import { type Db, openDatabase } from './db/open.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { runStdioBridge } from './mcp/stdio.ts';
 import { createMetricsServer } from './metrics/metricsEndpoint.ts';
 import { createServices } from './services.ts';
 import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
 
 /** sysexits(3) codes, so scripts can tell a usage error from a busy port or an unwritable folder. */
-const EXIT = { usage: 64, dataErr: 65, unavailable: 69, cantCreate: 73, software: 70 } as const;
+const EXIT = { usage: 64, dataErr: 65, unavailable: 69, cantCreate: 73, software: 70, noPerm: 77 } as const;
 
 const HELP = `mnemo: long-term memory server for LLM gateways
 
@@ -33,6 +35,8 @@ Usage:
                                                        (a new file), with a progress line; the server may keep running
   mnemo restore FILE [--data-dir DIR]                 replace the database by a backup, with the server stopped; the
                                                        replaced one is kept as mnemo.db.before-restore
+  mnemo mcp                                            MCP over stdio, for clients that launch a process: relays
+                                                       to the running mnemo at MNEMO_URL with MNEMO_TOKEN
   mnemo --help
 
 Environment (flags win):
@@ -45,6 +49,8 @@ Environment (flags win):
   MNEMO_METRICS_TOKEN  serve /metrics on the main port to requests bearing this token (16+ characters)
   MNEMO_SHUTDOWN_TIMEOUT_MS  how long a shutdown waits for requests in flight (default 10000)
   MNEMO_BACKUP_DIR   where the backupDatabase mutation writes (default: backups/ in the data folder)
+  MNEMO_URL          mnemo mcp: the running server (default http://127.0.0.1:4000)
+  MNEMO_TOKEN        mnemo mcp: the access token it sends
 
 Run it with: npx tsx server/main.ts <command>
 `;
@@ -55,6 +61,8 @@ Run it with: npx tsx server/main.ts <command>
  */
 export interface CliIo {
   env: NodeJS.ProcessEnv;
+  /** What `mnemo mcp` reads its protocol frames from. */
+  stdin?: Readable;
   /** The token, listings and the JSON log. */
   stdout: Output;
   /** Messages for the operator: errors, what was minted, the reindex progress line. */
@@ -141,6 +149,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     case 'backup':
       if (!sub) throw new UsageError('backup needs the file to write');
       return backupCommand(config, io, path.resolve(sub));
+    case 'mcp':
+      if (!io.stdin) throw new UsageError('mcp reads MCP messages from standard input');
+      return runStdioBridge({ ...io, stdin: io.stdin }, EXIT);
     case 'restore':
       if (!sub) throw new UsageError('restore needs the backup file');
       return restoreCommand(config, io, path.resolve(sub));

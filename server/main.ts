@@ -6,6 +6,7 @@ import { runCli } from './cli.ts';
 /** The `mnemo` command: the CLI on this process's environment, streams and signals. */
 const code = await runCli(process.argv.slice(2), {
   env: process.env,
+  stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   stopRequested: () =>

@@ -16,6 +16,8 @@ export const LIMITS = {
   pageSize: 500,
   maxTokens: 16_000,
   retentionDays: 365,
+  /** The largest HTTP request body accepted (GraphQL and MCP), in bytes: yoga's own default for maxRequestBodySize. */
+  requestBodyBytes: 25_000_000,
 } as const;
 
 /** A name given by the caller (an API key, a session, a key): trimmed, not empty, at most LIMITS.idChars. */
@@ -45,6 +47,30 @@ export const metadataSchema = z
   .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, {
     message: `metadata is larger than ${LIMITS.metadataBytes} bytes`,
   });
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+const DATE_TIME_FORMAT = 'DateTime must be an ISO 8601 string such as 2026-01-31T12:00:00Z';
+
+/** An instant given as an ISO 8601 string with a time zone (or a bare date, midnight UTC), parsed to a Date. */
+export const dateTimeSchema = z
+  .string({ error: DATE_TIME_FORMAT })
+  .regex(ISO_DATE_TIME, DATE_TIME_FORMAT)
+  .transform((v, ctx) => {
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime()) || !isCalendarDay(v)) {
+      ctx.addIssue({ code: 'custom', message: `"${v}" is not a valid date` });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+/** JavaScript rolls impossible days over (2026-02-30 becomes March 2) instead of rejecting them. */
+function isCalendarDay(v: string): boolean {
+  const [year, month, day] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  return d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
 
 /** Validates with a schema; a failure becomes one BAD_USER_INPUT error naming every problem. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -34,6 +34,33 @@ export function answerOfResponse(label: string, status: number, text: string): A
   return { items: r.items.length, tiers: r.resolution.tiers.map((t) => t.toLowerCase()), fallbackReason: r.resolution.fallbackReason };
 }
 
+/** memory_search's structured content: the fields the check needs. */
+interface SearchContent {
+  memories: { tier: string }[];
+  fallbackReason: string | null;
+}
+
+/**
+ * The Answer in an MCP tools/call response of memory_search (a JSON-RPC message); throws on a transport, protocol
+ * or tool error. memory_search lists each memory's tier rather than the tiers that ran: those of its memories stand in.
+ */
+export function answerOfMcpResponse(label: string, status: number, text: string): Answer {
+  let body: { result?: { isError?: boolean; structuredContent?: SearchContent }; error?: unknown };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`${label}: HTTP ${status}, not JSON: ${text.slice(0, 300)}`);
+  }
+  const content = body.result?.structuredContent;
+  if (status !== 200 || body.error || body.result?.isError || !content)
+    throw new Error(`${label}: HTTP ${status}: ${JSON.stringify(body.error ?? body.result ?? body).slice(0, 500)}`);
+  return {
+    items: content.memories.length,
+    tiers: [...new Set(content.memories.map((m) => m.tier))],
+    fallbackReason: content.fallbackReason,
+  };
+}
+
 /**
  * Checks one call's answer: a benchmark of a tier that silently did not answer, or found nothing, would
  * measure the wrong thing.

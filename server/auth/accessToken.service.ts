@@ -26,6 +26,18 @@ const mintSchema = z.object({
   apiKeyId: apiKeyIdSchema.nullish(),
 });
 
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other header, or none. */
+export function bearerToken(authorization: string | null | undefined): string | undefined {
+  return BEARER.exec(authorization ?? '')?.[1];
+}
+
+/** Why a request was not authenticated (no bearer token, or one that authenticate() refused), as every API says it. */
+export function unauthenticatedMessage(token: string | undefined): string {
+  return token ? 'the bearer token is unknown or revoked' : 'send Authorization: Bearer <token>';
+}
+
 /** Last-use times are written at most this often per token, so authentication stays read-only on the hot path. */
 const TOUCH_INTERVAL_MS = 60_000;
 

@@ -5,6 +5,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
+import { bearerToken, unauthenticatedMessage } from '../auth/accessToken.service.ts';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES, useRequestBodyLimit } from './bodyLimit.ts';
@@ -12,8 +13,6 @@ import type { Context } from './context.ts';
 import { useEndStreamsOn } from './endStreams.ts';
 import { useOperationSummary } from './operationSummary.ts';
 import { schema } from './schema.ts';
-
-const BEARER = /^Bearer\s+(\S+)$/i;
 
 /** The GraphQL endpoint: authentication, error mapping and query limits around the Pothos schema. */
 export function createMnemoYoga(services: Services, shutdown: AbortSignal = new AbortController().signal) {
@@ -27,10 +26,10 @@ export function createMnemoYoga(services: Services, shutdown: AbortSignal = new 
     // where Node's HTTP parser already bounds the body.
     maxRequestBodySize: false,
     context: async ({ request }) => {
-      const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
+      const token = bearerToken(request.headers.get('authorization'));
       const viewer = token ? await services.tokens.authenticate(token) : null;
       if (!viewer) {
-        throw createGraphQLError(token ? 'the bearer token is unknown or revoked' : 'send Authorization: Bearer <token>', {
+        throw createGraphQLError(unauthenticatedMessage(token), {
           extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'www-authenticate': 'Bearer' } } },
         });
       }

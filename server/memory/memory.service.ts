@@ -227,7 +227,8 @@ export async function importMemories(deps: MemoryDeps, rows: readonly MemoryInpu
   return report;
 }
 
-async function requireMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
+/** The memory with this id, if the caller may see it; NOT_FOUND otherwise (another key's memory looks absent). */
+export async function requireMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
   const memory = await getMemory(deps, id, canSee);
   if (!memory) throw notFound(`no memory with id ${id}`);
   return memory;

@@ -59,12 +59,14 @@ export function memoryStatus(m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archiv
   return 'active';
 }
 
-const contentSchema = z
+/** A memory's text: not blank, at most LIMITS.contentChars. */
+export const memoryContentSchema = z
   .string()
   .refine((s) => s.trim().length > 0, 'content must not be empty')
   .refine((s) => s.length <= LIMITS.contentChars, `content is longer than ${LIMITS.contentChars} characters`);
 
-const keySchema = identifier('key').max(LIMITS.keyChars, `key is longer than ${LIMITS.keyChars} characters`);
+/** The upsert key of a memory within its API key. */
+export const memoryKeySchema = identifier('key').max(LIMITS.keyChars, `key is longer than ${LIMITS.keyChars} characters`);
 
 export const memoryInputSchema = z.object({
   apiKeyId: apiKeyIdSchema,
@@ -73,8 +75,8 @@ export const memoryInputSchema = z.object({
     .enum(MEMORY_TYPES)
     .nullish()
     .transform((t) => t ?? 'factual'),
-  key: keySchema.nullish(),
-  content: contentSchema,
+  key: memoryKeySchema.nullish(),
+  content: memoryContentSchema,
   metadata: metadataSchema.nullish(),
   expiresAt: z.date().nullish(),
   createdAt: z.date().nullish(),
@@ -85,8 +87,8 @@ export type ValidMemoryInput = z.output<typeof memoryInputSchema>;
 export const memoryPatchSchema = z.object({
   sessionId: sessionIdSchema.nullish(),
   type: z.enum(MEMORY_TYPES).optional(),
-  key: keySchema.optional(),
-  content: contentSchema.optional(),
+  key: memoryKeySchema.optional(),
+  content: memoryContentSchema.optional(),
   metadata: metadataSchema.optional(),
   expiresAt: z.date().nullish(),
 });
