@@ -46,7 +46,7 @@ Environment (flags win):
   MNEMO_SHUTDOWN_TIMEOUT_MS  how long a shutdown waits for requests in flight (default 10000)
   MNEMO_BACKUP_DIR   where the backupDatabase mutation writes (default: backups/ in the data folder)
 
-Run it with: npx tsx server/main.ts <command>
+Run it as: mnemo <command>  (in a checkout, npx tsx server/main.ts <command> runs it from source)
 `;
 
 /**

@@ -12,11 +12,27 @@ import type { Context } from './context.ts';
 import { useEndStreamsOn } from './endStreams.ts';
 import { useOperationSummary } from './operationSummary.ts';
 import { schema } from './schema.ts';
+import { type TrustedDocuments, useTrustedDocuments } from './trustedDocuments.ts';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
+/** The token of an `Authorization: Bearer <token>` value, if it is one. */
+export function bearerToken(authorization: string | null | undefined): string | undefined {
+  return BEARER.exec(authorization ?? '')?.[1];
+}
+
+export type MnemoYoga = ReturnType<typeof createMnemoYoga>;
+
 /** The GraphQL endpoint: authentication, error mapping and query limits around the Pothos schema. */
-export function createMnemoYoga(services: Services, shutdown: AbortSignal = new AbortController().signal) {
+export function createMnemoYoga(
+  services: Services,
+  shutdown: AbortSignal = new AbortController().signal,
+  trusted: TrustedDocuments | null = null,
+) {
+  const isAdminRequest = async (request: Request) => {
+    const token = bearerToken(request.headers.get('authorization'));
+    return token !== undefined && (await services.tokens.authenticate(token))?.role === 'admin';
+  };
   return createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -27,7 +43,7 @@ export function createMnemoYoga(services: Services, shutdown: AbortSignal = new 
     // where Node's HTTP parser already bounds the body.
     maxRequestBodySize: false,
     context: async ({ request }) => {
-      const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
+      const token = bearerToken(request.headers.get('authorization'));
       const viewer = token ? await services.tokens.authenticate(token) : null;
       if (!viewer) {
         throw createGraphQLError(token ? 'the bearer token is unknown or revoked' : 'send Authorization: Bearer <token>', {
@@ -47,6 +63,7 @@ export function createMnemoYoga(services: Services, shutdown: AbortSignal = new 
       useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
       useOperationSummary(schema, (summary) => services.metrics.observeOperation(summary)),
       useEndStreamsOn(shutdown),
+      ...(trusted ? useTrustedDocuments(trusted, isAdminRequest) : []),
     ],
   });
 }
