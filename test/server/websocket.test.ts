@@ -30,7 +30,7 @@ afterAll(() => app.close());
 const overWebSocket = <T>(query: string, variables: Record<string, unknown>, token?: string | null, how?: 'payload' | 'header') =>
   subscribeOverWebSocket<T>(app.url, query, variables, token, how).rest();
 
-const codesOf = (results: ExecutionResult[]) => results.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code);
+const codesOf = (results: ExecutionResult<unknown>[]) => results.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code);
 
 async function startReindex(): Promise<Job> {
   const memories = Array.from({ length: 23 }, (_, i) => ({ apiKeyId: 'key-r', key: `m${i}`, content: `I eat mango on day ${i}` }));
