@@ -9,7 +9,7 @@ import type { TrustedDocuments } from './trustedDocuments.ts';
 import { bearerToken, type MnemoYoga } from './yoga.ts';
 
 export interface GraphQLWebSocket {
-  /** Closes every WebSocket with 1001 (going away) and stops accepting new ones. */
+  /** Closes every WebSocket with 1001 (going away) and stops accepting new ones; again, the same promise. */
   close(): Promise<void>;
 }
 
@@ -74,9 +74,12 @@ export function attachGraphQLWebSocket(
     },
     wss,
   );
+  // Once: ws refuses to close a server twice (drain, then close).
+  let closing: Promise<void> | null = null;
   return {
-    close: async () => {
-      await disposable.dispose();
+    close: () => {
+      closing ??= Promise.resolve(disposable.dispose());
+      return closing;
     },
   };
 }
