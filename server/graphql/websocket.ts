@@ -17,10 +17,13 @@ export interface GraphQLWebSocket {
  * GraphQL over WebSocket (the graphql-ws protocol) on the HTTP server's /graphql path, next to yoga's SSE.
  * Every operation runs through yoga's own envelop (getEnveloped, as in graphql-yoga's graphql-ws example): the
  * same context factory (so the same bearer-token check, tenancy and error masking), the same parse and
- * validate (so the same depth, alias, token and cost limits), the same metrics and the same end of streams at
- * shutdown. The token comes from the connection_init payload (`{ authorization: "Bearer <token>" }`) or, failing
- * that, from the upgrade request's Authorization header; it is checked at connection and again for each
- * operation, so a token revoked mid-connection stops working at its next subscribe.
+ * validate (so the same depth, alias, token and cost limits) and the same end of streams at shutdown. Not
+ * the per-operation metrics: those hook yoga's HTTP request cycle (operationSummary.ts), which a WebSocket
+ * message does not go through.
+ *
+ * The token comes from the connection_init payload (`{ authorization: "Bearer <token>" }`) or, failing that,
+ * from the upgrade request's Authorization header; it is checked at connection and again for each operation,
+ * so a token revoked mid-connection stops working at its next subscribe.
  */
 export function attachGraphQLWebSocket(
   server: Server,
