@@ -12,7 +12,7 @@ import { analyzeLikeAServer, apiKeyName, seedMemories } from './lib/seed.ts';
 import { percentile, sampleInterleaved, summarize } from './lib/stats.ts';
 import { fmtInt, fmtMs, printTable } from './lib/table.ts';
 
-const SIZES = { quick: { memories: 1_000, iterations: 200 }, full: { memories: 10_000, iterations: 2_000 } };
+const SIZES = { quick: { memories: 1_000, iterations: 200, warmup: 50 }, full: { memories: 10_000, iterations: 2_000, warmup: 50 } };
 
 interface Lane {
   operation: string;
@@ -20,7 +20,7 @@ interface Lane {
   client: () => Promise<unknown>;
 }
 
-async function benchClient(o: { memories: number; iterations: number }) {
+export async function benchClient(o: { memories: number; iterations: number; warmup: number }) {
   const db = await openBenchDb();
   const http = await startHttp(db.services);
   try {
@@ -94,7 +94,7 @@ async function benchClient(o: { memories: number; iterations: number }) {
     });
     const rows: string[][] = [];
     for (const lane of lanes) {
-      const [raw, viaClient] = await sampleInterleaved([lane.raw, lane.client], { iterations: o.iterations, warmup: 50 });
+      const [raw, viaClient] = await sampleInterleaved([lane.raw, lane.client], { iterations: o.iterations, warmup: o.warmup });
       const added = raw!.map((ms, i) => viaClient![i]! - ms).sort((a, b) => a - b);
       const r = summarize(raw!);
       const c = summarize(viaClient!);
