@@ -145,7 +145,7 @@ async function withServer(env: Record<string, string>, run: (url: string) => Pro
 /** A gateway token bound to key "gw", minted by the admin. */
 const gatewayToken = async (url: string, name: string) => {
   const minted = await graphql(url, `mutation { createAccessToken(input: { name: "${name}", role: GATEWAY, apiKeyId: "gw" }) { token } }`);
-  return (minted.data?.createAccessToken as { token: string }).token;
+  return (minted.data!.createAccessToken as { token: string }).token;
 };
 
 const graphql = async (url: string, query: string, token = ADMIN_TOKEN) => {
