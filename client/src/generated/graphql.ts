@@ -2,7 +2,6 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type ChatRequestShape =
   /** Anthropic messages: { system, messages }. */
@@ -34,9 +33,16 @@ export type ExtractionSkip =
   /** The request asked for no memory. */
   | 'OPTED_OUT';
 
-export type FactCategory = 'DECISION' | 'GOAL' | 'HABIT' | 'IDENTITY' | 'PREFERENCE';
+export type FactCategory =
+  | 'DECISION'
+  | 'GOAL'
+  | 'HABIT'
+  | 'IDENTITY'
+  | 'PREFERENCE';
 
-export type FactPolarity = 'NEGATIVE' | 'POSITIVE';
+export type FactPolarity =
+  | 'NEGATIVE'
+  | 'POSITIVE';
 
 export type InjectMemoryInput = {
   /** The request opted out of memory: nothing is retrieved or injected. */
@@ -51,7 +57,9 @@ export type InjectMemoryInput = {
   shape?: ChatRequestShape | null | undefined;
 };
 
-export type InjectionRole = 'SYSTEM' | 'USER';
+export type InjectionRole =
+  | 'SYSTEM'
+  | 'USER';
 
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
@@ -68,7 +76,12 @@ export type MemoryInput = {
   type?: MemoryType | null | undefined;
 };
 
-export type MemoryOrderField = 'ACCESS_COUNT' | 'CREATED_AT' | 'KEY' | 'TOKENS' | 'UPDATED_AT';
+export type MemoryOrderField =
+  | 'ACCESS_COUNT'
+  | 'CREATED_AT'
+  | 'KEY'
+  | 'TOKENS'
+  | 'UPDATED_AT';
 
 /** Fields to change; omitted fields stay. metadata replaces the whole object. */
 export type MemoryPatchInput = {
@@ -90,11 +103,22 @@ export type MemoryStatus =
   /** last written before the retention window */
   | 'OUT_OF_RETENTION';
 
-export type MemoryType = 'ENFORCED' | 'EPISODIC' | 'FACTUAL' | 'PROCEDURAL' | 'SEMANTIC';
+export type MemoryType =
+  | 'ENFORCED'
+  | 'EPISODIC'
+  | 'FACTUAL'
+  | 'PROCEDURAL'
+  | 'SEMANTIC';
 
-export type MessageRole = 'ASSISTANT' | 'USER';
+export type MessageRole =
+  | 'ASSISTANT'
+  | 'USER';
 
-export type ReindexStatus = 'CANCELLED' | 'COMPLETED' | 'FAILED' | 'RUNNING';
+export type ReindexStatus =
+  | 'CANCELLED'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'RUNNING';
 
 export type RetrievalSkip =
   /** Memory is switched off in the settings. */
@@ -102,7 +126,10 @@ export type RetrievalSkip =
   /** maxTokens is 0. */
   | 'ZERO_BUDGET';
 
-export type RetrievalStrategy = 'EXACT' | 'HYBRID' | 'SEMANTIC';
+export type RetrievalStrategy =
+  | 'EXACT'
+  | 'HYBRID'
+  | 'SEMANTIC';
 
 export type RetrievalTier =
   /** An enforced memory: included in every retrieval. */
@@ -134,272 +161,65 @@ export type RetrieveInput = {
   types?: Array<MemoryType> | null | undefined;
 };
 
-export type SortDirection = 'ASC' | 'DESC';
+export type SortDirection =
+  | 'ASC'
+  | 'DESC';
 
-export type ClientMemoryFragment = {
-  id: string;
-  apiKeyId: string;
-  sessionId: string | null;
-  type: MemoryType;
-  key: string;
-  content: string;
-  metadata: Record<string, unknown>;
-  tokens: number;
-  status: MemoryStatus;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string | null;
-};
+export type ClientMemoryFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null };
 
-export type ClientRetrievalFragment = {
-  block: string | null;
-  candidates: number;
-  maxTokens: number;
-  tokensUsed: number;
-  skipped: RetrievalSkip | null;
-  items: Array<{
-    content: string;
-    tier: RetrievalTier;
-    score: number;
-    tokens: number;
-    truncated: boolean;
-    memory: {
-      id: string;
-      apiKeyId: string;
-      sessionId: string | null;
-      type: MemoryType;
-      key: string;
-      content: string;
-      metadata: Record<string, unknown>;
-      tokens: number;
-      status: MemoryStatus;
-      createdAt: string;
-      updatedAt: string;
-      expiresAt: string | null;
-    };
-  }>;
-  resolution: { requestedStrategy: RetrievalStrategy; tiers: Array<RetrievalTier>; fallback: boolean; fallbackReason: string | null };
-};
+export type ClientRetrievalFragment = { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } };
 
-export type ClientReindexJobFragment = {
-  id: string;
-  status: ReindexStatus;
-  force: boolean;
-  total: number;
-  processed: number;
-  failed: number;
-  rate: number;
-  etaSeconds: number | null;
-  error: string | null;
-  startedAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-};
+export type ClientReindexJobFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null };
 
 export type RetrieveQueryVariables = Exact<{
   input: RetrieveInput;
 }>;
 
-export type RetrieveQuery = {
-  retrieve: {
-    block: string | null;
-    candidates: number;
-    maxTokens: number;
-    tokensUsed: number;
-    skipped: RetrievalSkip | null;
-    items: Array<{
-      content: string;
-      tier: RetrievalTier;
-      score: number;
-      tokens: number;
-      truncated: boolean;
-      memory: {
-        id: string;
-        apiKeyId: string;
-        sessionId: string | null;
-        type: MemoryType;
-        key: string;
-        content: string;
-        metadata: Record<string, unknown>;
-        tokens: number;
-        status: MemoryStatus;
-        createdAt: string;
-        updatedAt: string;
-        expiresAt: string | null;
-      };
-    }>;
-    resolution: { requestedStrategy: RetrievalStrategy; tiers: Array<RetrievalTier>; fallback: boolean; fallbackReason: string | null };
-  };
-};
+
+export type RetrieveQuery = { retrieve: { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } } };
 
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
 }>;
 
-export type RetrievePreviewQuery = {
-  retrievePreview: {
-    block: string | null;
-    candidates: number;
-    maxTokens: number;
-    tokensUsed: number;
-    skipped: RetrievalSkip | null;
-    items: Array<{
-      content: string;
-      tier: RetrievalTier;
-      score: number;
-      tokens: number;
-      truncated: boolean;
-      memory: {
-        id: string;
-        apiKeyId: string;
-        sessionId: string | null;
-        type: MemoryType;
-        key: string;
-        content: string;
-        metadata: Record<string, unknown>;
-        tokens: number;
-        status: MemoryStatus;
-        createdAt: string;
-        updatedAt: string;
-        expiresAt: string | null;
-      };
-    }>;
-    resolution: { requestedStrategy: RetrievalStrategy; tiers: Array<RetrievalTier>; fallback: boolean; fallbackReason: string | null };
-  };
-};
+
+export type RetrievePreviewQuery = { retrievePreview: { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } } };
 
 export type InjectMemoryMutationVariables = Exact<{
   input: InjectMemoryInput;
 }>;
 
-export type InjectMemoryMutation = {
-  injectMemory: {
-    injected: boolean;
-    optedOut: boolean;
-    request: Record<string, unknown>;
-    role: InjectionRole | null;
-    shape: ChatRequestShape | null;
-    retrieval: {
-      block: string | null;
-      candidates: number;
-      maxTokens: number;
-      tokensUsed: number;
-      skipped: RetrievalSkip | null;
-      items: Array<{
-        content: string;
-        tier: RetrievalTier;
-        score: number;
-        tokens: number;
-        truncated: boolean;
-        memory: {
-          id: string;
-          apiKeyId: string;
-          sessionId: string | null;
-          type: MemoryType;
-          key: string;
-          content: string;
-          metadata: Record<string, unknown>;
-          tokens: number;
-          status: MemoryStatus;
-          createdAt: string;
-          updatedAt: string;
-          expiresAt: string | null;
-        };
-      }>;
-      resolution: { requestedStrategy: RetrievalStrategy; tiers: Array<RetrievalTier>; fallback: boolean; fallbackReason: string | null };
-    } | null;
-  };
-};
+
+export type InjectMemoryMutation = { injectMemory: { injected: boolean, optedOut: boolean, request: Record<string, unknown>, role: InjectionRole | null, shape: ChatRequestShape | null, retrieval: { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } } | null } };
 
 export type ExtractFactsMutationVariables = Exact<{
   input: ExtractFactsInput;
 }>;
 
-export type ExtractFactsMutation = {
-  extractFacts: {
-    skipped: ExtractionSkip | null;
-    error: string | null;
-    facts: Array<{ key: string; content: string; type: MemoryType; category: FactCategory; polarity: FactPolarity; source: string }>;
-    memories: Array<{
-      id: string;
-      apiKeyId: string;
-      sessionId: string | null;
-      type: MemoryType;
-      key: string;
-      content: string;
-      metadata: Record<string, unknown>;
-      tokens: number;
-      status: MemoryStatus;
-      createdAt: string;
-      updatedAt: string;
-      expiresAt: string | null;
-    }>;
-  };
-};
+
+export type ExtractFactsMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }>, memories: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null }> } };
 
 export type CreateMemoryMutationVariables = Exact<{
   input: MemoryInput;
 }>;
 
-export type CreateMemoryMutation = {
-  createMemory: {
-    id: string;
-    apiKeyId: string;
-    sessionId: string | null;
-    type: MemoryType;
-    key: string;
-    content: string;
-    metadata: Record<string, unknown>;
-    tokens: number;
-    status: MemoryStatus;
-    createdAt: string;
-    updatedAt: string;
-    expiresAt: string | null;
-  };
-};
+
+export type CreateMemoryMutation = { createMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } };
 
 export type UpdateMemoryMutationVariables = Exact<{
   id: string | number;
   input: MemoryPatchInput;
 }>;
 
-export type UpdateMemoryMutation = {
-  updateMemory: {
-    id: string;
-    apiKeyId: string;
-    sessionId: string | null;
-    type: MemoryType;
-    key: string;
-    content: string;
-    metadata: Record<string, unknown>;
-    tokens: number;
-    status: MemoryStatus;
-    createdAt: string;
-    updatedAt: string;
-    expiresAt: string | null;
-  };
-};
+
+export type UpdateMemoryMutation = { updateMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } };
 
 export type DeleteMemoryMutationVariables = Exact<{
   id: string | number;
 }>;
 
-export type DeleteMemoryMutation = {
-  deleteMemory: {
-    id: string;
-    apiKeyId: string;
-    sessionId: string | null;
-    type: MemoryType;
-    key: string;
-    content: string;
-    metadata: Record<string, unknown>;
-    tokens: number;
-    status: MemoryStatus;
-    createdAt: string;
-    updatedAt: string;
-    expiresAt: string | null;
-  };
-};
+
+export type DeleteMemoryMutation = { deleteMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } };
 
 export type MemoriesQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -416,28 +236,8 @@ export type MemoriesQueryVariables = Exact<{
   direction?: SortDirection | null | undefined;
 }>;
 
-export type MemoriesQuery = {
-  memories: {
-    totalCount: number;
-    limit: number;
-    offset: number;
-    hasMore: boolean;
-    items: Array<{
-      id: string;
-      apiKeyId: string;
-      sessionId: string | null;
-      type: MemoryType;
-      key: string;
-      content: string;
-      metadata: Record<string, unknown>;
-      tokens: number;
-      status: MemoryStatus;
-      createdAt: string;
-      updatedAt: string;
-      expiresAt: string | null;
-    }>;
-  };
-};
+
+export type MemoriesQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null }> } };
 
 export type ClearMemoriesMutationVariables = Exact<{
   apiKeyId: string;
@@ -445,15 +245,15 @@ export type ClearMemoriesMutationVariables = Exact<{
   createdBefore?: string | null | undefined;
 }>;
 
+
 export type ClearMemoriesMutation = { clearMemories: number };
 
 export type ImportMemoriesMutationVariables = Exact<{
   memories: Array<MemoryInput> | MemoryInput;
 }>;
 
-export type ImportMemoriesMutation = {
-  importMemories: { imported: number; updated: number; rejected: Array<{ index: number; key: string | null; reason: string }> };
-};
+
+export type ImportMemoriesMutation = { importMemories: { imported: number, updated: number, rejected: Array<{ index: number, key: string | null, reason: string }> } };
 
 export type ExportMemoriesQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -466,66 +266,27 @@ export type ExportMemoriesQueryVariables = Exact<{
   includeArchived?: boolean | null | undefined;
 }>;
 
-export type ExportMemoriesQuery = {
-  exportMemories: Array<{
-    id: string;
-    apiKeyId: string;
-    sessionId: string | null;
-    type: MemoryType;
-    key: string;
-    content: string;
-    metadata: Record<string, unknown>;
-    tokens: number;
-    status: MemoryStatus;
-    createdAt: string;
-    updatedAt: string;
-    expiresAt: string | null;
-  }>;
-};
+
+export type ExportMemoriesQuery = { exportMemories: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null }> };
 
 export type ReindexMutationVariables = Exact<{
   force?: boolean | null | undefined;
 }>;
 
-export type ReindexMutation = {
-  reindex: {
-    id: string;
-    status: ReindexStatus;
-    force: boolean;
-    total: number;
-    processed: number;
-    failed: number;
-    rate: number;
-    etaSeconds: number | null;
-    error: string | null;
-    startedAt: string;
-    updatedAt: string;
-    finishedAt: string | null;
-  };
-};
+
+export type ReindexMutation = { reindex: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
 
 export type ReindexProgressSubscriptionVariables = Exact<{
   jobId: string | number;
 }>;
 
-export type ReindexProgressSubscription = {
-  reindexProgress: {
-    id: string;
-    status: ReindexStatus;
-    force: boolean;
-    total: number;
-    processed: number;
-    failed: number;
-    rate: number;
-    etaSeconds: number | null;
-    error: string | null;
-    startedAt: string;
-    updatedAt: string;
-    finishedAt: string | null;
-  };
-};
 
-export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
+export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
   private value: string;
   public __meta__?: Record<string, any> | undefined;
@@ -540,8 +301,7 @@ export class TypedDocumentString<TResult, TVariables> extends String implements 
     return this.value;
   }
 }
-export const ClientMemoryFragmentDoc = new TypedDocumentString(
-  `
+export const ClientMemoryFragmentDoc = new TypedDocumentString(`
     fragment ClientMemory on Memory {
   id
   apiKeyId
@@ -556,11 +316,8 @@ export const ClientMemoryFragmentDoc = new TypedDocumentString(
   updatedAt
   expiresAt
 }
-    `,
-  { fragmentName: 'ClientMemory' },
-) as unknown as TypedDocumentString<ClientMemoryFragment, unknown>;
-export const ClientRetrievalFragmentDoc = new TypedDocumentString(
-  `
+    `, {"fragmentName":"ClientMemory"}) as unknown as TypedDocumentString<ClientMemoryFragment, unknown>;
+export const ClientRetrievalFragmentDoc = new TypedDocumentString(`
     fragment ClientRetrieval on RetrievalResult {
   block
   candidates
@@ -597,11 +354,8 @@ export const ClientRetrievalFragmentDoc = new TypedDocumentString(
   createdAt
   updatedAt
   expiresAt
-}`,
-  { fragmentName: 'ClientRetrieval' },
-) as unknown as TypedDocumentString<ClientRetrievalFragment, unknown>;
-export const ClientReindexJobFragmentDoc = new TypedDocumentString(
-  `
+}`, {"fragmentName":"ClientRetrieval"}) as unknown as TypedDocumentString<ClientRetrievalFragment, unknown>;
+export const ClientReindexJobFragmentDoc = new TypedDocumentString(`
     fragment ClientReindexJob on ReindexJob {
   id
   status
@@ -616,9 +370,7 @@ export const ClientReindexJobFragmentDoc = new TypedDocumentString(
   updatedAt
   finishedAt
 }
-    `,
-  { fragmentName: 'ClientReindexJob' },
-) as unknown as TypedDocumentString<ClientReindexJobFragment, unknown>;
+    `, {"fragmentName":"ClientReindexJob"}) as unknown as TypedDocumentString<ClientReindexJobFragment, unknown>;
 export const RetrieveDocument = new TypedDocumentString(`
     query Retrieve($input: RetrieveInput!) {
   retrieve(input: $input) {
