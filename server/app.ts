@@ -3,13 +3,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { ping } from './db/open.ts';
+import type { TrustedDocuments } from './graphql/trustedDocuments.ts';
+import { attachGraphQLWebSocket } from './graphql/websocket.ts';
 import { createMnemoYoga } from './graphql/yoga.ts';
 import { createMcpHandler } from './mcp/http.ts';
 import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
+import { PACKAGE_ROOT } from './packageRoot.ts';
 import { registerServerMetrics } from './serverMetrics.ts';
 import type { Services } from './services.ts';
 
-const ADMIN_DIST = path.resolve(import.meta.dirname, '../admin/dist');
+const ADMIN_DIST = path.join(PACKAGE_ROOT, 'admin/dist');
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -39,12 +42,14 @@ export interface App {
 export interface AppOptions {
   /** Serves /metrics on this app's port to requests bearing this token; without it /metrics is not found here. */
   metricsToken?: string | null;
+  /** Only these operations run (MNEMO_TRUSTED_DOCUMENTS), over HTTP, SSE and WebSocket alike. */
+  trustedDocuments?: TrustedDocuments | null;
 }
 
 /** Builds the HTTP app; nothing listens until `listen` is called, so tests can use `yoga.fetch` directly. */
 export function createApp(services: Services, options: AppOptions = {}): App {
   const shutdown = new AbortController();
-  const yoga = createMnemoYoga(services, shutdown.signal);
+  const yoga = createMnemoYoga(services, shutdown.signal, options.trustedDocuments);
   registerServerMetrics(services);
   const { metricsToken } = options;
   const sockets = new Set<Socket>();
@@ -84,6 +89,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  const webSocket = attachGraphQLWebSocket(server, yoga, services, options.trustedDocuments);
 
   return {
     yoga,
@@ -97,6 +103,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       // is answered while draining, with connection: close, and the connection closes once idle.
       state = 'draining';
       shutdown.abort();
+      // The aborted subscriptions send their complete message first; then WebSockets close with 1001.
+      await new Promise(setImmediate);
+      await webSocket.close();
       if (!server.listening) return { cut: 0 };
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -113,6 +122,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     close: () =>
       new Promise((resolve) => {
         shutdown.abort();
+        void webSocket.close();
         for (const socket of sockets) socket.destroy();
         if (!server.listening) return resolve();
         server.close(() => resolve());

@@ -10,6 +10,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type Db, openDatabase } from './db/open.ts';
+import { loadTrustedDocuments, type TrustedDocuments, TrustedDocumentsError } from './graphql/trustedDocuments.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runStdioBridge } from './mcp/stdio.ts';
@@ -51,8 +52,11 @@ Environment (flags win):
   MNEMO_BACKUP_DIR   where the backupDatabase mutation writes (default: backups/ in the data folder)
   MNEMO_URL          mnemo mcp: the running server (default http://127.0.0.1:4000)
   MNEMO_TOKEN        mnemo mcp: the access token it sends
+  MNEMO_TRUSTED_DOCUMENTS  run only the operations of this manifest (a file or folder; the package ships
+                     dist/trusted-documents.json with Memory Studio's and @mnemo/client's operations)
+  MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN  true: admin tokens may still send any document
 
-Run it with: npx tsx server/main.ts <command>
+Run it as: mnemo <command>  (in a checkout, npx tsx server/main.ts <command> runs it from source)
 `;
 
 /**
@@ -87,6 +91,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       error instanceof UsageError ||
       error instanceof ConfigError ||
       error instanceof VectorConfigError ||
+      error instanceof TrustedDocumentsError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       io.stderr.write(`mnemo: ${(error as Error).message}\nRun "mnemo --help" for usage.\n`);
@@ -165,23 +170,33 @@ async function serve(config: Config, io: CliIo): Promise<number> {
   // server cleanly once it is up, instead of killing it half-way with the signal's default action.
   const stopRequested = io.stopRequested();
   const logger = createLogger(io.env.MNEMO_LOG_LEVEL ?? 'info', io.stdout);
+  // Read before anything starts: a bad manifest is a usage error, not a server that refuses everything.
+  const trustedDocuments = config.trustedDocuments
+    ? loadTrustedDocuments(config.trustedDocuments, { adminArbitrary: config.trustedDocumentsAllowAdmin })
+    : null;
   ensureDataDir(config);
   const lock = holdDataFolder(config.dataDir);
   try {
-    return await serveHolding(config, io, logger, stopRequested);
+    return await serveHolding(config, io, logger, stopRequested, trustedDocuments);
   } finally {
     lock.release();
   }
 }
 
-async function serveHolding(config: Config, io: CliIo, logger: Logger, stopRequested: Promise<void>): Promise<number> {
+async function serveHolding(
+  config: Config,
+  io: CliIo,
+  logger: Logger,
+  stopRequested: Promise<void>,
+  trustedDocuments: TrustedDocuments | null,
+): Promise<number> {
   const opened = await openData(config);
   const services = servicesFromEnvironment(config, io, opened.db, logger);
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {
     io.stdout.write(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n\n`);
   }
-  const app = createApp(services, { metricsToken: config.metricsToken });
+  const app = createApp(services, { metricsToken: config.metricsToken, trustedDocuments });
   const metricsServer = config.metricsPort === null ? null : createMetricsServer(services.metrics);
   let port = { number: config.port, setting: '--port or MNEMO_PORT' };
   try {
@@ -191,7 +206,10 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
       port = { number: config.metricsPort!, setting: 'MNEMO_METRICS_PORT' };
       metrics = `http://${config.host}:${(await listen(metricsServer, port.number, config.host)).port}/metrics`;
     }
-    logger.info({ url: `http://${config.host}:${address.port}/`, metrics, data: config.databaseFile }, 'mnemo is listening');
+    logger.info(
+      { url: `http://${config.host}:${address.port}/`, metrics, data: config.databaseFile, trustedDocuments: trustedDocuments?.size },
+      'mnemo is listening',
+    );
   } catch (error) {
     await app.close();
     await opened.close();

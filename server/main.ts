@@ -1,9 +1,15 @@
-#!/usr/bin/env -S npx tsx
-// First: sets NODE_ENV before any dependency reads it.
-import './nodeEnv.ts';
-import { runCli } from './cli.ts';
+#!/usr/bin/env node
+// The `mnemo` command. Compiled to dist/server/main.js, which the bin and `npm start` run with plain node;
+// in development `npx tsx server/main.ts` runs the same file from source.
 
-/** The `mnemo` command: the CLI on this process's environment, streams and signals. */
+// Before anything else loads: node reads a module's source map only when maps are on as it loads the module
+// (stack traces then name the TypeScript lines), and graphql-js reads NODE_ENV once, when it loads. Hence the
+// dynamic imports.
+process.setSourceMapsEnabled(true);
+await import('./nodeEnv.ts');
+const { runCli } = await import('./cli.ts');
+
+/** The CLI on this process's environment, streams and signals. */
 const code = await runCli(process.argv.slice(2), {
   env: process.env,
   stdin: process.stdin,

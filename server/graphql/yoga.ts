@@ -13,9 +13,20 @@ import type { Context } from './context.ts';
 import { useEndStreamsOn } from './endStreams.ts';
 import { useOperationSummary } from './operationSummary.ts';
 import { schema } from './schema.ts';
+import { type TrustedDocuments, useTrustedDocuments } from './trustedDocuments.ts';
+
+export type MnemoYoga = ReturnType<typeof createMnemoYoga>;
 
 /** The GraphQL endpoint: authentication, error mapping and query limits around the Pothos schema. */
-export function createMnemoYoga(services: Services, shutdown: AbortSignal = new AbortController().signal) {
+export function createMnemoYoga(
+  services: Services,
+  shutdown: AbortSignal = new AbortController().signal,
+  trusted: TrustedDocuments | null = null,
+) {
+  const isAdminRequest = async (request: Request) => {
+    const token = bearerToken(request.headers.get('authorization'));
+    return token !== undefined && (await services.tokens.authenticate(token))?.role === 'admin';
+  };
   return createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -46,6 +57,7 @@ export function createMnemoYoga(services: Services, shutdown: AbortSignal = new 
       useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
       useOperationSummary(schema, (summary) => services.metrics.observeOperation(summary)),
       useEndStreamsOn(shutdown),
+      ...(trusted ? useTrustedDocuments(trusted, isAdminRequest) : []),
     ],
   });
 }

@@ -3,6 +3,7 @@
  * and over HTTP, and checks that they produce figures. Asserts nothing about how fast anything is.
  */
 import { describe, expect, it } from 'vitest';
+import { benchClient } from '../../bench/client.bench.ts';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
@@ -49,5 +50,11 @@ describe('bench (smoke, tiny sizes)', () => {
     }
     expect(report.seeding[0]?.rows).toBe(200);
     expect(renderTable(listTable(report, o))).toContain('p99');
+  });
+
+  it('the client bench compares the client with a raw fetch for each operation, and no call fails open', async () => {
+    const { rows, failedOpen } = await benchClient({ memories: 50, iterations: 5, warmup: 1 });
+    expect(rows.map((r) => r[0])).toEqual(['retrieve (EXACT)', 'injectMemory (EXACT)', 'injectMemory, fetch answering at once']);
+    expect(failedOpen).toBe(0);
   });
 });

@@ -115,6 +115,12 @@ describe('mnemo --help and usage errors', () => {
     expect(code).toBe(64);
   });
 
+  it('exits 64, before serving anything, when the trusted-documents manifest cannot be read', async () => {
+    const { code, stderr } = await run(['serve', '--port', '0'], { MNEMO_TRUSTED_DOCUMENTS: path.join(tmp, 'no-such-manifest.json') });
+    expect(code).toBe(64);
+    expect(stderr).toContain('no-such-manifest.json does not exist');
+  });
+
   it('exits 64 for a port that is not a number', async () => {
     const { code, stderr } = await run(['serve'], { MNEMO_PORT: 'abc' });
     expect(code).toBe(64);
