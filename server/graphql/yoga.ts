@@ -12,6 +12,7 @@ import type { Context } from './context.ts';
 import { useEndStreamsOn } from './endStreams.ts';
 import { useOperationSummary } from './operationSummary.ts';
 import { schema } from './schema.ts';
+import { useWellFormedVariables } from './wellFormed.ts';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
@@ -47,6 +48,7 @@ export function createMnemoYoga(services: Services, shutdown: AbortSignal = new 
       useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
       useOperationSummary(schema, (summary) => services.metrics.observeOperation(summary)),
       useEndStreamsOn(shutdown),
+      useWellFormedVariables(),
     ],
   });
 }
