@@ -1,10 +1,35 @@
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import { DomainError } from '../errors.ts';
 import type { Db } from './open.ts';
 
 /** SQLite's extended result code of an error from better-sqlite3 ('SQLITE_FULL', 'SQLITE_IOERR_WRITE'), else null. */
 export function sqliteCode(error: unknown): string | null {
   return error instanceof SQLite.SqliteError ? error.code : null;
+}
+
+/**
+ * A failure of the storage under the database rather than of a request, as the typed error a client and an operator can
+ * act on: STORAGE_FULL when the disk is full, STORAGE_ERROR when the file cannot be read, written or trusted (an I/O
+ * error, corruption, a read-only file). Null for anything else.
+ */
+export function storageFault(error: unknown): DomainError | null {
+  const code = sqliteCode(error);
+  if (code === 'SQLITE_FULL') {
+    return new DomainError(
+      'STORAGE_FULL',
+      'the database cannot grow: its disk is full; free space on it (or move the data folder), then retry',
+      {
+        cause: error,
+      },
+    );
+  }
+  if (code !== null && /^SQLITE_(IOERR|CORRUPT|NOTADB|READONLY|CANTOPEN)/.test(code)) {
+    return new DomainError('STORAGE_ERROR', `the database file could not be read or written (${code}); an operator must check its disk`, {
+      cause: error,
+    });
+  }
+  return null;
 }
 
 /**
@@ -25,8 +50,12 @@ export async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T
     await sql`release batch_row`.execute(trx);
     return result;
   } catch (error) {
-    await sql`rollback to batch_row`.execute(trx);
-    await sql`release batch_row`.execute(trx);
+    // After a full disk or an I/O error SQLite has rolled the whole transaction back, savepoint and all: the error
+    // that says so is the one to throw.
+    await sql`rollback to batch_row`
+      .execute(trx)
+      .then(() => sql`release batch_row`.execute(trx))
+      .catch(() => {});
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storageFault } from '../db/sqliteErrors.ts';
 import { badInput } from '../errors.ts';
 import { apiKeyIdSchema, jsonObject, LIMITS, parseInput, sessionIdSchema } from '../validation.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
@@ -123,6 +124,7 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
     return { facts, memories, error: null, skipped: null };
   } catch (error) {
     deps.logger?.error({ err: error, apiKeyId: valid.apiKeyId }, 'storing extracted facts failed');
-    return { facts, memories: [], error: 'storing the extracted facts failed; see the server log', skipped: null };
+    const fault = storageFault(error);
+    return { facts, memories: [], error: fault?.message ?? 'storing the extracted facts failed; see the server log', skipped: null };
   }
 }
