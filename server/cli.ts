@@ -205,6 +205,7 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
   const stopAutoSummarize = startAutoSummarize(services);
   const stopEmbeddingWorker = services.vectors.startWorker();
   await services.reindex.resumeInterrupted();
+  const stopWatchingJobs = services.reindex.watchForAbandoned();
   app.markReady();
   // Keeps the planner's statistics current and the keyword index merged as the tables grow.
   // openDatabase already refreshed the statistics; the index merge is what start-up still owes.
@@ -215,6 +216,7 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
   logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
   stopAutoSummarize();
   stopEmbeddingWorker();
+  stopWatchingJobs();
   clearInterval(optimizer);
   // Requests in flight finish (up to the deadline) while running reindex jobs stop between batches; they
   // resume at the next start.

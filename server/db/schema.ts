@@ -66,6 +66,8 @@ export interface ReindexJobsTable {
   started_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** The instance id of the process running the job; null for jobs from before migration 012. */
+  owner: string | null;
 }
 
 export interface ModelProvidersTable {

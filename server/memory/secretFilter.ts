@@ -40,7 +40,7 @@ const unleet = (text: string) => text.replace(/[013457@$]/g, (c) => LEET[c] ?? c
  */
 const STRONG = String.raw`(?:pass?w(?:or|ro|o)?r?d|passowrd|pssword|passwort|pwd?|pword|pass\s?phrase|pass\s?code|pin(?:\s?(?:code|number))?|api\s?key|access\s?key|secret\s?key|private\s?key|client\s?secret|(?:auth|access|refresh|api|bearer|session)\s?token|login\s?code|one[\s-]?time\s?code)`;
 /** Words that name a credential only when a value follows them: "the secret is patience" is no secret. */
-const WEAK = String.raw`(?:secret|token|credentials?)`;
+const WEAK = '(?:secret|token|credentials?)';
 const WORD_START = String.raw`(?<![\p{L}\p{N}])`;
 const WORD_END = String.raw`(?![\p{L}\p{N}])`;
 const CREDENTIAL_WORD = new RegExp(`${WORD_START}(?:(${STRONG})|${WEAK})s?${WORD_END}`, 'giu');
