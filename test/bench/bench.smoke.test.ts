@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
+import { benchMixed, mixedTable } from '../../bench/load.bench.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
@@ -49,5 +50,16 @@ describe('bench (smoke, tiny sizes)', () => {
     }
     expect(report.seeding[0]?.rows).toBe(200);
     expect(renderTable(listTable(report, o))).toContain('p99');
+  });
+
+  it('mixed load times reads and writes from 16 clients over HTTP and prints throughput and percentiles', async () => {
+    const o = { memories: 300, apiKeys: 3, clients: 16, writeShare: 0.2, warmupMs: 200, durationMs: 1_000 };
+    const r = await benchMixed(o);
+    positive(r.retrieveMs.length);
+    positive(r.writeMs.length);
+    positive(r.elapsedMs);
+    const table = renderTable(mixedTable(r, o));
+    expect(table).toContain('16 clients over HTTP');
+    expect(table).toMatch(/retrieve \(keyword\)\s+[\d,]+\s+[\d,]+\s+[\d.]+\s+[\d.]+/);
   });
 });
