@@ -13,6 +13,7 @@ import { answerOfResponse, RETRIEVE_QUERY } from './answer.ts';
 import { questionStream } from './queries.ts';
 import { keyWeights } from './seed.ts';
 import { rng, sentence } from './text.ts';
+import { timedPost } from './timedPost.ts';
 
 export interface LoadConfig {
   url: string;
@@ -35,35 +36,9 @@ export interface LoadReply {
 
 const CREATE_QUERY = 'mutation Create($input: MemoryInput!) { createMemory(input: $input) { id } }';
 
-function post(agent: http.Agent, url: URL, token: string, body: Buffer): Promise<{ status: number; text: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const req = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': body.length },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }),
-        );
-      },
-    );
-    req.setTimeout(60_000, () => req.destroy(new Error('no response within 60 s')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 async function runLoad(c: LoadConfig): Promise<LoadReply> {
   const url = new URL(c.url);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${c.token}` };
   const cumulative: number[] = [];
   keyWeights(c.apiKeys.length).reduce((acc, w, i) => (cumulative[i] = acc + w), 0);
   const reply: LoadReply = { retrieveMs: [], writeMs: [], elapsedMs: 0 };
@@ -89,7 +64,7 @@ async function runLoad(c: LoadConfig): Promise<LoadReply> {
           ? { query: CREATE_QUERY, variables: { input: { apiKeyId, content: sentence(random), metadata: { source: 'bench' } } } }
           : { query: RETRIEVE_QUERY, variables: { input: { apiKeyId, query: question(), strategy: 'HYBRID' } } };
         const timed = performance.now() >= timedFrom;
-        const sent = await post(agent, url, c.token, Buffer.from(JSON.stringify(body)));
+        const sent = await timedPost(agent, url, headers, Buffer.from(JSON.stringify(body)));
         const label = `client ${n}, call ${call}`;
         if (write) {
           const answer = JSON.parse(sent.text) as { data?: { createMemory?: { id: string } }; errors?: unknown[] };

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../server/cli.ts';
-import { spawnMnemo } from '../helpers/mnemoProcess.ts';
+import { runMnemo, spawnMnemo } from '../helpers/mnemoProcess.ts';
 
 let tmp: string;
 let dataDir: string;
@@ -19,16 +18,7 @@ afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 const env = (extra: Record<string, string> = {}) => ({ HOME: tmp, MNEMO_DATA_DIR: dataDir, ...extra });
 
 /** `mnemo ...args` in this process, as server/main.ts runs it; what it wrote and its exit code. */
-async function mnemo(args: string[], extra: Record<string, string> = {}) {
-  const out = { stdout: '', stderr: '' };
-  const code = await runCli(args, {
-    env: env(extra),
-    stdout: { write: (text: string) => (out.stdout += text) },
-    stderr: { write: (text: string) => (out.stderr += text) },
-    stopRequested: () => Promise.resolve(),
-  });
-  return { code, ...out };
-}
+const mnemo = (args: string[], extra: Record<string, string> = {}) => runMnemo(args, env(extra));
 
 const STACK = /\n\s+at /;
 

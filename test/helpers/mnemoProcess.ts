@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { runCli } from '../../server/cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -39,4 +40,19 @@ export function spawnMnemo(args: string[], env: Record<string, string>, user: { 
       void exited.then((code) => reject(new Error(`mnemo exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
     });
   return { child, out, exited, listening };
+}
+
+/**
+ * Runs `mnemo ...args` in this process (the same runCli that server/main.ts calls) with only the environment given,
+ * and collects what it writes. `serve` runs until it fails to start (or forever: use a real process to stop one).
+ */
+export async function runMnemo(args: string[], env: Record<string, string>) {
+  const out = { stdout: '', stderr: '' };
+  const code = await runCli(args, {
+    env,
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: { write: (text: string) => (out.stderr += text) },
+    stopRequested: () => new Promise(() => {}),
+  });
+  return { code, ...out };
 }

@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/cli.ts';
-import { spawnMnemo as spawnMnemoProcess } from '../helpers/mnemoProcess.ts';
+import { runMnemo, spawnMnemo as spawnMnemoProcess } from '../helpers/mnemoProcess.ts';
 import { subscribe } from '../helpers/subscribe.ts';
 import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
 
@@ -34,19 +34,10 @@ afterEach(async () => {
 const envOf = (env: Record<string, string>) => ({ HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, ...env });
 
 /**
- * Runs `mnemo ...args` in this process (the same runCli that server/main.ts calls) and collects what it
- * writes. Process-level behaviour (signals, the exit code reaching the shell) is tested on a real process below.
+ * Runs `mnemo ...args` in this process. Process-level behaviour (signals, the exit code reaching the shell) is tested
+ * on a real process below.
  */
-async function run(args: string[], env: Record<string, string> = {}) {
-  const out = { stdout: '', stderr: '' };
-  const code = await runCli(args, {
-    env: envOf(env),
-    stdout: { write: (text: string) => (out.stdout += text) },
-    stderr: { write: (text: string) => (out.stderr += text) },
-    stopRequested: () => new Promise(() => {}),
-  });
-  return { code, ...out };
-}
+const run = (args: string[], env: Record<string, string> = {}) => runMnemo(args, envOf(env));
 
 /** Starts `mnemo serve` in this process on a free port; resolves once it listens. */
 async function serve(env: Record<string, string> = {}) {
