@@ -9,13 +9,21 @@ import { sections as clientSections } from './client.bench.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import { loadLine, machineLines } from './lib/machine.ts';
 import type { BenchSection } from './lib/section.ts';
+import { sections as loadSections } from './load.bench.ts';
 import { sections as mcpSections } from './mcp.bench.ts';
 import { sections as retrieveSections } from './retrieve.bench.ts';
 import { sections as storeSections } from './store.bench.ts';
 import { sections as vectorSections } from './vector.bench.ts';
 
 /** Every section, in run order; add new bench files here. */
-const SECTIONS: BenchSection[] = [...storeSections, ...retrieveSections, ...mcpSections, ...vectorSections, ...clientSections];
+const SECTIONS: BenchSection[] = [
+  ...storeSections,
+  ...retrieveSections,
+  ...mcpSections,
+  ...vectorSections,
+  ...clientSections,
+  ...loadSections,
+];
 
 const HELP = `npm run bench -- [options]
 

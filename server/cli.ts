@@ -9,7 +9,8 @@ import { restoreDatabase } from './backup/restore.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { type Db, openDatabase } from './db/open.ts';
+import { type Db, type OpenedDatabase, openDatabase } from './db/open.ts';
+import { sqliteCode } from './db/sqliteErrors.ts';
 import { loadTrustedDocuments, type TrustedDocuments, TrustedDocumentsError } from './graphql/trustedDocuments.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -18,8 +19,8 @@ import { createMetricsServer } from './metrics/metricsEndpoint.ts';
 import { createServices } from './services.ts';
 import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
 
-/** sysexits(3) codes, so scripts can tell a usage error from a busy port or an unwritable folder. */
-const EXIT = { usage: 64, dataErr: 65, unavailable: 69, cantCreate: 73, software: 70, noPerm: 77 } as const;
+/** sysexits(3) codes, so scripts can tell a usage error from a busy port, an unwritable folder or a damaged database. */
+const EXIT = { usage: 64, dataErr: 65, unavailable: 69, software: 70, cantCreate: 73, ioErr: 74, noPerm: 77 } as const;
 
 const HELP = `mnemo: long-term memory server for LLM gateways
 
@@ -109,11 +110,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${error.message}\n`);
       return EXIT.cantCreate;
     }
+    if (error instanceof DatabaseFileError) {
+      io.stderr.write(`mnemo: ${error.message}\n`);
+      return error.exitCode;
+    }
     if ((error as { code?: string }).code === 'NOT_FOUND') {
       io.stderr.write(`mnemo: ${(error as Error).message}\n`);
       return 1;
     }
-    io.stderr.write(`mnemo: failed: ${inspect(error)}\n`);
+    // The stack is for developers: shown when asked for (MNEMO_LOG_LEVEL=debug or trace).
+    const debug = ['debug', 'trace'].includes(io.env.MNEMO_LOG_LEVEL ?? '');
+    const detail = debug ? inspect(error) : `${(error as Error).message ?? String(error)} (MNEMO_LOG_LEVEL=debug shows the stack)`;
+    io.stderr.write(`mnemo: failed: ${detail}\n`);
     return EXIT.software;
   }
 }
@@ -226,6 +234,7 @@ async function serveHolding(
   const stopAutoSummarize = startAutoSummarize(services);
   const stopEmbeddingWorker = services.vectors.startWorker();
   await services.reindex.resumeInterrupted();
+  const stopWatchingJobs = services.reindex.watchForAbandoned();
   app.markReady();
   // Keeps the planner's statistics current and the keyword index merged as the tables grow.
   // openDatabase already refreshed the statistics; the index merge is what start-up still owes.
@@ -236,6 +245,7 @@ async function serveHolding(
   logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
   stopAutoSummarize();
   stopEmbeddingWorker();
+  stopWatchingJobs();
   clearInterval(optimizer);
   // Requests in flight finish (up to the deadline) while running reindex jobs stop between batches; they
   // resume at the next start.
@@ -363,12 +373,60 @@ function servicesFromEnvironment(config: Config, io: CliIo, db: Db, logger: Logg
   });
 }
 
-/** Opens the database in the data folder (creating both) and migrates it to the latest schema. */
+/**
+ * Opens the database in the data folder (creating both) and migrates it to the latest schema. A file that SQLite finds
+ * damaged or cannot write fails with a DatabaseFileError that names it and says what to do.
+ */
 async function openData(config: Config) {
   ensureDataDir(config);
-  const opened = openDatabase(config.databaseFile);
-  await migrateToLatest(opened.db);
-  return opened;
+  let opened: OpenedDatabase | undefined;
+  try {
+    opened = openDatabase(config.databaseFile);
+    await migrateToLatest(opened.db);
+    return opened;
+  } catch (error) {
+    await opened?.close().catch(() => {});
+    throw databaseFileError(config.databaseFile, error) ?? error;
+  }
+}
+
+/** The database file cannot be used as it is; `exitCode` tells scripts why (sysexits). */
+class DatabaseFileError extends Error {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function databaseFileError(file: string, error: unknown): DatabaseFileError | null {
+  // A failed migration carries SQLite's error as its cause.
+  const cause = sqliteCode(error) ? error : (error as { cause?: unknown }).cause;
+  const code = sqliteCode(cause);
+  if (code === null) return null;
+  const said = `SQLite: ${(cause as Error).message}`;
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) {
+    return new DatabaseFileError(
+      EXIT.dataErr,
+      `the database ${file} is damaged (${said}); mnemo changed nothing. Restore the latest backup with "mnemo restore BACKUP_FILE" ` +
+        `(the damaged file is kept next to it as mnemo.db.before-restore), or salvage what is readable with "sqlite3 ${file} .recover".`,
+    );
+  }
+  if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code)) {
+    return new DatabaseFileError(
+      EXIT.cantCreate,
+      `the database ${file} cannot be opened for writing (${said}). mnemo writes its database: let the user that runs it ` +
+        'write the file, the -wal and -shm files next to it and their folder, and check that the folder is not on a read-only mount.',
+    );
+  }
+  if (/^SQLITE_(IOERR|FULL)/.test(code)) {
+    return new DatabaseFileError(
+      EXIT.ioErr,
+      `the database ${file} could not be read or written (${said}). Check the disk it is on (space, errors in the system log).`,
+    );
+  }
+  return null;
 }
 
 /** Creates the data folder if needed; fails with DataDirError when it cannot be written. */

@@ -12,7 +12,12 @@ export interface Answer {
   fallbackReason: string | null;
 }
 
-/** `retrieve` in a GraphQL response: the fields the check needs, from the bench's RETRIEVE_QUERY. */
+/** What the benchmarks ask `retrieve` over GraphQL. */
+export const RETRIEVE_QUERY = `query Retrieve($input: RetrieveInput!) {
+  retrieve(input: $input) { tokensUsed candidates items { tier score content memory { id key type } } resolution { tiers fallbackReason } }
+}`;
+
+/** `retrieve` in a GraphQL response: the fields the check needs, from RETRIEVE_QUERY. */
 export interface RetrieveData {
   retrieve: { items: unknown[]; resolution: { tiers: string[]; fallbackReason: string | null } };
 }

@@ -22,6 +22,7 @@ import http from 'node:http';
 import { createInterface } from 'node:readline';
 import type { Strategy } from '../../server/memory/retrieval.service.ts';
 import { answerOfMcpResponse, answerOfResponse, expectTier } from './answer.ts';
+import { timedPost } from './timedPost.ts';
 
 export interface ClientConfig {
   /** The endpoint, e.g. http://127.0.0.1:1234/graphql. */
@@ -56,13 +57,6 @@ export interface ClientReply {
   connections: number;
 }
 
-interface Sent {
-  status: number;
-  text: string;
-  ms: number;
-  newConnection: boolean;
-}
-
 function client(config: ClientConfig) {
   const url = new URL(config.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -80,32 +74,7 @@ function client(config: ClientConfig) {
   const answerOf = mcp ? answerOfMcpResponse : answerOfResponse;
   let calls = 0;
 
-  const send = (body: Buffer): Promise<Sent> =>
-    new Promise((resolve, reject) => {
-      const t0 = performance.now();
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          agent,
-          headers: { ...headers, 'content-length': body.length },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
-          res.on('end', () => {
-            const ms = performance.now() - t0;
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ms, newConnection: !req.reusedSocket });
-          });
-        },
-      );
-      req.setTimeout(30_000, () => req.destroy(new Error('no response within 30 s')));
-      req.on('error', reject);
-      req.end(body);
-    });
+  const send = (body: Buffer) => timedPost(agent, url, headers, body);
 
   return {
     async run(block: ClientBlock): Promise<ClientReply> {

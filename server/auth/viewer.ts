@@ -1,4 +1,5 @@
 import { badInput, forbidden } from '../errors.ts';
+import { normaliseIdentifier } from '../validation.ts';
 
 /** Who is calling: an admin, or a gateway token that may be bound to one API key. */
 export type Viewer =
@@ -15,8 +16,8 @@ export function mayUseKey(viewer: Viewer, apiKeyId: string): boolean {
  * FORBIDDEN, never silently rewritten.
  */
 export function exactlyOneKey(viewer: Viewer, requested: string | null | undefined): string {
-  // Keys are stored trimmed, so reads, writes and the bound-key check all compare trimmed keys.
-  const named = requested?.trim();
+  // Keys are stored normalised, so reads, writes and the bound-key check all compare normalised keys.
+  const named = requested == null ? requested : normaliseIdentifier(requested);
   if (named != null && !mayUseKey(viewer, named)) throw forbiddenKey(named);
   const key = named ?? viewer.apiKeyId;
   if (key == null) throw badInput('apiKeyId is required');
@@ -28,7 +29,7 @@ export function exactlyOneKey(viewer: Viewer, requested: string | null | undefin
  * an unbound gateway token must name the key it reads.
  */
 export function oneKeyOrAll(viewer: Viewer, requested: string | null | undefined): string | null {
-  if (viewer.role === 'admin') return requested?.trim() ?? null;
+  if (viewer.role === 'admin') return requested == null ? null : normaliseIdentifier(requested);
   return exactlyOneKey(viewer, requested);
 }
 

@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import { type DatabaseConnection, Kysely, type SqliteDatabase, SqliteDialect, SqliteDriver, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database } from './schema.ts';
@@ -34,8 +34,31 @@ export function openDatabase(file: string): OpenedDatabase {
   // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite), before the
   // first query; long-running servers repeat it (db/maintenance.ts).
   sqlite.pragma('optimize = 0x10002');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new RollbackAwareDialect(sqlite) });
   return { db, sqlite, close: () => db.destroy() };
+}
+
+/**
+ * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error). Kysely's rollback would then
+ * fail with "cannot rollback - no transaction is active" and throw that in place of the error that says what happened.
+ */
+class RollbackAwareDialect extends SqliteDialect {
+  private readonly config: { database: SqliteDatabase };
+
+  constructor(private readonly sqlite: SQLite.Database) {
+    const config = { database: withStatementCache(sqlite) };
+    super(config);
+    this.config = config;
+  }
+
+  override createDriver() {
+    const sqlite = this.sqlite;
+    return new (class extends SqliteDriver {
+      override async rollbackTransaction(connection: DatabaseConnection) {
+        if (sqlite.inTransaction) await super.rollbackTransaction(connection);
+      }
+    })(this.config);
+  }
 }
 
 /**

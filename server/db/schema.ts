@@ -14,6 +14,13 @@ export interface Database {
   qdrant_outbox: QdrantOutboxTable;
   qdrant_outbox_state: QdrantOutboxStateTable;
   summary_rebuilds: SummaryRebuildsTable;
+  health_probe: HealthProbeTable;
+}
+
+/** memoryHealth's scratch rows: written, committed, deleted and committed again by each probe. */
+export interface HealthProbeTable {
+  id: Generated<number>;
+  written_at: number;
 }
 
 /** Summaries whose originals were deleted or brought back, queued by triggers; rebuilt in the same transaction. */
@@ -59,6 +66,8 @@ export interface ReindexJobsTable {
   started_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** The instance id of the process running the job; null for jobs from before migration 012. */
+  owner: string | null;
 }
 
 export interface ModelProvidersTable {

@@ -6,6 +6,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
 import { bearerToken, unauthenticatedMessage } from '../auth/accessToken.service.ts';
+import { storageFault } from '../db/sqliteErrors.ts';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES, useRequestBodyLimit } from './bodyLimit.ts';
@@ -14,6 +15,7 @@ import { useEndStreamsOn } from './endStreams.ts';
 import { useOperationSummary } from './operationSummary.ts';
 import { schema } from './schema.ts';
 import { type TrustedDocuments, useTrustedDocuments } from './trustedDocuments.ts';
+import { useWellFormedVariables } from './wellFormed.ts';
 
 export type MnemoYoga = ReturnType<typeof createMnemoYoga>;
 
@@ -58,13 +60,15 @@ export function createMnemoYoga(
       useOperationSummary(schema, (summary) => services.metrics.observeOperation(summary)),
       useEndStreamsOn(shutdown),
       ...(trusted ? useTrustedDocuments(trusted, isAdminRequest) : []),
+      useWellFormedVariables(),
     ],
   });
 }
 
 /**
- * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code;
- * anything else is logged and replaced by a generic message, so no SQL or stack leaves the server.
+ * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code, and so do faults of the
+ * storage (STORAGE_FULL, STORAGE_ERROR: a full disk is not a bug and must say so); anything else is logged and
+ * replaced by a generic message, so no SQL or stack leaves the server.
  */
 function toClientError(error: unknown, services: Services): Error {
   const graphqlError = error instanceof GraphQLError ? error : null;
@@ -89,6 +93,11 @@ function toClientError(error: unknown, services: Services): Error {
     return original;
   }
   if (graphqlError && !graphqlError.originalError) return graphqlError;
+  const fault = storageFault(original);
+  if (fault) {
+    services.logger.error({ err: original, code: fault.code }, 'storage fault');
+    return createGraphQLError(fault.message, { nodes: graphqlError?.nodes, path: graphqlError?.path, extensions: { code: fault.code } });
+  }
   services.logger.error({ err: original }, 'unexpected error');
   return createGraphQLError('Unexpected error.', {
     nodes: graphqlError?.nodes,

@@ -9,7 +9,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import packageJson from '../../package.json' with { type: 'json' };
 import { DomainError } from '../errors.ts';
-import { parseInput } from '../validation.ts';
+import { illFormedArguments, parseInput } from '../validation.ts';
 import { memoryExtract } from './gateway.tools.ts';
 import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryList, memoryUpdate } from './memory.tools.ts';
 import { memorySearch } from './retrieval.tools.ts';
@@ -53,6 +53,9 @@ async function callTool(name: string, args: unknown, ctx: ToolContext): Promise<
   const tool = BY_NAME.get(name);
   // Calling a tool that does not exist is the client's protocol error, as the MCP specification has it.
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  // As GraphQL's variables: a lone surrogate would be stored as U+FFFD, so two names would become one.
+  const illFormed = illFormedArguments(args ?? {});
+  if (illFormed) return toolError('BAD_USER_INPUT', illFormed);
   try {
     const answer = await tool.run(parseInput(tool.input, args ?? {}), ctx);
     const structuredContent = answer.structured as Record<string, unknown>;

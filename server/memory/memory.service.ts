@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
+import { inSavepoint, rowRefusal } from '../db/sqliteErrors.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -81,7 +82,7 @@ const uuidSchema = z.uuid('id must be a UUID');
 const pageSchema = z.object({ limit: limitSchema, offset: offsetSchema });
 
 export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promise<Memory> {
-  const valid = parseInput(memoryInputSchema, input);
+  const valid = parseInput(memoryInputSchema(clock(deps)), input);
   // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
   // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
   const row = await repo.upsertMemoryRow(deps.db, toRow(valid, clock(deps)));
@@ -197,15 +198,17 @@ export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise
 
 /**
  * Upserts every valid row and reports the others; one bad row never stops the rest.
- * Runs in one transaction, so an import is fast and a crash leaves no half-written batch.
+ * Runs in one transaction, so an import is fast and a crash leaves no half-written batch; each row has its own
+ * savepoint, so a row that SQLite refuses (a constraint, a trigger) is undone alone and reported.
  */
 export async function importMemories(deps: MemoryDeps, rows: readonly MemoryInput[], canWrite: KeyGuard): Promise<ImportReport> {
   if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
   const report: ImportReport = { imported: 0, updated: 0, rejected: [] };
   const now = clock(deps);
+  const schema = memoryInputSchema(now);
   await writing(deps.db, async (trx) => {
     for (const [index, input] of rows.entries()) {
-      const parsed = memoryInputSchema.safeParse(input);
+      const parsed = schema.safeParse(input);
       const key = typeof input.key === 'string' ? input.key : null;
       if (!parsed.success) {
         report.rejected.push({ index, key, reason: describeIssues(parsed.error) });
@@ -219,7 +222,15 @@ export async function importMemories(deps: MemoryDeps, rows: readonly MemoryInpu
       // No read before the write: a transaction that has read cannot wait for another process's write
       // lock (SQLite returns SQLITE_BUSY at once), while one whose first statement writes honours busy_timeout.
       // An upsert that hit an existing key keeps that memory's id, so the id tells new from updated.
-      const stored = await repo.upsertMemoryRow(trx, row);
+      let stored: Awaited<ReturnType<typeof repo.upsertMemoryRow>>;
+      try {
+        stored = await inSavepoint(trx, () => repo.upsertMemoryRow(trx, row));
+      } catch (error) {
+        const reason = rowRefusal(error);
+        if (reason === null) throw error;
+        report.rejected.push({ index, key, reason });
+        continue;
+      }
       if (stored.id === row.id) report.imported++;
       else report.updated++;
     }

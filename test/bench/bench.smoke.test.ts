@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { benchClient } from '../../bench/client.bench.ts';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
+import { benchMixed, mixedTable } from '../../bench/load.bench.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
@@ -56,5 +57,16 @@ describe('bench (smoke, tiny sizes)', () => {
     const { rows, failedOpen } = await benchClient({ memories: 50, iterations: 5, warmup: 1 });
     expect(rows.map((r) => r[0])).toEqual(['retrieve (EXACT)', 'injectMemory (EXACT)', 'injectMemory, fetch answering at once']);
     expect(failedOpen).toBe(0);
+  });
+
+  it('mixed load times reads and writes from 16 clients over HTTP and prints throughput and percentiles', async () => {
+    const o = { memories: 300, apiKeys: 3, clients: 16, writeShare: 0.2, warmupMs: 200, durationMs: 1_000 };
+    const r = await benchMixed(o);
+    positive(r.retrieveMs.length);
+    positive(r.writeMs.length);
+    positive(r.elapsedMs);
+    const table = renderTable(mixedTable(r, o));
+    expect(table).toContain('16 clients over HTTP');
+    expect(table).toMatch(/retrieve \(keyword\)\s+[\d,]+\s+[\d,]+\s+[\d.]+\s+[\d.]+/);
   });
 });

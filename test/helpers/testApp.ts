@@ -25,6 +25,11 @@ export interface TestApp {
   http: App;
   /** Sends one GraphQL operation over real HTTP, as the admin unless another token is given. */
   gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GraphQLResponse<T>>;
+  /**
+   * Sends variables already written as JSON: for values JSON.stringify cannot write (10,000 levels deep) and bodies the
+   * test spells out.
+   */
+  gqlJson<T = any>(query: string, variablesJson: string, token?: string | null): Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any error and returns data. */
   ok<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<T>;
   mintToken(opts?: { apiKeyId?: string; role?: 'ADMIN' | 'GATEWAY' }): Promise<string>;
@@ -67,13 +72,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const address = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
 
-  const gql: TestApp['gql'] = async (query, variables, token = ADMIN_TOKEN) => {
+  const post = async (body: string, token: string | null) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as { data?: any; errors?: GraphQLResponse['errors'] };
-    return { status: res.status, data: body.data, errors: body.errors };
+    const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body });
+    const answer = (await res.json()) as { data?: any; errors?: GraphQLResponse['errors'] };
+    return { status: res.status, data: answer.data, errors: answer.errors };
   };
+  const gql: TestApp['gql'] = (query, variables, token = ADMIN_TOKEN) => post(JSON.stringify({ query, variables }), token);
+  const gqlJson: TestApp['gqlJson'] = (query, variablesJson, token = ADMIN_TOKEN) =>
+    post(`{"query":${JSON.stringify(query)},"variables":${variablesJson}}`, token);
 
   const ok: TestApp['ok'] = async (query, variables, token) => {
     const res = await gql(query, variables, token);
@@ -88,6 +96,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     services,
     http: app,
     gql,
+    gqlJson,
     ok,
     mintToken: async ({ apiKeyId, role = 'GATEWAY' } = {}) => {
       const data = await ok<{ createAccessToken: { token: string } }>(

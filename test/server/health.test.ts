@@ -41,11 +41,11 @@ async function snapshot() {
 }
 
 describe('memoryHealth', () => {
-  it('reports ok with the create, read, search and delete checks and their latencies', async () => {
+  it('reports ok with the create, read, search, delete, commit and disk checks and their latencies', async () => {
     const { memoryHealth: h } = await app.ok(HEALTH);
     expect(h.ok).toBe(true);
     expect(h.error).toBeNull();
-    expect(h.checks.map((c: any) => c.name)).toEqual(['CREATE', 'READ', 'SEARCH', 'DELETE']);
+    expect(h.checks.map((c: any) => c.name)).toEqual(['CREATE', 'READ', 'SEARCH', 'DELETE', 'COMMIT', 'DISK']);
     for (const c of h.checks) {
       expect(c.ok).toBe(true);
       expect(c.latencyMs).toBeGreaterThanOrEqual(0);

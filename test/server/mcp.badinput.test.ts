@@ -64,6 +64,17 @@ describe('arguments that do not fit the schema are a BAD_USER_INPUT tool error',
     expect(error.message).toContain(message);
   });
 
+  it.each([
+    ['memory_search', { query: 'editor \ud800' }, 'query'],
+    ['memory_extract', { text: 'I prefer \udc00 tabs.' }, 'text'],
+    ['memory_add', { type: 'factual', key: 'k', content: 'x', metadata: { nested: ['\ud800'] } }, 'metadata.nested[0]'],
+  ])('refuses text of %s that is not well-formed Unicode, as GraphQL does: %j', async (tool, args, field) => {
+    expect(await callError(agent, tool, args)).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: `${field} is not well-formed Unicode (it holds a lone surrogate)`,
+    });
+  });
+
   it('lists the memory types when given one that does not exist', async () => {
     const error = await callError(agent, 'memory_add', { type: 'preference', key: 'k', content: 'x' });
     expect(error).toEqual({

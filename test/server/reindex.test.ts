@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ExecutionResult } from 'graphql';
 import { NetworkError } from 'graphql-sse';
@@ -434,6 +435,90 @@ describe('surviving a crash', () => {
       await startJob(app);
       await app.services.reindex.idle();
     }
+  });
+});
+
+describe('jobs of other processes', () => {
+  /** A pid that ran on this host and runs no more. */
+  const deadPid = () => {
+    const child = spawnSync(process.execPath, ['-e', '']);
+    return child.pid!;
+  };
+  /** A running job as another process would have left it: owned by `owner`, heartbeat `beatAgoMs` ago. */
+  function leaveJob(target: TestApp, owner: string, total: number, beatAgoMs = 0) {
+    const id = randomUUID();
+    const now = Date.now();
+    target.database.sqlite
+      .prepare(
+        `insert into reindex_jobs (id, status, force, total, processed, failed, last_pk, started_at, updated_at, owner) values (?, 'running', 0, ?, 0, 0, 0, ?, ?, ?)`,
+      )
+      .run(id, total, now - beatAgoMs, now - beatAgoMs, owner);
+    return id;
+  }
+  const setJob = (id: string, set: string) => app.database.sqlite.prepare(`update reindex_jobs set ${set} where id = ?`).run(id);
+
+  it('takes over at once a job whose owner process is gone, though its heartbeat is fresh', async () => {
+    await importMemories(app, 6);
+    const { pending } = counts(app);
+    const id = leaveJob(app, `${hostname()}:${deadPid()}:0a1b2c3d`, pending);
+    const job = await startJob(app);
+    expect(job).toMatchObject({ id, status: 'RUNNING' });
+    await app.services.reindex.idle();
+    expect((await app.ok(JOB_QUERY, { id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: pending });
+  });
+
+  it('leaves a heartbeating job of a live process on this host to it', async () => {
+    await importMemories(app, 2);
+    const id = leaveJob(app, `${hostname()}:${process.pid}:another1`, 2);
+    try {
+      expect(await startJob(app)).toMatchObject({ id, processed: 0 });
+      await app.services.reindex.idle();
+      expect(counts(app).pending).toBeGreaterThanOrEqual(2);
+    } finally {
+      setJob(id, `status = 'cancelled', finished_at = updated_at`);
+      await startJob(app);
+      await app.services.reindex.idle();
+    }
+  });
+
+  it('tells a watcher only of changes of state, not of heartbeats, and ends its stream with the job', async () => {
+    const id = leaveJob(app, `${hostname()}:${process.pid}:another2`, 10);
+    const sub = subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: id });
+    try {
+      expect((await sub.next())?.data?.reindexProgress).toMatchObject({ status: 'RUNNING', processed: 0 });
+      const quiet = (ms: number) => new Promise<'quiet'>((resolve) => setTimeout(() => resolve('quiet'), ms));
+      // Heartbeats for two seconds: four reads of the job find nothing new to tell.
+      const beats = setInterval(() => setJob(id, `updated_at = ${Date.now()}`), 100);
+      const next = sub.next();
+      const heard = await Promise.race([next, quiet(2_000)]);
+      clearInterval(beats);
+      expect(heard).toBe('quiet');
+      setJob(id, 'processed = 4');
+      expect((await next)?.data?.reindexProgress).toMatchObject({ status: 'RUNNING', processed: 4 });
+      setJob(id, `status = 'completed', processed = 10, finished_at = updated_at`);
+      expect((await sub.rest()).map((r) => r.data?.reindexProgress.status)).toEqual(['COMPLETED']);
+    } finally {
+      sub.close();
+      // A failed test leaves no running job behind for the next one.
+      setJob(id, `status = iif(status = 'running', 'cancelled', status), finished_at = coalesce(finished_at, updated_at)`);
+    }
+  });
+
+  it('takes over the job of a dead process that a watcher follows, and the watcher sees it through to the end', async () => {
+    await importMemories(app, 6);
+    const { pending } = counts(app);
+    const id = leaveJob(app, `${hostname()}:${deadPid()}:4e5f6a7b`, pending);
+    const sub = subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: id });
+    try {
+      const events = (await sub.rest()).map((r) => r.data?.reindexProgress);
+      expect(events.at(-1)).toMatchObject({ status: 'COMPLETED', processed: pending });
+      // Every event told something new.
+      const states = events.map((e) => `${e?.status}|${e?.processed}|${e?.total}`);
+      expect(new Set(states).size).toBe(states.length);
+    } finally {
+      sub.close();
+    }
+    await app.services.reindex.idle();
   });
 });
 

@@ -1,6 +1,9 @@
 import { useMemoryHealthQuery } from '../generated/graphql';
 
-/** Green when the store answered a real round trip, red when not; the latency is in the tooltip. */
+/** What the dot says when the storage under the database is at fault: the operator's next step differs. */
+const STORAGE_FAULTS: Record<string, string> = { STORAGE_FULL: 'disk full', STORAGE_ERROR: 'storage error' };
+
+/** Green when the store answered a real round trip and a committed write, red when not; the latency is in the tooltip. */
 export function HealthDot() {
   const { data, error, isPending } = useMemoryHealthQuery(undefined, { refetchInterval: 30_000 });
   const health = data?.memoryHealth;
@@ -14,7 +17,13 @@ export function HealthDot() {
   return (
     <span className={`health health-${state}`} title={label} role="status" aria-label={label}>
       <span className="dot" aria-hidden="true" />
-      <span className="health-text">{state === 'up' ? `${health!.latencyMs.toFixed(1)} ms` : state === 'down' ? 'unhealthy' : '…'}</span>
+      <span className="health-text">
+        {state === 'up'
+          ? `${health!.latencyMs.toFixed(1)} ms`
+          : state === 'down'
+            ? (STORAGE_FAULTS[health?.errorCode ?? ''] ?? 'unhealthy')
+            : '…'}
+      </span>
     </span>
   );
 }

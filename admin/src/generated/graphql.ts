@@ -238,7 +238,7 @@ export type RevokeAccessTokenMutation = { revokeAccessToken: { id: string, revok
 export type MemoryHealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemoryHealthQuery = { memoryHealth: { ok: boolean, latencyMs: number, error: string | null, checkedAt: string } };
+export type MemoryHealthQuery = { memoryHealth: { ok: boolean, latencyMs: number, error: string | null, errorCode: string | null, checkedAt: string } };
 
 export type ReindexJobFieldsFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null };
 
@@ -662,6 +662,7 @@ export const MemoryHealthDocument = new TypedDocumentString(`
     ok
     latencyMs
     error
+    errorCode
     checkedAt
   }
 }
