@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ping } from './db/open.ts';
 import { createMnemoYoga } from './graphql/yoga.ts';
 import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
+import { scopeRequest } from './requestScope.ts';
 import { registerServerMetrics } from './serverMetrics.ts';
 import type { Services } from './services.ts';
 
@@ -50,6 +51,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   let state: 'starting' | 'ready' | 'draining' = 'starting';
   const inFlight = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    const requestScope = scopeRequest(services.logger, req, res);
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
@@ -72,7 +74,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     }
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
-    return void yoga.handle(req, res);
+    return void yoga.handle(req, res, { requestScope });
   });
   // Gateways keep connections open between chat requests; outlive common proxy idle timeouts (60 s).
   server.keepAliveTimeout = 65_000;

@@ -26,14 +26,6 @@ const SECRET_FIELD =
 const PATTERNS: [RegExp, string][] = [
   // Authorization: Bearer <token>, Basic <base64>.
   [/\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi, `$1$2${REDACTED}`],
-  // name: value, name=value, "name":"value", and the same with the quotes escaped inside a JSON string.
-  [
-    new RegExp(
-      `(?<![A-Za-z0-9])(${SECRET_FIELD})(\\\\?["']?\\s*[:=]\\s*\\\\?["']?)(?!(?:null|true|false|undefined)\\b|\\[redacted\\]|(?:Bearer|Basic)\\s)[^\\s"'\\\\,;&}\\]]+`,
-      'gi',
-    ),
-    `$1$2${REDACTED}`,
-  ],
   // scheme://user:password@host
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'\\]+@/gi, `$1${REDACTED}@`],
   // Keys by their well-known prefixes: OpenAI/Anthropic (sk-), mnemo's own, Hugging Face, GitHub, Slack, AWS, JWTs.
@@ -42,6 +34,19 @@ const PATTERNS: [RegExp, string][] = [
     REDACTED,
   ],
 ];
+
+/**
+ * name: value, name=value, "name":"value", and the same with the quotes escaped inside a JSON string. A quoted
+ * value is removed up to its closing quote (it may hold spaces); a bare one up to the next space or separator.
+ */
+const SECRET_FIELD_VALUE = new RegExp(
+  `(?<![A-Za-z0-9])(${SECRET_FIELD})(\\\\?["']?\\s*[:=]\\s*)(?!\\[redacted\\])(?:(\\\\?")[^"\\\\]+|(')[^'\\\\]+|([^\\s"'\\\\,;&}\\]]+))`,
+  'gi',
+);
+/** Bare values that are no secret: JSON literals, and the scheme of "Authorization: Bearer <token>" in a message. */
+const NOT_A_SECRET = /^(?:null|true|false|undefined|Bearer|Basic)$/i;
+/** A bare capitalised word is how validation messages go on ("apiKey: Too big: …"), not a key. */
+const PROSE = /^[A-Z][a-z]+$/;
 
 /**
  * Any other run of 24+ key characters mixing upper case, lower case and digits, as random keys do. UUIDs,
@@ -55,6 +60,11 @@ export function redactSecrets(text: string, known: readonly (string | null | und
   let out = text;
   for (const secret of known) if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
+  out = out.replace(SECRET_FIELD_VALUE, (whole, name: string, separator: string, ...value: (string | undefined)[]) => {
+    const [doubleQuote, singleQuote, bare] = value;
+    if (bare !== undefined && (NOT_A_SECRET.test(bare) || PROSE.test(bare))) return whole;
+    return `${name}${separator}${doubleQuote ?? singleQuote ?? ''}${REDACTED}`;
+  });
   return out.replace(KEY_LIKE, (run) => (looksRandom(run) ? REDACTED : run));
 }
 

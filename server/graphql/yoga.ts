@@ -6,27 +6,31 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
 import { DomainError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { clientErrorMessage } from '../redact.ts';
+import { ENV_ADMIN_TOKEN_ID } from '../requestScope.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES, useRequestBodyLimit } from './bodyLimit.ts';
 import type { Context } from './context.ts';
 import { useEndStreamsOn } from './endStreams.ts';
 import { useOperationSummary } from './operationSummary.ts';
+import { type MnemoServerContext, noteUnexpected, useRequestLog } from './requestLog.ts';
 import { schema } from './schema.ts';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
 /** The GraphQL endpoint: authentication, error mapping and query limits around the Pothos schema. */
 export function createMnemoYoga(services: Services, shutdown: AbortSignal = new AbortController().signal) {
-  return createYoga<Record<string, never>, Context>({
+  return createYoga<MnemoServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,
-    logging: services.logger,
+    logging: yogaLogging(services.logger),
     // Enforced by useRequestBodyLimit below: the same limit and checks, without a counting stream per request
     // where Node's HTTP parser already bounds the body.
     maxRequestBodySize: false,
-    context: async ({ request }) => {
+    context: async ({ request, requestScope }) => {
       const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
       const viewer = token ? await services.tokens.authenticate(token) : null;
       if (!viewer) {
@@ -34,10 +38,14 @@ export function createMnemoYoga(services: Services, shutdown: AbortSignal = new 
           extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'www-authenticate': 'Bearer' } } },
         });
       }
-      return { viewer, services };
+      // Set by useRequestLog's onRequest for every request.
+      const scope = requestScope!;
+      scope.tokenId = viewer.tokenId ?? ENV_ADMIN_TOKEN_ID;
+      return { viewer, services, requestId: scope.id, log: scope.log };
     },
-    maskedErrors: { maskError: (error) => toClientError(error, services) },
+    maskedErrors: { maskError: (error) => toClientError(error) },
     plugins: [
+      useRequestLog(services.logger),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'authorization'] }),
       maxDepthPlugin({ n: 10, exposeLimits: true }),
       maxAliasesPlugin({ n: 20, exposeLimits: true }),
@@ -45,21 +53,38 @@ export function createMnemoYoga(services: Services, shutdown: AbortSignal = new 
       costLimitPlugin({ maxCost: 5000, exposeLimits: true }),
       // Last, where yoga puts its own limit: it wraps whichever request parser was chosen.
       useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
-      useOperationSummary(schema, (summary) => services.metrics.observeOperation(summary)),
+      useOperationSummary(schema, (summary, serverContext) => {
+        services.metrics.observeOperation(summary);
+        if (serverContext.requestScope) serverContext.requestScope.graphql = summary;
+      }),
       useEndStreamsOn(shutdown),
     ],
   });
 }
 
 /**
- * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code;
- * anything else is logged and replaced by a generic message, so no SQL or stack leaves the server.
+ * yoga's own lines at their level, except its report of each error it masked: useRequestLog logs every error
+ * of a request, with the request's id, at the level its kind deserves.
  */
-function toClientError(error: unknown, services: Services): Error {
+function yogaLogging(logger: Logger) {
+  return {
+    debug: (...args: unknown[]) => logger.debug(args.map(String).join(' ')),
+    info: (...args: unknown[]) => logger.info(args.map(String).join(' ')),
+    warn: (...args: unknown[]) => logger.warn(args.map(String).join(' ')),
+    error: () => {},
+  };
+}
+
+/**
+ * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code, their message
+ * redacted and any value it repeats back cut short (server/redact.ts); anything else is replaced by a generic
+ * message, so no SQL or stack leaves the server (the request's log gets the original).
+ */
+function toClientError(error: unknown): Error {
   const graphqlError = error instanceof GraphQLError ? error : null;
   const original = graphqlError?.originalError ?? error;
   if (original instanceof DomainError) {
-    return createGraphQLError(original.message, {
+    return createGraphQLError(clientErrorMessage(original.message), {
       nodes: graphqlError?.nodes,
       path: graphqlError?.path,
       extensions: { code: original.code },
@@ -70,18 +95,33 @@ function toClientError(error: unknown, services: Services): Error {
     // field ('at "input.maxTokens"'); the inner one alone names nothing and carries no code. graphql-js's own
     // request errors (a null for a non-null variable) are not wrapped, but have no code or path either.
     if (graphqlError && !graphqlError.path && !original.extensions.code) {
-      return createGraphQLError(graphqlError.message, {
+      return createGraphQLError(clientErrorMessage(graphqlError.message), {
         nodes: graphqlError.nodes,
         extensions: { ...graphqlError.extensions, code: 'BAD_USER_INPUT' },
       });
     }
-    return original;
+    return withClientMessage(original);
   }
-  if (graphqlError && !graphqlError.originalError) return graphqlError;
-  services.logger.error({ err: original }, 'unexpected error');
-  return createGraphQLError('Unexpected error.', {
+  if (graphqlError && !graphqlError.originalError) return withClientMessage(graphqlError);
+  const masked = createGraphQLError('Unexpected error.', {
     nodes: graphqlError?.nodes,
     path: graphqlError?.path,
     extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+  noteUnexpected(masked, original);
+  return masked;
+}
+
+/** The same error, or a copy whose message is fit for the client (see clientErrorMessage). */
+function withClientMessage(error: GraphQLError): GraphQLError {
+  const message = clientErrorMessage(error.message);
+  if (message === error.message) return error;
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
   });
 }
