@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { inspect, parseArgs } from 'node:util';
 import { createApp, listen } from './app.ts';
+import { AUDIT_ACTIONS, type AuditAction, CLI_ACTOR, exportAudit, recordAudit, SYSTEM_ACTOR } from './audit/audit.service.ts';
 import { BackupError, backupDatabase } from './backup/backup.ts';
 import { DataFolderBusyError, holdDataFolder } from './backup/dataFolderLock.ts';
 import { restoreDatabase } from './backup/restore.ts';
@@ -9,6 +10,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type Db, openDatabase } from './db/open.ts';
+import { startAuditRetention } from './jobs/auditRetention.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetricsServer } from './metrics/metricsEndpoint.ts';
@@ -33,6 +35,8 @@ Usage:
                                                        (a new file), with a progress line; the server may keep running
   mnemo restore FILE [--data-dir DIR]                 replace the database by a backup, with the server stopped; the
                                                        replaced one is kept as mnemo.db.before-restore
+  mnemo audit export [--since T] [--until T] [--action A] [--actor ID] [--api-key K] [--data-dir DIR]
+                                                       the audit log as JSON lines, oldest first (T: ISO 8601)
   mnemo --help
 
 Environment (flags win):
@@ -118,6 +122,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       'api-key': { type: 'string' },
       admin: { type: 'boolean' },
       force: { type: 'boolean' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      action: { type: 'string' },
+      actor: { type: 'string' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -144,6 +152,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     case 'restore':
       if (!sub) throw new UsageError('restore needs the backup file');
       return restoreCommand(config, io, path.resolve(sub));
+    case 'audit':
+      if (sub !== 'export') throw new UsageError('audit needs: export');
+      return auditExportCommand(config, io, values);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -169,6 +180,7 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {
     io.stdout.write(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n\n`);
+    await recordAudit(services, { actor: SYSTEM_ACTOR, action: 'TOKEN_CREATE', target: { name: 'initial admin', role: 'admin' } });
   }
   const app = createApp(services, { metricsToken: config.metricsToken });
   const metricsServer = config.metricsPort === null ? null : createMetricsServer(services.metrics);
@@ -195,6 +207,7 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
     throw error;
   }
   const stopAutoSummarize = startAutoSummarize(services);
+  const stopAuditRetention = startAuditRetention(services);
   const stopEmbeddingWorker = services.vectors.startWorker();
   await services.reindex.resumeInterrupted();
   app.markReady();
@@ -206,6 +219,7 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
   await stopRequested;
   logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
   stopAutoSummarize();
+  stopAuditRetention();
   stopEmbeddingWorker();
   clearInterval(optimizer);
   // Requests in flight finish (up to the deadline) while running reindex jobs stop between batches; they
@@ -242,6 +256,12 @@ async function tokenCommand(
             : accessToken.apiKeyId
               ? `gateway, bound to ${accessToken.apiKeyId}`
               : 'gateway, any API key';
+        await recordAudit(services, {
+          actor: CLI_ACTOR,
+          action: 'TOKEN_CREATE',
+          apiKeyId: accessToken.apiKeyId,
+          target: { tokenId: accessToken.id, name: accessToken.name, role: accessToken.role },
+        });
         io.stderr.write(`minted "${accessToken.name}" (${scope}), id ${accessToken.id}. The token is shown only once:\n`);
         io.stdout.write(`${token}\n`);
         return 0;
@@ -255,6 +275,12 @@ async function tokenCommand(
       case 'revoke': {
         if (!arg) throw new UsageError('token revoke needs the token id');
         const t = await services.tokens.revoke(arg);
+        await recordAudit(services, {
+          actor: CLI_ACTOR,
+          action: 'TOKEN_REVOKE',
+          apiKeyId: t.apiKeyId,
+          target: { tokenId: t.id, name: t.name },
+        });
         io.stdout.write(`revoked ${t.id} (${t.name})\n`);
         return 0;
       }
@@ -269,6 +295,7 @@ async function reindexCommand(config: Config, io: CliIo, force: boolean): Promis
   const services = servicesFromEnvironment(config, io, opened.db, createLogger('warn', io.stdout));
   try {
     const job = await services.reindex.start(force);
+    await recordAudit(services, { actor: CLI_ACTOR, action: 'REINDEX_START', target: { force, jobId: job.id } });
     const line = (j: typeof job) => {
       const done = j.processed + j.failed;
       const pct = j.total > 0 ? ((100 * done) / j.total).toFixed(1) : '100.0';
@@ -289,13 +316,47 @@ async function reindexCommand(config: Config, io: CliIo, force: boolean): Promis
   }
 }
 
-async function withDatabase(config: Config, io: CliIo, run: (services: ReturnType<typeof createServices>) => Promise<number>) {
+async function withDatabase<T>(config: Config, io: CliIo, run: (services: ReturnType<typeof createServices>) => Promise<T>) {
   const opened = await openData(config);
   try {
-    return await run(createServices({ db: opened.db, logger: createLogger('warn', io.stdout), adminToken: config.adminToken }));
+    // Warnings to stderr: stdout carries what the command prints (a token, a listing, JSON lines).
+    return await run(createServices({ db: opened.db, logger: createLogger('warn', io.stderr), adminToken: config.adminToken }));
   } finally {
     await opened.close();
   }
+}
+
+async function auditExportCommand(
+  config: Config,
+  io: CliIo,
+  values: { since?: string; until?: string; action?: string; actor?: string; 'api-key'?: string },
+): Promise<number> {
+  const when = (flag: string, value: string | undefined) => {
+    if (value === undefined) return null;
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) throw new UsageError(`--${flag} must be a date such as 2026-12-01T00:00:00Z`);
+    return date;
+  };
+  const action = values.action?.toUpperCase();
+  if (action !== undefined && !AUDIT_ACTIONS.includes(action as AuditAction)) {
+    throw new UsageError(`--action must be one of ${AUDIT_ACTIONS.join(', ')}`);
+  }
+  const query = {
+    since: when('since', values.since),
+    until: when('until', values.until),
+    action: action as AuditAction | undefined,
+    actor: values.actor,
+    apiKeyId: values['api-key'],
+  };
+  return withDatabase(config, io, async (services) => {
+    let count = 0;
+    for await (const entry of exportAudit(services, query)) {
+      io.stdout.write(`${JSON.stringify(entry)}\n`);
+      count++;
+    }
+    io.stderr.write(`exported ${count} audit entries\n`);
+    return 0;
+  });
 }
 
 async function backupCommand(config: Config, io: CliIo, file: string): Promise<number> {
@@ -306,15 +367,28 @@ async function backupCommand(config: Config, io: CliIo, file: string): Promise<n
     io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
   });
   if (io.stderr.isTTY) io.stderr.write('\n');
+  // Recorded in the database that was backed up (a server may be using it; SQLite lets both write).
+  await withDatabase(config, io, (services) =>
+    recordAudit(services, {
+      actor: CLI_ACTOR,
+      action: 'DATABASE_BACKUP',
+      target: { file: result.file, bytes: result.bytes, migration: result.migration },
+    }),
+  );
   io.stdout.write(
     `backed up ${config.databaseFile} to ${result.file} (${mib(result.bytes)} MiB, integrity ok, migration ${result.migration})\n`,
   );
   return 0;
 }
 
-function restoreCommand(config: Config, io: CliIo, file: string): number {
+async function restoreCommand(config: Config, io: CliIo, file: string): Promise<number> {
   ensureDataDir(config);
   const { migration, previous } = restoreDatabase({ dataDir: config.dataDir, databaseFile: config.databaseFile, from: file });
+  // Recorded in the restored database (brought to the current schema, as the next start would), so its log says
+  // when it came back and from where.
+  await withDatabase(config, io, (services) =>
+    recordAudit(services, { actor: CLI_ACTOR, action: 'DATABASE_RESTORE', target: { from: file, migration, previous } }),
+  );
   io.stdout.write(
     `restored ${config.databaseFile} from ${file} (integrity ok, migration ${migration})` +
       (previous ? `; the database it replaced is kept as ${previous}\n` : '\n'),
