@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -406,8 +407,8 @@ describe('the mnemo process', () => {
    * `node --import tsx server/main.ts ...args`: one process, so a signal reaches mnemo itself. The tsx CLI
    * would run it in a child and relay signals, killing that child when it does not confirm within 30 ms.
    */
-  function spawnMnemo(args: string[], env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+  function spawnMnemo(args: string[], env: Record<string, string> = {}, preload: string[] = []) {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((p) => ['--import', p]), 'server/main.ts', ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', ...envOf(env) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -438,6 +439,18 @@ describe('the mnemo process', () => {
     });
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    expect(out.stdout).toContain('shutting down');
+  });
+
+  it('stops cleanly with exit code 0 on a SIGTERM while its modules are still loading', async () => {
+    const preload = pathToFileURL(path.join(ROOT, 'test/helpers/sigtermOnceCaught.mjs')).href;
+    const { out, exited } = spawnMnemo(
+      ['serve', '--port', '0', '--host', '127.0.0.1'],
+      { MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' },
+      [preload],
+    );
+    expect(await exited).toBe(0);
+    expect(out.stderr).toContain('SIGTERM sent; the data folder existed: false');
     expect(out.stdout).toContain('shutting down');
   });
 
