@@ -405,6 +405,7 @@ function servicesFromEnvironment(config: Config, io: CliIo, db: Db, logger: Logg
     vectorConfig: loadVectorConfig(io.env, config.dataDir),
     env: io.env,
     backupDir: config.backupDir,
+    recordMetrics: config.metricsPort !== null || config.metricsToken !== null,
   });
 }
 

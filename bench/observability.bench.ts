@@ -1,0 +1,123 @@
+/**
+ * What metrics and access logging cost a gateway: `retrieve` over HTTP against two servers on the same database,
+ * one that counts its metrics and writes an access line per request (at info, to /dev/null through pino's
+ * synchronous stream, as `mnemo serve` writes to its standard output), one that does neither (metrics not
+ * recorded, log level warn). Request ids and the request's logger exist in both: they are not optional.
+ */
+import pino from 'pino';
+import { createApp } from '../server/app.ts';
+import { createLogger } from '../server/logger.ts';
+import { createServices } from '../server/services.ts';
+import { BENCH_ADMIN_TOKEN, openBenchDb } from './lib/benchDb.ts';
+import { type HttpClientProcess, spawnHttpClient } from './lib/httpLane.ts';
+import { questionStream } from './lib/queries.ts';
+import type { BenchSection } from './lib/section.ts';
+import { analyzeLikeAServer, apiKeyName, seedMemories } from './lib/seed.ts';
+import { type LatencySummary, summarize } from './lib/stats.ts';
+import { fmtInt, fmtMs, printTable } from './lib/table.ts';
+import { RETRIEVE_QUERY } from './retrieve.bench.ts';
+
+interface OverheadOptions {
+  memories: number;
+  /** Rounds of one block per server, in turns (on, off, on, off, ...). */
+  rounds: number;
+  callsPerBlock: number;
+  warmup: number;
+}
+
+const SIZES: Record<'quick' | 'full', OverheadOptions> = {
+  quick: { memories: 1000, rounds: 20, callsPerBlock: 10, warmup: 100 },
+  full: { memories: 1000, rounds: 150, callsPerBlock: 10, warmup: 300 },
+};
+
+interface OverheadResult {
+  on: LatencySummary;
+  off: LatencySummary;
+  /** Per question: its time against the server with metrics and access lines, minus against the one without. */
+  added: LatencySummary;
+  accessLines: number;
+}
+
+async function benchOverhead(o: OverheadOptions): Promise<OverheadResult> {
+  const db = await openBenchDb();
+  const devNull = pino.destination({ dest: '/dev/null', sync: true });
+  let accessLines = 0;
+  const counted = { write: (line: string) => (line.includes('"msg":"request"') && accessLines++, devNull.write(line)) };
+  const key = apiKeyName(0);
+  const clients: HttpClientProcess[] = [];
+  const apps: ReturnType<typeof createApp>[] = [];
+  try {
+    seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 1, seed: 7 });
+    await analyzeLikeAServer(db.database);
+    await db.services.settings.update({ enabled: true });
+    const server = async (observed: boolean) => {
+      const services = createServices({
+        db: db.database.db,
+        logger: createLogger(observed ? 'info' : 'warn', counted),
+        adminToken: BENCH_ADMIN_TOKEN,
+        recordMetrics: observed,
+      });
+      const app = createApp(services);
+      apps.push(app);
+      const { port } = await app.listen(0, '127.0.0.1');
+      const client = spawnHttpClient({
+        url: `http://127.0.0.1:${port}/graphql`,
+        token: BENCH_ADMIN_TOKEN,
+        query: RETRIEVE_QUERY,
+        strategy: 'HYBRID',
+        label: observed ? 'metrics and access log on' : 'off',
+      });
+      clients.push(client);
+      return client;
+    };
+    const [on, off] = [await server(true), await server(false)];
+    const next = questionStream(3);
+    const block = (n: number) => Array.from({ length: n }, () => ({ input: { apiKeyId: key, query: next(), strategy: 'HYBRID' } }));
+    const warm = block(o.warmup);
+    for (const client of [on, off]) await client.run({ variables: warm, warmup: warm.length, maxMs: null, minCalls: 0 });
+    const ms = { on: [] as number[], off: [] as number[], added: [] as number[] };
+    for (let r = 0; r < o.rounds; r++) {
+      // The same questions against both, in turns, so a busy spell of the machine hits both alike.
+      const variables = block(o.callsPerBlock);
+      const [first, second] = r % 2 === 0 ? [on, off] : [off, on];
+      const a = await first.run({ variables, warmup: 0, maxMs: null, minCalls: 0 });
+      const b = await second.run({ variables, warmup: 0, maxMs: null, minCalls: 0 });
+      const [withIt, without] = first === on ? [a.ms, b.ms] : [b.ms, a.ms];
+      ms.on.push(...withIt);
+      ms.off.push(...without);
+      ms.added.push(...withIt.map((t, i) => t - without[i]!));
+    }
+    return { on: summarize(ms.on), off: summarize(ms.off), added: summarize(ms.added), accessLines };
+  } finally {
+    for (const client of clients) await client.close();
+    for (const app of apps) await app.close();
+    await db.close();
+    devNull.end();
+  }
+}
+
+export const sections: BenchSection[] = [
+  {
+    name: 'observability',
+    group: 'ops',
+    description: 'what metrics and access logging add to retrieve over HTTP (p50), on vs off in one run',
+    run: async ({ quick }) => {
+      const o = SIZES[quick ? 'quick' : 'full'];
+      const r = await benchOverhead(o);
+      printTable({
+        title: `retrieve over HTTP, ${fmtInt(o.memories)} memories of one key (HYBRID → keyword tier): metrics and access log on vs off`,
+        columns: [{ header: 'server' }, { header: 'n' }, { header: 'p50 ms' }, { header: 'p95 ms' }, { header: 'p99 ms' }],
+        rows: [
+          ['metrics counted, access line written', String(r.on.n), fmtMs(r.on.p50), fmtMs(r.on.p95), fmtMs(r.on.p99)],
+          ['neither', String(r.off.n), fmtMs(r.off.p50), fmtMs(r.off.p95), fmtMs(r.off.p99)],
+          ['added per question (on − off)', String(r.added.n), fmtMs(r.added.p50), fmtMs(r.added.p95), fmtMs(r.added.p99)],
+        ],
+        notes: [
+          `two servers in this process on one database; one client process per server, sending the same questions in blocks of`,
+          `${o.callsPerBlock}, in turns (${o.rounds} rounds); p50 of the per-question differences is the cost; goal: under 0.1 ms.`,
+          `${fmtInt(r.accessLines)} access lines written (to /dev/null, pino's synchronous stream).`,
+        ],
+      });
+    },
+  },
+];
