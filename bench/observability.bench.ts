@@ -42,7 +42,12 @@ async function benchOverhead(o: OverheadOptions): Promise<OverheadResult> {
   const db = await openBenchDb();
   const devNull = pino.destination({ dest: '/dev/null', sync: true });
   let accessLines = 0;
-  const counted = { write: (line: string) => (line.includes('"msg":"request"') && accessLines++, devNull.write(line)) };
+  const counted = {
+    write: (line: string) => {
+      if (line.includes('"msg":"request"')) accessLines++;
+      return devNull.write(line);
+    },
+  };
   const key = apiKeyName(0);
   const clients: HttpClientProcess[] = [];
   const apps: ReturnType<typeof createApp>[] = [];
