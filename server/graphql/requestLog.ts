@@ -1,6 +1,7 @@
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.ts';
+import { clientErrorMessage } from '../redact.ts';
 import { createRequestScope, type RequestScope, requestIdOf } from '../requestScope.ts';
 
 /** What the node adapter (and app.ts) hand to yoga with each request. */
@@ -46,9 +47,10 @@ const RANK: Record<Level, number> = { info: 0, warn: 1, error: 2 };
 
 /**
  * The request's scope for GraphQL: the one app.ts opened for this HTTP request, or a new one for callers of
- * yoga.fetch (its id from their x-request-id). Each error of the result is logged with the request's logger
- * (expected ones at info or warn, one line without stacks; unexpected ones at error with the masked error's
- * stack) and carries the request id in its extensions, so a caller can quote it.
+ * yoga.fetch (its id from their x-request-id). Each error of the result goes out with its message redacted and
+ * any value it repeats back cut short (clientErrorMessage: a 10 MB argument never comes back as a 10 MB error)
+ * and the request id in its extensions, so a caller can quote it; it is logged with the request's logger
+ * (expected ones at info or warn, one line without stacks; unexpected ones at error with the masked error's stack).
  */
 export function useRequestLog(logger: Logger): Plugin<Record<string, unknown>, MnemoServerContext> {
   return {
@@ -67,15 +69,17 @@ export function useRequestLog(logger: Logger): Plugin<Record<string, unknown>, M
 
 function reported(result: ExecutionResult, scope: RequestScope): ExecutionResult {
   if (!result.errors?.length) return result;
-  logErrors(result.errors, scope);
-  return { ...result, errors: result.errors.map((e) => withRequestId(e, scope.id)) };
+  const errors = result.errors.map((e) => forClient(e, scope.id));
+  logErrors(result.errors, errors, scope);
+  return { ...result, errors };
 }
 
-function logErrors(errors: readonly GraphQLError[], scope: RequestScope) {
+/** `masked`: the errors as the mapping left them (unexpected ones are known by these); `sent`: as they go out. */
+function logErrors(masked: readonly GraphQLError[], sent: readonly GraphQLError[], scope: RequestScope) {
   const expected: GraphQLError[] = [];
-  for (const error of errors) {
+  for (const [i, error] of masked.entries()) {
     if (unexpectedCauses.has(error)) scope.log.error({ err: unexpectedCauses.get(error), path: error.path?.join('.') }, 'unexpected error');
-    else expected.push(error);
+    else expected.push(sent[i]!);
   }
   if (expected.length === 0) return;
   const level = expected.map(levelOf).reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
@@ -83,8 +87,8 @@ function logErrors(errors: readonly GraphQLError[], scope: RequestScope) {
   scope.log[level]({ errors: listed, ...(expected.length > LISTED && { more: expected.length - LISTED }) }, 'request answered with errors');
 }
 
-function withRequestId(error: GraphQLError, requestId: string): GraphQLError {
-  return new GraphQLError(error.message, {
+function forClient(error: GraphQLError, requestId: string): GraphQLError {
+  return new GraphQLError(clientErrorMessage(error.message), {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,

@@ -7,7 +7,6 @@ import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { clientErrorMessage } from '../redact.ts';
 import { ENV_ADMIN_TOKEN_ID } from '../requestScope.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES, useRequestBodyLimit } from './bodyLimit.ts';
@@ -76,15 +75,15 @@ function yogaLogging(logger: Logger) {
 }
 
 /**
- * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code, their message
- * redacted and any value it repeats back cut short (server/redact.ts); anything else is replaced by a generic
- * message, so no SQL or stack leaves the server (the request's log gets the original).
+ * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code (useRequestLog
+ * then redacts their messages and cuts what they repeat back); anything else is replaced by a generic message,
+ * so no SQL or stack leaves the server (the request's log gets the original).
  */
 function toClientError(error: unknown): Error {
   const graphqlError = error instanceof GraphQLError ? error : null;
   const original = graphqlError?.originalError ?? error;
   if (original instanceof DomainError) {
-    return createGraphQLError(clientErrorMessage(original.message), {
+    return createGraphQLError(original.message, {
       nodes: graphqlError?.nodes,
       path: graphqlError?.path,
       extensions: { code: original.code },
@@ -95,14 +94,14 @@ function toClientError(error: unknown): Error {
     // field ('at "input.maxTokens"'); the inner one alone names nothing and carries no code. graphql-js's own
     // request errors (a null for a non-null variable) are not wrapped, but have no code or path either.
     if (graphqlError && !graphqlError.path && !original.extensions.code) {
-      return createGraphQLError(clientErrorMessage(graphqlError.message), {
+      return createGraphQLError(graphqlError.message, {
         nodes: graphqlError.nodes,
         extensions: { ...graphqlError.extensions, code: 'BAD_USER_INPUT' },
       });
     }
-    return withClientMessage(original);
+    return original;
   }
-  if (graphqlError && !graphqlError.originalError) return withClientMessage(graphqlError);
+  if (graphqlError && !graphqlError.originalError) return graphqlError;
   const masked = createGraphQLError('Unexpected error.', {
     nodes: graphqlError?.nodes,
     path: graphqlError?.path,
@@ -110,18 +109,4 @@ function toClientError(error: unknown): Error {
   });
   noteUnexpected(masked, original);
   return masked;
-}
-
-/** The same error, or a copy whose message is fit for the client (see clientErrorMessage). */
-function withClientMessage(error: GraphQLError): GraphQLError {
-  const message = clientErrorMessage(error.message);
-  if (message === error.message) return error;
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: error.extensions,
-  });
 }
