@@ -5,7 +5,8 @@ import './nodeEnv.ts';
 /**
  * `mnemo serve` takes SIGINT and SIGTERM as a request to stop from the very start: loading the server's modules
  * takes a second or more (several on a busy machine), and a signal in that time would otherwise kill the process
- * with the default action (exit 143) instead of stopping it cleanly. Other commands keep the default action.
+ * with the default action (exit 143) instead of stopping it cleanly. Other commands keep the default action. (The
+ * command is told by its first word; `mnemo --port 1 serve` gets its handlers when serve starts, as it did before.)
  */
 const stopSignal = process.argv.slice(2).find((arg) => !arg.startsWith('-')) === 'serve' ? stopOnSignal() : null;
 
