@@ -50,7 +50,9 @@ export function scopeRequest(logger: Logger, req: IncomingMessage, res: ServerRe
   res.setHeader('x-request-id', scope.id);
   const started = performance.now();
   const contentLength = Number(req.headers['content-length']);
-  const bytesBefore = req.socket.bytesWritten;
+  // Kept: once the connection is gone, req.socket is null by the time the response closes.
+  const socket = req.socket;
+  const bytesBefore = socket.bytesWritten;
   res.once('close', () => {
     const path = shorten((req.url ?? '/').split('?')[0]!, 200);
     const line = {
@@ -60,7 +62,7 @@ export function scopeRequest(logger: Logger, req: IncomingMessage, res: ServerRe
       ms: Math.round((performance.now() - started) * 100) / 100,
       // The body as announced: chunked bodies are not counted.
       bytesIn: Number.isFinite(contentLength) ? contentLength : null,
-      bytesOut: req.socket.bytesWritten - bytesBefore,
+      bytesOut: socket.bytesWritten - bytesBefore,
       tokenId: scope.tokenId,
       ...(scope.graphql && {
         operation: scope.graphql.type,

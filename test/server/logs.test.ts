@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../server/logger.ts';
@@ -116,6 +117,42 @@ describe('the access line', () => {
     expect(line.bytesIn).toBeGreaterThan(50);
     expect(line.bytesOut).toBeGreaterThan(100);
     expect(log.text()).not.toContain(token);
+  });
+
+  it('is written for a chunked body refused as too large, whose connection closes while the body still comes', async () => {
+    const log = await logged();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${log.app.url}/graphql`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)));
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+      );
+      req.write('{"query":"{ __typename }"');
+      for (let i = 0; i < 26; i++) req.write(Buffer.alloc(1_000_000, 0x20));
+      req.end('}');
+    });
+    expect(status).toBe(413);
+    await vi.waitFor(() => expect(log.lines().filter((l) => l.msg === 'request')).toHaveLength(1));
+    expect(log.lines().find((l) => l.msg === 'request')).toMatchObject({ level: INFO, status: 413, bytesIn: null });
+  });
+
+  it('is written, marked aborted, for a request whose client went away before the answer', async () => {
+    const log = await logged();
+    const req = request(`${log.app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}`, 'content-length': 1000 },
+    });
+    req.on('error', () => {});
+    const arrived = once(log.app.http.server, 'request');
+    req.write('{"query":"');
+    await arrived;
+    req.destroy();
+    await vi.waitFor(() => expect(log.lines().filter((l) => l.msg === 'request')).toHaveLength(1));
+    expect(log.lines().find((l) => l.msg === 'request')).toMatchObject({ level: INFO, method: 'POST', path: '/graphql', aborted: true });
   });
 
   it('is written for requests outside GraphQL too; probes and scrapes at debug', async () => {
