@@ -55,6 +55,9 @@ export function scopeRequest(logger: Logger, req: IncomingMessage, res: ServerRe
   const bytesBefore = socket.bytesWritten;
   res.once('close', () => {
     const path = shorten((req.url ?? '/').split('?')[0]!, 200);
+    const level = QUIET_PATHS.has(path) ? 'debug' : 'info';
+    // Built only when written: a server logging at warn pays nothing for it.
+    if (!scope.log.isLevelEnabled(level)) return;
     const line = {
       method: req.method,
       path,
@@ -72,8 +75,7 @@ export function scopeRequest(logger: Logger, req: IncomingMessage, res: ServerRe
       }),
       ...(!res.writableFinished && { aborted: true }),
     };
-    if (QUIET_PATHS.has(path)) scope.log.debug(line, 'request');
-    else scope.log.info(line, 'request');
+    scope.log[level](line, 'request');
   });
   return scope;
 }
