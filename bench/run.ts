@@ -11,6 +11,7 @@ import { loadLine, machineLines } from './lib/machine.ts';
 import type { BenchSection } from './lib/section.ts';
 import { sections as loadSections } from './load.bench.ts';
 import { sections as mcpSections } from './mcp.bench.ts';
+import { sections as observabilitySections } from './observability.bench.ts';
 import { sections as retrieveSections } from './retrieve.bench.ts';
 import { sections as storeSections } from './store.bench.ts';
 import { sections as vectorSections } from './vector.bench.ts';
@@ -23,6 +24,7 @@ const SECTIONS: BenchSection[] = [
   ...vectorSections,
   ...clientSections,
   ...loadSections,
+  ...observabilitySections,
 ];
 
 const HELP = `npm run bench -- [options]

@@ -9,6 +9,7 @@ import * as profileIndex from './2026_12_01_007_profile_index.ts';
 import * as qdrantOutboxFlag from './2026_12_01_008_qdrant_outbox_flag.ts';
 import * as healthProbe from './2026_12_02_011_health_probe.ts';
 import * as reindexOwner from './2026_12_02_012_reindex_owner.ts';
+import * as auditLog from './2026_12_02_013_audit_log.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_008_qdrant_outbox_flag': qdrantOutboxFlag,
   '2026_12_02_011_health_probe': healthProbe,
   '2026_12_02_012_reindex_owner': reindexOwner,
+  '2026_12_02_013_audit_log': auditLog,
 };

@@ -9,6 +9,7 @@ import { createMnemoYoga } from './graphql/yoga.ts';
 import { createMcpHandler } from './mcp/http.ts';
 import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
 import { PACKAGE_ROOT } from './packageRoot.ts';
+import { scopeRequest } from './requestScope.ts';
 import { registerServerMetrics } from './serverMetrics.ts';
 import type { Services } from './services.ts';
 
@@ -57,6 +58,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const inFlight = new Set<ServerResponse>();
   const mcp = createMcpHandler(services, { boundAddress: () => (server.address() as AddressInfo | null)?.address });
   const server = createServer((req, res) => {
+    const requestScope = scopeRequest(services.logger, req, res);
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
@@ -80,7 +82,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     if (url.pathname === '/mcp') return void mcp(req, res);
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
-    return void yoga.handle(req, res);
+    return void yoga.handle(req, res, { requestScope });
   });
   // Gateways keep connections open between chat requests; outlive common proxy idle timeouts (60 s).
   server.keepAliveTimeout = 65_000;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { inspect, parseArgs } from 'node:util';
 import { createApp, listen } from './app.ts';
+import { AUDIT_ACTIONS, type AuditAction, CLI_ACTOR, exportAudit, recordAudit, SYSTEM_ACTOR } from './audit/audit.service.ts';
 import { BackupError, backupDatabase } from './backup/backup.ts';
 import { DataFolderBusyError, holdDataFolder } from './backup/dataFolderLock.ts';
 import { restoreDatabase } from './backup/restore.ts';
@@ -12,6 +13,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { type Db, type OpenedDatabase, openDatabase } from './db/open.ts';
 import { sqliteCode } from './db/sqliteErrors.ts';
 import { loadTrustedDocuments, type TrustedDocuments, TrustedDocumentsError } from './graphql/trustedDocuments.ts';
+import { startAuditRetention } from './jobs/auditRetention.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runStdioBridge } from './mcp/stdio.ts';
@@ -39,6 +41,8 @@ Usage:
                                                        replaced one is kept as mnemo.db.before-restore
   mnemo mcp                                            MCP over stdio, for clients that launch a process: relays
                                                        to the running mnemo at MNEMO_URL with MNEMO_TOKEN
+  mnemo audit export [--since T] [--until T] [--action A] [--actor ID] [--api-key K] [--data-dir DIR]
+                                                       the audit log as JSON lines, oldest first (T: ISO 8601)
   mnemo --help
 
 Environment (flags win):
@@ -139,6 +143,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       'api-key': { type: 'string' },
       admin: { type: 'boolean' },
       force: { type: 'boolean' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      action: { type: 'string' },
+      actor: { type: 'string' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -168,6 +176,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     case 'restore':
       if (!sub) throw new UsageError('restore needs the backup file');
       return restoreCommand(config, io, path.resolve(sub));
+    case 'audit':
+      if (sub !== 'export') throw new UsageError('audit needs: export');
+      return auditExportCommand(config, io, values);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -203,6 +214,7 @@ async function serveHolding(
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {
     io.stdout.write(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n\n`);
+    await recordAudit(services, { actor: SYSTEM_ACTOR, action: 'TOKEN_CREATE', target: { name: 'initial admin', role: 'admin' } });
   }
   const app = createApp(services, { metricsToken: config.metricsToken, trustedDocuments });
   const metricsServer = config.metricsPort === null ? null : createMetricsServer(services.metrics);
@@ -232,6 +244,7 @@ async function serveHolding(
     throw error;
   }
   const stopAutoSummarize = startAutoSummarize(services);
+  const stopAuditRetention = startAuditRetention(services);
   const stopEmbeddingWorker = services.vectors.startWorker();
   await services.reindex.resumeInterrupted();
   const stopWatchingJobs = services.reindex.watchForAbandoned();
@@ -244,6 +257,7 @@ async function serveHolding(
   await stopRequested;
   logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
   stopAutoSummarize();
+  stopAuditRetention();
   stopEmbeddingWorker();
   stopWatchingJobs();
   clearInterval(optimizer);
@@ -281,6 +295,12 @@ async function tokenCommand(
             : accessToken.apiKeyId
               ? `gateway, bound to ${accessToken.apiKeyId}`
               : 'gateway, any API key';
+        await recordAudit(services, {
+          actor: CLI_ACTOR,
+          action: 'TOKEN_CREATE',
+          apiKeyId: accessToken.apiKeyId,
+          target: { tokenId: accessToken.id, name: accessToken.name, role: accessToken.role },
+        });
         io.stderr.write(`minted "${accessToken.name}" (${scope}), id ${accessToken.id}. The token is shown only once:\n`);
         io.stdout.write(`${token}\n`);
         return 0;
@@ -294,6 +314,12 @@ async function tokenCommand(
       case 'revoke': {
         if (!arg) throw new UsageError('token revoke needs the token id');
         const t = await services.tokens.revoke(arg);
+        await recordAudit(services, {
+          actor: CLI_ACTOR,
+          action: 'TOKEN_REVOKE',
+          apiKeyId: t.apiKeyId,
+          target: { tokenId: t.id, name: t.name },
+        });
         io.stdout.write(`revoked ${t.id} (${t.name})\n`);
         return 0;
       }
@@ -308,6 +334,7 @@ async function reindexCommand(config: Config, io: CliIo, force: boolean): Promis
   const services = servicesFromEnvironment(config, io, opened.db, createLogger('warn', io.stdout));
   try {
     const job = await services.reindex.start(force);
+    await recordAudit(services, { actor: CLI_ACTOR, action: 'REINDEX_START', target: { force, jobId: job.id } });
     const line = (j: typeof job) => {
       const done = j.processed + j.failed;
       const pct = j.total > 0 ? ((100 * done) / j.total).toFixed(1) : '100.0';
@@ -328,13 +355,47 @@ async function reindexCommand(config: Config, io: CliIo, force: boolean): Promis
   }
 }
 
-async function withDatabase(config: Config, io: CliIo, run: (services: ReturnType<typeof createServices>) => Promise<number>) {
+async function withDatabase<T>(config: Config, io: CliIo, run: (services: ReturnType<typeof createServices>) => Promise<T>) {
   const opened = await openData(config);
   try {
-    return await run(createServices({ db: opened.db, logger: createLogger('warn', io.stdout), adminToken: config.adminToken }));
+    // Warnings to stderr: stdout carries what the command prints (a token, a listing, JSON lines).
+    return await run(createServices({ db: opened.db, logger: createLogger('warn', io.stderr), adminToken: config.adminToken }));
   } finally {
     await opened.close();
   }
+}
+
+async function auditExportCommand(
+  config: Config,
+  io: CliIo,
+  values: { since?: string; until?: string; action?: string; actor?: string; 'api-key'?: string },
+): Promise<number> {
+  const when = (flag: string, value: string | undefined) => {
+    if (value === undefined) return null;
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) throw new UsageError(`--${flag} must be a date such as 2026-12-01T00:00:00Z`);
+    return date;
+  };
+  const action = values.action?.toUpperCase();
+  if (action !== undefined && !AUDIT_ACTIONS.includes(action as AuditAction)) {
+    throw new UsageError(`--action must be one of ${AUDIT_ACTIONS.join(', ')}`);
+  }
+  const query = {
+    since: when('since', values.since),
+    until: when('until', values.until),
+    action: action as AuditAction | undefined,
+    actor: values.actor,
+    apiKeyId: values['api-key'],
+  };
+  return withDatabase(config, io, async (services) => {
+    let count = 0;
+    for await (const entry of exportAudit(services, query)) {
+      io.stdout.write(`${JSON.stringify(entry)}\n`);
+      count++;
+    }
+    io.stderr.write(`exported ${count} audit entries\n`);
+    return 0;
+  });
 }
 
 async function backupCommand(config: Config, io: CliIo, file: string): Promise<number> {
@@ -345,15 +406,28 @@ async function backupCommand(config: Config, io: CliIo, file: string): Promise<n
     io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
   });
   if (io.stderr.isTTY) io.stderr.write('\n');
+  // Recorded in the database that was backed up (a server may be using it; SQLite lets both write).
+  await withDatabase(config, io, (services) =>
+    recordAudit(services, {
+      actor: CLI_ACTOR,
+      action: 'DATABASE_BACKUP',
+      target: { file: result.file, bytes: result.bytes, migration: result.migration },
+    }),
+  );
   io.stdout.write(
     `backed up ${config.databaseFile} to ${result.file} (${mib(result.bytes)} MiB, integrity ok, migration ${result.migration})\n`,
   );
   return 0;
 }
 
-function restoreCommand(config: Config, io: CliIo, file: string): number {
+async function restoreCommand(config: Config, io: CliIo, file: string): Promise<number> {
   ensureDataDir(config);
   const { migration, previous } = restoreDatabase({ dataDir: config.dataDir, databaseFile: config.databaseFile, from: file });
+  // Recorded in the restored database (brought to the current schema, as the next start would), so its log says
+  // when it came back and from where.
+  await withDatabase(config, io, (services) =>
+    recordAudit(services, { actor: CLI_ACTOR, action: 'DATABASE_RESTORE', target: { from: file, migration, previous } }),
+  );
   io.stdout.write(
     `restored ${config.databaseFile} from ${file} (integrity ok, migration ${migration})` +
       (previous ? `; the database it replaced is kept as ${previous}\n` : '\n'),
@@ -370,6 +444,7 @@ function servicesFromEnvironment(config: Config, io: CliIo, db: Db, logger: Logg
     vectorConfig: loadVectorConfig(io.env, config.dataDir),
     env: io.env,
     backupDir: config.backupDir,
+    recordMetrics: config.metricsPort !== null || config.metricsToken !== null,
   });
 }
 

@@ -2,9 +2,17 @@
 // The `mnemo` command. Compiled to dist/server/main.js, which the bin and `npm start` run with plain node;
 // in development `npx tsx server/main.ts` runs the same file from source.
 
+/**
+ * `mnemo serve` takes SIGINT and SIGTERM as a request to stop from the very start: loading the server's modules
+ * takes a second or more (several on a busy machine), and a signal in that time would otherwise kill the process
+ * with the default action (exit 143) instead of stopping it cleanly. Other commands keep the default action. (The
+ * command is told by its first word; `mnemo --port 1 serve` gets its handlers when serve starts, as it did before.)
+ */
+const stopSignal = process.argv.slice(2).find((arg) => !arg.startsWith('-')) === 'serve' ? stopOnSignal() : null;
+
 // Before anything else loads: node reads a module's source map only when maps are on as it loads the module
 // (stack traces then name the TypeScript lines), and graphql-js reads NODE_ENV once, when it loads. Hence the
-// dynamic imports.
+// dynamic imports, after the handlers are in place.
 process.setSourceMapsEnabled(true);
 await import('./nodeEnv.ts');
 const { runCli } = await import('./cli.ts');
@@ -15,11 +23,14 @@ const code = await runCli(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
-  stopRequested: () =>
-    new Promise((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    }),
+  stopRequested: () => stopSignal ?? stopOnSignal(),
 });
 process.exit(code);
+
+function stopOnSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

@@ -64,13 +64,15 @@ export function createServices(opts: {
   backupDir?: string | null;
   /** Time source of the Qdrant circuit breaker; tests pass one to get past its cooldown without waiting. */
   clock?: () => number;
+  /** Whether request metrics are counted (default true); `mnemo serve` counts them only when /metrics is served. */
+  recordMetrics?: boolean;
 }): Services {
   const settings = new SettingsService(opts.db, (name, reason) =>
     opts.logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );
   const config = opts.vectorConfig ?? offlineVectorConfig();
   const providers = new ProviderService(opts.db, config.envProvider);
-  const metrics = new Metrics();
+  const metrics = new Metrics({ recording: opts.recordMetrics ?? true });
   const qdrantSettings = new QdrantSettingsStore(opts.db, opts.env ?? {});
   const qdrant = new QdrantService({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger, clock: opts.clock });
   const vectors = new VectorService({

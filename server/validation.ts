@@ -27,6 +27,9 @@ export const LIMITS = {
   latestDate: Date.UTC(9999, 11, 31, 23, 59, 59, 999),
   /** How far ahead of the server's clock a createdAt may be: the clocks of a gateway and mnemo differ a little. */
   clockSkewMs: 5 * 60_000,
+  /** The audit log's retention, in days: at least the 30 that migration 013's trigger protects, at most ten years. */
+  auditRetentionDaysMin: 30,
+  auditRetentionDays: 3650,
 } as const;
 
 /**
@@ -70,6 +73,7 @@ export const memoryDate = (what: string) => {
 /** Tokens of the injected memory block. */
 export const maxTokensSchema = wholeNumber('maxTokens', 0, LIMITS.maxTokens);
 export const retentionDaysSchema = wholeNumber('retentionDays', 1, LIMITS.retentionDays);
+export const auditRetentionDaysSchema = wholeNumber('auditRetentionDays', LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDays);
 /** Items in one answer: a page of memories, or the memories of one retrieval. */
 export const limitSchema = wholeNumber('limit', 1, LIMITS.pageSize);
 export const offsetSchema = z.number().int('offset must be a whole number').min(0, 'offset must not be negative');

@@ -91,6 +91,11 @@ export class AccessTokenService {
     return (await repo.listAccessTokenRows(this.db, includeRevoked)).map(toAccessToken);
   }
 
+  /** A token's name (revoked ones too), or null for an unknown id. */
+  async nameOf(id: string): Promise<string | null> {
+    return repo.findAccessTokenName(this.db, id);
+  }
+
   async revoke(id: string): Promise<AccessToken> {
     const row = await repo.revokeAccessTokenRow(this.db, id, Date.now());
     if (!row) throw notFound(`no active access token with id ${id}`);

@@ -15,12 +15,29 @@ export interface Database {
   qdrant_outbox_state: QdrantOutboxStateTable;
   summary_rebuilds: SummaryRebuildsTable;
   health_probe: HealthProbeTable;
+  audit_log: AuditLogTable;
 }
 
 /** memoryHealth's scratch rows: written, committed, deleted and committed again by each probe. */
 export interface HealthProbeTable {
   id: Generated<number>;
   written_at: number;
+}
+
+/** One admin-level action (migration 013): append-only, deleted only by retention. JSON in target and changes. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** A token id, 'env' (MNEMO_ADMIN_TOKEN), 'cli' or 'system'. */
+  actor_id: string;
+  actor_name: string;
+  request_id: string | null;
+  action: string;
+  api_key_id: string | null;
+  target: string | null;
+  changes: string | null;
+  /** OK, or the error code the action ended with. */
+  outcome: string;
 }
 
 /** Summaries whose originals were deleted or brought back, queued by triggers; rebuilt in the same transaction. */

@@ -87,6 +87,18 @@ export const TRIGGERS: readonly { name: string; fires: string; does: string; cre
     does: "copies the filter fields into the vector's metadata columns, so a search filters by them at once",
     createdBy: 'createVectorTriggers, with the vec0 table',
   },
+  {
+    name: 'audit_log_append_only',
+    fires: 'before update on audit_log',
+    does: 'refuses it: an audit entry is never rewritten',
+    createdBy: 'migration 013',
+  },
+  {
+    name: 'audit_log_retention_floor',
+    fires: 'before delete of an audit entry younger than 30 days',
+    does: 'refuses it: only retention (30 days at least) removes entries',
+    createdBy: 'migration 013',
+  },
 ];
 
 /** vec0 metadata columns cannot be NULL: "never expires" is stored as the largest safe integer. */

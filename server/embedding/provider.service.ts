@@ -121,6 +121,14 @@ export class ProviderService {
     return saved;
   }
 
+  /** A stored provider with its key, for comparing states (the audit log says only whether the key changed). */
+  async stored(id: string): Promise<(Provider & { apiKey: string | null }) | null> {
+    const row = await repo.findProviderRow(this.db, id);
+    if (!row) return null;
+    const provider = (await this.list()).find((p) => p.id === id);
+    return provider ? { ...provider, apiKey: row.api_key } : null;
+  }
+
   async delete(id: string): Promise<void> {
     if (id === ENV_PROVIDER_ID) throw badInput('the environment provider is configured by MNEMO_EMBEDDING_* variables');
     if (!(await repo.deleteProviderRow(this.db, id))) throw notFound(`no provider with id ${id}`);

@@ -1,4 +1,5 @@
 import type { AccessToken } from '../auth/accessToken.service.ts';
+import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 
 const TokenRoleEnum = builder.enumType('TokenRole', {
@@ -50,12 +51,26 @@ builder.mutationFields((t) => ({
     type: MintedTokenRef,
     authScopes: { admin: true },
     args: { input: t.arg({ type: CreateAccessTokenInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.tokens.mint(input),
+    resolve: (_root, { input }, ctx) =>
+      audited(
+        ctx,
+        {
+          action: 'TOKEN_CREATE',
+          target: { name: input.name, role: input.role ?? 'gateway' },
+          describe: ({ accessToken: t }) => ({ target: { tokenId: t.id, name: t.name, role: t.role }, apiKeyId: t.apiKeyId }),
+        },
+        () => ctx.services.tokens.mint(input),
+      ),
   }),
   revokeAccessToken: t.field({
     type: AccessTokenRef,
     authScopes: { admin: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.tokens.revoke(String(id)),
+    resolve: (_root, { id }, ctx) =>
+      audited(
+        ctx,
+        { action: 'TOKEN_REVOKE', target: { tokenId: String(id) }, describe: (t) => ({ target: { name: t.name }, apiKeyId: t.apiKeyId }) },
+        () => ctx.services.tokens.revoke(String(id)),
+      ),
   }),
 }));

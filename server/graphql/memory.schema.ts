@@ -2,6 +2,7 @@ import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import type { MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
+import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
 
@@ -172,7 +173,14 @@ builder.queryFields((t) => ({
     type: [MemoryRef],
     description: 'Every memory matching the filters, most recently stored first; not paged.',
     args: filterArgs(t),
-    resolve: (_root, args, ctx) => memories.exportMemories(ctx.services, toQuery(args, ctx)),
+    resolve: (_root, args, ctx) => {
+      const query = toQuery(args, ctx);
+      return audited(
+        ctx,
+        { action: 'MEMORIES_EXPORT', apiKeyId: query.apiKeyId, describe: (rows) => ({ target: { count: rows.length } }) },
+        () => memories.exportMemories(ctx.services, query),
+      );
+    },
   }),
   memory: t.field({
     type: MemoryRef,
@@ -262,12 +270,23 @@ builder.mutationFields((t) => ({
       type: t.arg({ type: MemoryTypeEnum }),
       createdBefore: t.arg({ type: 'DateTime' }),
     },
-    resolve: (_root, args, ctx) =>
-      memories.clearMemories(ctx.services, {
+    resolve: (_root, args, ctx) => {
+      const filter = {
         apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId),
         types: args.type ? [args.type] : null,
         createdBefore: args.createdBefore,
-      }),
+      };
+      return audited(
+        ctx,
+        {
+          action: 'MEMORIES_CLEAR',
+          apiKeyId: filter.apiKeyId,
+          target: { type: args.type ?? null, createdBefore: args.createdBefore?.toISOString() ?? null },
+          describe: (deleted) => ({ target: { deleted } }),
+        },
+        () => memories.clearMemories(ctx.services, filter),
+      );
+    },
   }),
   importMemories: t.field({
     type: ImportReportRef,
@@ -275,7 +294,18 @@ builder.mutationFields((t) => ({
     args: { memories: t.arg({ type: [MemoryInputRef], required: true }) },
     resolve: (_root, args, ctx) => {
       const rows = args.memories.map((m) => ({ ...m, apiKeyId: m.apiKeyId ?? ctx.viewer.apiKeyId ?? '' }));
-      return memories.importMemories(ctx.services, rows, canSee(ctx));
+      const keys = new Set(rows.map((r) => r.apiKeyId.trim()));
+      return audited(
+        ctx,
+        {
+          action: 'MEMORIES_IMPORT',
+          // One key when the rows name one; the count of keys otherwise.
+          apiKeyId: keys.size === 1 ? [...keys][0] : null,
+          target: { rows: rows.length, apiKeys: keys.size },
+          describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
+        },
+        () => memories.importMemories(ctx.services, rows, canSee(ctx)),
+      );
     },
   }),
 }));

@@ -13,6 +13,7 @@ import './engineStatus.schema.ts';
 import './provider.schema.ts';
 import './reindex.schema.ts';
 import './backup.schema.ts';
+import './audit.schema.ts';
 
 export const schema = builder.toSchema();
 

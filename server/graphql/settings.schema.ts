@@ -1,4 +1,6 @@
+import { settingsSnapshot } from '../audit/snapshots.ts';
 import { EMBEDDING_SOURCES, type Settings, STRATEGIES, VECTOR_STORES } from '../settings/settings.service.ts';
+import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 
 const asValues = <T extends readonly string[]>(values: T) => values;
@@ -32,6 +34,9 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     userRoleProviders: t.exposeStringList('userRoleProviders', {
       description: 'Providers or models that reject the system role; memories reach them as a user message.',
     }),
+    auditRetentionDays: t.exposeInt('auditRetentionDays', {
+      description: 'Audit entries older than this are deleted, 30 to 3650 days (default 365).',
+    }),
   }),
 });
 
@@ -53,6 +58,7 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     fusionVectorShare: t.float({ description: 'null returns to the calibrated guard.' }),
     profileBudgetPercent: t.int(),
     userRoleProviders: t.stringList(),
+    auditRetentionDays: t.int(),
   }),
 });
 
@@ -69,7 +75,10 @@ builder.mutationField('updateMemorySettings', (t) =>
     type: MemorySettingsRef,
     authScopes: { admin: true },
     args: { input: t.arg({ type: MemorySettingsInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.settings.update(withoutNulls(input)),
+    resolve: (_root, { input }, ctx) =>
+      audited(ctx, { action: 'SETTINGS_UPDATE', snapshot: settingsSnapshot(ctx.services.settings) }, () =>
+        ctx.services.settings.update(withoutNulls(input)),
+      ),
   }),
 );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
-import { describeIssues, maxTokensSchema, parseInput, retentionDaysSchema } from '../validation.ts';
+import { auditRetentionDaysSchema, describeIssues, maxTokensSchema, parseInput, retentionDaysSchema } from '../validation.ts';
 import * as repo from './settings.repository.ts';
 
 export const STRATEGIES = ['EXACT', 'SEMANTIC', 'HYBRID'] as const;
@@ -38,6 +38,8 @@ export const settingsSchema = z.object({
     .array(z.string().trim().min(1, 'must not be empty').max(100, 'is longer than 100 characters'))
     .max(100, 'lists at most 100 providers')
     .default([...DEFAULT_USER_ROLE_PROVIDERS]),
+  /** Audit entries older than this are deleted (server/audit); its own setting, apart from the memories' retentionDays. */
+  auditRetentionDays: auditRetentionDaysSchema.default(365),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

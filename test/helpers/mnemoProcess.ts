@@ -16,10 +16,16 @@ export interface MnemoProcess {
 /**
  * `node --import tsx server/main.ts ...args` as a real process, with only the environment given (plus PATH): one
  * process, so a signal reaches mnemo itself (the tsx CLI would run it in a child and relay signals). `uid`/`gid` run it
- * as another user (a test run as root checks what a file mode means to an ordinary one).
+ * as another user (a test run as root checks what a file mode means to an ordinary one); `preload` modules are imported
+ * before mnemo's own (a test's hook into the process).
  */
-export function spawnMnemo(args: string[], env: Record<string, string>, user: { uid?: number; gid?: number } = {}): MnemoProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+export function spawnMnemo(
+  args: string[],
+  env: Record<string, string>,
+  user: { uid?: number; gid?: number } = {},
+  preload: string[] = [],
+): MnemoProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((p) => ['--import', p]), 'server/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

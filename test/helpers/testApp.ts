@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type App, type AppOptions, createApp } from '../../server/app.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger, type Logger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import type { VectorConfig } from '../../server/vectorConfig.ts';
 
@@ -49,6 +49,8 @@ export interface TestAppOptions {
   backupDir?: string;
   /** The HTTP app's own options (the metrics token). */
   app?: AppOptions;
+  /** Where the server logs; by default nowhere. */
+  logger?: Logger;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await migrateToLatest(database.db);
   const services = createServices({
     db: database.db,
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     adminToken: ADMIN_TOKEN,
     vectorConfig: options.engine,
     env: options.env,

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -389,8 +390,8 @@ describe('the mnemo process', () => {
     children.clear();
   });
 
-  function spawnMnemo(args: string[], env: Record<string, string> = {}) {
-    const mnemo = spawnMnemoProcess(args, envOf(env));
+  function spawnMnemo(args: string[], env: Record<string, string> = {}, preload: string[] = []) {
+    const mnemo = spawnMnemoProcess(args, envOf(env), {}, preload);
     children.add(mnemo.child);
     return mnemo;
   }
@@ -408,6 +409,18 @@ describe('the mnemo process', () => {
     await listening();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    expect(out.stdout).toContain('shutting down');
+  });
+
+  it('stops cleanly with exit code 0 on a SIGTERM while its modules are still loading', async () => {
+    const preload = pathToFileURL(path.join(import.meta.dirname, '../helpers/sigtermOnceCaught.mjs')).href;
+    const { out, exited } = spawnMnemo(
+      ['serve', '--port', '0', '--host', '127.0.0.1'],
+      { MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' },
+      [preload],
+    );
+    expect(await exited).toBe(0);
+    expect(out.stderr).toContain('SIGTERM sent; the data folder existed: false');
     expect(out.stdout).toContain('shutting down');
   });
 

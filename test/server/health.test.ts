@@ -59,7 +59,7 @@ describe('memoryHealth', () => {
     const before = await snapshot();
     expect(before.probeInIndex).toEqual({ n: 0 });
     // The comparison means something only if there is something to compare.
-    expect(before.sequence).toEqual([{ name: 'memories', seq: (before.maxPk as { pk: number }).pk }]);
+    expect(before.sequence).toContainEqual({ name: 'memories', seq: (before.maxPk as { pk: number }).pk });
     expect(before.retrievalStats).toHaveLength(2);
     expect((before.ftsData as { n: number }).n).toBeGreaterThan(0);
     for (let i = 0; i < 20; i++) expect((await app.ok(HEALTH)).memoryHealth.ok).toBe(true);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD } from '../../server/vector/qdrantIndex.ts';
@@ -703,6 +705,28 @@ describe('qdrantHealth', () => {
     app.qdrant.fault({ type: 'not_ready' });
     expect((await app.ok(HEALTH)).qdrantHealth).toMatchObject({ ready: false, error: 'HTTP 503: some shards are not ready' });
     expect(await status(app)).toMatchObject({ ready: false, error: 'HTTP 503: some shards are not ready' });
+  });
+
+  it('never shows the API key, even when a proxy in front of Qdrant echoes the request headers in its error page', async () => {
+    const proxy = createServer((req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end(
+        `<html>\n<h1>502 Bad Gateway</h1>\n<pre>${JSON.stringify(req.headers, null, 2)}</pre>\n${'<p>upstream down</p>'.repeat(200)}</html>`,
+      );
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => proxy.close(() => resolve())));
+    const app = await start();
+    const apiKey = 'qdrant-proxy-key-7';
+    await connect(app, { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey });
+    const search = onlyError(await app.gql(SEARCH_TEST, { apiKeyId: key(), query: 'mango' }));
+    const health = (await app.ok(HEALTH)).qdrantHealth;
+    const qdrant = await status(app);
+    expect(search.message).toBe('Qdrant search failed: Bad Gateway');
+    expect(qdrant.error).toBe(health.error);
+    expect(health.error).toMatch(/^HTTP 502: <html> <h1>502 Bad Gateway<\/h1> <pre>\{ .*"api-key": "\[redacted\]"/);
+    expect(health.error).not.toContain(apiKey);
+    expect(health.error).toMatch(/… \(\d+ more characters\)$/);
   });
 
   it('says when Qdrant is not configured', async () => {

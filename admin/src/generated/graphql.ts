@@ -69,6 +69,7 @@ export type MemoryPatchInput = {
 
 /** Only the fields given change. Values out of range are rejected, not clamped. */
 export type MemorySettingsInput = {
+  auditRetentionDays?: number | null | undefined;
   autoSummarize?: boolean | null | undefined;
   embeddingProviderModel?: string | null | undefined;
   embeddingSource?: EmbeddingSource | null | undefined;
