@@ -60,11 +60,16 @@ export function useRequestLog(logger: Logger): Plugin<Record<string, unknown>, M
     onResultProcess({ result, setResult, serverContext }) {
       const scope = (serverContext as MnemoServerContext).requestScope;
       if (!scope) return;
-      if (isAsyncIterable(result)) setResult(mapAsyncIterator(result, (item: ExecutionResult) => reported(item, scope)));
-      else if (Array.isArray(result)) setResult(result.map((r) => reported(r, scope)));
-      else setResult(reported(result as ExecutionResult, scope));
+      if (Array.isArray(result)) setResult(result.map((r) => reported(r, scope)));
+      else setResult(reportedResult(result as ExecutionResult | AsyncIterable<ExecutionResult>, scope));
     },
   };
+}
+
+/** A result (or each result of a stream) as it goes out, its errors logged with the request: for transports besides HTTP. */
+export function reportedResult<R extends ExecutionResult | AsyncIterable<ExecutionResult>>(result: R, scope: RequestScope): R {
+  if (isAsyncIterable(result)) return mapAsyncIterator(result, (item: ExecutionResult) => reported(item, scope)) as unknown as R;
+  return reported(result as ExecutionResult, scope) as R;
 }
 
 function reported(result: ExecutionResult, scope: RequestScope): ExecutionResult {

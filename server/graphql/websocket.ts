@@ -3,9 +3,11 @@ import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { bearerToken } from '../auth/accessToken.service.ts';
+import { createRequestScope, type RequestScope, requestIdOf } from '../requestScope.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES } from './bodyLimit.ts';
 import type { Context } from './context.ts';
+import { reportedResult } from './requestLog.ts';
 import type { TrustedDocuments } from './trustedDocuments.ts';
 import type { MnemoYoga } from './yoga.ts';
 
@@ -51,7 +53,9 @@ export function attachGraphQLWebSocket(
         const authorization = authorizationOf(ctx);
         // yoga's context factory reads the token from a fetch Request, as for HTTP.
         const request = new Request(`http://mnemo${yoga.graphqlEndpoint}`, { headers: { authorization } });
-        const enveloped = yoga.getEnveloped({ request, params });
+        // Each operation is a request of its own for the logs: its id, its lines, its errors at their level.
+        const requestScope = createRequestScope(services.logger, requestIdOf(ctx.extra.request.headers['x-request-id']));
+        const enveloped = yoga.getEnveloped({ request, params, requestScope });
         try {
           // yoga types the merged context as a spread of every layer; ours is what the context factory returned.
           const contextValue = (await enveloped.contextFactory()) as unknown as Context;
@@ -65,7 +69,7 @@ export function attachGraphQLWebSocket(
             document,
             variableValues: params.variables,
             contextValue,
-            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, requestScope } satisfies Root,
           };
           return args;
         } catch (error) {
@@ -73,8 +77,14 @@ export function attachGraphQLWebSocket(
           throw error;
         }
       },
-      execute: (args) => (args.rootValue as Enveloped).execute(args),
-      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      execute: async (args) => {
+        const root = args.rootValue as Root;
+        return reportedResult(await root.execute(args), root.requestScope);
+      },
+      subscribe: async (args) => {
+        const root = args.rootValue as Root;
+        return reportedResult(await root.subscribe(args), root.requestScope);
+      },
     },
     wss,
   );
@@ -88,4 +98,4 @@ export function attachGraphQLWebSocket(
   };
 }
 
-type Enveloped = Pick<ReturnType<MnemoYoga['getEnveloped']>, 'execute' | 'subscribe'>;
+type Root = Pick<ReturnType<MnemoYoga['getEnveloped']>, 'execute' | 'subscribe'> & { requestScope: RequestScope };
