@@ -16,6 +16,7 @@ export const LIMITS = {
   pageSize: 500,
   maxTokens: 16_000,
   retentionDays: 365,
+  purgeGraceDays: 365,
 } as const;
 
 /** A name given by the caller (an API key, a session, a key): trimmed, not empty, at most LIMITS.idChars. */
@@ -36,6 +37,7 @@ export const wholeNumber = (what: string, min: number, max: number) =>
 /** Tokens of the injected memory block. */
 export const maxTokensSchema = wholeNumber('maxTokens', 0, LIMITS.maxTokens);
 export const retentionDaysSchema = wholeNumber('retentionDays', 1, LIMITS.retentionDays);
+export const purgeGraceDaysSchema = wholeNumber('purgeGraceDays', 0, LIMITS.purgeGraceDays);
 /** Items in one answer: a page of memories, or the memories of one retrieval. */
 export const limitSchema = wholeNumber('limit', 1, LIMITS.pageSize);
 export const offsetSchema = z.number().int('offset must be a whole number').min(0, 'offset must not be negative');

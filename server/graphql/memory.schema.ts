@@ -1,5 +1,5 @@
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
-import type { MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
+import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
 import { builder } from './builder.ts';
@@ -56,7 +56,7 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
     archivedBy: t.exposeID('archivedBy', { nullable: true, description: 'The summary that replaced this memory.' }),
     status: t.field({
       type: MemoryStatusEnum,
-      resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), (await ctx.services.settings.get()).retentionDays),
+      resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), await ctx.services.settings.get()),
     }),
   }),
 });
@@ -87,6 +87,20 @@ const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
       type: [MemoryWeekCountRef],
       description: 'Memories per ISO week of creation, oldest first; weeks without memories are left out.',
       resolve: (s) => s.byWeek,
+    }),
+    hiddenByExpiry: t.exposeInt('hiddenByExpiry', {
+      description:
+        'Memories matching the other filters that retrieval never returns because their expiresAt has passed (listed only with includeExpired), whatever includeExpired is.',
+    }),
+    hiddenByRetention: t.exposeInt('hiddenByRetention', {
+      description: 'The same, because they were last written before the retention window (and have not expired); 0 while retention is off.',
+    }),
+    nextPurgeAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When the purge deletes the first of the hidden memories: the first scheduled pass (at start, then hourly) once purgeGraceDays have passed since it expired or left the retention window; without a background purge in this process, the moment it becomes due. In the past: due, deleted by the next pass (or `mnemo purge`). null when none is hidden.',
+      resolve: (s, _args, ctx) => (s.purgeDueAt === null ? null : new Date(ctx.services.purge.firstPassFrom(s.purgeDueAt.getTime()))),
     }),
   }),
 });
@@ -215,11 +229,25 @@ const ImportRejectionRef = builder.simpleObject('ImportRejection', {
   }),
 });
 
-const ImportReportRef = builder.simpleObject('ImportReport', {
+const ImportReportRef = builder.objectRef<ImportReport>('ImportReport').implement({
   fields: (t) => ({
-    imported: t.int({ description: 'New memories.' }),
-    updated: t.int({ description: 'Existing keys that were upserted.' }),
-    rejected: t.field({ type: [ImportRejectionRef] }),
+    dryRun: t.exposeBoolean('dryRun', { description: 'Nothing was stored: this is what the import would do.' }),
+    imported: t.exposeInt('imported', { description: 'New memories.' }),
+    updated: t.exposeInt('updated', { description: 'Existing keys that were upserted.' }),
+    rejected: t.field({ type: [ImportRejectionRef], resolve: (r) => r.rejected }),
+    outsideRetention: t.exposeInt('outsideRetention', {
+      description:
+        'Rows stored (imported or updated) but last written (createdAt) before the retention window: never retrieved, hidden from memories unless includeExpired, and purged after purgeGraceDays. Turn retention off (retentionEnabled: false) or widen retentionDays to keep them.',
+    }),
+    expired: t.exposeInt('expired', {
+      description: 'Rows stored with an expiresAt already past: never retrieved, purged after purgeGraceDays.',
+    }),
+    nextPurgeAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the purge deletes the first of those rows (as MemoryStats.nextPurgeAt); null when there are none.',
+      resolve: (r, _args, ctx) => (r.purgeDueAt === null ? null : new Date(ctx.services.purge.firstPassFrom(r.purgeDueAt.getTime()))),
+    }),
   }),
 });
 
@@ -271,11 +299,15 @@ builder.mutationFields((t) => ({
   }),
   importMemories: t.field({
     type: ImportReportRef,
-    description: 'Upserts many memories at once; bad rows are reported, never fatal to the others.',
-    args: { memories: t.arg({ type: [MemoryInputRef], required: true }) },
+    description:
+      'Upserts many memories at once; bad rows are reported, never fatal to the others, and so are rows that retention or expiry will hide.',
+    args: {
+      memories: t.arg({ type: [MemoryInputRef], required: true }),
+      dryRun: t.arg.boolean({ defaultValue: false, description: 'Report what the import would do, and store nothing.' }),
+    },
     resolve: (_root, args, ctx) => {
       const rows = args.memories.map((m) => ({ ...m, apiKeyId: m.apiKeyId ?? ctx.viewer.apiKeyId ?? '' }));
-      return memories.importMemories(ctx.services, rows, canSee(ctx));
+      return memories.importMemories(ctx.services, rows, canSee(ctx), { dryRun: args.dryRun ?? false });
     },
   }),
 }));

@@ -1,0 +1,67 @@
+import { emptyWalNow } from '../db/maintenance.ts';
+import { forbidden } from '../errors.ts';
+import { apiKeyIdSchema, parseInput } from '../validation.ts';
+import { outboxEnabled } from '../vector/qdrant.repository.ts';
+import { countVectorsOfKey } from '../vector/sqliteVec.repository.ts';
+import * as repo from './forget.repository.ts';
+import { deleteMemoryRows } from './memory.repository.ts';
+import { type KeyGuard, type MemoryDeps, writing } from './memory.service.ts';
+
+/** What forgetting a key removed. */
+export interface ForgetReport {
+  apiKeyId: string;
+  /** Its memories (active, expired and out of retention), summaries and archived originals not included. */
+  memories: number;
+  /** Originals that a summary had archived. */
+  archivedOriginals: number;
+  summaries: number;
+  /** Rows removed from the keyword index: one per memory, summary and original, with the key's own terms. */
+  keywordEntries: number;
+  /** Vectors removed from sqlite-vec. */
+  vectors: number;
+  /** Removals of its points queued for Qdrant (one per row, while Qdrant is the vector store); the worker sends them. */
+  qdrantDeletesQueued: number;
+  /** Retrievals its statistics counted, removed with its memory count. */
+  retrievals: number;
+  /** Whether the write-ahead log was emptied at once (false: another process was reading it; the hourly maintenance does it). */
+  walEmptied: boolean;
+}
+
+/**
+ * Erases every trace of one API key in one transaction: its memories, archived originals and summaries, with their
+ * keyword entries (removed from the index's segments), vectors, access counters and reindex flags (columns of the
+ * rows), queued Qdrant removals, its per-key memory count and retrieval statistics; then the counts not yet written
+ * are dropped and the write-ahead log is emptied. Access tokens bound to the key are left alone: they are credentials,
+ * not memories (revoke them to stop the key being used again). A plain function returning what it did.
+ */
+export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget: KeyGuard): Promise<ForgetReport> {
+  const key = parseInput(apiKeyIdSchema, apiKeyId);
+  if (!mayForget(key)) {
+    throw forbidden(`this token may not forget API key "${key}": only admins, and gateway tokens bound to it and minted with mayForgetKey`);
+  }
+  // Counts recorded so far are written now, and removed below with the rest.
+  await deps.access.flush();
+  const removed = await deps.db.transaction().execute(async (trx) => {
+    // A write first, so the transaction waits for another process's write lock instead of failing at once.
+    const retrievals = await repo.deleteRetrievalStats(trx, key);
+    const rows = await repo.keyRows(trx, key);
+    const vectors = await countVectorsOfKey(trx, key);
+    const queued = await outboxEnabled(trx);
+    await writing(trx, (w) => deleteMemoryRows(w, { apiKeyId: key }));
+    await repo.deleteMemoryCount(trx, key);
+    return { rows, vectors, retrievals, qdrantDeletesQueued: queued ? rows.total : 0 };
+  });
+  deps.access.discard(key);
+  const { rows } = removed;
+  return {
+    apiKeyId: key,
+    memories: rows.total - rows.archived - rows.summaries,
+    archivedOriginals: rows.archived,
+    summaries: rows.summaries,
+    keywordEntries: rows.total,
+    vectors: removed.vectors,
+    qdrantDeletesQueued: removed.qdrantDeletesQueued,
+    retrievals: removed.retrievals,
+    walEmptied: await emptyWalNow(deps.db),
+  };
+}
