@@ -8,12 +8,13 @@ import { parseArgs } from 'node:util';
 import { openBenchDb } from './lib/benchDb.ts';
 import { loadLine, machineLines } from './lib/machine.ts';
 import type { BenchSection } from './lib/section.ts';
+import { sections as lifecycleSections } from './lifecycle.bench.ts';
 import { sections as retrieveSections } from './retrieve.bench.ts';
 import { sections as storeSections } from './store.bench.ts';
 import { sections as vectorSections } from './vector.bench.ts';
 
 /** Every section, in run order; add new bench files here. */
-const SECTIONS: BenchSection[] = [...storeSections, ...retrieveSections, ...vectorSections];
+const SECTIONS: BenchSection[] = [...storeSections, ...retrieveSections, ...vectorSections, ...lifecycleSections];
 
 const HELP = `npm run bench -- [options]
 

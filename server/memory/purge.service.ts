@@ -1,4 +1,4 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as nextTimer } from 'node:timers/promises';
 import { emptyWalNow } from '../db/maintenance.ts';
 import { parseInput, wholeNumber } from '../validation.ts';
 import { type MemoryDeps, writing } from './memory.service.ts';
@@ -6,13 +6,15 @@ import * as repo from './purge.repository.ts';
 import { purgeCutoffs } from './purgeRules.ts';
 
 /** Memories per transaction: what a retrieval waits for at most while a purge runs (see `npm run bench -- --only purge`). */
-export const PURGE_BATCH_SIZE = 500;
+export const PURGE_BATCH_SIZE = 100;
 const batchSizeSchema = wholeNumber('batchSize', 1, 10_000);
 
 export interface PurgeProgress {
   deleted: number;
   /** Due when the pass started. */
   total: number;
+  /** How long the batch just done held the database, in milliseconds. */
+  batchMs: number;
 }
 
 export interface PurgeOutcome {
@@ -50,15 +52,17 @@ export async function purgeMemories(
     }
     const started = performance.now();
     const batch = await writing(deps.db, (trx) => repo.deletePurgeable(trx, cutoffs, batchSize));
-    outcome.longestBatchMs = Math.max(outcome.longestBatchMs, performance.now() - started);
+    const batchMs = performance.now() - started;
+    outcome.longestBatchMs = Math.max(outcome.longestBatchMs, batchMs);
     outcome.batches++;
     outcome.expired += batch.expired;
     outcome.outOfRetention += batch.outOfRetention;
     const deleted = outcome.expired + outcome.outOfRetention;
-    opts.onProgress?.({ deleted, total: Math.max(total, deleted) });
+    opts.onProgress?.({ deleted, total: Math.max(total, deleted), batchMs });
     done = batch.expired + batch.outOfRetention < batchSize;
-    // Requests queued for the connection meanwhile go first.
-    if (!done) await yieldToEventLoop();
+    // Requests that arrived during the batch go first: a timer fires after the sockets read meanwhile and the timers due
+    // meanwhile (setImmediate could run the next batch before them), and Kysely's lock is not first come, first served.
+    if (!done) await nextTimer(0);
   }
   if (outcome.expired + outcome.outOfRetention > 0) outcome.walEmptied = await emptyWalNow(deps.db);
   return outcome;

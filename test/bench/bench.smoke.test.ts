@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
+import { benchPurge, purgeTables } from '../../bench/lifecycle.bench.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
@@ -49,5 +50,16 @@ describe('bench (smoke, tiny sizes)', () => {
     }
     expect(report.seeding[0]?.rows).toBe(200);
     expect(renderTable(listTable(report, o))).toContain('p99');
+  });
+
+  it('purge throughput deletes every due memory, alone and while a client retrieves, and times the retrievals', async () => {
+    const r = await benchPurge({ memories: 400, due: 200, apiKeys: 2, dim: 8, baseline: 5 });
+    for (const run of [r.alone, r.alongside]) {
+      expect(run.deleted).toBeGreaterThanOrEqual(180);
+      expect(run.batches.length).toBeGreaterThan(1);
+    }
+    expect(r.retrieveBefore.n).toBe(5);
+    positive(r.retrieveDuring.n);
+    expect(purgeTables(r).map(renderTable).join('')).toContain('memories/s');
   });
 });
