@@ -4,8 +4,9 @@
  * retrieval waits for the batch in progress, never for the whole pass.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DELETE_BATCH_SIZE } from '../server/memory/batchedDelete.ts';
 import { countPurgeable } from '../server/memory/purge.repository.ts';
-import { PURGE_BATCH_SIZE, purgeMemories } from '../server/memory/purge.service.ts';
+import { purgeMemories } from '../server/memory/purge.service.ts';
 import { purgeCutoffs } from '../server/memory/purgeRules.ts';
 import { retrieve } from '../server/memory/retrieval.service.ts';
 import { type BenchDb, openBenchDb } from './lib/benchDb.ts';
@@ -147,7 +148,7 @@ export function purgeTables(r: PurgeResult): Table[] {
   const latency = (label: string, l: LatencySummary) => [label, fmtInt(l.n), fmtMs(l.p50), fmtMs(l.p95), fmtMs(l.max)];
   return [
     {
-      title: `purge: ${fmtInt(r.alone.deleted)} due of ${fmtInt(r.o.memories)} memories (${r.o.apiKeys} keys, a ${r.o.dim}-d vector each in sqlite-vec), batches of ${PURGE_BATCH_SIZE}`,
+      title: `purge: ${fmtInt(r.alone.deleted)} due of ${fmtInt(r.o.memories)} memories (${r.o.apiKeys} keys, a ${r.o.dim}-d vector each in sqlite-vec), batches of ${DELETE_BATCH_SIZE}`,
       columns: [
         { header: 'run' },
         { header: 'deleted' },

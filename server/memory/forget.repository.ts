@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import { SUMMARY_KEY_PREFIX } from './digest.ts';
 
@@ -7,21 +8,29 @@ export async function deleteRetrievalStats(db: Db, apiKeyId: string) {
   return row?.retrievals ?? 0;
 }
 
-/** The key's rows by kind: its own memories, originals archived by a summary, and summaries. */
-export async function keyRows(db: Db, apiKeyId: string) {
-  const summary = `${SUMMARY_KEY_PREFIX}%`;
-  return db
-    .selectFrom('memories')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.count<number>('pk').filterWhere('archived_by', 'is not', null).as('archived'),
-      eb.fn
-        .count<number>('pk')
-        .filterWhere((f) => f.and([f('archived_by', 'is', null), f('key', 'like', summary)]))
-        .as('summaries'),
-    ])
-    .where('api_key_id', '=', apiKeyId)
-    .executeTakeFirstOrThrow();
+/**
+ * Deletes up to `limit` rows of the key and says what they were: its own memories, originals archived by a summary,
+ * summaries. Summaries go last: deleting one brings back the originals it archived (a trigger), which would then no
+ * longer count as archived; an original always has a smaller pk than its summary, so within the last batches too it
+ * goes first. The triggers take keyword entries, vectors and counts with each row and queue its Qdrant point's removal.
+ */
+export async function deleteKeyBatch(db: Db, apiKeyId: string, limit: number) {
+  const rows = await db
+    .deleteFrom('memories')
+    .where('pk', 'in', (eb) =>
+      eb
+        .selectFrom('memories')
+        .select('pk')
+        .where('api_key_id', '=', apiKeyId)
+        .orderBy(sql`key like ${`${SUMMARY_KEY_PREFIX}%`}`)
+        .orderBy('pk')
+        .limit(limit),
+    )
+    .returning(['archived_by', 'key'])
+    .execute();
+  const summaries = rows.filter((r) => r.archived_by === null && r.key.startsWith(SUMMARY_KEY_PREFIX)).length;
+  const archived = rows.filter((r) => r.archived_by !== null).length;
+  return { rows: rows.length, archived, summaries };
 }
 
 /** The key's row in memory_counts: the triggers count it down to 0 but leave it. */

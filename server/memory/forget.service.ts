@@ -3,9 +3,9 @@ import { forbidden } from '../errors.ts';
 import { apiKeyIdSchema, parseInput } from '../validation.ts';
 import { outboxEnabled } from '../vector/qdrant.repository.ts';
 import { countVectorsOfKey } from '../vector/sqliteVec.repository.ts';
+import { DELETE_BATCH_SIZE, deleteInBatches } from './batchedDelete.ts';
 import * as repo from './forget.repository.ts';
-import { deleteMemoryRows } from './memory.repository.ts';
-import { type KeyGuard, type MemoryDeps, writing } from './memory.service.ts';
+import type { KeyGuard, MemoryDeps } from './memory.service.ts';
 
 /** What forgetting a key removed. */
 export interface ForgetReport {
@@ -28,40 +28,49 @@ export interface ForgetReport {
 }
 
 /**
- * Erases every trace of one API key in one transaction: its memories, archived originals and summaries, with their
- * keyword entries (removed from the index's segments), vectors, access counters and reindex flags (columns of the
- * rows), queued Qdrant removals, its per-key memory count and retrieval statistics; then the counts not yet written
- * are dropped and the write-ahead log is emptied. Access tokens bound to the key are left alone: they are credentials,
- * not memories (revoke them to stop the key being used again). A plain function returning what it did.
+ * Erases every trace of one API key: its memories, archived originals and summaries, with their keyword entries
+ * (removed from the index's segments), vectors, access counters and reindex flags (columns of the rows), queued Qdrant
+ * removals, its per-key memory count and retrieval statistics; then the counts not yet written are dropped and the
+ * write-ahead log is emptied. The rows go in batches (batchedDelete.ts): a key of 100,000 memories must not hold every
+ * request for minutes. Rows the gateway writes for the key meanwhile go too, and count as memories. Access tokens bound
+ * to the key are left alone: they are credentials, not memories (revoke them to stop the key being used again).
+ * A plain function returning what it did.
  */
 export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget: KeyGuard): Promise<ForgetReport> {
   const key = parseInput(apiKeyIdSchema, apiKeyId);
   if (!mayForget(key)) {
     throw forbidden(`this token may not forget API key "${key}": only admins, and gateway tokens bound to it and minted with mayForgetKey`);
   }
-  // Counts recorded so far are written now, and removed below with the rest.
+  // Counts recorded so far are written now, and removed with the rest.
   await deps.access.flush();
-  const removed = await deps.db.transaction().execute(async (trx) => {
+  const start = await deps.db.transaction().execute(async (trx) => {
     // A write first, so the transaction waits for another process's write lock instead of failing at once.
     const retrievals = await repo.deleteRetrievalStats(trx, key);
-    const rows = await repo.keyRows(trx, key);
-    const vectors = await countVectorsOfKey(trx, key);
-    const queued = await outboxEnabled(trx);
-    await writing(trx, (w) => deleteMemoryRows(w, { apiKeyId: key }));
-    await repo.deleteMemoryCount(trx, key);
-    return { rows, vectors, retrievals, qdrantDeletesQueued: queued ? rows.total : 0 };
+    return { retrievals, vectors: await countVectorsOfKey(trx, key), qdrantQueued: await outboxEnabled(trx) };
   });
+  const removed = { rows: 0, archived: 0, summaries: 0 };
+  await deleteInBatches(
+    deps.db,
+    { size: DELETE_BATCH_SIZE },
+    (trx) => repo.deleteKeyBatch(trx, key, DELETE_BATCH_SIZE),
+    (b) => b.rows,
+    (b) => {
+      removed.rows += b.rows;
+      removed.archived += b.archived;
+      removed.summaries += b.summaries;
+    },
+  );
+  await repo.deleteMemoryCount(deps.db, key);
   deps.access.discard(key);
-  const { rows } = removed;
   return {
     apiKeyId: key,
-    memories: rows.total - rows.archived - rows.summaries,
-    archivedOriginals: rows.archived,
-    summaries: rows.summaries,
-    keywordEntries: rows.total,
-    vectors: removed.vectors,
-    qdrantDeletesQueued: removed.qdrantDeletesQueued,
-    retrievals: removed.retrievals,
+    memories: removed.rows - removed.archived - removed.summaries,
+    archivedOriginals: removed.archived,
+    summaries: removed.summaries,
+    keywordEntries: removed.rows,
+    vectors: start.vectors,
+    qdrantDeletesQueued: start.qdrantQueued ? removed.rows : 0,
+    retrievals: start.retrievals,
     walEmptied: await emptyWalNow(deps.db),
   };
 }

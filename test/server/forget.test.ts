@@ -67,6 +67,20 @@ describe('forgetApiKey', () => {
     expect((await app.ok(MEMORY_STATS, { apiKeyId: k })).memories.stats).toMatchObject({ totalEntries: 0, retrievals: 0, hitRate: null });
   });
 
+  it('forgets a key of more rows than one batch holds, counting each kind once', async () => {
+    const k = key();
+    const old = new Date(Date.now() - 60 * DAY).toISOString();
+    const memories = Array.from({ length: 240 }, (_, i) => ({ apiKeyId: k, key: `m${i}`, content: `Likes item ${i}`, createdAt: old }));
+    await app.ok(IMPORT_MEMORIES, { memories: [...memories, { apiKeyId: k, key: 'new', content: 'Fresh fact' }] });
+    await app.ok(`mutation($k: String!) { summarize(apiKeyId: $k, olderThanDays: 30, dryRun: false) { summaries { id } } }`, { k });
+    const archived = one('select count(*) as n from memories where api_key_id = ? and archived_by is not null', k);
+    expect(archived).toBeGreaterThan(0);
+
+    const report = (await forget(k)).data.forgetApiKey;
+    expect(report).toMatchObject({ archivedOriginals: archived, summaries: 1, memories: 241 - archived, keywordEntries: 242 });
+    expect(traces(k)).toEqual({ memories: 0, counts: 0, stats: 0 });
+  });
+
   it('leaves every other key as it was', async () => {
     const [gone, kept] = [key(), key()];
     await seedKey(gone);
