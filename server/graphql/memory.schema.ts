@@ -61,6 +61,9 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
   }),
 });
 
+/** The first purge pass that deletes something due at `due` (the background purge's schedule, when it runs here). */
+const nextPurgeAt = (due: Date | null, ctx: Context) => (due === null ? null : new Date(ctx.services.purge.firstPassFrom(due.getTime())));
+
 const MemoryTypeCountRef = builder.simpleObject('MemoryTypeCount', {
   fields: (t) => ({ type: t.field({ type: MemoryTypeEnum }), count: t.int() }),
 });
@@ -100,7 +103,7 @@ const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
       nullable: true,
       description:
         'When the purge deletes the first of the hidden memories: the first scheduled pass (at start, then hourly) once purgeGraceDays have passed since it expired or left the retention window; without a background purge in this process, the moment it becomes due. In the past: due, deleted by the next pass (or `mnemo purge`). null when none is hidden.',
-      resolve: (s, _args, ctx) => (s.purgeDueAt === null ? null : new Date(ctx.services.purge.firstPassFrom(s.purgeDueAt.getTime()))),
+      resolve: (s, _args, ctx) => nextPurgeAt(s.purgeDueAt, ctx),
     }),
   }),
 });
@@ -246,7 +249,7 @@ const ImportReportRef = builder.objectRef<ImportReport>('ImportReport').implemen
       type: 'DateTime',
       nullable: true,
       description: 'When the purge deletes the first of those rows (as MemoryStats.nextPurgeAt); null when there are none.',
-      resolve: (r, _args, ctx) => (r.purgeDueAt === null ? null : new Date(ctx.services.purge.firstPassFrom(r.purgeDueAt.getTime()))),
+      resolve: (r, _args, ctx) => nextPurgeAt(r.purgeDueAt, ctx),
     }),
   }),
 });
