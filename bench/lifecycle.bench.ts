@@ -30,8 +30,9 @@ export interface PurgeOptions {
   baseline: number;
 }
 
-const SIZES: Record<'quick' | 'full', PurgeOptions> = {
+const SIZES: Record<'quick' | 'default' | 'full', PurgeOptions> = {
   quick: { memories: 6_000, due: 3_000, apiKeys: 10, dim: 64, baseline: 200 },
+  default: { memories: 40_000, due: 20_000, apiKeys: 20, dim: 384, baseline: 500 },
   full: { memories: 100_000, due: 50_000, apiKeys: 20, dim: 384, baseline: 1_000 },
 };
 
@@ -185,8 +186,8 @@ export const sections: BenchSection[] = [
     name: 'purge',
     group: 'lifecycle',
     description: 'purge throughput, and retrieval latency while a purge runs',
-    run: async ({ quick }) => {
-      for (const table of purgeTables(await benchPurge(SIZES[quick ? 'quick' : 'full']))) printTable(table);
+    run: async ({ quick, full }) => {
+      for (const table of purgeTables(await benchPurge(SIZES[quick ? 'quick' : full ? 'full' : 'default']))) printTable(table);
     },
   },
 ];

@@ -165,7 +165,7 @@ function HiddenWarning({ report }: { report: ImportSummary }) {
       {outsideRetention > 0 && (
         <p>
           {plural(outsideRetention, 'row was', 'rows were')} last written before the retention window: stored, but never retrieved and
-          hidden from the list. Widen the retention or turn it off in Settings before importing to keep them.
+          hidden from the list. To keep them, widen the retention in Settings first, or turn it off (retentionEnabled: false).
         </p>
       )}
       {expired > 0 && <p>{plural(expired, 'row has', 'rows have')} an expiry already past: stored, but never retrieved.</p>}
