@@ -16,8 +16,8 @@ export interface BatchedDelete {
 /**
  * Deletes in batches of one transaction each (with the summary rebuilds they cause) until a batch deletes fewer than
  * `size` rows, so requests take turns with the batches: none waits longer than one. Erasing a memory's terms from the
- * keyword index is most of a delete's cost (about 1 ms a memory on a busy 2-core machine), too long to hold every
- * request behind one transaction when thousands go.
+ * keyword index is most of a delete's cost (one to a few milliseconds a memory on a busy 2-core machine), too long to
+ * hold every request behind one transaction when thousands go.
  */
 export async function deleteInBatches<T>(
   db: Db,
