@@ -9,6 +9,7 @@ import { sections as clientSections } from './client.bench.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import { loadLine, machineLines } from './lib/machine.ts';
 import type { BenchSection } from './lib/section.ts';
+import { sections as lifecycleSections } from './lifecycle.bench.ts';
 import { sections as loadSections } from './load.bench.ts';
 import { sections as mcpSections } from './mcp.bench.ts';
 import { sections as observabilitySections } from './observability.bench.ts';
@@ -25,6 +26,7 @@ const SECTIONS: BenchSection[] = [
   ...clientSections,
   ...loadSections,
   ...observabilitySections,
+  ...lifecycleSections,
 ];
 
 const HELP = `npm run bench -- [options]

@@ -79,7 +79,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       res.writeHead(401, { 'www-authenticate': 'Bearer' });
       return void res.end();
     }
-    if (url.pathname === '/mcp') return void mcp(req, res);
+    if (url.pathname === '/mcp') return void mcp(req, res, requestScope);
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
     return void yoga.handle(req, res, { requestScope });

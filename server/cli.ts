@@ -17,6 +17,7 @@ import { startAuditRetention } from './jobs/auditRetention.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runStdioBridge } from './mcp/stdio.ts';
+import { purgeMemories, purgeTarget } from './memory/purge.service.ts';
 import { createMetricsServer } from './metrics/metricsEndpoint.ts';
 import { createServices } from './services.ts';
 import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
@@ -29,12 +30,16 @@ const HELP = `mnemo: long-term memory server for LLM gateways
 Usage:
   mnemo serve [--port N] [--host H] [--data-dir DIR]   serve GraphQL at /graphql and the admin app at /admin/
   mnemo migrate [--data-dir DIR]                       apply pending database migrations and exit
-  mnemo token create --name NAME [--api-key ID] [--admin]
-                                                       mint an access token (printed once)
+  mnemo token create --name NAME [--api-key ID [--may-forget-key]] [--admin]
+                                                       mint an access token (printed once); --may-forget-key lets
+                                                       the bound token erase its key (forgetApiKey)
   mnemo token list [--data-dir DIR]                    list access tokens (never their secrets)
   mnemo token revoke ID [--data-dir DIR]               revoke an access token
   mnemo reindex [--force] [--data-dir DIR]             embed memories whose vector is missing or stale (all with
                                                        --force), with a progress line; joins a running job
+  mnemo purge [--data-dir DIR]                         delete the memories expired or out of retention for longer
+                                                       than purgeGraceDays now, with a progress line (the server
+                                                       does it at start and hourly); the server may keep running
   mnemo backup FILE [--data-dir DIR]                  an online, verified copy of the whole database into FILE
                                                        (a new file), with a progress line; the server may keep running
   mnemo restore FILE [--data-dir DIR]                 replace the database by a backup, with the server stopped; the
@@ -97,6 +102,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       error instanceof ConfigError ||
       error instanceof VectorConfigError ||
       error instanceof TrustedDocumentsError ||
+      (error as { code?: string }).code === 'BAD_USER_INPUT' ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       io.stderr.write(`mnemo: ${(error as Error).message}\nRun "mnemo --help" for usage.\n`);
@@ -147,6 +153,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       until: { type: 'string' },
       action: { type: 'string' },
       actor: { type: 'string' },
+      'may-forget-key': { type: 'boolean' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -167,6 +174,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return tokenCommand(config, io, sub, arg, values);
     case 'reindex':
       return reindexCommand(config, io, values.force ?? false);
+    case 'purge':
+      return purgeCommand(config, io);
     case 'backup':
       if (!sub) throw new UsageError('backup needs the file to write');
       return backupCommand(config, io, path.resolve(sub));
@@ -246,6 +255,7 @@ async function serveHolding(
   const stopAutoSummarize = startAutoSummarize(services);
   const stopAuditRetention = startAuditRetention(services);
   const stopEmbeddingWorker = services.vectors.startWorker();
+  services.purge.start();
   await services.reindex.resumeInterrupted();
   const stopWatchingJobs = services.reindex.watchForAbandoned();
   app.markReady();
@@ -261,9 +271,9 @@ async function serveHolding(
   stopEmbeddingWorker();
   stopWatchingJobs();
   clearInterval(optimizer);
-  // Requests in flight finish (up to the deadline) while running reindex jobs stop between batches; they
+  // Requests in flight finish (up to the deadline) while running reindex jobs and the purge stop between batches; they
   // resume at the next start.
-  const [{ cut }] = await Promise.all([app.drain(config.shutdownTimeoutMs), services.reindex.stop()]);
+  const [{ cut }] = await Promise.all([app.drain(config.shutdownTimeoutMs), services.reindex.stop(), services.purge.stop()]);
   if (cut > 0) logger.warn({ cut }, 'requests still running at the shutdown deadline were cut');
   metricsServer?.close();
   await services.access.flush();
@@ -278,7 +288,7 @@ async function tokenCommand(
   io: CliIo,
   sub: string | undefined,
   arg: string | undefined,
-  values: { name?: string; 'api-key'?: string; admin?: boolean },
+  values: { name?: string; 'api-key'?: string; admin?: boolean; 'may-forget-key'?: boolean },
 ) {
   return withDatabase(config, io, async (services) => {
     switch (sub) {
@@ -288,12 +298,13 @@ async function tokenCommand(
           name: values.name,
           role: values.admin ? 'admin' : 'gateway',
           apiKeyId: values['api-key'] ?? null,
+          mayForgetKey: values['may-forget-key'] ?? false,
         });
         const scope =
           accessToken.role === 'admin'
             ? 'admin'
             : accessToken.apiKeyId
-              ? `gateway, bound to ${accessToken.apiKeyId}`
+              ? `gateway, bound to ${accessToken.apiKeyId}${accessToken.mayForgetKey ? ', may forget it' : ''}`
               : 'gateway, any API key';
         await recordAudit(services, {
           actor: CLI_ACTOR,
@@ -353,6 +364,27 @@ async function reindexCommand(config: Config, io: CliIo, force: boolean): Promis
     await services.reindex.stop();
     await opened.close();
   }
+}
+
+async function purgeCommand(config: Config, io: CliIo): Promise<number> {
+  return withDatabase(config, io, async (services) => {
+    const started = performance.now();
+    const outcome = await purgeMemories(services, {
+      onProgress: ({ deleted, total }) => {
+        const seconds = (performance.now() - started) / 1000;
+        const line = `purge ${deleted}/${total} (${((100 * deleted) / Math.max(1, total)).toFixed(1)}%)  ${(deleted / Math.max(seconds, 0.001)).toFixed(0)}/s`;
+        io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
+      },
+    });
+    if (io.stderr.isTTY && outcome.batches > 0) io.stderr.write('\n');
+    const deleted = outcome.expired + outcome.outOfRetention;
+    await recordAudit(services, { actor: CLI_ACTOR, action: 'MEMORIES_PURGE', target: purgeTarget(outcome) });
+    io.stdout.write(
+      `purged ${deleted} memories (${outcome.expired} expired, ${outcome.outOfRetention} out of retention) in ${outcome.batches} batches, ` +
+        `the longest ${outcome.longestBatchMs.toFixed(0)} ms${outcome.walEmptied ? '' : '; the write-ahead log is still read by another process and is emptied later'}\n`,
+    );
+    return 0;
+  });
 }
 
 async function withDatabase<T>(config: Config, io: CliIo, run: (services: ReturnType<typeof createServices>) => Promise<T>) {

@@ -4,6 +4,7 @@ import { AccessTokenService } from './auth/accessToken.service.ts';
 import { BackupService } from './backup/backup.service.ts';
 import type { Db } from './db/open.ts';
 import { ProviderService } from './embedding/provider.service.ts';
+import { PurgeRunner } from './jobs/purge.ts';
 import { ReindexRunner } from './jobs/reindex.service.ts';
 import type { Logger } from './logger.ts';
 import { AccessRecorder } from './memory/accessRecorder.ts';
@@ -27,6 +28,8 @@ export interface Services {
   providers: ProviderService;
   vectors: VectorService;
   reindex: ReindexRunner;
+  /** The background purge of expired and out-of-retention memories; `mnemo serve` starts it. */
+  purge: PurgeRunner;
   qdrantSettings: QdrantSettingsStore;
   qdrant: QdrantService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
@@ -93,6 +96,7 @@ export function createServices(opts: {
     providers,
     vectors,
     reindex: new ReindexRunner({ db: opts.db, vectors, logger: opts.logger, batchSize: config.batchSize }),
+    purge: new PurgeRunner({ db: opts.db, settings, logger: opts.logger }),
     qdrantSettings,
     qdrant,
     access: new AccessRecorder(opts.db, { logger: opts.logger }),

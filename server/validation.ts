@@ -30,6 +30,7 @@ export const LIMITS = {
   /** The audit log's retention, in days: at least the 30 that migration 013's trigger protects, at most ten years. */
   auditRetentionDaysMin: 30,
   auditRetentionDays: 3650,
+  purgeGraceDays: 365,
 } as const;
 
 /**
@@ -74,6 +75,7 @@ export const memoryDate = (what: string) => {
 export const maxTokensSchema = wholeNumber('maxTokens', 0, LIMITS.maxTokens);
 export const retentionDaysSchema = wholeNumber('retentionDays', 1, LIMITS.retentionDays);
 export const auditRetentionDaysSchema = wholeNumber('auditRetentionDays', LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDays);
+export const purgeGraceDaysSchema = wholeNumber('purgeGraceDays', 0, LIMITS.purgeGraceDays);
 /** Items in one answer: a page of memories, or the memories of one retrieval. */
 export const limitSchema = wholeNumber('limit', 1, LIMITS.pageSize);
 export const offsetSchema = z.number().int('offset must be a whole number').min(0, 'offset must not be negative');

@@ -56,6 +56,12 @@ export async function* streamAuditRows(db: Db, filter: AuditFilter, batchSize = 
   }
 }
 
+/** Names `apiKeyId` by `pseudonym` in every entry (the one update the log's triggers allow); returns how many. */
+export async function renameAuditApiKey(db: Db, apiKeyId: string, pseudonym: string) {
+  const result = await db.updateTable('audit_log').set({ api_key_id: pseudonym }).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Deletes the entries written before `cutoff` (epoch ms); returns how many. */
 export async function deleteAuditRowsBefore(db: Db, cutoff: number) {
   const result = await db.deleteFrom('audit_log').where('at', '<', cutoff).executeTakeFirst();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
@@ -89,7 +90,7 @@ export const someIds = (ids: readonly string[]) => ids.slice(0, TARGET_IDS_MAX);
 
 /**
  * Appends one entry to the audit log. The one way to record an admin-level action: the GraphQL layer calls it
- * through `audited` (graphql/audited.ts), the CLI and background jobs directly, with CLI_ACTOR or SYSTEM_ACTOR.
+ * through `audited` (audit/audited.ts), the CLI and background jobs directly, with CLI_ACTOR or SYSTEM_ACTOR.
  */
 export async function recordAudit(deps: AuditDeps, entry: AuditEntryInput): Promise<AuditEntry> {
   const row = await repo.insertAuditRow(deps.db, {
@@ -104,6 +105,17 @@ export async function recordAudit(deps: AuditDeps, entry: AuditEntryInput): Prom
     outcome: entry.outcome ?? 'OK',
   });
   return toEntry(row);
+}
+
+/**
+ * A forgotten API key leaves the audit log: its entries name it by a new pseudonym ('forgotten:<uuid>') from now on,
+ * so who did what and when stays on record while the key itself is gone (forgetApiKey promises every trace). Random,
+ * not a hash: a hash of a short key id could be matched back to it by trying names. Returns the pseudonym.
+ */
+export async function pseudonymiseApiKey(deps: AuditDeps, apiKeyId: string): Promise<string> {
+  const pseudonym = `forgotten:${randomUUID()}`;
+  await repo.renameAuditApiKey(deps.db, apiKeyId, pseudonym);
+  return pseudonym;
 }
 
 /**

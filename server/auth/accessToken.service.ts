@@ -15,16 +15,25 @@ export interface AccessToken {
   name: string;
   role: TokenRole;
   apiKeyId: string | null;
+  /** A token bound to apiKeyId that may erase that key with forgetApiKey. */
+  mayForgetKey: boolean;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
 
-const mintSchema = z.object({
-  name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is longer than 100 characters'),
-  role: z.enum(['admin', 'gateway']).default('gateway'),
-  apiKeyId: apiKeyIdSchema.nullish(),
-});
+const mintSchema = z
+  .object({
+    name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is longer than 100 characters'),
+    role: z.enum(['admin', 'gateway']).default('gateway'),
+    apiKeyId: apiKeyIdSchema.nullish(),
+    mayForgetKey: z.boolean().nullish(),
+  })
+  // Admins may forget any key anyway; an unbound gateway token would be allowed to erase every key.
+  .refine((t) => !t.mayForgetKey || (t.role === 'gateway' && t.apiKeyId != null), {
+    message: 'mayForgetKey needs a gateway token bound to one API key (apiKeyId)',
+    path: ['mayForgetKey'],
+  });
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
@@ -47,6 +56,7 @@ function toAccessToken(row: AccessTokenRow): AccessToken {
     name: row.name,
     role: row.role,
     apiKeyId: row.api_key_id,
+    mayForgetKey: row.may_forget_key === 1,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
@@ -70,6 +80,7 @@ export class AccessTokenService {
     name: string;
     role?: TokenRole | null;
     apiKeyId?: string | null;
+    mayForgetKey?: boolean | null;
   }): Promise<{ token: string; accessToken: AccessToken }> {
     const valid = parseInput(mintSchema, input);
     const token = generateToken();
@@ -80,6 +91,7 @@ export class AccessTokenService {
       token_hash: hashToken(token),
       // An admin token is never confined to one key.
       api_key_id: valid.role === 'admin' ? null : (valid.apiKeyId ?? null),
+      may_forget_key: valid.mayForgetKey ? 1 : 0,
       created_at: Date.now(),
       last_used_at: null,
       revoked_at: null,
@@ -121,7 +133,7 @@ export class AccessTokenService {
     await this.touch(row.id);
     return row.role === 'admin'
       ? { role: 'admin', tokenId: row.id, apiKeyId: null }
-      : { role: 'gateway', tokenId: row.id, apiKeyId: row.api_key_id };
+      : { role: 'gateway', tokenId: row.id, apiKeyId: row.api_key_id, mayForgetKey: row.may_forget_key === 1 };
   }
 
   private async touch(id: string) {

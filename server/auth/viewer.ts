@@ -4,11 +4,19 @@ import { normaliseIdentifier } from '../validation.ts';
 /** Who is calling: an admin, or a gateway token that may be bound to one API key. */
 export type Viewer =
   | { role: 'admin'; tokenId: string | null; apiKeyId: null }
-  | { role: 'gateway'; tokenId: string; apiKeyId: string | null };
+  | { role: 'gateway'; tokenId: string; apiKeyId: string | null; mayForgetKey: boolean };
 
 /** Whether the viewer may read or write memories of this API key. */
 export function mayUseKey(viewer: Viewer, apiKeyId: string): boolean {
   return viewer.apiKeyId === null || viewer.apiKeyId === apiKeyId;
+}
+
+/**
+ * Whether the viewer may erase every trace of this key: admins may; a gateway token only when it is bound to this key
+ * and the admin allowed it when minting it.
+ */
+export function mayForgetKey(viewer: Viewer, apiKeyId: string): boolean {
+  return viewer.role === 'admin' || (viewer.apiKeyId === apiKeyId && viewer.mayForgetKey);
 }
 
 /**

@@ -7,6 +7,9 @@ import { registerTenantTerms } from './tenantTerms.ts';
 
 export type Db = Kysely<Database>;
 
+/** How long a statement waits for another process's lock before it fails. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 export interface OpenedDatabase {
   db: Db;
   /**
@@ -24,11 +27,16 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // A tenant's rows are spread over the whole file as tenants write in turns; a larger page cache (64 MiB)
   // and memory-mapped reads keep a retrieval from paying a file read per row.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
+  // A deleted memory leaves no bytes behind: freed cells and pages are overwritten with zeros (the keyword index
+  // does the same inside its segments, migration 009), and ANALYZE keeps counts only, no sample rows (sqlite_stat4
+  // would hold copies of keys and index terms that no delete reaches).
+  sqlite.pragma('secure_delete = ON');
+  sqlite.pragma('analysis_limit = 1000');
   sqliteVec.load(sqlite);
   registerTenantTerms(sqlite);
   // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite), before the

@@ -155,6 +155,8 @@ export interface AccessTokensTable {
   role: 'admin' | 'gateway';
   token_hash: string;
   api_key_id: string | null;
+  /** 1: a token bound to api_key_id that may erase that key (forgetApiKey); set by the admin when minting. */
+  may_forget_key: Generated<number>;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;

@@ -17,14 +17,19 @@ export const TRIGGERS: readonly { name: string; fires: string; does: string; cre
     name: 'memories_fts_insert',
     fires: 'after insert on memories',
     does: "adds the memory's words to memories_fts, as they are and prefixed with its key's tenant terms",
-    createdBy: 'migration 004',
+    createdBy: 'migration 009',
   },
-  { name: 'memories_fts_delete', fires: 'after delete on memories', does: 'removes it from memories_fts', createdBy: 'migration 004' },
+  {
+    name: 'memories_fts_delete',
+    fires: 'after delete on memories',
+    does: "removes its words from memories_fts, from the index's segments too (secure-delete): no deleted term stays in the file",
+    createdBy: 'migration 009',
+  },
   {
     name: 'memories_fts_update',
     fires: 'after update of content, key or api_key_id, when one really changed',
-    does: 're-indexes it: counters, flags and metadata never touch the keyword index',
-    createdBy: 'migration 004',
+    does: 're-indexes it (the old words removed as on delete): counters, flags and metadata never touch the keyword index',
+    createdBy: 'migration 009',
   },
   {
     name: 'memory_counts_insert',

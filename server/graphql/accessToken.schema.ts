@@ -1,5 +1,5 @@
+import { audited } from '../audit/audited.ts';
 import type { AccessToken } from '../auth/accessToken.service.ts';
-import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 
 const TokenRoleEnum = builder.enumType('TokenRole', {
@@ -16,6 +16,7 @@ const AccessTokenRef = builder.objectRef<AccessToken>('AccessToken').implement({
     name: t.exposeString('name'),
     role: t.expose('role', { type: TokenRoleEnum }),
     apiKeyId: t.exposeString('apiKeyId', { nullable: true, description: 'The only API key this token may use, if bound.' }),
+    mayForgetKey: t.exposeBoolean('mayForgetKey', { description: 'It may erase its API key with forgetApiKey.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
@@ -34,6 +35,10 @@ const CreateAccessTokenInputRef = builder.inputType('CreateAccessTokenInput', {
     name: t.string({ required: true }),
     role: t.field({ type: TokenRoleEnum, defaultValue: 'gateway' }),
     apiKeyId: t.string({ description: 'Bind a gateway token to this API key.' }),
+    mayForgetKey: t.boolean({
+      defaultValue: false,
+      description: 'Let this bound gateway token erase its API key with forgetApiKey; refused for other tokens.',
+    }),
   }),
 });
 

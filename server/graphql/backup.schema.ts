@@ -1,4 +1,4 @@
-import { audited } from './audited.ts';
+import { audited } from '../audit/audited.ts';
 import { builder } from './builder.ts';
 
 const BackupRef = builder.simpleObject('Backup', {

@@ -1,8 +1,8 @@
+import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
-import type { MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
+import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
-import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
 
@@ -57,10 +57,13 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
     archivedBy: t.exposeID('archivedBy', { nullable: true, description: 'The summary that replaced this memory.' }),
     status: t.field({
       type: MemoryStatusEnum,
-      resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), (await ctx.services.settings.get()).retentionDays),
+      resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), await ctx.services.settings.get()),
     }),
   }),
 });
+
+/** The first purge pass that deletes something due at `due` (the background purge's schedule, when it runs here). */
+const nextPurgeAt = (due: Date | null, ctx: Context) => (due === null ? null : new Date(ctx.services.purge.firstPassFrom(due.getTime())));
 
 const MemoryTypeCountRef = builder.simpleObject('MemoryTypeCount', {
   fields: (t) => ({ type: t.field({ type: MemoryTypeEnum }), count: t.int() }),
@@ -88,6 +91,20 @@ const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
       type: [MemoryWeekCountRef],
       description: 'Memories per ISO week of creation, oldest first; weeks without memories are left out.',
       resolve: (s) => s.byWeek,
+    }),
+    hiddenByExpiry: t.exposeInt('hiddenByExpiry', {
+      description:
+        'Memories matching the other filters that retrieval never returns because their expiresAt has passed (listed only with includeExpired), whatever includeExpired is.',
+    }),
+    hiddenByRetention: t.exposeInt('hiddenByRetention', {
+      description: 'The same, because they were last written before the retention window (and have not expired); 0 while retention is off.',
+    }),
+    nextPurgeAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When the purge deletes the first of the hidden memories: the first scheduled pass (at start, then hourly) once purgeGraceDays have passed since it expired or left the retention window; without a background purge in this process, the moment it becomes due. In the past: due, deleted by the next pass (or `mnemo purge`). null when none is hidden.',
+      resolve: (s, _args, ctx) => nextPurgeAt(s.purgeDueAt, ctx),
     }),
   }),
 });
@@ -223,11 +240,25 @@ const ImportRejectionRef = builder.simpleObject('ImportRejection', {
   }),
 });
 
-const ImportReportRef = builder.simpleObject('ImportReport', {
+const ImportReportRef = builder.objectRef<ImportReport>('ImportReport').implement({
   fields: (t) => ({
-    imported: t.int({ description: 'New memories.' }),
-    updated: t.int({ description: 'Existing keys that were upserted.' }),
-    rejected: t.field({ type: [ImportRejectionRef] }),
+    dryRun: t.exposeBoolean('dryRun', { description: 'Nothing was stored: this is what the import would do.' }),
+    imported: t.exposeInt('imported', { description: 'New memories.' }),
+    updated: t.exposeInt('updated', { description: 'Existing keys that were upserted.' }),
+    rejected: t.field({ type: [ImportRejectionRef], resolve: (r) => r.rejected }),
+    outsideRetention: t.exposeInt('outsideRetention', {
+      description:
+        'Rows stored (imported or updated) but last written (createdAt) before the retention window: never retrieved, hidden from memories unless includeExpired, and purged after purgeGraceDays. Turn retention off (retentionEnabled: false) or widen retentionDays to keep them.',
+    }),
+    expired: t.exposeInt('expired', {
+      description: 'Rows stored with an expiresAt already past: never retrieved, purged after purgeGraceDays.',
+    }),
+    nextPurgeAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the purge deletes the first of those rows (as MemoryStats.nextPurgeAt); null when there are none.',
+      resolve: (r, _args, ctx) => nextPurgeAt(r.purgeDueAt, ctx),
+    }),
   }),
 });
 
@@ -276,24 +307,22 @@ builder.mutationFields((t) => ({
         types: args.type ? [args.type] : null,
         createdBefore: args.createdBefore,
       };
-      return audited(
-        ctx,
-        {
-          action: 'MEMORIES_CLEAR',
-          apiKeyId: filter.apiKeyId,
-          target: { type: args.type ?? null, createdBefore: args.createdBefore?.toISOString() ?? null },
-          describe: (deleted) => ({ target: { deleted } }),
-        },
-        () => memories.clearMemories(ctx.services, filter),
-      );
+      return audited(ctx, memories.clearAudit(filter), () => memories.clearMemories(ctx.services, filter));
     },
   }),
   importMemories: t.field({
     type: ImportReportRef,
-    description: 'Upserts many memories at once; bad rows are reported, never fatal to the others.',
-    args: { memories: t.arg({ type: [MemoryInputRef], required: true }) },
+    description:
+      'Upserts many memories at once; bad rows are reported, never fatal to the others, and so are rows that retention or expiry will hide.',
+    args: {
+      memories: t.arg({ type: [MemoryInputRef], required: true }),
+      dryRun: t.arg.boolean({ defaultValue: false, description: 'Report what the import would do, and store nothing.' }),
+    },
     resolve: (_root, args, ctx) => {
       const rows = args.memories.map((m) => ({ ...m, apiKeyId: m.apiKeyId ?? ctx.viewer.apiKeyId ?? '' }));
+      const dryRun = args.dryRun ?? false;
+      // A dry run changes nothing, so it leaves no entry.
+      if (dryRun) return memories.importMemories(ctx.services, rows, canSee(ctx), { dryRun });
       const keys = new Set(rows.map((r) => r.apiKeyId.trim()));
       return audited(
         ctx,

@@ -1,6 +1,6 @@
+import { audited } from '../audit/audited.ts';
 import { providerSnapshot } from '../audit/snapshots.ts';
 import type { Provider, ProviderModel } from '../embedding/provider.service.ts';
-import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 
 const ModelKindEnum = builder.enumType('ModelKind', {

@@ -1,6 +1,6 @@
+import { audited } from '../audit/audited.ts';
 import { forbidden } from '../errors.ts';
 import type { ReindexJob } from '../jobs/reindex.service.ts';
-import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 
 const JobStatusEnum = builder.enumType('ReindexStatus', {

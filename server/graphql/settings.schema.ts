@@ -1,6 +1,6 @@
+import { audited } from '../audit/audited.ts';
 import { settingsSnapshot } from '../audit/snapshots.ts';
 import { EMBEDDING_SOURCES, type Settings, STRATEGIES, VECTOR_STORES } from '../settings/settings.service.ts';
-import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 
 const asValues = <T extends readonly string[]>(values: T) => values;
@@ -13,7 +13,16 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'Inject memories into requests. Every injected token is billed by the provider.' }),
     maxTokens: t.exposeInt('maxTokens', { description: 'Token budget for injected memories, 0 to 16000.' }),
-    retentionDays: t.exposeInt('retentionDays', { description: 'Memories last written longer ago are not retrieved, 1 to 365.' }),
+    retentionDays: t.exposeInt('retentionDays', {
+      description: 'While retentionEnabled: memories last written longer ago are not retrieved, and later purged; 1 to 365.',
+    }),
+    retentionEnabled: t.exposeBoolean('retentionEnabled', {
+      description: 'false keeps every memory, however old (expiresAt still applies); retentionDays then waits for it to be turned on.',
+    }),
+    purgeGraceDays: t.exposeInt('purgeGraceDays', {
+      description:
+        'Days, 0 to 365, that a memory stays in the database after it expired or left the retention window, before the purge deletes it (hourly and at start). Until then includeExpired lists it.',
+    }),
     strategy: t.expose('strategy', { type: StrategyEnum }),
     embeddingSource: t.expose('embeddingSource', { type: EmbeddingSourceEnum }),
     embeddingProviderModel: t.exposeString('embeddingProviderModel', { nullable: true }),
@@ -46,6 +55,8 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     enabled: t.boolean(),
     maxTokens: t.int(),
     retentionDays: t.int(),
+    retentionEnabled: t.boolean(),
+    purgeGraceDays: t.int(),
     strategy: t.field({ type: StrategyEnum }),
     embeddingSource: t.field({ type: EmbeddingSourceEnum }),
     embeddingProviderModel: t.string(),

@@ -1,7 +1,7 @@
 import { someIds } from '../audit/audit.service.ts';
+import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, mayUseKey } from '../auth/viewer.ts';
 import { restoreSummary, type SummaryGroup, type SummaryOutcome, summarize } from '../memory/summary.service.ts';
-import { audited } from './audited.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
 

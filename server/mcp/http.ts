@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { bearerToken, unauthenticatedMessage } from '../auth/accessToken.service.ts';
+import { ENV_ADMIN_TOKEN_ID, type RequestScope } from '../requestScope.ts';
 import type { Services } from '../services.ts';
 import { LIMITS } from '../validation.ts';
 import { createMcpServer } from './server.ts';
@@ -17,7 +18,7 @@ export interface McpHttpOptions {
  * request, any mnemo process can answer any request, and there is no per-session state to hold or lose.
  */
 export function createMcpHandler(services: Services, options: McpHttpOptions) {
-  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const answer = async (req: IncomingMessage, res: ServerResponse, scope: RequestScope): Promise<void> => {
     const bound = options.boundAddress();
     const rebinding = bound !== undefined && isLoopback(bound) ? foreignCaller(req) : null;
     if (rebinding) return sendRpcError(res, 403, rebinding);
@@ -33,7 +34,8 @@ export function createMcpHandler(services: Services, options: McpHttpOptions) {
     }
     const read = await readJsonBody(req, LIMITS.requestBodyBytes);
     if ('refused' in read) return sendRpcError(res, read.refused.status, read.refused.message, { connection: 'close' }, read.refused.code);
-    const server = createMcpServer({ viewer, services });
+    scope.tokenId = viewer.tokenId ?? ENV_ADMIN_TOKEN_ID;
+    const server = createMcpServer({ viewer, services, requestId: scope.id, log: scope.log });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // A caller that hangs up before its answer aborts the call. An answered request leaves nothing open: closing the
     // server then would only build the SDK's "connection closed" error for handlers that no longer wait.
@@ -43,11 +45,11 @@ export function createMcpHandler(services: Services, options: McpHttpOptions) {
     await server.connect(transport);
     await transport.handleRequest(req, res, read.body);
   };
-  return (req: IncomingMessage, res: ServerResponse): Promise<void> =>
-    answer(req, res).catch((err: unknown) => {
+  return (req: IncomingMessage, res: ServerResponse, scope: RequestScope): Promise<void> =>
+    answer(req, res, scope).catch((err: unknown) => {
       // A caller that hung up while sending its request is no fault of mnemo's, and there is no one to answer.
       if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return;
-      services.logger.error({ err }, 'unexpected error');
+      scope.log.error({ err }, 'unexpected error');
       if (res.headersSent) res.destroy();
       else sendRpcError(res, 500, 'Unexpected error.');
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema, memoryStatus } from '../memory/memory.ts';
@@ -46,7 +47,7 @@ export const memoryOutput = z.object({
 
 /** A memory as the tools return it: the fields of GraphQL's Memory that a model can use, dates as ISO strings. */
 export async function memoryJson(services: Services, m: Memory): Promise<z.input<typeof memoryOutput>> {
-  const { retentionDays } = await services.settings.get();
+  const settings = await services.settings.get();
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     id: m.id,
@@ -62,7 +63,7 @@ export async function memoryJson(services: Services, m: Memory): Promise<z.input
     expiresAt: iso(m.expiresAt),
     accessCount: m.accessCount,
     lastAccessedAt: iso(m.lastAccessedAt),
-    status: memoryStatus(m, Date.now(), retentionDays),
+    status: memoryStatus(m, Date.now(), settings),
   };
 }
 
@@ -192,11 +193,8 @@ export const memoryClear = defineTool({
   annotations: WRITES,
   run: async (args, ctx) => {
     const apiKeyId = exactlyOneKey(ctx.viewer, args.apiKeyId);
-    const removed = await memories.clearMemories(ctx.services, {
-      apiKeyId,
-      types: args.type ? [args.type] : null,
-      createdBefore: args.olderThan,
-    });
+    const filter = { apiKeyId, types: args.type ? [args.type] : null, createdBefore: args.olderThan };
+    const removed = await audited(ctx, memories.clearAudit(filter), () => memories.clearMemories(ctx.services, filter));
     return { structured: { apiKeyId, removed } };
   },
 });

@@ -63,7 +63,7 @@ async function callTool(name: string, args: unknown, ctx: ToolContext): Promise<
   } catch (error) {
     if (error instanceof DomainError) return toolError(error.code, error.message);
     // Anything else is a bug: logged, and masked as GraphQL masks it, so no SQL or stack reaches the client.
-    ctx.services.logger.error({ err: error, tool: name }, 'unexpected error');
+    ctx.log.error({ err: error, tool: name }, 'unexpected error');
     return toolError('INTERNAL_SERVER_ERROR', 'Unexpected error.');
   }
 }

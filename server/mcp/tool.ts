@@ -2,12 +2,15 @@ import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotoco
 import { z } from 'zod';
 import type { Viewer } from '../auth/viewer.ts';
 import type { DomainErrorCode } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 
-/** One tool call: who is calling (from the bearer token), and the services every tool delegates to. */
+/** One tool call: who is calling (from the bearer token), the services every tool delegates to, the request's id and log. */
 export interface ToolContext {
   viewer: Viewer;
   services: Services;
+  requestId: string;
+  log: Logger;
 }
 
 /** What a tool answers: the structured content, and the text a model reads (its JSON unless given). */

@@ -105,6 +105,24 @@ export async function memoryCountsByWeek(db: Db, filter: MemoryFilter) {
     .execute();
 }
 
+/**
+ * Of the memories that pass the filter (whatever its activeAt), those retrieval never returns: expired, and out of
+ * retention (not expired); with the earliest expiry and the earliest last write among them, from which the first
+ * purge is known.
+ */
+export async function hiddenTotals(db: Db, filter: MemoryFilter, at: { now: number; retentionCutoff: number }) {
+  const expired = sql`memories.expires_at <= ${at.now}`;
+  const old = sql`memories.updated_at < ${at.retentionCutoff}`;
+  return applyFilter(db.selectFrom('memories'), { ...filter, activeAt: null })
+    .select([
+      sql<number>`count(*) filter (where ${expired})`.as('expired'),
+      sql<number>`count(*) filter (where not coalesce(${expired}, false) and ${old})`.as('out_of_retention'),
+      sql<number | null>`min(memories.expires_at) filter (where ${expired} or ${old})`.as('first_expiry'),
+      sql<number | null>`min(memories.updated_at) filter (where ${expired} or ${old})`.as('first_write'),
+    ])
+    .executeTakeFirstOrThrow();
+}
+
 export async function retrievalTotals(db: Db, apiKeyId: string | null) {
   let q = db
     .selectFrom('retrieval_stats')

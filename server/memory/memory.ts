@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
-import { retentionCutoff } from '../settings/settings.service.ts';
+import { type RetentionSettings, retentionCutoff } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, identifier, LIMITS, memoryDate, metadataSchema, sessionIdSchema, text } from '../validation.ts';
 
 export const MEMORY_TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'] as const satisfies readonly MemoryTypeValue[];
@@ -52,10 +52,14 @@ export function rowToMemory(row: MemoryRow): Memory {
 }
 
 /** Whether retrieval may still return the memory: not expired and inside the retention window. */
-export function memoryStatus(m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archivedBy'>, now: number, retentionDays: number): MemoryStatus {
+export function memoryStatus(
+  m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archivedBy'>,
+  now: number,
+  settings: RetentionSettings,
+): MemoryStatus {
   if (m.archivedBy !== null) return 'archived';
   if (m.expiresAt !== null && m.expiresAt.getTime() <= now) return 'expired';
-  if (m.updatedAt.getTime() < retentionCutoff(now, retentionDays)) return 'out_of_retention';
+  if (m.updatedAt.getTime() < retentionCutoff(now, settings)) return 'out_of_retention';
   return 'active';
 }
 

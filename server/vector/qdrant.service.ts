@@ -203,9 +203,8 @@ export class QdrantService {
     const index = await this.index();
     if (!index) return 0;
     const now = Date.now();
-    const { retentionDays } = await this.deps.settings.get();
     try {
-      let deleted = await index.deleteStale(now, retentionCutoff(now, retentionDays));
+      let deleted = await index.deleteStale(now, retentionCutoff(now, await this.deps.settings.get()));
       for await (const ids of index.pointIds()) {
         const alive = await repo.existingPks(this.deps.db, ids);
         const orphans = ids.filter((id) => !alive.has(id));

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { benchClient } from '../../bench/client.bench.ts';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
+import { benchPurge, purgeTables } from '../../bench/lifecycle.bench.ts';
 import { benchMixed, mixedTable } from '../../bench/load.bench.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
 
@@ -68,5 +69,16 @@ describe('bench (smoke, tiny sizes)', () => {
     const table = renderTable(mixedTable(r, o));
     expect(table).toContain('16 clients over HTTP');
     expect(table).toMatch(/retrieve \(keyword\)\s+[\d,]+\s+[\d,]+\s+[\d.]+\s+[\d.]+/);
+  });
+
+  it('purge throughput deletes every due memory, alone and while a client retrieves, and times the retrievals', async () => {
+    const r = await benchPurge({ memories: 400, due: 200, apiKeys: 2, dim: 8, baseline: 5 });
+    for (const run of [r.alone, r.alongside]) {
+      expect(run.deleted).toBeGreaterThanOrEqual(180);
+      expect(run.batches.length).toBeGreaterThan(1);
+    }
+    expect(r.retrieveBefore.n).toBe(5);
+    positive(r.retrieveDuring.n);
+    expect(purgeTables(r).map(renderTable).join('')).toContain('memories/s');
   });
 });

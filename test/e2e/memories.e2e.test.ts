@@ -242,6 +242,66 @@ describe('the Memories tab', () => {
     expect(items.map((m) => m.key).sort()).toEqual(['existing', 'fresh']);
   });
 
+  it('warns before importing rows that retention would hide, and counts them in the report', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('import-old');
+    const rows = [
+      { apiKeyId, key: 'ancient', content: 'Lived in Oslo', createdAt: daysAgo(800) },
+      { apiKeyId, key: 'recent', content: 'Lives in Bergen', createdAt: daysAgo(2) },
+    ];
+    await page.getByRole('button', { name: 'Import' }).click();
+    const panel = page.getByRole('region', { name: 'Import memories' });
+    await panel
+      .getByLabel('JSON file')
+      .setInputFiles({ name: 'history.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rows)) });
+    const warning = panel.getByRole('alert', { name: 'Rows that would be hidden' });
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('1 row was last written before the retention window');
+    expect(await warning.textContent()).toMatch(/The purge deletes them from \w/);
+    // The check stored nothing.
+    expect((await memoriesOf(apiKeyId)).totalCount).toBe(0);
+
+    await panel.getByRole('button', { name: 'Import 2 rows' }).click();
+    const report = panel.getByRole('region', { name: 'Import report' });
+    await report.waitFor();
+    expect(await report.locator('dl > div').allTextContents()).toEqual(['Imported2', 'Updated0', 'Rejected0', 'Outside retention1']);
+  });
+
+  it('forgets an API key only once the key is typed again, and says what it removed', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('forget');
+    const other = unique('forget-other');
+    await importRows([
+      { apiKeyId, key: 'home', content: 'Lives in Ghent' },
+      { apiKeyId, key: 'pet', content: 'Has a tabby cat' },
+      { apiKeyId: other, key: 'home', content: 'Lives in Leuven' },
+    ]);
+    const forget = page.getByRole('button', { name: 'Forget this key' });
+    expect(await forget.isDisabled()).toBe(true);
+    await showKey(page, apiKeyId);
+    await rowOf(page, 'Lives in Ghent').waitFor();
+
+    await forget.click();
+    const dialog = page.getByRole('dialog', { name: `Forget API key ${apiKeyId}?` });
+    await dialog.waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Forget this key' });
+    const typed = dialog.getByLabel('Type the API key to confirm');
+    await typed.fill(apiKeyId.slice(0, -1));
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await memoriesOf(apiKeyId)).totalCount).toBe(2);
+
+    await forget.click();
+    await typed.fill(apiKeyId);
+    await confirm.click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText(`Forgot ${apiKeyId}: 2 memories, 0 summaries, 0 archived originals, 0 vectors removed.`).waitFor();
+    expect((await memoriesOf(apiKeyId)).totalCount).toBe(0);
+    expect((await memoriesOf(other)).totalCount).toBe(1);
+    expect(await filterBar(page).getByLabel('API key').inputValue()).toBe('');
+  });
+
   it('rejects rows of the wrong shape without losing the rest of the batch', async () => {
     const { page } = e2e;
     const apiKeyId = unique('import-shape');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuditEntryInput, purgeAudit, recordAudit } from '../../server/audit/audit.service.ts';
 import { runCli } from '../../server/cli.ts';
+import { httpTransport, mcpClient } from '../helpers/mcp.ts';
 import { CREATE_TOKEN, IMPORT_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
@@ -126,7 +127,7 @@ describe('the audit log', () => {
       ['MEMORIES_EXPORT', 'k1', { count: 10 }],
       ['MEMORIES_SUMMARIZE', 'k1', { archived: 10, summaries: [summarize.summaries[0].id], tokensSaved: expect.any(Number) }],
       ['SUMMARY_RESTORE', 'k1', { summaryId: summarize.summaries[0].id, restored: 10 }],
-      ['MEMORIES_CLEAR', 'k1', { type: null, createdBefore: null, deleted: 10 }],
+      ['MEMORIES_CLEAR', 'k1', { types: null, createdBefore: null, deleted: 10 }],
       ['REINDEX_START', null, { force: false, jobId: reindex.id }],
       ['REINDEX_CANCEL', null, { jobId: reindex.id }],
       ['DATABASE_BACKUP', null, { file: expect.stringContaining(dir), bytes: expect.any(Number), migration: expect.any(String) }],
@@ -203,6 +204,45 @@ describe('the auditLog query', () => {
   });
 });
 
+describe('the audit log and erasure', () => {
+  it("names a forgotten key by a pseudonym in its earlier entries and in the erasure's own, so the key leaves the log", async () => {
+    const app = await started();
+    await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'key-gone', key: 'k', content: 'a fact to forget' }] });
+    await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'key-kept', key: 'k', content: 'a fact to keep' }] });
+    const { forgetApiKey } = await app.ok(`mutation { forgetApiKey(apiKeyId: "key-gone") { memories auditApiKeyId } }`);
+    expect(forgetApiKey.auditApiKeyId).toMatch(/^forgotten:[0-9a-f-]{36}$/);
+    const all = await entries(app);
+    expect(all.map((e) => [e.action, e.apiKeyId])).toEqual([
+      ['API_KEY_FORGET', forgetApiKey.auditApiKeyId],
+      ['MEMORIES_IMPORT', 'key-kept'],
+      ['MEMORIES_IMPORT', forgetApiKey.auditApiKeyId],
+    ]);
+    expect(all[0]!.target).toMatchObject({ memories: 1 });
+    expect(JSON.stringify(all)).not.toContain('key-gone');
+  });
+
+  it('records each purge that deleted something, by the system or the CLI, with counts only', async () => {
+    const app = await started();
+    const longAgo = new Date(Date.now() - 400 * 86_400_000).toISOString();
+    await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'k1', key: 'old', content: 'stale', createdAt: longAgo }] });
+    await app.services.purge.pass();
+    expect((await entries(app, { action: 'MEMORIES_PURGE' })).map((e) => [e.actorId, e.target])).toEqual([
+      ['system', { expired: 0, outOfRetention: 1, batches: 1 }],
+    ]);
+  });
+
+  it('records a clear done through MCP as the same action as through GraphQL', async () => {
+    const app = await started();
+    await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'k1', key: 'a', content: 'one' }] });
+    const agent = await mcpClient(httpTransport(app.url, ADMIN_TOKEN));
+    cleanup.push(() => agent.close());
+    await agent.callTool({ name: 'memory_clear', arguments: { apiKeyId: 'k1' } });
+    const [entry] = await entries(app, { action: 'MEMORIES_CLEAR' });
+    expect(entry).toMatchObject({ actorId: 'env', apiKeyId: 'k1', outcome: 'OK', target: { deleted: 1, types: null } });
+    expect(entry!.requestId).toMatch(/\S/);
+  });
+});
+
 describe('the audit table', () => {
   it('refuses every update, and deleting an entry younger than 30 days', async () => {
     const app = await started();
@@ -211,6 +251,16 @@ describe('the audit table', () => {
     expect(() => db.prepare(`update audit_log set actor_name = 'someone else'`).run()).toThrow(/append-only/);
     expect(() => db.prepare('delete from audit_log').run()).toThrow(/younger than 30 days/);
     expect(db.prepare('select actor_name from audit_log').pluck().all()).toEqual(['cli']);
+  });
+
+  it("allows one update: an API key's id giving way to a 'forgotten:' pseudonym", async () => {
+    const app = await started();
+    await recordAudit(app.services, { actor: { id: 'cli', name: 'cli' }, action: 'MEMORIES_CLEAR', apiKeyId: 'key-x' });
+    const db = app.database.sqlite;
+    expect(() => db.prepare(`update audit_log set api_key_id = 'key-y'`).run()).toThrow(/append-only/);
+    expect(() => db.prepare('update audit_log set api_key_id = null').run()).toThrow(/append-only/);
+    db.prepare(`update audit_log set api_key_id = 'forgotten:1'`).run();
+    expect(db.prepare('select api_key_id from audit_log').pluck().all()).toEqual(['forgotten:1']);
   });
 
   it('keeps entries for auditRetentionDays (default 365), deletes older ones and records that it did', async () => {

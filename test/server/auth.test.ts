@@ -346,7 +346,7 @@ describe('token secrets', () => {
   it('has no field on AccessToken that could carry the secret or its hash', async () => {
     const { __type } = await app.ok(`{ __type(name: "AccessToken") { fields { name } } }`);
     const fields = __type.fields.map((f: { name: string }) => f.name).sort();
-    expect(fields).toEqual(['apiKeyId', 'createdAt', 'id', 'lastUsedAt', 'name', 'revokedAt', 'role']);
+    expect(fields).toEqual(['apiKeyId', 'createdAt', 'id', 'lastUsedAt', 'mayForgetKey', 'name', 'revokedAt', 'role']);
   });
 });
 

@@ -338,6 +338,23 @@ describe('mnemo token', () => {
     expect(settings.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
+  it('create --api-key k1 --may-forget-key prints a token that may forget k1, and only k1', async () => {
+    const created = await run(['token', 'create', '--name', 'app', '--api-key', 'k1', '--may-forget-key']);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain('bound to k1, may forget it');
+    const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
+    const token = created.stdout.trim();
+    expect((await gql(url, token, 'mutation { forgetApiKey(apiKeyId: "k1") { apiKeyId } }')).data.forgetApiKey.apiKeyId).toBe('k1');
+    const other = await gql(url, token, 'mutation { forgetApiKey(apiKeyId: "k2") { apiKeyId } }');
+    expect(other.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('create --may-forget-key without --api-key exits 64 and says why', async () => {
+    const created = await run(['token', 'create', '--name', 'app', '--may-forget-key']);
+    expect(created.code).toBe(64);
+    expect(created.stderr).toContain('mayForgetKey needs a gateway token bound to one API key');
+  });
+
   it('create --admin prints a token with admin rights', async () => {
     const created = await run(['token', 'create', '--name', 'ops', '--admin']);
     expect(created.code).toBe(0);

@@ -8,6 +8,8 @@ import { fetcher } from '../lib/fetcher';
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
+  /** Let this bound gateway token erase its API key with forgetApiKey; refused for other tokens. */
+  mayForgetKey?: boolean | null | undefined;
   name: string;
   role?: TokenRole | null | undefined;
 };
@@ -78,9 +80,11 @@ export type MemorySettingsInput = {
   fusionVectorShare?: number | null | undefined;
   maxTokens?: number | null | undefined;
   profileBudgetPercent?: number | null | undefined;
+  purgeGraceDays?: number | null | undefined;
   rerankEnabled?: boolean | null | undefined;
   rerankProviderModel?: string | null | undefined;
   retentionDays?: number | null | undefined;
+  retentionEnabled?: boolean | null | undefined;
   staticEnabled?: boolean | null | undefined;
   strategy?: RetrievalStrategy | null | undefined;
   transformersEnabled?: boolean | null | undefined;
@@ -220,14 +224,14 @@ export type AccessTokensQueryVariables = Exact<{
 }>;
 
 
-export type AccessTokensQuery = { accessTokens: Array<{ id: string, name: string, role: TokenRole, apiKeyId: string | null, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+export type AccessTokensQuery = { accessTokens: Array<{ id: string, name: string, role: TokenRole, apiKeyId: string | null, mayForgetKey: boolean, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
 
 export type CreateAccessTokenMutationVariables = Exact<{
   input: CreateAccessTokenInput;
 }>;
 
 
-export type CreateAccessTokenMutation = { createAccessToken: { token: string, accessToken: { id: string, name: string, role: TokenRole, apiKeyId: string | null } } };
+export type CreateAccessTokenMutation = { createAccessToken: { token: string, accessToken: { id: string, name: string, role: TokenRole, apiKeyId: string | null, mayForgetKey: boolean } } };
 
 export type RevokeAccessTokenMutationVariables = Exact<{
   id: string | number;
@@ -358,7 +362,7 @@ export type MemoryOverviewQueryVariables = Exact<{
 }>;
 
 
-export type MemoryOverviewQuery = { memories: { stats: { totalEntries: number, tokensUsed: number, hitRate: number | null, retrievals: number, byType: Array<{ type: MemoryType, count: number }>, byWeek: Array<{ weekStart: string, count: number }> } } };
+export type MemoryOverviewQuery = { memories: { stats: { totalEntries: number, tokensUsed: number, hitRate: number | null, retrievals: number, hiddenByExpiry: number, hiddenByRetention: number, nextPurgeAt: string | null, byType: Array<{ type: MemoryType, count: number }>, byWeek: Array<{ weekStart: string, count: number }> } } };
 
 export type ExportMemoriesQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -396,10 +400,18 @@ export type DeleteMemoryMutation = { deleteMemory: { id: string, key: string } }
 
 export type ImportMemoriesMutationVariables = Exact<{
   memories: Array<MemoryInput> | MemoryInput;
+  dryRun?: boolean | null | undefined;
 }>;
 
 
-export type ImportMemoriesMutation = { importMemories: { imported: number, updated: number, rejected: Array<{ index: number, key: string | null, reason: string }> } };
+export type ImportMemoriesMutation = { importMemories: { dryRun: boolean, imported: number, updated: number, outsideRetention: number, expired: number, nextPurgeAt: string | null, rejected: Array<{ index: number, key: string | null, reason: string }> } };
+
+export type ForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type ForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string, memories: number, archivedOriginals: number, summaries: number, keywordEntries: number, vectors: number, qdrantDeletesQueued: number, retrievals: number, walEmptied: boolean } };
 
 export type CompactMemoriesMutationVariables = Exact<{
   apiKeyId: string;
@@ -438,19 +450,19 @@ export type ExtractFactsDryRunMutationVariables = Exact<{
 
 export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
-export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> };
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
+export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
 
 export type UpdateMemorySettingsMutationVariables = Exact<{
   input: MemorySettingsInput;
 }>;
 
 
-export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
+export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
 
 
 export class TypedDocumentString<TResult, TVariables>
@@ -553,6 +565,8 @@ export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
   enabled
   maxTokens
   retentionDays
+  retentionEnabled
+  purgeGraceDays
   strategy
   embeddingSource
   embeddingProviderModel
@@ -574,6 +588,7 @@ export const AccessTokensDocument = new TypedDocumentString(`
     name
     role
     apiKeyId
+    mayForgetKey
     createdAt
     lastUsedAt
     revokedAt
@@ -611,6 +626,7 @@ export const CreateAccessTokenDocument = new TypedDocumentString(`
       name
       role
       apiKeyId
+      mayForgetKey
     }
   }
 }
@@ -1252,6 +1268,9 @@ export const MemoryOverviewDocument = new TypedDocumentString(`
         weekStart
         count
       }
+      hiddenByExpiry
+      hiddenByRetention
+      nextPurgeAt
     }
   }
 }
@@ -1427,8 +1446,9 @@ export const useDeleteMemoryMutation = <
 useDeleteMemoryMutation.fetcher = (variables: DeleteMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteMemoryMutation, DeleteMemoryMutationVariables>(DeleteMemoryDocument, variables, options);
 
 export const ImportMemoriesDocument = new TypedDocumentString(`
-    mutation ImportMemories($memories: [MemoryInput!]!) {
-  importMemories(memories: $memories) {
+    mutation ImportMemories($memories: [MemoryInput!]!, $dryRun: Boolean) {
+  importMemories(memories: $memories, dryRun: $dryRun) {
+    dryRun
     imported
     updated
     rejected {
@@ -1436,6 +1456,9 @@ export const ImportMemoriesDocument = new TypedDocumentString(`
       key
       reason
     }
+    outsideRetention
+    expired
+    nextPurgeAt
   }
 }
     `);
@@ -1455,6 +1478,38 @@ export const useImportMemoriesMutation = <
 
 
 useImportMemoriesMutation.fetcher = (variables: ImportMemoriesMutationVariables, options?: RequestInit['headers']) => fetcher<ImportMemoriesMutation, ImportMemoriesMutationVariables>(ImportMemoriesDocument, variables, options);
+
+export const ForgetApiKeyDocument = new TypedDocumentString(`
+    mutation ForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    apiKeyId
+    memories
+    archivedOriginals
+    summaries
+    keywordEntries
+    vectors
+    qdrantDeletesQueued
+    retrievals
+    walEmptied
+  }
+}
+    `);
+
+export const useForgetApiKeyMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<ForgetApiKeyMutation, TError, ForgetApiKeyMutationVariables, TContext>) => {
+    
+    return useMutation<ForgetApiKeyMutation, TError, ForgetApiKeyMutationVariables, TContext>(
+      {
+    mutationKey: ['ForgetApiKey'],
+    mutationFn: (variables?: ForgetApiKeyMutationVariables) => fetcher<ForgetApiKeyMutation, ForgetApiKeyMutationVariables>(ForgetApiKeyDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useForgetApiKeyMutation.fetcher = (variables: ForgetApiKeyMutationVariables, options?: RequestInit['headers']) => fetcher<ForgetApiKeyMutation, ForgetApiKeyMutationVariables>(ForgetApiKeyDocument, variables, options);
 
 export const CompactMemoriesDocument = new TypedDocumentString(`
     mutation CompactMemories($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean!) {
@@ -1679,6 +1734,8 @@ export const MemorySettingsDocument = new TypedDocumentString(`
   enabled
   maxTokens
   retentionDays
+  retentionEnabled
+  purgeGraceDays
   strategy
   embeddingSource
   embeddingProviderModel
@@ -1724,6 +1781,8 @@ export const UpdateMemorySettingsDocument = new TypedDocumentString(`
   enabled
   maxTokens
   retentionDays
+  retentionEnabled
+  purgeGraceDays
   strategy
   embeddingSource
   embeddingProviderModel

@@ -7,6 +7,8 @@ import { CompactPanel } from './CompactPanel';
 import { DeleteDialog, type DeleteTarget } from './DeleteDialog';
 import { ExportButton } from './ExportButton';
 import { FilterBar } from './FilterBar';
+import { ForgetKeyDialog, type ForgetReport } from './ForgetKeyDialog';
+import { plural } from './format';
 import { ImportPanel } from './ImportPanel';
 import { MemoryTable } from './MemoryTable';
 import { Pager } from './Pager';
@@ -26,6 +28,7 @@ export function MemoriesTab() {
   });
   const [panel, setPanel] = useState<Panel>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
+  const [forgetting, setForgetting] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const ids = useId();
@@ -85,6 +88,15 @@ export function MemoriesTab() {
           <ExportButton filters={list.filterVars} onDone={(ok) => setNotice({ ok })} onError={(e) => setNotice({ error: e })} />
           <button type="button" aria-expanded={panel === 'compact'} aria-controls={panelId('compact')} onClick={() => toggle('compact')}>
             Compact old
+          </button>
+          <button
+            type="button"
+            className="danger"
+            disabled={!list.filterVars.apiKeyId}
+            title={list.filterVars.apiKeyId ? undefined : 'Filter by an API key first'}
+            onClick={() => setForgetting(list.filterVars.apiKeyId ?? null)}
+          >
+            Forget this key
           </button>
         </div>
       </div>
@@ -150,6 +162,17 @@ export function MemoriesTab() {
         ))}
       </datalist>
 
+      <ForgetKeyDialog
+        apiKeyId={forgetting}
+        onClose={() => setForgetting(null)}
+        onForgotten={(report) => {
+          setForgetting(null);
+          list.setFilters({ apiKeyId: '' });
+          setNotice({ ok: forgottenNote(report) });
+          noticeRef.current?.focus();
+        }}
+      />
+
       <DeleteDialog
         target={deleting}
         onClose={() => setDeleting(null)}
@@ -161,4 +184,15 @@ export function MemoriesTab() {
       />
     </div>
   );
+}
+
+function forgottenNote(r: ForgetReport): string {
+  const removed = [
+    plural(r.memories, 'memory', 'memories'),
+    plural(r.summaries, 'summary', 'summaries'),
+    plural(r.archivedOriginals, 'archived original'),
+    plural(r.vectors, 'vector'),
+  ].join(', ');
+  const qdrant = r.qdrantDeletesQueued > 0 ? `; ${plural(r.qdrantDeletesQueued, 'Qdrant removal')} queued` : '';
+  return `Forgot ${r.apiKeyId}: ${removed} removed${qdrant}.`;
 }

@@ -1,10 +1,20 @@
-import { type AuditAction, type AuditActor, type AuditTarget, fieldChanges, recordAudit } from '../audit/audit.service.ts';
-import type { Snapshot } from '../audit/snapshots.ts';
+import type { AccessTokenService } from '../auth/accessToken.service.ts';
+import type { Viewer } from '../auth/viewer.ts';
 import { DomainError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import { ENV_ADMIN_TOKEN_ID } from '../requestScope.ts';
-import type { Context } from './context.ts';
+import { type AuditAction, type AuditActor, type AuditDeps, type AuditTarget, fieldChanges, recordAudit } from './audit.service.ts';
+import type { Snapshot } from './snapshots.ts';
 
-/** What a resolver records about the action it runs. */
+/** The caller of an audited action, as a GraphQL resolver or an MCP tool has it: who, and the request's id and log. */
+export interface AuditContext {
+  viewer: Pick<Viewer, 'tokenId'>;
+  services: AuditDeps & { tokens: Pick<AccessTokenService, 'nameOf'> };
+  requestId: string;
+  log: Logger;
+}
+
+/** What a resolver (or a tool) records about the action it runs. */
 export interface Audited<T> {
   action: AuditAction;
   apiKeyId?: string | null;
@@ -20,7 +30,7 @@ export interface Audited<T> {
  * request id, the action, its target and field changes, and how it ended (OK, or the error code it failed with,
  * before the error goes on to the caller). An entry that cannot be written is logged, never fails the action.
  */
-export async function audited<T>(ctx: Context, what: Audited<T>, run: () => Promise<T>): Promise<T> {
+export async function audited<T>(ctx: AuditContext, what: Audited<T>, run: () => Promise<T>): Promise<T> {
   const before = what.snapshot ? await what.snapshot.take() : null;
   let result: T;
   try {
@@ -35,14 +45,14 @@ export async function audited<T>(ctx: Context, what: Audited<T>, run: () => Prom
 }
 
 /** The caller as the audit log names it: its token's id and name ('env' for MNEMO_ADMIN_TOKEN, which has no row). */
-export async function auditActor(ctx: Context): Promise<AuditActor> {
+export async function auditActor(ctx: AuditContext): Promise<AuditActor> {
   const { tokenId } = ctx.viewer;
   if (tokenId === null) return { id: ENV_ADMIN_TOKEN_ID, name: 'MNEMO_ADMIN_TOKEN' };
   return { id: tokenId, name: (await ctx.services.tokens.nameOf(tokenId)) ?? tokenId };
 }
 
 async function record<T>(
-  ctx: Context,
+  ctx: AuditContext,
   what: Audited<T>,
   details: { target?: AuditTarget; apiKeyId?: string | null; changes?: ReturnType<typeof fieldChanges> | null; outcome: string },
 ) {
