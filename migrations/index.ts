@@ -7,6 +7,7 @@ import * as keylessProviders from './2026_12_01_005_keyless_providers.ts';
 import * as coveringSummaries from './2026_12_01_006_covering_summaries.ts';
 import * as profileIndex from './2026_12_01_007_profile_index.ts';
 import * as qdrantOutboxFlag from './2026_12_01_008_qdrant_outbox_flag.ts';
+import * as tokenStart from './2026_12_02_016_token_start.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_006_covering_summaries': coveringSummaries,
   '2026_12_01_007_profile_index': profileIndex,
   '2026_12_01_008_qdrant_outbox_flag': qdrantOutboxFlag,
+  '2026_12_02_016_token_start': tokenStart,
 };

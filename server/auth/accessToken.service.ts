@@ -5,7 +5,7 @@ import type { AccessTokenRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { apiKeyIdSchema, parseInput } from '../validation.ts';
 import * as repo from './accessToken.repository.ts';
-import { generateToken, hashToken, sameHash } from './tokenHash.ts';
+import { generateToken, hashToken, sameHash, tokenStart } from './tokenHash.ts';
 import type { Viewer } from './viewer.ts';
 
 export type TokenRole = 'admin' | 'gateway';
@@ -15,6 +15,8 @@ export interface AccessToken {
   name: string;
   role: TokenRole;
   apiKeyId: string | null;
+  /** The secret's first characters, e.g. "mnemo_Ab3x"; null for tokens minted before they were kept. */
+  tokenStart: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -35,6 +37,7 @@ function toAccessToken(row: AccessTokenRow): AccessToken {
     name: row.name,
     role: row.role,
     apiKeyId: row.api_key_id,
+    tokenStart: row.token_start,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
@@ -68,6 +71,7 @@ export class AccessTokenService {
       token_hash: hashToken(token),
       // An admin token is never confined to one key.
       api_key_id: valid.role === 'admin' ? null : (valid.apiKeyId ?? null),
+      token_start: tokenStart(token),
       created_at: Date.now(),
       last_used_at: null,
       revoked_at: null,

@@ -129,6 +129,8 @@ export interface AccessTokensTable {
   role: 'admin' | 'gateway';
   token_hash: string;
   api_key_id: string | null;
+  /** The secret's first characters ("mnemo_" and 4 more), to tell tokens apart; null for tokens minted before 016. */
+  token_start: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;

@@ -1,4 +1,5 @@
 import type { AccessToken } from '../auth/accessToken.service.ts';
+import type { Viewer } from '../auth/viewer.ts';
 import { builder } from './builder.ts';
 
 const TokenRoleEnum = builder.enumType('TokenRole', {
@@ -15,9 +16,22 @@ const AccessTokenRef = builder.objectRef<AccessToken>('AccessToken').implement({
     name: t.exposeString('name'),
     role: t.expose('role', { type: TokenRoleEnum }),
     apiKeyId: t.exposeString('apiKeyId', { nullable: true, description: 'The only API key this token may use, if bound.' }),
+    tokenStart: t.exposeString('tokenStart', {
+      nullable: true,
+      description:
+        'The secret\'s first characters (e.g. "mnemo_Ab3x"), to tell tokens apart; null for tokens minted before they were kept.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
+  description: 'The caller, as its token makes it.',
+  fields: (t) => ({
+    role: t.expose('role', { type: TokenRoleEnum }),
+    apiKeyId: t.exposeString('apiKeyId', { nullable: true, description: 'The only API key the token may use, if bound.' }),
   }),
 });
 
@@ -35,6 +49,14 @@ const CreateAccessTokenInputRef = builder.inputType('CreateAccessTokenInput', {
     apiKeyId: t.string({ description: 'Bind a gateway token to this API key.' }),
   }),
 });
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerRef,
+    description: "Who the request's token stands for; any valid token may ask (the admin app checks the role at sign-in).",
+    resolve: (_root, _args, ctx) => ctx.viewer,
+  }),
+);
 
 builder.queryField('accessTokens', (t) =>
   t.field({
