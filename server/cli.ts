@@ -96,7 +96,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${error.message}\n`);
       return EXIT.cantCreate;
     }
-    if ((error as { code?: string }).code === 'NOT_FOUND') {
+    const code = (error as { code?: string }).code;
+    if (code === 'UNAVAILABLE') {
+      io.stderr.write(`mnemo: ${(error as Error).message}\n`);
+      return EXIT.unavailable;
+    }
+    if (code === 'NOT_FOUND' || code === 'BAD_USER_INPUT') {
       io.stderr.write(`mnemo: ${(error as Error).message}\n`);
       return 1;
     }

@@ -1,7 +1,7 @@
 import type { Provider, ProviderModel } from '../embedding/provider.service.ts';
 import { builder } from './builder.ts';
 
-const ModelKindEnum = builder.enumType('ModelKind', {
+export const ModelKindEnum = builder.enumType('ModelKind', {
   values: { EMBEDDING: { value: 'embedding' }, RERANK: { value: 'rerank' } } as const,
 });
 

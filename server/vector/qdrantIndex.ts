@@ -1,4 +1,5 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { describeNetworkError } from '../embedding/providerHttp.ts';
 import { DomainError } from '../errors.ts';
 import { CircuitBreaker } from './circuitBreaker.ts';
 import type { QdrantConnection } from './qdrantSettings.ts';
@@ -224,7 +225,7 @@ export class QdrantIndex implements VectorIndex {
       const body = await res.text();
       return { ready: res.ok, latencyMs: performance.now() - started, error: res.ok ? null : `HTTP ${res.status}: ${body.trim()}` };
     } catch (error) {
-      return { ready: false, latencyMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
+      return { ready: false, latencyMs: performance.now() - started, error: describeNetworkError(error) };
     }
   }
 
