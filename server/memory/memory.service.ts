@@ -10,7 +10,7 @@ import { apiKeyIdSchema, describeIssues, LIMITS, limitSchema, offsetSchema, pars
 import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
-import { toFtsQuery } from './ftsQuery.ts';
+import { searchWords, toFtsQuery } from './ftsQuery.ts';
 import * as repo from './memory.repository.ts';
 import {
   contentKey,
@@ -61,6 +61,9 @@ export interface MemoryPageRequest {
 
 export interface MemoryStats {
   totalEntries: number;
+  /** Memories of the filter left out only because they are older than the retention window; 0 when the filter lists them. */
+  hiddenByRetention: number;
+  retentionDays: number;
   tokensUsed: number;
   /** Share of retrievals that returned at least one memory; null before the first retrieval. */
   hitRate: number | null;
@@ -180,18 +183,44 @@ export async function exportMemories(deps: MemoryDeps, query: MemoryQuery): Prom
 export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise<MemoryStats> {
   await deps.access.flush();
   const filter = await toFilter(deps, query);
-  const [byType, byWeek, totals] = await Promise.all([
+  const active = filter?.activeAt;
+  const [byType, byWeek, totals, hiddenByRetention] = await Promise.all([
     filter === null ? [] : repo.memoryTotalsByType(deps.db, filter),
     filter === null ? [] : repo.memoryCountsByWeek(deps.db, filter),
     repo.retrievalTotals(deps.db, query.apiKeyId),
+    active ? repo.countOutOfRetention(deps.db, filter, active.now, active.retentionCutoff) : 0,
   ]);
   return {
     totalEntries: byType.reduce((n, r) => n + r.count, 0),
+    hiddenByRetention,
+    retentionDays: (await deps.settings.get()).retentionDays,
     tokensUsed: byType.reduce((n, r) => n + Number(r.tokens ?? 0), 0),
     hitRate: totals.retrievals > 0 ? totals.hits / totals.retrievals : null,
     retrievals: totals.retrievals,
     byType: byType.map((r) => ({ type: r.type, count: r.count })),
     byWeek: byWeek.map((r) => ({ weekStart: new Date(`${r.week_start}T00:00:00Z`), count: r.count })),
+  };
+}
+
+const apiKeysSchema = z.object({
+  contains: z.string().trim().max(LIMITS.idChars, `contains is longer than ${LIMITS.idChars} characters`).nullish(),
+  limit: limitSchema,
+  offset: offsetSchema,
+});
+
+/** The API keys that have memories, with how many each (archived and expired ones too), by name; for admins. */
+export async function listApiKeys(deps: MemoryDeps, page: { contains?: string | null; limit?: number | null; offset?: number | null }) {
+  const valid = parseInput(apiKeysSchema, { contains: page.contains, limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  const { rows, totalCount } = await repo.apiKeyCounts(deps.db, {
+    contains: valid.contains || null,
+    limit: valid.limit,
+    offset: valid.offset,
+  });
+  return {
+    items: rows.map((r) => ({ apiKeyId: r.api_key_id, memories: r.memories })),
+    totalCount,
+    limit: valid.limit,
+    offset: valid.offset,
   };
 }
 
@@ -231,6 +260,11 @@ async function requireMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Pr
   const memory = await getMemory(deps, id, canSee);
   if (!memory) throw notFound(`no memory with id ${id}`);
   return memory;
+}
+
+/** The search of a memory list as the index reads it (see toFilter): every word, the last one as a prefix. */
+export function listSearchWords(search: string | null | undefined): string[] {
+  return search ? searchWords(search, { prefixLast: true }) : [];
 }
 
 /** Returns null when the search text has no searchable word: such a search matches nothing. */
