@@ -5,6 +5,7 @@
 // First, as in server/main.ts: the server under test runs with NODE_ENV=production, as `mnemo serve` does.
 import '../server/nodeEnv.ts';
 import { parseArgs } from 'node:util';
+import { sections as adminSections } from './admin.bench.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import { loadLine, machineLines } from './lib/machine.ts';
 import type { BenchSection } from './lib/section.ts';
@@ -13,7 +14,7 @@ import { sections as storeSections } from './store.bench.ts';
 import { sections as vectorSections } from './vector.bench.ts';
 
 /** Every section, in run order; add new bench files here. */
-const SECTIONS: BenchSection[] = [...storeSections, ...retrieveSections, ...vectorSections];
+const SECTIONS: BenchSection[] = [...storeSections, ...retrieveSections, ...vectorSections, ...adminSections];
 
 const HELP = `npm run bench -- [options]
 
