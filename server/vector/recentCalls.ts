@@ -1,4 +1,4 @@
-import type { Embedder } from '../embedding/embedder.ts';
+import { type Embedder, observedEmbedder } from '../embedding/embedder.ts';
 import type { Reranker } from '../rerank/reranker.ts';
 
 /** How calls to one outside part (the embedding model, the rerank model, Qdrant) went lately, for the engine status. */
@@ -76,15 +76,7 @@ export class CallRecord {
 
 /** The same embedder, with every call to its model recorded (after the cache: only real calls count). */
 export function trackedEmbedder(inner: Embedder, record: CallRecord): Embedder {
-  return {
-    source: inner.source,
-    model: inner.model,
-    dimension: () => inner.dimension(),
-    load: () => inner.load(),
-    state: () => inner.state(),
-    lastError: () => inner.lastError(),
-    embed: (texts) => record.track(() => inner.embed(texts)),
-  };
+  return observedEmbedder(inner, (_texts, error) => record.record(error));
 }
 
 /** The same reranker, with every call recorded. */
