@@ -58,9 +58,12 @@ function StatusCard(props: {
   summary: ReactNode;
   children?: ReactNode;
   footer?: ReactNode;
+  /** How the calls to the part went lately: its last failure is shown in full, below the figures. */
+  calls?: Calls | null;
   /** A "Test" of the part: one real call, its answer shown in the card. */
   test?: ReactNode;
 }) {
+  const failure = props.calls?.lastError ? props.calls : null;
   return (
     <article className="card status-card" aria-label={`${props.title} status`}>
       <header>
@@ -69,6 +72,11 @@ function StatusCard(props: {
       </header>
       <p className="status-summary">{props.summary}</p>
       {props.children && <dl className="kv compact">{props.children}</dl>}
+      {failure && (
+        <p className="status-failure">
+          <span className="status-failure-when">Last failure, {formatShortTime(failure.lastErrorAt)}:</span> {failure.lastError}
+        </p>
+      )}
       {props.test}
       {props.footer && <div className="status-footer">{props.footer}</div>}
     </article>
@@ -92,27 +100,18 @@ function verdict(state: { tone: Tone; label: string }, calls: Calls | null) {
   return callsVerdict(calls) ?? state;
 }
 
-/** Recent calls and the last failure, as rows of a card. */
+/** How many calls the part got lately, and how many failed, as a row of a card. */
 function CallRows({ calls }: { calls: Calls | null }) {
   if (!calls) return null;
-  const minutes = Math.round(calls.windowSeconds / 60);
   return (
-    <>
-      <Row label="Recent calls">
-        {formatInt(calls.calls)} in {minutes} min
-        {calls.failures > 0 ? (
-          <span className="error-text">, {formatInt(calls.failures)} failed</span>
-        ) : calls.calls > 0 ? (
-          <span className="muted">, none failed</span>
-        ) : null}
-      </Row>
-      {calls.lastError && (
-        <Row label="Last failure">
-          <span className="error-text wrap-anywhere">{calls.lastError}</span>
-          <div className="muted">{formatShortTime(calls.lastErrorAt)}</div>
-        </Row>
-      )}
-    </>
+    <Row label="Recent calls">
+      {formatInt(calls.calls)} in {Math.round(calls.windowSeconds / 60)} min
+      {calls.failures > 0 ? (
+        <span className="error-text">, {formatInt(calls.failures)} failed</span>
+      ) : calls.calls > 0 ? (
+        <span className="muted">, none failed</span>
+      ) : null}
+    </Row>
   );
 }
 
@@ -206,6 +205,7 @@ function EmbeddingCard({ s }: { s: Status }) {
       title="Embedding"
       tone={state.tone}
       state={state.label}
+      calls={e.calls}
       test={e.source ? <ModelTest kind="EMBEDDING" label="Test the embedding model" /> : undefined}
       summary={
         e.source
@@ -330,6 +330,7 @@ function QdrantCard({ q }: { q: Qdrant }) {
       tone={chip.tone}
       state={chip.label}
       summary={state.summary}
+      calls={q.calls}
       test={q.configured ? <QdrantTest /> : undefined}
       footer={
         q.incompatibleReason ? (
@@ -383,6 +384,7 @@ function RerankCard({ s }: { s: Status }) {
       tone={state.tone}
       state={state.label}
       summary={r.reason}
+      calls={r.calls}
       test={r.enabled ? <ModelTest kind="RERANK" label="Test the rerank model" /> : undefined}
     >
       <Row label="Model">{r.model ? <code className="wrap">{r.model}</code> : <span className="muted">—</span>}</Row>
