@@ -5,6 +5,7 @@
 // First, as in server/main.ts: the server under test runs with NODE_ENV=production, as `mnemo serve` does.
 import '../server/nodeEnv.ts';
 import { parseArgs } from 'node:util';
+import { sections as adminSections } from './admin.bench.ts';
 import { sections as clientSections } from './client.bench.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import { loadLine, machineLines } from './lib/machine.ts';
@@ -27,6 +28,7 @@ const SECTIONS: BenchSection[] = [
   ...loadSections,
   ...observabilitySections,
   ...lifecycleSections,
+  ...adminSections,
 ];
 
 const HELP = `npm run bench -- [options]

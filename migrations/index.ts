@@ -12,6 +12,7 @@ import * as tokenMayForgetKey from './2026_12_02_010_token_may_forget_key.ts';
 import * as healthProbe from './2026_12_02_011_health_probe.ts';
 import * as reindexOwner from './2026_12_02_012_reindex_owner.ts';
 import * as auditLog from './2026_12_02_013_audit_log.ts';
+import * as tokenStart from './2026_12_02_016_token_start.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_011_health_probe': healthProbe,
   '2026_12_02_012_reindex_owner': reindexOwner,
   '2026_12_02_013_audit_log': auditLog,
+  '2026_12_02_016_token_start': tokenStart,
 };

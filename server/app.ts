@@ -1,7 +1,7 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import { adminStatic } from './adminStatic.ts';
 import { ping } from './db/open.ts';
 import type { TrustedDocuments } from './graphql/trustedDocuments.ts';
 import { attachGraphQLWebSocket } from './graphql/websocket.ts';
@@ -13,16 +13,7 @@ import { scopeRequest } from './requestScope.ts';
 import { registerServerMetrics } from './serverMetrics.ts';
 import type { Services } from './services.ts';
 
-const ADMIN_DIST = path.join(PACKAGE_ROOT, 'admin/dist');
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.ico': 'image/x-icon',
-};
+const serveAdmin = adminStatic(path.join(PACKAGE_ROOT, 'admin/dist'));
 
 export interface App {
   yoga: ReturnType<typeof createMnemoYoga>;
@@ -168,42 +159,3 @@ function redirect(res: ServerResponse, location: string) {
   res.writeHead(302, { location });
   res.end();
 }
-
-/** The built SPA from admin/dist; unknown paths fall back to its index.html, and before a build to a placeholder. */
-function serveAdmin(pathname: string, req: IncomingMessage, res: ServerResponse) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD' });
-    return void res.end();
-  }
-  const file = adminFile(pathname);
-  if (file === null) {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
-    return void res.end(req.method === 'HEAD' ? undefined : ADMIN_NOT_BUILT);
-  }
-  res.writeHead(200, {
-    'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
-    'cache-control': file.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
-  });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
-}
-
-function adminFile(pathname: string): string | null {
-  if (!existsSync(path.join(ADMIN_DIST, 'index.html'))) return null;
-  let relative: string;
-  try {
-    relative = decodeURIComponent(pathname.replace(/^\/admin\/?/, ''));
-  } catch {
-    relative = '';
-  }
-  const candidate = path.resolve(ADMIN_DIST, relative);
-  const inside = candidate.startsWith(ADMIN_DIST + path.sep);
-  return inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : path.join(ADMIN_DIST, 'index.html');
-}
-
-const ADMIN_NOT_BUILT = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>mnemo admin</title></head>
-<body><main><h1>mnemo</h1>
-<p>The memory server is running; the GraphQL API is at <code>/graphql</code>.</p>
-<p>The admin app is not built: run <code>npm run build:admin</code>, then restart.</p>
-</main></body></html>`;

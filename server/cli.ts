@@ -124,7 +124,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`mnemo: ${error.message}\n`);
       return error.exitCode;
     }
-    if ((error as { code?: string }).code === 'NOT_FOUND') {
+    const code = (error as { code?: string }).code;
+    if (code === 'UNAVAILABLE') {
+      io.stderr.write(`mnemo: ${(error as Error).message}\n`);
+      return EXIT.unavailable;
+    }
+    if (code === 'NOT_FOUND') {
       io.stderr.write(`mnemo: ${(error as Error).message}\n`);
       return 1;
     }

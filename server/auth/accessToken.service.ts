@@ -5,7 +5,7 @@ import type { AccessTokenRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { apiKeyIdSchema, parseInput } from '../validation.ts';
 import * as repo from './accessToken.repository.ts';
-import { generateToken, hashToken, sameHash } from './tokenHash.ts';
+import { generateToken, hashToken, sameHash, tokenStart } from './tokenHash.ts';
 import type { Viewer } from './viewer.ts';
 
 export type TokenRole = 'admin' | 'gateway';
@@ -17,6 +17,8 @@ export interface AccessToken {
   apiKeyId: string | null;
   /** A token bound to apiKeyId that may erase that key with forgetApiKey. */
   mayForgetKey: boolean;
+  /** The secret's first characters, e.g. "mnemo_Ab3x"; null for tokens minted before they were kept. */
+  tokenStart: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -57,6 +59,7 @@ function toAccessToken(row: AccessTokenRow): AccessToken {
     role: row.role,
     apiKeyId: row.api_key_id,
     mayForgetKey: row.may_forget_key === 1,
+    tokenStart: row.token_start,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
@@ -92,6 +95,7 @@ export class AccessTokenService {
       // An admin token is never confined to one key.
       api_key_id: valid.role === 'admin' ? null : (valid.apiKeyId ?? null),
       may_forget_key: valid.mayForgetKey ? 1 : 0,
+      token_start: tokenStart(token),
       created_at: Date.now(),
       last_used_at: null,
       revoked_at: null,

@@ -157,6 +157,8 @@ export interface AccessTokensTable {
   api_key_id: string | null;
   /** 1: a token bound to api_key_id that may erase that key (forgetApiKey); set by the admin when minting. */
   may_forget_key: Generated<number>;
+  /** The secret's first characters ("mnemo_" and 4 more), to tell tokens apart; null for tokens minted before 016. */
+  token_start: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;

@@ -41,6 +41,9 @@ export const callable = (endpoint: ProviderEndpoint) => endpoint.keyless || endp
 
 export const ENV_PROVIDER_ID = 'env';
 
+/** How the settings name a provider's model: "provider/model". */
+export const providerModelName = (providerId: string, model: string) => `${providerId}/${model}`;
+
 const modelSchema = z.object({
   name: z.string().trim().min(1, 'model name must not be empty').max(200),
   kind: z.enum(['embedding', 'rerank']),
@@ -162,13 +165,13 @@ export class ProviderService {
     const names: string[] = [];
     for (const provider of await this.list()) {
       if (!provider.keyless && !provider.hasApiKey) continue;
-      for (const m of provider.models) if (m.kind === 'embedding') names.push(`${provider.id}/${m.name}`);
+      for (const m of provider.models) if (m.kind === 'embedding') names.push(providerModelName(provider.id, m.name));
     }
     return names;
   }
 
   envRerank(): string | null {
-    return this.env?.rerankModel ? `${ENV_PROVIDER_ID}/${this.env.rerankModel}` : null;
+    return this.env?.rerankModel ? providerModelName(ENV_PROVIDER_ID, this.env.rerankModel) : null;
   }
 }
 

@@ -1,5 +1,6 @@
 import { audited } from '../audit/audited.ts';
 import type { AccessToken } from '../auth/accessToken.service.ts';
+import type { Viewer } from '../auth/viewer.ts';
 import { builder } from './builder.ts';
 
 const TokenRoleEnum = builder.enumType('TokenRole', {
@@ -17,9 +18,22 @@ const AccessTokenRef = builder.objectRef<AccessToken>('AccessToken').implement({
     role: t.expose('role', { type: TokenRoleEnum }),
     apiKeyId: t.exposeString('apiKeyId', { nullable: true, description: 'The only API key this token may use, if bound.' }),
     mayForgetKey: t.exposeBoolean('mayForgetKey', { description: 'It may erase its API key with forgetApiKey.' }),
+    tokenStart: t.exposeString('tokenStart', {
+      nullable: true,
+      description:
+        'The secret\'s first characters (e.g. "mnemo_Ab3x"), to tell tokens apart; null for tokens minted before they were kept.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
+  description: 'The caller, as its token makes it.',
+  fields: (t) => ({
+    role: t.expose('role', { type: TokenRoleEnum }),
+    apiKeyId: t.exposeString('apiKeyId', { nullable: true, description: 'The only API key the token may use, if bound.' }),
   }),
 });
 
@@ -41,6 +55,14 @@ const CreateAccessTokenInputRef = builder.inputType('CreateAccessTokenInput', {
     }),
   }),
 });
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerRef,
+    description: "Who the request's token stands for; any valid token may ask (the admin app checks the role at sign-in).",
+    resolve: (_root, _args, ctx) => ctx.viewer,
+  }),
+);
 
 builder.queryField('accessTokens', (t) =>
   t.field({

@@ -80,6 +80,7 @@ const MemoryWeekCountRef = builder.simpleObject('MemoryWeekCount', {
 const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
   fields: (t) => ({
     totalEntries: t.exposeInt('totalEntries'),
+    retentionDays: t.exposeInt('retentionDays', { description: 'The retention window the counts were made with.' }),
     tokensUsed: t.exposeInt('tokensUsed'),
     hitRate: t.exposeFloat('hitRate', {
       nullable: true,
@@ -124,6 +125,10 @@ const MemoryPageRef = builder.objectRef<MemoryPage>('MemoryPage').implement({
     limit: t.exposeInt('limit'),
     offset: t.exposeInt('offset'),
     hasMore: t.boolean({ resolve: (p) => p.offset + p.items.length < p.totalCount }),
+    searchWords: t.stringList({
+      description: 'The words the search looked for, as the index reads them ("c++" is "c"); the last ends in "*": a prefix.',
+      resolve: (p) => memories.listSearchWords(p.query.search),
+    }),
     stats: t.field({
       type: MemoryStatsRef,
       description: 'Totals over every memory that matches the filters, not just this page.',
@@ -170,7 +175,34 @@ function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
 
 const canSee = (ctx: Context) => (apiKeyId: string) => mayUseKey(ctx.viewer, apiKeyId);
 
+const ApiKeyCountRef = builder.simpleObject('ApiKeyCount', {
+  fields: (t) => ({
+    apiKeyId: t.string(),
+    memories: t.int({ description: 'Memories stored for the key, archived and expired ones included.' }),
+  }),
+});
+
+const ApiKeyPageRef = builder.simpleObject('ApiKeyPage', {
+  fields: (t) => ({
+    items: t.field({ type: [ApiKeyCountRef] }),
+    totalCount: t.int(),
+    limit: t.int(),
+    offset: t.int(),
+  }),
+});
+
 builder.queryFields((t) => ({
+  apiKeys: t.field({
+    type: ApiKeyPageRef,
+    authScopes: { admin: true },
+    description: 'The API keys that have memories, by name, with how many; for suggestions and overviews.',
+    args: {
+      contains: t.arg.string({ description: 'Only keys whose name contains this text (case-insensitive for ASCII).' }),
+      limit: t.arg.int({ defaultValue: 50, description: 'Page size, 1 to 500.' }),
+      offset: t.arg.int({ defaultValue: 0 }),
+    },
+    resolve: (_root, args, ctx) => memories.listApiKeys(ctx.services, args),
+  }),
   memories: t.field({
     type: MemoryPageRef,
     args: {

@@ -3,7 +3,7 @@ import { providerSnapshot } from '../audit/snapshots.ts';
 import type { Provider, ProviderModel } from '../embedding/provider.service.ts';
 import { builder } from './builder.ts';
 
-const ModelKindEnum = builder.enumType('ModelKind', {
+export const ModelKindEnum = builder.enumType('ModelKind', {
   values: { EMBEDDING: { value: 'embedding' }, RERANK: { value: 'rerank' } } as const,
 });
 

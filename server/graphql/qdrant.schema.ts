@@ -5,6 +5,7 @@ import { searchQdrant } from '../memory/qdrantSearch.service.ts';
 import type { QdrantHealth, QdrantSettings, QdrantStatus } from '../vector/qdrant.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
+import { RecentCallsRef } from './modelTest.schema.ts';
 
 const QuantizationEnum = builder.enumType('QdrantQuantization', {
   values: {
@@ -44,6 +45,7 @@ export const QdrantStatusRef = builder.objectRef<QdrantStatus>('QdrantStatus').i
     incompatibleReason: t.exposeString('incompatibleReason', { nullable: true, description: 'What does not fit, and the fix.' }),
     points: t.exposeInt('points', { nullable: true }),
     pendingSync: t.exposeInt('pendingSync', { description: 'Changes queued for Qdrant.' }),
+    calls: t.field({ type: RecentCallsRef, nullable: true, description: 'How calls to Qdrant went lately.', resolve: (s) => s.calls }),
   }),
 });
 

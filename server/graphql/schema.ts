@@ -12,6 +12,7 @@ import './health.schema.ts';
 import './qdrant.schema.ts';
 import './engineStatus.schema.ts';
 import './provider.schema.ts';
+import './modelTest.schema.ts';
 import './reindex.schema.ts';
 import './backup.schema.ts';
 import './audit.schema.ts';

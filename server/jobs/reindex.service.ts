@@ -3,7 +3,7 @@ import { EventEmitter, on } from 'node:events';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Db } from '../db/open.ts';
 import type { ReindexJobStatus } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { badInput, notFound, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { instanceIsGone, newInstanceId } from '../processInstance.ts';
 import * as vectorRepo from '../vector/vector.repository.ts';
@@ -85,10 +85,15 @@ export class ReindexRunner {
     this.events.setMaxListeners(0);
   }
 
-  /** Starts a job, or returns the one already running (and takes it over if its process died). */
+  /**
+   * Starts a job, or returns the one already running (and takes it over if its process died). A new job is not
+   * started, and nothing is changed, when the model cannot embed: BAD_USER_INPUT when there is none to use (or it
+   * does not load), UNAVAILABLE when one real call to it fails; the message says why.
+   */
   async start(force: boolean): Promise<ReindexJob> {
     const running = await repo.findRunningJob(this.deps.db);
     if (running) return this.adopt(running);
+    await this.probeModel();
     if (force) await vectorRepo.flagAll(this.deps.db);
     const now = Date.now();
     let row: JobRow;
@@ -184,6 +189,14 @@ export class ReindexRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.idle();
+  }
+
+  /** A job that could only fail batch after batch is refused up front, with the model's own answer. */
+  private async probeModel() {
+    const test = await this.deps.vectors.testEmbedding();
+    if (test.ok) return;
+    if (!test.called) throw badInput(`reindex not started: ${test.error}`);
+    throw unavailable(`reindex not started: the embedding model failed a test call (${test.error})`);
   }
 
   /** Takes a running job over when its owner is gone or silent, and runs it here; returns it as it is after that. */

@@ -211,3 +211,15 @@ export async function memoriesByState(db: Db, now: number, retentionCutoff: numb
   const outOfRetention = row.out_of_retention ?? 0;
   return { active: row.total - archived - expired - outOfRetention, expired, out_of_retention: outOfRetention, archived };
 }
+
+/** Keys whose memories (archived and expired ones too) are stored, with how many, by name; `contains` narrows them. */
+export async function apiKeyCounts(db: Db, f: { contains: string | null; limit: number; offset: number }) {
+  let q = db.selectFrom('memory_counts').where('memories', '>', 0);
+  // LIKE's wildcards in the text are matched as themselves.
+  if (f.contains) q = q.where(sql<boolean>`api_key_id like ${`%${f.contains.replace(/[\\%_]/g, '\\$&')}%`} escape '\\'`);
+  const [rows, total] = await Promise.all([
+    q.select(['api_key_id', 'memories']).orderBy('api_key_id').limit(f.limit).offset(f.offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, totalCount: total.count };
+}

@@ -13,7 +13,7 @@ import { apiKeyIdSchema, describeIssues, LIMITS, limitSchema, offsetSchema, pars
 import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
-import { toFtsQuery } from './ftsQuery.ts';
+import { searchWords, toFtsQuery } from './ftsQuery.ts';
 import * as repo from './memory.repository.ts';
 import {
   contentKey,
@@ -66,6 +66,8 @@ export interface MemoryPageRequest {
 
 export interface MemoryStats {
   totalEntries: number;
+  /** The retention window the counts were made with. */
+  retentionDays: number;
   tokensUsed: number;
   /** Share of retrievals that returned at least one memory; null before the first retrieval. */
   hitRate: number | null;
@@ -231,6 +233,7 @@ export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise
   const due = hidden && hiddenCount > 0 ? purgeDueAt({ expiresAt: hidden.first_expiry, updatedAt: hidden.first_write }, settings) : null;
   return {
     totalEntries: byType.reduce((n, r) => n + r.count, 0),
+    retentionDays: settings.retentionDays,
     tokensUsed: byType.reduce((n, r) => n + Number(r.tokens ?? 0), 0),
     hitRate: totals.retrievals > 0 ? totals.hits / totals.retrievals : null,
     retrievals: totals.retrievals,
@@ -239,6 +242,28 @@ export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise
     hiddenByExpiry: hidden?.expired ?? 0,
     hiddenByRetention: hidden?.out_of_retention ?? 0,
     purgeDueAt: due === null ? null : new Date(due),
+  };
+}
+
+const apiKeysSchema = z.object({
+  contains: z.string().trim().max(LIMITS.idChars, `contains is longer than ${LIMITS.idChars} characters`).nullish(),
+  limit: limitSchema,
+  offset: offsetSchema,
+});
+
+/** The API keys that have memories, with how many each (archived and expired ones too), by name; for admins. */
+export async function listApiKeys(deps: MemoryDeps, page: { contains?: string | null; limit?: number | null; offset?: number | null }) {
+  const valid = parseInput(apiKeysSchema, { contains: page.contains, limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  const { rows, totalCount } = await repo.apiKeyCounts(deps.db, {
+    contains: valid.contains || null,
+    limit: valid.limit,
+    offset: valid.offset,
+  });
+  return {
+    items: rows.map((r) => ({ apiKeyId: r.api_key_id, memories: r.memories })),
+    totalCount,
+    limit: valid.limit,
+    offset: valid.offset,
   };
 }
 
@@ -314,6 +339,11 @@ export async function requireMemory(deps: MemoryDeps, id: string, canSee: KeyGua
   const memory = await getMemory(deps, id, canSee);
   if (!memory) throw notFound(`no memory with id ${id}`);
   return memory;
+}
+
+/** The search of a memory list as the index reads it (see toFilter): every word, the last one as a prefix. */
+export function listSearchWords(search: string | null | undefined): string[] {
+  return search ? searchWords(search, { prefixLast: true }) : [];
 }
 
 /** Returns null when the search text has no searchable word: such a search matches nothing. */

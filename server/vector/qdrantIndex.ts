@@ -1,4 +1,5 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { describeNetworkError } from '../embedding/providerHttp.ts';
 import { DomainError } from '../errors.ts';
 import { outsideErrorText } from '../redact.ts';
 import { CircuitBreaker } from './circuitBreaker.ts';
@@ -229,7 +230,11 @@ export class QdrantIndex implements VectorIndex {
       const error = res.ok ? null : outsideErrorText(`HTTP ${res.status}: ${body}`, [this.connection.apiKey]);
       return { ready: res.ok, latencyMs: performance.now() - started, error };
     } catch (error) {
-      return { ready: false, latencyMs: performance.now() - started, error: outsideErrorText(error, [this.connection.apiKey]) };
+      return {
+        ready: false,
+        latencyMs: performance.now() - started,
+        error: outsideErrorText(describeNetworkError(error), [this.connection.apiKey]),
+      };
     }
   }
 

@@ -84,3 +84,17 @@ describe('memoryHealth', () => {
     expect(row.pk).toBe((maxPk as { pk: number }).pk + 1);
   });
 });
+
+describe('memoryHealth on a fresh server', () => {
+  it('is healthy with no memory stored yet', async () => {
+    const fresh = await startTestApp();
+    try {
+      const { memoryHealth: h } = await fresh.ok(HEALTH);
+      expect(h).toMatchObject({ ok: true, error: null });
+      expect(h.checks.map((c: { ok: boolean }) => c.ok)).toEqual([true, true, true, true]);
+      expect(fresh.database.sqlite.prepare('select count(*) as n from memories').get()).toEqual({ n: 0 });
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -433,14 +433,17 @@ describe('backfill by reindex', () => {
       app,
       Array.from({ length: 12 }, (_, i) => ({ apiKeyId: 'acme', key: `m${i}`, content: `I eat banana on day ${i}` })),
     );
-    // Hold the job before its first batch until the stream is open, so no progress is missed.
+    // Hold the job before its first batch until the stream is open, so no progress is missed. The first load is
+    // the test call that reindex makes before it starts a job; the second is the job's own.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const load = app.services.vectors.loadForJob.bind(app.services.vectors);
-    vi.spyOn(app.services.vectors, 'loadForJob').mockImplementationOnce(async () => {
-      await held;
-      return load();
-    });
+    vi.spyOn(app.services.vectors, 'loadForJob')
+      .mockImplementationOnce(load)
+      .mockImplementationOnce(async () => {
+        await held;
+        return load();
+      });
     const { id } = (await app.ok(REINDEX)).reindex;
     type Frame = { status: string; total: number; processed: number; failed: number };
     const stream = subscribe<{ reindexProgress: Frame }>(app.url, PROGRESS, { jobId: id });
@@ -497,6 +500,20 @@ describe('outage and recovery', () => {
     expect(app.qdrant.requests.length).toBe(seen);
     expect(contents(r)).toEqual(['I eat banana']);
     expect(r.resolution.fallbackReason).toMatch(/Qdrant unavailable \(circuit open after 3 failures/);
+  });
+
+  it('counts the failed calls in the status with the last error, and not the calls the open breaker refused', async () => {
+    const { app, apiKeyId } = await synced();
+    const calls = async () =>
+      (await app.ok(`{ engineStatus { qdrant { calls { calls failures lastError } } } }`)).engineStatus.qdrant.calls;
+    const before = await calls();
+    expect(before.failures).toBe(0);
+    app.qdrant.fault({ type: 'unavailable', times: Infinity });
+    for (let i = 0; i < BREAKER_THRESHOLD + 2; i++) await retrieve(app, { apiKeyId, query: 'mango' });
+    const after = await calls();
+    expect(after.failures).toBe(BREAKER_THRESHOLD);
+    expect(after.calls).toBe(before.calls + BREAKER_THRESHOLD);
+    expect(after.lastError).toMatch(/Service Unavailable/);
   });
 
   it('closes the breaker after the cooldown on a successful call, and SEMANTIC answers from Qdrant again', async () => {

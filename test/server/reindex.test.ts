@@ -523,38 +523,79 @@ describe('jobs of other processes', () => {
 });
 
 describe('failures', () => {
-  it('fails a job when there is no model to embed with, says why, and keeps the memories flagged', async () => {
+  const PROVIDER = `mutation($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }`;
+
+  /** An app whose embeddings come from the model API double, through a provider named "double". */
+  async function withRemoteModel(api: { baseUrl: string; apiKey: string | null }) {
+    const target = await startTestApp({ engine: engine() });
+    await target.ok(PROVIDER, {
+      input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] },
+    });
+    await target.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'double/embed-1', embeddingSource: 'REMOTE' } });
+    return target;
+  }
+
+  it('refuses to start without a model to embed with, says why, changes nothing and keeps the memories flagged', async () => {
     const bare = await startTestApp();
     try {
       await bare.ok(UPDATE_SETTINGS, { input: { staticEnabled: false } });
       await importMemories(bare, 3);
-      const job = await startJob(bare);
-      await bare.services.reindex.idle();
-      const failed: Job = (await bare.ok(JOB_QUERY, { id: job.id })).reindexJob;
-      expect(failed).toMatchObject({ status: 'FAILED', processed: 0 });
-      expect(failed.error).toMatch(/keyword search only/);
+      const error = onlyError(await bare.gql(REINDEX, { force: true }));
+      expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(error.message).toMatch(/^reindex not started: .*keyword search only/);
+      expect((await bare.ok(JOB_QUERY, {})).reindexJob).toBeNull();
       expect(counts(bare).pending).toBe(3);
     } finally {
       await bare.close();
     }
   });
 
-  it('gives up after three batches in a row fail, keeping their memories flagged, and says why', async () => {
+  it("refuses to start when a test call to the model fails, with the model's answer, and starts no job", async () => {
     const api = await startModelApi();
-    const target = await startTestApp({ engine: engine() });
+    const target = await withRemoteModel(api);
     try {
-      await target.ok(`mutation($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }`, {
-        input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] },
-      });
-      await target.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'double/embed-1', embeddingSource: 'REMOTE' } });
+      await importMemories(target, 4);
+      api.inject({ kind: 'status', status: 401, message: 'Incorrect API key provided' });
+      const error = onlyError(await target.gql(REINDEX, {}));
+      expect(error.extensions?.code).toBe('UNAVAILABLE');
+      expect(error.message).toMatch(
+        /^reindex not started: the embedding model failed a test call \(.*HTTP 401: Incorrect API key provided\)$/,
+      );
+      expect((await target.ok(JOB_QUERY, {})).reindexJob).toBeNull();
+      expect(counts(target).pending).toBe(4);
+      // The test call was one request, not a job's worth of retries.
+      expect(api.requests.filter((r) => r.path === '/v1/embeddings')).toHaveLength(1);
+    } finally {
+      await target.close();
+      await api.close();
+    }
+  });
+
+  it('refuses to start when the model API cannot be reached', async () => {
+    const api = await startModelApi();
+    const target = await withRemoteModel(api);
+    await api.close();
+    try {
+      await importMemories(target, 2);
+      const error = onlyError(await target.gql(REINDEX, {}));
+      expect(error.extensions?.code).toBe('UNAVAILABLE');
+      expect(error.message).toMatch(/ECONNREFUSED/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('gives up after three batches in a row fail, keeping their memories flagged, and says why', async () => {
+    // The model's context is shorter than its settings say: the test call's short text passes, every memory fails.
+    const api = await startModelApi({ maxInputTokens: 5 });
+    const target = await withRemoteModel(api);
+    try {
       await importMemories(target, 20);
-      // A 400 is not retried: every batch fails at once.
-      api.inject({ kind: 'status', status: 400, message: 'input rejected' }, Number.POSITIVE_INFINITY);
       const job = await startJob(target);
       await target.services.reindex.idle();
       const failed: Job = (await target.ok(JOB_QUERY, { id: job.id })).reindexJob;
       expect(failed).toMatchObject({ status: 'FAILED', processed: 0, failed: 3 * BATCH, total: 20 });
-      expect(failed.error).toMatch(/HTTP 400: input rejected/);
+      expect(failed.error).toMatch(/HTTP 400: .*maximum context length/);
       expect(counts(target).pending).toBe(20);
     } finally {
       await target.close();

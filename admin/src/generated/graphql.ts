@@ -224,7 +224,7 @@ export type AccessTokensQueryVariables = Exact<{
 }>;
 
 
-export type AccessTokensQuery = { accessTokens: Array<{ id: string, name: string, role: TokenRole, apiKeyId: string | null, mayForgetKey: boolean, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+export type AccessTokensQuery = { accessTokens: Array<{ id: string, name: string, role: TokenRole, apiKeyId: string | null, mayForgetKey: boolean, tokenStart: string | null, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
 
 export type CreateAccessTokenMutationVariables = Exact<{
   input: CreateAccessTokenInput;
@@ -249,10 +249,14 @@ export type ReindexJobFieldsFragment = { id: string, status: ReindexStatus, forc
 
 export type ModelProviderFieldsFragment = { id: string, baseUrl: string, hasApiKey: boolean, keyless: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> };
 
+export type RecentCallsFieldsFragment = { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null };
+
+export type ModelTestFieldsFragment = { kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null };
+
 export type EngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type EngineStatusQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string }, qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number } } };
+export type EngineStatusQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null }, qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null } } };
 
 export type LatestReindexJobQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -299,7 +303,21 @@ export type DeleteModelProviderMutationVariables = Exact<{
 
 export type DeleteModelProviderMutation = { deleteModelProvider: boolean };
 
-export type QdrantStatusFieldsFragment = { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number };
+export type TestEngineModelMutationVariables = Exact<{
+  kind: ModelKind;
+}>;
+
+
+export type TestEngineModelMutation = { testEngineModel: { kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null } };
+
+export type TestModelProviderMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TestModelProviderMutation = { testModelProvider: Array<{ kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null }> };
+
+export type QdrantStatusFieldsFragment = { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null };
 
 export type QdrantSettingsFieldsFragment = { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> };
 
@@ -350,7 +368,7 @@ export type MemoryListQueryVariables = Exact<{
 }>;
 
 
-export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null }> } };
+export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, searchWords: Array<string>, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null }> } };
 
 export type MemoryOverviewQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -362,7 +380,7 @@ export type MemoryOverviewQueryVariables = Exact<{
 }>;
 
 
-export type MemoryOverviewQuery = { memories: { stats: { totalEntries: number, tokensUsed: number, hitRate: number | null, retrievals: number, hiddenByExpiry: number, hiddenByRetention: number, nextPurgeAt: string | null, byType: Array<{ type: MemoryType, count: number }>, byWeek: Array<{ weekStart: string, count: number }> } } };
+export type MemoryOverviewQuery = { memories: { stats: { totalEntries: number, hiddenByRetention: number, retentionDays: number, tokensUsed: number, hitRate: number | null, retrievals: number, hiddenByExpiry: number, nextPurgeAt: string | null, byType: Array<{ type: MemoryType, count: number }>, byWeek: Array<{ weekStart: string, count: number }> } } };
 
 export type ExportMemoriesQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -429,6 +447,14 @@ export type RestoreSummaryMutationVariables = Exact<{
 
 export type RestoreSummaryMutation = { restoreSummary: { restored: number, summary: { id: string, key: string } } };
 
+export type ApiKeySuggestionsQueryVariables = Exact<{
+  contains?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ApiKeySuggestionsQuery = { apiKeys: { totalCount: number, items: Array<{ apiKeyId: string, memories: number }> } };
+
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
 }>;
@@ -463,6 +489,11 @@ export type UpdateMemorySettingsMutationVariables = Exact<{
 
 
 export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { viewer: { role: TokenRole, apiKeyId: string | null } };
 
 
 export class TypedDocumentString<TResult, TVariables>
@@ -514,6 +545,26 @@ export const ModelProviderFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"ModelProviderFields"});
+export const ModelTestFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ModelTestFields on ModelTestResult {
+  kind
+  model
+  ok
+  latencyMs
+  answer
+  error
+}
+    `, {"fragmentName":"ModelTestFields"});
+export const RecentCallsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RecentCallsFields on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}
+    `, {"fragmentName":"RecentCallsFields"});
 export const QdrantStatusFieldsFragmentDoc = new TypedDocumentString(`
     fragment QdrantStatusFields on QdrantStatus {
   configured
@@ -528,8 +579,18 @@ export const QdrantStatusFieldsFragmentDoc = new TypedDocumentString(`
   incompatibleReason
   points
   pendingSync
+  calls {
+    ...RecentCallsFields
+  }
 }
-    `, {"fragmentName":"QdrantStatusFields"});
+    fragment RecentCallsFields on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}`, {"fragmentName":"QdrantStatusFields"});
 export const QdrantSettingsFieldsFragmentDoc = new TypedDocumentString(`
     fragment QdrantSettingsFields on QdrantSettings {
   enabled
@@ -589,6 +650,7 @@ export const AccessTokensDocument = new TypedDocumentString(`
     role
     apiKeyId
     mayForgetKey
+    tokenStart
     createdAt
     lastUsedAt
     revokedAt
@@ -726,6 +788,9 @@ export const EngineStatusDocument = new TypedDocumentString(`
         kind
         message
       }
+      calls {
+        ...RecentCallsFields
+      }
       cache {
         hits
         misses
@@ -750,13 +815,24 @@ export const EngineStatusDocument = new TypedDocumentString(`
       enabled
       model
       reason
+      calls {
+        ...RecentCallsFields
+      }
     }
     qdrant {
       ...QdrantStatusFields
     }
   }
 }
-    fragment QdrantStatusFields on QdrantStatus {
+    fragment RecentCallsFields on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}
+fragment QdrantStatusFields on QdrantStatus {
   configured
   enabled
   url
@@ -769,6 +845,9 @@ export const EngineStatusDocument = new TypedDocumentString(`
   incompatibleReason
   points
   pendingSync
+  calls {
+    ...RecentCallsFields
+  }
 }`);
 
 export const useEngineStatusQuery = <
@@ -1027,6 +1106,68 @@ export const useDeleteModelProviderMutation = <
 
 useDeleteModelProviderMutation.fetcher = (variables: DeleteModelProviderMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteModelProviderMutation, DeleteModelProviderMutationVariables>(DeleteModelProviderDocument, variables, options);
 
+export const TestEngineModelDocument = new TypedDocumentString(`
+    mutation TestEngineModel($kind: ModelKind!) {
+  testEngineModel(kind: $kind) {
+    ...ModelTestFields
+  }
+}
+    fragment ModelTestFields on ModelTestResult {
+  kind
+  model
+  ok
+  latencyMs
+  answer
+  error
+}`);
+
+export const useTestEngineModelMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<TestEngineModelMutation, TError, TestEngineModelMutationVariables, TContext>) => {
+    
+    return useMutation<TestEngineModelMutation, TError, TestEngineModelMutationVariables, TContext>(
+      {
+    mutationKey: ['TestEngineModel'],
+    mutationFn: (variables?: TestEngineModelMutationVariables) => fetcher<TestEngineModelMutation, TestEngineModelMutationVariables>(TestEngineModelDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useTestEngineModelMutation.fetcher = (variables: TestEngineModelMutationVariables, options?: RequestInit['headers']) => fetcher<TestEngineModelMutation, TestEngineModelMutationVariables>(TestEngineModelDocument, variables, options);
+
+export const TestModelProviderDocument = new TypedDocumentString(`
+    mutation TestModelProvider($id: ID!) {
+  testModelProvider(id: $id) {
+    ...ModelTestFields
+  }
+}
+    fragment ModelTestFields on ModelTestResult {
+  kind
+  model
+  ok
+  latencyMs
+  answer
+  error
+}`);
+
+export const useTestModelProviderMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<TestModelProviderMutation, TError, TestModelProviderMutationVariables, TContext>) => {
+    
+    return useMutation<TestModelProviderMutation, TError, TestModelProviderMutationVariables, TContext>(
+      {
+    mutationKey: ['TestModelProvider'],
+    mutationFn: (variables?: TestModelProviderMutationVariables) => fetcher<TestModelProviderMutation, TestModelProviderMutationVariables>(TestModelProviderDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useTestModelProviderMutation.fetcher = (variables: TestModelProviderMutationVariables, options?: RequestInit['headers']) => fetcher<TestModelProviderMutation, TestModelProviderMutationVariables>(TestModelProviderDocument, variables, options);
+
 export const QdrantSettingsDocument = new TypedDocumentString(`
     query QdrantSettings {
   qdrantSettings {
@@ -1200,6 +1341,7 @@ export const MemoryListDocument = new TypedDocumentString(`
     limit
     offset
     hasMore
+    searchWords
     items {
       ...MemoryRowFields
     }
@@ -1257,6 +1399,8 @@ export const MemoryOverviewDocument = new TypedDocumentString(`
   ) {
     stats {
       totalEntries
+      hiddenByRetention
+      retentionDays
       tokensUsed
       hitRate
       retrievals
@@ -1588,6 +1732,39 @@ export const useRestoreSummaryMutation = <
 
 useRestoreSummaryMutation.fetcher = (variables: RestoreSummaryMutationVariables, options?: RequestInit['headers']) => fetcher<RestoreSummaryMutation, RestoreSummaryMutationVariables>(RestoreSummaryDocument, variables, options);
 
+export const ApiKeySuggestionsDocument = new TypedDocumentString(`
+    query ApiKeySuggestions($contains: String, $limit: Int) {
+  apiKeys(contains: $contains, limit: $limit) {
+    totalCount
+    items {
+      apiKeyId
+      memories
+    }
+  }
+}
+    `);
+
+export const useApiKeySuggestionsQuery = <
+      TData = ApiKeySuggestionsQuery,
+      TError = unknown
+    >(
+      variables?: ApiKeySuggestionsQueryVariables,
+      options?: Omit<UseQueryOptions<ApiKeySuggestionsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<ApiKeySuggestionsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<ApiKeySuggestionsQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['ApiKeySuggestions'] : ['ApiKeySuggestions', variables],
+    queryFn: fetcher<ApiKeySuggestionsQuery, ApiKeySuggestionsQueryVariables>(ApiKeySuggestionsDocument, variables),
+    ...options
+  }
+    )};
+
+useApiKeySuggestionsQuery.getKey = (variables?: ApiKeySuggestionsQueryVariables) => variables === undefined ? ['ApiKeySuggestions'] : ['ApiKeySuggestions', variables];
+
+
+useApiKeySuggestionsQuery.fetcher = (variables?: ApiKeySuggestionsQueryVariables, options?: RequestInit['headers']) => fetcher<ApiKeySuggestionsQuery, ApiKeySuggestionsQueryVariables>(ApiKeySuggestionsDocument, variables, options);
+
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {
   retrievePreview(input: $input) {
@@ -1812,3 +1989,33 @@ export const useUpdateMemorySettingsMutation = <
 
 
 useUpdateMemorySettingsMutation.fetcher = (variables: UpdateMemorySettingsMutationVariables, options?: RequestInit['headers']) => fetcher<UpdateMemorySettingsMutation, UpdateMemorySettingsMutationVariables>(UpdateMemorySettingsDocument, variables, options);
+
+export const ViewerDocument = new TypedDocumentString(`
+    query Viewer {
+  viewer {
+    role
+    apiKeyId
+  }
+}
+    `);
+
+export const useViewerQuery = <
+      TData = ViewerQuery,
+      TError = unknown
+    >(
+      variables?: ViewerQueryVariables,
+      options?: Omit<UseQueryOptions<ViewerQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<ViewerQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<ViewerQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['Viewer'] : ['Viewer', variables],
+    queryFn: fetcher<ViewerQuery, ViewerQueryVariables>(ViewerDocument, variables),
+    ...options
+  }
+    )};
+
+useViewerQuery.getKey = (variables?: ViewerQueryVariables) => variables === undefined ? ['Viewer'] : ['Viewer', variables];
+
+
+useViewerQuery.fetcher = (variables?: ViewerQueryVariables, options?: RequestInit['headers']) => fetcher<ViewerQuery, ViewerQueryVariables>(ViewerDocument, variables, options);
