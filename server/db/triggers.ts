@@ -94,8 +94,14 @@ export const TRIGGERS: readonly { name: string; fires: string; does: string; cre
   },
   {
     name: 'audit_log_append_only',
-    fires: 'before update on audit_log',
+    fires: 'before update of any column but api_key_id on audit_log',
     does: 'refuses it: an audit entry is never rewritten',
+    createdBy: 'migration 013',
+  },
+  {
+    name: 'audit_log_forget_key',
+    fires: 'before update of api_key_id on audit_log',
+    does: "refuses it unless the key's id gives way to a 'forgotten:' pseudonym (forgetApiKey)",
     createdBy: 'migration 013',
   },
   {

@@ -3,6 +3,7 @@ import { createMnemoClient, isMnemoError, type MnemoClientOptions, MnemoError } 
 import { type NetworkDouble, startNetworkDouble } from '../doubles/proxy.ts';
 import { REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 /** A chat request as a gateway forwards it. */
 const chatRequest = () => ({
@@ -18,7 +19,8 @@ let app: TestApp;
 let gatewayToken: string;
 let network: NetworkDouble;
 beforeAll(async () => {
-  app = await startTestApp();
+  // A model to reindex with: reindex refuses to start without one.
+  app = await startTestApp({ engine: topicEngine(topicModelDir()) });
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
   gatewayToken = await app.mintToken({ apiKeyId: 'gw' });
   await app.ok(`mutation { createMemory(input: { apiKeyId: "gw", content: "Uses the Helix editor for all code" }) { id } }`);
@@ -202,6 +204,6 @@ describe('typed calls', () => {
     const job = await admin.reindex();
     const updates = [];
     for await (const update of admin.reindexProgress(job.id)) updates.push(update);
-    expect(updates.at(-1)).toMatchObject({ id: job.id, status: expect.stringMatching(/COMPLETED|FAILED/) });
+    expect(updates.at(-1)).toMatchObject({ id: job.id, status: 'COMPLETED' });
   });
 });

@@ -7,6 +7,7 @@ import { runCli } from '../../server/cli.ts';
 import { httpTransport, mcpClient } from '../helpers/mcp.ts';
 import { CREATE_TOKEN, IMPORT_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 const AUDIT_LOG = `query Audit($action: AuditAction, $actor: String, $apiKeyId: String, $since: DateTime, $until: DateTime, $limit: Int, $offset: Int) {
   auditLog(action: $action, actor: $actor, apiKeyId: $apiKeyId, since: $since, until: $until, limit: $limit, offset: $offset) {
@@ -101,7 +102,8 @@ describe('the audit log', () => {
   it('records token mint and revoke, import, export, clear, summarize and restore, reindex start and cancel, backup', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-audit-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-    const app = await startTestApp({ backupDir: dir });
+    // A model to reindex with: reindex refuses to start without one.
+    const app = await startTestApp({ backupDir: dir, engine: topicEngine(topicModelDir()) });
     cleanup.push(() => app.close());
     const { createAccessToken } = await app.ok(CREATE_TOKEN, { input: { name: 'gw-eu', apiKeyId: 'k1' } });
     await app.ok(REVOKE_TOKEN, { id: createAccessToken.accessToken.id });

@@ -91,7 +91,9 @@ describe('memoryHealth on a fresh server', () => {
     try {
       const { memoryHealth: h } = await fresh.ok(HEALTH);
       expect(h).toMatchObject({ ok: true, error: null });
-      expect(h.checks.map((c: { ok: boolean }) => c.ok)).toEqual([true, true, true, true]);
+      expect(h.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual(
+        ['CREATE', 'READ', 'SEARCH', 'DELETE', 'COMMIT', 'DISK'].map((name) => [name, true]),
+      );
       expect(fresh.database.sqlite.prepare('select count(*) as n from memories').get()).toEqual({ n: 0 });
     } finally {
       await fresh.close();

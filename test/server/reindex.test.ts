@@ -7,8 +7,8 @@ import type { ExecutionResult } from 'graphql';
 import { NetworkError } from 'graphql-sse';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../server/db/open.ts';
-import type { Embedder } from '../../server/embedding/embedder.ts';
 import { startModelApi } from '../doubles/modelApi.ts';
+import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
 import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
@@ -47,10 +47,8 @@ beforeAll(async () => {
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
 });
 afterAll(() => app.close());
-/** Embeddings still held when a test ends (it failed before letting them go). */
-const held: (() => void)[] = [];
 afterEach(async () => {
-  for (const open of held.splice(0)) open();
+  releaseHeldEmbeddings();
   vi.restoreAllMocks();
   // Every test leaves no job running behind it.
   await app.services.reindex.idle();
@@ -96,27 +94,6 @@ function counts(target: TestApp) {
 /** Every memory has exactly one vector and none is waiting for one. */
 function expectFullyIndexed(target: TestApp, memories: number) {
   expect(counts(target)).toEqual({ memories, vectors: memories, distinctVectors: memories, vectorsOfMemories: memories, pending: 0 });
-}
-
-/**
- * Holds every embedding call of the app's embedder until open() is called, so a job can be caught while it
- * runs without relying on timing. `reached` resolves once a call is waiting.
- */
-async function holdEmbeddings(target: TestApp) {
-  const { embedder } = await target.services.vectors.embedding();
-  if (!embedder) throw new Error('the app has no embedder');
-  const embed = embedder.embed.bind(embedder);
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  held.push(open);
-  let reach!: () => void;
-  const reached = new Promise<void>((resolve) => (reach = resolve));
-  vi.spyOn(embedder as Embedder, 'embed').mockImplementation(async (texts) => {
-    reach();
-    await opened;
-    return embed(texts);
-  });
-  return { open, reached };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ExecutionResult } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { subscribe, subscribeOverWebSocket } from '../helpers/subscribe.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
@@ -25,6 +26,10 @@ beforeAll(async () => {
   await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'key-b', content: 'I deploy with Nomad' } });
 });
 afterAll(() => app.close());
+afterEach(() => {
+  releaseHeldEmbeddings();
+  vi.restoreAllMocks();
+});
 
 /** Runs one operation over WebSocket to its end. */
 const overWebSocket = <T>(query: string, variables: Record<string, unknown>, token?: string | null, how?: 'payload' | 'header') =>
@@ -40,13 +45,20 @@ async function startReindex(): Promise<Job> {
 
 describe('GraphQL over WebSocket on /graphql', () => {
   it('streams reindexProgress to its end, as SSE does', async () => {
+    // The job waits at its first batch until both streams have seen it running.
+    const hold = await holdEmbeddings(app);
     const job = await startReindex();
-    const [ws, sse] = await Promise.all([
-      subscribeOverWebSocket<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: job.id }).rest(),
-      subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: job.id }).rest(),
-    ]);
-    for (const updates of [ws, sse]) {
-      const jobs = updates.map((r) => r.data!.reindexProgress);
+    await hold.reached;
+    const streams = [
+      subscribeOverWebSocket<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: job.id }),
+      subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: job.id }),
+    ];
+    const firsts = await Promise.all(streams.map((s) => s.next()));
+    hold.open();
+    const rests = await Promise.all(streams.map((s) => s.rest()));
+    for (const [i, first] of firsts.entries()) {
+      expect(first?.data?.reindexProgress).toMatchObject({ id: job.id, status: 'RUNNING', processed: 0 });
+      const jobs = rests[i]!.map((r) => r.data!.reindexProgress);
       expect(jobs.length).toBeGreaterThan(1);
       expect(jobs.at(-1)).toMatchObject({ id: job.id, status: 'COMPLETED', processed: job.total, total: job.total });
     }
