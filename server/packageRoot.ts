@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -5,3 +6,6 @@ import path from 'node:path';
  * runs from source (server/x.ts under tsx) or compiled (dist/server/x.js under node).
  */
 export const PACKAGE_ROOT = path.resolve(import.meta.dirname, import.meta.filename.endsWith('.js') ? '../..' : '..');
+
+/** The package's version, read from its package.json at run time (an import would copy the file into dist/, which the package does not ship). */
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -7,8 +7,8 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import packageJson from '../../package.json' with { type: 'json' };
 import { DomainError } from '../errors.ts';
+import { PACKAGE_VERSION } from '../packageRoot.ts';
 import { illFormedArguments, parseInput } from '../validation.ts';
 import { memoryExtract } from './gateway.tools.ts';
 import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryList, memoryUpdate } from './memory.tools.ts';
@@ -41,7 +41,7 @@ const INSTRUCTIONS = `mnemo is the user's long-term memory. Before answering, ca
  */
 export function createMcpServer(ctx: ToolContext): Server {
   const server = new Server(
-    { name: 'mnemo', title: 'mnemo memory', version: packageJson.version },
+    { name: 'mnemo', title: 'mnemo memory', version: PACKAGE_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED }));

@@ -1,9 +1,11 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PrebuildMirror, startPrebuildMirror } from '../doubles/prebuildMirror.js';
 
 /**
  * What a gateway team does: `npm pack` mnemo and @mnemo/client, install both tarballs in a project of its own,
@@ -11,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * package comes from the npm cache that `npm ci` filled (npm 11 asks for full registry documents when it
  * resolves a dependency that no lockfile pins, and `npm ci` caches only the abbreviated ones). So the project
  * gets a lockfile made from this repository's own: the versions mnemo is tested with, with the registry's
- * tarball addresses, which the cache holds by integrity. better-sqlite3 compiles at install (node-gyp against
- * the machine's Node headers), hence minutes and the slow project. @huggingface/transformers (an optional
- * dependency) is left out, as when its binaries fail to install: the server must not need it.
+ * tarball addresses, which the cache holds by integrity. better-sqlite3's install script fetches its prebuilt
+ * binary with prebuild-install, as it does for a user online, from a double of GitHub releases (no GitHub here;
+ * compiling it instead with node-gyp would take minutes). @huggingface/transformers (an optional dependency) is
+ * left out, as when its binaries fail to install: the server must not need it.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN_TOKEN = 'install-admin-token-0123456789';
@@ -33,7 +36,9 @@ interface LockEntry {
 }
 
 let dir: string;
-beforeAll(() => {
+let mirror: PrebuildMirror;
+let prebuildsBefore: Set<string> | undefined;
+beforeAll(async () => {
   const missing = REQUIRED_BUILD.filter((file) => !existsSync(path.join(ROOT, file)));
   if (missing.length > 0) throw new Error(`run \`npm run build\` first (missing: ${missing.join(', ')})`);
   dir = mkdtempSync(path.join(tmpdir(), 'mnemo-packed-'));
@@ -43,16 +48,33 @@ beforeAll(() => {
   const server = pack();
   const client = pack('-w', '@mnemo/client');
   writeProject(dir, server, client);
-  const install = spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
+  mirror = await startPrebuildMirror(ROOT);
+  prebuildsBefore = new Set(prebuilds());
+  // Not execFileSync: the mirror answers from this process while npm installs.
+  await promisify(execFile)('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
     cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', ...mirror.env },
+    maxBuffer: 64 << 20,
+  }).catch((error: { code?: number; stdout?: string; stderr?: string }) => {
+    throw new Error(`npm ci --offline failed (${error.code}):\n${error.stdout}\n${error.stderr}`);
   });
-  if (install.status !== 0) throw new Error(`npm ci --offline failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
-}, 1_200_000);
-afterAll(() => {
+}, 900_000);
+afterAll(async () => {
+  await mirror?.close();
+  // prebuild-install keeps each download in the npm cache under a name hashed from its URL, which changes with
+  // the mirror's port: drop this run's copy rather than leave one behind per run.
+  if (prebuildsBefore) {
+    const asset = path.basename(mirror.assetPath);
+    for (const file of prebuilds()) if (!prebuildsBefore.has(file) && file.endsWith(asset)) rmSync(file);
+  }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/** The prebuilt binaries prebuild-install has kept in the npm cache. */
+function prebuilds() {
+  const folder = path.join(execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim(), '_prebuilds');
+  return existsSync(folder) ? readdirSync(folder).map((file) => path.join(folder, file)) : [];
+}
 
 /** The gateway's project: both tarballs as dependencies, pinned by a lockfile made from mnemo's. */
 function writeProject(folder: string, serverTarball: string, clientTarball: string) {
@@ -138,7 +160,16 @@ async function withServer(env: Record<string, string>, run: (url: string) => Pro
     });
     await run(url);
   } finally {
-    process.kill(-child.pid!, 'SIGKILL');
+    stopGroup(child.pid!);
+  }
+}
+
+function stopGroup(pid: number) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (error) {
+    // Already gone (the server exited by itself): the error that says why is the one to report.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
 
@@ -188,6 +219,17 @@ describe('the packed packages, installed offline in a gateway’s project', () =
     for (const name of ['tsx', 'vite', 'react', 'vitest', '@tanstack/react-query', '@huggingface/transformers']) {
       expect(existsSync(path.join(dir, 'node_modules', name)), name).toBe(false);
     }
+  });
+
+  it('gets better-sqlite3 as its prebuilt binary from the release host, compiling nothing', () => {
+    expect(mirror.requests).toContain(mirror.assetPath);
+    // node-gyp would leave its Makefile, config.gypi and object files in build/; the prebuilt tarball holds one file.
+    const build = path.join(dir, 'node_modules/better-sqlite3/build');
+    expect(
+      readdirSync(build, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.relative(build, path.join(entry.parentPath, entry.name))),
+    ).toEqual(['Release/better_sqlite3.node']);
   });
 
   it('serves GraphQL and the admin app with npx mnemo serve, and @mnemo/client injects', async () => {
