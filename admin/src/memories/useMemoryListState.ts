@@ -1,21 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { MemoryListQueryVariables, MemoryOrderField } from '../generated/graphql';
-import { hashParams, replaceHashParams } from '../lib/route';
+import { pageFromUrl, pageSizeFromUrl, pagingParams } from '../lib/paging';
+import { replaceHashParams } from '../lib/route';
 import { useDebouncedValue } from '../lib/useDebouncedValue';
 import { type FilterVariables, filterVariables, type MemoryFilters, type MemorySort, NO_FILTERS } from './types';
 
-export const PAGE_SIZES = [10, 20, 50, 100] as const;
-const DEFAULT_PAGE_SIZE = 20;
-
-function pageFromUrl(): number {
-  const page = Number(hashParams().get('page'));
-  return Number.isInteger(page) && page >= 1 ? page : 1;
-}
-
-function pageSizeFromUrl(): number {
-  const size = Number(hashParams().get('size'));
-  return (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE;
-}
 const SEARCH_DEBOUNCE_MS = 300;
 
 /** Ascending first for text, newest or largest first for dates and counts. */
@@ -38,7 +27,7 @@ export function useMemoryListState() {
 
   // Page and page size live in the URL too, so a reload (or a shared link) opens the same page.
   useEffect(() => {
-    replaceHashParams({ page: page > 1 ? String(page) : null, size: pageSize !== DEFAULT_PAGE_SIZE ? String(pageSize) : null });
+    replaceHashParams(pagingParams(page, pageSize));
   }, [page, pageSize]);
 
   const listVars: MemoryListQueryVariables = { ...filterVars, ...sort, limit: pageSize, offset: (page - 1) * pageSize };
