@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { MemoryListQueryVariables, MemoryOrderField } from '../generated/graphql';
-import { pageFromUrl, pageSizeFromUrl, pagingParams } from '../lib/paging';
-import { replaceHashParams } from '../lib/route';
+import { useUrlPaging } from '../lib/paging';
+import { hashParams, replaceHashParams } from '../lib/route';
 import { useDebouncedValue } from '../lib/useDebouncedValue';
 import { type FilterVariables, filterVariables, type MemoryFilters, type MemorySort, NO_FILTERS } from './types';
 
@@ -11,24 +11,21 @@ const SEARCH_DEBOUNCE_MS = 300;
 const firstDirection = (field: MemoryOrderField) => (field === 'KEY' ? 'ASC' : 'DESC');
 
 /**
- * What the table shows: filters (search debounced), sort, page size and page (the last two also in the URL). Any
- * change to what is listed starts again at page 1; the page is derived, so no request is ever sent for a stale page.
+ * What the table shows: filters (search debounced), sort, page size and page (the last two in the URL, with whether
+ * hidden memories are shown). Any change to what is listed starts again at page 1.
  */
 export function useMemoryListState() {
-  const [filters, setFilters] = useState<MemoryFilters>(NO_FILTERS);
+  // "?all=1" opens the list with the hidden memories shown (the Data tab links there).
+  const [filters, setFilters] = useState<MemoryFilters>(() => ({ ...NO_FILTERS, showAll: hashParams().get('all') === '1' }));
   const [sort, setSort] = useState<MemorySort>({ orderBy: 'CREATED_AT', direction: 'DESC' });
-  const [pageSize, setPageSize] = useState<number>(() => pageSizeFromUrl());
   const search = useDebouncedValue(filters.search, SEARCH_DEBOUNCE_MS);
 
   const filterVars: FilterVariables = useMemo(() => filterVariables({ ...filters, search }), [filters, search]);
-  const listKey = JSON.stringify([filterVars, sort, pageSize]);
-  const [pageState, setPageState] = useState(() => ({ listKey, page: pageFromUrl() }));
-  const page = pageState.listKey === listKey ? pageState.page : 1;
-
-  // Page and page size live in the URL too, so a reload (or a shared link) opens the same page.
+  const paging = useUrlPaging(JSON.stringify([filterVars, sort]));
+  const { page, pageSize } = paging;
   useEffect(() => {
-    replaceHashParams(pagingParams(page, pageSize));
-  }, [page, pageSize]);
+    replaceHashParams({ all: filters.showAll ? '1' : null });
+  }, [filters.showAll]);
 
   const listVars: MemoryListQueryVariables = { ...filterVars, ...sort, limit: pageSize, offset: (page - 1) * pageSize };
 
@@ -39,8 +36,7 @@ export function useMemoryListState() {
     filterVars,
     listVars,
     sort,
-    page,
-    pageSize,
+    ...paging,
     setFilters: (patch: Partial<MemoryFilters>) => setFilters((f) => ({ ...f, ...patch })),
     clearFilters: () => setFilters(NO_FILTERS),
     sortBy: (field: MemoryOrderField) =>
@@ -49,8 +45,6 @@ export function useMemoryListState() {
           ? { orderBy: field, direction: s.direction === 'ASC' ? 'DESC' : 'ASC' }
           : { orderBy: field, direction: firstDirection(field) },
       ),
-    setPage: (p: number) => setPageState({ listKey, page: Math.max(1, Math.floor(p)) }),
-    setPageSize,
   };
 }
 
