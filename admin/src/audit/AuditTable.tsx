@@ -40,7 +40,7 @@ export function AuditTable({ items }: { items: readonly AuditEntry[] }) {
     });
   return (
     <ScrollRegion label="Audit log table">
-      <table className="audit-table">
+      <table className="audit-table" aria-label="Audit log">
         <thead>
           <tr>
             <th scope="col">When</th>
