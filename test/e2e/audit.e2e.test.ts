@@ -111,7 +111,10 @@ describe('the Audit log tab', () => {
       ['maxTokens', String(maxTokensBefore), '1234'],
       ['strategy', 'HYBRID', 'EXACT'],
     ]);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    // The detail stays open as the filter goes: the whole log, with the change under its row.
+    await list(page).getByRole('button', { name: 'Clear filters' }).click();
+    await rangeIs(page, '1–20 of 29');
+    expect(await page.getByRole('table', { name: 'Changes' }).isVisible()).toBe(true);
     await screenshot(page, 'audit');
   });
 

@@ -20,10 +20,12 @@ function shown(json: string | null): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** One line on what an entry did: the fields it changed, or the first figures of its target. */
+/** One line on what an entry did: the fields it changed, or the first figures of its target (ids only when it has nothing else; the detail shows them all). */
 function summary(e: AuditEntry): string {
   if (e.changes.length > 0) return e.changes.map((c) => c.field).join(', ');
-  return Object.entries(e.target ?? {})
+  const target = Object.entries(e.target ?? {});
+  const named = target.filter(([name]) => !name.endsWith('Id'));
+  return (named.length > 0 ? named : target)
     .slice(0, 3)
     .map(([name, value]) => `${name} ${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(', ');
