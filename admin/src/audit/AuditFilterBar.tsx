@@ -1,6 +1,7 @@
 import { ApiKeyInput } from '../components/ApiKeyInput';
-import { type AuditAction, useAuditActorsQuery } from '../generated/graphql';
-import { ACTION_LABELS, AUDIT_ACTIONS, BUILT_IN_ACTORS } from './actions';
+import { ChoiceSelect } from '../components/ChoiceSelect';
+import { useAuditActorsQuery } from '../generated/graphql';
+import { ACTION_LABELS, BUILT_IN_ACTORS } from './actions';
 import type { AuditFilters } from './useAuditLogState';
 
 interface Props {
@@ -16,17 +17,13 @@ export function AuditFilterBar({ filters, onChange, onClear }: Props) {
   const filtered = Object.values(filters).some((v) => v !== '');
   return (
     <search className="audit-filters" aria-label="Filter the audit log">
-      <label className="field">
-        <span>Action</span>
-        <select value={filters.action} onChange={(e) => onChange({ action: e.target.value as AuditAction | '' })}>
-          <option value="">All actions</option>
-          {AUDIT_ACTIONS.map((a) => (
-            <option key={a} value={a}>
-              {ACTION_LABELS[a]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceSelect
+        label="Action"
+        labels={ACTION_LABELS}
+        value={filters.action}
+        onChange={(action) => onChange({ action })}
+        any="All actions"
+      />
       <label className="field">
         <span>Actor</span>
         <select value={filters.actor} onChange={(e) => onChange({ actor: e.target.value })}>
