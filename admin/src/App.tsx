@@ -20,6 +20,8 @@ const TABS = [
   { id: 'engine', label: 'Engine', Component: lazy(() => import('./engine/EngineTab').then((m) => ({ default: m.EngineTab }))) },
   { id: 'settings', label: 'Settings', Component: lazy(() => import('./settings/SettingsTab').then((m) => ({ default: m.SettingsTab }))) },
   { id: 'access', label: 'Access', Component: lazy(() => import('./access/AccessTab').then((m) => ({ default: m.AccessTab }))) },
+  { id: 'data', label: 'Data', Component: lazy(() => import('./lifecycle/DataTab').then((m) => ({ default: m.DataTab }))) },
+  { id: 'audit', label: 'Audit log', Component: lazy(() => import('./audit/AuditTab').then((m) => ({ default: m.AuditTab }))) },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 

@@ -11,13 +11,15 @@ import {
   WIDTHS,
 } from './harness.ts';
 
-const TABS = ['Memories', 'Playground', 'Engine', 'Settings', 'Access'] as const;
+const TABS = ['Memories', 'Playground', 'Engine', 'Settings', 'Access', 'Data', 'Audit log'] as const;
 const HEADINGS: Record<(typeof TABS)[number], string> = {
   Memories: 'Memories',
   Playground: 'Retrieval playground',
   Engine: 'Engine',
   Settings: 'Settings',
   Access: 'Access',
+  Data: 'Data',
+  'Audit log': 'Audit log',
 };
 
 let e2e: E2E;
@@ -87,7 +89,7 @@ describe('every tab at every width', () => {
         expect(summary(await seriousAxeViolations(page)), `${tab} at ${width} px`).toEqual([]);
         if (width === 390) {
           await page.evaluate(() => window.scrollTo(0, 0));
-          await screenshot(page, `${tab.toLowerCase()}-390`);
+          await screenshot(page, `${tab.toLowerCase().replace(' ', '-')}-390`);
         }
       }
     }, 120_000);
@@ -128,16 +130,16 @@ describe('the top tabs (WAI-ARIA tabs pattern)', () => {
     await page.getByRole('heading', { level: 1, name: 'Retrieval playground' }).waitFor();
 
     await page.keyboard.press('End');
-    await expect.poll(selected).toBe('Access');
-    expect(await focused()).toBe('Access');
+    await expect.poll(selected).toBe('Audit log');
+    expect(await focused()).toBe('Audit log');
     await page.keyboard.press('ArrowRight');
     await expect.poll(selected).toBe('Memories');
     await page.keyboard.press('ArrowLeft');
-    await expect.poll(selected).toBe('Access');
+    await expect.poll(selected).toBe('Audit log');
     await page.keyboard.press('Home');
     await expect.poll(selected).toBe('Memories');
     expect(await page.getByRole('tab', { name: 'Memories' }).getAttribute('tabindex')).toBe('0');
-    expect(await page.getByRole('tab', { name: 'Access' }).getAttribute('tabindex')).toBe('-1');
+    expect(await page.getByRole('tab', { name: 'Audit log' }).getAttribute('tabindex')).toBe('-1');
   });
 
   it('put the page in one main landmark with the tab panel inside it', async () => {

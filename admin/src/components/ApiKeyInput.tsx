@@ -6,21 +6,30 @@ import { useDebouncedValue } from '../lib/useDebouncedValue';
 const SUGGESTIONS = 20;
 
 /**
+ * The keys that have memories whose name contains `text` (debounced), with how many each; `settled` once they answer
+ * for the text as it is now.
+ */
+export function useApiKeySuggestions(text: string) {
+  const contains = useDebouncedValue(text.trim(), 200);
+  const { data, isFetching } = useApiKeySuggestionsQuery(
+    { contains: contains || null, limit: SUGGESTIONS },
+    { placeholderData: keepPreviousData, staleTime: 30_000 },
+  );
+  return { items: data?.apiKeys.items ?? [], settled: contains === text.trim() && !isFetching && data !== undefined };
+}
+
+/**
  * A text input for an API key that suggests the keys that have memories (those containing what is typed, with how
  * many memories each), from the server's list rather than only the keys seen on the current page.
  */
 export function ApiKeyInput({ value, ...props }: Omit<ComponentProps<'input'>, 'list' | 'value'> & { value: string }) {
   const listId = useId();
-  const contains = useDebouncedValue(value.trim(), 200);
-  const { data } = useApiKeySuggestionsQuery(
-    { contains: contains || null, limit: SUGGESTIONS },
-    { placeholderData: keepPreviousData, staleTime: 30_000 },
-  );
+  const { items } = useApiKeySuggestions(value);
   return (
     <>
       <input {...props} value={value} list={listId} autoComplete="off" spellCheck={false} />
       <datalist id={listId}>
-        {data?.apiKeys.items.map((k) => (
+        {items.map((k) => (
           <option key={k.apiKeyId} value={k.apiKeyId} label={`${k.memories} ${k.memories === 1 ? 'memory' : 'memories'}`} />
         ))}
       </datalist>

@@ -5,6 +5,27 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { useQuery, useMutation, UseQueryOptions, UseMutationOptions } from '@tanstack/react-query';
 import { fetcher } from '../lib/fetcher';
+export type AuditAction =
+  | 'API_KEY_FORGET'
+  | 'AUDIT_PURGE'
+  | 'DATABASE_BACKUP'
+  | 'DATABASE_RESTORE'
+  | 'MEMORIES_CLEAR'
+  | 'MEMORIES_EXPORT'
+  | 'MEMORIES_IMPORT'
+  | 'MEMORIES_PURGE'
+  | 'MEMORIES_SUMMARIZE'
+  | 'PROVIDER_DELETE'
+  | 'PROVIDER_UPSERT'
+  | 'QDRANT_CLEANUP'
+  | 'QDRANT_SETTINGS_UPDATE'
+  | 'REINDEX_CANCEL'
+  | 'REINDEX_START'
+  | 'SETTINGS_UPDATE'
+  | 'SUMMARY_RESTORE'
+  | 'TOKEN_CREATE'
+  | 'TOKEN_REVOKE';
+
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
@@ -204,6 +225,14 @@ export type RetrieveInput = {
   types?: Array<MemoryType> | null | undefined;
 };
 
+export type SecretChange =
+  /** A secret was replaced by another. */
+  | 'CHANGED'
+  /** A secret was removed. */
+  | 'REMOVED'
+  /** A secret was set where there was none. */
+  | 'SET';
+
 export type SortDirection =
   | 'ASC'
   | 'DESC';
@@ -239,6 +268,24 @@ export type RevokeAccessTokenMutationVariables = Exact<{
 
 
 export type RevokeAccessTokenMutation = { revokeAccessToken: { id: string, revokedAt: string | null } };
+
+export type AuditLogQueryVariables = Exact<{
+  action?: AuditAction | null | undefined;
+  actor?: string | null | undefined;
+  apiKeyId?: string | null | undefined;
+  since?: string | null | undefined;
+  until?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { totalCount: number, items: Array<{ id: string, at: string, action: AuditAction, actorId: string, actorName: string, apiKeyId: string | null, requestId: string | null, target: Record<string, unknown> | null, outcome: string, changes: Array<{ field: string, before: string | null, after: string | null, secret: SecretChange | null }> }> } };
+
+export type AuditActorsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditActorsQuery = { accessTokens: Array<{ id: string, name: string, tokenStart: string | null }> };
 
 export type MemoryHealthQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -352,6 +399,11 @@ export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type QdrantCleanupMutation = { qdrantCleanup: number };
 
+export type PurgeStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PurgeStatusQuery = { memorySettings: { retentionEnabled: boolean, retentionDays: number, purgeGraceDays: number }, memories: { stats: { totalEntries: number, hiddenByExpiry: number, hiddenByRetention: number, nextPurgeAt: string | null } }, auditLog: { totalCount: number, items: Array<{ at: string, actorName: string, target: Record<string, unknown> | null }> } };
+
 export type MemoryRowFieldsFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null };
 
 export type MemoryListQueryVariables = Exact<{
@@ -429,7 +481,7 @@ export type ForgetApiKeyMutationVariables = Exact<{
 }>;
 
 
-export type ForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string, memories: number, archivedOriginals: number, summaries: number, keywordEntries: number, vectors: number, qdrantDeletesQueued: number, retrievals: number, walEmptied: boolean } };
+export type ForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string, memories: number, archivedOriginals: number, summaries: number, keywordEntries: number, vectors: number, qdrantDeletesQueued: number, retrievals: number, auditApiKeyId: string, walEmptied: boolean } };
 
 export type CompactMemoriesMutationVariables = Exact<{
   apiKeyId: string;
@@ -734,6 +786,91 @@ export const useRevokeAccessTokenMutation = <
 
 
 useRevokeAccessTokenMutation.fetcher = (variables: RevokeAccessTokenMutationVariables, options?: RequestInit['headers']) => fetcher<RevokeAccessTokenMutation, RevokeAccessTokenMutationVariables>(RevokeAccessTokenDocument, variables, options);
+
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($action: AuditAction, $actor: String, $apiKeyId: String, $since: DateTime, $until: DateTime, $limit: Int, $offset: Int) {
+  auditLog(
+    action: $action
+    actor: $actor
+    apiKeyId: $apiKeyId
+    since: $since
+    until: $until
+    limit: $limit
+    offset: $offset
+  ) {
+    totalCount
+    items {
+      id
+      at
+      action
+      actorId
+      actorName
+      apiKeyId
+      requestId
+      target
+      outcome
+      changes {
+        field
+        before
+        after
+        secret
+      }
+    }
+  }
+}
+    `);
+
+export const useAuditLogQuery = <
+      TData = AuditLogQuery,
+      TError = unknown
+    >(
+      variables?: AuditLogQueryVariables,
+      options?: Omit<UseQueryOptions<AuditLogQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<AuditLogQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<AuditLogQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['AuditLog'] : ['AuditLog', variables],
+    queryFn: fetcher<AuditLogQuery, AuditLogQueryVariables>(AuditLogDocument, variables),
+    ...options
+  }
+    )};
+
+useAuditLogQuery.getKey = (variables?: AuditLogQueryVariables) => variables === undefined ? ['AuditLog'] : ['AuditLog', variables];
+
+
+useAuditLogQuery.fetcher = (variables?: AuditLogQueryVariables, options?: RequestInit['headers']) => fetcher<AuditLogQuery, AuditLogQueryVariables>(AuditLogDocument, variables, options);
+
+export const AuditActorsDocument = new TypedDocumentString(`
+    query AuditActors {
+  accessTokens(includeRevoked: true) {
+    id
+    name
+    tokenStart
+  }
+}
+    `);
+
+export const useAuditActorsQuery = <
+      TData = AuditActorsQuery,
+      TError = unknown
+    >(
+      variables?: AuditActorsQueryVariables,
+      options?: Omit<UseQueryOptions<AuditActorsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<AuditActorsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<AuditActorsQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['AuditActors'] : ['AuditActors', variables],
+    queryFn: fetcher<AuditActorsQuery, AuditActorsQueryVariables>(AuditActorsDocument, variables),
+    ...options
+  }
+    )};
+
+useAuditActorsQuery.getKey = (variables?: AuditActorsQueryVariables) => variables === undefined ? ['AuditActors'] : ['AuditActors', variables];
+
+
+useAuditActorsQuery.fetcher = (variables?: AuditActorsQueryVariables, options?: RequestInit['headers']) => fetcher<AuditActorsQuery, AuditActorsQueryVariables>(AuditActorsDocument, variables, options);
 
 export const MemoryHealthDocument = new TypedDocumentString(`
     query MemoryHealth {
@@ -1323,6 +1460,53 @@ export const useQdrantCleanupMutation = <
 
 useQdrantCleanupMutation.fetcher = (variables?: QdrantCleanupMutationVariables, options?: RequestInit['headers']) => fetcher<QdrantCleanupMutation, QdrantCleanupMutationVariables>(QdrantCleanupDocument, variables, options);
 
+export const PurgeStatusDocument = new TypedDocumentString(`
+    query PurgeStatus {
+  memorySettings {
+    retentionEnabled
+    retentionDays
+    purgeGraceDays
+  }
+  memories(limit: 1) {
+    stats {
+      totalEntries
+      hiddenByExpiry
+      hiddenByRetention
+      nextPurgeAt
+    }
+  }
+  auditLog(action: MEMORIES_PURGE, limit: 1) {
+    totalCount
+    items {
+      at
+      actorName
+      target
+    }
+  }
+}
+    `);
+
+export const usePurgeStatusQuery = <
+      TData = PurgeStatusQuery,
+      TError = unknown
+    >(
+      variables?: PurgeStatusQueryVariables,
+      options?: Omit<UseQueryOptions<PurgeStatusQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<PurgeStatusQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<PurgeStatusQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['PurgeStatus'] : ['PurgeStatus', variables],
+    queryFn: fetcher<PurgeStatusQuery, PurgeStatusQueryVariables>(PurgeStatusDocument, variables),
+    ...options
+  }
+    )};
+
+usePurgeStatusQuery.getKey = (variables?: PurgeStatusQueryVariables) => variables === undefined ? ['PurgeStatus'] : ['PurgeStatus', variables];
+
+
+usePurgeStatusQuery.fetcher = (variables?: PurgeStatusQueryVariables, options?: RequestInit['headers']) => fetcher<PurgeStatusQuery, PurgeStatusQueryVariables>(PurgeStatusDocument, variables, options);
+
 export const MemoryListDocument = new TypedDocumentString(`
     query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
   memories(
@@ -1634,6 +1818,7 @@ export const ForgetApiKeyDocument = new TypedDocumentString(`
     vectors
     qdrantDeletesQueued
     retrievals
+    auditApiKeyId
     walEmptied
   }
 }

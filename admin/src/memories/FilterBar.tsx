@@ -1,6 +1,6 @@
 import { ApiKeyInput } from '../components/ApiKeyInput';
-import type { MemoryType } from '../generated/graphql';
-import { MEMORY_TYPES, type MemoryFilters, TYPE_LABELS } from './types';
+import { ChoiceSelect } from '../components/ChoiceSelect';
+import { type MemoryFilters, TYPE_LABELS } from './types';
 
 interface Props {
   filters: MemoryFilters;
@@ -35,17 +35,7 @@ export function FilterBar({ filters, onChange, onClear }: Props) {
           spellCheck={false}
         />
       </label>
-      <label className="field">
-        <span>Type</span>
-        <select value={filters.type} onChange={(e) => onChange({ type: e.target.value as MemoryType | '' })}>
-          <option value="">All types</option>
-          {MEMORY_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {TYPE_LABELS[t]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceSelect label="Type" labels={TYPE_LABELS} value={filters.type} onChange={(type) => onChange({ type })} any="All types" />
       <label className="switch mem-showall">
         <input type="checkbox" checked={filters.showAll} onChange={(e) => onChange({ showAll: e.target.checked })} />
         <span>Show expired and archived</span>

@@ -1,6 +1,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
+import { Pager } from '../components/Pager';
 import { useMemoryListQuery, useMemoryOverviewQuery } from '../generated/graphql';
 import { AddMemoryForm } from './AddMemoryForm';
 import { CompactPanel } from './CompactPanel';
@@ -11,7 +12,6 @@ import { ForgetKeyDialog, type ForgetReport } from './ForgetKeyDialog';
 import { plural } from './format';
 import { ImportPanel } from './ImportPanel';
 import { MemoryTable } from './MemoryTable';
-import { Pager } from './Pager';
 import { StatCards } from './StatCards';
 import { useMemoryListState } from './useMemoryListState';
 import './memories.css';

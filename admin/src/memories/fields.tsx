@@ -1,23 +1,13 @@
 import { useId } from 'react';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 import type { MemoryType } from '../generated/graphql';
 import type { MetadataCheck } from './metadata';
-import { MEMORY_TYPES, TYPE_LABELS } from './types';
+import { TYPE_LABELS } from './types';
 
 /** The small labelled inputs the add form and the inline edit share. */
 
 export function TypeSelect({ value, onChange }: { value: MemoryType; onChange: (t: MemoryType) => void }) {
-  return (
-    <label className="field">
-      <span>Type</span>
-      <select value={value} onChange={(e) => onChange(e.target.value as MemoryType)}>
-        {MEMORY_TYPES.map((t) => (
-          <option key={t} value={t}>
-            {TYPE_LABELS[t]}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+  return <ChoiceSelect label="Type" labels={TYPE_LABELS} value={value} onChange={(t) => t && onChange(t)} />;
 }
 
 /** A JSON object, checked as it is typed: the error shows under the field and the form's Save stays disabled. */

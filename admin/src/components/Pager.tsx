@@ -1,7 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { formatNumber } from './format';
-import { pageItems } from './paging';
-import { PAGE_SIZES } from './useMemoryListState';
+import { PAGE_SIZES, pageItems } from '../lib/paging';
+import { formatNumber } from '../memories/format';
 
 interface Props {
   page: number;
@@ -31,11 +30,11 @@ export function Pager({ page, pageSize, totalCount, shown, onPage, onPageSize }:
   }
 
   return (
-    <div className="mem-pager">
-      <p className="muted mem-range" aria-live="polite">
-        {totalCount === 0 ? 'No memories' : `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(totalCount)}`}
+    <div className="pager-bar">
+      <p className="muted pager-range" aria-live="polite">
+        {totalCount === 0 ? 'None' : `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(totalCount)}`}
       </p>
-      <label className="mem-inline-field">
+      <label className="inline-field">
         <span>Rows per page</span>
         <select value={pageSize} onChange={(e) => onPageSize(Number(e.target.value))}>
           {PAGE_SIZES.map((n) => (
@@ -54,7 +53,7 @@ export function Pager({ page, pageSize, totalCount, shown, onPage, onPageSize }:
             <button
               key={item}
               type="button"
-              className="small mem-page"
+              className="small pager-page"
               aria-label={`Page ${item}`}
               aria-current={item === page ? 'page' : undefined}
               onClick={() => onPage(item)}
@@ -62,7 +61,7 @@ export function Pager({ page, pageSize, totalCount, shown, onPage, onPageSize }:
               {item}
             </button>
           ) : (
-            <span key={item} className="mem-gap" aria-hidden="true">
+            <span key={item} className="pager-gap" aria-hidden="true">
               …
             </span>
           ),
@@ -71,8 +70,8 @@ export function Pager({ page, pageSize, totalCount, shown, onPage, onPageSize }:
           Next
         </button>
       </nav>
-      <form className="mem-jump" onSubmit={submitJump} aria-label="Jump to a page" noValidate>
-        <label className="mem-inline-field">
+      <form className="pager-jump" onSubmit={submitJump} aria-label="Jump to a page" noValidate>
+        <label className="inline-field">
           <span>Go to page</span>
           <input
             inputMode="numeric"
@@ -80,10 +79,10 @@ export function Pager({ page, pageSize, totalCount, shown, onPage, onPageSize }:
             onChange={(e) => setJump(e.target.value)}
             aria-invalid={jump !== '' && !jumpValid}
             aria-describedby={jumpHint}
-            className="mem-jump-input"
+            className="pager-jump-input"
           />
         </label>
-        <span id={jumpHint} className="mem-sr-only">
+        <span id={jumpHint} className="sr-only">
           1 to {pages}
         </span>
         <button type="submit" className="small" disabled={!jumpValid}>
