@@ -2,14 +2,15 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 
 /**
  * The admin app's only way to talk to the server: typed React Query hooks generated from the committed
- * schema.graphql and the operations in admin/src/**\/*.graphql. `npm run codegen` writes them;
- * `npm run codegen:check` (part of `npm test`) fails when they are stale.
+ * schema.graphql and the operations in admin/src/**\/*.graphql; and @mnemo/client's typed documents from
+ * client/src/**\/*.graphql. `npm run codegen` writes them; `npm run codegen:check` (part of `npm test`) fails
+ * when they are stale. Each output names its own documents (root-level documents would reach every output).
  */
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: ['admin/src/**/*.graphql'],
   generates: {
     'admin/src/generated/graphql.ts': {
+      documents: ['admin/src/**/*.graphql'],
       // typescript-operations v6 emits the enums and inputs the operations use; the full `typescript` plugin would repeat them.
       plugins: ['typescript-operations', 'typescript-react-query'],
       config: {
@@ -18,6 +19,20 @@ const config: CodegenConfig = {
         exposeQueryKeys: true,
         exposeFetcher: true,
         enumsAsTypes: true,
+        avoidOptionals: { field: true, inputValue: false, object: true },
+        scalars: { DateTime: 'string', JSONObject: 'Record<string, unknown>' },
+      },
+    },
+    // @mnemo/client's typed documents: TypedDocumentNode types over plain strings (documentMode 'string'), so
+    // the client needs neither graphql-js at run time nor a parse to send one, and what it sends is the exact
+    // text that the trusted-documents manifest hashes.
+    'client/src/generated/graphql.ts': {
+      documents: ['client/src/**/*.graphql'],
+      plugins: ['typescript-operations', 'typed-document-node'],
+      config: {
+        documentMode: 'string',
+        enumsAsTypes: true,
+        useTypeImports: true,
         avoidOptionals: { field: true, inputValue: false, object: true },
         scalars: { DateTime: 'string', JSONObject: 'Record<string, unknown>' },
       },

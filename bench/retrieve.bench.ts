@@ -11,7 +11,7 @@ import { extractFacts } from '../server/memory/extraction.ts';
 import { injectMemory } from '../server/memory/gateway.service.ts';
 import type { MemoryDeps } from '../server/memory/memory.service.ts';
 import { retrieve, type Strategy } from '../server/memory/retrieval.service.ts';
-import { type Answer, answerOfResponse, expectTier } from './lib/answer.ts';
+import { type Answer, answerOfResponse, expectTier, RETRIEVE_QUERY } from './lib/answer.ts';
 import { BENCH_ADMIN_TOKEN, type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import { spawnHttpClient } from './lib/httpLane.ts';
 import { chatRequest, chatText, questionStream } from './lib/queries.ts';
@@ -25,10 +25,6 @@ export type Via = 'in-process' | 'yoga.fetch' | 'http';
 
 const TIER_LABEL: Record<'EXACT' | 'HYBRID', string> = { EXACT: 'EXACT (newest first)', HYBRID: 'HYBRID → keyword tier' };
 const STRATEGIES = ['EXACT', 'HYBRID'] as const;
-
-export const RETRIEVE_QUERY = `query Retrieve($input: RetrieveInput!) {
-  retrieve(input: $input) { tokensUsed candidates items { tier score content memory { id key type } } resolution { tiers fallbackReason } }
-}`;
 
 const retrieveVariables = (apiKeyId: string, query: string, strategy: Strategy) => ({ input: { apiKeyId, query, strategy } });
 

@@ -5,15 +5,31 @@
 // First, as in server/main.ts: the server under test runs with NODE_ENV=production, as `mnemo serve` does.
 import '../server/nodeEnv.ts';
 import { parseArgs } from 'node:util';
+import { sections as adminSections } from './admin.bench.ts';
+import { sections as clientSections } from './client.bench.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import { loadLine, machineLines } from './lib/machine.ts';
 import type { BenchSection } from './lib/section.ts';
+import { sections as lifecycleSections } from './lifecycle.bench.ts';
+import { sections as loadSections } from './load.bench.ts';
+import { sections as mcpSections } from './mcp.bench.ts';
+import { sections as observabilitySections } from './observability.bench.ts';
 import { sections as retrieveSections } from './retrieve.bench.ts';
 import { sections as storeSections } from './store.bench.ts';
 import { sections as vectorSections } from './vector.bench.ts';
 
 /** Every section, in run order; add new bench files here. */
-const SECTIONS: BenchSection[] = [...storeSections, ...retrieveSections, ...vectorSections];
+const SECTIONS: BenchSection[] = [
+  ...storeSections,
+  ...retrieveSections,
+  ...mcpSections,
+  ...vectorSections,
+  ...clientSections,
+  ...loadSections,
+  ...observabilitySections,
+  ...lifecycleSections,
+  ...adminSections,
+];
 
 const HELP = `npm run bench -- [options]
 

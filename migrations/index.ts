@@ -7,6 +7,12 @@ import * as keylessProviders from './2026_12_01_005_keyless_providers.ts';
 import * as coveringSummaries from './2026_12_01_006_covering_summaries.ts';
 import * as profileIndex from './2026_12_01_007_profile_index.ts';
 import * as qdrantOutboxFlag from './2026_12_01_008_qdrant_outbox_flag.ts';
+import * as erasableKeywordIndex from './2026_12_02_009_erasable_keyword_index.ts';
+import * as tokenMayForgetKey from './2026_12_02_010_token_may_forget_key.ts';
+import * as healthProbe from './2026_12_02_011_health_probe.ts';
+import * as reindexOwner from './2026_12_02_012_reindex_owner.ts';
+import * as auditLog from './2026_12_02_013_audit_log.ts';
+import * as tokenStart from './2026_12_02_016_token_start.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -21,4 +27,10 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_006_covering_summaries': coveringSummaries,
   '2026_12_01_007_profile_index': profileIndex,
   '2026_12_01_008_qdrant_outbox_flag': qdrantOutboxFlag,
+  '2026_12_02_009_erasable_keyword_index': erasableKeywordIndex,
+  '2026_12_02_010_token_may_forget_key': tokenMayForgetKey,
+  '2026_12_02_011_health_probe': healthProbe,
+  '2026_12_02_012_reindex_owner': reindexOwner,
+  '2026_12_02_013_audit_log': auditLog,
+  '2026_12_02_016_token_start': tokenStart,
 };

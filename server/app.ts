@@ -1,23 +1,19 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import { adminStatic } from './adminStatic.ts';
 import { ping } from './db/open.ts';
+import type { TrustedDocuments } from './graphql/trustedDocuments.ts';
+import { attachGraphQLWebSocket } from './graphql/websocket.ts';
 import { createMnemoYoga } from './graphql/yoga.ts';
+import { createMcpHandler } from './mcp/http.ts';
 import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
+import { PACKAGE_ROOT } from './packageRoot.ts';
+import { scopeRequest } from './requestScope.ts';
 import { registerServerMetrics } from './serverMetrics.ts';
 import type { Services } from './services.ts';
 
-const ADMIN_DIST = path.resolve(import.meta.dirname, '../admin/dist');
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.ico': 'image/x-icon',
-};
+const serveAdmin = adminStatic(path.join(PACKAGE_ROOT, 'admin/dist'));
 
 export interface App {
   yoga: ReturnType<typeof createMnemoYoga>;
@@ -38,18 +34,22 @@ export interface App {
 export interface AppOptions {
   /** Serves /metrics on this app's port to requests bearing this token; without it /metrics is not found here. */
   metricsToken?: string | null;
+  /** Only these operations run (MNEMO_TRUSTED_DOCUMENTS), over HTTP, SSE and WebSocket alike. */
+  trustedDocuments?: TrustedDocuments | null;
 }
 
 /** Builds the HTTP app; nothing listens until `listen` is called, so tests can use `yoga.fetch` directly. */
 export function createApp(services: Services, options: AppOptions = {}): App {
   const shutdown = new AbortController();
-  const yoga = createMnemoYoga(services, shutdown.signal);
+  const yoga = createMnemoYoga(services, shutdown.signal, options.trustedDocuments);
   registerServerMetrics(services);
   const { metricsToken } = options;
   const sockets = new Set<Socket>();
   let state: 'starting' | 'ready' | 'draining' = 'starting';
   const inFlight = new Set<ServerResponse>();
+  const mcp = createMcpHandler(services, { boundAddress: () => (server.address() as AddressInfo | null)?.address });
   const server = createServer((req, res) => {
+    const requestScope = scopeRequest(services.logger, req, res);
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
@@ -70,9 +70,10 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       res.writeHead(401, { 'www-authenticate': 'Bearer' });
       return void res.end();
     }
+    if (url.pathname === '/mcp') return void mcp(req, res, requestScope);
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
-    return void yoga.handle(req, res);
+    return void yoga.handle(req, res, { requestScope });
   });
   // Gateways keep connections open between chat requests; outlive common proxy idle timeouts (60 s).
   server.keepAliveTimeout = 65_000;
@@ -81,6 +82,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  const webSocket = attachGraphQLWebSocket(server, yoga, services, options.trustedDocuments);
 
   return {
     yoga,
@@ -94,6 +96,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       // is answered while draining, with connection: close, and the connection closes once idle.
       state = 'draining';
       shutdown.abort();
+      // The aborted subscriptions send their complete message first; then WebSockets close with 1001.
+      await new Promise(setImmediate);
+      await webSocket.close();
       if (!server.listening) return { cut: 0 };
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -110,6 +115,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     close: () =>
       new Promise((resolve) => {
         shutdown.abort();
+        void webSocket.close();
         for (const socket of sockets) socket.destroy();
         if (!server.listening) return resolve();
         server.close(() => resolve());
@@ -153,42 +159,3 @@ function redirect(res: ServerResponse, location: string) {
   res.writeHead(302, { location });
   res.end();
 }
-
-/** The built SPA from admin/dist; unknown paths fall back to its index.html, and before a build to a placeholder. */
-function serveAdmin(pathname: string, req: IncomingMessage, res: ServerResponse) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD' });
-    return void res.end();
-  }
-  const file = adminFile(pathname);
-  if (file === null) {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
-    return void res.end(req.method === 'HEAD' ? undefined : ADMIN_NOT_BUILT);
-  }
-  res.writeHead(200, {
-    'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
-    'cache-control': file.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
-  });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
-}
-
-function adminFile(pathname: string): string | null {
-  if (!existsSync(path.join(ADMIN_DIST, 'index.html'))) return null;
-  let relative: string;
-  try {
-    relative = decodeURIComponent(pathname.replace(/^\/admin\/?/, ''));
-  } catch {
-    relative = '';
-  }
-  const candidate = path.resolve(ADMIN_DIST, relative);
-  const inside = candidate.startsWith(ADMIN_DIST + path.sep);
-  return inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : path.join(ADMIN_DIST, 'index.html');
-}
-
-const ADMIN_NOT_BUILT = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>mnemo admin</title></head>
-<body><main><h1>mnemo</h1>
-<p>The memory server is running; the GraphQL API is at <code>/graphql</code>.</p>
-<p>The admin app is not built: run <code>npm run build:admin</code>, then restart.</p>
-</main></body></html>`;

@@ -1,38 +1,53 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { inspect, parseArgs } from 'node:util';
 import { createApp, listen } from './app.ts';
+import { AUDIT_ACTIONS, type AuditAction, CLI_ACTOR, exportAudit, recordAudit, SYSTEM_ACTOR } from './audit/audit.service.ts';
 import { BackupError, backupDatabase } from './backup/backup.ts';
 import { DataFolderBusyError, holdDataFolder } from './backup/dataFolderLock.ts';
 import { restoreDatabase } from './backup/restore.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { type Db, openDatabase } from './db/open.ts';
+import { type Db, type OpenedDatabase, openDatabase } from './db/open.ts';
+import { sqliteCode } from './db/sqliteErrors.ts';
+import { loadTrustedDocuments, type TrustedDocuments, TrustedDocumentsError } from './graphql/trustedDocuments.ts';
+import { startAuditRetention } from './jobs/auditRetention.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { runStdioBridge } from './mcp/stdio.ts';
+import { purgeMemories, purgeTarget } from './memory/purge.service.ts';
 import { createMetricsServer } from './metrics/metricsEndpoint.ts';
 import { createServices } from './services.ts';
 import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
 
-/** sysexits(3) codes, so scripts can tell a usage error from a busy port or an unwritable folder. */
-const EXIT = { usage: 64, dataErr: 65, unavailable: 69, cantCreate: 73, software: 70 } as const;
+/** sysexits(3) codes, so scripts can tell a usage error from a busy port, an unwritable folder or a damaged database. */
+const EXIT = { usage: 64, dataErr: 65, unavailable: 69, software: 70, cantCreate: 73, ioErr: 74, noPerm: 77 } as const;
 
 const HELP = `mnemo: long-term memory server for LLM gateways
 
 Usage:
   mnemo serve [--port N] [--host H] [--data-dir DIR]   serve GraphQL at /graphql and the admin app at /admin/
   mnemo migrate [--data-dir DIR]                       apply pending database migrations and exit
-  mnemo token create --name NAME [--api-key ID] [--admin]
-                                                       mint an access token (printed once)
+  mnemo token create --name NAME [--api-key ID [--may-forget-key]] [--admin]
+                                                       mint an access token (printed once); --may-forget-key lets
+                                                       the bound token erase its key (forgetApiKey)
   mnemo token list [--data-dir DIR]                    list access tokens (never their secrets)
   mnemo token revoke ID [--data-dir DIR]               revoke an access token
   mnemo reindex [--force] [--data-dir DIR]             embed memories whose vector is missing or stale (all with
                                                        --force), with a progress line; joins a running job
+  mnemo purge [--data-dir DIR]                         delete the memories expired or out of retention for longer
+                                                       than purgeGraceDays now, with a progress line (the server
+                                                       does it at start and hourly); the server may keep running
   mnemo backup FILE [--data-dir DIR]                  an online, verified copy of the whole database into FILE
                                                        (a new file), with a progress line; the server may keep running
   mnemo restore FILE [--data-dir DIR]                 replace the database by a backup, with the server stopped; the
                                                        replaced one is kept as mnemo.db.before-restore
+  mnemo mcp                                            MCP over stdio, for clients that launch a process: relays
+                                                       to the running mnemo at MNEMO_URL with MNEMO_TOKEN
+  mnemo audit export [--since T] [--until T] [--action A] [--actor ID] [--api-key K] [--data-dir DIR]
+                                                       the audit log as JSON lines, oldest first (T: ISO 8601)
   mnemo --help
 
 Environment (flags win):
@@ -45,8 +60,13 @@ Environment (flags win):
   MNEMO_METRICS_TOKEN  serve /metrics on the main port to requests bearing this token (16+ characters)
   MNEMO_SHUTDOWN_TIMEOUT_MS  how long a shutdown waits for requests in flight (default 10000)
   MNEMO_BACKUP_DIR   where the backupDatabase mutation writes (default: backups/ in the data folder)
+  MNEMO_URL          mnemo mcp: the running server (default http://127.0.0.1:4000)
+  MNEMO_TOKEN        mnemo mcp: the access token it sends
+  MNEMO_TRUSTED_DOCUMENTS  run only the operations of this manifest (a file or folder; the package ships
+                     dist/trusted-documents.json with Memory Studio's and @mnemo/client's operations)
+  MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN  true: admin tokens may still send any document
 
-Run it with: npx tsx server/main.ts <command>
+Run it as: mnemo <command>  (in a checkout, npx tsx server/main.ts <command> runs it from source)
 `;
 
 /**
@@ -55,6 +75,8 @@ Run it with: npx tsx server/main.ts <command>
  */
 export interface CliIo {
   env: NodeJS.ProcessEnv;
+  /** What `mnemo mcp` reads its protocol frames from. */
+  stdin?: Readable;
   /** The token, listings and the JSON log. */
   stdout: Output;
   /** Messages for the operator: errors, what was minted, the reindex progress line. */
@@ -79,6 +101,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       error instanceof UsageError ||
       error instanceof ConfigError ||
       error instanceof VectorConfigError ||
+      error instanceof TrustedDocumentsError ||
+      (error as { code?: string }).code === 'BAD_USER_INPUT' ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       io.stderr.write(`mnemo: ${(error as Error).message}\nRun "mnemo --help" for usage.\n`);
@@ -96,11 +120,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`${error.message}\n`);
       return EXIT.cantCreate;
     }
-    if ((error as { code?: string }).code === 'NOT_FOUND') {
+    if (error instanceof DatabaseFileError) {
+      io.stderr.write(`mnemo: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const code = (error as { code?: string }).code;
+    if (code === 'UNAVAILABLE') {
+      io.stderr.write(`mnemo: ${(error as Error).message}\n`);
+      return EXIT.unavailable;
+    }
+    if (code === 'NOT_FOUND') {
       io.stderr.write(`mnemo: ${(error as Error).message}\n`);
       return 1;
     }
-    io.stderr.write(`mnemo: failed: ${inspect(error)}\n`);
+    // The stack is for developers: shown when asked for (MNEMO_LOG_LEVEL=debug or trace).
+    const debug = ['debug', 'trace'].includes(io.env.MNEMO_LOG_LEVEL ?? '');
+    const detail = debug ? inspect(error) : `${(error as Error).message ?? String(error)} (MNEMO_LOG_LEVEL=debug shows the stack)`;
+    io.stderr.write(`mnemo: failed: ${detail}\n`);
     return EXIT.software;
   }
 }
@@ -118,6 +154,11 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       'api-key': { type: 'string' },
       admin: { type: 'boolean' },
       force: { type: 'boolean' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      action: { type: 'string' },
+      actor: { type: 'string' },
+      'may-forget-key': { type: 'boolean' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -138,12 +179,20 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return tokenCommand(config, io, sub, arg, values);
     case 'reindex':
       return reindexCommand(config, io, values.force ?? false);
+    case 'purge':
+      return purgeCommand(config, io);
     case 'backup':
       if (!sub) throw new UsageError('backup needs the file to write');
       return backupCommand(config, io, path.resolve(sub));
+    case 'mcp':
+      if (!io.stdin) throw new UsageError('mcp reads MCP messages from standard input');
+      return runStdioBridge({ ...io, stdin: io.stdin }, EXIT);
     case 'restore':
       if (!sub) throw new UsageError('restore needs the backup file');
       return restoreCommand(config, io, path.resolve(sub));
+    case 'audit':
+      if (sub !== 'export') throw new UsageError('audit needs: export');
+      return auditExportCommand(config, io, values);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -154,23 +203,34 @@ async function serve(config: Config, io: CliIo): Promise<number> {
   // server cleanly once it is up, instead of killing it half-way with the signal's default action.
   const stopRequested = io.stopRequested();
   const logger = createLogger(io.env.MNEMO_LOG_LEVEL ?? 'info', io.stdout);
+  // Read before anything starts: a bad manifest is a usage error, not a server that refuses everything.
+  const trustedDocuments = config.trustedDocuments
+    ? loadTrustedDocuments(config.trustedDocuments, { adminArbitrary: config.trustedDocumentsAllowAdmin })
+    : null;
   ensureDataDir(config);
   const lock = holdDataFolder(config.dataDir);
   try {
-    return await serveHolding(config, io, logger, stopRequested);
+    return await serveHolding(config, io, logger, stopRequested, trustedDocuments);
   } finally {
     lock.release();
   }
 }
 
-async function serveHolding(config: Config, io: CliIo, logger: Logger, stopRequested: Promise<void>): Promise<number> {
+async function serveHolding(
+  config: Config,
+  io: CliIo,
+  logger: Logger,
+  stopRequested: Promise<void>,
+  trustedDocuments: TrustedDocuments | null,
+): Promise<number> {
   const opened = await openData(config);
   const services = servicesFromEnvironment(config, io, opened.db, logger);
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {
     io.stdout.write(`\nNo admin token was configured, so mnemo minted one. It is shown only this once:\n\n  ${firstToken}\n\n`);
+    await recordAudit(services, { actor: SYSTEM_ACTOR, action: 'TOKEN_CREATE', target: { name: 'initial admin', role: 'admin' } });
   }
-  const app = createApp(services, { metricsToken: config.metricsToken });
+  const app = createApp(services, { metricsToken: config.metricsToken, trustedDocuments });
   const metricsServer = config.metricsPort === null ? null : createMetricsServer(services.metrics);
   let port = { number: config.port, setting: '--port or MNEMO_PORT' };
   try {
@@ -180,7 +240,10 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
       port = { number: config.metricsPort!, setting: 'MNEMO_METRICS_PORT' };
       metrics = `http://${config.host}:${(await listen(metricsServer, port.number, config.host)).port}/metrics`;
     }
-    logger.info({ url: `http://${config.host}:${address.port}/`, metrics, data: config.databaseFile }, 'mnemo is listening');
+    logger.info(
+      { url: `http://${config.host}:${address.port}/`, metrics, data: config.databaseFile, trustedDocuments: trustedDocuments?.size },
+      'mnemo is listening',
+    );
   } catch (error) {
     await app.close();
     await opened.close();
@@ -195,8 +258,11 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
     throw error;
   }
   const stopAutoSummarize = startAutoSummarize(services);
+  const stopAuditRetention = startAuditRetention(services);
   const stopEmbeddingWorker = services.vectors.startWorker();
+  services.purge.start();
   await services.reindex.resumeInterrupted();
+  const stopWatchingJobs = services.reindex.watchForAbandoned();
   app.markReady();
   // Keeps the planner's statistics current and the keyword index merged as the tables grow.
   // openDatabase already refreshed the statistics; the index merge is what start-up still owes.
@@ -206,11 +272,13 @@ async function serveHolding(config: Config, io: CliIo, logger: Logger, stopReque
   await stopRequested;
   logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
   stopAutoSummarize();
+  stopAuditRetention();
   stopEmbeddingWorker();
+  stopWatchingJobs();
   clearInterval(optimizer);
-  // Requests in flight finish (up to the deadline) while running reindex jobs stop between batches; they
+  // Requests in flight finish (up to the deadline) while running reindex jobs and the purge stop between batches; they
   // resume at the next start.
-  const [{ cut }] = await Promise.all([app.drain(config.shutdownTimeoutMs), services.reindex.stop()]);
+  const [{ cut }] = await Promise.all([app.drain(config.shutdownTimeoutMs), services.reindex.stop(), services.purge.stop()]);
   if (cut > 0) logger.warn({ cut }, 'requests still running at the shutdown deadline were cut');
   metricsServer?.close();
   await services.access.flush();
@@ -225,7 +293,7 @@ async function tokenCommand(
   io: CliIo,
   sub: string | undefined,
   arg: string | undefined,
-  values: { name?: string; 'api-key'?: string; admin?: boolean },
+  values: { name?: string; 'api-key'?: string; admin?: boolean; 'may-forget-key'?: boolean },
 ) {
   return withDatabase(config, io, async (services) => {
     switch (sub) {
@@ -235,13 +303,20 @@ async function tokenCommand(
           name: values.name,
           role: values.admin ? 'admin' : 'gateway',
           apiKeyId: values['api-key'] ?? null,
+          mayForgetKey: values['may-forget-key'] ?? false,
         });
         const scope =
           accessToken.role === 'admin'
             ? 'admin'
             : accessToken.apiKeyId
-              ? `gateway, bound to ${accessToken.apiKeyId}`
+              ? `gateway, bound to ${accessToken.apiKeyId}${accessToken.mayForgetKey ? ', may forget it' : ''}`
               : 'gateway, any API key';
+        await recordAudit(services, {
+          actor: CLI_ACTOR,
+          action: 'TOKEN_CREATE',
+          apiKeyId: accessToken.apiKeyId,
+          target: { tokenId: accessToken.id, name: accessToken.name, role: accessToken.role },
+        });
         io.stderr.write(`minted "${accessToken.name}" (${scope}), id ${accessToken.id}. The token is shown only once:\n`);
         io.stdout.write(`${token}\n`);
         return 0;
@@ -255,6 +330,12 @@ async function tokenCommand(
       case 'revoke': {
         if (!arg) throw new UsageError('token revoke needs the token id');
         const t = await services.tokens.revoke(arg);
+        await recordAudit(services, {
+          actor: CLI_ACTOR,
+          action: 'TOKEN_REVOKE',
+          apiKeyId: t.apiKeyId,
+          target: { tokenId: t.id, name: t.name },
+        });
         io.stdout.write(`revoked ${t.id} (${t.name})\n`);
         return 0;
       }
@@ -269,6 +350,7 @@ async function reindexCommand(config: Config, io: CliIo, force: boolean): Promis
   const services = servicesFromEnvironment(config, io, opened.db, createLogger('warn', io.stdout));
   try {
     const job = await services.reindex.start(force);
+    await recordAudit(services, { actor: CLI_ACTOR, action: 'REINDEX_START', target: { force, jobId: job.id } });
     const line = (j: typeof job) => {
       const done = j.processed + j.failed;
       const pct = j.total > 0 ? ((100 * done) / j.total).toFixed(1) : '100.0';
@@ -289,13 +371,68 @@ async function reindexCommand(config: Config, io: CliIo, force: boolean): Promis
   }
 }
 
-async function withDatabase(config: Config, io: CliIo, run: (services: ReturnType<typeof createServices>) => Promise<number>) {
+async function purgeCommand(config: Config, io: CliIo): Promise<number> {
+  return withDatabase(config, io, async (services) => {
+    const started = performance.now();
+    const outcome = await purgeMemories(services, {
+      onProgress: ({ deleted, total }) => {
+        const seconds = (performance.now() - started) / 1000;
+        const line = `purge ${deleted}/${total} (${((100 * deleted) / Math.max(1, total)).toFixed(1)}%)  ${(deleted / Math.max(seconds, 0.001)).toFixed(0)}/s`;
+        io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
+      },
+    });
+    if (io.stderr.isTTY && outcome.batches > 0) io.stderr.write('\n');
+    const deleted = outcome.expired + outcome.outOfRetention;
+    await recordAudit(services, { actor: CLI_ACTOR, action: 'MEMORIES_PURGE', target: purgeTarget(outcome) });
+    io.stdout.write(
+      `purged ${deleted} memories (${outcome.expired} expired, ${outcome.outOfRetention} out of retention) in ${outcome.batches} batches, ` +
+        `the longest ${outcome.longestBatchMs.toFixed(0)} ms${outcome.walEmptied ? '' : '; the write-ahead log is still read by another process and is emptied later'}\n`,
+    );
+    return 0;
+  });
+}
+
+async function withDatabase<T>(config: Config, io: CliIo, run: (services: ReturnType<typeof createServices>) => Promise<T>) {
   const opened = await openData(config);
   try {
-    return await run(createServices({ db: opened.db, logger: createLogger('warn', io.stdout), adminToken: config.adminToken }));
+    // Warnings to stderr: stdout carries what the command prints (a token, a listing, JSON lines).
+    return await run(createServices({ db: opened.db, logger: createLogger('warn', io.stderr), adminToken: config.adminToken }));
   } finally {
     await opened.close();
   }
+}
+
+async function auditExportCommand(
+  config: Config,
+  io: CliIo,
+  values: { since?: string; until?: string; action?: string; actor?: string; 'api-key'?: string },
+): Promise<number> {
+  const when = (flag: string, value: string | undefined) => {
+    if (value === undefined) return null;
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) throw new UsageError(`--${flag} must be a date such as 2026-12-01T00:00:00Z`);
+    return date;
+  };
+  const action = values.action?.toUpperCase();
+  if (action !== undefined && !AUDIT_ACTIONS.includes(action as AuditAction)) {
+    throw new UsageError(`--action must be one of ${AUDIT_ACTIONS.join(', ')}`);
+  }
+  const query = {
+    since: when('since', values.since),
+    until: when('until', values.until),
+    action: action as AuditAction | undefined,
+    actor: values.actor,
+    apiKeyId: values['api-key'],
+  };
+  return withDatabase(config, io, async (services) => {
+    let count = 0;
+    for await (const entry of exportAudit(services, query)) {
+      io.stdout.write(`${JSON.stringify(entry)}\n`);
+      count++;
+    }
+    io.stderr.write(`exported ${count} audit entries\n`);
+    return 0;
+  });
 }
 
 async function backupCommand(config: Config, io: CliIo, file: string): Promise<number> {
@@ -306,15 +443,28 @@ async function backupCommand(config: Config, io: CliIo, file: string): Promise<n
     io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
   });
   if (io.stderr.isTTY) io.stderr.write('\n');
+  // Recorded in the database that was backed up (a server may be using it; SQLite lets both write).
+  await withDatabase(config, io, (services) =>
+    recordAudit(services, {
+      actor: CLI_ACTOR,
+      action: 'DATABASE_BACKUP',
+      target: { file: result.file, bytes: result.bytes, migration: result.migration },
+    }),
+  );
   io.stdout.write(
     `backed up ${config.databaseFile} to ${result.file} (${mib(result.bytes)} MiB, integrity ok, migration ${result.migration})\n`,
   );
   return 0;
 }
 
-function restoreCommand(config: Config, io: CliIo, file: string): number {
+async function restoreCommand(config: Config, io: CliIo, file: string): Promise<number> {
   ensureDataDir(config);
   const { migration, previous } = restoreDatabase({ dataDir: config.dataDir, databaseFile: config.databaseFile, from: file });
+  // Recorded in the restored database (brought to the current schema, as the next start would), so its log says
+  // when it came back and from where.
+  await withDatabase(config, io, (services) =>
+    recordAudit(services, { actor: CLI_ACTOR, action: 'DATABASE_RESTORE', target: { from: file, migration, previous } }),
+  );
   io.stdout.write(
     `restored ${config.databaseFile} from ${file} (integrity ok, migration ${migration})` +
       (previous ? `; the database it replaced is kept as ${previous}\n` : '\n'),
@@ -331,15 +481,64 @@ function servicesFromEnvironment(config: Config, io: CliIo, db: Db, logger: Logg
     vectorConfig: loadVectorConfig(io.env, config.dataDir),
     env: io.env,
     backupDir: config.backupDir,
+    recordMetrics: config.metricsPort !== null || config.metricsToken !== null,
   });
 }
 
-/** Opens the database in the data folder (creating both) and migrates it to the latest schema. */
+/**
+ * Opens the database in the data folder (creating both) and migrates it to the latest schema. A file that SQLite finds
+ * damaged or cannot write fails with a DatabaseFileError that names it and says what to do.
+ */
 async function openData(config: Config) {
   ensureDataDir(config);
-  const opened = openDatabase(config.databaseFile);
-  await migrateToLatest(opened.db);
-  return opened;
+  let opened: OpenedDatabase | undefined;
+  try {
+    opened = openDatabase(config.databaseFile);
+    await migrateToLatest(opened.db);
+    return opened;
+  } catch (error) {
+    await opened?.close().catch(() => {});
+    throw databaseFileError(config.databaseFile, error) ?? error;
+  }
+}
+
+/** The database file cannot be used as it is; `exitCode` tells scripts why (sysexits). */
+class DatabaseFileError extends Error {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function databaseFileError(file: string, error: unknown): DatabaseFileError | null {
+  // A failed migration carries SQLite's error as its cause.
+  const cause = sqliteCode(error) ? error : (error as { cause?: unknown }).cause;
+  const code = sqliteCode(cause);
+  if (code === null) return null;
+  const said = `SQLite: ${(cause as Error).message}`;
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) {
+    return new DatabaseFileError(
+      EXIT.dataErr,
+      `the database ${file} is damaged (${said}); mnemo changed nothing. Restore the latest backup with "mnemo restore BACKUP_FILE" ` +
+        `(the damaged file is kept next to it as mnemo.db.before-restore), or salvage what is readable with "sqlite3 ${file} .recover".`,
+    );
+  }
+  if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code)) {
+    return new DatabaseFileError(
+      EXIT.cantCreate,
+      `the database ${file} cannot be opened for writing (${said}). mnemo writes its database: let the user that runs it ` +
+        'write the file, the -wal and -shm files next to it and their folder, and check that the folder is not on a read-only mount.',
+    );
+  }
+  if (/^SQLITE_(IOERR|FULL)/.test(code)) {
+    return new DatabaseFileError(
+      EXIT.ioErr,
+      `the database ${file} could not be read or written (${said}). Check the disk it is on (space, errors in the system log).`,
+    );
+  }
+  return null;
 }
 
 /** Creates the data folder if needed; fails with DataDirError when it cannot be written. */

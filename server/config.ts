@@ -30,6 +30,10 @@ const configSchema = z.object({
     .min(0, 'MNEMO_SHUTDOWN_TIMEOUT_MS must be 0 to 600000')
     .max(600_000, 'MNEMO_SHUTDOWN_TIMEOUT_MS must be 0 to 600000')
     .default(10_000),
+  /** A trusted-documents manifest (or a folder of them): only those operations run. */
+  trustedDocuments: z.string().min(1).nullish(),
+  /** With trusted documents on, admin tokens may still send any document. */
+  trustedDocumentsAllowAdmin: z.stringbool().default(false),
 });
 
 export type Config = Omit<z.output<typeof configSchema>, 'backupDir'> & { databaseFile: string; backupDir: string };
@@ -47,6 +51,8 @@ export function loadConfig(flags: { dataDir?: string; host?: string; port?: stri
     metricsToken: env.MNEMO_METRICS_TOKEN || undefined,
     shutdownTimeoutMs: env.MNEMO_SHUTDOWN_TIMEOUT_MS || undefined,
     backupDir: env.MNEMO_BACKUP_DIR || undefined,
+    trustedDocuments: env.MNEMO_TRUSTED_DOCUMENTS || undefined,
+    trustedDocumentsAllowAdmin: env.MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN || undefined,
   });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
   const dataDir = path.resolve(parsed.data.dataDir);

@@ -2,6 +2,7 @@ import type { Db } from './db/open.ts';
 import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
 import { probeKeywordIndex } from './memory/retrieval.repository.ts';
 import type { QdrantService, QdrantStatus } from './vector/qdrant.service.ts';
+import type { RecentCalls } from './vector/recentCalls.ts';
 import { vectorExtensionVersion } from './vector/sqliteVec.repository.ts';
 import * as repo from './vector/vector.repository.ts';
 import type { EmbeddingStatus, VectorService } from './vector/vector.service.ts';
@@ -22,7 +23,7 @@ export interface EngineStatus {
     /** False when the current embedder makes vectors of another signature than the stored ones. */
     signatureMatches: boolean | null;
   };
-  rerank: { enabled: boolean; model: string | null; reason: string };
+  rerank: { enabled: boolean; model: string | null; reason: string; calls: RecentCalls | null };
   qdrant: QdrantStatus;
   reindex: ReindexJob | null;
   checkedAt: Date;
@@ -57,7 +58,7 @@ export async function engineStatus(deps: {
       pendingReindex: pending,
       signatureMatches: current && store.signature ? signatureKey(current) === store.signature : null,
     },
-    rerank: { enabled: rerank.reranker !== null, model: rerank.reranker?.model ?? null, reason: rerank.reason },
+    rerank: { enabled: rerank.reranker !== null, model: rerank.reranker?.model ?? null, reason: rerank.reason, calls: rerank.calls },
     qdrant: qdrantStatus,
     reindex: job,
     checkedAt: new Date(),

@@ -2,8 +2,19 @@
  * Expected failures of the domain. The GraphQL layer turns them into errors with `extensions.code`;
  * anything else is treated as a bug and masked.
  */
-/** UNAVAILABLE: a store or service mnemo depends on (Qdrant, a model provider) could not be reached; retrying later may work. */
-export type DomainErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'FORBIDDEN' | 'UNAUTHENTICATED' | 'UNAVAILABLE';
+/**
+ * UNAVAILABLE: a store or service mnemo depends on (Qdrant, a model provider) could not be reached; retrying later may work.
+ * STORAGE_FULL: the database's disk is full, so nothing can be written until space is freed. STORAGE_ERROR: the database
+ * file could not be read or written (an I/O error, corruption, read-only); an operator must look.
+ */
+export type DomainErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'UNAUTHENTICATED'
+  | 'UNAVAILABLE'
+  | 'STORAGE_FULL'
+  | 'STORAGE_ERROR';
 
 export class DomainError extends Error {
   constructor(

@@ -1,18 +1,36 @@
-#!/usr/bin/env -S npx tsx
-// First: sets NODE_ENV before any dependency reads it.
-import './nodeEnv.ts';
-import { runCli } from './cli.ts';
+#!/usr/bin/env node
+// The `mnemo` command. Compiled to dist/server/main.js, which the bin and `npm start` run with plain node;
+// in development `npx tsx server/main.ts` runs the same file from source.
 
-/** The `mnemo` command: the CLI on this process's environment, streams and signals. */
+/**
+ * `mnemo serve` takes SIGINT and SIGTERM as a request to stop from the very start: loading the server's modules
+ * takes a second or more (several on a busy machine), and a signal in that time would otherwise kill the process
+ * with the default action (exit 143) instead of stopping it cleanly. Other commands keep the default action. (The
+ * command is told by its first word; `mnemo --port 1 serve` gets its handlers when serve starts, as it did before.)
+ */
+const stopSignal = process.argv.slice(2).find((arg) => !arg.startsWith('-')) === 'serve' ? stopOnSignal() : null;
+
+// Before anything else loads: node reads a module's source map only when maps are on as it loads the module
+// (stack traces then name the TypeScript lines), and graphql-js reads NODE_ENV once, when it loads. Hence the
+// dynamic imports, after the handlers are in place.
+process.setSourceMapsEnabled(true);
+await import('./nodeEnv.ts');
+const { runCli } = await import('./cli.ts');
+
+/** The CLI on this process's environment, streams and signals. */
 const code = await runCli(process.argv.slice(2), {
   env: process.env,
+  stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
-  stopRequested: () =>
-    new Promise((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    }),
+  stopRequested: () => stopSignal ?? stopOnSignal(),
 });
 process.exit(code);
+
+function stopOnSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

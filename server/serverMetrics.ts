@@ -27,8 +27,7 @@ export function registerServerMetrics(services: Services, options: { now?: () =>
     collect: async (gauge) => {
       const at = now();
       if (!states || at - states.at >= MEMORY_STATES_MAX_AGE_MS) {
-        const { retentionDays } = await services.settings.get();
-        states = { at, value: await memoriesByState(db, at, retentionCutoff(at, retentionDays)) };
+        states = { at, value: await memoriesByState(db, at, retentionCutoff(at, await services.settings.get())) };
       }
       for (const [state, n] of Object.entries(states.value)) gauge.set({ state }, n);
     },

@@ -4,6 +4,7 @@ import { AccessTokenService } from './auth/accessToken.service.ts';
 import { BackupService } from './backup/backup.service.ts';
 import type { Db } from './db/open.ts';
 import { ProviderService } from './embedding/provider.service.ts';
+import { PurgeRunner } from './jobs/purge.ts';
 import { ReindexRunner } from './jobs/reindex.service.ts';
 import type { Logger } from './logger.ts';
 import { AccessRecorder } from './memory/accessRecorder.ts';
@@ -27,6 +28,8 @@ export interface Services {
   providers: ProviderService;
   vectors: VectorService;
   reindex: ReindexRunner;
+  /** The background purge of expired and out-of-retention memories; `mnemo serve` starts it. */
+  purge: PurgeRunner;
   qdrantSettings: QdrantSettingsStore;
   qdrant: QdrantService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
@@ -64,13 +67,15 @@ export function createServices(opts: {
   backupDir?: string | null;
   /** Time source of the Qdrant circuit breaker; tests pass one to get past its cooldown without waiting. */
   clock?: () => number;
+  /** Whether request metrics are counted (default true); `mnemo serve` counts them only when /metrics is served. */
+  recordMetrics?: boolean;
 }): Services {
   const settings = new SettingsService(opts.db, (name, reason) =>
     opts.logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );
   const config = opts.vectorConfig ?? offlineVectorConfig();
   const providers = new ProviderService(opts.db, config.envProvider);
-  const metrics = new Metrics();
+  const metrics = new Metrics({ recording: opts.recordMetrics ?? true });
   const qdrantSettings = new QdrantSettingsStore(opts.db, opts.env ?? {});
   const qdrant = new QdrantService({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger, clock: opts.clock });
   const vectors = new VectorService({
@@ -91,6 +96,7 @@ export function createServices(opts: {
     providers,
     vectors,
     reindex: new ReindexRunner({ db: opts.db, vectors, logger: opts.logger, batchSize: config.batchSize }),
+    purge: new PurgeRunner({ db: opts.db, settings, logger: opts.logger }),
     qdrantSettings,
     qdrant,
     access: new AccessRecorder(opts.db, { logger: opts.logger }),

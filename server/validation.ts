@@ -12,15 +12,47 @@ export const LIMITS = {
   keyChars: 512,
   idChars: 256,
   metadataBytes: 16_384,
+  /** Levels of objects and arrays in metadata, the object itself being level 1. */
+  metadataDepth: 32,
+  /** Levels of a chat request given to injectMemory (tool schemas nest; nothing real comes near). */
+  requestDepth: 64,
   importRows: 10_000,
   pageSize: 500,
   maxTokens: 16_000,
   retentionDays: 365,
+  /** The largest HTTP request body accepted (GraphQL and MCP), in bytes: yoga's own default for maxRequestBodySize. */
+  requestBodyBytes: 25_000_000,
+  /** Dates a memory carries: from the Unix epoch to the last instant with a four-digit year (what DateTime prints and reads). */
+  earliestDate: Date.UTC(1970, 0, 1),
+  latestDate: Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+  /** How far ahead of the server's clock a createdAt may be: the clocks of a gateway and mnemo differ a little. */
+  clockSkewMs: 5 * 60_000,
+  /** The audit log's retention, in days: at least the 30 that migration 013's trigger protects, at most ten years. */
+  auditRetentionDaysMin: 30,
+  auditRetentionDays: 3650,
+  purgeGraceDays: 365,
 } as const;
 
-/** A name given by the caller (an API key, a session, a key): trimmed, not empty, at most LIMITS.idChars. */
-export const identifier = (what: string) =>
-  z.string().trim().min(1, `${what} must not be empty`).max(LIMITS.idChars, `${what} is longer than ${LIMITS.idChars} characters`);
+/**
+ * Whether a string is valid Unicode. A lone UTF-16 surrogate (a JSON "\ud800" escape) has no UTF-8 form: SQLite
+ * would store it as U+FFFD, so distinct names would become one and a stored name would no longer match its own.
+ */
+export const isWellFormed = (s: string) => s.isWellFormed();
+export const notWellFormed = (what: string) => `${what} is not well-formed Unicode (it holds a lone surrogate)`;
+
+/** Well-formed text (content, names, search words). */
+export const text = (what: string) => z.string().refine(isWellFormed, notWellFormed(what));
+
+/**
+ * The one rule for names given by the caller (API keys, sessions, keys): surrounding whitespace is dropped, the rest is
+ * compared byte for byte. No case folding and no Unicode normalisation: "café" composed (NFC) and decomposed (NFD)
+ * are two names, as they are two byte strings to the gateway that sent them.
+ */
+export const normaliseIdentifier = (name: string) => name.trim();
+
+/** A name given by the caller (an API key, a session, a key): well-formed, normalised, not empty, at most `max` characters. */
+export const identifier = (what: string, max: number = LIMITS.idChars) =>
+  text(what).overwrite(normaliseIdentifier).min(1, `${what} must not be empty`).max(max, `${what} is longer than ${max} characters`);
 
 export const apiKeyIdSchema = identifier('apiKeyId');
 export const sessionIdSchema = identifier('sessionId');
@@ -33,18 +65,113 @@ export const wholeNumber = (what: string, min: number, max: number) =>
     .min(min, `${what} must be between ${min} and ${max}`)
     .max(max, `${what} must be between ${min} and ${max}`);
 
+/** An instant a memory carries (createdAt, expiresAt), inside LIMITS' dates. */
+export const memoryDate = (what: string) => {
+  const range = `${what} must be between ${new Date(LIMITS.earliestDate).toISOString()} and ${new Date(LIMITS.latestDate).toISOString()}`;
+  return z.date().min(new Date(LIMITS.earliestDate), range).max(new Date(LIMITS.latestDate), range);
+};
+
 /** Tokens of the injected memory block. */
 export const maxTokensSchema = wholeNumber('maxTokens', 0, LIMITS.maxTokens);
 export const retentionDaysSchema = wholeNumber('retentionDays', 1, LIMITS.retentionDays);
+export const auditRetentionDaysSchema = wholeNumber('auditRetentionDays', LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDays);
+export const purgeGraceDaysSchema = wholeNumber('purgeGraceDays', 0, LIMITS.purgeGraceDays);
 /** Items in one answer: a page of memories, or the memories of one retrieval. */
 export const limitSchema = wholeNumber('limit', 1, LIMITS.pageSize);
 export const offsetSchema = z.number().int('offset must be a whole number').min(0, 'offset must not be negative');
 
-export const metadataSchema = z
-  .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object' })
-  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, {
-    message: `metadata is larger than ${LIMITS.metadataBytes} bytes`,
+/**
+ * A JSON object from the caller: well-formed text throughout, at most `maxDepth` levels deep and, when given, `maxBytes` as
+ * JSON. The depth is checked first and without recursion: JSON.stringify of a value thousands of levels deep throws.
+ */
+export const jsonObject = (what: string, limits: { maxDepth: number; maxBytes?: number }) =>
+  z.record(z.string(), z.unknown(), { error: `${what} must be a JSON object` }).superRefine((value, ctx) => {
+    const fail = (message: string) => ctx.addIssue({ code: 'custom', message, path: [] });
+    const { depth, illFormedAt } = inspectJson(value, what, limits.maxDepth);
+    if (illFormedAt !== null) return fail(notWellFormed(illFormedAt));
+    if (depth > limits.maxDepth) return fail(`${what} is nested deeper than ${limits.maxDepth} levels`);
+    if (limits.maxBytes !== undefined && Buffer.byteLength(JSON.stringify(value)) > limits.maxBytes) {
+      fail(`${what} is larger than ${limits.maxBytes} bytes`);
+    }
   });
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+const DATE_TIME_FORMAT = 'DateTime must be an ISO 8601 string such as 2026-01-31T12:00:00Z';
+
+/** An instant given as an ISO 8601 string with a time zone (or a bare date, midnight UTC), parsed to a Date. */
+export const dateTimeSchema = z
+  .string({ error: DATE_TIME_FORMAT })
+  .regex(ISO_DATE_TIME, DATE_TIME_FORMAT)
+  .transform((v, ctx) => {
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime()) || !isCalendarDay(v)) {
+      ctx.addIssue({ code: 'custom', message: `"${v}" is not a valid date` });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+/** JavaScript rolls impossible days over (2026-02-30 becomes March 2) instead of rejecting them. */
+function isCalendarDay(v: string): boolean {
+  const [year, month, day] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  return d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+export const metadataSchema = jsonObject('metadata', { maxDepth: LIMITS.metadataDepth, maxBytes: LIMITS.metadataBytes });
+
+/**
+ * The refusal for a caller's JSON arguments (GraphQL variables, an MCP tool's arguments) that hold a string or an object key
+ * that is not well-formed Unicode, naming where it lies ('input.memories[3].content'); null when all of it is well-formed.
+ */
+export function illFormedArguments(value: unknown): string | null {
+  const { illFormedAt } = inspectJson(value, '$');
+  return illFormedAt === null ? null : notWellFormed(illFormedAt.replace(/\$\.?/, ''));
+}
+
+/**
+ * Walks a JSON value without recursion (any depth is safe): how deeply it nests (a scalar is 0, {} is 1), stopping once
+ * past `maxDepth`, and where its first string or object key that is not well-formed lies, as a path from `root`
+ * ('input.memories[3].content'; for a key, the object holding it), or null.
+ */
+export function inspectJson(value: unknown, root: string, maxDepth = Number.POSITIVE_INFINITY) {
+  interface Node {
+    value: unknown;
+    depth: number;
+    parent: Node | null;
+    segment: string;
+  }
+  const pathOf = (node: Node) => {
+    const segments: string[] = [];
+    for (let n: Node | null = node; n; n = n.parent) segments.push(n.segment);
+    return segments.reverse().join('');
+  };
+  let depth = 0;
+  const stack: Node[] = [{ value, depth: 0, parent: null, segment: root }];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const v = node.value;
+    if (typeof v === 'string') {
+      if (!isWellFormed(v)) return { depth, illFormedAt: pathOf(node) };
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) continue;
+    const level = node.depth + 1;
+    depth = Math.max(depth, level);
+    if (depth > maxDepth) return { depth, illFormedAt: null };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth: level, parent: node, segment: `[${i}]` });
+      continue;
+    }
+    const entries = Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      if (!isWellFormed(key)) return { depth, illFormedAt: `a field name in ${pathOf(node)}` };
+      stack.push({ value: item, depth: level, parent: node, segment: `.${key}` });
+    }
+  }
+  return { depth, illFormedAt: null };
+}
 
 /** Validates with a schema; a failure becomes one BAD_USER_INPUT error naming every problem. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

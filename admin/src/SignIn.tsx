@@ -1,9 +1,13 @@
 import { type FormEvent, useState } from 'react';
-import { MemoryHealthDocument, type MemoryHealthQuery } from './generated/graphql';
+import { ViewerDocument, type ViewerQuery } from './generated/graphql';
+import { ServerUnreachableError } from './lib/connection';
 import { fetcher, GraphQLRequestError } from './lib/fetcher';
 import { lastSignOutReason, setToken } from './lib/session';
 
-/** Paste a token; it is checked against the server before the app opens, and kept for this browser session only. */
+/**
+ * Paste a token; the server says whose it is before the app opens (a gateway token is refused here, not by every tab
+ * later), and it is kept for this browser session only.
+ */
 export function SignIn() {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(lastSignOutReason());
@@ -16,8 +20,12 @@ export function SignIn() {
     setChecking(true);
     setError(null);
     try {
-      await fetcher<MemoryHealthQuery, Record<string, never>>(MemoryHealthDocument, {}, { authorization: `Bearer ${token}` })();
-      setToken(token);
+      const { viewer } = await fetcher<ViewerQuery, Record<string, never>>(ViewerDocument, {}, { authorization: `Bearer ${token}` })();
+      if (viewer.role === 'ADMIN') setToken(token);
+      else
+        setError(
+          `This is a gateway token${viewer.apiKeyId ? ` (bound to the API key ${viewer.apiKeyId})` : ''}; Memory Studio needs an admin token.`,
+        );
     } catch (e) {
       setError(describe(e));
     } finally {
@@ -61,10 +69,7 @@ export function SignIn() {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof GraphQLRequestError) {
-    if (error.code === 'UNAUTHENTICATED') return 'That token is unknown or revoked.';
-    if (error.code === 'FORBIDDEN') return 'That token is not an admin token.';
-    return error.message;
-  }
-  return 'The server could not be reached.';
+  if (error instanceof GraphQLRequestError) return error.code === 'UNAUTHENTICATED' ? 'That token is unknown or revoked.' : error.message;
+  if (error instanceof ServerUnreachableError) return 'The server could not be reached.';
+  return String(error);
 }

@@ -12,7 +12,12 @@ export interface Answer {
   fallbackReason: string | null;
 }
 
-/** `retrieve` in a GraphQL response: the fields the check needs, from the bench's RETRIEVE_QUERY. */
+/** What the benchmarks ask `retrieve` over GraphQL. */
+export const RETRIEVE_QUERY = `query Retrieve($input: RetrieveInput!) {
+  retrieve(input: $input) { tokensUsed candidates items { tier score content memory { id key type } } resolution { tiers fallbackReason } }
+}`;
+
+/** `retrieve` in a GraphQL response: the fields the check needs, from RETRIEVE_QUERY. */
 export interface RetrieveData {
   retrieve: { items: unknown[]; resolution: { tiers: string[]; fallbackReason: string | null } };
 }
@@ -32,6 +37,33 @@ export function answerOfResponse(label: string, status: number, text: string): A
   if (status !== 200 || body.errors?.length || !r)
     throw new Error(`${label}: HTTP ${status}: ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
   return { items: r.items.length, tiers: r.resolution.tiers.map((t) => t.toLowerCase()), fallbackReason: r.resolution.fallbackReason };
+}
+
+/** memory_search's structured content: the fields the check needs. */
+interface SearchContent {
+  memories: { tier: string }[];
+  fallbackReason: string | null;
+}
+
+/**
+ * The Answer in an MCP tools/call response of memory_search (a JSON-RPC message); throws on a transport, protocol
+ * or tool error. memory_search lists each memory's tier rather than the tiers that ran: those of its memories stand in.
+ */
+export function answerOfMcpResponse(label: string, status: number, text: string): Answer {
+  let body: { result?: { isError?: boolean; structuredContent?: SearchContent }; error?: unknown };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`${label}: HTTP ${status}, not JSON: ${text.slice(0, 300)}`);
+  }
+  const content = body.result?.structuredContent;
+  if (status !== 200 || body.error || body.result?.isError || !content)
+    throw new Error(`${label}: HTTP ${status}: ${JSON.stringify(body.error ?? body.result ?? body).slice(0, 500)}`);
+  return {
+    items: content.memories.length,
+    tiers: [...new Set(content.memories.map((m) => m.tier))],
+    fallbackReason: content.fallbackReason,
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
  * own costs or a shared event loop in the figure.
  *
  * Protocol: one JSON object per line on stdin, one reply per line on stdout.
- *   1st line:  { url, token, query, strategy, label }                       (no reply)
+ *   1st line:  { url, token, query, strategy, label, protocol }             (no reply)
  *   then:      { variables: [...], warmup, maxMs, minCalls }                → { ms: [...], items: [...], connections }
  *   stdin end: exit 0.   Any failure: { error } on stdout, exit 1.
  * Each block sends `variables` in order, one request at a time; the first `warmup` are sent untimed. Timing
@@ -21,12 +21,19 @@
 import http from 'node:http';
 import { createInterface } from 'node:readline';
 import type { Strategy } from '../../server/memory/retrieval.service.ts';
-import { answerOfResponse, expectTier } from './answer.ts';
+import { answerOfMcpResponse, answerOfResponse, expectTier } from './answer.ts';
+import { timedPost } from './timedPost.ts';
 
 export interface ClientConfig {
-  /** The GraphQL endpoint, e.g. http://127.0.0.1:1234/graphql. */
+  /** The endpoint, e.g. http://127.0.0.1:1234/graphql. */
   url: string;
   token: string;
+  /**
+   * graphql (the default): each call posts { query, variables } and is answered by `retrieve`; mcp: each call is a
+   * JSON-RPC tools/call of memory_search with the variables as its arguments.
+   */
+  protocol?: 'graphql' | 'mcp';
+  /** The GraphQL document; unused over MCP. */
   query: string;
   /** The strategy the variables ask for; every answer is checked against it (expectTier). */
   strategy: Strategy;
@@ -50,57 +57,36 @@ export interface ClientReply {
   connections: number;
 }
 
-interface Sent {
-  status: number;
-  text: string;
-  ms: number;
-  newConnection: boolean;
-}
-
 function client(config: ClientConfig) {
   const url = new URL(config.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${config.token}` };
+  const mcp = config.protocol === 'mcp';
+  const headers = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${config.token}`,
+    // A streamable HTTP server answers only clients that take both.
+    ...(mcp ? { accept: 'application/json, text/event-stream' } : {}),
+  };
+  const bodyOf = (variables: Record<string, unknown>, id: number) =>
+    mcp
+      ? { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'memory_search', arguments: variables } }
+      : { query: config.query, variables };
+  const answerOf = mcp ? answerOfMcpResponse : answerOfResponse;
   let calls = 0;
 
-  const send = (body: Buffer): Promise<Sent> =>
-    new Promise((resolve, reject) => {
-      const t0 = performance.now();
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          agent,
-          headers: { ...headers, 'content-length': body.length },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
-          res.on('end', () => {
-            const ms = performance.now() - t0;
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ms, newConnection: !req.reusedSocket });
-          });
-        },
-      );
-      req.setTimeout(30_000, () => req.destroy(new Error('no response within 30 s')));
-      req.on('error', reject);
-      req.end(body);
-    });
+  const send = (body: Buffer) => timedPost(agent, url, headers, body);
 
   return {
     async run(block: ClientBlock): Promise<ClientReply> {
       // Serialized before anything is timed: the request bytes are the client's business.
-      const bodies = block.variables.map((variables) => Buffer.from(JSON.stringify({ query: config.query, variables })));
+      const bodies = block.variables.map((variables, i) => Buffer.from(JSON.stringify(bodyOf(variables, calls + i + 1))));
       const reply: ClientReply = { ms: [], items: [], connections: 0 };
       const until = block.maxMs === null ? Number.POSITIVE_INFINITY : performance.now() + block.maxMs;
       for (const [i, body] of bodies.entries()) {
         const timed = i >= block.warmup;
         if (timed && reply.ms.length >= block.minCalls && performance.now() >= until) break;
         const sent = await send(body);
-        const answer = answerOfResponse(`${config.label}, call ${++calls}`, sent.status, sent.text);
+        const answer = answerOf(`${config.label}, call ${++calls}`, sent.status, sent.text);
         expectTier(`${config.label}, call ${calls}`, config.strategy, answer);
         if (sent.newConnection) reply.connections++;
         if (timed) {

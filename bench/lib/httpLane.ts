@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ClientBlock, ClientConfig, ClientReply } from './httpClient.ts';
+import type { LoadConfig, LoadReply } from './loadClient.ts';
 
 export type { ClientBlock, ClientReply } from './httpClient.ts';
 
@@ -18,6 +19,7 @@ export interface HttpClientProcess {
 }
 
 const CLIENT = fileURLToPath(new URL('./httpClient.ts', import.meta.url));
+const LOAD_CLIENT = fileURLToPath(new URL('./loadClient.ts', import.meta.url));
 /** The TypeScript loader `npm run bench` runs under (tsx), resolved from here so any working directory works. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
@@ -53,4 +55,19 @@ export function spawnHttpClient(config: ClientConfig): HttpClientProcess {
       clearTimeout(timeout);
     },
   };
+}
+
+/** Runs the mixed-load clients (loadClient.ts) in a child process; resolves with their timings once they are done. */
+export async function runLoadClients(config: LoadConfig): Promise<LoadReply> {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, LOAD_CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stdin.on('error', () => {});
+  const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
+  child.stdin.end(`${JSON.stringify(config)}\n`);
+  const line = await lines.next();
+  if (line.done) throw new Error(`the load clients exited (code ${await exited}) without replying`);
+  const reply = JSON.parse(line.value) as LoadReply | { error: string };
+  await exited;
+  if ('error' in reply) throw new Error(reply.error);
+  return reply;
 }

@@ -10,6 +10,10 @@ export async function findActiveTokenByHash(db: Db, tokenHash: string) {
   return db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
+export async function findAccessTokenName(db: Db, id: string) {
+  return (await db.selectFrom('access_tokens').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
+}
+
 export async function listAccessTokenRows(db: Db, includeRevoked: boolean) {
   let q = db.selectFrom('access_tokens').selectAll().orderBy('created_at', 'desc');
   if (!includeRevoked) q = q.where('revoked_at', 'is', null);

@@ -5,7 +5,7 @@ import type { AccessTokenRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { apiKeyIdSchema, parseInput } from '../validation.ts';
 import * as repo from './accessToken.repository.ts';
-import { generateToken, hashToken, sameHash } from './tokenHash.ts';
+import { generateToken, hashToken, sameHash, tokenStart } from './tokenHash.ts';
 import type { Viewer } from './viewer.ts';
 
 export type TokenRole = 'admin' | 'gateway';
@@ -15,16 +15,39 @@ export interface AccessToken {
   name: string;
   role: TokenRole;
   apiKeyId: string | null;
+  /** A token bound to apiKeyId that may erase that key with forgetApiKey. */
+  mayForgetKey: boolean;
+  /** The secret's first characters, e.g. "mnemo_Ab3x"; null for tokens minted before they were kept. */
+  tokenStart: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
 
-const mintSchema = z.object({
-  name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is longer than 100 characters'),
-  role: z.enum(['admin', 'gateway']).default('gateway'),
-  apiKeyId: apiKeyIdSchema.nullish(),
-});
+const mintSchema = z
+  .object({
+    name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is longer than 100 characters'),
+    role: z.enum(['admin', 'gateway']).default('gateway'),
+    apiKeyId: apiKeyIdSchema.nullish(),
+    mayForgetKey: z.boolean().nullish(),
+  })
+  // Admins may forget any key anyway; an unbound gateway token would be allowed to erase every key.
+  .refine((t) => !t.mayForgetKey || (t.role === 'gateway' && t.apiKeyId != null), {
+    message: 'mayForgetKey needs a gateway token bound to one API key (apiKeyId)',
+    path: ['mayForgetKey'],
+  });
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other header, or none. */
+export function bearerToken(authorization: string | null | undefined): string | undefined {
+  return BEARER.exec(authorization ?? '')?.[1];
+}
+
+/** Why a request was not authenticated (no bearer token, or one that authenticate() refused), as every API says it. */
+export function unauthenticatedMessage(token: string | undefined): string {
+  return token ? 'the bearer token is unknown or revoked' : 'send Authorization: Bearer <token>';
+}
 
 /** Last-use times are written at most this often per token, so authentication stays read-only on the hot path. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -35,6 +58,8 @@ function toAccessToken(row: AccessTokenRow): AccessToken {
     name: row.name,
     role: row.role,
     apiKeyId: row.api_key_id,
+    mayForgetKey: row.may_forget_key === 1,
+    tokenStart: row.token_start,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
@@ -58,6 +83,7 @@ export class AccessTokenService {
     name: string;
     role?: TokenRole | null;
     apiKeyId?: string | null;
+    mayForgetKey?: boolean | null;
   }): Promise<{ token: string; accessToken: AccessToken }> {
     const valid = parseInput(mintSchema, input);
     const token = generateToken();
@@ -68,6 +94,8 @@ export class AccessTokenService {
       token_hash: hashToken(token),
       // An admin token is never confined to one key.
       api_key_id: valid.role === 'admin' ? null : (valid.apiKeyId ?? null),
+      may_forget_key: valid.mayForgetKey ? 1 : 0,
+      token_start: tokenStart(token),
       created_at: Date.now(),
       last_used_at: null,
       revoked_at: null,
@@ -77,6 +105,11 @@ export class AccessTokenService {
 
   async list(includeRevoked = false): Promise<AccessToken[]> {
     return (await repo.listAccessTokenRows(this.db, includeRevoked)).map(toAccessToken);
+  }
+
+  /** A token's name (revoked ones too), or null for an unknown id. */
+  async nameOf(id: string): Promise<string | null> {
+    return repo.findAccessTokenName(this.db, id);
   }
 
   async revoke(id: string): Promise<AccessToken> {
@@ -104,7 +137,7 @@ export class AccessTokenService {
     await this.touch(row.id);
     return row.role === 'admin'
       ? { role: 'admin', tokenId: row.id, apiKeyId: null }
-      : { role: 'gateway', tokenId: row.id, apiKeyId: row.api_key_id };
+      : { role: 'gateway', tokenId: row.id, apiKeyId: row.api_key_id, mayForgetKey: row.may_forget_key === 1 };
   }
 
   private async touch(id: string) {

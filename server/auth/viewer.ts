@@ -1,9 +1,10 @@
 import { badInput, forbidden } from '../errors.ts';
+import { normaliseIdentifier } from '../validation.ts';
 
 /** Who is calling: an admin, or a gateway token that may be bound to one API key. */
 export type Viewer =
   | { role: 'admin'; tokenId: string | null; apiKeyId: null }
-  | { role: 'gateway'; tokenId: string; apiKeyId: string | null };
+  | { role: 'gateway'; tokenId: string; apiKeyId: string | null; mayForgetKey: boolean };
 
 /** Whether the viewer may read or write memories of this API key. */
 export function mayUseKey(viewer: Viewer, apiKeyId: string): boolean {
@@ -11,12 +12,20 @@ export function mayUseKey(viewer: Viewer, apiKeyId: string): boolean {
 }
 
 /**
+ * Whether the viewer may erase every trace of this key: admins may; a gateway token only when it is bound to this key
+ * and the admin allowed it when minting it.
+ */
+export function mayForgetKey(viewer: Viewer, apiKeyId: string): boolean {
+  return viewer.role === 'admin' || (viewer.apiKeyId === apiKeyId && viewer.mayForgetKey);
+}
+
+/**
  * The API key an operation acts on. A bound token acts on its own key; naming another one is
  * FORBIDDEN, never silently rewritten.
  */
 export function exactlyOneKey(viewer: Viewer, requested: string | null | undefined): string {
-  // Keys are stored trimmed, so reads, writes and the bound-key check all compare trimmed keys.
-  const named = requested?.trim();
+  // Keys are stored normalised, so reads, writes and the bound-key check all compare normalised keys.
+  const named = requested == null ? requested : normaliseIdentifier(requested);
   if (named != null && !mayUseKey(viewer, named)) throw forbiddenKey(named);
   const key = named ?? viewer.apiKeyId;
   if (key == null) throw badInput('apiKeyId is required');
@@ -28,7 +37,7 @@ export function exactlyOneKey(viewer: Viewer, requested: string | null | undefin
  * an unbound gateway token must name the key it reads.
  */
 export function oneKeyOrAll(viewer: Viewer, requested: string | null | undefined): string | null {
-  if (viewer.role === 'admin') return requested?.trim() ?? null;
+  if (viewer.role === 'admin') return requested == null ? null : normaliseIdentifier(requested);
   return exactlyOneKey(viewer, requested);
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { isRunning } from '../processInstance.ts';
 
 /** Which process serves a data folder: written by `mnemo serve` at start, removed when it stops. */
 export interface DataFolderHolder {
@@ -29,13 +30,7 @@ export function dataFolderHolder(dataDir: string): DataFolderHolder | null {
     return null;
   }
   if (holder.host !== hostname()) return holder;
-  try {
-    process.kill(holder.pid, 0);
-    return holder;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? holder : null;
-  }
+  return isRunning(holder.pid) ? holder : null;
 }
 
 /** Marks the folder as served by this process, so that `mnemo restore` refuses to swap its database. */

@@ -1,4 +1,4 @@
-import { copyFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { inspectBackup } from './backup.ts';
 import { DataFolderBusyError, dataFolderHolder } from './dataFolderLock.ts';
@@ -22,12 +22,17 @@ export function restoreDatabase(opts: { dataDir: string; databaseFile: string; f
   try {
     // Folds the WAL into the file (a crash may have left one), so the file moved aside is the whole database.
     const current = new SQLite(opts.databaseFile, { fileMustExist: true });
-    current.pragma('wal_checkpoint(TRUNCATE)');
-    current.close();
-    previous = `${opts.databaseFile}.before-restore`;
-    renameSync(opts.databaseFile, previous);
+    try {
+      current.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      current.close();
+    }
+    previous = moveAside(opts.databaseFile);
   } catch (error) {
-    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN') {
+    const code = (error as { code?: string }).code ?? '';
+    // A damaged database is what a restore is for: it is kept as it is, its log beside it, for whoever wants to look.
+    if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) previous = moveAside(opts.databaseFile, { withLog: true });
+    else if (code !== 'SQLITE_CANTOPEN') {
       rmSync(incoming, { force: true });
       throw error;
     }
@@ -35,4 +40,12 @@ export function restoreDatabase(opts: { dataDir: string; databaseFile: string; f
   for (const stale of [`${opts.databaseFile}-wal`, `${opts.databaseFile}-shm`]) rmSync(stale, { force: true });
   renameSync(incoming, opts.databaseFile);
   return { migration, previous };
+}
+
+/** Renames the database (and, when asked, its write-ahead log) to <name>.before-restore; returns the new name. */
+function moveAside(databaseFile: string, options: { withLog?: boolean } = {}): string {
+  const previous = `${databaseFile}.before-restore`;
+  renameSync(databaseFile, previous);
+  if (options.withLog && existsSync(`${databaseFile}-wal`)) renameSync(`${databaseFile}-wal`, `${previous}-wal`);
+  return previous;
 }

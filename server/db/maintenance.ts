@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './open.ts';
+import { BUSY_TIMEOUT_MS, type Db } from './open.ts';
 
 /** Merge steps one maintenance run may take: about 10,000 pages written, a bounded pause for requests. */
 export const MERGE_STEPS_PER_RUN = 20;
@@ -11,6 +11,8 @@ export const MERGE_STEPS_PER_RUN = 20;
 export async function optimizeDatabase(db: Db) {
   await sql`pragma optimize`.execute(db);
   await mergeKeywordIndex(db, MERGE_STEPS_PER_RUN);
+  // Finishes what an erase could not (another process was reading the log then): see emptyWalNow.
+  await emptyWalNow(db);
 }
 
 /**
@@ -44,4 +46,21 @@ async function totalChanges(db: Db): Promise<number> {
 export async function checkpointWal(db: Db): Promise<boolean> {
   const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
   return rows[0]?.busy === 0;
+}
+
+/**
+ * After an erase (a delete, a clear, a forget, a purge pass): the write-ahead log still holds the pages as they were
+ * before, deleted text included, until it is checkpointed and emptied. This does it at once, without waiting: while
+ * another process reads the log (a backup, say), it moves what it can and returns false, and the hourly maintenance
+ * empties it later. Waiting (up to the busy timeout) would hold every request behind it.
+ */
+export async function emptyWalNow(db: Db): Promise<boolean> {
+  return db.connection().execute(async (conn) => {
+    await sql`pragma busy_timeout = 0`.execute(conn);
+    try {
+      return await checkpointWal(conn);
+    } finally {
+      await sql.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`).execute(conn);
+    }
+  });
 }

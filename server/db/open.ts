@@ -1,11 +1,14 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import { type DatabaseConnection, Kysely, type SqliteDatabase, SqliteDialect, SqliteDriver, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database } from './schema.ts';
 import { registerTenantTerms } from './tenantTerms.ts';
 
 export type Db = Kysely<Database>;
+
+/** How long a statement waits for another process's lock before it fails. */
+export const BUSY_TIMEOUT_MS = 5000;
 
 export interface OpenedDatabase {
   db: Db;
@@ -24,18 +27,46 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // A tenant's rows are spread over the whole file as tenants write in turns; a larger page cache (64 MiB)
   // and memory-mapped reads keep a retrieval from paying a file read per row.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
+  // A deleted memory leaves no bytes behind: freed cells and pages are overwritten with zeros (the keyword index
+  // does the same inside its segments, migration 009), and ANALYZE keeps counts only, no sample rows (sqlite_stat4
+  // would hold copies of keys and index terms that no delete reaches).
+  sqlite.pragma('secure_delete = ON');
+  sqlite.pragma('analysis_limit = 1000');
   sqliteVec.load(sqlite);
   registerTenantTerms(sqlite);
   // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite), before the
   // first query; long-running servers repeat it (db/maintenance.ts).
   sqlite.pragma('optimize = 0x10002');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new RollbackAwareDialect(sqlite) });
   return { db, sqlite, close: () => db.destroy() };
+}
+
+/**
+ * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error). Kysely's rollback would then
+ * fail with "cannot rollback - no transaction is active" and throw that in place of the error that says what happened.
+ */
+class RollbackAwareDialect extends SqliteDialect {
+  private readonly config: { database: SqliteDatabase };
+
+  constructor(private readonly sqlite: SQLite.Database) {
+    const config = { database: withStatementCache(sqlite) };
+    super(config);
+    this.config = config;
+  }
+
+  override createDriver() {
+    const sqlite = this.sqlite;
+    return new (class extends SqliteDriver {
+      override async rollbackTransaction(connection: DatabaseConnection) {
+        if (sqlite.inTransaction) await super.rollbackTransaction(connection);
+      }
+    })(this.config);
+  }
 }
 
 /**

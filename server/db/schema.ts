@@ -14,6 +14,30 @@ export interface Database {
   qdrant_outbox: QdrantOutboxTable;
   qdrant_outbox_state: QdrantOutboxStateTable;
   summary_rebuilds: SummaryRebuildsTable;
+  health_probe: HealthProbeTable;
+  audit_log: AuditLogTable;
+}
+
+/** memoryHealth's scratch rows: written, committed, deleted and committed again by each probe. */
+export interface HealthProbeTable {
+  id: Generated<number>;
+  written_at: number;
+}
+
+/** One admin-level action (migration 013): append-only, deleted only by retention. JSON in target and changes. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** A token id, 'env' (MNEMO_ADMIN_TOKEN), 'cli' or 'system'. */
+  actor_id: string;
+  actor_name: string;
+  request_id: string | null;
+  action: string;
+  api_key_id: string | null;
+  target: string | null;
+  changes: string | null;
+  /** OK, or the error code the action ended with. */
+  outcome: string;
 }
 
 /** Summaries whose originals were deleted or brought back, queued by triggers; rebuilt in the same transaction. */
@@ -59,6 +83,8 @@ export interface ReindexJobsTable {
   started_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** The instance id of the process running the job; null for jobs from before migration 012. */
+  owner: string | null;
 }
 
 export interface ModelProvidersTable {
@@ -129,6 +155,10 @@ export interface AccessTokensTable {
   role: 'admin' | 'gateway';
   token_hash: string;
   api_key_id: string | null;
+  /** 1: a token bound to api_key_id that may erase that key (forgetApiKey); set by the admin when minting. */
+  may_forget_key: Generated<number>;
+  /** The secret's first characters ("mnemo_" and 4 more), to tell tokens apart; null for tokens minted before 016. */
+  token_start: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;

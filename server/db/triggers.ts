@@ -17,14 +17,19 @@ export const TRIGGERS: readonly { name: string; fires: string; does: string; cre
     name: 'memories_fts_insert',
     fires: 'after insert on memories',
     does: "adds the memory's words to memories_fts, as they are and prefixed with its key's tenant terms",
-    createdBy: 'migration 004',
+    createdBy: 'migration 009',
   },
-  { name: 'memories_fts_delete', fires: 'after delete on memories', does: 'removes it from memories_fts', createdBy: 'migration 004' },
+  {
+    name: 'memories_fts_delete',
+    fires: 'after delete on memories',
+    does: "removes its words from memories_fts, from the index's segments too (secure-delete): no deleted term stays in the file",
+    createdBy: 'migration 009',
+  },
   {
     name: 'memories_fts_update',
     fires: 'after update of content, key or api_key_id, when one really changed',
-    does: 're-indexes it: counters, flags and metadata never touch the keyword index',
-    createdBy: 'migration 004',
+    does: 're-indexes it (the old words removed as on delete): counters, flags and metadata never touch the keyword index',
+    createdBy: 'migration 009',
   },
   {
     name: 'memory_counts_insert',
@@ -86,6 +91,24 @@ export const TRIGGERS: readonly { name: string; fires: string; does: string; cre
     fires: 'after update of type, session, expiry, updated_at or archiving, content unchanged',
     does: "copies the filter fields into the vector's metadata columns, so a search filters by them at once",
     createdBy: 'createVectorTriggers, with the vec0 table',
+  },
+  {
+    name: 'audit_log_append_only',
+    fires: 'before update of any column but api_key_id on audit_log',
+    does: 'refuses it: an audit entry is never rewritten',
+    createdBy: 'migration 013',
+  },
+  {
+    name: 'audit_log_forget_key',
+    fires: 'before update of api_key_id on audit_log',
+    does: "refuses it unless the key's id gives way to a 'forgotten:' pseudonym (forgetApiKey)",
+    createdBy: 'migration 013',
+  },
+  {
+    name: 'audit_log_retention_floor',
+    fires: 'before delete of an audit entry younger than 30 days',
+    does: 'refuses it: only retention (30 days at least) removes entries',
+    createdBy: 'migration 013',
   },
 ];
 

@@ -40,6 +40,28 @@ export class EmbeddingError extends Error {
   }
 }
 
+/** The same embedder, with `observe` told of every call to embed(): how many texts, and its error (null: it succeeded). */
+export function observedEmbedder(inner: Embedder, observe: (texts: number, error: unknown) => void): Embedder {
+  return {
+    source: inner.source,
+    model: inner.model,
+    dimension: () => inner.dimension(),
+    load: () => inner.load(),
+    state: () => inner.state(),
+    lastError: () => inner.lastError(),
+    embed: async (texts) => {
+      try {
+        const vectors = await inner.embed(texts);
+        observe(texts.length, null);
+        return vectors;
+      } catch (error) {
+        observe(texts.length, error);
+        throw error;
+      }
+    },
+  };
+}
+
 /** Scales a vector to unit length in place and returns it; a zero vector stays zero. */
 export function l2normalize(v: Float32Array): Float32Array {
   let sum = 0;

@@ -41,6 +41,9 @@ export const callable = (endpoint: ProviderEndpoint) => endpoint.keyless || endp
 
 export const ENV_PROVIDER_ID = 'env';
 
+/** How the settings name a provider's model: "provider/model". */
+export const providerModelName = (providerId: string, model: string) => `${providerId}/${model}`;
+
 const modelSchema = z.object({
   name: z.string().trim().min(1, 'model name must not be empty').max(200),
   kind: z.enum(['embedding', 'rerank']),
@@ -121,6 +124,14 @@ export class ProviderService {
     return saved;
   }
 
+  /** A stored provider with its key, for comparing states (the audit log says only whether the key changed). */
+  async stored(id: string): Promise<(Provider & { apiKey: string | null }) | null> {
+    const row = await repo.findProviderRow(this.db, id);
+    if (!row) return null;
+    const provider = (await this.list()).find((p) => p.id === id);
+    return provider ? { ...provider, apiKey: row.api_key } : null;
+  }
+
   async delete(id: string): Promise<void> {
     if (id === ENV_PROVIDER_ID) throw badInput('the environment provider is configured by MNEMO_EMBEDDING_* variables');
     if (!(await repo.deleteProviderRow(this.db, id))) throw notFound(`no provider with id ${id}`);
@@ -154,13 +165,13 @@ export class ProviderService {
     const names: string[] = [];
     for (const provider of await this.list()) {
       if (!provider.keyless && !provider.hasApiKey) continue;
-      for (const m of provider.models) if (m.kind === 'embedding') names.push(`${provider.id}/${m.name}`);
+      for (const m of provider.models) if (m.kind === 'embedding') names.push(providerModelName(provider.id, m.name));
     }
     return names;
   }
 
   envRerank(): string | null {
-    return this.env?.rerankModel ? `${ENV_PROVIDER_ID}/${this.env.rerankModel}` : null;
+    return this.env?.rerankModel ? providerModelName(ENV_PROVIDER_ID, this.env.rerankModel) : null;
   }
 }
 

@@ -1,5 +1,6 @@
 /** One HTTP call to a model provider (embeddings, rerank): the parts every provider client shares. */
 import { z } from 'zod';
+import { outsideErrorText } from '../redact.ts';
 
 export type ProviderReply =
   | { kind: 'ok'; body: string }
@@ -9,7 +10,8 @@ export type ProviderReply =
 
 /**
  * POSTs JSON with the bearer key (none for a keyless endpoint) and a timeout, and says what happened without throwing, so each client
- * decides what to retry. The key never appears in a detail or reason.
+ * decides what to retry. Details and reasons are outside text: redacted (the key and anything shaped like a
+ * secret) and shortened.
  */
 export async function postToProvider(opts: {
   fetch: typeof fetch;
@@ -36,11 +38,11 @@ export async function postToProvider(opts: {
       kind: 'http',
       status: res.status,
       headers: res.headers,
-      detail: redact(`HTTP ${res.status}: ${providerErrorMessage(text) ?? res.statusText}`, opts.apiKey),
+      detail: outsideErrorText(`HTTP ${res.status}: ${providerErrorMessage(text) ?? res.statusText}`, [opts.apiKey]),
     };
   } catch (error) {
     if (signal.aborted) return { kind: 'timeout', error };
-    return { kind: 'network', reason: redact(describeNetworkError(error), opts.apiKey), error };
+    return { kind: 'network', reason: outsideErrorText(describeNetworkError(error), [opts.apiKey]), error };
   }
 }
 
@@ -75,8 +77,8 @@ export function endpointUrl(baseUrl: string, path: string): string {
 
 /**
  * The provider's own explanation from an error body: OpenAI's `{error: {message}}`, Cohere's `{message}`,
- * FastAPI-style `{detail}` (Jina) or `{error: "..."}`; else the start of a non-JSON body (a proxy's HTML
- * page); null when the body is empty. Cut to a length that fits a log line.
+ * FastAPI-style `{detail}` (Jina) or `{error: "..."}`; else the body itself (a proxy's HTML page); null when
+ * the body is empty.
  */
 export function providerErrorMessage(body: string): string | null {
   let message: unknown;
@@ -89,14 +91,7 @@ export function providerErrorMessage(body: string): string | null {
     message = body;
   }
   if (typeof message !== 'string') message = message === undefined ? body : JSON.stringify(message);
-  const text = (message as string).replace(/\s+/g, ' ').trim();
-  if (!text) return null;
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
-/** Removes every occurrence of the API key: some proxies echo request headers into their error bodies. */
-export function redact(text: string, secret: string | null): string {
-  return secret ? text.split(secret).join('[redacted]') : text;
+  return (message as string).trim() || null;
 }
 
 /** fetch() reports network failures as "fetch failed" with the useful part (ECONNREFUSED, ...) in `cause`. */

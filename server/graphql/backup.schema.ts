@@ -1,3 +1,4 @@
+import { audited } from '../audit/audited.ts';
 import { builder } from './builder.ts';
 
 const BackupRef = builder.simpleObject('Backup', {
@@ -15,6 +16,11 @@ builder.mutationField('backupDatabase', (t) =>
     type: BackupRef,
     authScopes: { admin: true },
     description: 'An online backup into the backup folder (MNEMO_BACKUP_DIR); the server keeps serving meanwhile.',
-    resolve: (_root, _args, ctx) => ctx.services.backups.create(),
+    resolve: (_root, _args, ctx) =>
+      audited(
+        ctx,
+        { action: 'DATABASE_BACKUP', describe: (b) => ({ target: { file: b.file, bytes: b.bytes, migration: b.migration } }) },
+        () => ctx.services.backups.create(),
+      ),
   }),
 );

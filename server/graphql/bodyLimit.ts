@@ -1,8 +1,9 @@
 import { IncomingMessage } from 'node:http';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { LIMITS } from '../validation.ts';
 
-/** The largest request body accepted, in bytes: yoga's own default for maxRequestBodySize. */
-export const MAX_REQUEST_BODY_BYTES = 25_000_000;
+/** The largest request body accepted, in bytes (shared with /mcp). */
+export const MAX_REQUEST_BODY_BYTES = LIMITS.requestBodyBytes;
 
 // Only a single non-negative integer is a valid Content-Length: anything else (comma-joined duplicates, as in
 // request-smuggling attempts, signs, spaces) is refused rather than allowed to skip the check.

@@ -1,5 +1,6 @@
 import { type EngineStatus, engineStatus } from '../engineStatus.service.ts';
 import { builder } from './builder.ts';
+import { RecentCallsRef } from './modelTest.schema.ts';
 import { QdrantStatusRef } from './qdrant.schema.ts';
 import { ReindexJobRef } from './reindex.schema.ts';
 
@@ -34,6 +35,7 @@ const EmbeddingStatusRef = builder.objectRef<EngineStatus['embedding']>('Embeddi
     state: t.exposeString('state', { description: 'none, idle, loading, ready or failed.' }),
     reason: t.exposeString('reason', { description: 'How the source was chosen.' }),
     lastError: t.field({ type: EmbeddingErrorRef, nullable: true, resolve: (s) => s.lastError }),
+    calls: t.field({ type: RecentCallsRef, nullable: true, description: 'How calls to the model went lately.', resolve: (s) => s.calls }),
     cache: t.field({ type: CacheStatsRef, nullable: true, resolve: (s) => s.cache }),
   }),
 });
@@ -61,6 +63,7 @@ const RerankStatusRef = builder.objectRef<EngineStatus['rerank']>('RerankStatus'
     enabled: t.exposeBoolean('enabled'),
     model: t.exposeString('model', { nullable: true }),
     reason: t.exposeString('reason'),
+    calls: t.field({ type: RecentCallsRef, nullable: true, description: 'How calls to the model went lately.', resolve: (s) => s.calls }),
   }),
 });
 

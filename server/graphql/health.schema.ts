@@ -2,7 +2,14 @@ import { checkMemoryHealth, type HealthReport } from '../memory/health.service.t
 import { builder } from './builder.ts';
 
 const CheckNameEnum = builder.enumType('HealthCheckName', {
-  values: { CREATE: { value: 'create' }, READ: { value: 'read' }, SEARCH: { value: 'search' }, DELETE: { value: 'delete' } } as const,
+  values: {
+    CREATE: { value: 'create' },
+    READ: { value: 'read' },
+    SEARCH: { value: 'search' },
+    DELETE: { value: 'delete' },
+    COMMIT: { value: 'commit', description: 'A write to a scratch table, committed and then deleted.' },
+    DISK: { value: 'disk', description: 'Free space on the disk of the database.' },
+  } as const,
 });
 
 const HealthCheckRef = builder.objectRef<HealthReport['checks'][number]>('HealthCheck').implement({
@@ -18,6 +25,10 @@ const MemoryHealthRef = builder.objectRef<HealthReport>('MemoryHealth').implemen
     ok: t.exposeBoolean('ok'),
     latencyMs: t.exposeFloat('latencyMs', { description: 'The whole round trip.' }),
     error: t.exposeString('error', { nullable: true }),
+    errorCode: t.exposeString('errorCode', {
+      nullable: true,
+      description: 'STORAGE_FULL (the disk is full) or STORAGE_ERROR (the file cannot be read or written) when the storage is at fault.',
+    }),
     checks: t.field({ type: [HealthCheckRef], resolve: (r) => r.checks }),
     checkedAt: t.expose('checkedAt', { type: 'DateTime' }),
   }),
@@ -26,7 +37,8 @@ const MemoryHealthRef = builder.objectRef<HealthReport>('MemoryHealth').implemen
 builder.queryField('memoryHealth', (t) =>
   t.field({
     type: MemoryHealthRef,
-    description: 'A real create, read, search and delete round trip in a transaction that is rolled back: it leaves no trace.',
+    description:
+      'A real create, read, search and delete round trip in a transaction that is rolled back, then a committed write to a scratch table (deleted again) and the free disk space: it leaves no trace, and fails when writes cannot reach the disk.',
     resolve: (_root, _args, ctx) => checkMemoryHealth(ctx.services.db),
   }),
 );

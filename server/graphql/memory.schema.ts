@@ -1,5 +1,6 @@
+import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
-import type { MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
+import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
 import { builder } from './builder.ts';
@@ -56,10 +57,13 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
     archivedBy: t.exposeID('archivedBy', { nullable: true, description: 'The summary that replaced this memory.' }),
     status: t.field({
       type: MemoryStatusEnum,
-      resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), (await ctx.services.settings.get()).retentionDays),
+      resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), await ctx.services.settings.get()),
     }),
   }),
 });
+
+/** The first purge pass that deletes something due at `due` (the background purge's schedule, when it runs here). */
+const nextPurgeAt = (due: Date | null, ctx: Context) => (due === null ? null : new Date(ctx.services.purge.firstPassFrom(due.getTime())));
 
 const MemoryTypeCountRef = builder.simpleObject('MemoryTypeCount', {
   fields: (t) => ({ type: t.field({ type: MemoryTypeEnum }), count: t.int() }),
@@ -76,6 +80,7 @@ const MemoryWeekCountRef = builder.simpleObject('MemoryWeekCount', {
 const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
   fields: (t) => ({
     totalEntries: t.exposeInt('totalEntries'),
+    retentionDays: t.exposeInt('retentionDays', { description: 'The retention window the counts were made with.' }),
     tokensUsed: t.exposeInt('tokensUsed'),
     hitRate: t.exposeFloat('hitRate', {
       nullable: true,
@@ -87,6 +92,20 @@ const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
       type: [MemoryWeekCountRef],
       description: 'Memories per ISO week of creation, oldest first; weeks without memories are left out.',
       resolve: (s) => s.byWeek,
+    }),
+    hiddenByExpiry: t.exposeInt('hiddenByExpiry', {
+      description:
+        'Memories matching the other filters that retrieval never returns because their expiresAt has passed (listed only with includeExpired), whatever includeExpired is.',
+    }),
+    hiddenByRetention: t.exposeInt('hiddenByRetention', {
+      description: 'The same, because they were last written before the retention window (and have not expired); 0 while retention is off.',
+    }),
+    nextPurgeAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When the purge deletes the first of the hidden memories: the first scheduled pass (at start, then hourly) once purgeGraceDays have passed since it expired or left the retention window; without a background purge in this process, the moment it becomes due. In the past: due, deleted by the next pass (or `mnemo purge`). null when none is hidden.',
+      resolve: (s, _args, ctx) => nextPurgeAt(s.purgeDueAt, ctx),
     }),
   }),
 });
@@ -106,6 +125,10 @@ const MemoryPageRef = builder.objectRef<MemoryPage>('MemoryPage').implement({
     limit: t.exposeInt('limit'),
     offset: t.exposeInt('offset'),
     hasMore: t.boolean({ resolve: (p) => p.offset + p.items.length < p.totalCount }),
+    searchWords: t.stringList({
+      description: 'The words the search looked for, as the index reads them ("c++" is "c"); the last ends in "*": a prefix.',
+      resolve: (p) => memories.listSearchWords(p.query.search),
+    }),
     stats: t.field({
       type: MemoryStatsRef,
       description: 'Totals over every memory that matches the filters, not just this page.',
@@ -152,7 +175,34 @@ function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
 
 const canSee = (ctx: Context) => (apiKeyId: string) => mayUseKey(ctx.viewer, apiKeyId);
 
+const ApiKeyCountRef = builder.simpleObject('ApiKeyCount', {
+  fields: (t) => ({
+    apiKeyId: t.string(),
+    memories: t.int({ description: 'Memories stored for the key, archived and expired ones included.' }),
+  }),
+});
+
+const ApiKeyPageRef = builder.simpleObject('ApiKeyPage', {
+  fields: (t) => ({
+    items: t.field({ type: [ApiKeyCountRef] }),
+    totalCount: t.int(),
+    limit: t.int(),
+    offset: t.int(),
+  }),
+});
+
 builder.queryFields((t) => ({
+  apiKeys: t.field({
+    type: ApiKeyPageRef,
+    authScopes: { admin: true },
+    description: 'The API keys that have memories, by name, with how many; for suggestions and overviews.',
+    args: {
+      contains: t.arg.string({ description: 'Only keys whose name contains this text (case-insensitive for ASCII).' }),
+      limit: t.arg.int({ defaultValue: 50, description: 'Page size, 1 to 500.' }),
+      offset: t.arg.int({ defaultValue: 0 }),
+    },
+    resolve: (_root, args, ctx) => memories.listApiKeys(ctx.services, args),
+  }),
   memories: t.field({
     type: MemoryPageRef,
     args: {
@@ -172,7 +222,14 @@ builder.queryFields((t) => ({
     type: [MemoryRef],
     description: 'Every memory matching the filters, most recently stored first; not paged.',
     args: filterArgs(t),
-    resolve: (_root, args, ctx) => memories.exportMemories(ctx.services, toQuery(args, ctx)),
+    resolve: (_root, args, ctx) => {
+      const query = toQuery(args, ctx);
+      return audited(
+        ctx,
+        { action: 'MEMORIES_EXPORT', apiKeyId: query.apiKeyId, describe: (rows) => ({ target: { count: rows.length } }) },
+        () => memories.exportMemories(ctx.services, query),
+      );
+    },
   }),
   memory: t.field({
     type: MemoryRef,
@@ -215,11 +272,25 @@ const ImportRejectionRef = builder.simpleObject('ImportRejection', {
   }),
 });
 
-const ImportReportRef = builder.simpleObject('ImportReport', {
+const ImportReportRef = builder.objectRef<ImportReport>('ImportReport').implement({
   fields: (t) => ({
-    imported: t.int({ description: 'New memories.' }),
-    updated: t.int({ description: 'Existing keys that were upserted.' }),
-    rejected: t.field({ type: [ImportRejectionRef] }),
+    dryRun: t.exposeBoolean('dryRun', { description: 'Nothing was stored: this is what the import would do.' }),
+    imported: t.exposeInt('imported', { description: 'New memories.' }),
+    updated: t.exposeInt('updated', { description: 'Existing keys that were upserted.' }),
+    rejected: t.field({ type: [ImportRejectionRef], resolve: (r) => r.rejected }),
+    outsideRetention: t.exposeInt('outsideRetention', {
+      description:
+        'Rows stored (imported or updated) but last written (createdAt) before the retention window: never retrieved, hidden from memories unless includeExpired, and purged after purgeGraceDays. Turn retention off (retentionEnabled: false) or widen retentionDays to keep them.',
+    }),
+    expired: t.exposeInt('expired', {
+      description: 'Rows stored with an expiresAt already past: never retrieved, purged after purgeGraceDays.',
+    }),
+    nextPurgeAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the purge deletes the first of those rows (as MemoryStats.nextPurgeAt); null when there are none.',
+      resolve: (r, _args, ctx) => nextPurgeAt(r.purgeDueAt, ctx),
+    }),
   }),
 });
 
@@ -262,20 +333,40 @@ builder.mutationFields((t) => ({
       type: t.arg({ type: MemoryTypeEnum }),
       createdBefore: t.arg({ type: 'DateTime' }),
     },
-    resolve: (_root, args, ctx) =>
-      memories.clearMemories(ctx.services, {
+    resolve: (_root, args, ctx) => {
+      const filter = {
         apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId),
         types: args.type ? [args.type] : null,
         createdBefore: args.createdBefore,
-      }),
+      };
+      return audited(ctx, memories.clearAudit(filter), () => memories.clearMemories(ctx.services, filter));
+    },
   }),
   importMemories: t.field({
     type: ImportReportRef,
-    description: 'Upserts many memories at once; bad rows are reported, never fatal to the others.',
-    args: { memories: t.arg({ type: [MemoryInputRef], required: true }) },
+    description:
+      'Upserts many memories at once; bad rows are reported, never fatal to the others, and so are rows that retention or expiry will hide.',
+    args: {
+      memories: t.arg({ type: [MemoryInputRef], required: true }),
+      dryRun: t.arg.boolean({ defaultValue: false, description: 'Report what the import would do, and store nothing.' }),
+    },
     resolve: (_root, args, ctx) => {
       const rows = args.memories.map((m) => ({ ...m, apiKeyId: m.apiKeyId ?? ctx.viewer.apiKeyId ?? '' }));
-      return memories.importMemories(ctx.services, rows, canSee(ctx));
+      const dryRun = args.dryRun ?? false;
+      // A dry run changes nothing, so it leaves no entry.
+      if (dryRun) return memories.importMemories(ctx.services, rows, canSee(ctx), { dryRun });
+      const keys = new Set(rows.map((r) => r.apiKeyId.trim()));
+      return audited(
+        ctx,
+        {
+          action: 'MEMORIES_IMPORT',
+          // One key when the rows name one; the count of keys otherwise.
+          apiKeyId: keys.size === 1 ? [...keys][0] : null,
+          target: { rows: rows.length, apiKeys: keys.size },
+          describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
+        },
+        () => memories.importMemories(ctx.services, rows, canSee(ctx)),
+      );
     },
   }),
 }));

@@ -10,6 +10,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { OperationType } from '../metrics/metrics.ts';
+import type { MnemoServerContext } from './requestLog.ts';
 
 /** Stands for a root field that is not in the schema, so that a label never takes a caller's free text. */
 export const UNKNOWN_FIELD = 'unknown';
@@ -41,7 +42,10 @@ interface Pending {
  * access line). The result it reads is the one the caller gets, after error masking, so outcome codes agree
  * with what the caller saw.
  */
-export function useOperationSummary(schema: GraphQLSchema, report: (summary: OperationSummary, request: Request) => void): Plugin {
+export function useOperationSummary(
+  schema: GraphQLSchema,
+  report: (summary: OperationSummary, serverContext: MnemoServerContext) => void,
+): Plugin<Record<string, unknown>, MnemoServerContext> {
   const pending = new WeakMap<Request, Pending>();
   const rootFields: Record<OperationType, Set<string>> = {
     query: new Set(Object.keys(schema.getQueryType()?.getFields() ?? {})),
@@ -71,7 +75,7 @@ export function useOperationSummary(schema: GraphQLSchema, report: (summary: Ope
         });
       };
     },
-    onResultProcess({ request, result }) {
+    onResultProcess({ request, result, serverContext }) {
       const state = pending.get(request);
       if (!state) return;
       pending.delete(request);
@@ -92,7 +96,7 @@ export function useOperationSummary(schema: GraphQLSchema, report: (summary: Ope
           durationMs: performance.now() - state.start,
           stream,
         },
-        request,
+        serverContext,
       );
     },
   };

@@ -1,7 +1,9 @@
+import { audited } from '../audit/audited.ts';
+import { providerSnapshot } from '../audit/snapshots.ts';
 import type { Provider, ProviderModel } from '../embedding/provider.service.ts';
 import { builder } from './builder.ts';
 
-const ModelKindEnum = builder.enumType('ModelKind', {
+export const ModelKindEnum = builder.enumType('ModelKind', {
   values: { EMBEDDING: { value: 'embedding' }, RERANK: { value: 'rerank' } } as const,
 });
 
@@ -61,20 +63,30 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { input: t.arg({ type: ModelProviderInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.services.providers.upsert({
-        id: input.id,
-        baseUrl: input.baseUrl,
-        apiKey: input.apiKey ?? undefined,
-        keyless: input.keyless ?? undefined,
-        models: input.models.map((m) => ({ ...m, dimension: m.dimension ?? null, maxInputTokens: m.maxInputTokens ?? null })),
-      }),
+      audited(
+        ctx,
+        { action: 'PROVIDER_UPSERT', target: { providerId: input.id }, snapshot: providerSnapshot(ctx.services.providers, input.id) },
+        () =>
+          ctx.services.providers.upsert({
+            id: input.id,
+            baseUrl: input.baseUrl,
+            apiKey: input.apiKey ?? undefined,
+            keyless: input.keyless ?? undefined,
+            models: input.models.map((m) => ({ ...m, dimension: m.dimension ?? null, maxInputTokens: m.maxInputTokens ?? null })),
+          }),
+      ),
   }),
   deleteModelProvider: t.boolean({
     authScopes: { admin: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => {
-      await ctx.services.providers.delete(String(id));
-      return true;
-    },
+    resolve: (_root, { id }, ctx) =>
+      audited(
+        ctx,
+        { action: 'PROVIDER_DELETE', target: { providerId: String(id) }, snapshot: providerSnapshot(ctx.services.providers, String(id)) },
+        async () => {
+          await ctx.services.providers.delete(String(id));
+          return true;
+        },
+      ),
   }),
 }));

@@ -1,8 +1,11 @@
+import { audited } from '../audit/audited.ts';
+import { qdrantSnapshot } from '../audit/snapshots.ts';
 import { exactlyOneKey } from '../auth/viewer.ts';
 import { searchQdrant } from '../memory/qdrantSearch.service.ts';
 import type { QdrantHealth, QdrantSettings, QdrantStatus } from '../vector/qdrant.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
+import { RecentCallsRef } from './modelTest.schema.ts';
 
 const QuantizationEnum = builder.enumType('QdrantQuantization', {
   values: {
@@ -42,6 +45,7 @@ export const QdrantStatusRef = builder.objectRef<QdrantStatus>('QdrantStatus').i
     incompatibleReason: t.exposeString('incompatibleReason', { nullable: true, description: 'What does not fit, and the fix.' }),
     points: t.exposeInt('points', { nullable: true }),
     pendingSync: t.exposeInt('pendingSync', { description: 'Changes queued for Qdrant.' }),
+    calls: t.field({ type: RecentCallsRef, nullable: true, description: 'How calls to Qdrant went lately.', resolve: (s) => s.calls }),
   }),
 });
 
@@ -94,7 +98,10 @@ builder.mutationFields((t) => ({
     type: QdrantSettingsRef,
     authScopes: { admin: true },
     args: { input: t.arg({ type: QdrantSettingsInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.qdrant.updateSettings(input),
+    resolve: (_root, { input }, ctx) =>
+      audited(ctx, { action: 'QDRANT_SETTINGS_UPDATE', snapshot: qdrantSnapshot(ctx.services.qdrant, ctx.services.qdrantSettings) }, () =>
+        ctx.services.qdrant.updateSettings(input),
+      ),
   }),
   qdrantSearchTest: t.field({
     type: QdrantSearchResultRef,
@@ -108,6 +115,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description:
       'Deletes Qdrant points of expired or out-of-retention memories and of memories that no longer exist; returns how many. UNAVAILABLE while Qdrant cannot be reached.',
-    resolve: (_root, _args, ctx) => ctx.services.qdrant.cleanup(),
+    resolve: (_root, _args, ctx) =>
+      audited(ctx, { action: 'QDRANT_CLEANUP', describe: (deleted) => ({ target: { deleted } }) }, () => ctx.services.qdrant.cleanup()),
   }),
 }));

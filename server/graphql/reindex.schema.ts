@@ -1,3 +1,4 @@
+import { audited } from '../audit/audited.ts';
 import { forbidden } from '../errors.ts';
 import type { ReindexJob } from '../jobs/reindex.service.ts';
 import { builder } from './builder.ts';
@@ -46,13 +47,17 @@ builder.mutationFields((t) => ({
     description:
       'Starts embedding every memory whose vector is missing or stale (all of them with force), or returns the job already running.',
     args: { force: t.arg.boolean({ defaultValue: false }) },
-    resolve: (_root, { force }, ctx) => ctx.services.reindex.start(force ?? false),
+    resolve: (_root, { force }, ctx) =>
+      audited(ctx, { action: 'REINDEX_START', target: { force: force ?? false }, describe: (job) => ({ target: { jobId: job.id } }) }, () =>
+        ctx.services.reindex.start(force ?? false),
+      ),
   }),
   cancelReindex: t.field({
     type: ReindexJobRef,
     authScopes: { admin: true },
     args: { jobId: t.arg.id({ required: true }) },
-    resolve: (_root, { jobId }, ctx) => ctx.services.reindex.cancel(String(jobId)),
+    resolve: (_root, { jobId }, ctx) =>
+      audited(ctx, { action: 'REINDEX_CANCEL', target: { jobId: String(jobId) } }, () => ctx.services.reindex.cancel(String(jobId))),
   }),
 }));
 

@@ -1,4 +1,5 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
+import { dateTimeSchema } from '../validation.ts';
 import { builder } from './builder.ts';
 
 const badValue = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
@@ -10,21 +11,10 @@ builder.scalarType('DateTime', {
   parseLiteral: (ast) => parseDate(ast.kind === Kind.STRING ? ast.value : undefined),
 });
 
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-
 function parseDate(v: unknown): Date {
-  if (typeof v !== 'string' || !ISO.test(v)) throw badValue('DateTime must be an ISO 8601 string such as 2026-01-31T12:00:00Z');
-  const d = new Date(v);
-  if (Number.isNaN(d.getTime()) || !isCalendarDay(v)) throw badValue(`"${v}" is not a valid date`);
-  return d;
-}
-
-/** JavaScript rolls impossible days over (2026-02-30 becomes March 2) instead of rejecting them. */
-function isCalendarDay(v: string): boolean {
-  const [year, month, day] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  return d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+  const parsed = dateTimeSchema.safeParse(v);
+  if (!parsed.success) throw badValue(parsed.error.issues[0]!.message);
+  return parsed.data;
 }
 
 builder.scalarType('JSONObject', {

@@ -2,6 +2,7 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './scalars.ts';
 import './memory.schema.ts';
+import './forget.schema.ts';
 import './settings.schema.ts';
 import './accessToken.schema.ts';
 import './retrieval.schema.ts';
@@ -11,8 +12,10 @@ import './health.schema.ts';
 import './qdrant.schema.ts';
 import './engineStatus.schema.ts';
 import './provider.schema.ts';
+import './modelTest.schema.ts';
 import './reindex.schema.ts';
 import './backup.schema.ts';
+import './audit.schema.ts';
 
 export const schema = builder.toSchema();
 

@@ -1,3 +1,5 @@
+import { audited } from '../audit/audited.ts';
+import { settingsSnapshot } from '../audit/snapshots.ts';
 import { EMBEDDING_SOURCES, type Settings, STRATEGIES, VECTOR_STORES } from '../settings/settings.service.ts';
 import { builder } from './builder.ts';
 
@@ -11,7 +13,16 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'Inject memories into requests. Every injected token is billed by the provider.' }),
     maxTokens: t.exposeInt('maxTokens', { description: 'Token budget for injected memories, 0 to 16000.' }),
-    retentionDays: t.exposeInt('retentionDays', { description: 'Memories last written longer ago are not retrieved, 1 to 365.' }),
+    retentionDays: t.exposeInt('retentionDays', {
+      description: 'While retentionEnabled: memories last written longer ago are not retrieved, and later purged; 1 to 365.',
+    }),
+    retentionEnabled: t.exposeBoolean('retentionEnabled', {
+      description: 'false keeps every memory, however old (expiresAt still applies); retentionDays then waits for it to be turned on.',
+    }),
+    purgeGraceDays: t.exposeInt('purgeGraceDays', {
+      description:
+        'Days, 0 to 365, that a memory stays in the database after it expired or left the retention window, before the purge deletes it (hourly and at start). Until then includeExpired lists it.',
+    }),
     strategy: t.expose('strategy', { type: StrategyEnum }),
     embeddingSource: t.expose('embeddingSource', { type: EmbeddingSourceEnum }),
     embeddingProviderModel: t.exposeString('embeddingProviderModel', { nullable: true }),
@@ -32,6 +43,9 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     userRoleProviders: t.exposeStringList('userRoleProviders', {
       description: 'Providers or models that reject the system role; memories reach them as a user message.',
     }),
+    auditRetentionDays: t.exposeInt('auditRetentionDays', {
+      description: 'Audit entries older than this are deleted, 30 to 3650 days (default 365).',
+    }),
   }),
 });
 
@@ -41,6 +55,8 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     enabled: t.boolean(),
     maxTokens: t.int(),
     retentionDays: t.int(),
+    retentionEnabled: t.boolean(),
+    purgeGraceDays: t.int(),
     strategy: t.field({ type: StrategyEnum }),
     embeddingSource: t.field({ type: EmbeddingSourceEnum }),
     embeddingProviderModel: t.string(),
@@ -53,6 +69,7 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     fusionVectorShare: t.float({ description: 'null returns to the calibrated guard.' }),
     profileBudgetPercent: t.int(),
     userRoleProviders: t.stringList(),
+    auditRetentionDays: t.int(),
   }),
 });
 
@@ -69,7 +86,10 @@ builder.mutationField('updateMemorySettings', (t) =>
     type: MemorySettingsRef,
     authScopes: { admin: true },
     args: { input: t.arg({ type: MemorySettingsInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.settings.update(withoutNulls(input)),
+    resolve: (_root, { input }, ctx) =>
+      audited(ctx, { action: 'SETTINGS_UPDATE', snapshot: settingsSnapshot(ctx.services.settings) }, () =>
+        ctx.services.settings.update(withoutNulls(input)),
+      ),
   }),
 );
 

@@ -1,3 +1,5 @@
+import { someIds } from '../audit/audit.service.ts';
+import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, mayUseKey } from '../auth/viewer.ts';
 import { restoreSummary, type SummaryGroup, type SummaryOutcome, summarize } from '../memory/summary.service.ts';
 import { builder } from './builder.ts';
@@ -78,17 +80,37 @@ builder.mutationFields((t) => ({
       }),
       dryRun: t.arg.boolean({ defaultValue: true }),
     },
-    resolve: (_root, args, ctx) =>
-      summarize(ctx.services, {
-        apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId),
-        olderThanDays: args.olderThanDays,
-        dryRun: args.dryRun ?? true,
-      }),
+    resolve: (_root, args, ctx) => {
+      const apiKeyId = exactlyOneKey(ctx.viewer, args.apiKeyId);
+      const run = () => summarize(ctx.services, { apiKeyId, olderThanDays: args.olderThanDays, dryRun: args.dryRun ?? true });
+      // A dry run changes nothing: only real runs are admin-level actions.
+      if (args.dryRun ?? true) return run();
+      return audited(
+        ctx,
+        {
+          action: 'MEMORIES_SUMMARIZE',
+          apiKeyId,
+          describe: (o) => ({
+            target: { archived: o.candidates.length, summaries: someIds(o.summaries.map((s) => s.id)), tokensSaved: o.tokensSaved },
+          }),
+        },
+        run,
+      );
+    },
   }),
   restoreSummary: t.field({
     type: RestoreResultRef,
     description: 'Undoes a summary: brings its originals back and removes it.',
     args: { summaryId: t.arg.id({ required: true }) },
-    resolve: (_root, { summaryId }, ctx) => restoreSummary(ctx.services, String(summaryId), (k) => mayUseKey(ctx.viewer, k)),
+    resolve: (_root, { summaryId }, ctx) =>
+      audited(
+        ctx,
+        {
+          action: 'SUMMARY_RESTORE',
+          target: { summaryId: String(summaryId) },
+          describe: (r) => ({ target: { restored: r.restored }, apiKeyId: r.summary.apiKeyId }),
+        },
+        () => restoreSummary(ctx.services, String(summaryId), (k) => mayUseKey(ctx.viewer, k)),
+      ),
   }),
 }));

@@ -5,39 +5,58 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
+import { bearerToken, unauthenticatedMessage } from '../auth/accessToken.service.ts';
+import { storageFault } from '../db/sqliteErrors.ts';
 import { DomainError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { ENV_ADMIN_TOKEN_ID } from '../requestScope.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES, useRequestBodyLimit } from './bodyLimit.ts';
 import type { Context } from './context.ts';
 import { useEndStreamsOn } from './endStreams.ts';
 import { useOperationSummary } from './operationSummary.ts';
+import { type MnemoServerContext, noteUnexpected, useRequestLog } from './requestLog.ts';
 import { schema } from './schema.ts';
+import { type TrustedDocuments, useTrustedDocuments } from './trustedDocuments.ts';
+import { useWellFormedVariables } from './wellFormed.ts';
 
-const BEARER = /^Bearer\s+(\S+)$/i;
+export type MnemoYoga = ReturnType<typeof createMnemoYoga>;
 
 /** The GraphQL endpoint: authentication, error mapping and query limits around the Pothos schema. */
-export function createMnemoYoga(services: Services, shutdown: AbortSignal = new AbortController().signal) {
-  return createYoga<Record<string, never>, Context>({
+export function createMnemoYoga(
+  services: Services,
+  shutdown: AbortSignal = new AbortController().signal,
+  trusted: TrustedDocuments | null = null,
+) {
+  const isAdminRequest = async (request: Request) => {
+    const token = bearerToken(request.headers.get('authorization'));
+    return token !== undefined && (await services.tokens.authenticate(token))?.role === 'admin';
+  };
+  return createYoga<MnemoServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,
-    logging: services.logger,
+    logging: yogaLogging(services.logger),
     // Enforced by useRequestBodyLimit below: the same limit and checks, without a counting stream per request
     // where Node's HTTP parser already bounds the body.
     maxRequestBodySize: false,
-    context: async ({ request }) => {
-      const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
+    context: async ({ request, requestScope }) => {
+      const token = bearerToken(request.headers.get('authorization'));
       const viewer = token ? await services.tokens.authenticate(token) : null;
       if (!viewer) {
-        throw createGraphQLError(token ? 'the bearer token is unknown or revoked' : 'send Authorization: Bearer <token>', {
+        throw createGraphQLError(unauthenticatedMessage(token), {
           extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'www-authenticate': 'Bearer' } } },
         });
       }
-      return { viewer, services };
+      // Set by useRequestLog's onRequest for every request.
+      const scope = requestScope!;
+      scope.tokenId = viewer.tokenId ?? ENV_ADMIN_TOKEN_ID;
+      return { viewer, services, requestId: scope.id, log: scope.log };
     },
-    maskedErrors: { maskError: (error) => toClientError(error, services) },
+    maskedErrors: { maskError: (error) => toClientError(error) },
     plugins: [
+      useRequestLog(services.logger),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'authorization'] }),
       maxDepthPlugin({ n: 10, exposeLimits: true }),
       maxAliasesPlugin({ n: 20, exposeLimits: true }),
@@ -45,17 +64,36 @@ export function createMnemoYoga(services: Services, shutdown: AbortSignal = new 
       costLimitPlugin({ maxCost: 5000, exposeLimits: true }),
       // Last, where yoga puts its own limit: it wraps whichever request parser was chosen.
       useRequestBodyLimit(MAX_REQUEST_BODY_BYTES),
-      useOperationSummary(schema, (summary) => services.metrics.observeOperation(summary)),
+      useOperationSummary(schema, (summary, serverContext) => {
+        services.metrics.observeOperation(summary);
+        if (serverContext.requestScope) serverContext.requestScope.graphql = summary;
+      }),
       useEndStreamsOn(shutdown),
+      ...(trusted ? useTrustedDocuments(trusted, isAdminRequest) : []),
+      useWellFormedVariables(),
     ],
   });
 }
 
 /**
- * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code;
- * anything else is logged and replaced by a generic message, so no SQL or stack leaves the server.
+ * yoga's own lines at their level, except its report of each error it masked: useRequestLog logs every error
+ * of a request, with the request's id, at the level its kind deserves.
  */
-function toClientError(error: unknown, services: Services): Error {
+function yogaLogging(logger: Logger) {
+  return {
+    debug: (...args: unknown[]) => logger.debug(args.map(String).join(' ')),
+    info: (...args: unknown[]) => logger.info(args.map(String).join(' ')),
+    warn: (...args: unknown[]) => logger.warn(args.map(String).join(' ')),
+    error: () => {},
+  };
+}
+
+/**
+ * Expected errors (domain errors, GraphQL validation, bad scalars) reach the client with a code (useRequestLog
+ * then redacts their messages and cuts what they repeat back); anything else is replaced by a generic message,
+ * so no SQL or stack leaves the server (the request's log gets the original).
+ */
+function toClientError(error: unknown): Error {
   const graphqlError = error instanceof GraphQLError ? error : null;
   const original = graphqlError?.originalError ?? error;
   if (original instanceof DomainError) {
@@ -78,10 +116,22 @@ function toClientError(error: unknown, services: Services): Error {
     return original;
   }
   if (graphqlError && !graphqlError.originalError) return graphqlError;
-  services.logger.error({ err: original }, 'unexpected error');
-  return createGraphQLError('Unexpected error.', {
+  const fault = storageFault(original);
+  if (fault) {
+    // Not a bug, and the caller must hear what it is (a full disk); the request's log gets the SQLite error.
+    const coded = createGraphQLError(fault.message, {
+      nodes: graphqlError?.nodes,
+      path: graphqlError?.path,
+      extensions: { code: fault.code },
+    });
+    noteUnexpected(coded, original);
+    return coded;
+  }
+  const masked = createGraphQLError('Unexpected error.', {
     nodes: graphqlError?.nodes,
     path: graphqlError?.path,
     extensions: { code: 'INTERNAL_SERVER_ERROR' },
   });
+  noteUnexpected(masked, original);
+  return masked;
 }

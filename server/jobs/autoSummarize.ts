@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
 import type { MemoryDeps } from '../memory/memory.service.ts';
 import { compactOldMemories, defaultOlderThanDays } from '../memory/summary.service.ts';
 
@@ -15,7 +16,10 @@ export async function autoSummarizeOnce(deps: MemoryDeps, after: string | null =
   if (!settings.autoSummarize) return null;
   const olderThanDays = defaultOlderThanDays(settings);
   const pass = await compactOldMemories(deps, { olderThanDays, ...PASS, after });
-  for (const r of pass.results) deps.logger?.info({ ...r, olderThanDays }, 'auto-summarized old memories');
+  for (const { apiKeyId, ...done } of pass.results) {
+    deps.logger?.info({ apiKeyId, ...done, olderThanDays }, 'auto-summarized old memories');
+    await recordAudit(deps, { actor: SYSTEM_ACTOR, action: 'MEMORIES_SUMMARIZE', apiKeyId, target: { ...done, olderThanDays } });
+  }
   return pass;
 }
 

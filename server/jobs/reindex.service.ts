@@ -3,8 +3,9 @@ import { EventEmitter, on } from 'node:events';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Db } from '../db/open.ts';
 import type { ReindexJobStatus } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { badInput, notFound, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { instanceIsGone, newInstanceId } from '../processInstance.ts';
 import * as vectorRepo from '../vector/vector.repository.ts';
 import type { VectorService } from '../vector/vector.service.ts';
 import * as repo from './reindex.repository.ts';
@@ -28,9 +29,16 @@ export interface ReindexJob {
 
 type JobRow = NonNullable<Awaited<ReturnType<typeof repo.findJob>>>;
 
-/** A job whose heartbeat is older than this was left running by a process that died: it is resumed. */
-const STALE_AFTER_MS = 30_000;
-const HEARTBEAT_MS = 10_000;
+/**
+ * A job whose owner is not known to be gone (it ran on another host, or recorded no owner) is taken over once its
+ * heartbeat is older than this.
+ */
+const STALE_AFTER_MS = 20_000;
+const HEARTBEAT_MS = 5_000;
+/** How often a server looks for a job left by a process that died or hangs. */
+const STALE_CHECK_MS = 5_000;
+/** How often watchers of another process's job read it (once per job, however many watchers). */
+const FOLLOW_MS = 500;
 /** Consecutive batches that all fail before the job gives up (the memories stay flagged for later). */
 const MAX_FAILED_BATCHES = 3;
 
@@ -59,41 +67,61 @@ export function toJob(row: JobRow, now = Date.now()): ReindexJob {
 /**
  * Re-embeds flagged memories as a job: one at a time (a unique index allows one running row, across
  * processes), in short batches so reads and writes keep flowing, resumable from its last primary key
- * after a crash, cancellable, and observable through `watch`.
+ * after a crash, cancellable, and observable through `watch`. Each job records its owner (this runner's instance
+ * id): a job whose owner is gone (its pid runs no more) is taken over at once, one whose owner stopped beating its
+ * heartbeat after STALE_AFTER_MS.
  */
 export class ReindexRunner {
+  /** This runner among the processes that share the database. */
+  readonly instanceId = newInstanceId();
   private readonly events = new EventEmitter();
   private readonly loops = new Map<string, Promise<void>>();
   private readonly cancelled = new Set<string>();
+  /** Jobs run elsewhere that watchers here follow: one reader per job, whatever the number of watchers. */
+  private readonly followed = new Map<string, { watchers: number; timer: NodeJS.Timeout; state: string }>();
   private stopping = false;
 
   constructor(private readonly deps: { db: Db; vectors: VectorService; logger: Logger; batchSize: number }) {
     this.events.setMaxListeners(0);
   }
 
-  /** Starts a job, or returns the one already running (and takes it over if its process died). */
+  /**
+   * Starts a job, or returns the one already running (and takes it over if its process died). A new job is not
+   * started, and nothing is changed, when the model cannot embed: BAD_USER_INPUT when there is none to use (or it
+   * does not load), UNAVAILABLE when one real call to it fails; the message says why.
+   */
   async start(force: boolean): Promise<ReindexJob> {
     const running = await repo.findRunningJob(this.deps.db);
     if (running) return this.adopt(running);
+    await this.probeModel();
     if (force) await vectorRepo.flagAll(this.deps.db);
     const now = Date.now();
     let row: JobRow;
     try {
-      row = await repo.insertRunningJob(this.deps.db, { id: randomUUID(), force, total: await vectorRepo.countPending(this.deps.db), now });
+      const total = await vectorRepo.countPending(this.deps.db);
+      row = await repo.insertRunningJob(this.deps.db, { id: randomUUID(), force, total, owner: this.instanceId, now });
     } catch (error) {
       // Another caller won the race for the single running slot: follow its job.
       const winner = await repo.findRunningJob(this.deps.db);
       if (winner) return this.adopt(winner);
       throw error;
     }
-    this.run(row);
+    if (!this.stopping) this.run(row);
     return toJob(row);
   }
 
-  /** Resumes a job that a crashed or stopped process left running; called at start-up. */
+  /** Resumes a job that a crashed, hung or stopped process left running; called at start-up and by `watchForAbandoned`. */
   async resumeInterrupted(): Promise<ReindexJob | null> {
     const running = await repo.findRunningJob(this.deps.db);
     return running ? this.adopt(running) : null;
+  }
+
+  /** Looks for an abandoned job every STALE_CHECK_MS (a server runs this); returns the function that stops it. */
+  watchForAbandoned(): () => void {
+    const timer = setInterval(() => {
+      this.resumeInterrupted().catch((err: unknown) => this.deps.logger.warn({ err }, 'checking for an abandoned reindex job failed'));
+    }, STALE_CHECK_MS).unref();
+    return () => clearInterval(timer);
   }
 
   async cancel(id: string): Promise<ReindexJob> {
@@ -102,7 +130,7 @@ export class ReindexRunner {
     if (row.status !== 'running') return toJob(row);
     this.cancelled.add(id);
     // A job run by this process stops at its next batch; one left by a dead process is ended here.
-    if (!this.loops.has(id)) await this.finish(id, 'cancelled');
+    if (!this.loops.has(id)) await this.finish(id, { status: 'cancelled' });
     await this.loops.get(id);
     return this.get(id);
   }
@@ -118,20 +146,26 @@ export class ReindexRunner {
     return row ? toJob(row) : null;
   }
 
-  /** The job's state now, then after every batch, ending after the state in which it stops. */
+  /**
+   * The job's state now, then each change of it (a batch, a new total, the end), ending after the state in which it
+   * stops. A job run by another process is read every FOLLOW_MS; watching it also takes it over when its owner is gone.
+   */
   async *watch(id: string, signal?: AbortSignal): AsyncGenerator<ReindexJob> {
     const controller = new AbortController();
     const abort = () => controller.abort();
     signal?.addEventListener('abort', abort, { once: true });
     // Listen before reading, so no update between the read and the subscription is missed.
     const updates = on(this.events, id, { signal: controller.signal });
+    this.follow(id);
     try {
       let job = await this.get(id);
       yield job;
       while (job.status === 'running') {
-        const next = await Promise.race([updates.next(), this.pollUnowned(id, controller.signal)]);
-        if (!next || next.done) return;
-        job = next.value[0] as ReindexJob;
+        const next = await updates.next();
+        if (next.done) return;
+        const update = next.value[0] as ReindexJob;
+        if (stateOf(update) === stateOf(job)) continue;
+        job = update;
         yield job;
       }
     } catch (error) {
@@ -139,6 +173,7 @@ export class ReindexRunner {
     } finally {
       signal?.removeEventListener('abort', abort);
       controller.abort();
+      this.unfollow(id);
     }
   }
 
@@ -147,28 +182,83 @@ export class ReindexRunner {
     await Promise.all(this.loops.values());
   }
 
-  /** Stops every loop of this process at its next batch; the jobs stay "running" and resume on restart. */
+  /**
+   * Stops every loop of this process at its next batch, for good (the process is shutting down): the jobs stay "running"
+   * and resume at the next start, or in another process once this one is gone.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     await this.idle();
-    this.stopping = false;
   }
 
-  private adopt(row: JobRow): ReindexJob {
-    const owned = this.loops.has(row.id);
-    const stale = Date.now() - row.updated_at > STALE_AFTER_MS;
-    if (!owned && stale) {
-      this.deps.logger.info({ job: row.id, lastPk: row.last_pk }, 'resuming an interrupted reindex job');
-      this.run(row);
+  /** A job that could only fail batch after batch is refused up front, with the model's own answer. */
+  private async probeModel() {
+    const test = await this.deps.vectors.testEmbedding();
+    if (test.ok) return;
+    if (!test.called) throw badInput(`reindex not started: ${test.error}`);
+    throw unavailable(`reindex not started: the embedding model failed a test call (${test.error})`);
+  }
+
+  /** Takes a running job over when its owner is gone or silent, and runs it here; returns it as it is after that. */
+  private async adopt(row: JobRow): Promise<ReindexJob> {
+    if (this.stopping || this.loops.has(row.id) || !this.abandoned(row)) return toJob(row);
+    const claimed = await repo.claimJob(this.deps.db, row.id, { from: row.owner, owner: this.instanceId, now: Date.now() });
+    if (!claimed) {
+      // It ended, or another process claimed it first.
+      const current = await repo.findJob(this.deps.db, row.id);
+      return toJob(current ?? row);
     }
-    return toJob(row);
+    if (this.loops.has(row.id)) return toJob(claimed);
+    this.deps.logger.info({ job: row.id, lastPk: row.last_pk, previousOwner: row.owner }, 'resuming an interrupted reindex job');
+    this.run(claimed);
+    return toJob(claimed);
+  }
+
+  /** Whether no process runs the job: its owner is gone, or silent for too long. */
+  private abandoned(row: JobRow): boolean {
+    return instanceIsGone(row.owner) || Date.now() - row.updated_at > STALE_AFTER_MS;
+  }
+
+  private follow(id: string) {
+    const followed = this.followed.get(id);
+    if (followed) return void followed.watchers++;
+    const timer = setInterval(() => void this.readFollowed(id), FOLLOW_MS);
+    this.followed.set(id, { watchers: 1, timer, state: '' });
+  }
+
+  private unfollow(id: string) {
+    const followed = this.followed.get(id);
+    if (!followed || --followed.watchers > 0) return;
+    clearInterval(followed.timer);
+    this.followed.delete(id);
+  }
+
+  /** One read of a followed job run elsewhere: its watchers hear of a change of state, and an abandoned job is taken over. */
+  private async readFollowed(id: string) {
+    if (this.loops.has(id)) return;
+    try {
+      const row = await repo.findJob(this.deps.db, id);
+      const followed = this.followed.get(id);
+      if (!row || !followed) return;
+      const job = toJob(row);
+      if (stateOf(job) !== followed.state) {
+        followed.state = stateOf(job);
+        this.events.emit(id, job);
+      }
+      if (row.status === 'running') await this.adopt(row);
+    } catch (err) {
+      this.deps.logger.warn({ err, job: id }, 'reading a reindex job failed');
+    }
   }
 
   private run(row: JobRow) {
     const loop = this.loop(row)
       .catch(async (error: unknown) => {
+        if (error instanceof TakenOver) {
+          return void this.deps.logger.warn({ job: row.id }, 'another process took this reindex job over; it goes on there');
+        }
         this.deps.logger.error({ err: error, job: row.id }, 'reindex job failed');
-        await this.finish(row.id, 'failed', error instanceof Error ? error.message : String(error));
+        await this.finishOwn(row.id, 'failed', error instanceof Error ? error.message : String(error));
       })
       .finally(() => {
         this.loops.delete(row.id);
@@ -180,30 +270,30 @@ export class ReindexRunner {
   private async loop(start: JobRow) {
     const resumeWorker = this.deps.vectors.pauseWorker();
     // The heartbeat tells other processes this job is alive even while one slow batch is embedding.
-    const heartbeat = setInterval(() => void repo.touchJob(this.deps.db, start.id, Date.now()).catch(() => {}), HEARTBEAT_MS);
+    const beat = () => void repo.touchJob(this.deps.db, start.id, this.instanceId, Date.now()).catch(() => {});
+    const heartbeat = setInterval(beat, HEARTBEAT_MS);
     try {
       const ready = await this.deps.vectors.loadForJob();
-      if (!ready.ready) return void (await this.finish(start.id, 'failed', ready.reason));
+      if (!ready.ready) return void (await this.finishOwn(start.id, 'failed', ready.reason));
       let lastPk = start.last_pk;
       // After a model or quantization change nothing is flagged until the index is prepared for the new
       // signature: without this a reindex would find no work and leave the old vectors in place. A rebuild flags
       // every memory, so the job starts over from the first one and counts them.
       if (await this.deps.vectors.ensurePrepared(ready.embedder)) {
         lastPk = 0;
-        const row = await repo.setJobTotal(this.deps.db, start.id, await vectorRepo.countPending(this.deps.db), Date.now());
-        this.events.emit(start.id, toJob(row));
+        const pending = await vectorRepo.countPending(this.deps.db);
+        this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, pending, Date.now()));
       }
       let failedBatches = 0;
       for (;;) {
         if (this.stopping) return;
-        if (this.cancelled.has(start.id)) return void (await this.finish(start.id, 'cancelled'));
+        if (this.cancelled.has(start.id)) return void (await this.finishOwn(start.id, 'cancelled'));
         const batch = await this.deps.vectors.embedPending({ limit: this.deps.batchSize, afterPk: lastPk });
         if (batch.processed + batch.failed === 0) return void (await this.syncRemote(start, ready.embedder));
         lastPk = batch.lastPk;
         failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
-        const row = await repo.recordBatch(this.deps.db, start.id, { ...batch, now: Date.now() });
-        this.events.emit(start.id, toJob(row));
-        if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finish(start.id, 'failed', batch.error));
+        this.progress(start.id, await repo.recordBatch(this.deps.db, start.id, this.instanceId, { ...batch, now: Date.now() }));
+        if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finishOwn(start.id, 'failed', batch.error));
         // Lets requests, SSE pings and other timers run between batches.
         await yieldToEventLoop();
       }
@@ -219,32 +309,41 @@ export class ReindexRunner {
    */
   private async syncRemote(start: JobRow, embedder: Parameters<VectorService['prepareRemote']>[0]) {
     const queued = await this.deps.vectors.prepareRemote(embedder, { recreate: start.force === 1 });
-    if (queued > 0) this.events.emit(start.id, toJob(await repo.setJobTotal(this.deps.db, start.id, queued, Date.now())));
+    if (queued > 0) this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, queued, Date.now()));
     let failedBatches = 0;
     for (;;) {
       if (this.stopping) return;
-      if (this.cancelled.has(start.id)) return void (await this.finish(start.id, 'cancelled'));
+      if (this.cancelled.has(start.id)) return void (await this.finishOwn(start.id, 'cancelled'));
       const batch = await this.deps.vectors.syncRemote(this.deps.batchSize);
-      if (batch.processed + batch.failed === 0) return void (await this.finish(start.id, 'completed'));
+      if (batch.processed + batch.failed === 0) return void (await this.finishOwn(start.id, 'completed'));
       failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
-      const row = await repo.recordBatch(this.deps.db, start.id, { ...batch, now: Date.now() });
-      this.events.emit(start.id, toJob(row));
-      if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finish(start.id, 'failed', `Qdrant sync failed: ${batch.error}`));
+      this.progress(start.id, await repo.recordBatch(this.deps.db, start.id, this.instanceId, { ...batch, now: Date.now() }));
+      if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finishOwn(start.id, 'failed', `Qdrant sync failed: ${batch.error}`));
       await yieldToEventLoop();
     }
   }
 
-  private async finish(id: string, status: Exclude<ReindexJobStatus, 'running'>, error?: string | null) {
-    const row = await repo.finishJob(this.deps.db, id, status, Date.now(), error);
+  /** Tells watchers of a step of a job run here; a step that was not recorded means another process owns the job now. */
+  private progress(id: string, row: JobRow | undefined) {
+    if (!row) throw new TakenOver();
     this.events.emit(id, toJob(row));
   }
 
-  /** A job run by another process emits nothing here: follow it through the table instead. */
-  private async pollUnowned(id: string, signal: AbortSignal): Promise<IteratorResult<[ReindexJob]> | null> {
-    if (this.loops.has(id)) return new Promise(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    if (signal.aborted) return null;
-    const row = await repo.findJob(this.deps.db, id);
-    return row ? { done: false, value: [toJob(row)] } : null;
+  /** Ends a job run here, unless another process took it over meanwhile. */
+  private async finishOwn(id: string, status: Exclude<ReindexJobStatus, 'running'>, error?: string | null) {
+    await this.finish(id, { status, error, owner: this.instanceId });
   }
+
+  private async finish(id: string, f: { status: Exclude<ReindexJobStatus, 'running'>; error?: string | null; owner?: string }) {
+    const row = await repo.finishJob(this.deps.db, id, { ...f, now: Date.now() });
+    this.events.emit(id, toJob(row));
+  }
+}
+
+/** Thrown inside a loop whose job another process took over: the loop stops and leaves the job to it. */
+class TakenOver extends Error {}
+
+/** What a watcher is told about: a job's state without its timestamps (a heartbeat is no news). */
+function stateOf(job: ReindexJob): string {
+  return `${job.status}|${job.total}|${job.processed}|${job.failed}|${job.error ?? ''}`;
 }

@@ -50,6 +50,14 @@ export class AccessRecorder {
     else this.#timer ??= setTimeout(() => void this.flush(), this.#intervalMs).unref();
   }
 
+  /**
+   * Drops the counts of a key not written yet (forgetApiKey, after its rows are gone): written later, they would bring
+   * back its retrieval statistics. A memory's pending count needs no dropping: its row is gone, so it changes nothing.
+   */
+  discard(apiKeyId: string): void {
+    this.#pending.keys.delete(apiKeyId);
+  }
+
   /** Resolves once everything recorded before the call is in the database (or its loss is logged). */
   flush(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);

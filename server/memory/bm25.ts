@@ -21,9 +21,11 @@ export interface TermStatistics {
 export function tenantBm25Weights({ ftsRows, tenantRows, termRows }: TermStatistics): number[] {
   return termRows.map((n) => {
     if (n === 0) return 0;
-    // A prefix shared by two keys (one in 10^15) would count the other's rows here too: keep N ≥ n.
+    // A prefix shared by two keys (one in 10^15) would count the other's rows here too: keep N ≥ n. FTS5 writes
+    // its row count at commit, so inside a transaction that added the only rows (the health probe on an empty
+    // store) it still reads 0: keep that N ≥ n too, or the logarithm is NaN and the term is dropped.
     const rows = Math.max(tenantRows, n);
-    const ftsIdf = Math.max(1e-6, Math.log((ftsRows - n + 0.5) / (n + 0.5)));
+    const ftsIdf = Math.max(1e-6, Math.log((Math.max(ftsRows, n) - n + 0.5) / (n + 0.5)));
     return Math.log(1 + (rows - n + 0.5) / (n + 0.5)) / ftsIdf;
   });
 }

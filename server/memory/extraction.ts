@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MemoryType } from './memory.ts';
+import { containsSecret } from './secretFilter.ts';
 
 /**
  * Rule-based extraction of durable facts about the user ("I prefer tabs", "I work at Acme") from chat text.
@@ -516,68 +517,3 @@ function cutAt(text: string, max: number): string {
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Secrets
-
-/** Detectors are deliberately eager: a false positive only loses one fact, a false negative stores a credential. */
-const SECRET_PATTERNS: readonly RegExp[] = [
-  /(?<![\p{L}\p{N}])(?:password|passwd|passphrase|passcode|pwd|pin)(?:\s+(?:is|was|=)|\s*[:=])\s*\S/iu,
-  /(?<![\p{L}\p{N}])(?:api[\s_-]?key|access[\s_-]?key|secret[\s_-]?key|client[\s_-]?secret|(?:auth|access|refresh|api)[\s_-]?token|token)(?:\s+(?:is|was|=)|\s*[:=])\s*\S/iu,
-  /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}/,
-  /(?<![A-Za-z0-9])[rs]k_(?:live|test)_[A-Za-z0-9]{10,}/,
-  /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/,
-  /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/,
-  /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/,
-  /(?<![A-Za-z0-9])AIza[A-Za-z0-9_-]{35}/,
-  /(?<![\p{L}\p{N}])bearer\s+(?=\S*\d)[A-Za-z0-9._~+/-]{8,}/iu,
-  /-----(?:BEGIN|END) [A-Z0-9 ]*PRIVATE KEY-----/,
-];
-
-/** Whether the text holds a password, API key or token, card number or private key. */
-export function containsSecret(text: string): boolean {
-  if (typeof text !== 'string') return false;
-  const flat = text.replace(/\s+/gu, ' ');
-  return SECRET_PATTERNS.some((p) => p.test(flat)) || containsTokenLikeRun(flat) || containsCardNumber(flat);
-}
-
-/**
- * A run of 32+ base64/hex characters that looks random: all hex with a digit, or mixed case with a digit.
- * Dashes are left out so UUIDs and kebab-case names do not count; runs with many slashes are paths, not keys.
- */
-function containsTokenLikeRun(text: string): boolean {
-  for (const [run] of text.matchAll(/[A-Za-z0-9+/_]{32,}/g)) {
-    const hasDigit = /\d/.test(run);
-    if (hasDigit && /^[0-9a-f]+$/i.test(run)) return true;
-    const slashes = run.split('/').length - 1;
-    if (hasDigit && /[a-z]/.test(run) && /[A-Z]/.test(run) && slashes * 16 <= run.length) return true;
-  }
-  return false;
-}
-
-/** 13–19 digits, in groups of 3+ split by single spaces or dashes, that pass the Luhn check. */
-function containsCardNumber(text: string): boolean {
-  for (const [run] of text.matchAll(/\d+(?:[ -]\d+)*/g)) {
-    const groups = run.split(/[ -]/);
-    for (let first = 0; first < groups.length; first++) {
-      let digits = '';
-      for (let last = first; last < groups.length; last++) {
-        const group = groups[last] ?? '';
-        digits += group;
-        if (group.length < 3 || digits.length > 19) break;
-        if (digits.length >= 13 && passesLuhn(digits)) return true;
-      }
-    }
-  }
-  return false;
-}
-
-function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}

@@ -26,13 +26,26 @@ export function toFtsQuery(text: string, options: FtsQueryOptions): string | nul
 
 /** The text's words as quoted FTS5 strings (with the key's prefix when there is a key); [] when there are none. */
 export function ftsPhrases(text: string, options: Omit<FtsQueryOptions, 'match'>): string[] {
-  const words = ftsWords(text);
-  const kept = options.skip ? words.filter((w) => !options.skip!.has(w.toLowerCase())) : words;
-  const chosen = unique(kept.length > 0 ? kept : words).slice(0, MAX_TERMS);
   const prefix = options.apiKeyId === null ? '' : tenantPrefix(options.apiKeyId);
-  const phrases = chosen.map((w) => `"${prefix}${w}"`);
+  const phrases = chosenWords(text, options.skip).map((w) => `"${prefix}${w}"`);
   if (options.prefixLast && phrases.length > 0) phrases[phrases.length - 1] += '*';
   return phrases;
+}
+
+/**
+ * The words a search looks for, as the index reads the text: "c++" is the word "c", and with `prefixLast` the last
+ * word ends in "*" (any word starting with it). Shown to the admin, so a search that matches too much explains itself.
+ */
+export function searchWords(text: string, options: Pick<FtsQueryOptions, 'prefixLast' | 'skip'> = {}): string[] {
+  const words = chosenWords(text, options.skip);
+  if (options.prefixLast && words.length > 0) words[words.length - 1] += '*';
+  return words;
+}
+
+function chosenWords(text: string, skip: ReadonlySet<string> | undefined): string[] {
+  const words = ftsWords(text);
+  const kept = skip ? words.filter((w) => !skip.has(w.toLowerCase())) : words;
+  return unique(kept.length > 0 ? kept : words).slice(0, MAX_TERMS);
 }
 
 /** Phrases from ftsPhrases, for the same apiKeyId, as one MATCH expression over the columns that key searches. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { storageFault } from '../db/sqliteErrors.ts';
 import { badInput } from '../errors.ts';
-import { apiKeyIdSchema, parseInput, sessionIdSchema } from '../validation.ts';
+import { apiKeyIdSchema, jsonObject, LIMITS, parseInput, sessionIdSchema } from '../validation.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
 import { type ChatRequestShape, detectShape, type InjectionRole, injectIntoRequest, lastUserText } from './injection.ts';
 import type { MemoryDeps } from './memory.service.ts';
@@ -29,9 +30,11 @@ export interface InjectOutcome {
 }
 
 const providerSchema = z.string().trim().min(1, 'provider must not be empty').max(200, 'provider is longer than 200 characters');
+const requestSchema = jsonObject('request', { maxDepth: LIMITS.requestDepth });
 
 export async function injectMemory(deps: MemoryDeps, input: InjectInput): Promise<InjectOutcome> {
   const provider = parseInput(providerSchema, input.provider);
+  parseInput(requestSchema, input.request);
   // Refuse a request we could not inject into before anything is retrieved or counted.
   if (!input.shape && detectShape(input.request) === null) {
     throw badInput('request is not an OpenAI chat (messages), OpenAI Responses (input) or Anthropic (system + messages) request');
@@ -121,6 +124,7 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
     return { facts, memories, error: null, skipped: null };
   } catch (error) {
     deps.logger?.error({ err: error, apiKeyId: valid.apiKeyId }, 'storing extracted facts failed');
-    return { facts, memories: [], error: 'storing the extracted facts failed; see the server log', skipped: null };
+    const fault = storageFault(error);
+    return { facts, memories: [], error: fault?.message ?? 'storing the extracted facts failed; see the server log', skipped: null };
   }
 }

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.ts';
+import { storageFault } from '../db/sqliteErrors.ts';
+import { freeDiskBytes, probeCommit } from '../db/storageProbe.ts';
+import { DomainError, type DomainErrorCode } from '../errors.ts';
 import { ftsPhrases } from './ftsQuery.ts';
 import * as memoryRepo from './memory.repository.ts';
 import * as retrievalRepo from './retrieval.repository.ts';
 
 export interface HealthCheck {
-  name: 'create' | 'read' | 'search' | 'delete';
+  name: 'create' | 'read' | 'search' | 'delete' | 'commit' | 'disk';
   ok: boolean;
   latencyMs: number;
 }
@@ -14,27 +17,68 @@ export interface HealthReport {
   ok: boolean;
   latencyMs: number;
   error: string | null;
+  /** STORAGE_FULL or STORAGE_ERROR when the storage under the database is at fault. */
+  errorCode: Extract<DomainErrorCode, 'STORAGE_FULL' | 'STORAGE_ERROR'> | null;
   checks: HealthCheck[];
   checkedAt: Date;
 }
 
-/** Thrown to end the probe's transaction: rolling back is what guarantees the check leaves no trace. */
+/** Less free space than this on the database's disk fails the check: the next write that grows the log fails. */
+export const MIN_FREE_DISK_BYTES = 64 * 1024;
+
+/** Thrown to end the probe's transaction: rolling back is what guarantees the round trip leaves no trace. */
 class ProbeRollback extends Error {}
 
+class CheckFailed extends Error {}
+
 /**
- * A real create, read, keyword search and delete of a memory through the same repository code the API
- * uses, inside a transaction that is always rolled back: no row, index entry or counter survives it.
+ * A real create, read, keyword search and delete of a memory through the same repository code the API uses, inside a
+ * transaction that is always rolled back (no row, index entry or counter survives it); then a write that is committed
+ * to a scratch table and deleted (it proves that writes reach the disk, which a rolled-back one cannot), and the free
+ * space on the database's disk.
  */
 export async function checkMemoryHealth(db: Db): Promise<HealthReport> {
   const checks: HealthCheck[] = [];
   const started = performance.now();
   const step = async (name: HealthCheck['name'], run: () => Promise<boolean>) => {
     const t = performance.now();
-    const ok = await run();
-    checks.push({ name, ok, latencyMs: performance.now() - t });
-    if (!ok) throw new Error(`${name} check failed`);
+    let ok = false;
+    try {
+      ok = await run();
+    } finally {
+      checks.push({ name, ok, latencyMs: performance.now() - t });
+    }
+    if (!ok) throw new CheckFailed(`${name} check failed`);
   };
-  let error: string | null = null;
+  let failure: unknown = null;
+  try {
+    await roundTrip(db, step);
+    await step('commit', async () => {
+      await probeCommit(db, Date.now());
+      return true;
+    });
+    await step('disk', async () => {
+      const free = await freeDiskBytes(db);
+      if (free !== null && free < MIN_FREE_DISK_BYTES) {
+        throw new DomainError('STORAGE_FULL', `the disk of the database is full (${Math.floor(free / 1024)} KiB free): free space on it`);
+      }
+      return true;
+    });
+  } catch (e) {
+    failure = e;
+  }
+  const fault = failure instanceof DomainError ? failure : storageFault(failure);
+  return {
+    ok: failure === null,
+    latencyMs: performance.now() - started,
+    error: failure === null ? null : (fault?.message ?? (failure instanceof Error ? failure.message : String(failure))),
+    errorCode: (fault?.code as HealthReport['errorCode'] | undefined) ?? null,
+    checks,
+    checkedAt: new Date(),
+  };
+}
+
+async function roundTrip(db: Db, step: (name: HealthCheck['name'], run: () => Promise<boolean>) => Promise<void>) {
   try {
     await db.transaction().execute(async (trx) => {
       const marker = `healthprobe${randomUUID().replaceAll('-', '')}`;
@@ -72,7 +116,6 @@ export async function checkMemoryHealth(db: Db): Promise<HealthReport> {
       throw new ProbeRollback();
     });
   } catch (e) {
-    if (!(e instanceof ProbeRollback)) error = e instanceof Error ? e.message : String(e);
+    if (!(e instanceof ProbeRollback)) throw e;
   }
-  return { ok: error === null, latencyMs: performance.now() - started, error, checks, checkedAt: new Date() };
 }

@@ -105,6 +105,24 @@ export async function memoryCountsByWeek(db: Db, filter: MemoryFilter) {
     .execute();
 }
 
+/**
+ * Of the memories that pass the filter (whatever its activeAt), those retrieval never returns: expired, and out of
+ * retention (not expired); with the earliest expiry and the earliest last write among them, from which the first
+ * purge is known.
+ */
+export async function hiddenTotals(db: Db, filter: MemoryFilter, at: { now: number; retentionCutoff: number }) {
+  const expired = sql`memories.expires_at <= ${at.now}`;
+  const old = sql`memories.updated_at < ${at.retentionCutoff}`;
+  return applyFilter(db.selectFrom('memories'), { ...filter, activeAt: null })
+    .select([
+      sql<number>`count(*) filter (where ${expired})`.as('expired'),
+      sql<number>`count(*) filter (where not coalesce(${expired}, false) and ${old})`.as('out_of_retention'),
+      sql<number | null>`min(memories.expires_at) filter (where ${expired} or ${old})`.as('first_expiry'),
+      sql<number | null>`min(memories.updated_at) filter (where ${expired} or ${old})`.as('first_write'),
+    ])
+    .executeTakeFirstOrThrow();
+}
+
 export async function retrievalTotals(db: Db, apiKeyId: string | null) {
   let q = db
     .selectFrom('retrieval_stats')
@@ -192,4 +210,16 @@ export async function memoriesByState(db: Db, now: number, retentionCutoff: numb
   const expired = row.expired ?? 0;
   const outOfRetention = row.out_of_retention ?? 0;
   return { active: row.total - archived - expired - outOfRetention, expired, out_of_retention: outOfRetention, archived };
+}
+
+/** Keys whose memories (archived and expired ones too) are stored, with how many, by name; `contains` narrows them. */
+export async function apiKeyCounts(db: Db, f: { contains: string | null; limit: number; offset: number }) {
+  let q = db.selectFrom('memory_counts').where('memories', '>', 0);
+  // LIKE's wildcards in the text are matched as themselves.
+  if (f.contains) q = q.where(sql<boolean>`api_key_id like ${`%${f.contains.replace(/[\\%_]/g, '\\$&')}%`} escape '\\'`);
+  const [rows, total] = await Promise.all([
+    q.select(['api_key_id', 'memories']).orderBy('api_key_id').limit(f.limit).offset(f.offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, totalCount: total.count };
 }

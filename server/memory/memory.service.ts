@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { Audited } from '../audit/audited.ts';
+import { emptyWalNow } from '../db/maintenance.ts';
 import type { Db } from '../db/open.ts';
+import { inSavepoint, rowRefusal } from '../db/sqliteErrors.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -10,7 +13,7 @@ import { apiKeyIdSchema, describeIssues, LIMITS, limitSchema, offsetSchema, pars
 import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
-import { toFtsQuery } from './ftsQuery.ts';
+import { searchWords, toFtsQuery } from './ftsQuery.ts';
 import * as repo from './memory.repository.ts';
 import {
   contentKey,
@@ -20,9 +23,11 @@ import {
   type MemoryType,
   memoryInputSchema,
   memoryPatchSchema,
+  memoryStatus,
   rowToMemory,
   type ValidMemoryInput,
 } from './memory.ts';
+import { purgeDueAt } from './purgeRules.ts';
 
 export interface MemoryDeps {
   db: Db;
@@ -61,6 +66,8 @@ export interface MemoryPageRequest {
 
 export interface MemoryStats {
   totalEntries: number;
+  /** The retention window the counts were made with. */
+  retentionDays: number;
   tokensUsed: number;
   /** Share of retrievals that returned at least one memory; null before the first retrieval. */
   hitRate: number | null;
@@ -68,20 +75,37 @@ export interface MemoryStats {
   byType: { type: MemoryType; count: number }[];
   /** Memories per ISO week of creation (weeks start on Monday, UTC), oldest first; empty weeks left out. */
   byWeek: { weekStart: Date; count: number }[];
+  /** Memories of the filter that retrieval never returns because they expired (listed only with includeExpired). */
+  hiddenByExpiry: number;
+  /** The same, because they were last written before the retention window (and have not expired). */
+  hiddenByRetention: number;
+  /** When the purge may delete the first of them (purgeRules.ts); null when none is hidden. */
+  purgeDueAt: Date | null;
 }
 
 export interface ImportReport {
+  /** Nothing was stored: the report says what the import would do. */
+  dryRun: boolean;
   imported: number;
   updated: number;
   rejected: { index: number; key: string | null; reason: string }[];
+  /** Stored, but last written (createdAt) before the retention window: never retrieved, and purged after the grace days. */
+  outsideRetention: number;
+  /** Stored, but with an expiresAt already past. */
+  expired: number;
+  /** When the purge may delete the first of those; null when there are none. */
+  purgeDueAt: Date | null;
 }
+
+/** Thrown inside a dry run's transaction so that it rolls back. */
+class DryRun extends Error {}
 
 const clock = (deps: MemoryDeps) => (deps.now ?? Date.now)();
 const uuidSchema = z.uuid('id must be a UUID');
 const pageSchema = z.object({ limit: limitSchema, offset: offsetSchema });
 
 export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promise<Memory> {
-  const valid = parseInput(memoryInputSchema, input);
+  const valid = parseInput(memoryInputSchema(clock(deps)), input);
   // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
   // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
   const row = await repo.upsertMemoryRow(deps.db, toRow(valid, clock(deps)));
@@ -136,19 +160,36 @@ export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPa
   return rowToMemory(await writing(deps.db, (trx) => repo.updateMemoryRow(trx, existing.pk, set)));
 }
 
+/** Deletes a memory, its keyword entries and vector (its Qdrant point through the outbox), and empties the write-ahead log. */
 export async function deleteMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
   const existing = await requireMemory(deps, id, canSee);
   await writing(deps.db, (trx) => repo.deleteMemoryRow(trx, existing.pk));
+  await emptyWalNow(deps.db);
   return existing;
 }
 
-export async function clearMemories(
-  deps: MemoryDeps,
-  f: { apiKeyId: string; types?: readonly MemoryType[] | null; createdBefore?: Date | null },
-): Promise<number> {
+export interface ClearFilter {
+  apiKeyId: string;
+  types?: readonly MemoryType[] | null;
+  createdBefore?: Date | null;
+}
+
+/** How a clear is recorded in the audit log, whoever asks for it (GraphQL's clearMemories, MCP's memory_clear). */
+export const clearAudit = (f: ClearFilter): Audited<number> => ({
+  action: 'MEMORIES_CLEAR',
+  apiKeyId: f.apiKeyId,
+  target: { types: f.types ? [...f.types] : null, createdBefore: f.createdBefore?.toISOString() ?? null },
+  describe: (deleted) => ({ target: { deleted } }),
+});
+
+export async function clearMemories(deps: MemoryDeps, f: ClearFilter): Promise<number> {
   // A blank key names no tenant: answering 0 would hide the caller's mistake.
   const apiKeyId = parseInput(apiKeyIdSchema, f.apiKeyId);
-  return writing(deps.db, (trx) => repo.deleteMemoryRows(trx, { apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() }));
+  const deleted = await writing(deps.db, (trx) =>
+    repo.deleteMemoryRows(trx, { apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() }),
+  );
+  if (deleted > 0) await emptyWalNow(deps.db);
+  return deleted;
 }
 
 export async function listMemories(deps: MemoryDeps, query: MemoryQuery, page: MemoryPageRequest = {}) {
@@ -180,32 +221,75 @@ export async function exportMemories(deps: MemoryDeps, query: MemoryQuery): Prom
 export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise<MemoryStats> {
   await deps.access.flush();
   const filter = await toFilter(deps, query);
-  const [byType, byWeek, totals] = await Promise.all([
+  const now = clock(deps);
+  const settings = await deps.settings.get();
+  const [byType, byWeek, totals, hidden] = await Promise.all([
     filter === null ? [] : repo.memoryTotalsByType(deps.db, filter),
     filter === null ? [] : repo.memoryCountsByWeek(deps.db, filter),
     repo.retrievalTotals(deps.db, query.apiKeyId),
+    filter === null ? null : repo.hiddenTotals(deps.db, filter, { now, retentionCutoff: retentionCutoff(now, settings) }),
   ]);
+  const hiddenCount = (hidden?.expired ?? 0) + (hidden?.out_of_retention ?? 0);
+  const due = hidden && hiddenCount > 0 ? purgeDueAt({ expiresAt: hidden.first_expiry, updatedAt: hidden.first_write }, settings) : null;
   return {
     totalEntries: byType.reduce((n, r) => n + r.count, 0),
+    retentionDays: settings.retentionDays,
     tokensUsed: byType.reduce((n, r) => n + Number(r.tokens ?? 0), 0),
     hitRate: totals.retrievals > 0 ? totals.hits / totals.retrievals : null,
     retrievals: totals.retrievals,
     byType: byType.map((r) => ({ type: r.type, count: r.count })),
     byWeek: byWeek.map((r) => ({ weekStart: new Date(`${r.week_start}T00:00:00Z`), count: r.count })),
+    hiddenByExpiry: hidden?.expired ?? 0,
+    hiddenByRetention: hidden?.out_of_retention ?? 0,
+    purgeDueAt: due === null ? null : new Date(due),
+  };
+}
+
+const apiKeysSchema = z.object({
+  contains: z.string().trim().max(LIMITS.idChars, `contains is longer than ${LIMITS.idChars} characters`).nullish(),
+  limit: limitSchema,
+  offset: offsetSchema,
+});
+
+/** The API keys that have memories, with how many each (archived and expired ones too), by name; for admins. */
+export async function listApiKeys(deps: MemoryDeps, page: { contains?: string | null; limit?: number | null; offset?: number | null }) {
+  const valid = parseInput(apiKeysSchema, { contains: page.contains, limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  const { rows, totalCount } = await repo.apiKeyCounts(deps.db, {
+    contains: valid.contains || null,
+    limit: valid.limit,
+    offset: valid.offset,
+  });
+  return {
+    items: rows.map((r) => ({ apiKeyId: r.api_key_id, memories: r.memories })),
+    totalCount,
+    limit: valid.limit,
+    offset: valid.offset,
   };
 }
 
 /**
- * Upserts every valid row and reports the others; one bad row never stops the rest.
- * Runs in one transaction, so an import is fast and a crash leaves no half-written batch.
+ * Upserts every valid row and reports the others; one bad row never stops the rest, and rows stored where retrieval
+ * will not see them (expired, or older than the retention window) are counted. Runs in one transaction, so an import
+ * is fast and a crash leaves no half-written batch; each row has its own savepoint, so a row that SQLite refuses (a
+ * constraint, a trigger) is undone alone and reported; a dry run rolls it all back, so its report is exactly what the
+ * import would do.
  */
-export async function importMemories(deps: MemoryDeps, rows: readonly MemoryInput[], canWrite: KeyGuard): Promise<ImportReport> {
+export async function importMemories(
+  deps: MemoryDeps,
+  rows: readonly MemoryInput[],
+  canWrite: KeyGuard,
+  opts: { dryRun?: boolean } = {},
+): Promise<ImportReport> {
   if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
-  const report: ImportReport = { imported: 0, updated: 0, rejected: [] };
+  const dryRun = opts.dryRun ?? false;
+  const report: ImportReport = { dryRun, imported: 0, updated: 0, rejected: [], outsideRetention: 0, expired: 0, purgeDueAt: null };
   const now = clock(deps);
-  await writing(deps.db, async (trx) => {
+  const schema = memoryInputSchema(now);
+  const settings = await deps.settings.get();
+  let firstDue = Number.POSITIVE_INFINITY;
+  const importRows = async (trx: Db) => {
     for (const [index, input] of rows.entries()) {
-      const parsed = memoryInputSchema.safeParse(input);
+      const parsed = schema.safeParse(input);
       const key = typeof input.key === 'string' ? input.key : null;
       if (!parsed.success) {
         report.rejected.push({ index, key, reason: describeIssues(parsed.error) });
@@ -219,18 +303,47 @@ export async function importMemories(deps: MemoryDeps, rows: readonly MemoryInpu
       // No read before the write: a transaction that has read cannot wait for another process's write
       // lock (SQLite returns SQLITE_BUSY at once), while one whose first statement writes honours busy_timeout.
       // An upsert that hit an existing key keeps that memory's id, so the id tells new from updated.
-      const stored = await repo.upsertMemoryRow(trx, row);
+      let stored: Memory;
+      try {
+        stored = rowToMemory(await inSavepoint(trx, () => repo.upsertMemoryRow(trx, row)));
+      } catch (error) {
+        const reason = rowRefusal(error);
+        if (reason === null) throw error;
+        report.rejected.push({ index, key, reason });
+        continue;
+      }
       if (stored.id === row.id) report.imported++;
       else report.updated++;
+      const status = memoryStatus(stored, now, settings);
+      if (status === 'expired') report.expired++;
+      else if (status === 'out_of_retention') report.outsideRetention++;
+      else continue;
+      const due = purgeDueAt({ expiresAt: stored.expiresAt?.getTime() ?? null, updatedAt: stored.updatedAt.getTime() }, settings);
+      firstDue = Math.min(firstDue, due ?? firstDue);
     }
-  });
+  };
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await writing(trx, importRows);
+      if (dryRun) throw new DryRun();
+    });
+  } catch (e) {
+    if (!(e instanceof DryRun)) throw e;
+  }
+  if (Number.isFinite(firstDue)) report.purgeDueAt = new Date(firstDue);
   return report;
 }
 
-async function requireMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
+/** The memory with this id, if the caller may see it; NOT_FOUND otherwise (another key's memory looks absent). */
+export async function requireMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
   const memory = await getMemory(deps, id, canSee);
   if (!memory) throw notFound(`no memory with id ${id}`);
   return memory;
+}
+
+/** The search of a memory list as the index reads it (see toFilter): every word, the last one as a prefix. */
+export function listSearchWords(search: string | null | undefined): string[] {
+  return search ? searchWords(search, { prefixLast: true }) : [];
 }
 
 /** Returns null when the search text has no searchable word: such a search matches nothing. */
@@ -241,7 +354,7 @@ async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFi
     if (ftsQuery === null) return null;
   }
   const now = clock(deps);
-  const { retentionDays } = await deps.settings.get();
+  const settings = await deps.settings.get();
   return {
     apiKeyId: q.apiKeyId,
     sessionId: q.sessionId,
@@ -249,7 +362,7 @@ async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFi
     ftsQuery,
     createdAfter: q.createdAfter?.getTime(),
     createdBefore: q.createdBefore?.getTime(),
-    activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, retentionDays) },
+    activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, settings) },
     includeArchived: q.includeArchived ?? false,
   };
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
-import { retentionCutoff } from '../settings/settings.service.ts';
-import { apiKeyIdSchema, identifier, LIMITS, metadataSchema, sessionIdSchema } from '../validation.ts';
+import { type RetentionSettings, retentionCutoff } from '../settings/settings.service.ts';
+import { apiKeyIdSchema, identifier, LIMITS, memoryDate, metadataSchema, sessionIdSchema, text } from '../validation.ts';
 
 export const MEMORY_TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'] as const satisfies readonly MemoryTypeValue[];
 export type MemoryType = MemoryTypeValue;
@@ -52,43 +52,55 @@ export function rowToMemory(row: MemoryRow): Memory {
 }
 
 /** Whether retrieval may still return the memory: not expired and inside the retention window. */
-export function memoryStatus(m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archivedBy'>, now: number, retentionDays: number): MemoryStatus {
+export function memoryStatus(
+  m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archivedBy'>,
+  now: number,
+  settings: RetentionSettings,
+): MemoryStatus {
   if (m.archivedBy !== null) return 'archived';
   if (m.expiresAt !== null && m.expiresAt.getTime() <= now) return 'expired';
-  if (m.updatedAt.getTime() < retentionCutoff(now, retentionDays)) return 'out_of_retention';
+  if (m.updatedAt.getTime() < retentionCutoff(now, settings)) return 'out_of_retention';
   return 'active';
 }
 
-const contentSchema = z
-  .string()
+/** A memory's text: well-formed, not blank, at most LIMITS.contentChars. */
+export const memoryContentSchema = text('content')
   .refine((s) => s.trim().length > 0, 'content must not be empty')
   .refine((s) => s.length <= LIMITS.contentChars, `content is longer than ${LIMITS.contentChars} characters`);
 
-const keySchema = identifier('key').max(LIMITS.keyChars, `key is longer than ${LIMITS.keyChars} characters`);
+/** The upsert key of a memory within its API key. */
+export const memoryKeySchema = identifier('key', LIMITS.keyChars);
 
-export const memoryInputSchema = z.object({
-  apiKeyId: apiKeyIdSchema,
-  sessionId: sessionIdSchema.nullish(),
-  type: z
-    .enum(MEMORY_TYPES)
-    .nullish()
-    .transform((t) => t ?? 'factual'),
-  key: keySchema.nullish(),
-  content: contentSchema,
-  metadata: metadataSchema.nullish(),
-  expiresAt: z.date().nullish(),
-  createdAt: z.date().nullish(),
-});
-export type MemoryInput = z.input<typeof memoryInputSchema>;
-export type ValidMemoryInput = z.output<typeof memoryInputSchema>;
+/**
+ * A memory to write, checked against the server's clock `now`: a createdAt in the future would keep a memory inside
+ * the retention window (which counts from its last write) for as long as it likes.
+ */
+export const memoryInputSchema = (now: number) =>
+  z.object({
+    apiKeyId: apiKeyIdSchema,
+    sessionId: sessionIdSchema.nullish(),
+    type: z
+      .enum(MEMORY_TYPES)
+      .nullish()
+      .transform((t) => t ?? 'factual'),
+    key: memoryKeySchema.nullish(),
+    content: memoryContentSchema,
+    metadata: metadataSchema.nullish(),
+    expiresAt: memoryDate('expiresAt').nullish(),
+    createdAt: memoryDate('createdAt')
+      .refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, 'createdAt must not be in the future')
+      .nullish(),
+  });
+export type MemoryInput = z.input<ReturnType<typeof memoryInputSchema>>;
+export type ValidMemoryInput = z.output<ReturnType<typeof memoryInputSchema>>;
 
 export const memoryPatchSchema = z.object({
   sessionId: sessionIdSchema.nullish(),
   type: z.enum(MEMORY_TYPES).optional(),
-  key: keySchema.optional(),
-  content: contentSchema.optional(),
+  key: memoryKeySchema.optional(),
+  content: memoryContentSchema.optional(),
   metadata: metadataSchema.optional(),
-  expiresAt: z.date().nullish(),
+  expiresAt: memoryDate('expiresAt').nullish(),
 });
 export type MemoryPatch = z.input<typeof memoryPatchSchema>;
 

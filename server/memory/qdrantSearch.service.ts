@@ -31,7 +31,7 @@ export async function searchQdrant(deps: MemoryDeps, input: z.input<typeof input
     sessionId: null,
     types: null,
     now,
-    retentionCutoff: retentionCutoff(now, (await deps.settings.get()).retentionDays),
+    retentionCutoff: retentionCutoff(now, await deps.settings.get()),
   };
   const { hits, latencyMs } = await deps.vectors.searchQdrant(query, scope, topK).catch((error: unknown) => {
     throw error instanceof DomainError ? new DomainError(error.code, `Qdrant search failed: ${error.message}`, { cause: error }) : error;

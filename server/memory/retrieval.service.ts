@@ -144,7 +144,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     sessionId: input.sessionId ?? null,
     types: input.types ?? null,
     now,
-    retentionCutoff: retentionCutoff(now, settings.retentionDays),
+    retentionCutoff: retentionCutoff(now, settings),
   };
   const limit = input.limit ?? DEFAULT_LIMIT;
   const ranked = await rank(deps, scope, input.query ?? '', strategy, Math.ceil(limit * CANDIDATE_FACTOR), {

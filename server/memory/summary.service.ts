@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
-import { retentionCutoff, type Settings } from '../settings/settings.service.ts';
+import { DAY_MS, retentionCutoff, type Settings } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, parseInput, wholeNumber } from '../validation.ts';
 import { digest, injectedTokens, SUMMARY_KEY_PREFIX, SUMMARY_TYPE, summaryLineTokens, summaryMetadata } from './digest.ts';
 import type { KeyGuard, MemoryDeps } from './memory.service.ts';
 import { type Memory, rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
-
-const DAY_MS = 86_400_000;
 
 const inputSchema = z.object({
   apiKeyId: apiKeyIdSchema,
@@ -82,7 +80,7 @@ async function summarizeOnce(deps: MemoryDeps, input: z.output<typeof inputSchem
     apiKeyId: input.apiKeyId,
     writtenBefore,
     now,
-    retentionCutoff: retentionCutoff(now, settings.retentionDays),
+    retentionCutoff: retentionCutoff(now, settings),
   });
   const groups = bySession(rows.map(rowToMemory)).map(plan);
   const compacting = groups.filter((g) => g.refusedReason === null);
@@ -203,14 +201,14 @@ export async function compactOldMemories(
   opts: { olderThanDays: number; minCandidates: number; maxKeys: number; after?: string | null },
 ) {
   const now = (deps.now ?? Date.now)();
-  const { retentionDays } = await deps.settings.get();
+  const settings = await deps.settings.get();
   const results: { apiKeyId: string; archived: number; tokensSaved: number }[] = [];
   let after = opts.after ?? null;
   for (let scanned = 0; results.length < opts.maxKeys && scanned < MAX_KEYS_SCANNED; ) {
     const keys = await repo.keysWithOldMemories(deps.db, {
       writtenBefore: now - opts.olderThanDays * DAY_MS,
       now,
-      retentionCutoff: retentionCutoff(now, retentionDays),
+      retentionCutoff: retentionCutoff(now, settings),
       minCount: opts.minCandidates,
       after,
       limit: opts.maxKeys,

@@ -27,6 +27,12 @@ export class Metrics {
   readonly registry = new Registry();
   #processMetrics = false;
 
+  /**
+   * `recording: false` makes every observe* call return at once: a server whose /metrics nobody can read (neither
+   * MNEMO_METRICS_PORT nor MNEMO_METRICS_TOKEN is set) does not pay for counting.
+   */
+  constructor(readonly options: { recording: boolean } = { recording: true }) {}
+
   readonly graphqlRequests = new Counter({
     name: 'mnemo_graphql_requests_total',
     help: 'GraphQL root fields requested, by operation type, root field and outcome (OK or the error code).',
@@ -91,6 +97,7 @@ export class Metrics {
     durationMs: number;
     stream: boolean;
   }) {
+    if (!this.options.recording) return;
     const type = op.type ?? 'none';
     for (const field of op.fields) {
       this.graphqlRequests.inc({ type, field: field.name, outcome: field.outcome });
@@ -100,6 +107,7 @@ export class Metrics {
 
   /** Records what a gateway retrieval did. */
   observeRetrieval(r: RetrievalObservation) {
+    if (!this.options.recording) return;
     this.retrievals.inc({ strategy: r.strategy, skipped: r.skipped ?? 'none' });
     if (r.skipped) return;
     for (const tier of r.tiers) this.retrievalTiers.inc({ tier });
@@ -111,6 +119,7 @@ export class Metrics {
 
   /** Records one call to an embedding model: how many texts, and how it ended. */
   observeEmbedding(source: EmbeddingSourceName, texts: number, failure: EmbeddingErrorKind | 'error' | null) {
+    if (!this.options.recording) return;
     this.embeddingCalls.inc({ source, outcome: failure ?? 'ok' });
     this.embeddingBatchSize.observe({ source }, texts);
   }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
-import { describeIssues, maxTokensSchema, parseInput, retentionDaysSchema } from '../validation.ts';
+import {
+  auditRetentionDaysSchema,
+  describeIssues,
+  maxTokensSchema,
+  parseInput,
+  purgeGraceDaysSchema,
+  retentionDaysSchema,
+} from '../validation.ts';
 import * as repo from './settings.repository.ts';
 
 export const STRATEGIES = ['EXACT', 'SEMANTIC', 'HYBRID'] as const;
@@ -17,6 +24,13 @@ export const settingsSchema = z.object({
   enabled: z.boolean().default(false),
   maxTokens: maxTokensSchema.default(2000),
   retentionDays: retentionDaysSchema.default(30),
+  /**
+   * Off keeps every memory, whatever its age (retentionDays is kept for when it is turned back on). A separate switch
+   * rather than a null retentionDays: null already means "leave as is" for the settings that cannot be null.
+   */
+  retentionEnabled: z.boolean().default(true),
+  /** Days a memory stays in the database after it expired or left the retention window, before the purge deletes it. */
+  purgeGraceDays: purgeGraceDaysSchema.default(7),
   strategy: z.enum(STRATEGIES).default('HYBRID'),
   embeddingSource: z.enum(EMBEDDING_SOURCES).default('AUTO'),
   embeddingProviderModel: optionalName.default(null),
@@ -38,13 +52,22 @@ export const settingsSchema = z.object({
     .array(z.string().trim().min(1, 'must not be empty').max(100, 'is longer than 100 characters'))
     .max(100, 'lists at most 100 providers')
     .default([...DEFAULT_USER_ROLE_PROVIDERS]),
+  /** Audit entries older than this are deleted (server/audit); its own setting, apart from the memories' retentionDays. */
+  auditRetentionDays: auditRetentionDaysSchema.default(365),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
 
-/** Retention counts from a memory's last write, so a fact restated today is fresh again. */
-export function retentionCutoff(now: number, retentionDays: number): number {
-  return now - retentionDays * 86_400_000;
+export const DAY_MS = 86_400_000;
+
+export type RetentionSettings = Pick<Settings, 'retentionDays' | 'retentionEnabled'>;
+
+/**
+ * Memories last written before this instant are out of retention. Retention counts from a memory's last write, so a
+ * fact restated today is fresh again; with retention off, no instant is early enough.
+ */
+export function retentionCutoff(now: number, settings: RetentionSettings): number {
+  return settings.retentionEnabled ? now - settings.retentionDays * DAY_MS : Number.MIN_SAFE_INTEGER;
 }
 export type SettingsPatch = Partial<Settings>;
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});

@@ -1,3 +1,5 @@
+import { CallRecord } from './recentCalls.ts';
+
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
 /**
@@ -10,12 +12,16 @@ export class CircuitBreaker {
   private openedAt: number | null = null;
   private trialInFlight = false;
   private lastFailure: string | null = null;
+  /** The calls that were made (not those refused while open), for the engine status. */
+  readonly calls: CallRecord;
 
   constructor(
     private readonly threshold = 3,
     private readonly cooldownMs = 30_000,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.calls = new CallRecord(now);
+  }
 
   state(): BreakerState {
     if (this.openedAt === null) return 'closed';
@@ -34,7 +40,7 @@ export class CircuitBreaker {
     }
     this.trialInFlight = state === 'half_open';
     try {
-      const result = await call();
+      const result = await this.calls.track(call);
       this.failures = 0;
       this.openedAt = null;
       this.lastFailure = null;

@@ -25,6 +25,12 @@ export async function enqueueStoredVectors(db: Db, pks: readonly number[], now: 
     on conflict (pk) do update set op = 'upsert', enqueued_at = excluded.enqueued_at`.execute(db);
 }
 
+/** Whether changes are queued for Qdrant now (vectorStore is QDRANT): the flag the outbox triggers read. */
+export async function outboxEnabled(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('qdrant_outbox_state').select('enabled').where('id', '=', 1).executeTakeFirst();
+  return row?.enabled === 1;
+}
+
 /** Queues every memory that has a local vector: the backfill of a new or rebuilt collection. */
 export async function enqueueAllWithVectors(db: Db) {
   const now = Date.now();

@@ -7,6 +7,7 @@ import type { BreakerState } from './circuitBreaker.ts';
 import * as repo from './qdrant.repository.ts';
 import { QdrantIncompatibleError, QdrantIndex, QdrantUnavailableError } from './qdrantIndex.ts';
 import type { QdrantSettingsPatch, QdrantSettingsStore, QdrantSettingsView } from './qdrantSettings.ts';
+import type { RecentCalls } from './recentCalls.ts';
 import { signatureKey, type VectorSignature } from './vectorIndex.ts';
 
 /** The Qdrant settings as the API shows them, with whether Qdrant is the selected vector store. */
@@ -33,6 +34,8 @@ export interface QdrantStatus {
   incompatibleReason: string | null;
   points: number | null;
   pendingSync: number;
+  /** How the calls to Qdrant went lately; null when it is not configured. */
+  calls: RecentCalls | null;
 }
 
 /**
@@ -203,9 +206,8 @@ export class QdrantService {
     const index = await this.index();
     if (!index) return 0;
     const now = Date.now();
-    const { retentionDays } = await this.deps.settings.get();
     try {
-      let deleted = await index.deleteStale(now, retentionCutoff(now, retentionDays));
+      let deleted = await index.deleteStale(now, retentionCutoff(now, await this.deps.settings.get()));
       for await (const ids of index.pointIds()) {
         const alive = await repo.existingPks(this.deps.db, ids);
         const orphans = ids.filter((id) => !alive.has(id));
@@ -242,6 +244,7 @@ export class QdrantService {
         incompatibleReason: null,
         points: null,
         pendingSync,
+        calls: null,
       };
     }
     const health = await index.health();
@@ -260,6 +263,7 @@ export class QdrantService {
       incompatibleReason: this.incompatible,
       points,
       pendingSync,
+      calls: index.breaker.calls.snapshot(),
     };
   }
 }

@@ -1,5 +1,7 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { describeNetworkError } from '../embedding/providerHttp.ts';
 import { DomainError } from '../errors.ts';
+import { outsideErrorText } from '../redact.ts';
 import { CircuitBreaker } from './circuitBreaker.ts';
 import type { QdrantConnection } from './qdrantSettings.ts';
 import {
@@ -29,13 +31,16 @@ const PAYLOAD_INDEXES = [
 export const BREAKER_THRESHOLD = 3;
 export const BREAKER_COOLDOWN_MS = 30_000;
 
-/** Qdrant could not be reached or refused a call (network error, timeout, an error status, the breaker open). */
+/**
+ * Qdrant could not be reached or refused a call (network error, timeout, an error status, the breaker open).
+ * Its message is Qdrant's (or a proxy's) text, redacted of the API key and anything shaped like a secret.
+ */
 export class QdrantUnavailableError extends DomainError {
   /** The HTTP status Qdrant answered with, when it answered. */
   readonly status: number | null;
 
-  constructor(cause: unknown) {
-    super('UNAVAILABLE', cause instanceof Error ? cause.message : String(cause), { cause });
+  constructor(cause: unknown, apiKey: string | null) {
+    super('UNAVAILABLE', outsideErrorText(cause, [apiKey]), { cause });
     this.name = 'QdrantUnavailableError';
     const status = (cause as { status?: unknown } | null)?.status;
     this.status = typeof status === 'number' ? status : null;
@@ -222,9 +227,14 @@ export class QdrantIndex implements VectorIndex {
         signal: AbortSignal.timeout(this.connection.timeoutMs),
       });
       const body = await res.text();
-      return { ready: res.ok, latencyMs: performance.now() - started, error: res.ok ? null : `HTTP ${res.status}: ${body.trim()}` };
+      const error = res.ok ? null : outsideErrorText(`HTTP ${res.status}: ${body}`, [this.connection.apiKey]);
+      return { ready: res.ok, latencyMs: performance.now() - started, error };
     } catch (error) {
-      return { ready: false, latencyMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
+      return {
+        ready: false,
+        latencyMs: performance.now() - started,
+        error: outsideErrorText(describeNetworkError(error), [this.connection.apiKey]),
+      };
     }
   }
 
@@ -255,11 +265,18 @@ export class QdrantIndex implements VectorIndex {
     this.known = signature;
   }
 
+  /** Through the breaker; a failure becomes a QdrantUnavailableError inside it, so the breaker keeps only redacted text. */
   private async call<T>(run: () => Promise<T>): Promise<T> {
+    const unavailable = (error: unknown) =>
+      error instanceof QdrantUnavailableError ? error : new QdrantUnavailableError(error, this.connection.apiKey);
     try {
-      return await this.breaker.run(run);
+      return await this.breaker.run(() =>
+        run().catch((error: unknown) => {
+          throw unavailable(error);
+        }),
+      );
     } catch (error) {
-      throw new QdrantUnavailableError(error);
+      throw unavailable(error);
     }
   }
 }

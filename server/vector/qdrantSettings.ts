@@ -90,6 +90,11 @@ export class QdrantSettingsStore {
     };
   }
 
+  /** The key in use (from MNEMO_QDRANT_API_KEY or the settings), for comparing states; never shown. */
+  async apiKey(): Promise<string | null> {
+    return (await this.effective()).apiKey;
+  }
+
   /** The connection to use, or null when no URL is configured. */
   async connection(): Promise<QdrantConnection | null> {
     const s = await this.effective();

@@ -125,6 +125,14 @@ export async function nearestVectors(db: Db, query: Float32Array, quantization: 
   return rows;
 }
 
+/** Vectors of one key's memories (point lookups from the key's rows: a filter on the partition key would scan every vector). */
+export async function countVectorsOfKey(db: Db, apiKeyId: string): Promise<number> {
+  if (!(await vectorTableExists(db))) return 0;
+  const { rows } = await sql<{ n: number }>`select count(*) as n from memories m join memory_vec v on v.memory_pk = m.pk
+    where m.api_key_id = ${apiKeyId}`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
 export async function countVectors(db: Db): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*) as n from memory_vec`.execute(db);
   return rows[0]?.n ?? 0;

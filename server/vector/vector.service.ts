@@ -11,7 +11,9 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
 import type { Settings, SettingsService } from '../settings/settings.service.ts';
 import type { VectorConfig } from '../vectorConfig.ts';
+import { type ModelTest, notTested, testEmbedder, testProvider, testReranker } from './modelTest.ts';
 import type { QdrantService } from './qdrant.service.ts';
+import { CallRecord, type RecentCalls, trackedEmbedder, trackedReranker } from './recentCalls.ts';
 import * as repo from './vector.repository.ts';
 import {
   signatureKey,
@@ -21,6 +23,9 @@ import {
   type VectorIndex,
   type VectorSignature,
 } from './vectorIndex.ts';
+
+/** A provider test waits this long for each answer: longer than the request path's rerank budget, since an admin is waiting. */
+const PROVIDER_TEST_TIMEOUT_MS = 10_000;
 
 export interface VectorServiceDeps {
   db: Db;
@@ -60,6 +65,8 @@ export interface EmbeddingStatus {
   state: EmbedderState | 'none';
   reason: string;
   lastError: { kind: string; message: string } | null;
+  /** How the calls to the model went lately; null without a model. */
+  calls: RecentCalls | null;
   cache: EmbeddingCacheStats | null;
 }
 
@@ -69,7 +76,15 @@ export interface EmbeddingStatus {
  * wait on it: memories are stored and flagged at once, and vectors follow.
  */
 export class VectorService {
-  private current: { key: string; choice: EmbeddingChoice; embedder: Embedder | null } | null = null;
+  private current: {
+    key: string;
+    choice: EmbeddingChoice;
+    embedder: Embedder | null;
+    /** The same model without the cache in front: a test call through it reaches the model. */
+    uncached: Embedder | null;
+    calls: CallRecord;
+  } | null = null;
+  private rerankCalls: { key: string; record: CallRecord } | null = null;
   private resolvedFor: { settings: Settings; providers: number } | null = null;
   private preparedKey: string | null = null;
   private fellBack: { from: string; reason: string } | null = null;
@@ -108,12 +123,14 @@ export class VectorService {
     }
     if (this.current?.key !== choice.key) {
       const model = choice.create?.() ?? null;
-      const inner = model && this.deps.metrics ? meteredEmbedder(model, this.deps.metrics) : model;
+      const calls = new CallRecord();
+      const metered = model && this.deps.metrics ? meteredEmbedder(model, this.deps.metrics) : model;
+      const uncached = metered && trackedEmbedder(metered, calls);
       const embedder =
-        inner && this.deps.config.cacheMax > 0
-          ? new CachedEmbedder(inner, { max: this.deps.config.cacheMax, ttlMs: this.deps.config.cacheTtlMs })
-          : inner;
-      this.current = { key: choice.key, choice, embedder };
+        uncached && this.deps.config.cacheMax > 0
+          ? new CachedEmbedder(uncached, { max: this.deps.config.cacheMax, ttlMs: this.deps.config.cacheTtlMs })
+          : uncached;
+      this.current = { key: choice.key, choice, embedder, uncached, calls };
       this.preparedKey = null;
       this.deps.logger.info({ source: choice.source, model: choice.model, reason: choice.reason }, 'embedding source chosen');
     } else this.current = { ...this.current, choice };
@@ -286,23 +303,50 @@ export class VectorService {
     return () => clearInterval(timer);
   }
 
-  /** The reranker chosen in the settings, or null with the reason it is off. */
-  async reranker(): Promise<{ reranker: Reranker | null; reason: string }> {
+  /**
+   * The reranker chosen in the settings, or null with the reason it is off; `calls` tells how the calls to that
+   * model went lately (counted afresh when another model or endpoint is chosen).
+   */
+  async reranker(): Promise<{ reranker: Reranker | null; reason: string; calls: RecentCalls | null }> {
     const settings = await this.deps.settings.get();
-    if (!settings.rerankEnabled) return { reranker: null, reason: 'rerankEnabled is off' };
+    const off = (reason: string) => ({ reranker: null, reason, calls: null });
+    if (!settings.rerankEnabled) return off('rerankEnabled is off');
     const name = settings.rerankProviderModel ?? this.deps.providers.envRerank();
-    if (!name) return { reranker: null, reason: 'no rerankProviderModel is set' };
+    if (!name) return off('no rerankProviderModel is set');
     const endpoint = await this.deps.providers.endpoint(name, 'rerank');
-    if (!endpoint) return { reranker: null, reason: `rerank model "${name}" is not configured` };
-    return {
-      reranker: new RemoteReranker({
-        baseUrl: endpoint.baseUrl,
-        model: endpoint.model.name,
-        apiKey: endpoint.apiKey,
-        timeoutMs: this.deps.config.rerankTimeoutMs,
-      }),
-      reason: `using ${name}`,
-    };
+    if (!endpoint) return off(`rerank model "${name}" is not configured`);
+    const key = `${name}|${endpoint.baseUrl}`;
+    if (this.rerankCalls?.key !== key) this.rerankCalls = { key, record: new CallRecord() };
+    const { record } = this.rerankCalls;
+    const reranker = new RemoteReranker({
+      baseUrl: endpoint.baseUrl,
+      model: endpoint.model.name,
+      apiKey: endpoint.apiKey,
+      timeoutMs: this.deps.config.rerankTimeoutMs,
+    });
+    return { reranker: trackedReranker(reranker, record), reason: `using ${name}`, calls: record.snapshot() };
+  }
+
+  /**
+   * One real call to the embedding model in use, past the cache (loading the model first, as a job would): what
+   * it answered, or why it failed. Counted in the recent calls like any other.
+   */
+  async testEmbedding(): Promise<ModelTest> {
+    const ready = await this.loadForJob();
+    const model = this.current?.uncached;
+    if (!ready.ready || !model) return notTested('embedding', this.current?.choice.model ?? null, ready.ready ? 'no model' : ready.reason);
+    return testEmbedder(model);
+  }
+
+  /** One call to each model of a provider, whether the settings use it or not. */
+  testProvider(id: string): Promise<ModelTest[]> {
+    return testProvider(this.deps.providers, id, PROVIDER_TEST_TIMEOUT_MS);
+  }
+
+  /** One real call to the rerank model in use, or why there is none. */
+  async testRerank(): Promise<ModelTest> {
+    const { reranker, reason } = await this.reranker();
+    return reranker ? testReranker(reranker) : notTested('rerank', null, reason);
   }
 
   /** The embedding cache's counters as they stand, without choosing an embedder; null when none is cached. */
@@ -321,6 +365,7 @@ export class VectorService {
       state: embedder?.state() ?? 'none',
       reason: choice.reason,
       lastError: error ? { kind: error.kind, message: error.message } : null,
+      calls: embedder ? (this.current?.calls.snapshot() ?? null) : null,
       cache: embedder instanceof CachedEmbedder ? embedder.stats() : null,
     };
   }

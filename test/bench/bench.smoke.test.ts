@@ -3,8 +3,11 @@
  * and over HTTP, and checks that they produce figures. Asserts nothing about how fast anything is.
  */
 import { describe, expect, it } from 'vitest';
+import { benchClient } from '../../bench/client.bench.ts';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
+import { benchPurge, purgeTables } from '../../bench/lifecycle.bench.ts';
+import { benchMixed, mixedTable } from '../../bench/load.bench.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
@@ -49,5 +52,33 @@ describe('bench (smoke, tiny sizes)', () => {
     }
     expect(report.seeding[0]?.rows).toBe(200);
     expect(renderTable(listTable(report, o))).toContain('p99');
+  });
+
+  it('the client bench compares the client with a raw fetch for each operation, and no call fails open', async () => {
+    const { rows, failedOpen } = await benchClient({ memories: 50, iterations: 5, warmup: 1 });
+    expect(rows.map((r) => r[0])).toEqual(['retrieve (EXACT)', 'injectMemory (EXACT)', 'injectMemory, fetch answering at once']);
+    expect(failedOpen).toBe(0);
+  });
+
+  it('mixed load times reads and writes from 16 clients over HTTP and prints throughput and percentiles', async () => {
+    const o = { memories: 300, apiKeys: 3, clients: 16, writeShare: 0.2, warmupMs: 200, durationMs: 1_000 };
+    const r = await benchMixed(o);
+    positive(r.retrieveMs.length);
+    positive(r.writeMs.length);
+    positive(r.elapsedMs);
+    const table = renderTable(mixedTable(r, o));
+    expect(table).toContain('16 clients over HTTP');
+    expect(table).toMatch(/retrieve \(keyword\)\s+[\d,]+\s+[\d,]+\s+[\d.]+\s+[\d.]+/);
+  });
+
+  it('purge throughput deletes every due memory, alone and while a client retrieves, and times the retrievals', async () => {
+    const r = await benchPurge({ memories: 400, due: 200, apiKeys: 2, dim: 8, baseline: 5 });
+    for (const run of [r.alone, r.alongside]) {
+      expect(run.deleted).toBeGreaterThanOrEqual(180);
+      expect(run.batches.length).toBeGreaterThan(1);
+    }
+    expect(r.retrieveBefore.n).toBe(5);
+    positive(r.retrieveDuring.n);
+    expect(purgeTables(r).map(renderTable).join('')).toContain('memories/s');
   });
 });

@@ -4,6 +4,7 @@
  * and that the tier they claim to measure really answered. Asserts nothing about how fast anything is.
  */
 import { describe, expect, it } from 'vitest';
+import { RETRIEVE_QUERY } from '../../bench/lib/answer.ts';
 import { BENCH_ADMIN_TOKEN, openBenchDb, startHttp } from '../../bench/lib/benchDb.ts';
 import { spawnHttpClient } from '../../bench/lib/httpLane.ts';
 import { chatRequest, chatText, questionStream } from '../../bench/lib/queries.ts';
@@ -16,7 +17,6 @@ import {
   benchTenants,
   extractTable,
   injectTable,
-  RETRIEVE_QUERY,
   retrieveTable,
   tenantTable,
 } from '../../bench/retrieve.bench.ts';

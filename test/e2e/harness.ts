@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -40,7 +40,7 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-e2e-'));
   const server = await serve(dataDir, opts.env ?? {});
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -82,9 +82,69 @@ export async function signIn(page: Page, url: string, token = ADMIN_TOKEN) {
  * Saves a screenshot into docs/ (checked in and shown in the README) when UPDATE_SCREENSHOTS=1; otherwise an
  * ordinary run would rewrite the committed images with pixel noise and leave every checkout dirty.
  */
-export async function screenshot(page: Page, name: string) {
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-  await page.screenshot({ path: path.join(DOCS, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(DOCS, `${name}.png`), fullPage: opts.fullPage ?? false });
+}
+
+/** The environment of a `mnemo serve` whose embedding (embed-1) and rerank (rerank-1) models are the model API double's. */
+export function modelApiEnv(api: { baseUrl: string; apiKey: string | null }): Record<string, string> {
+  return {
+    MNEMO_EMBEDDING_URL: api.baseUrl,
+    MNEMO_EMBEDDING_MODEL: 'embed-1',
+    MNEMO_EMBEDDING_API_KEY: api.apiKey ?? '',
+    MNEMO_RERANK_URL: api.baseUrl,
+    MNEMO_RERANK_MODEL: 'rerank-1',
+    MNEMO_RERANK_API_KEY: api.apiKey ?? '',
+  };
+}
+
+/** The widths every screen must work at: a laptop, a tablet, a phone. */
+export const WIDTHS = [1280, 768, 390] as const;
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+let axeSource: string | null = null;
+
+/**
+ * axe-core's serious and critical violations on the page as it is now (axe-core's own script, injected into the
+ * page). Each is returned with the elements it found, so a failing test says what to fix.
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    // axe-core's global, injected above.
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations as AxeViolation[];
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ ...v, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+}
+
+/** How far the page scrolls sideways (0 when it fits its window), and the outermost elements that stick out. */
+export async function horizontalOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const culprits: string[] = [];
+    const walk = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      if (box.right > width + 0.5 && box.width > 0) {
+        const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''}`;
+        culprits.push(`${name} (right edge ${Math.round(box.right)})`);
+        return;
+      }
+      for (const child of el.children) walk(child);
+    };
+    walk(document.body);
+    return { overflow: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 8) };
+  });
 }
 
 async function serve(dataDir: string, env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {

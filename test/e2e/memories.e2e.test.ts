@@ -242,6 +242,66 @@ describe('the Memories tab', () => {
     expect(items.map((m) => m.key).sort()).toEqual(['existing', 'fresh']);
   });
 
+  it('warns before importing rows that retention would hide, and counts them in the report', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('import-old');
+    const rows = [
+      { apiKeyId, key: 'ancient', content: 'Lived in Oslo', createdAt: daysAgo(800) },
+      { apiKeyId, key: 'recent', content: 'Lives in Bergen', createdAt: daysAgo(2) },
+    ];
+    await page.getByRole('button', { name: 'Import' }).click();
+    const panel = page.getByRole('region', { name: 'Import memories' });
+    await panel
+      .getByLabel('JSON file')
+      .setInputFiles({ name: 'history.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rows)) });
+    const warning = panel.getByRole('alert', { name: 'Rows that would be hidden' });
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('1 row was last written before the retention window');
+    expect(await warning.textContent()).toMatch(/The purge deletes them from \w/);
+    // The check stored nothing.
+    expect((await memoriesOf(apiKeyId)).totalCount).toBe(0);
+
+    await panel.getByRole('button', { name: 'Import 2 rows' }).click();
+    const report = panel.getByRole('region', { name: 'Import report' });
+    await report.waitFor();
+    expect(await report.locator('dl > div').allTextContents()).toEqual(['Imported2', 'Updated0', 'Rejected0', 'Outside retention1']);
+  });
+
+  it('forgets an API key only once the key is typed again, and says what it removed', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('forget');
+    const other = unique('forget-other');
+    await importRows([
+      { apiKeyId, key: 'home', content: 'Lives in Ghent' },
+      { apiKeyId, key: 'pet', content: 'Has a tabby cat' },
+      { apiKeyId: other, key: 'home', content: 'Lives in Leuven' },
+    ]);
+    const forget = page.getByRole('button', { name: 'Forget this key' });
+    expect(await forget.isDisabled()).toBe(true);
+    await showKey(page, apiKeyId);
+    await rowOf(page, 'Lives in Ghent').waitFor();
+
+    await forget.click();
+    const dialog = page.getByRole('dialog', { name: `Forget API key ${apiKeyId}?` });
+    await dialog.waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Forget this key' });
+    const typed = dialog.getByLabel('Type the API key to confirm');
+    await typed.fill(apiKeyId.slice(0, -1));
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await memoriesOf(apiKeyId)).totalCount).toBe(2);
+
+    await forget.click();
+    await typed.fill(apiKeyId);
+    await confirm.click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText(`Forgot ${apiKeyId}: 2 memories, 0 summaries, 0 archived originals, 0 vectors removed.`).waitFor();
+    expect((await memoriesOf(apiKeyId)).totalCount).toBe(0);
+    expect((await memoriesOf(other)).totalCount).toBe(1);
+    expect(await filterBar(page).getByLabel('API key').inputValue()).toBe('');
+  });
+
   it('rejects rows of the wrong shape without losing the rest of the batch', async () => {
     const { page } = e2e;
     const apiKeyId = unique('import-shape');
@@ -302,7 +362,9 @@ describe('the Memories tab', () => {
     expect((await memoriesOf(apiKeyId)).items.every((m) => m.status === 'ACTIVE')).toBe(true);
 
     await dryRun.getByRole('button', { name: 'Confirm' }).click();
-    await panel.getByRole('status').filter({ hasText: 'Compacted 10 memories into one summary' }).waitFor();
+    const done = panel.getByRole('status').filter({ hasText: 'Compacted 10 memories into one summary' });
+    await done.waitFor();
+    expect(await done.textContent()).toMatch(/: [\d,]+ tokens became [\d,]+, [\d,]+ tokens? fewer\.$/);
     // The list refreshes: the summary replaces the ten originals.
     await page.getByText('1–2 of 2').waitFor();
     await rowOf(page, 'Summary of 10 earlier memories').waitFor();
@@ -335,6 +397,8 @@ describe('the Memories tab', () => {
     await panel.getByRole('button', { name: 'Preview (dry run)' }).click();
     await panel.getByRole('status').filter({ hasText: 'would not be smaller than the 2 memories it replaces' }).waitFor();
     expect(await panel.getByRole('button', { name: 'Confirm' }).count()).toBe(0);
+    expect(await panel.textContent()).not.toMatch(/saving 0|Tokens saved0/);
+    expect((await memoriesOf(apiKeyId)).items.every((m) => m.status === 'ACTIVE')).toBe(true);
   });
 
   it('blocks saving while the metadata is not a JSON object', async () => {
@@ -459,6 +523,99 @@ describe('the Memories tab', () => {
     await filterBar(page).getByLabel('Search').fill('nothing-matches-this');
     await page.getByText('No memories match').waitFor();
     await textOf(page.getByRole('group', { name: 'Total entries' })).toContain('0');
+  });
+
+  it('says how many memories the retention window hides, and shows them on request', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('retention');
+    await importRows([
+      { apiKeyId, key: 'recent', content: 'Written last week', createdAt: daysAgo(7) },
+      { apiKeyId, key: 'old-1', content: 'Written over a year ago', createdAt: daysAgo(400) },
+      { apiKeyId, key: 'old-2', content: 'Written two years ago', createdAt: daysAgo(730) },
+    ]);
+    await showKey(page, apiKeyId);
+    await page.getByText('1–1 of 1').waitFor();
+    const hint = page.getByRole('note').filter({ hasText: 'retention window' });
+    await hint.waitFor();
+    expect(await hint.textContent()).toContain('2 memories older than the 365-day retention window are hidden: kept, but never injected.');
+    await hint.getByRole('button', { name: 'Show them' }).click();
+    await page.getByText('1–3 of 3').waitFor();
+    expect(await filterBar(page).getByLabel('Show expired and archived').isChecked()).toBe(true);
+    expect(await rowOf(page, 'old-2').textContent()).toContain('Out of retention');
+    await hint.waitFor({ state: 'detached' });
+  });
+
+  it('keeps the page and the page size in the URL, so they survive a reload', async () => {
+    const { page } = e2e;
+    await importRows(Array.from({ length: 45 }, (_, i) => ({ apiKeyId: unique('url-state'), content: `url state fact ${i}` })));
+    await page.reload();
+    await page.getByLabel('Rows per page').selectOption('10');
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Page 3' }).click();
+    await page.getByText(/^21–30 of /).waitFor();
+    const hash = await page.evaluate(() => window.location.hash);
+    expect(hash.split('?')[0]).toBe('#/memories');
+    expect(Object.fromEntries(new URLSearchParams(hash.split('?')[1]))).toEqual({ page: '3', size: '10' });
+    await page.reload();
+    await page.getByText(/^21–30 of /).waitFor();
+    expect(await page.getByLabel('Rows per page').inputValue()).toBe('10');
+    expect(await page.getByRole('button', { name: 'Page 3' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('says how a search was read: "c++" is the beginning "c" of a word', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('cpp');
+    await importRows([
+      { apiKeyId, key: 'cpp', content: 'Writes C++ at work' },
+      { apiKeyId, key: 'coffee', content: 'Drinks coffee' },
+    ]);
+    await showKey(page, apiKeyId);
+    await filterBar(page).getByLabel('Search').fill('c++');
+    await page.getByText('1–2 of 2').waitFor();
+    const readAs = page.locator('.mem-read-as');
+    await readAs.waitFor();
+    expect(await readAs.textContent()).toBe('Read as c*: * matches any word starting with c; punctuation and symbols are not searched.');
+  });
+
+  it('suggests the API keys that have memories, with how many, however many pages away', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('suggested');
+    await importRows(Array.from({ length: 3 }, (_, i) => ({ apiKeyId, content: `suggested fact ${i}` })));
+    const input = filterBar(page).getByLabel('API key');
+    await input.fill(apiKeyId.slice(0, -2));
+    const option = page.locator(`datalist option[value="${apiKeyId}"]`);
+    await option.waitFor({ state: 'attached' });
+    expect(await option.getAttribute('label')).toBe('3 memories');
+  });
+
+  it('closes the Add, Import and Compact panels with Esc and gives the focus back to their buttons', async () => {
+    const { page } = e2e;
+    for (const [button, panel] of [
+      ['Add memory', page.getByRole('form', { name: 'Add memory' })],
+      ['Import', page.getByRole('region', { name: 'Import memories' })],
+      ['Compact old', page.getByRole('region', { name: 'Compact old memories' })],
+    ] as const) {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await panel.waitFor();
+      await expect.poll(() => panel.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(button);
+      expect(await page.getByRole('button', { name: button, exact: true }).getAttribute('aria-expanded')).toBe('false');
+    }
+  });
+
+  it('refuses to save a memory without its API key or content, beside the fields', async () => {
+    const { page } = e2e;
+    await page.getByRole('button', { name: 'Add memory' }).click();
+    const form = page.getByRole('form', { name: 'Add memory' });
+    await form.getByLabel('API key').fill('');
+    await form.getByRole('button', { name: 'Save memory' }).click();
+    const apiKey = form.getByLabel('API key');
+    await expect.poll(() => apiKey.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await apiKey.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('API key is required.');
+    expect(await form.getByLabel('Content').getAttribute('aria-invalid')).toBe('true');
+    expect(await apiKey.evaluate((el) => el === document.activeElement)).toBe(true);
   });
 
   it('looks right with data (docs/memories.png)', async () => {

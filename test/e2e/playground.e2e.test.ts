@@ -110,15 +110,23 @@ describe('the Playground tab', () => {
     await page.getByText('Nothing would be injected.').waitFor();
     await page.getByText('No block: the request would be forwarded unchanged.').waitFor();
 
+    // The server's own messages, beside the fields they name.
+    const problemOf = async (label: string) => {
+      const field = page.getByLabel(label);
+      await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+      return page.locator(`[id="${await field.getAttribute('aria-describedby')}"]`).textContent();
+    };
     await page.getByLabel('Token budget').fill('99999');
     await page.getByRole('button', { name: 'Simulate' }).click();
-    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('0 to 16000');
+    expect(await problemOf('Token budget')).toBe('maxTokens must be between 0 and 16000');
+
+    await page.getByLabel('Token budget').fill('');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    expect(await problemOf('Token budget')).toBe('The token budget is required.');
 
     await page.getByLabel('Token budget').fill('2000');
     await page.getByLabel('API key').fill('k'.repeat(300));
     await page.getByRole('button', { name: 'Simulate' }).click();
-    const refused = await page.getByRole('alert').filter({ hasText: 'The simulation failed' }).textContent();
-    expect(refused).toContain('apiKeyId');
-    expect(refused).toContain('BAD_USER_INPUT');
+    expect(await problemOf('API key')).toBe('apiKeyId is longer than 256 characters');
   });
 });

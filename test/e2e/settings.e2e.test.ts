@@ -1,3 +1,4 @@
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
@@ -6,6 +7,15 @@ beforeAll(async () => {
   e2e = await startE2E();
 });
 afterAll(() => e2e?.close());
+
+const settingsForm = () => e2e.page.getByRole('form', { name: 'Memory settings' });
+
+/** The message a field points to with aria-describedby, when it is marked invalid. */
+async function problemOf(field: Locator): Promise<string | null> {
+  if ((await field.getAttribute('aria-invalid')) !== 'true') return null;
+  const id = await field.getAttribute('aria-describedby');
+  return id ? e2e.page.locator(`[id="${id}"]`).textContent() : null;
+}
 
 describe('the Settings tab', () => {
   it('turns memory on with a token-cost warning and saves the budget', async () => {
@@ -21,11 +31,72 @@ describe('the Settings tab', () => {
     expect(memorySettings).toEqual({ enabled: true, maxTokens: 1200 });
   });
 
-  it('refuses an out-of-range budget before sending it', async () => {
+  it('refuses an empty Max tokens beside the field, and saves nothing (not "up to 0 extra tokens")', async () => {
     const { page } = e2e;
+    const field = page.getByLabel('Max tokens per request');
+    await field.fill('');
+    expect(await page.getByRole('note').textContent()).not.toContain('up to 0');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => problemOf(field)).toBe('Max tokens is required.');
+    // The field in trouble has the focus.
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect((await e2e.gql('{ memorySettings { maxTokens } }')).memorySettings.maxTokens).toBe(1200);
+  });
+
+  it("shows the server's own message beside a field it refuses, never the browser's", async () => {
+    const { page } = e2e;
+    // No number input carries the browser's own range or step checks.
+    expect(await settingsForm().locator('input[type="number"], input[step], input[min], input[max]').count()).toBe(0);
+    const field = page.getByLabel('Max tokens per request');
+    await field.fill('20000');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => problemOf(field)).toBe('maxTokens must be between 0 and 16000');
+    await settingsForm().getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
+    expect((await e2e.gql('{ memorySettings { maxTokens } }')).memorySettings.maxTokens).toBe(1200);
+    await field.fill('1500');
+    expect(await problemOf(field)).toBeNull();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+  });
+
+  it('keeps unsaved edits when the admin goes to another tab, says so on the tab, and can discard them', async () => {
+    const { page } = e2e;
+    await page.getByLabel('Retention (days)').fill('90');
+    await page.getByRole('tab', { name: 'Memories' }).click();
+    await page.getByRole('tab', { name: 'Settings (unsaved changes)' }).waitFor();
     await page.getByRole('tab', { name: 'Settings' }).click();
-    await page.getByLabel('Max tokens per request').fill('20000');
-    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('0 to 16000');
-    expect(await page.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Retention (days)').inputValue()).toBe('90');
+    await settingsForm().getByText('Unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Discard' }).click();
+    expect(await page.getByLabel('Retention (days)').inputValue()).toBe('30');
+    await page.getByRole('tab', { name: 'Settings', exact: true }).waitFor();
+  });
+
+  it('explains retention, and edits the providers that get memories as a user message', async () => {
+    const { page } = e2e;
+    const retention = page.getByRole('region', { name: 'Retention and purge' });
+    expect(await retention.textContent()).toContain('more than 30 days ago is out of retention');
+    expect(await retention.textContent()).toContain('more than 7 days ago');
+    const providers = page.getByLabel('Providers that get memories as a user message');
+    expect(await providers.inputValue()).toContain('o1-mini');
+    await providers.fill('o1-mini\nmy-proxy');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect((await e2e.gql('{ memorySettings { userRoleProviders } }')).memorySettings.userRoleProviders).toEqual(['o1-mini', 'my-proxy']);
+  });
+
+  it('turns retention off and sets the purge grace, and says what that means', async () => {
+    const { page } = e2e;
+    await page.getByLabel('Retention on (off: keep every memory, however old)').uncheck();
+    await page.getByLabel('Purge grace (days)').fill('14');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const { memorySettings } = await e2e.gql('{ memorySettings { retentionEnabled purgeGraceDays } }');
+    expect(memorySettings).toEqual({ retentionEnabled: false, purgeGraceDays: 14 });
+    const retention = page.getByRole('region', { name: 'Retention and purge' });
+    expect(await retention.textContent()).toContain('Retention is off');
+    await page.getByLabel('Retention on (off: keep every memory, however old)').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   });
 });

@@ -17,6 +17,27 @@ describe('signing in', () => {
     await screenshot(page, 'signin');
   });
 
+  it('refuses a gateway token, bound or not, saying that Memory Studio needs an admin token', async () => {
+    const { page, url } = e2e;
+    const mint = async (input: Record<string, unknown>) =>
+      (await e2e.gql('mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }', { input }))
+        .createAccessToken.token as string;
+    for (const [token, says] of [
+      [
+        await mint({ name: 'bound gateway', apiKeyId: 'acme' }),
+        'This is a gateway token (bound to the API key acme); Memory Studio needs an admin token.',
+      ],
+      [await mint({ name: 'unbound gateway' }), 'This is a gateway token; Memory Studio needs an admin token.'],
+    ] as const) {
+      await page.goto(`${url}/admin/`);
+      await page.getByLabel('Admin token').fill(token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: says }).waitFor();
+      expect(await page.getByRole('tab').count()).toBe(0);
+      expect(await page.evaluate(() => sessionStorage.getItem('mnemo.adminToken'))).toBeNull();
+    }
+  });
+
   it('opens Memory Studio with the admin token and keeps it for the browser session only', async () => {
     const { page, url } = e2e;
     await signIn(page, url);

@@ -1,5 +1,7 @@
 import type { ExecutionResult } from 'graphql';
 import { createClient } from 'graphql-sse';
+import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { ADMIN_TOKEN } from './testApp.ts';
 
 export interface Subscription<T> {
@@ -27,7 +29,43 @@ export function subscribe<T>(
     // A test sees the first failure as it is; the admin's retries wait between attempts.
     retryAttempts: 0,
   });
-  const results = client.iterate<T>({ query, variables });
+  return iterated(client.iterate<T>({ query, variables }), () => client.dispose());
+}
+
+/**
+ * The same over GraphQL over WebSocket (graphql-ws's client on the `ws` package), the token in the
+ * connection_init payload (`how: 'payload'`), in the upgrade request's Authorization header (`how: 'header'`),
+ * or nowhere (null). A refused connection rejects with the close event (code 4403 when the token is refused).
+ */
+export function subscribeOverWebSocket<T>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown>,
+  token: string | null = ADMIN_TOKEN,
+  how: 'payload' | 'header' = 'payload',
+): Subscription<T> & { client: WsClient } {
+  const authorization = token ? `Bearer ${token}` : undefined;
+  const client = createWsClient({
+    url: `${url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: how === 'header' && authorization ? headerSocket(authorization) : WebSocket,
+    connectionParams: how === 'payload' && authorization ? { authorization } : undefined,
+    retryAttempts: 0,
+    // The connection outlives a finished operation a while, so a test can run another one on it.
+    lazyCloseTimeout: 5_000,
+  });
+  return { ...iterated(client.iterate<T>({ query, variables }), () => void client.dispose()), client };
+}
+
+/** ws's WebSocket with an Authorization header on its upgrade request (browsers cannot send one). */
+function headerSocket(authorization: string) {
+  return class extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers: { authorization } });
+    }
+  };
+}
+
+function iterated<T>(results: AsyncIterator<unknown>, dispose: () => void): Subscription<T> {
   const next = async () => {
     const result = await results.next();
     return result.done ? null : (result.value as ExecutionResult<T>);
@@ -41,7 +79,7 @@ export function subscribe<T>(
     },
     close() {
       void results.return?.();
-      client.dispose();
+      dispose();
     },
   };
 }

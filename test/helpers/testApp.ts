@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type App, type AppOptions, createApp } from '../../server/app.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger, type Logger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import type { VectorConfig } from '../../server/vectorConfig.ts';
 
@@ -25,6 +25,11 @@ export interface TestApp {
   http: App;
   /** Sends one GraphQL operation over real HTTP, as the admin unless another token is given. */
   gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GraphQLResponse<T>>;
+  /**
+   * Sends variables already written as JSON: for values JSON.stringify cannot write (10,000 levels deep) and bodies the
+   * test spells out.
+   */
+  gqlJson<T = any>(query: string, variablesJson: string, token?: string | null): Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any error and returns data. */
   ok<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<T>;
   mintToken(opts?: { apiKeyId?: string; role?: 'ADMIN' | 'GATEWAY' }): Promise<string>;
@@ -44,6 +49,8 @@ export interface TestAppOptions {
   backupDir?: string;
   /** The HTTP app's own options (the metrics token). */
   app?: AppOptions;
+  /** Where the server logs; by default nowhere. */
+  logger?: Logger;
 }
 
 /**
@@ -56,7 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await migrateToLatest(database.db);
   const services = createServices({
     db: database.db,
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     adminToken: ADMIN_TOKEN,
     vectorConfig: options.engine,
     env: options.env,
@@ -67,13 +74,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const address = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
 
-  const gql: TestApp['gql'] = async (query, variables, token = ADMIN_TOKEN) => {
+  const post = async (body: string, token: string | null) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as { data?: any; errors?: GraphQLResponse['errors'] };
-    return { status: res.status, data: body.data, errors: body.errors };
+    const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body });
+    const answer = (await res.json()) as { data?: any; errors?: GraphQLResponse['errors'] };
+    return { status: res.status, data: answer.data, errors: answer.errors };
   };
+  const gql: TestApp['gql'] = (query, variables, token = ADMIN_TOKEN) => post(JSON.stringify({ query, variables }), token);
+  const gqlJson: TestApp['gqlJson'] = (query, variablesJson, token = ADMIN_TOKEN) =>
+    post(`{"query":${JSON.stringify(query)},"variables":${variablesJson}}`, token);
 
   const ok: TestApp['ok'] = async (query, variables, token) => {
     const res = await gql(query, variables, token);
@@ -88,6 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     services,
     http: app,
     gql,
+    gqlJson,
     ok,
     mintToken: async ({ apiKeyId, role = 'GATEWAY' } = {}) => {
       const data = await ok<{ createAccessToken: { token: string } }>(

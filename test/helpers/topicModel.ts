@@ -87,25 +87,27 @@ export function topicVector(topic: Topic, dim = 8): Float32Array {
 }
 
 /**
- * An engine configuration that uses the generated model and nothing from the network: no download, no
+ * The environment of an engine that uses the generated model and nothing from the network: no download, no
  * background worker (tests embed through reindex jobs and the lazy backfill, which they can observe).
  * Texts below a cosine similarity of 0.5 are not vector candidates, so another topic never matches.
  */
+export function topicEngineEnv(cacheDir: string, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    MEMORY_STATIC_MODEL: 'test/topics',
+    MEMORY_STATIC_CACHE_DIR: cacheDir,
+    MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+    MEMORY_STATIC_PACKAGE: '',
+    MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
+    MEMORY_WORKER_INTERVAL_MS: '0',
+    MEMORY_VECTOR_MIN_SIMILARITY: '0.5',
+    ...env,
+  };
+}
+
+/** That engine's configuration, for a test app in this process. */
 export function topicEngine(cacheDir: string, env: Record<string, string> = {}): VectorConfig {
-  return loadVectorConfig(
-    {
-      MEMORY_STATIC_MODEL: 'test/topics',
-      MEMORY_STATIC_CACHE_DIR: cacheDir,
-      MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
-      MEMORY_STATIC_PACKAGE: '',
-      MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
-      MEMORY_WORKER_INTERVAL_MS: '0',
-      MEMORY_VECTOR_MIN_SIMILARITY: '0.5',
-      ...env,
-    },
-    // Only the static model is read; the data folder would hold the others.
-    cacheDir,
-  );
+  // Only the static model is read; the data folder would hold the others.
+  return loadVectorConfig(topicEngineEnv(cacheDir, env), cacheDir);
 }
 
 /** A fresh folder holding the topic model. */

@@ -346,7 +346,35 @@ describe('token secrets', () => {
   it('has no field on AccessToken that could carry the secret or its hash', async () => {
     const { __type } = await app.ok(`{ __type(name: "AccessToken") { fields { name } } }`);
     const fields = __type.fields.map((f: { name: string }) => f.name).sort();
-    expect(fields).toEqual(['apiKeyId', 'createdAt', 'id', 'lastUsedAt', 'name', 'revokedAt', 'role']);
+    expect(fields).toEqual(['apiKeyId', 'createdAt', 'id', 'lastUsedAt', 'mayForgetKey', 'name', 'revokedAt', 'role', 'tokenStart']);
+  });
+
+  it('keeps the secret\'s first 4 characters after "mnemo_" to tell tokens apart, and nothing more of it', async () => {
+    const { token, accessToken } = await mint({ name: 'told apart' });
+    const { accessTokens } = await app.ok(`{ accessTokens { id tokenStart } }`);
+    const start = accessTokens.find((t: { id: string }) => t.id === accessToken.id).tokenStart;
+    expect(start).toBe(token.slice(0, 10));
+    const dump = JSON.stringify(app.database.sqlite.prepare('select * from access_tokens').all());
+    expect(dump).not.toContain(token.slice(0, 11));
+  });
+});
+
+describe('viewer', () => {
+  const VIEWER = `{ viewer { role apiKeyId } }`;
+
+  it('tells an admin token it is an admin', async () => {
+    expect((await app.ok(VIEWER)).viewer).toEqual({ role: 'ADMIN', apiKeyId: null });
+  });
+
+  it('tells a gateway token its role and bound key, so the admin app can refuse it at sign-in', async () => {
+    const bound = (await mint({ name: 'viewer bound', apiKeyId: 'vk' })).token;
+    const unbound = (await mint({ name: 'viewer unbound' })).token;
+    expect((await app.ok(VIEWER, {}, bound)).viewer).toEqual({ role: 'GATEWAY', apiKeyId: 'vk' });
+    expect((await app.ok(VIEWER, {}, unbound)).viewer).toEqual({ role: 'GATEWAY', apiKeyId: null });
+  });
+
+  it('answers UNAUTHENTICATED for an unknown token', async () => {
+    expect(codeOf(await app.gql(VIEWER, {}, 'mnemo_unknown'))).toBe('UNAUTHENTICATED');
   });
 });
 

@@ -1,17 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/cli.ts';
+import { runMnemo, spawnMnemo as spawnMnemoProcess } from '../helpers/mnemoProcess.ts';
 import { subscribe } from '../helpers/subscribe.ts';
-import { topicModelDir } from '../helpers/topicModel.ts';
+import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const TOKEN = /mnemo_[A-Za-z0-9_-]{43}/;
 
 let tmp: string;
@@ -34,19 +35,10 @@ afterEach(async () => {
 const envOf = (env: Record<string, string>) => ({ HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, ...env });
 
 /**
- * Runs `mnemo ...args` in this process (the same runCli that server/main.ts calls) and collects what it
- * writes. Process-level behaviour (signals, the exit code reaching the shell) is tested on a real process below.
+ * Runs `mnemo ...args` in this process. Process-level behaviour (signals, the exit code reaching the shell) is tested
+ * on a real process below.
  */
-async function run(args: string[], env: Record<string, string> = {}) {
-  const out = { stdout: '', stderr: '' };
-  const code = await runCli(args, {
-    env: envOf(env),
-    stdout: { write: (text: string) => (out.stdout += text) },
-    stderr: { write: (text: string) => (out.stderr += text) },
-    stopRequested: () => new Promise(() => {}),
-  });
-  return { code, ...out };
-}
+const run = (args: string[], env: Record<string, string> = {}) => runMnemo(args, envOf(env));
 
 /** Starts `mnemo serve` in this process on a free port; resolves once it listens. */
 async function serve(env: Record<string, string> = {}) {
@@ -113,6 +105,12 @@ describe('mnemo --help and usage errors', () => {
   it('exits 64 for an unknown flag', async () => {
     const { code } = await run(['serve', '--colour']);
     expect(code).toBe(64);
+  });
+
+  it('exits 64, before serving anything, when the trusted-documents manifest cannot be read', async () => {
+    const { code, stderr } = await run(['serve', '--port', '0'], { MNEMO_TRUSTED_DOCUMENTS: path.join(tmp, 'no-such-manifest.json') });
+    expect(code).toBe(64);
+    expect(stderr).toContain('no-such-manifest.json does not exist');
   });
 
   it('exits 64 for a port that is not a number', async () => {
@@ -209,17 +207,7 @@ describe('mnemo serve', () => {
 describe('mnemo backup and restore', () => {
   const admin = 'cli-admin-token-0123456789';
   /** The generated topic model (test/helpers/topicModel.ts), so that the restored server has vectors to answer from. */
-  const withModel = (env: Record<string, string> = {}) => ({
-    MNEMO_ADMIN_TOKEN: admin,
-    MEMORY_STATIC_MODEL: 'test/topics',
-    MEMORY_STATIC_CACHE_DIR: models,
-    MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
-    MEMORY_STATIC_PACKAGE: '',
-    MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
-    MEMORY_WORKER_INTERVAL_MS: '0',
-    MEMORY_VECTOR_MIN_SIMILARITY: '0.5',
-    ...env,
-  });
+  const withModel = (env: Record<string, string> = {}) => topicEngineEnv(models, { MNEMO_ADMIN_TOKEN: admin, ...env });
   let models: string;
   beforeEach(() => {
     models = topicModelDir();
@@ -350,6 +338,23 @@ describe('mnemo token', () => {
     expect(settings.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
+  it('create --api-key k1 --may-forget-key prints a token that may forget k1, and only k1', async () => {
+    const created = await run(['token', 'create', '--name', 'app', '--api-key', 'k1', '--may-forget-key']);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain('bound to k1, may forget it');
+    const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
+    const token = created.stdout.trim();
+    expect((await gql(url, token, 'mutation { forgetApiKey(apiKeyId: "k1") { apiKeyId } }')).data.forgetApiKey.apiKeyId).toBe('k1');
+    const other = await gql(url, token, 'mutation { forgetApiKey(apiKeyId: "k2") { apiKeyId } }');
+    expect(other.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('create --may-forget-key without --api-key exits 64 and says why', async () => {
+    const created = await run(['token', 'create', '--name', 'app', '--may-forget-key']);
+    expect(created.code).toBe(64);
+    expect(created.stderr).toContain('mayForgetKey needs a gateway token bound to one API key');
+  });
+
   it('create --admin prints a token with admin rights', async () => {
     const created = await run(['token', 'create', '--name', 'ops', '--admin']);
     expect(created.code).toBe(0);
@@ -402,22 +407,10 @@ describe('the mnemo process', () => {
     children.clear();
   });
 
-  /**
-   * `node --import tsx server/main.ts ...args`: one process, so a signal reaches mnemo itself. The tsx CLI
-   * would run it in a child and relay signals, killing that child when it does not confirm within 30 ms.
-   */
-  function spawnMnemo(args: string[], env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...envOf(env) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    const out = { stdout: '', stderr: '' };
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (out.stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (out.stderr += text));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { child, out, exited };
+  function spawnMnemo(args: string[], env: Record<string, string> = {}, preload: string[] = []) {
+    const mnemo = spawnMnemoProcess(args, envOf(env), {}, preload);
+    children.add(mnemo.child);
+    return mnemo;
   }
 
   it('exits with the code of the command: 64 for an unknown command', async () => {
@@ -427,30 +420,31 @@ describe('the mnemo process', () => {
   });
 
   it('stops cleanly with exit code 0 on SIGTERM', async () => {
-    const { child, out, exited } = spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], {
+    const { child, out, exited, listening } = spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], {
       MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789',
     });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', () => {
-        if (out.stdout.includes('mnemo is listening')) resolve();
-      });
-      void exited.then((code) => reject(new Error(`serve exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
-    });
+    await listening();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out.stdout).toContain('shutting down');
   });
 
+  it('stops cleanly with exit code 0 on a SIGTERM while its modules are still loading', async () => {
+    const preload = pathToFileURL(path.join(import.meta.dirname, '../helpers/sigtermOnceCaught.mjs')).href;
+    const { out, exited } = spawnMnemo(
+      ['serve', '--port', '0', '--host', '127.0.0.1'],
+      { MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' },
+      [preload],
+    );
+    expect(await exited).toBe(0);
+    expect(out.stderr).toContain('SIGTERM sent; the data folder existed: false');
+    expect(out.stdout).toContain('shutting down');
+  });
+
   it('on SIGTERM during an importMemories, the import lands whole or not at all, and whole if it was answered', async () => {
     const admin = 'cli-admin-token-0123456789';
-    const { child, out, exited } = spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], { MNEMO_ADMIN_TOKEN: admin });
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', () => {
-        const line = out.stdout.split('\n').find((l) => l.includes('mnemo is listening'));
-        if (line) resolve((JSON.parse(line) as { url: string }).url);
-      });
-      void exited.then((code) => reject(new Error(`serve exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
-    });
+    const { child, exited, listening } = spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], { MNEMO_ADMIN_TOKEN: admin });
+    const url = `${await listening()}/`;
     const memories = Array.from({ length: 2000 }, (_, i) => ({ apiKeyId: 'k1', key: `fact-${i}`, content: `fact number ${i}` }));
     const body = JSON.stringify({
       query: 'mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported } }',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { containsSecret, type ExtractedFact, extractFacts, MAX_EXTRACTION_INPUT } from '../../server/memory/extraction.ts';
+import { type ExtractedFact, extractFacts, MAX_EXTRACTION_INPUT } from '../../server/memory/extraction.ts';
+import { containsSecret } from '../../server/memory/secretFilter.ts';
 
 const fromUser = (text: string) => extractFacts(text, { role: 'user' });
 const only = (text: string): ExtractedFact => {

@@ -153,6 +153,13 @@ describe('injectMemory: opting out and bad requests', () => {
     expect(await retrievals('inj')).toBe(before);
   });
 
+  it('rejects a request nested 10,000 levels deep as BAD_USER_INPUT, not an internal error', async () => {
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const request = `{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}],"metadata":${deep}}`;
+    const res = await app.gqlJson(INJECT, `{"input":{"provider":"openai/gpt-4o","request":${request},"retrieval":{"apiKeyId":"inj"}}}`);
+    expect(onlyError(res)).toMatchObject({ message: 'request is nested deeper than 64 levels', extensions: { code: 'BAD_USER_INPUT' } });
+  });
+
   it('rejects an unrecognisable request even with noMemory: true', async () => {
     const res = await inject({ request: { foo: 1 }, provider: 'openai/gpt-4o', noMemory: true, retrieval: { apiKeyId: 'inj' } });
     expect(onlyError(res).extensions?.code).toBe('BAD_USER_INPUT');

@@ -22,6 +22,12 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const MB = 'x'.repeat(1024 * 1024);
+/** { a: { a: ... { a: 1 } } }, `depth` objects deep; built without recursion. */
+const nested = (depth: number) => {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value as Record<string, unknown>;
+};
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 /** Every row of every memory, so a test can prove that a rejected request changed nothing. */
@@ -139,6 +145,41 @@ const cases: Record<string, Case[]> = {
       message: /not a valid date/,
     },
     { name: 'a createdAt that is a number (inline)', query: inlineCreate('createdAt: 1700000000000'), message: /DateTime/ },
+    {
+      name: 'a createdAt in the year 9999',
+      query: CREATE_MEMORY,
+      variables: createWith({ createdAt: '9999-12-31T23:59:59Z' }),
+      message: 'createdAt must not be in the future',
+    },
+    {
+      name: 'a createdAt in the year 0001',
+      query: CREATE_MEMORY,
+      variables: createWith({ createdAt: '0001-01-01T00:00:00Z' }),
+      message: 'createdAt must be between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z',
+    },
+    {
+      name: 'an expiresAt in the year 0001',
+      query: CREATE_MEMORY,
+      variables: createWith({ expiresAt: '0001-01-01T00:00:00Z' }),
+      message: 'expiresAt must be between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z',
+    },
+    {
+      name: 'metadata 33 levels deep',
+      query: CREATE_MEMORY,
+      variables: createWith({ metadata: nested(33) }),
+      message: 'metadata is nested deeper than 32 levels',
+    },
+    {
+      name: 'metadata 400 levels deep (inline)',
+      query: inlineCreate(`metadata: ${'{a: '.repeat(400)}1${'}'.repeat(400)}`),
+      message: 'metadata is nested deeper than 32 levels',
+    },
+    {
+      name: 'metadata 10,000 levels deep (inline, more tokens than a document may have)',
+      query: inlineCreate(`metadata: ${'{a: '.repeat(10_000)}1${'}'.repeat(10_000)}`),
+      code: 'GRAPHQL_PARSE_FAILED',
+      message: /Token limit/,
+    },
   ],
   updateMemory: [
     {
@@ -200,6 +241,12 @@ const cases: Record<string, Case[]> = {
       query: UPDATE_MEMORY,
       variables: updateWith({ expiresAt: '31/01/2026' }),
       message: /DateTime/,
+    },
+    {
+      name: 'an expiresAt before 1970',
+      query: UPDATE_MEMORY,
+      variables: updateWith({ expiresAt: '1969-12-31T23:59:59Z' }),
+      message: 'expiresAt must be between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z',
     },
   ],
   deleteMemory: [
@@ -340,6 +387,82 @@ describe('dates at the edge of the calendar', () => {
 
   it.each(['2027-02-29', '2026-04-31T00:00:00Z', '2026-00-10', '2026-06-00T00:00:00Z'])('rejects the impossible date %s', async (d) => {
     expectRejected(await app.gql(LIST_MEMORIES, { createdAfter: d }), 'BAD_USER_INPUT', 'not a valid date');
+  });
+});
+
+describe('metadata 10,000 levels deep, as a variable', () => {
+  // JSON.stringify of such a value throws (as it did in the server), so the body is written out.
+  const deepJson = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+  it('is refused by createMemory as BAD_USER_INPUT', async () => {
+    const res = await app.gqlJson(CREATE_MEMORY, `{"input":{"apiKeyId":"bad-1","content":"deep","metadata":${deepJson}}}`);
+    expectRejected(res, 'BAD_USER_INPUT', 'metadata is nested deeper than 32 levels');
+  });
+
+  it('is refused by updateMemory as BAD_USER_INPUT', async () => {
+    const res = await app.gqlJson(UPDATE_MEMORY, `{"id":"${existing.id}","input":{"metadata":${deepJson}}}`);
+    expectRejected(res, 'BAD_USER_INPUT', 'metadata is nested deeper than 32 levels');
+  });
+
+  it('is one rejected row of an import, and the other rows land', async () => {
+    const res = await app.gqlJson(
+      IMPORT_MEMORIES,
+      `{"memories":[{"apiKeyId":"deep-import","content":"first"},{"apiKeyId":"deep-import","key":"deep","content":"deep","metadata":${deepJson}},{"apiKeyId":"deep-import","content":"third"}]}`,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.importMemories).toEqual({
+      imported: 2,
+      updated: 0,
+      rejected: [{ index: 1, key: 'deep', reason: 'metadata is nested deeper than 32 levels' }],
+    });
+  });
+});
+
+describe('an import row that SQLite itself refuses', () => {
+  it('is reported with the reason, and the rows before and after it land', async () => {
+    // A real refusal by the database: a trigger, standing in for any constraint the domain does not check first. FAIL
+    // (unlike ABORT) keeps what the statement did before it, the memory row itself: only the row's savepoint undoes it.
+    app.database.sqlite.exec(`create trigger refuse_row after insert on memories when new.content = 'refused'
+      begin select raise(fail, 'refused by the test'); end`);
+    try {
+      const { importMemories } = await app.ok(IMPORT_MEMORIES, {
+        memories: [
+          { apiKeyId: 'refused-import', key: 'a', content: 'before' },
+          { apiKeyId: 'refused-import', key: 'b', content: 'refused' },
+          { apiKeyId: 'refused-import', key: 'c', content: 'after' },
+        ],
+      });
+      expect(importMemories).toEqual({
+        imported: 2,
+        updated: 0,
+        rejected: [{ index: 1, key: 'b', reason: 'the database refused this row (SQLITE_CONSTRAINT_TRIGGER)' }],
+      });
+      const listed = (await app.ok(LIST_MEMORIES, { apiKeyId: 'refused-import' })).memories.items.map((m: { key: string }) => m.key);
+      expect(listed.sort()).toEqual(['a', 'c']);
+    } finally {
+      app.database.sqlite.exec('drop trigger refuse_row');
+    }
+  });
+});
+
+describe('limits and what they say', () => {
+  it('stores a key of 300 characters, and refuses one of 513 naming the one limit, 512', async () => {
+    const stored = await app.gql(CREATE_MEMORY, { input: { apiKeyId: 'limits', content: 'long key', key: 'k'.repeat(300) } });
+    expect(stored.errors).toBeUndefined();
+    const refused = await app.gql(CREATE_MEMORY, { input: { apiKeyId: 'limits', content: 'long key', key: 'k'.repeat(513) } });
+    expect(refused.errors?.map((e) => e.message)).toEqual(['key is longer than 512 characters']);
+  });
+
+  it('stores metadata 32 levels deep and an expiresAt on the last day of year 9999, and reads them back', async () => {
+    const input = { apiKeyId: 'limits', content: 'edge values', metadata: nested(32), expiresAt: '9999-12-31T23:59:59.999Z' };
+    const { createMemory } = await app.ok(CREATE_MEMORY, { input });
+    expect(createMemory.metadata).toEqual(nested(32));
+    expect(createMemory.expiresAt).toBe('9999-12-31T23:59:59.999Z');
+  });
+
+  it('stores a createdAt a minute ahead of the server clock (clock skew), as written', async () => {
+    const createdAt = new Date(Date.now() + 60_000).toISOString();
+    const { createMemory } = await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'limits', content: 'skewed clock', createdAt } });
+    expect(createMemory.createdAt).toBe(createdAt);
   });
 });
 

@@ -35,13 +35,8 @@ describe('memories per week', () => {
         createdAt: '2026-03-22T21:30:00-05:00',
       },
       { apiKeyId: key, key: 'y2k', type: 'FACTUAL', content: 'a Saturday in 2000', createdAt: '2000-01-01T10:00:00Z' },
-      {
-        apiKeyId: key,
-        key: 'before-epoch',
-        type: 'FACTUAL',
-        content: 'a Wednesday evening before 1970',
-        createdAt: '1969-12-31T23:00:00Z',
-      },
+      // The earliest date a memory may carry is 1970-01-01, a Thursday: its week starts before the epoch.
+      { apiKeyId: key, key: 'epoch', type: 'FACTUAL', content: 'the first Thursday of 1970', createdAt: '1970-01-01T10:00:00Z' },
     ]);
     expect(report).toEqual({ imported: 7, updated: 0, rejected: [] });
   });

@@ -352,3 +352,98 @@ describe('exporting memories', () => {
     expect(await exportKeys({ apiKeyId: 'list-export-f', search: '🙂' })).toEqual([]);
   });
 });
+
+describe('how a search was read', () => {
+  const WORDS = `query Words($apiKeyId: String, $search: String) { memories(apiKeyId: $apiKeyId, search: $search, limit: 1) { searchWords } }`;
+  const words = (search: string) => app.ok(WORDS, { apiKeyId: 'read-as', search }).then((d) => d.memories.searchWords);
+
+  it('says that "c++" is read as the prefix "c", which is why it matches so much', async () => {
+    expect(await words('c++')).toEqual(['c*']);
+  });
+
+  it('lists every word, the last one as a prefix, and nothing for a search without words', async () => {
+    expect(await words('dark theme')).toEqual(['dark', 'theme*']);
+    expect(await words('+-*')).toEqual([]);
+  });
+});
+
+describe('memories hidden by retention', () => {
+  const DAY = 86_400_000;
+  const apiKeyId = 'retention-hint';
+  const HIDDEN = `query Hidden($apiKeyId: String, $includeExpired: Boolean) {
+    memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) { totalCount stats { totalEntries hiddenByRetention retentionDays } }
+  }`;
+  beforeAll(async () => {
+    await app.ok(`mutation { updateMemorySettings(input: { retentionDays: 30 }) { retentionDays } }`);
+    const at = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+    await importRows([
+      { apiKeyId, key: 'fresh', content: 'Written yesterday', createdAt: at(1) },
+      { apiKeyId, key: 'old-1', content: 'Written two months ago', createdAt: at(60) },
+      { apiKeyId, key: 'old-2', content: 'Written a year ago', createdAt: at(365) },
+      // Expired: hidden for that reason, not for retention.
+      { apiKeyId, key: 'old-expired', content: 'Expired long ago', createdAt: at(90), expiresAt: at(80) },
+    ]);
+  });
+
+  it('counts the memories of the filter that only retention hides, with the window', async () => {
+    const { memories } = await app.ok(HIDDEN, { apiKeyId });
+    expect(memories.totalCount).toBe(1);
+    expect(memories.stats).toEqual({ totalEntries: 1, hiddenByRetention: 2, retentionDays: 30 });
+  });
+
+  it('still counts them when the list shows them: retrieval never returns them either way', async () => {
+    const { memories } = await app.ok(HIDDEN, { apiKeyId, includeExpired: true });
+    expect(memories.totalCount).toBe(4);
+    expect(memories.stats.hiddenByRetention).toBe(2);
+  });
+});
+
+describe('the API keys with memories', () => {
+  const KEYS = `query Keys($contains: String, $limit: Int, $offset: Int) {
+    apiKeys(contains: $contains, limit: $limit, offset: $offset) { totalCount limit offset items { apiKeyId memories } }
+  }`;
+  beforeAll(async () => {
+    await importRows([
+      ...Array.from({ length: 3 }, (_, i) => ({ apiKeyId: 'keys-acme_eu', content: `acme eu ${i}` })),
+      { apiKeyId: 'keys-acme-us', content: 'acme us' },
+      { apiKeyId: 'keys-globex', content: 'globex' },
+    ]);
+  });
+
+  it('lists them by name with how many memories each, paged', async () => {
+    const first = (await app.ok(KEYS, { contains: 'keys-', limit: 2 })).apiKeys;
+    expect(first).toEqual({
+      totalCount: 3,
+      limit: 2,
+      offset: 0,
+      items: [
+        { apiKeyId: 'keys-acme-us', memories: 1 },
+        { apiKeyId: 'keys-acme_eu', memories: 3 },
+      ],
+    });
+    const second = (await app.ok(KEYS, { contains: 'keys-', limit: 2, offset: 2 })).apiKeys;
+    expect(second.items).toEqual([{ apiKeyId: 'keys-globex', memories: 1 }]);
+  });
+
+  it('narrows by a part of the name, taking "_" and "%" literally', async () => {
+    expect((await app.ok(KEYS, { contains: 'ACME' })).apiKeys.items.map((k: { apiKeyId: string }) => k.apiKeyId)).toEqual([
+      'keys-acme-us',
+      'keys-acme_eu',
+    ]);
+    expect((await app.ok(KEYS, { contains: 'acme_' })).apiKeys.items).toEqual([{ apiKeyId: 'keys-acme_eu', memories: 3 }]);
+    expect((await app.ok(KEYS, { contains: '%' })).apiKeys.totalCount).toBe(0);
+  });
+
+  it('leaves out keys whose memories were all deleted', async () => {
+    await importRows([{ apiKeyId: 'keys-gone', content: 'soon gone' }]);
+    await app.ok(`mutation { clearMemories(apiKeyId: "keys-gone") }`);
+    expect((await app.ok(KEYS, { contains: 'keys-gone' })).apiKeys.totalCount).toBe(0);
+  });
+
+  it('is for admins only, and refuses a page size out of range', async () => {
+    const gateway = await app.mintToken();
+    expect((await app.gql(KEYS, {}, gateway)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const res = await app.gql(KEYS, { limit: 0 });
+    expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: 'limit must be between 1 and 500' });
+  });
+});

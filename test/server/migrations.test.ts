@@ -191,3 +191,79 @@ describe('the Qdrant outbox flag (migration 008)', () => {
     expect(await queuedForADelete(db)).toEqual(['delete']);
   });
 });
+
+describe('the keyword index that forgets (migration 009)', () => {
+  /** Whether the index's segments hold this text, read as bytes (a MATCH would skip rows marked deleted). */
+  const inSegments = async (db: OpenedDatabase['db'], text: string) => {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from memories_fts_data where instr(block, ${text}) > 0`.execute(db);
+    return rows[0]!.n > 0;
+  };
+  const now = { created_at: Date.now(), updated_at: Date.now() };
+
+  it('keeps every memory searchable after the upgrade, per key and across keys', async () => {
+    const { db } = await databaseAt('2026_12_01_008_qdrant_outbox_flag');
+    await db
+      .insertInto('memories')
+      .values([
+        memoryRow('fg-a', 1, { content: 'Drinks oolong tea', ...now }),
+        memoryRow('fg-b', 2, { content: 'Drinks oolong coffee', ...now }),
+      ] as never)
+      .execute();
+    await migrateToLatest(db);
+    const services = createServices({ db, logger: createLogger('silent') });
+    await services.settings.update({ enabled: true });
+    const found = await retrieve(services, { apiKeyId: 'fg-a', query: 'oolong', strategy: 'EXACT' }, { record: false });
+    expect(found.items.map((i) => i.memory.content)).toEqual(['Drinks oolong tea']);
+    expect((await listMemories(services, { apiKeyId: null, search: 'oolong' })).totalCount).toBe(2);
+  });
+
+  it("removes a deleted memory's terms from the index's segments, where before they stayed until a merge", async () => {
+    const before = await databaseAt('2026_12_01_008_qdrant_outbox_flag');
+    await before.db
+      .insertInto('memories')
+      .values(memoryRow('fg-c', 1, { content: 'Codeword quetzalcoatl' }) as never)
+      .execute();
+    await before.db.deleteFrom('memories').execute();
+    expect(await inSegments(before.db, 'quetzalcoatl')).toBe(true);
+    await before.close();
+    opened = null;
+    rmSync(dir, { recursive: true, force: true });
+
+    const { db } = await databaseAt('2026_12_02_009_erasable_keyword_index');
+    await db
+      .insertInto('memories')
+      .values(memoryRow('fg-c', 1, { content: 'Codeword quetzalcoatl' }) as never)
+      .execute();
+    expect(await inSegments(db, 'quetzalcoatl')).toBe(true);
+    await db.deleteFrom('memories').execute();
+    expect(await inSegments(db, 'quetzalcoatl')).toBe(false);
+  });
+
+  it('goes back down to the contentless-delete index, which still finds every memory', async () => {
+    const { db } = await databaseAt('2026_12_02_009_erasable_keyword_index');
+    await db
+      .insertInto('memories')
+      .values(memoryRow('fg-d', 1, { content: 'Has a tabby cat' }) as never)
+      .execute();
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(
+      '2026_12_01_008_qdrant_outbox_flag',
+    );
+    if (error) throw error;
+    const { rows } = await sql<{ rowid: number }>`select rowid from memories_fts where memories_fts match 'tabby'`.execute(db);
+    expect(rows).toHaveLength(1);
+    await db.deleteFrom('memories').execute();
+    expect((await sql`select rowid from memories_fts where memories_fts match 'tabby'`.execute(db)).rows).toEqual([]);
+  });
+});
+
+describe("tokens' permission to forget their key (migration 010)", () => {
+  it('is off for every token that existed before', async () => {
+    const { db } = await databaseAt('2026_12_02_009_erasable_keyword_index');
+    await db
+      .insertInto('access_tokens')
+      .values({ id: 't1', name: 'old', role: 'gateway', token_hash: 'h', api_key_id: 'k', created_at: 0 } as never)
+      .execute();
+    await migrateToLatest(db);
+    expect(await db.selectFrom('access_tokens').select(['id', 'may_forget_key']).execute()).toEqual([{ id: 't1', may_forget_key: 0 }]);
+  });
+});

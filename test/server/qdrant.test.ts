@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD } from '../../server/vector/qdrantIndex.ts';
@@ -431,14 +433,17 @@ describe('backfill by reindex', () => {
       app,
       Array.from({ length: 12 }, (_, i) => ({ apiKeyId: 'acme', key: `m${i}`, content: `I eat banana on day ${i}` })),
     );
-    // Hold the job before its first batch until the stream is open, so no progress is missed.
+    // Hold the job before its first batch until the stream is open, so no progress is missed. The first load is
+    // the test call that reindex makes before it starts a job; the second is the job's own.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const load = app.services.vectors.loadForJob.bind(app.services.vectors);
-    vi.spyOn(app.services.vectors, 'loadForJob').mockImplementationOnce(async () => {
-      await held;
-      return load();
-    });
+    vi.spyOn(app.services.vectors, 'loadForJob')
+      .mockImplementationOnce(load)
+      .mockImplementationOnce(async () => {
+        await held;
+        return load();
+      });
     const { id } = (await app.ok(REINDEX)).reindex;
     type Frame = { status: string; total: number; processed: number; failed: number };
     const stream = subscribe<{ reindexProgress: Frame }>(app.url, PROGRESS, { jobId: id });
@@ -495,6 +500,20 @@ describe('outage and recovery', () => {
     expect(app.qdrant.requests.length).toBe(seen);
     expect(contents(r)).toEqual(['I eat banana']);
     expect(r.resolution.fallbackReason).toMatch(/Qdrant unavailable \(circuit open after 3 failures/);
+  });
+
+  it('counts the failed calls in the status with the last error, and not the calls the open breaker refused', async () => {
+    const { app, apiKeyId } = await synced();
+    const calls = async () =>
+      (await app.ok(`{ engineStatus { qdrant { calls { calls failures lastError } } } }`)).engineStatus.qdrant.calls;
+    const before = await calls();
+    expect(before.failures).toBe(0);
+    app.qdrant.fault({ type: 'unavailable', times: Infinity });
+    for (let i = 0; i < BREAKER_THRESHOLD + 2; i++) await retrieve(app, { apiKeyId, query: 'mango' });
+    const after = await calls();
+    expect(after.failures).toBe(BREAKER_THRESHOLD);
+    expect(after.calls).toBe(before.calls + BREAKER_THRESHOLD);
+    expect(after.lastError).toMatch(/Service Unavailable/);
   });
 
   it('closes the breaker after the cooldown on a successful call, and SEMANTIC answers from Qdrant again', async () => {
@@ -703,6 +722,28 @@ describe('qdrantHealth', () => {
     app.qdrant.fault({ type: 'not_ready' });
     expect((await app.ok(HEALTH)).qdrantHealth).toMatchObject({ ready: false, error: 'HTTP 503: some shards are not ready' });
     expect(await status(app)).toMatchObject({ ready: false, error: 'HTTP 503: some shards are not ready' });
+  });
+
+  it('never shows the API key, even when a proxy in front of Qdrant echoes the request headers in its error page', async () => {
+    const proxy = createServer((req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end(
+        `<html>\n<h1>502 Bad Gateway</h1>\n<pre>${JSON.stringify(req.headers, null, 2)}</pre>\n${'<p>upstream down</p>'.repeat(200)}</html>`,
+      );
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => proxy.close(() => resolve())));
+    const app = await start();
+    const apiKey = 'qdrant-proxy-key-7';
+    await connect(app, { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey });
+    const search = onlyError(await app.gql(SEARCH_TEST, { apiKeyId: key(), query: 'mango' }));
+    const health = (await app.ok(HEALTH)).qdrantHealth;
+    const qdrant = await status(app);
+    expect(search.message).toBe('Qdrant search failed: Bad Gateway');
+    expect(qdrant.error).toBe(health.error);
+    expect(health.error).toMatch(/^HTTP 502: <html> <h1>502 Bad Gateway<\/h1> <pre>\{ .*"api-key": "\[redacted\]"/);
+    expect(health.error).not.toContain(apiKey);
+    expect(health.error).toMatch(/… \(\d+ more characters\)$/);
   });
 
   it('says when Qdrant is not configured', async () => {

@@ -1,13 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ExecutionResult } from 'graphql';
 import { NetworkError } from 'graphql-sse';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../server/db/open.ts';
-import type { Embedder } from '../../server/embedding/embedder.ts';
 import { startModelApi } from '../doubles/modelApi.ts';
+import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
 import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
@@ -46,10 +47,8 @@ beforeAll(async () => {
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
 });
 afterAll(() => app.close());
-/** Embeddings still held when a test ends (it failed before letting them go). */
-const held: (() => void)[] = [];
 afterEach(async () => {
-  for (const open of held.splice(0)) open();
+  releaseHeldEmbeddings();
   vi.restoreAllMocks();
   // Every test leaves no job running behind it.
   await app.services.reindex.idle();
@@ -95,27 +94,6 @@ function counts(target: TestApp) {
 /** Every memory has exactly one vector and none is waiting for one. */
 function expectFullyIndexed(target: TestApp, memories: number) {
   expect(counts(target)).toEqual({ memories, vectors: memories, distinctVectors: memories, vectorsOfMemories: memories, pending: 0 });
-}
-
-/**
- * Holds every embedding call of the app's embedder until open() is called, so a job can be caught while it
- * runs without relying on timing. `reached` resolves once a call is waiting.
- */
-async function holdEmbeddings(target: TestApp) {
-  const { embedder } = await target.services.vectors.embedding();
-  if (!embedder) throw new Error('the app has no embedder');
-  const embed = embedder.embed.bind(embedder);
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  held.push(open);
-  let reach!: () => void;
-  const reached = new Promise<void>((resolve) => (reach = resolve));
-  vi.spyOn(embedder as Embedder, 'embed').mockImplementation(async (texts) => {
-    reach();
-    await opened;
-    return embed(texts);
-  });
-  return { open, reached };
 }
 
 /**
@@ -437,39 +415,164 @@ describe('surviving a crash', () => {
   });
 });
 
+describe('jobs of other processes', () => {
+  /** A pid that ran on this host and runs no more. */
+  const deadPid = () => {
+    const child = spawnSync(process.execPath, ['-e', '']);
+    return child.pid!;
+  };
+  /** A running job as another process would have left it: owned by `owner`, heartbeat `beatAgoMs` ago. */
+  function leaveJob(target: TestApp, owner: string, total: number, beatAgoMs = 0) {
+    const id = randomUUID();
+    const now = Date.now();
+    target.database.sqlite
+      .prepare(
+        `insert into reindex_jobs (id, status, force, total, processed, failed, last_pk, started_at, updated_at, owner) values (?, 'running', 0, ?, 0, 0, 0, ?, ?, ?)`,
+      )
+      .run(id, total, now - beatAgoMs, now - beatAgoMs, owner);
+    return id;
+  }
+  const setJob = (id: string, set: string) => app.database.sqlite.prepare(`update reindex_jobs set ${set} where id = ?`).run(id);
+
+  it('takes over at once a job whose owner process is gone, though its heartbeat is fresh', async () => {
+    await importMemories(app, 6);
+    const { pending } = counts(app);
+    const id = leaveJob(app, `${hostname()}:${deadPid()}:0a1b2c3d`, pending);
+    const job = await startJob(app);
+    expect(job).toMatchObject({ id, status: 'RUNNING' });
+    await app.services.reindex.idle();
+    expect((await app.ok(JOB_QUERY, { id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: pending });
+  });
+
+  it('leaves a heartbeating job of a live process on this host to it', async () => {
+    await importMemories(app, 2);
+    const id = leaveJob(app, `${hostname()}:${process.pid}:another1`, 2);
+    try {
+      expect(await startJob(app)).toMatchObject({ id, processed: 0 });
+      await app.services.reindex.idle();
+      expect(counts(app).pending).toBeGreaterThanOrEqual(2);
+    } finally {
+      setJob(id, `status = 'cancelled', finished_at = updated_at`);
+      await startJob(app);
+      await app.services.reindex.idle();
+    }
+  });
+
+  it('tells a watcher only of changes of state, not of heartbeats, and ends its stream with the job', async () => {
+    const id = leaveJob(app, `${hostname()}:${process.pid}:another2`, 10);
+    const sub = subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: id });
+    try {
+      expect((await sub.next())?.data?.reindexProgress).toMatchObject({ status: 'RUNNING', processed: 0 });
+      const quiet = (ms: number) => new Promise<'quiet'>((resolve) => setTimeout(() => resolve('quiet'), ms));
+      // Heartbeats for two seconds: four reads of the job find nothing new to tell.
+      const beats = setInterval(() => setJob(id, `updated_at = ${Date.now()}`), 100);
+      const next = sub.next();
+      const heard = await Promise.race([next, quiet(2_000)]);
+      clearInterval(beats);
+      expect(heard).toBe('quiet');
+      setJob(id, 'processed = 4');
+      expect((await next)?.data?.reindexProgress).toMatchObject({ status: 'RUNNING', processed: 4 });
+      setJob(id, `status = 'completed', processed = 10, finished_at = updated_at`);
+      expect((await sub.rest()).map((r) => r.data?.reindexProgress.status)).toEqual(['COMPLETED']);
+    } finally {
+      sub.close();
+      // A failed test leaves no running job behind for the next one.
+      setJob(id, `status = iif(status = 'running', 'cancelled', status), finished_at = coalesce(finished_at, updated_at)`);
+    }
+  });
+
+  it('takes over the job of a dead process that a watcher follows, and the watcher sees it through to the end', async () => {
+    await importMemories(app, 6);
+    const { pending } = counts(app);
+    const id = leaveJob(app, `${hostname()}:${deadPid()}:4e5f6a7b`, pending);
+    const sub = subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: id });
+    try {
+      const events = (await sub.rest()).map((r) => r.data?.reindexProgress);
+      expect(events.at(-1)).toMatchObject({ status: 'COMPLETED', processed: pending });
+      // Every event told something new.
+      const states = events.map((e) => `${e?.status}|${e?.processed}|${e?.total}`);
+      expect(new Set(states).size).toBe(states.length);
+    } finally {
+      sub.close();
+    }
+    await app.services.reindex.idle();
+  });
+});
+
 describe('failures', () => {
-  it('fails a job when there is no model to embed with, says why, and keeps the memories flagged', async () => {
+  const PROVIDER = `mutation($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }`;
+
+  /** An app whose embeddings come from the model API double, through a provider named "double". */
+  async function withRemoteModel(api: { baseUrl: string; apiKey: string | null }) {
+    const target = await startTestApp({ engine: engine() });
+    await target.ok(PROVIDER, {
+      input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] },
+    });
+    await target.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'double/embed-1', embeddingSource: 'REMOTE' } });
+    return target;
+  }
+
+  it('refuses to start without a model to embed with, says why, changes nothing and keeps the memories flagged', async () => {
     const bare = await startTestApp();
     try {
       await bare.ok(UPDATE_SETTINGS, { input: { staticEnabled: false } });
       await importMemories(bare, 3);
-      const job = await startJob(bare);
-      await bare.services.reindex.idle();
-      const failed: Job = (await bare.ok(JOB_QUERY, { id: job.id })).reindexJob;
-      expect(failed).toMatchObject({ status: 'FAILED', processed: 0 });
-      expect(failed.error).toMatch(/keyword search only/);
+      const error = onlyError(await bare.gql(REINDEX, { force: true }));
+      expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(error.message).toMatch(/^reindex not started: .*keyword search only/);
+      expect((await bare.ok(JOB_QUERY, {})).reindexJob).toBeNull();
       expect(counts(bare).pending).toBe(3);
     } finally {
       await bare.close();
     }
   });
 
-  it('gives up after three batches in a row fail, keeping their memories flagged, and says why', async () => {
+  it("refuses to start when a test call to the model fails, with the model's answer, and starts no job", async () => {
     const api = await startModelApi();
-    const target = await startTestApp({ engine: engine() });
+    const target = await withRemoteModel(api);
     try {
-      await target.ok(`mutation($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }`, {
-        input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] },
-      });
-      await target.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'double/embed-1', embeddingSource: 'REMOTE' } });
+      await importMemories(target, 4);
+      api.inject({ kind: 'status', status: 401, message: 'Incorrect API key provided' });
+      const error = onlyError(await target.gql(REINDEX, {}));
+      expect(error.extensions?.code).toBe('UNAVAILABLE');
+      expect(error.message).toMatch(
+        /^reindex not started: the embedding model failed a test call \(.*HTTP 401: Incorrect API key provided\)$/,
+      );
+      expect((await target.ok(JOB_QUERY, {})).reindexJob).toBeNull();
+      expect(counts(target).pending).toBe(4);
+      // The test call was one request, not a job's worth of retries.
+      expect(api.requests.filter((r) => r.path === '/v1/embeddings')).toHaveLength(1);
+    } finally {
+      await target.close();
+      await api.close();
+    }
+  });
+
+  it('refuses to start when the model API cannot be reached', async () => {
+    const api = await startModelApi();
+    const target = await withRemoteModel(api);
+    await api.close();
+    try {
+      await importMemories(target, 2);
+      const error = onlyError(await target.gql(REINDEX, {}));
+      expect(error.extensions?.code).toBe('UNAVAILABLE');
+      expect(error.message).toMatch(/ECONNREFUSED/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('gives up after three batches in a row fail, keeping their memories flagged, and says why', async () => {
+    // The model's context is shorter than its settings say: the test call's short text passes, every memory fails.
+    const api = await startModelApi({ maxInputTokens: 5 });
+    const target = await withRemoteModel(api);
+    try {
       await importMemories(target, 20);
-      // A 400 is not retried: every batch fails at once.
-      api.inject({ kind: 'status', status: 400, message: 'input rejected' }, Number.POSITIVE_INFINITY);
       const job = await startJob(target);
       await target.services.reindex.idle();
       const failed: Job = (await target.ok(JOB_QUERY, { id: job.id })).reindexJob;
       expect(failed).toMatchObject({ status: 'FAILED', processed: 0, failed: 3 * BATCH, total: 20 });
-      expect(failed.error).toMatch(/HTTP 400: input rejected/);
+      expect(failed.error).toMatch(/HTTP 400: .*maximum context length/);
       expect(counts(target).pending).toBe(20);
     } finally {
       await target.close();

@@ -244,6 +244,17 @@ describe('filters in the vector tier', () => {
     expect(vectorsOf(app, old.id)).toBe(1);
   });
 
+  it('returns a memory of any age while retention is off', async () => {
+    const apiKeyId = key();
+    await importMemories([{ apiKeyId, content: 'I eat banana', key: 'old', createdAt: daysAgo(3650) }]);
+    await app.ok(UPDATE_SETTINGS, { input: { retentionEnabled: false } });
+    try {
+      expect(contents(await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' }))).toEqual(['I eat banana']);
+    } finally {
+      await app.ok(UPDATE_SETTINGS, { input: { retentionEnabled: true } });
+    }
+  });
+
   it('does not return memories archived by a summary, and returns them again once the summary is undone', async () => {
     const apiKeyId = key();
     // Short facts of one type: their summary is smaller than they are, so compaction goes ahead. Each says

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../server/embedding/embedder.ts';
-import { subscribe } from '../helpers/subscribe.ts';
+import { subscribe, subscribeOverWebSocket } from '../helpers/subscribe.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
@@ -101,7 +101,10 @@ describe('draining', () => {
     await expect(inFlight.response).rejects.toThrow();
   });
 
-  it('ends a subscription with a complete event', async () => {
+  it.each([
+    ['SSE', subscribe],
+    ['WebSocket', subscribeOverWebSocket],
+  ])('ends a subscription over %s with a complete event', async (_transport, open) => {
     app = await startTestApp({ engine: topicEngine(topicModelDir()) });
     await app.ok(IMPORT, { memories: [{ apiKeyId: 'k1', key: 'editor', content: 'Uses Helix' }] });
     const { embedder } = await app.services.vectors.embedding();
@@ -118,7 +121,7 @@ describe('draining', () => {
     });
     const { reindex } = await app.ok(`mutation { reindex { id } }`);
     await reached;
-    const stream = subscribe<{ reindexProgress: { status: string } }>(
+    const stream = open<{ reindexProgress: { status: string } }>(
       app.url,
       `subscription($id: ID!) { reindexProgress(jobId: $id) { status } }`,
       {
@@ -127,7 +130,7 @@ describe('draining', () => {
     );
     expect((await stream.next())?.data?.reindexProgress.status).toBe('RUNNING');
     const drained = app.http.drain(60_000);
-    // null: graphql-sse's client saw the server's complete event (a cut connection would reject instead).
+    // null: the client saw the server's complete event (a cut connection would reject instead).
     expect(await stream.next()).toBeNull();
     expect(await drained).toEqual({ cut: 0 });
     release();

@@ -1,74 +1,219 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * What an operator installs: the server's files and a prebuilt admin/dist, then `npm ci --omit=dev` and
- * `npm start`. Optional dependencies stay in (sqlite-vec's platform binary is one), but the server must not
- * need @huggingface/transformers, which is left out when its onnxruntime-node or sharp binaries fail to install.
+ * What a gateway team does: `npm pack` mnemo and @mnemo/client, install both tarballs in a project of its own,
+ * run `npx mnemo serve` (the compiled server under plain node) and call it with the client. Offline: every
+ * package comes from the npm cache that `npm ci` filled (npm 11 asks for full registry documents when it
+ * resolves a dependency that no lockfile pins, and `npm ci` caches only the abbreviated ones). So the project
+ * gets a lockfile made from this repository's own: the versions mnemo is tested with, with the registry's
+ * tarball addresses, which the cache holds by integrity. better-sqlite3 compiles at install (node-gyp against
+ * the machine's Node headers), hence minutes and the slow project. @huggingface/transformers (an optional
+ * dependency) is left out, as when its binaries fail to install: the server must not need it.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SHIPPED = ['package.json', 'package-lock.json', 'server', 'migrations', 'admin/dist'];
 const ADMIN_TOKEN = 'install-admin-token-0123456789';
+const REQUIRED_BUILD = ['dist/server/main.js', 'dist/trusted-documents.json', 'admin/dist/index.html', 'client/dist/index.js'];
+const LEFT_OUT = new Set(['@huggingface/transformers']);
+
+interface LockEntry {
+  version?: string;
+  resolved?: string;
+  integrity?: string;
+  dev?: boolean;
+  link?: boolean;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
 
 let dir: string;
 beforeAll(() => {
-  if (!existsSync(path.join(ROOT, 'admin/dist/index.html'))) throw new Error('admin/dist is missing: run `npm run build:admin` first');
-  dir = mkdtempSync(path.join(tmpdir(), 'mnemo-install-'));
-  for (const entry of SHIPPED) cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
-  const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
+  const missing = REQUIRED_BUILD.filter((file) => !existsSync(path.join(ROOT, file)));
+  if (missing.length > 0) throw new Error(`run \`npm run build\` first (missing: ${missing.join(', ')})`);
+  dir = mkdtempSync(path.join(tmpdir(), 'mnemo-packed-'));
+  const pack = (...workspace: string[]) =>
+    JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, ...workspace], { cwd: ROOT, encoding: 'utf8' }))[0]
+      .filename as string;
+  const server = pack();
+  const client = pack('-w', '@mnemo/client');
+  writeProject(dir, server, client);
+  const install = spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
     cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
   });
-  if (install.status !== 0) throw new Error(`npm ci failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
-  // As a failed optional install leaves it.
-  rmSync(path.join(dir, 'node_modules/@huggingface/transformers'), { recursive: true, force: true });
-}, 600_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  if (install.status !== 0) throw new Error(`npm ci --offline failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
+}, 1_200_000);
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
-describe('an install without dev dependencies, and without @huggingface/transformers', () => {
-  it('leaves out the admin build tools', () => {
-    for (const name of ['vite', 'react', 'react-dom', '@tanstack/react-query', 'graphql-sse', 'vitest']) {
+/** The gateway's project: both tarballs as dependencies, pinned by a lockfile made from mnemo's. */
+function writeProject(folder: string, serverTarball: string, clientTarball: string) {
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const manifest = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as LockEntry & { bin?: unknown };
+  const server = manifest('package.json');
+  const client = manifest('client/package.json');
+  const registry = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim().replace(/\/$/, '');
+  const dependencies = { mnemo: `file:${serverTarball}`, '@mnemo/client': `file:${clientTarball}` };
+  const packages: Record<string, LockEntry> = { '': { name: 'gateway', version: '1.0.0', dependencies } };
+  const tarball = (file: string, entry: LockEntry): LockEntry => ({
+    ...entry,
+    resolved: `file:${file}`,
+    integrity: `sha512-${createHash('sha512')
+      .update(readFileSync(path.join(folder, file)))
+      .digest('base64')}`,
+  });
+  const optionalDependencies = Object.fromEntries(
+    Object.entries(server.optionalDependencies ?? {}).filter(([name]) => !LEFT_OUT.has(name)),
+  );
+  const serverDependencies = { ...optionalDependencies, ...server.dependencies };
+  packages['node_modules/mnemo'] = tarball(serverTarball, {
+    version: server.version,
+    dependencies: server.dependencies,
+    optionalDependencies,
+    bin: server.bin,
+  });
+  packages['node_modules/@mnemo/client'] = tarball(clientTarball, { version: client.version, dependencies: client.dependencies });
+  // Every package the two need, found as node finds them (the nearest node_modules up the tree).
+  const find = (from: string, name: string): string | null => {
+    for (let at = from; ; at = at.slice(0, Math.max(0, at.lastIndexOf('/node_modules/')))) {
+      const candidate = `${at ? `${at}/` : ''}node_modules/${name}`;
+      if (lock.packages[candidate] && !lock.packages[candidate].link) return candidate;
+      if (!at) return null;
+    }
+  };
+  const queue = [...Object.keys(serverDependencies), ...Object.keys(client.dependencies ?? {})].map((name) => find('', name));
+  for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+    if (key === null || packages[key]) continue;
+    const entry = lock.packages[key]!;
+    const name = key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    packages[key] = { ...entry, resolved: `${registry}/${name}/-/${name.split('/').pop()}-${entry.version}.tgz` };
+    const wanted = { ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies };
+    for (const dependency of Object.keys(wanted)) queue.push(find(key, dependency));
+  }
+  writeFileSync(
+    path.join(folder, 'package.json'),
+    JSON.stringify({
+      name: 'gateway',
+      version: '1.0.0',
+      private: true,
+      type: 'module',
+      dependencies,
+      allowScripts: { 'better-sqlite3': true },
+    }),
+  );
+  writeFileSync(
+    path.join(folder, 'package-lock.json'),
+    JSON.stringify({ name: 'gateway', version: '1.0.0', lockfileVersion: 3, requires: true, packages }),
+  );
+}
+
+/** `npx mnemo serve` in the gateway's project, stopped when `run` ends. */
+async function withServer(env: Record<string, string>, run: (url: string) => Promise<void>) {
+  const child = spawn('npx', ['mnemo', 'serve', '--port', '0', '--data-dir', path.join(dir, 'data')], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: dir, MNEMO_ADMIN_TOKEN: ADMIN_TOKEN, MEMORY_STATIC_ALLOW_DOWNLOAD: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // npx, its shell and node in one process group, stopped together.
+    detached: true,
+  });
+  try {
+    const output = { text: '' };
+    const url = await new Promise<string>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output.text += chunk.toString();
+        const line = output.text.split('\n').find((l) => l.includes('mnemo is listening'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url.replace(/\/$/, ''));
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`npx mnemo serve exited with ${code}:\n${output.text}`)));
+    });
+    await run(url);
+  } finally {
+    process.kill(-child.pid!, 'SIGKILL');
+  }
+}
+
+/** A gateway token bound to key "gw", minted by the admin. */
+const gatewayToken = async (url: string, name: string) => {
+  const minted = await graphql(url, `mutation { createAccessToken(input: { name: "${name}", role: GATEWAY, apiKeyId: "gw" }) { token } }`);
+  return (minted.data!.createAccessToken as { token: string }).token;
+};
+
+const graphql = async (url: string, query: string, token = ADMIN_TOKEN) => {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query }),
+  });
+  return (await res.json()) as { data?: Record<string, unknown>; errors?: { extensions?: { code?: string } }[] };
+};
+
+/**
+ * A gateway's script: @mnemo/client, imported from the installed package, injects into a chat request. The
+ * deadline is generous: the first retrieval of a new data folder waits for the static model's first load.
+ */
+function injectWithClient(url: string, token: string) {
+  const script = `
+    import { createMnemoClient } from '@mnemo/client';
+    const client = createMnemoClient({ url: ${JSON.stringify(url)}, token: ${JSON.stringify(token)}, deadlineMs: 60000 });
+    const outcome = await client.inject({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Which editor?' }] }, { provider: 'openai/gpt-4o' });
+    console.log(JSON.stringify(outcome));`;
+  return JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' }));
+}
+
+describe('the packed packages, installed offline in a gateway’s project', () => {
+  it('brings the compiled server, its migrations, the admin app and the manifest, and no dev tools', () => {
+    const installed = path.join(dir, 'node_modules/mnemo');
+    for (const file of [
+      'dist/server/main.js',
+      'dist/server/main.js.map',
+      'dist/server/backup/vacuumInto.worker.mjs',
+      'dist/migrations/index.js',
+    ]) {
+      expect(existsSync(path.join(installed, file)), file).toBe(true);
+    }
+    expect(existsSync(path.join(installed, 'dist/trusted-documents.json'))).toBe(true);
+    expect(existsSync(path.join(installed, 'admin/dist/index.html'))).toBe(true);
+    expect(existsSync(path.join(installed, 'server'))).toBe(false);
+    // No tsx: the bin runs compiled JavaScript. (TypeScript itself does come: @qdrant/js-client-rest names it as a peer.)
+    for (const name of ['tsx', 'vite', 'react', 'vitest', '@tanstack/react-query', '@huggingface/transformers']) {
       expect(existsSync(path.join(dir, 'node_modules', name)), name).toBe(false);
     }
   });
 
-  it('serves GraphQL and the prebuilt admin app with npm start', async () => {
-    const child = spawn('npm', ['start', '--', '--port', '0'], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, MNEMO_ADMIN_TOKEN: ADMIN_TOKEN, MEMORY_STATIC_ALLOW_DOWNLOAD: 'false' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // npm, its shell and node in one process group, stopped together.
-      detached: true,
-    });
-    try {
-      const output = { text: '' };
-      const url = await new Promise<string>((resolve, reject) => {
-        const onData = (chunk: Buffer) => {
-          output.text += chunk.toString();
-          const line = output.text.split('\n').find((l) => l.includes('mnemo is listening'));
-          if (line) resolve((JSON.parse(line) as { url: string }).url.replace(/\/$/, ''));
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-        child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output.text}`)));
-      });
-
+  it('serves GraphQL and the admin app with npx mnemo serve, and @mnemo/client injects', async () => {
+    await withServer({}, async (url) => {
       const admin = await fetch(`${url}/admin/`);
-      expect(admin.status).toBe(200);
       expect(await admin.text()).toBe(readFileSync(path.join(ROOT, 'admin/dist/index.html'), 'utf8'));
-
-      const res = await fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-        body: JSON.stringify({ query: 'mutation { createMemory(input: { apiKeyId: "k1", content: "I deploy on Fridays" }) { tokens } }' }),
+      expect(await graphql(url, 'mutation { updateMemorySettings(input: { enabled: true }) { enabled } }')).toEqual({
+        data: { updateMemorySettings: { enabled: true } },
       });
-      expect(await res.json()).toEqual({ data: { createMemory: { tokens: expect.any(Number) } } });
-    } finally {
-      process.kill(-child.pid!, 'SIGKILL');
-    }
-  }, 60_000);
+      const created = await graphql(url, 'mutation { createMemory(input: { apiKeyId: "gw", content: "Uses the Helix editor" }) { id } }');
+      expect(created.errors).toBeUndefined();
+      const token = await gatewayToken(url, 'gw');
+      const outcome = injectWithClient(url, token);
+      expect(outcome).toMatchObject({ injected: true });
+      expect(outcome.request.messages[0].content).toContain('Uses the Helix editor');
+    });
+  }, 120_000);
+
+  it('runs only the shipped trusted documents when told to, and the client still works', async () => {
+    const env = { MNEMO_TRUSTED_DOCUMENTS: 'node_modules/mnemo/dist/trusted-documents.json', MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN: 'true' };
+    await withServer(env, async (url) => {
+      const token = await gatewayToken(url, 'gw2');
+      expect((await graphql(url, '{ memories(apiKeyId: "gw") { totalCount } }', token)).errors?.[0]?.extensions?.code).toBe(
+        'PERSISTED_QUERY_ONLY',
+      );
+      expect(injectWithClient(url, token)).toMatchObject({ injected: true });
+    });
+  }, 120_000);
 });

@@ -13,6 +13,8 @@ export function ConfirmDialog(props: {
   busyLabel?: string;
   danger?: boolean;
   busy?: boolean;
+  /** The confirm button waits for something more (a typed confirmation). */
+  confirmDisabled?: boolean;
   /** Why the last attempt failed, shown above the buttons. */
   error?: ReactNode;
   onConfirm: () => void;
@@ -42,7 +44,12 @@ export function ConfirmDialog(props: {
         <button type="button" onClick={props.onCancel}>
           Cancel
         </button>
-        <button type="button" className={props.danger ? 'danger solid' : 'primary'} disabled={props.busy} onClick={props.onConfirm}>
+        <button
+          type="button"
+          className={props.danger ? 'danger solid' : 'primary'}
+          disabled={props.busy || props.confirmDisabled}
+          onClick={props.onConfirm}
+        >
           {props.busy && props.busyLabel ? props.busyLabel : props.confirmLabel}
         </button>
       </div>

@@ -1,25 +1,56 @@
 import type { ReactNode } from 'react';
+import { GraphQLRequestError } from '../lib/fetcher';
+import type { DraftForm } from '../lib/useDraftForm';
 import { ErrorNote } from './ErrorNote';
 
-/** The foot of every settings form: why a save failed, the submit button, extra buttons, and "Saved". */
-export function SaveActions(props: {
+/**
+ * The foot of every settings form: why a save failed, the submit button, extra buttons, "Saved", and whether edits
+ * are waiting to be saved. The server's complaints about single fields stand beside those fields (useDraftForm);
+ * here only what names none of them.
+ */
+export function SaveActions<T extends object>(props: {
   save: { error: unknown; isPending: boolean; isSuccess: boolean };
+  form?: DraftForm<T>;
   label: string;
   disabled?: boolean;
+  /** What "Saved" says, e.g. which memory was saved. */
+  savedText?: ReactNode;
   children?: ReactNode;
 }) {
-  const { save } = props;
+  const { save, form } = props;
+  const inputError = save.error instanceof GraphQLRequestError && save.error.code === 'BAD_USER_INPUT';
   return (
     <>
-      <ErrorNote error={save.error} prefix="Not saved" />
+      {form && inputError ? (
+        <div role="alert" className="error">
+          {form.formProblems.length === 0 ? (
+            'Not saved: see the fields marked above.'
+          ) : (
+            <>
+              Not saved: {form.formProblems.join('; ')}
+              <span className="code"> BAD_USER_INPUT</span>
+            </>
+          )}
+        </div>
+      ) : (
+        <ErrorNote error={save.error} prefix="Not saved" />
+      )}
       <div className="actions">
         <button type="submit" className="primary" disabled={props.disabled || save.isPending}>
           {save.isPending ? 'Saving…' : props.label}
         </button>
         {props.children}
-        {save.isSuccess && (
+        {form?.dirty && !save.isPending && (
+          <>
+            <span className="muted unsaved">Unsaved changes</span>
+            <button type="button" className="ghost small" onClick={form.discard}>
+              Discard
+            </button>
+          </>
+        )}
+        {save.isSuccess && !form?.dirty && (
           <span role="status" className="ok">
-            Saved
+            {props.savedText ?? 'Saved'}
           </span>
         )}
       </div>

@@ -1,18 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
+import { FieldProblem } from '../components/FieldProblem';
 import { SaveActions } from '../components/SaveActions';
 import {
   type EmbeddingSource,
-  type MemorySettingsQuery,
   type ModelKind,
   useEmbeddingProvidersQuery,
   useEngineStatusQuery,
   useMemorySettingsQuery,
   useUpdateMemorySettingsMutation,
 } from '../generated/graphql';
-
-type Settings = MemorySettingsQuery['memorySettings'];
+import { useDraftForm } from '../lib/useDraftForm';
 
 const SOURCES: { value: EmbeddingSource; label: string; description: string }[] = [
   {
@@ -42,52 +41,40 @@ function useModelNames(kind: ModelKind): string[] {
   return (data?.embeddingProviders ?? []).flatMap((p) => p.models.filter((m) => m.kind === kind).map((m) => `${p.id}/${m.name}`));
 }
 
-/**
- * The draft of a settings form: taken from the server while untouched, kept while edited (a refetch
- * never overwrites typing), and re-synced after a save.
- */
-function useDraft<T>(settings: Settings | undefined, pick: (s: Settings) => T) {
-  const [draft, setDraft] = useState<T | null>(null);
-  const [dirty, setDirty] = useState(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: pick is a pure projection written inline (new on every render); only new settings or the end of an edit re-sync the draft.
-  useEffect(() => {
-    if (settings && !dirty) setDraft(pick(settings));
-  }, [settings, dirty]);
-  return {
-    draft,
-    edit: (patch: Partial<T>) => {
-      setDirty(true);
-      setDraft((d) => (d ? { ...d, ...patch } : d));
-    },
-    saved: () => setDirty(false),
-  };
-}
-
 export function EmbeddingSettings() {
   const settings = useMemorySettingsQuery();
   const save = useSaveSettings();
   const models = useModelNames('EMBEDDING');
   const listId = useId();
-  const { draft, edit, saved } = useDraft(settings.data?.memorySettings, (s) => ({
-    embeddingSource: s.embeddingSource,
-    staticEnabled: s.staticEnabled,
-    transformersEnabled: s.transformersEnabled,
-    embeddingProviderModel: s.embeddingProviderModel ?? '',
-  }));
+  const s = settings.data?.memorySettings;
+  const form = useDraftForm({
+    keep: 'engine/embedding',
+    source: s
+      ? {
+          embeddingSource: s.embeddingSource,
+          staticEnabled: s.staticEnabled,
+          transformersEnabled: s.transformersEnabled,
+          embeddingProviderModel: s.embeddingProviderModel ?? '',
+        }
+      : null,
+    error: save.error,
+    onSubmit: (d) => {
+      const name = d.embeddingProviderModel.trim();
+      save.mutate({ input: { ...d, embeddingProviderModel: name === '' ? null : name } }, { onSuccess: form.saved });
+    },
+  });
+  const draft = form.draft;
+  const edit = (patch: Partial<NonNullable<typeof draft>>) => {
+    save.reset();
+    form.edit(patch);
+  };
 
   if (settings.isPending) return <SettingsPlaceholder title="Embedding source" />;
   if (!draft) return <ErrorNote error={settings.error} prefix="Settings could not be loaded" />;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!draft) return;
-    const name = draft.embeddingProviderModel.trim();
-    save.mutate({ input: { ...draft, embeddingProviderModel: name === '' ? null : name } }, { onSuccess: saved });
-  }
-
   const providerModelNeeded = draft.embeddingSource === 'REMOTE' && draft.embeddingProviderModel.trim() === '';
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="embedding-title">
+    <form className="card" onSubmit={form.submit} aria-labelledby="embedding-title" noValidate>
       <h2 id="embedding-title">Embedding source</h2>
       <fieldset className="options" aria-label="Embedding source">
         {SOURCES.map((s) => (
@@ -98,10 +85,7 @@ export function EmbeddingSettings() {
                 name="embeddingSource"
                 value={s.value}
                 checked={draft.embeddingSource === s.value}
-                onChange={() => {
-                  save.reset();
-                  edit({ embeddingSource: s.value });
-                }}
+                onChange={() => edit({ embeddingSource: s.value })}
                 aria-describedby={`${listId}-${s.value}`}
               />
               <span className="option-title">{s.label}</span>
@@ -114,25 +98,11 @@ export function EmbeddingSettings() {
       </fieldset>
       <div className="switches">
         <label className="switch">
-          <input
-            type="checkbox"
-            checked={draft.staticEnabled}
-            onChange={(e) => {
-              save.reset();
-              edit({ staticEnabled: e.target.checked });
-            }}
-          />
+          <input type="checkbox" checked={draft.staticEnabled} onChange={(e) => edit({ staticEnabled: e.target.checked })} />
           <span>Static model enabled</span>
         </label>
         <label className="switch">
-          <input
-            type="checkbox"
-            checked={draft.transformersEnabled}
-            onChange={(e) => {
-              save.reset();
-              edit({ transformersEnabled: e.target.checked });
-            }}
-          />
+          <input type="checkbox" checked={draft.transformersEnabled} onChange={(e) => edit({ transformersEnabled: e.target.checked })} />
           <span>Transformers.js enabled</span>
         </label>
       </div>
@@ -143,11 +113,10 @@ export function EmbeddingSettings() {
         value={draft.embeddingProviderModel}
         placeholder="provider/model, e.g. openai/text-embedding-3-small"
         options={models}
-        onChange={(embeddingProviderModel) => {
-          save.reset();
-          edit({ embeddingProviderModel });
-        }}
+        onChange={(embeddingProviderModel) => edit({ embeddingProviderModel })}
+        {...form.field('embeddingProviderModel')}
       />
+      <FieldProblem form={form} name="embeddingProviderModel" />
       <p className="muted small-note">Empty uses MNEMO_EMBEDDING_MODEL when the environment sets one.</p>
       {providerModelNeeded && (
         <p className="warning" role="note">
@@ -157,7 +126,7 @@ export function EmbeddingSettings() {
       <p className="muted small-note">
         Another model makes the stored vectors stale: semantic search falls back to keywords until a reindex.
       </p>
-      <SaveActions save={save} label="Save embedding" />
+      <SaveActions save={save} form={form} label="Save embedding" />
     </form>
   );
 }
@@ -167,36 +136,33 @@ export function RerankSettings() {
   const save = useSaveSettings();
   const models = useModelNames('RERANK');
   const listId = useId();
-  const { draft, edit, saved } = useDraft(settings.data?.memorySettings, (s) => ({
-    rerankEnabled: s.rerankEnabled,
-    rerankProviderModel: s.rerankProviderModel ?? '',
-  }));
+  const s = settings.data?.memorySettings;
+  const form = useDraftForm({
+    keep: 'engine/rerank',
+    source: s ? { rerankEnabled: s.rerankEnabled, rerankProviderModel: s.rerankProviderModel ?? '' } : null,
+    error: save.error,
+    onSubmit: (d) => {
+      const name = d.rerankProviderModel.trim();
+      save.mutate({ input: { rerankEnabled: d.rerankEnabled, rerankProviderModel: name === '' ? null : name } }, { onSuccess: form.saved });
+    },
+  });
+  const draft = form.draft;
+  const edit = (patch: Partial<NonNullable<typeof draft>>) => {
+    save.reset();
+    form.edit(patch);
+  };
 
   if (settings.isPending) return <SettingsPlaceholder title="Rerank" />;
   if (!draft) return <ErrorNote error={settings.error} prefix="Settings could not be loaded" />;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!draft) return;
-    const name = draft.rerankProviderModel.trim();
-    save.mutate({ input: { rerankEnabled: draft.rerankEnabled, rerankProviderModel: name === '' ? null : name } }, { onSuccess: saved });
-  }
-
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="rerank-title">
+    <form className="card" onSubmit={form.submit} aria-labelledby="rerank-title" noValidate>
       <h2 id="rerank-title">Rerank</h2>
       <p className="muted">
         A Cohere/Jina-style rerank model reorders the top 50 candidates after search. If it fails or times out, the fused order is kept.
       </p>
       <label className="switch">
-        <input
-          type="checkbox"
-          checked={draft.rerankEnabled}
-          onChange={(e) => {
-            save.reset();
-            edit({ rerankEnabled: e.target.checked });
-          }}
-        />
+        <input type="checkbox" checked={draft.rerankEnabled} onChange={(e) => edit({ rerankEnabled: e.target.checked })} />
         <span>Rerank enabled</span>
       </label>
       <ModelField
@@ -205,13 +171,12 @@ export function RerankSettings() {
         value={draft.rerankProviderModel}
         placeholder="provider/model, e.g. cohere/rerank-v3.5"
         options={models}
-        onChange={(rerankProviderModel) => {
-          save.reset();
-          edit({ rerankProviderModel });
-        }}
+        onChange={(rerankProviderModel) => edit({ rerankProviderModel })}
+        {...form.field('rerankProviderModel')}
       />
+      <FieldProblem form={form} name="rerankProviderModel" />
       <p className="muted small-note">Empty uses MNEMO_RERANK_MODEL when the environment sets one.</p>
-      <SaveActions save={save} label="Save rerank" />
+      <SaveActions save={save} form={form} label="Save rerank" />
     </form>
   );
 }
@@ -226,26 +191,38 @@ function SettingsPlaceholder({ title }: { title: string }) {
 }
 
 /** A "provider/model" text field that suggests the configured providers' models. */
-function ModelField(props: {
+function ModelField({
+  label,
+  listId,
+  value,
+  placeholder,
+  options,
+  onChange,
+  ...field
+}: {
   label: string;
   listId: string;
   value: string;
   placeholder: string;
   options: string[];
   onChange: (value: string) => void;
+  id: string;
+  'aria-invalid': boolean;
+  'aria-describedby': string | undefined;
 }) {
   return (
     <label className="field">
-      <span>{props.label}</span>
+      <span>{label}</span>
       <input
-        value={props.value}
-        list={props.listId}
-        placeholder={props.placeholder}
+        value={value}
+        list={listId}
+        placeholder={placeholder}
         autoComplete="off"
-        onChange={(e) => props.onChange(e.target.value)}
+        onChange={(e) => onChange(e.target.value)}
+        {...field}
       />
-      <datalist id={props.listId}>
-        {props.options.map((m) => (
+      <datalist id={listId}>
+        {options.map((m) => (
           <option key={m} value={m} />
         ))}
       </datalist>

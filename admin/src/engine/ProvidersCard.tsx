@@ -1,9 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
+import { FieldProblem } from '../components/FieldProblem';
 import { KeyState } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
+import { ScrollRegion } from '../components/ScrollRegion';
 import {
   type ModelKind,
   type ModelProviderFieldsFragment,
@@ -11,8 +14,12 @@ import {
   useEmbeddingProvidersQuery,
   useEngineStatusQuery,
   useMemorySettingsQuery,
+  useTestModelProviderMutation,
   useUpsertModelProviderMutation,
 } from '../generated/graphql';
+import { numberOf } from '../lib/numbers';
+import { useDraftForm } from '../lib/useDraftForm';
+import { modelTestResult } from './StatusPanel';
 
 type Provider = ModelProviderFieldsFragment;
 
@@ -27,6 +34,7 @@ export function ProvidersCard() {
     void queryClient.invalidateQueries({ queryKey: useEmbeddingProvidersQuery.getKey() });
     void queryClient.invalidateQueries({ queryKey: useEngineStatusQuery.getKey() });
   };
+  const test = useTestModelProviderMutation();
   const remove = useDeleteModelProviderMutation({
     onSuccess: () => {
       if (editing !== 'new' && editing?.id === deleting?.id) setEditing(null);
@@ -61,7 +69,7 @@ export function ProvidersCard() {
       ) : list.length === 0 ? (
         <p className="muted empty-inline">No provider yet. Without one, embeddings come from a local model (static or transformers.js).</p>
       ) : (
-        <div className="table-scroll">
+        <ScrollRegion label="Providers table">
           <table className="providers">
             <thead>
               <tr>
@@ -117,8 +125,17 @@ export function ProvidersCard() {
                     )}
                   </td>
                   <td className="row-actions">
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => test.mutate({ id: p.id })}
+                      disabled={test.isPending}
+                      aria-label={`Test ${p.id}`}
+                    >
+                      {test.isPending && test.variables?.id === p.id ? 'Testing…' : 'Test'}
+                    </button>
                     {p.origin === 'env' ? (
-                      <span className="muted small-note">read-only</span>
+                      <span className="muted small-note"> read-only</span>
                     ) : (
                       <>
                         <button type="button" className="small" onClick={() => setEditing(p)} aria-label={`Edit ${p.id}`}>
@@ -134,8 +151,29 @@ export function ProvidersCard() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
+      {test.data && (
+        <section className="provider-test" aria-label={`Test of ${test.variables?.id}`}>
+          <h3>Test of {test.variables?.id}</h3>
+          {test.data.testModelProvider.length === 0 ? (
+            <p className="muted">It lists no model to call.</p>
+          ) : (
+            <ul role="status">
+              {test.data.testModelProvider.map((r) => {
+                const { ok, text } = modelTestResult(r);
+                return (
+                  <li key={`${r.kind}:${r.model}`} className={ok ? 'ok-text' : 'error-text'}>
+                    <span aria-hidden="true">{ok ? '✓ ' : '✗ '}</span>
+                    {text}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </section>
+      )}
+      <ErrorNote error={test.error} prefix="Test failed" />
       {editing && (
         <ProviderEditor
           key={editing === 'new' ? 'new' : editing.id}
@@ -188,78 +226,76 @@ interface ModelDraft {
   dimension: string;
 }
 
-const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+interface ProviderDraft {
+  id: string;
+  baseUrl: string;
+  models: ModelDraft[];
+}
 
 /**
  * Adds or edits a provider. The API key field is a password input that is never filled from the server and
- * not controlled by React (so the key is never mirrored into the DOM): empty keeps the stored key.
+ * not controlled by React (so the key is never mirrored into the DOM): empty keeps the stored key. The id's and the
+ * URL's form are the server's to judge; only what it cannot see is checked here (a taken id would be overwritten).
  */
 function ProviderEditor(props: { provider: Provider | null; taken: string[]; onDone: () => void; onClose: () => void }) {
   const existing = props.provider;
-  const [id, setId] = useState(existing?.id ?? '');
-  const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? '');
-  const [models, setModels] = useState<ModelDraft[]>(
-    existing?.models.map((m) => modelRow({ name: m.name, kind: m.kind, dimension: m.dimension === null ? '' : String(m.dimension) })) ?? [
-      modelRow(),
-    ],
-  );
+  const [initial] = useState<ProviderDraft>(() => ({
+    id: existing?.id ?? '',
+    baseUrl: existing?.baseUrl ?? '',
+    models: existing?.models.map((m) =>
+      modelRow({ name: m.name, kind: m.kind, dimension: m.dimension === null ? '' : String(m.dimension) }),
+    ) ?? [modelRow()],
+  }));
   const [removeKey, setRemoveKey] = useState(false);
-  const [tried, setTried] = useState(false);
   const keyRef = useRef<HTMLInputElement>(null);
   const save = useUpsertModelProviderMutation({
     onSuccess: () => {
       if (keyRef.current) keyRef.current.value = '';
+      form.saved();
       props.onDone();
     },
   });
-
-  const problems = [
-    !ID_PATTERN.test(id.trim()) ? 'The ID must be 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit.' : null,
-    !existing && props.taken.includes(id.trim()) ? `A provider "${id.trim()}" exists already: edit it instead.` : null,
-    !/^https?:\/\/\S+$/.test(baseUrl.trim()) ? 'The base URL must be an http(s) URL, e.g. https://api.openai.com/v1.' : null,
-    models.some((m) => m.name.trim() === '') ? 'Every model needs a name (remove empty rows).' : null,
-    models.some(
-      (m) =>
-        m.dimension.trim() !== '' && !(Number.isInteger(Number(m.dimension)) && Number(m.dimension) >= 1 && Number(m.dimension) <= 16384),
-    )
-      ? 'A dimension must be a whole number from 1 to 16384, or empty to detect it.'
-      : null,
-  ].filter((p): p is string => p !== null);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setTried(true);
-    if (problems.length > 0) return;
-    const typed = keyRef.current?.value.trim() ?? '';
-    save.mutate({
-      input: {
-        id: id.trim(),
-        baseUrl: baseUrl.trim(),
-        models: models.map((m) => ({
-          name: m.name.trim(),
-          kind: m.kind,
-          dimension: m.dimension.trim() === '' ? null : Number(m.dimension),
-        })),
-        // Omitted keeps the stored key; "" removes it.
-        ...(removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
-      },
-    });
-  }
+  const form = useDraftForm<ProviderDraft>({
+    source: initial,
+    error: save.error,
+    check: (d) => ({
+      id:
+        d.id.trim() === ''
+          ? 'The provider needs an ID.'
+          : !existing && props.taken.includes(d.id.trim())
+            ? `A provider "${d.id.trim()}" exists already: edit it instead.`
+            : undefined,
+      baseUrl: d.baseUrl.trim() === '' ? 'The base URL is required.' : undefined,
+      models: d.models.some((m) => m.name.trim() === '')
+        ? 'Every model needs a name (remove empty rows).'
+        : d.models.some((m) => Number.isNaN(numberOf(m.dimension)))
+          ? 'A dimension must be a number, or empty to detect it.'
+          : undefined,
+    }),
+    onSubmit: (d) => {
+      const typed = keyRef.current?.value.trim() ?? '';
+      save.mutate({
+        input: {
+          id: d.id.trim(),
+          baseUrl: d.baseUrl.trim(),
+          models: d.models.map((m) => ({ name: m.name.trim(), kind: m.kind, dimension: numberOf(m.dimension) })),
+          // Omitted keeps the stored key; "" removes it.
+          ...(removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
+        },
+      });
+    },
+  });
+  const { models } = form.draft!;
+  const setModels = (change: (ms: ModelDraft[]) => ModelDraft[]) => form.edit({ models: change(models) });
 
   const setModel = (i: number, patch: Partial<ModelDraft>) => setModels((ms) => ms.map((m, j) => (j === i ? { ...m, ...patch } : m)));
 
   return (
-    <form className="editor" onSubmit={submit} aria-label={existing ? `Edit provider ${existing.id}` : 'New provider'}>
+    <form className="editor" onSubmit={form.submit} aria-label={existing ? `Edit provider ${existing.id}` : 'New provider'} noValidate>
       <h3>{existing ? `Edit provider ${existing.id}` : 'New provider'}</h3>
       <div className="editor-grid">
-        <label className="field">
-          <span>Provider ID</span>
-          <input value={id} onChange={(e) => setId(e.target.value)} disabled={!!existing} placeholder="openai" autoComplete="off" />
-        </label>
-        <label className="field">
-          <span>Base URL</span>
-          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://api.openai.com/v1" autoComplete="off" />
-        </label>
+        <DraftField form={form} name="id" label="Provider ID" disabled={!!existing} placeholder="openai" autoComplete="off" />
+        <DraftField form={form} name="baseUrl" label="Base URL" placeholder="https://api.openai.com/v1" autoComplete="off" />
       </div>
 
       <div className="models-editor">
@@ -283,9 +319,7 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
             </select>
             <input
               aria-label={`Model ${i + 1} dimension`}
-              type="number"
-              min={1}
-              max={16384}
+              inputMode="numeric"
               value={m.dimension}
               onChange={(e) => setModel(i, { dimension: e.target.value })}
               placeholder={m.kind === 'RERANK' ? 'n/a' : 'auto'}
@@ -304,6 +338,7 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
         <button type="button" className="small" onClick={() => setModels((ms) => [...ms, modelRow()])}>
           Add model
         </button>
+        <FieldProblem form={form} name="models" />
       </div>
 
       <div className="key-field">
@@ -332,13 +367,7 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
       </div>
       <p className="muted small-note">Keys are write-only: stored on the server and used for its calls, never sent back to this page.</p>
 
-      {tried &&
-        problems.map((p) => (
-          <p key={p} role="alert" className="error">
-            {p}
-          </p>
-        ))}
-      <SaveActions save={save} label="Save provider">
+      <SaveActions save={save} form={form} label="Save provider">
         <button type="button" onClick={props.onClose} disabled={save.isPending}>
           Cancel
         </button>

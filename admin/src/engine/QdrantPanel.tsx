@@ -1,10 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { ApiKeyInput } from '../components/ApiKeyInput';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { formatInt, formatScore } from '../components/format';
 import { KeyState } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
+import { ScrollRegion } from '../components/ScrollRegion';
 import {
   type QdrantQuantization,
   type QdrantSettingsFieldsFragment,
@@ -16,6 +19,8 @@ import {
   useQdrantSettingsQuery,
   useUpdateQdrantSettingsMutation,
 } from '../generated/graphql';
+import { numberOf, numberProblem } from '../lib/numbers';
+import { useDraftForm } from '../lib/useDraftForm';
 import './qdrant.css';
 
 type Settings = QdrantSettingsFieldsFragment;
@@ -92,14 +97,8 @@ const draftOf = (s: Settings): Draft => ({
 function ConnectionForm({ settings }: { settings: Settings }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
-  const [dirty, setDirty] = useState(false);
   const [removeKey, setRemoveKey] = useState(false);
-  const [tried, setTried] = useState(false);
   const keyRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!dirty) setDraft(draftOf(settings));
-  }, [settings, dirty]);
 
   const health = useMutation({ mutationFn: () => useQdrantHealthQuery.fetcher()() });
   const save = useUpdateQdrantSettingsMutation({
@@ -110,48 +109,38 @@ function ConnectionForm({ settings }: { settings: Settings }) {
       void queryClient.invalidateQueries({ queryKey: useMemorySettingsQuery.getKey() });
       if (keyRef.current) keyRef.current.value = '';
       setRemoveKey(false);
-      setDirty(false);
-      setTried(false);
+      form.saved();
       health.reset();
     },
   });
-
   const fixed = (field: string) => settings.fromEnvironment.includes(field);
-  const edit = (patch: Partial<Draft>) => {
-    save.reset();
-    setDirty(true);
-    setDraft((d) => ({ ...d, ...patch }));
-  };
-
-  const url = draft.url.trim();
-  const timeout = Number(draft.timeoutMs);
-  const problems = [
-    url !== '' && !/^https?:\/\/[^\s/]+/.test(url) ? 'The URL must be an http(s) URL, e.g. http://localhost:6333.' : null,
-    draft.enabled && url === '' ? 'Set a URL before enabling Qdrant.' : null,
-    !/^[A-Za-z0-9_-]{1,255}$/.test(draft.collection.trim()) ? 'The collection name must be letters, digits, "-" or "_".' : null,
-    !(Number.isInteger(timeout) && timeout >= 100 && timeout <= 120_000)
-      ? 'The timeout must be a whole number of milliseconds from 100 to 120000.'
-      : null,
-  ].filter((p): p is string => p !== null);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setTried(true);
-    if (problems.length > 0) return;
-    const typed = keyRef.current?.value.trim() ?? '';
-    save.mutate({
-      input: {
-        enabled: draft.enabled,
-        // Values fixed by the environment are not sent: the server would store them and still use the variable.
-        ...(fixed('url') ? {} : { url: url === '' ? null : url }),
-        ...(fixed('collection') ? {} : { collection: draft.collection.trim() }),
-        ...(fixed('timeoutMs') ? {} : { timeoutMs: timeout }),
-        quantization: draft.quantization,
-        // Omitted keeps the stored key; "" removes it.
-        ...(fixed('apiKey') ? {} : removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
-      },
-    });
-  }
+  // The URL's and the collection's form, the timeout's range and "a URL before enabling" are the server's to judge.
+  const form = useDraftForm<Draft>({
+    keep: 'engine/qdrant',
+    source: draftOf(settings),
+    error: save.error,
+    onEdit: save.reset,
+    check: (d) => ({ timeoutMs: numberProblem('The timeout', d.timeoutMs, { required: true }) }),
+    onSubmit: (d) => {
+      const typed = keyRef.current?.value.trim() ?? '';
+      const url = d.url.trim();
+      save.mutate({
+        input: {
+          enabled: d.enabled,
+          // Values fixed by the environment are not sent: the server would store them and still use the variable.
+          ...(fixed('url') ? {} : { url: url === '' ? null : url }),
+          ...(fixed('collection') ? {} : { collection: d.collection.trim() }),
+          ...(fixed('timeoutMs') ? {} : { timeoutMs: numberOf(d.timeoutMs) }),
+          quantization: d.quantization,
+          // Omitted keeps the stored key; "" removes it.
+          ...(fixed('apiKey') ? {} : removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
+        },
+      });
+    },
+  });
+  const draft = form.draft!;
+  const dirty = form.dirty || removeKey;
+  const edit = form.edit;
 
   const envNote = (field: string) =>
     fixed(field) ? (
@@ -161,7 +150,7 @@ function ConnectionForm({ settings }: { settings: Settings }) {
     ) : null;
 
   return (
-    <form className="qdrant-connection" onSubmit={submit} aria-label="Qdrant connection">
+    <form className="qdrant-connection" onSubmit={form.submit} aria-label="Qdrant connection" noValidate>
       <label className="switch">
         <input type="checkbox" checked={draft.enabled} onChange={(e) => edit({ enabled: e.target.checked })} />
         <span>Use Qdrant as the vector store</span>
@@ -170,29 +159,21 @@ function ConnectionForm({ settings }: { settings: Settings }) {
         On sets vectorStore to QDRANT; off returns it to AUTO (sqlite-vec). A reindex afterwards copies the existing vectors into Qdrant.
       </p>
       <div className="qdrant-fields">
-        <label className="field qdrant-url">
-          <span>URL</span>
-          <input
-            value={draft.url}
-            onChange={(e) => edit({ url: e.target.value })}
-            placeholder="http://localhost:6333"
-            autoComplete="off"
-            spellCheck={false}
-            disabled={fixed('url')}
-          />
+        <DraftField
+          form={form}
+          name="url"
+          label="URL"
+          className="qdrant-url"
+          placeholder="http://localhost:6333"
+          autoComplete="off"
+          spellCheck={false}
+          disabled={fixed('url')}
+        >
           {envNote('url')}
-        </label>
-        <label className="field">
-          <span>Collection</span>
-          <input
-            value={draft.collection}
-            onChange={(e) => edit({ collection: e.target.value })}
-            autoComplete="off"
-            spellCheck={false}
-            disabled={fixed('collection')}
-          />
+        </DraftField>
+        <DraftField form={form} name="collection" label="Collection" autoComplete="off" spellCheck={false} disabled={fixed('collection')}>
           {envNote('collection')}
-        </label>
+        </DraftField>
         <label className="field">
           <span>Quantization</span>
           <select value={draft.quantization} onChange={(e) => edit({ quantization: e.target.value as QdrantQuantization })}>
@@ -203,19 +184,9 @@ function ConnectionForm({ settings }: { settings: Settings }) {
             ))}
           </select>
         </label>
-        <label className="field">
-          <span>Timeout (ms)</span>
-          <input
-            type="number"
-            min={100}
-            max={120000}
-            step={100}
-            value={draft.timeoutMs}
-            onChange={(e) => edit({ timeoutMs: e.target.value })}
-            disabled={fixed('timeoutMs')}
-          />
+        <DraftField form={form} name="timeoutMs" label="Timeout (ms)" inputMode="numeric" disabled={fixed('timeoutMs')}>
           {envNote('timeoutMs')}
-        </label>
+        </DraftField>
       </div>
       <p className="muted small-note">
         Quantization applies when the collection is created: smaller vectors in Qdrant's memory, rescored with the originals on every
@@ -245,19 +216,12 @@ function ConnectionForm({ settings }: { settings: Settings }) {
           onKeep={() => setRemoveKey(false)}
           onRemove={() => {
             if (keyRef.current) keyRef.current.value = '';
-            setDirty(true);
             setRemoveKey(true);
           }}
         />
       </div>
 
-      {tried &&
-        problems.map((p) => (
-          <p key={p} role="alert" className="error">
-            {p}
-          </p>
-        ))}
-      <SaveActions save={save} label="Save Qdrant settings">
+      <SaveActions save={save} form={form} label="Save Qdrant settings">
         <button type="button" onClick={() => health.mutate()} disabled={health.isPending || settings.url === null}>
           {health.isPending ? 'Testing…' : 'Test connection'}
         </button>
@@ -291,18 +255,18 @@ function SearchTest({ configured }: { configured: boolean }) {
   const [apiKeyId, setApiKeyId] = useState('');
   const [topK, setTopK] = useState('10');
   const search = useQdrantSearchTestMutation();
-  const k = Number(topK);
-  const valid = query.trim() !== '' && apiKeyId.trim() !== '' && Number.isInteger(k) && k >= 1 && k <= 100;
+  // topK's range is the server's to judge; its message shows below.
+  const valid = query.trim() !== '' && apiKeyId.trim() !== '' && numberProblem('Top K', topK, { required: true }) === undefined;
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!valid) return;
-    search.mutate({ query: query.trim(), apiKeyId: apiKeyId.trim(), topK: k });
+    search.mutate({ query: query.trim(), apiKeyId: apiKeyId.trim(), topK: numberOf(topK) });
   }
 
   const result = search.data?.qdrantSearchTest;
   return (
-    <form className="qdrant-tool" onSubmit={submit} aria-label="Qdrant search test">
+    <form className="qdrant-tool" onSubmit={submit} aria-label="Qdrant search test" noValidate>
       <h3>Search test</h3>
       <p className="muted small-note">Embeds the query with the current model and searches Qdrant alone, within one API key.</p>
       <div className="qdrant-search-fields">
@@ -312,11 +276,11 @@ function SearchTest({ configured }: { configured: boolean }) {
         </label>
         <label className="field">
           <span>API key ID</span>
-          <input value={apiKeyId} onChange={(e) => setApiKeyId(e.target.value)} placeholder="acme" autoComplete="off" spellCheck={false} />
+          <ApiKeyInput value={apiKeyId} onChange={(e) => setApiKeyId(e.target.value)} placeholder="acme" />
         </label>
         <label className="field qdrant-topk">
           <span>Top K</span>
-          <input type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(e.target.value)} />
+          <input inputMode="numeric" value={topK} onChange={(e) => setTopK(e.target.value)} />
         </label>
         <button type="submit" className="primary" disabled={!configured || !valid || search.isPending}>
           {search.isPending ? 'Searching…' : 'Search'}
@@ -330,7 +294,7 @@ function SearchTest({ configured }: { configured: boolean }) {
             Qdrant answered in {result.latencyMs.toFixed(1)} ms
           </p>
           {result.hits.length > 0 && (
-            <div className="table-scroll">
+            <ScrollRegion label="Hits table">
               <table>
                 <thead>
                   <tr>
@@ -354,7 +318,7 @@ function SearchTest({ configured }: { configured: boolean }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
         </section>
       )}

@@ -94,7 +94,8 @@ export function ReindexPanel() {
           Force full reindex
         </button>
       </div>
-      {!confirmForce && <ErrorNote error={start.error} prefix="Could not start" />}
+      {/* The server says "reindex not started: why". */}
+      {!confirmForce && <ErrorNote error={start.error} />}
       {latest.isPending && !job ? (
         <p className="muted">Loading the latest job…</p>
       ) : job ? (
@@ -117,7 +118,7 @@ export function ReindexPanel() {
         confirmLabel="Start full reindex"
         busyLabel="Starting…"
         busy={start.isPending}
-        error={<ErrorNote error={start.error} prefix="Could not start" />}
+        error={<ErrorNote error={start.error} />}
         onConfirm={() => start.mutate({ force: true })}
         onCancel={() => setConfirmForce(false)}
       >

@@ -1,9 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import { formatInt, formatPercent, formatShortTime } from '../components/format';
 import { Reason } from '../components/Reason';
 import { StatusChip, type Tone } from '../components/StatusChip';
-import { type EngineStatusQuery, useEngineStatusQuery } from '../generated/graphql';
+import {
+  type EngineStatusQuery,
+  type ModelKind,
+  type ModelTestFieldsFragment,
+  type RecentCallsFieldsFragment,
+  useEngineStatusQuery,
+  useQdrantHealthQuery,
+  useTestEngineModelMutation,
+} from '../generated/graphql';
 
 type Status = EngineStatusQuery['engineStatus'];
 
@@ -42,7 +51,19 @@ export function StatusPanel() {
   );
 }
 
-function StatusCard(props: { title: string; tone: Tone; state: string; summary: ReactNode; children?: ReactNode; footer?: ReactNode }) {
+function StatusCard(props: {
+  title: string;
+  tone: Tone;
+  state: string;
+  summary: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  /** How the calls to the part went lately: its last failure is shown in full, below the figures. */
+  calls?: Calls | null;
+  /** A "Test" of the part: one real call, its answer shown in the card. */
+  test?: ReactNode;
+}) {
+  const failure = props.calls?.lastError ? props.calls : null;
   return (
     <article className="card status-card" aria-label={`${props.title} status`}>
       <header>
@@ -51,8 +72,94 @@ function StatusCard(props: { title: string; tone: Tone; state: string; summary: 
       </header>
       <p className="status-summary">{props.summary}</p>
       {props.children && <dl className="kv compact">{props.children}</dl>}
+      {failure && (
+        <p className="status-failure">
+          <span className="status-failure-when">Last failure, {formatShortTime(failure.lastErrorAt)}:</span> {failure.lastError}
+        </p>
+      )}
+      {props.test}
       {props.footer && <div className="status-footer">{props.footer}</div>}
     </article>
+  );
+}
+
+type Calls = RecentCallsFieldsFragment;
+
+/**
+ * What recent calls say about a part, whatever its state claims: red while the last call failed, amber while
+ * failures are recent; null when there is nothing to add.
+ */
+export function callsVerdict(calls: Calls | null): { tone: Tone; label: string } | null {
+  if (!calls || calls.failures === 0) return null;
+  const lastFailed = calls.lastErrorAt !== null && (calls.lastSuccessAt === null || calls.lastErrorAt >= calls.lastSuccessAt);
+  return lastFailed ? { tone: 'danger', label: 'Failing' } : { tone: 'warn', label: 'Recent failures' };
+}
+
+/** The card's chip: the state, unless recent calls tell worse. */
+function verdict(state: { tone: Tone; label: string }, calls: Calls | null) {
+  return callsVerdict(calls) ?? state;
+}
+
+/** How many calls the part got lately, and how many failed, as a row of a card. */
+function CallRows({ calls }: { calls: Calls | null }) {
+  if (!calls) return null;
+  return (
+    <Row label="Recent calls">
+      {formatInt(calls.calls)} in {Math.round(calls.windowSeconds / 60)} min
+      {calls.failures > 0 ? (
+        <span className="error-text">, {formatInt(calls.failures)} failed</span>
+      ) : calls.calls > 0 ? (
+        <span className="muted">, none failed</span>
+      ) : null}
+    </Row>
+  );
+}
+
+/** One real call to the model in use, and what it answered; the status is probed again afterwards. */
+function ModelTest({ kind, label }: { kind: ModelKind; label: string }) {
+  const queryClient = useQueryClient();
+  const test = useTestEngineModelMutation({
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: useEngineStatusQuery.getKey() }),
+  });
+  return (
+    <TestOutcome
+      label={label}
+      onTest={() => test.mutate({ kind })}
+      pending={test.isPending}
+      error={test.error}
+      result={test.data && modelTestResult(test.data.testEngineModel)}
+    />
+  );
+}
+
+/** A model test's answer in words. */
+export function modelTestResult(r: ModelTestFieldsFragment): { ok: boolean; text: string } {
+  return r.ok
+    ? { ok: true, text: `${r.model ?? 'The model'} answered in ${r.latencyMs.toFixed(0)} ms: ${r.answer}.` }
+    : { ok: false, text: `${r.model ? `${r.model} failed` : 'Failed'}: ${r.error}` };
+}
+
+/** The Test button of a card and the answer of the last test. */
+export function TestOutcome(props: {
+  label: string;
+  onTest: () => void;
+  pending: boolean;
+  error: unknown;
+  result: { ok: boolean; text: string } | undefined;
+}) {
+  const r = props.result;
+  return (
+    <div className="status-test">
+      <button type="button" className="small" onClick={props.onTest} disabled={props.pending} aria-label={props.label}>
+        {props.pending ? 'Testing…' : 'Test'}
+      </button>
+      <ErrorNote error={props.error} prefix="Test failed" />
+      {r && !props.pending && (
+        <p role="status" className={r.ok ? 'ok-text test-result' : 'error-text test-result'}>
+          {r.text}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -91,13 +198,15 @@ const EMBEDDING_STATE: Record<string, { tone: Tone; label: string }> = {
 
 function EmbeddingCard({ s }: { s: Status }) {
   const e = s.embedding;
-  const state = EMBEDDING_STATE[e.source ? e.state : 'none'] ?? { tone: 'grey' as Tone, label: e.state };
+  const state = verdict(EMBEDDING_STATE[e.source ? e.state : 'none'] ?? { tone: 'grey' as Tone, label: e.state }, e.calls);
   const lookups = e.cache ? e.cache.hits + e.cache.misses : 0;
   return (
     <StatusCard
       title="Embedding"
       tone={state.tone}
       state={state.label}
+      calls={e.calls}
+      test={e.source ? <ModelTest kind="EMBEDDING" label="Test the embedding model" /> : undefined}
       summary={
         e.source
           ? `${SOURCE_LABEL[e.source] ?? e.source} model${e.state === 'idle' ? ', loaded on first use' : ''}.`
@@ -120,9 +229,10 @@ function EmbeddingCard({ s }: { s: Status }) {
           </div>
         </Row>
       )}
-      {e.lastError && (
+      <CallRows calls={e.calls} />
+      {e.lastError && !e.calls?.lastError && (
         <Row label="Last error">
-          <span className="error-text">
+          <span className="error-text wrap-anywhere">
             {e.lastError.kind}: {e.lastError.message}
           </span>
         </Row>
@@ -213,12 +323,15 @@ const BREAKER_LABEL: Record<string, string> = { closed: 'closed', open: 'open (c
 
 function QdrantCard({ q }: { q: Qdrant }) {
   const state = qdrantState(q);
+  const chip = q.enabled ? verdict(state, q.calls) : state;
   return (
     <StatusCard
       title="Qdrant"
-      tone={state.tone}
-      state={state.label}
+      tone={chip.tone}
+      state={chip.label}
       summary={state.summary}
+      calls={q.calls}
+      test={q.configured ? <QdrantTest /> : undefined}
       footer={
         q.incompatibleReason ? (
           <p className="reason warn-text" role="note">
@@ -254,6 +367,7 @@ function QdrantCard({ q }: { q: Qdrant }) {
               <span className="error-text wrap-anywhere">{q.error}</span>
             </Row>
           )}
+          <CallRows calls={q.calls} />
         </>
       )}
       {!q.configured && q.pendingSync > 0 && <Row label="Pending sync">{formatInt(q.pendingSync)}</Row>}
@@ -263,9 +377,42 @@ function QdrantCard({ q }: { q: Qdrant }) {
 
 function RerankCard({ s }: { s: Status }) {
   const r = s.rerank;
+  const state = verdict(r.enabled ? { tone: 'ok', label: 'On' } : { tone: 'grey', label: 'Off' }, r.calls);
   return (
-    <StatusCard title="Rerank" tone={r.enabled ? 'ok' : 'grey'} state={r.enabled ? 'On' : 'Off'} summary={r.reason}>
+    <StatusCard
+      title="Rerank"
+      tone={state.tone}
+      state={state.label}
+      summary={r.reason}
+      calls={r.calls}
+      test={r.enabled ? <ModelTest kind="RERANK" label="Test the rerank model" /> : undefined}
+    >
       <Row label="Model">{r.model ? <code className="wrap">{r.model}</code> : <span className="muted">—</span>}</Row>
+      <CallRows calls={r.calls} />
     </StatusCard>
+  );
+}
+
+/** Qdrant's readiness probe, asked now. */
+function QdrantTest() {
+  const queryClient = useQueryClient();
+  const probe = useMutation({
+    mutationFn: () => useQdrantHealthQuery.fetcher()(),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: useEngineStatusQuery.getKey() }),
+  });
+  const h = probe.data?.qdrantHealth;
+  return (
+    <TestOutcome
+      label="Test Qdrant"
+      onTest={() => probe.mutate()}
+      pending={probe.isPending}
+      error={probe.error}
+      result={
+        h &&
+        (h.ready
+          ? { ok: true, text: `Qdrant is ready, answered in ${h.latencyMs.toFixed(0)} ms.` }
+          : { ok: false, text: `Not ready: ${h.error}` })
+      }
+    />
   );
 }

@@ -8,6 +8,8 @@ import { fetcher } from '../lib/fetcher';
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
+  /** Let this bound gateway token erase its API key with forgetApiKey; refused for other tokens. */
+  mayForgetKey?: boolean | null | undefined;
   name: string;
   role?: TokenRole | null | undefined;
 };
@@ -69,6 +71,7 @@ export type MemoryPatchInput = {
 
 /** Only the fields given change. Values out of range are rejected, not clamped. */
 export type MemorySettingsInput = {
+  auditRetentionDays?: number | null | undefined;
   autoSummarize?: boolean | null | undefined;
   embeddingProviderModel?: string | null | undefined;
   embeddingSource?: EmbeddingSource | null | undefined;
@@ -77,9 +80,11 @@ export type MemorySettingsInput = {
   fusionVectorShare?: number | null | undefined;
   maxTokens?: number | null | undefined;
   profileBudgetPercent?: number | null | undefined;
+  purgeGraceDays?: number | null | undefined;
   rerankEnabled?: boolean | null | undefined;
   rerankProviderModel?: string | null | undefined;
   retentionDays?: number | null | undefined;
+  retentionEnabled?: boolean | null | undefined;
   staticEnabled?: boolean | null | undefined;
   strategy?: RetrievalStrategy | null | undefined;
   transformersEnabled?: boolean | null | undefined;
@@ -221,14 +226,14 @@ export type AccessTokensQueryVariables = Exact<{
 }>;
 
 
-export type AccessTokensQuery = { accessTokens: Array<{ id: string, name: string, role: TokenRole, apiKeyId: string | null, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+export type AccessTokensQuery = { accessTokens: Array<{ id: string, name: string, role: TokenRole, apiKeyId: string | null, mayForgetKey: boolean, tokenStart: string | null, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
 
 export type CreateAccessTokenMutationVariables = Exact<{
   input: CreateAccessTokenInput;
 }>;
 
 
-export type CreateAccessTokenMutation = { createAccessToken: { token: string, accessToken: { id: string, name: string, role: TokenRole, apiKeyId: string | null } } };
+export type CreateAccessTokenMutation = { createAccessToken: { token: string, accessToken: { id: string, name: string, role: TokenRole, apiKeyId: string | null, mayForgetKey: boolean } } };
 
 export type RevokeAccessTokenMutationVariables = Exact<{
   id: string | number;
@@ -240,16 +245,20 @@ export type RevokeAccessTokenMutation = { revokeAccessToken: { id: string, revok
 export type MemoryHealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemoryHealthQuery = { memoryHealth: { ok: boolean, latencyMs: number, error: string | null, checkedAt: string } };
+export type MemoryHealthQuery = { memoryHealth: { ok: boolean, latencyMs: number, error: string | null, errorCode: string | null, checkedAt: string } };
 
 export type ReindexJobFieldsFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null };
 
 export type ModelProviderFieldsFragment = { id: string, baseUrl: string, hasApiKey: boolean, keyless: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> };
 
+export type RecentCallsFieldsFragment = { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null };
+
+export type ModelTestFieldsFragment = { kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null };
+
 export type EngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type EngineStatusQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string }, qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number } } };
+export type EngineStatusQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null }, qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null } } };
 
 export type LatestReindexJobQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -296,7 +305,21 @@ export type DeleteModelProviderMutationVariables = Exact<{
 
 export type DeleteModelProviderMutation = { deleteModelProvider: boolean };
 
-export type QdrantStatusFieldsFragment = { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number };
+export type TestEngineModelMutationVariables = Exact<{
+  kind: ModelKind;
+}>;
+
+
+export type TestEngineModelMutation = { testEngineModel: { kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null } };
+
+export type TestModelProviderMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TestModelProviderMutation = { testModelProvider: Array<{ kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null }> };
+
+export type QdrantStatusFieldsFragment = { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null };
 
 export type QdrantSettingsFieldsFragment = { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> };
 
@@ -347,7 +370,7 @@ export type MemoryListQueryVariables = Exact<{
 }>;
 
 
-export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null }> } };
+export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, searchWords: Array<string>, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null }> } };
 
 export type MemoryOverviewQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -359,7 +382,7 @@ export type MemoryOverviewQueryVariables = Exact<{
 }>;
 
 
-export type MemoryOverviewQuery = { memories: { stats: { totalEntries: number, tokensUsed: number, hitRate: number | null, retrievals: number, byType: Array<{ type: MemoryType, count: number }>, byWeek: Array<{ weekStart: string, count: number }> } } };
+export type MemoryOverviewQuery = { memories: { stats: { totalEntries: number, hiddenByRetention: number, retentionDays: number, tokensUsed: number, hitRate: number | null, retrievals: number, hiddenByExpiry: number, nextPurgeAt: string | null, byType: Array<{ type: MemoryType, count: number }>, byWeek: Array<{ weekStart: string, count: number }> } } };
 
 export type ExportMemoriesQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -397,10 +420,18 @@ export type DeleteMemoryMutation = { deleteMemory: { id: string, key: string } }
 
 export type ImportMemoriesMutationVariables = Exact<{
   memories: Array<MemoryInput> | MemoryInput;
+  dryRun?: boolean | null | undefined;
 }>;
 
 
-export type ImportMemoriesMutation = { importMemories: { imported: number, updated: number, rejected: Array<{ index: number, key: string | null, reason: string }> } };
+export type ImportMemoriesMutation = { importMemories: { dryRun: boolean, imported: number, updated: number, outsideRetention: number, expired: number, nextPurgeAt: string | null, rejected: Array<{ index: number, key: string | null, reason: string }> } };
+
+export type ForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type ForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string, memories: number, archivedOriginals: number, summaries: number, keywordEntries: number, vectors: number, qdrantDeletesQueued: number, retrievals: number, walEmptied: boolean } };
 
 export type CompactMemoriesMutationVariables = Exact<{
   apiKeyId: string;
@@ -417,6 +448,14 @@ export type RestoreSummaryMutationVariables = Exact<{
 
 
 export type RestoreSummaryMutation = { restoreSummary: { restored: number, summary: { id: string, key: string } } };
+
+export type ApiKeySuggestionsQueryVariables = Exact<{
+  contains?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ApiKeySuggestionsQuery = { apiKeys: { totalCount: number, items: Array<{ apiKeyId: string, memories: number }> } };
 
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
@@ -439,19 +478,24 @@ export type ExtractFactsDryRunMutationVariables = Exact<{
 
 export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
-export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> };
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
+export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
 
 export type UpdateMemorySettingsMutationVariables = Exact<{
   input: MemorySettingsInput;
 }>;
 
 
-export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
+export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { viewer: { role: TokenRole, apiKeyId: string | null } };
 
 
 export class TypedDocumentString<TResult, TVariables>
@@ -503,6 +547,26 @@ export const ModelProviderFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"ModelProviderFields"});
+export const ModelTestFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ModelTestFields on ModelTestResult {
+  kind
+  model
+  ok
+  latencyMs
+  answer
+  error
+}
+    `, {"fragmentName":"ModelTestFields"});
+export const RecentCallsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RecentCallsFields on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}
+    `, {"fragmentName":"RecentCallsFields"});
 export const QdrantStatusFieldsFragmentDoc = new TypedDocumentString(`
     fragment QdrantStatusFields on QdrantStatus {
   configured
@@ -517,8 +581,18 @@ export const QdrantStatusFieldsFragmentDoc = new TypedDocumentString(`
   incompatibleReason
   points
   pendingSync
+  calls {
+    ...RecentCallsFields
+  }
 }
-    `, {"fragmentName":"QdrantStatusFields"});
+    fragment RecentCallsFields on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}`, {"fragmentName":"QdrantStatusFields"});
 export const QdrantSettingsFieldsFragmentDoc = new TypedDocumentString(`
     fragment QdrantSettingsFields on QdrantSettings {
   enabled
@@ -554,6 +628,8 @@ export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
   enabled
   maxTokens
   retentionDays
+  retentionEnabled
+  purgeGraceDays
   strategy
   embeddingSource
   embeddingProviderModel
@@ -575,6 +651,8 @@ export const AccessTokensDocument = new TypedDocumentString(`
     name
     role
     apiKeyId
+    mayForgetKey
+    tokenStart
     createdAt
     lastUsedAt
     revokedAt
@@ -612,6 +690,7 @@ export const CreateAccessTokenDocument = new TypedDocumentString(`
       name
       role
       apiKeyId
+      mayForgetKey
     }
   }
 }
@@ -664,6 +743,7 @@ export const MemoryHealthDocument = new TypedDocumentString(`
     ok
     latencyMs
     error
+    errorCode
     checkedAt
   }
 }
@@ -710,6 +790,9 @@ export const EngineStatusDocument = new TypedDocumentString(`
         kind
         message
       }
+      calls {
+        ...RecentCallsFields
+      }
       cache {
         hits
         misses
@@ -734,13 +817,24 @@ export const EngineStatusDocument = new TypedDocumentString(`
       enabled
       model
       reason
+      calls {
+        ...RecentCallsFields
+      }
     }
     qdrant {
       ...QdrantStatusFields
     }
   }
 }
-    fragment QdrantStatusFields on QdrantStatus {
+    fragment RecentCallsFields on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}
+fragment QdrantStatusFields on QdrantStatus {
   configured
   enabled
   url
@@ -753,6 +847,9 @@ export const EngineStatusDocument = new TypedDocumentString(`
   incompatibleReason
   points
   pendingSync
+  calls {
+    ...RecentCallsFields
+  }
 }`);
 
 export const useEngineStatusQuery = <
@@ -1011,6 +1108,68 @@ export const useDeleteModelProviderMutation = <
 
 useDeleteModelProviderMutation.fetcher = (variables: DeleteModelProviderMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteModelProviderMutation, DeleteModelProviderMutationVariables>(DeleteModelProviderDocument, variables, options);
 
+export const TestEngineModelDocument = new TypedDocumentString(`
+    mutation TestEngineModel($kind: ModelKind!) {
+  testEngineModel(kind: $kind) {
+    ...ModelTestFields
+  }
+}
+    fragment ModelTestFields on ModelTestResult {
+  kind
+  model
+  ok
+  latencyMs
+  answer
+  error
+}`);
+
+export const useTestEngineModelMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<TestEngineModelMutation, TError, TestEngineModelMutationVariables, TContext>) => {
+    
+    return useMutation<TestEngineModelMutation, TError, TestEngineModelMutationVariables, TContext>(
+      {
+    mutationKey: ['TestEngineModel'],
+    mutationFn: (variables?: TestEngineModelMutationVariables) => fetcher<TestEngineModelMutation, TestEngineModelMutationVariables>(TestEngineModelDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useTestEngineModelMutation.fetcher = (variables: TestEngineModelMutationVariables, options?: RequestInit['headers']) => fetcher<TestEngineModelMutation, TestEngineModelMutationVariables>(TestEngineModelDocument, variables, options);
+
+export const TestModelProviderDocument = new TypedDocumentString(`
+    mutation TestModelProvider($id: ID!) {
+  testModelProvider(id: $id) {
+    ...ModelTestFields
+  }
+}
+    fragment ModelTestFields on ModelTestResult {
+  kind
+  model
+  ok
+  latencyMs
+  answer
+  error
+}`);
+
+export const useTestModelProviderMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<TestModelProviderMutation, TError, TestModelProviderMutationVariables, TContext>) => {
+    
+    return useMutation<TestModelProviderMutation, TError, TestModelProviderMutationVariables, TContext>(
+      {
+    mutationKey: ['TestModelProvider'],
+    mutationFn: (variables?: TestModelProviderMutationVariables) => fetcher<TestModelProviderMutation, TestModelProviderMutationVariables>(TestModelProviderDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useTestModelProviderMutation.fetcher = (variables: TestModelProviderMutationVariables, options?: RequestInit['headers']) => fetcher<TestModelProviderMutation, TestModelProviderMutationVariables>(TestModelProviderDocument, variables, options);
+
 export const QdrantSettingsDocument = new TypedDocumentString(`
     query QdrantSettings {
   qdrantSettings {
@@ -1184,6 +1343,7 @@ export const MemoryListDocument = new TypedDocumentString(`
     limit
     offset
     hasMore
+    searchWords
     items {
       ...MemoryRowFields
     }
@@ -1241,6 +1401,8 @@ export const MemoryOverviewDocument = new TypedDocumentString(`
   ) {
     stats {
       totalEntries
+      hiddenByRetention
+      retentionDays
       tokensUsed
       hitRate
       retrievals
@@ -1252,6 +1414,9 @@ export const MemoryOverviewDocument = new TypedDocumentString(`
         weekStart
         count
       }
+      hiddenByExpiry
+      hiddenByRetention
+      nextPurgeAt
     }
   }
 }
@@ -1427,8 +1592,9 @@ export const useDeleteMemoryMutation = <
 useDeleteMemoryMutation.fetcher = (variables: DeleteMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteMemoryMutation, DeleteMemoryMutationVariables>(DeleteMemoryDocument, variables, options);
 
 export const ImportMemoriesDocument = new TypedDocumentString(`
-    mutation ImportMemories($memories: [MemoryInput!]!) {
-  importMemories(memories: $memories) {
+    mutation ImportMemories($memories: [MemoryInput!]!, $dryRun: Boolean) {
+  importMemories(memories: $memories, dryRun: $dryRun) {
+    dryRun
     imported
     updated
     rejected {
@@ -1436,6 +1602,9 @@ export const ImportMemoriesDocument = new TypedDocumentString(`
       key
       reason
     }
+    outsideRetention
+    expired
+    nextPurgeAt
   }
 }
     `);
@@ -1455,6 +1624,38 @@ export const useImportMemoriesMutation = <
 
 
 useImportMemoriesMutation.fetcher = (variables: ImportMemoriesMutationVariables, options?: RequestInit['headers']) => fetcher<ImportMemoriesMutation, ImportMemoriesMutationVariables>(ImportMemoriesDocument, variables, options);
+
+export const ForgetApiKeyDocument = new TypedDocumentString(`
+    mutation ForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    apiKeyId
+    memories
+    archivedOriginals
+    summaries
+    keywordEntries
+    vectors
+    qdrantDeletesQueued
+    retrievals
+    walEmptied
+  }
+}
+    `);
+
+export const useForgetApiKeyMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<ForgetApiKeyMutation, TError, ForgetApiKeyMutationVariables, TContext>) => {
+    
+    return useMutation<ForgetApiKeyMutation, TError, ForgetApiKeyMutationVariables, TContext>(
+      {
+    mutationKey: ['ForgetApiKey'],
+    mutationFn: (variables?: ForgetApiKeyMutationVariables) => fetcher<ForgetApiKeyMutation, ForgetApiKeyMutationVariables>(ForgetApiKeyDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useForgetApiKeyMutation.fetcher = (variables: ForgetApiKeyMutationVariables, options?: RequestInit['headers']) => fetcher<ForgetApiKeyMutation, ForgetApiKeyMutationVariables>(ForgetApiKeyDocument, variables, options);
 
 export const CompactMemoriesDocument = new TypedDocumentString(`
     mutation CompactMemories($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean!) {
@@ -1532,6 +1733,39 @@ export const useRestoreSummaryMutation = <
 
 
 useRestoreSummaryMutation.fetcher = (variables: RestoreSummaryMutationVariables, options?: RequestInit['headers']) => fetcher<RestoreSummaryMutation, RestoreSummaryMutationVariables>(RestoreSummaryDocument, variables, options);
+
+export const ApiKeySuggestionsDocument = new TypedDocumentString(`
+    query ApiKeySuggestions($contains: String, $limit: Int) {
+  apiKeys(contains: $contains, limit: $limit) {
+    totalCount
+    items {
+      apiKeyId
+      memories
+    }
+  }
+}
+    `);
+
+export const useApiKeySuggestionsQuery = <
+      TData = ApiKeySuggestionsQuery,
+      TError = unknown
+    >(
+      variables?: ApiKeySuggestionsQueryVariables,
+      options?: Omit<UseQueryOptions<ApiKeySuggestionsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<ApiKeySuggestionsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<ApiKeySuggestionsQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['ApiKeySuggestions'] : ['ApiKeySuggestions', variables],
+    queryFn: fetcher<ApiKeySuggestionsQuery, ApiKeySuggestionsQueryVariables>(ApiKeySuggestionsDocument, variables),
+    ...options
+  }
+    )};
+
+useApiKeySuggestionsQuery.getKey = (variables?: ApiKeySuggestionsQueryVariables) => variables === undefined ? ['ApiKeySuggestions'] : ['ApiKeySuggestions', variables];
+
+
+useApiKeySuggestionsQuery.fetcher = (variables?: ApiKeySuggestionsQueryVariables, options?: RequestInit['headers']) => fetcher<ApiKeySuggestionsQuery, ApiKeySuggestionsQueryVariables>(ApiKeySuggestionsDocument, variables, options);
 
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {
@@ -1681,6 +1915,8 @@ export const MemorySettingsDocument = new TypedDocumentString(`
   enabled
   maxTokens
   retentionDays
+  retentionEnabled
+  purgeGraceDays
   strategy
   embeddingSource
   embeddingProviderModel
@@ -1726,6 +1962,8 @@ export const UpdateMemorySettingsDocument = new TypedDocumentString(`
   enabled
   maxTokens
   retentionDays
+  retentionEnabled
+  purgeGraceDays
   strategy
   embeddingSource
   embeddingProviderModel
@@ -1755,3 +1993,33 @@ export const useUpdateMemorySettingsMutation = <
 
 
 useUpdateMemorySettingsMutation.fetcher = (variables: UpdateMemorySettingsMutationVariables, options?: RequestInit['headers']) => fetcher<UpdateMemorySettingsMutation, UpdateMemorySettingsMutationVariables>(UpdateMemorySettingsDocument, variables, options);
+
+export const ViewerDocument = new TypedDocumentString(`
+    query Viewer {
+  viewer {
+    role
+    apiKeyId
+  }
+}
+    `);
+
+export const useViewerQuery = <
+      TData = ViewerQuery,
+      TError = unknown
+    >(
+      variables?: ViewerQueryVariables,
+      options?: Omit<UseQueryOptions<ViewerQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<ViewerQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<ViewerQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['Viewer'] : ['Viewer', variables],
+    queryFn: fetcher<ViewerQuery, ViewerQueryVariables>(ViewerDocument, variables),
+    ...options
+  }
+    )};
+
+useViewerQuery.getKey = (variables?: ViewerQueryVariables) => variables === undefined ? ['Viewer'] : ['Viewer', variables];
+
+
+useViewerQuery.fetcher = (variables?: ViewerQueryVariables, options?: RequestInit['headers']) => fetcher<ViewerQuery, ViewerQueryVariables>(ViewerDocument, variables, options);

@@ -1,3 +1,4 @@
+import { reportReachable, ServerUnreachableError } from './connection';
 import { getToken, setToken } from './session';
 
 export interface GraphQLErrorItem {
@@ -18,7 +19,8 @@ export class GraphQLRequestError extends Error {
 
 /**
  * The one transport the generated hooks use: a JSON POST with the session's bearer token. An
- * UNAUTHENTICATED answer signs the browser out, so the sign-in screen explains what happened.
+ * UNAUTHENTICATED answer signs the browser out, so the sign-in screen explains what happened; no answer at all
+ * marks the server unreachable (connection.ts) and throws ServerUnreachableError.
  */
 export function fetcher<TData, TVariables>(
   query: string | { toString(): string },
@@ -27,16 +29,23 @@ export function fetcher<TData, TVariables>(
 ) {
   return async (): Promise<TData> => {
     const token = getToken();
-    const res = await fetch('/graphql', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json, application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...options,
-      },
-      body: JSON.stringify({ query: query.toString(), variables }),
-    });
+    let res: Response;
+    try {
+      res = await fetch('/graphql', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json, application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...options,
+        },
+        body: JSON.stringify({ query: query.toString(), variables }),
+      });
+    } catch (error) {
+      reportReachable(false);
+      throw new ServerUnreachableError(error);
+    }
+    reportReachable(true);
     let body: { data?: TData; errors?: GraphQLErrorItem[] };
     try {
       body = await res.json();

@@ -1,6 +1,9 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { ErrorNote } from '../components/ErrorNote';
+import { useEffect, useRef, useState } from 'react';
+import { DraftField } from '../components/DraftField';
+import { FieldProblem } from '../components/FieldProblem';
+import { SaveActions } from '../components/SaveActions';
 import { type MemoryType, useCreateMemoryMutation } from '../generated/graphql';
+import { useDraftForm } from '../lib/useDraftForm';
 import { ExpiryField, MetadataField, TypeSelect } from './fields';
 import { fromLocalInput } from './format';
 import { parseMetadata } from './metadata';
@@ -8,70 +11,70 @@ import { useInvalidateMemories } from './useInvalidateMemories';
 
 interface Props {
   id: string;
-  apiKeysListId: string;
   /** Prefilled from the API key filter, so a memory is added where the user is looking. */
   defaultApiKey: string;
   onClose: () => void;
 }
 
+interface Draft {
+  apiKeyId: string;
+  sessionId: string;
+  type: MemoryType;
+  key: string;
+  content: string;
+  metadata: string;
+  expiresAt: string;
+}
+
 /** Creates a memory (or updates the one with the same key of the same API key: the server upserts). */
-export function AddMemoryForm({ id, apiKeysListId, defaultApiKey, onClose }: Props) {
+export function AddMemoryForm({ id, defaultApiKey, onClose }: Props) {
   const invalidate = useInvalidateMemories();
-  const [apiKeyId, setApiKeyId] = useState(defaultApiKey);
-  const [sessionId, setSessionId] = useState('');
-  const [type, setType] = useState<MemoryType>('FACTUAL');
-  const [key, setKey] = useState('');
-  const [content, setContent] = useState('');
-  const [metadata, setMetadata] = useState('{}');
-  const [expires, setExpires] = useState('');
-  const [saved, setSaved] = useState<string | null>(null);
+  // After a save the form is ready for the next memory of the same key, session and type.
+  const [sticky, setSticky] = useState<Pick<Draft, 'apiKeyId' | 'sessionId' | 'type'> | null>(null);
   const firstRef = useRef<HTMLInputElement>(null);
   const contentRef = useRef<HTMLTextAreaElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
 
   const create = useCreateMemoryMutation({
-    onSuccess: async (data) => {
-      setSaved(data.createMemory.key);
-      // Ready for the next one of the same key and session.
-      setKey('');
-      setContent('');
-      setMetadata('{}');
-      setExpires('');
+    onSuccess: async (_data, { input }) => {
+      setSticky({ apiKeyId: input.apiKeyId ?? '', sessionId: input.sessionId ?? '', type: input.type ?? 'FACTUAL' });
+      form.saved();
       contentRef.current?.focus();
       await invalidate();
     },
   });
+  const form = useDraftForm<Draft>({
+    keep: 'memories/add',
+    source: { apiKeyId: defaultApiKey, sessionId: '', type: 'FACTUAL', ...sticky, key: '', content: '', metadata: '{}', expiresAt: '' },
+    error: create.error,
+    onEdit: create.reset,
+    check: (d) => ({
+      apiKeyId: d.apiKeyId.trim() === '' ? 'API key is required.' : undefined,
+      content: d.content.trim() === '' ? 'Content is required.' : undefined,
+    }),
+    onSubmit: (d) => {
+      const metadata = parseMetadata(d.metadata);
+      if (!metadata.ok) return;
+      create.mutate({
+        input: {
+          apiKeyId: d.apiKeyId.trim(),
+          sessionId: d.sessionId.trim() || null,
+          type: d.type,
+          key: d.key.trim() || null,
+          content: d.content,
+          metadata: metadata.value,
+          expiresAt: fromLocalInput(d.expiresAt),
+        },
+      });
+    },
+  });
+  const draft = form.draft!;
+  const check = parseMetadata(draft.metadata);
 
-  const check = parseMetadata(metadata);
-  const missing = apiKeyId.trim() === '' ? 'API key' : content.trim() === '' ? 'Content' : null;
-  const canSave = check.ok && missing === null && !create.isPending;
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!canSave || !check.ok) return;
-    create.mutate({
-      input: {
-        apiKeyId: apiKeyId.trim(),
-        sessionId: sessionId.trim() || null,
-        type,
-        key: key.trim() || null,
-        content,
-        metadata: check.value,
-        expiresAt: fromLocalInput(expires),
-      },
-    });
-  }
-
-  const touch =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      setSaved(null);
-      create.reset();
-      set(v);
-    };
+  const edit = form.edit;
 
   return (
-    <form id={id} className="card mem-panel" aria-label="Add memory" onSubmit={submit}>
+    <form id={id} className="card mem-panel" aria-label="Add memory" onSubmit={form.submit} noValidate>
       <div className="mem-panel-head">
         <h2>Add a memory</h2>
         <button type="button" className="ghost small" onClick={onClose}>
@@ -79,61 +82,45 @@ export function AddMemoryForm({ id, apiKeysListId, defaultApiKey, onClose }: Pro
         </button>
       </div>
       <div className="mem-form-grid">
-        <label className="field">
-          <span>API key</span>
-          <input
-            ref={firstRef}
-            value={apiKeyId}
-            list={apiKeysListId}
-            onChange={(e) => touch(setApiKeyId)(e.target.value)}
-            required
-            spellCheck={false}
-          />
-        </label>
-        <label className="field">
-          <span>Session (optional)</span>
-          <input
-            value={sessionId}
-            onChange={(e) => touch(setSessionId)(e.target.value)}
-            spellCheck={false}
-            placeholder="Key-wide when empty"
-          />
-        </label>
-        <TypeSelect value={type} onChange={touch(setType)} />
-        <label className="field">
-          <span>Key (optional)</span>
-          <input value={key} onChange={(e) => touch(setKey)(e.target.value)} spellCheck={false} placeholder="Derived from the content" />
-        </label>
+        <DraftField form={form} name="apiKeyId" label="API key" apiKey ref={firstRef} />
+        <DraftField form={form} name="sessionId" label="Session (optional)" spellCheck={false} placeholder="Key-wide when empty" />
+        <TypeSelect value={draft.type} onChange={(type) => edit({ type })} />
+        <DraftField form={form} name="key" label="Key (optional)" spellCheck={false} placeholder="Derived from the content" />
         <label className="field mem-span-2">
           <span>Content</span>
           <textarea
             ref={contentRef}
             className="mem-prose"
-            value={content}
+            value={draft.content}
             rows={3}
-            onChange={(e) => touch(setContent)(e.target.value)}
-            required
+            onChange={(e) => edit({ content: e.target.value })}
+            {...form.field('content')}
           />
+          <FieldProblem form={form} name="content" />
         </label>
         <div className="mem-span-1">
-          <MetadataField value={metadata} onChange={touch(setMetadata)} check={check} />
+          <MetadataField
+            value={draft.metadata}
+            onChange={(metadata) => edit({ metadata })}
+            check={check}
+            serverProblem={form.problem('metadata')}
+          />
         </div>
         <div className="mem-span-1">
-          <ExpiryField value={expires} onChange={touch(setExpires)} />
+          <ExpiryField value={draft.expiresAt} onChange={(expiresAt) => edit({ expiresAt })} />
         </div>
       </div>
-      <ErrorNote error={create.error} prefix="Not saved" />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={!canSave}>
-          {create.isPending ? 'Saving…' : 'Save memory'}
-        </button>
-        {missing && !saved && <span className="muted">{missing} is required.</span>}
-        {saved && (
-          <span role="status" className="ok">
-            Saved <code>{saved}</code>
-          </span>
-        )}
-      </div>
+      <SaveActions
+        save={create}
+        form={form}
+        label="Save memory"
+        disabled={!check.ok}
+        savedText={
+          <>
+            Saved <code>{create.data?.createMemory.key}</code>
+          </>
+        }
+      />
     </form>
   );
 }

@@ -1,15 +1,21 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { type CompactMemoriesMutation, useCompactMemoriesMutation, useRestoreSummaryMutation } from '../generated/graphql';
+import { GraphQLRequestError } from '../lib/fetcher';
+import { numberOf, numberProblem } from '../lib/numbers';
+import { useDraftForm } from '../lib/useDraftForm';
 import { formatNumber, plural } from './format';
 import { useInvalidateMemories } from './useInvalidateMemories';
 
 interface Props {
   id: string;
-  apiKeysListId: string;
   defaultApiKey: string;
   onClose: () => void;
 }
+
+/** A compaction that would not make the block smaller is never run: Confirm is not offered. */
+const grows = (r: Outcome) => r.tokensSaved <= 0 || r.tokensAfter >= r.tokensBefore;
 
 type Outcome = CompactMemoriesMutation['summarize'];
 type Step =
@@ -25,41 +31,39 @@ const PREVIEW_ROWS = 6;
  * become one summary per session. A dry run comes first and shows what would be archived and the tokens saved, or
  * why nothing would be; Confirm runs it; Undo restores the originals.
  */
-export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Props) {
+export function CompactPanel({ id, defaultApiKey, onClose }: Props) {
   const invalidate = useInvalidateMemories();
   const compact = useCompactMemoriesMutation();
   const restore = useRestoreSummaryMutation();
-  const [apiKeyId, setApiKeyId] = useState(defaultApiKey);
-  // Empty: the server's default, half the retention window.
-  const [days, setDays] = useState('');
   const [step, setStep] = useState<Step>({ step: 'choose' });
   const firstRef = useRef<HTMLInputElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
-
-  const olderThanDays = days === '' ? null : Number(days);
-  const daysValid = olderThanDays === null || (Number.isInteger(olderThanDays) && olderThanDays >= 0 && olderThanDays <= 3650);
-  const canPreview = apiKeyId.trim() !== '' && daysValid && !compact.isPending;
-
-  // Changing the question makes the previous answer stale.
-  const edit = (set: (v: string) => void) => (v: string) => {
-    set(v);
-    compact.reset();
-    restore.reset();
-    if (step.step === 'preview') setStep({ step: 'choose' });
-  };
-
-  function preview(event: FormEvent) {
-    event.preventDefault();
-    if (!canPreview) return;
-    const key = apiKeyId.trim();
-    compact.mutate(
-      { apiKeyId: key, olderThanDays, dryRun: true },
-      { onSuccess: (data) => setStep({ step: 'preview', apiKeyId: key, days: olderThanDays, result: data.summarize }) },
-    );
-  }
+  const form = useDraftForm<{ apiKeyId: string; olderThanDays: string }>({
+    // Empty days: the server's default, half the retention window.
+    source: { apiKeyId: defaultApiKey, olderThanDays: '' },
+    error: compact.error,
+    // Changing the question makes the previous answer stale.
+    onEdit: () => {
+      compact.reset();
+      restore.reset();
+      setStep((s) => (s.step === 'preview' ? { step: 'choose' } : s));
+    },
+    check: (d) => ({
+      apiKeyId: d.apiKeyId.trim() === '' ? 'API key is required.' : undefined,
+      olderThanDays: numberProblem('Days', d.olderThanDays, { required: false }),
+    }),
+    onSubmit: (d) => {
+      const apiKeyId = d.apiKeyId.trim();
+      const days = numberOf(d.olderThanDays);
+      compact.mutate(
+        { apiKeyId, olderThanDays: days, dryRun: true },
+        { onSuccess: (data) => setStep({ step: 'preview', apiKeyId, days, result: data.summarize }) },
+      );
+    },
+  });
 
   function confirm() {
-    if (step.step !== 'preview') return;
+    if (step.step !== 'preview' || grows(step.result)) return;
     compact.mutate(
       { apiKeyId: step.apiKeyId, olderThanDays: step.days, dryRun: false },
       {
@@ -95,36 +99,23 @@ export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Prop
         Summarizes one API key&apos;s memories last written before the cut-off into a single summary memory. The originals are archived, not
         deleted, and Undo brings them back. Enforced memories are never compacted.
       </p>
-      <form className="row" onSubmit={preview} aria-label="Choose memories to compact">
-        <label className="field">
-          <span>API key</span>
-          <input
-            ref={firstRef}
-            value={apiKeyId}
-            list={apiKeysListId}
-            onChange={(e) => edit(setApiKeyId)(e.target.value)}
-            spellCheck={false}
-            required
-          />
-        </label>
-        <label className="field mem-days">
-          <span>Older than (days)</span>
-          <input
-            type="number"
-            min={0}
-            max={3650}
-            value={days}
-            placeholder="half the retention"
-            onChange={(e) => edit(setDays)(e.target.value)}
-            aria-invalid={!daysValid}
-          />
-        </label>
-        <button type="submit" disabled={!canPreview}>
+      <form className="row" onSubmit={form.submit} aria-label="Choose memories to compact" noValidate>
+        <DraftField form={form} name="apiKeyId" label="API key" apiKey ref={firstRef} />
+        <DraftField
+          form={form}
+          name="olderThanDays"
+          label="Older than (days)"
+          className="mem-days"
+          inputMode="numeric"
+          placeholder="half the retention"
+        />
+        <button type="submit" disabled={compact.isPending}>
           {compact.isPending && step.step === 'choose' ? 'Checking…' : 'Preview (dry run)'}
         </button>
       </form>
-      {!daysValid && <p className="error">Days must be a whole number from 0 to 3650.</p>}
-      <ErrorNote error={compact.error} prefix="Compaction failed" />
+      {!(compact.error instanceof GraphQLRequestError && compact.error.code === 'BAD_USER_INPUT' && form.formProblems.length === 0) && (
+        <ErrorNote error={compact.error} prefix="Compaction failed" />
+      )}
       <ErrorNote error={restore.error} prefix="Undo failed" />
 
       {step.step === 'preview' && (
@@ -136,8 +127,9 @@ export function CompactPanel({ id, apiKeysListId, defaultApiKey, onClose }: Prop
           <div className="mem-outcome">
             <p className="ok" role="status">
               Compacted {plural(step.result.candidateCount, 'memory', 'memories')} into{' '}
-              {step.result.summaries.length === 1 ? 'one summary' : plural(step.result.summaries.length, 'summary', 'summaries')}, saving{' '}
-              {plural(step.result.tokensSaved, 'token')}.
+              {step.result.summaries.length === 1 ? 'one summary' : plural(step.result.summaries.length, 'summary', 'summaries')}:{' '}
+              {formatNumber(step.result.tokensBefore)} tokens became {formatNumber(step.result.tokensAfter)},{' '}
+              {plural(step.result.tokensSaved, 'token')} fewer.
             </p>
             <div className="actions">
               <code className="muted">{step.result.summaries.map((s) => s.key).join(', ')}</code>
@@ -223,10 +215,18 @@ function Preview({
         ))}
         {r.candidates.length > PREVIEW_ROWS && <li className="muted">…and {formatNumber(r.candidates.length - PREVIEW_ROWS)} more</li>}
       </ul>
+      {grows(r) ? (
+        <p role="note" className="warning">
+          Not worth it: the summaries ({formatNumber(r.tokensAfter)} tokens) would not be smaller than the memories they replace (
+          {formatNumber(r.tokensBefore)} tokens), so there is nothing to confirm.
+        </p>
+      ) : null}
       <div className="actions">
-        <button type="button" className="primary" onClick={onConfirm} disabled={busy}>
-          {busy ? 'Compacting…' : 'Confirm'}
-        </button>
+        {!grows(r) && (
+          <button type="button" className="primary" onClick={onConfirm} disabled={busy}>
+            {busy ? 'Compacting…' : 'Confirm'}
+          </button>
+        )}
         <button type="button" onClick={onCancel} disabled={busy}>
           Cancel
         </button>

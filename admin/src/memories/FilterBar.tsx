@@ -1,3 +1,4 @@
+import { ApiKeyInput } from '../components/ApiKeyInput';
 import type { MemoryType } from '../generated/graphql';
 import { MEMORY_TYPES, type MemoryFilters, TYPE_LABELS } from './types';
 
@@ -5,12 +6,10 @@ interface Props {
   filters: MemoryFilters;
   onChange: (patch: Partial<MemoryFilters>) => void;
   onClear: () => void;
-  /** For the API key suggestions. */
-  apiKeysListId: string;
 }
 
 /** Search (debounced by the list state), API key, session and type filters, and the expired/archived toggle. */
-export function FilterBar({ filters, onChange, onClear, apiKeysListId }: Props) {
+export function FilterBar({ filters, onChange, onClear }: Props) {
   const filtered = filters.search !== '' || filters.apiKeyId !== '' || filters.sessionId !== '' || filters.type !== '' || filters.showAll;
   return (
     <search className="mem-filters" aria-label="Filter memories">
@@ -25,13 +24,7 @@ export function FilterBar({ filters, onChange, onClear, apiKeysListId }: Props) 
       </label>
       <label className="field">
         <span>API key</span>
-        <input
-          value={filters.apiKeyId}
-          list={apiKeysListId}
-          onChange={(e) => onChange({ apiKeyId: e.target.value })}
-          placeholder="All keys"
-          spellCheck={false}
-        />
+        <ApiKeyInput value={filters.apiKeyId} onChange={(e) => onChange({ apiKeyId: e.target.value })} placeholder="All keys" />
       </label>
       <label className="field">
         <span>Session</span>

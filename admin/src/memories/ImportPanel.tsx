@@ -1,7 +1,7 @@
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import { useImportMemoriesMutation } from '../generated/graphql';
-import { formatNumber, plural } from './format';
+import { formatDate, formatNumber, plural } from './format';
 import { ImportReport, type ImportSummary } from './ImportReport';
 import { batches, IMPORT_BATCH_ROWS, type ParsedImport, parseImportFile } from './importFile';
 import { useInvalidateMemories } from './useInvalidateMemories';
@@ -12,11 +12,14 @@ interface Props {
 }
 
 type Run = { state: 'idle' } | { state: 'running'; batch: number; of: number } | { state: 'done'; report: ImportSummary; error: unknown };
+/** The dry run of the chosen file: what retention and expiry would hide once it is stored. */
+type Check = { state: 'checking' } | { state: 'checked'; report: ImportSummary } | { state: 'failed'; error: unknown } | null;
 
 /**
- * Reads a JSON file (the export's format), then upserts it in batches of at most 10,000 rows (the server's
- * limit per call) and reports imported, updated and rejected rows with reasons. Rows whose fields have the
- * wrong JSON types are rejected here: GraphQL would refuse their whole batch.
+ * Reads a JSON file (the export's format) and checks it with a dry run, which warns before anything is stored about
+ * rows that retention or expiry would hide (and the purge delete); then upserts it in batches of at most 10,000 rows
+ * (the server's limit per call) and reports imported, updated and rejected rows with reasons. Rows whose fields have
+ * the wrong JSON types are rejected here: GraphQL would refuse their whole batch.
  */
 export function ImportPanel({ id, onClose }: Props) {
   const invalidate = useInvalidateMemories();
@@ -24,34 +27,49 @@ export function ImportPanel({ id, onClose }: Props) {
   const [file, setFile] = useState<{ name: string; parsed: ParsedImport } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [run, setRun] = useState<Run>({ state: 'idle' });
+  const [check, setCheck] = useState<Check>(null);
+  /** The file being checked: a check of a file chosen before must not overwrite its result. */
+  const checking = useRef(0);
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => inputRef.current?.focus(), []);
 
   async function choose(event: ChangeEvent<HTMLInputElement>) {
     const chosen = event.target.files?.[0];
     setRun({ state: 'idle' });
+    setCheck(null);
     setFile(null);
     setFileError(null);
     if (!chosen) return;
+    let parsed: ParsedImport;
     try {
-      setFile({ name: chosen.name, parsed: parseImportFile(await chosen.text()) });
+      parsed = parseImportFile(await chosen.text());
     } catch (e) {
       setFileError(e instanceof Error ? e.message : String(e));
+      return;
     }
+    setFile({ name: chosen.name, parsed });
+    if (parsed.rows.length === 0) return;
+    const id = ++checking.current;
+    setCheck({ state: 'checking' });
+    const dry = await importInBatches(parsed, true);
+    if (id === checking.current)
+      setCheck(dry.error == null ? { state: 'checked', report: dry.report } : { state: 'failed', error: dry.error });
   }
 
-  async function start() {
-    if (!file) return;
-    const { rows, rejected } = file.parsed;
-    const report: ImportSummary = { imported: 0, updated: 0, rejected: [...rejected] };
+  /** Sends the rows batch by batch; a dry run stores nothing and answers what the import would do. */
+  async function importInBatches({ rows, rejected }: ParsedImport, dryRun: boolean, onBatch?: (batch: number, of: number) => void) {
+    const report: ImportSummary = { imported: 0, updated: 0, rejected: [...rejected], outsideRetention: 0, expired: 0, nextPurgeAt: null };
     const parts = batches(rows, IMPORT_BATCH_ROWS);
     let error: unknown = null;
     for (const [i, part] of parts.entries()) {
-      setRun({ state: 'running', batch: i + 1, of: parts.length });
+      onBatch?.(i + 1, parts.length);
       try {
-        const { importMemories: r } = await importBatch.mutateAsync({ memories: part.map((row) => row.input) });
+        const { importMemories: r } = await importBatch.mutateAsync({ memories: part.map((row) => row.input), dryRun });
         report.imported += r.imported;
         report.updated += r.updated;
+        report.outsideRetention += r.outsideRetention;
+        report.expired += r.expired;
+        if (r.nextPurgeAt && (!report.nextPurgeAt || r.nextPurgeAt < report.nextPurgeAt)) report.nextPurgeAt = r.nextPurgeAt;
         // The server numbers rows within the batch; the report numbers them within the file.
         for (const rej of r.rejected) report.rejected.push({ ...rej, index: part[rej.index]?.index ?? rej.index });
       } catch (e) {
@@ -60,6 +78,12 @@ export function ImportPanel({ id, onClose }: Props) {
       }
     }
     report.rejected.sort((a, b) => a.index - b.index);
+    return { report, error };
+  }
+
+  async function start() {
+    if (!file) return;
+    const { report, error } = await importInBatches(file.parsed, false, (batch, of) => setRun({ state: 'running', batch, of }));
     setRun({ state: 'done', report, error });
     await invalidate();
   }
@@ -100,8 +124,11 @@ export function ImportPanel({ id, onClose }: Props) {
         <p className="muted" role="status">
           {file.name}: {plural(parsed.total, 'row')}
           {parsed.rejected.length > 0 ? `, ${formatNumber(parsed.rejected.length)} of them unreadable (listed after the import)` : ''}.
+          {check?.state === 'checking' ? ' Checking what retention would hide…' : ''}
         </p>
       )}
+      {run.state === 'idle' && check?.state === 'checked' && <HiddenWarning report={check.report} />}
+      {run.state === 'idle' && check?.state === 'failed' && <ErrorNote error={check.error} prefix="The file could not be checked" />}
       {running && (
         <div
           className="progress"
@@ -126,5 +153,23 @@ export function ImportPanel({ id, onClose }: Props) {
         </>
       )}
     </section>
+  );
+}
+
+/** Rows the import would store where retrieval never sees them: the warning shown before importing. */
+function HiddenWarning({ report }: { report: ImportSummary }) {
+  const { outsideRetention, expired, nextPurgeAt } = report;
+  if (outsideRetention + expired === 0) return null;
+  return (
+    <div className="warning" role="alert" aria-label="Rows that would be hidden">
+      {outsideRetention > 0 && (
+        <p>
+          {plural(outsideRetention, 'row was', 'rows were')} last written before the retention window: stored, but never retrieved and
+          hidden from the list. To keep them, widen the retention in Settings first, or turn it off (retentionEnabled: false).
+        </p>
+      )}
+      {expired > 0 && <p>{plural(expired, 'row has', 'rows have')} an expiry already past: stored, but never retrieved.</p>}
+      {nextPurgeAt && <p>The purge deletes them from {formatDate(nextPurgeAt)}.</p>}
+    </div>
   );
 }

@@ -6,13 +6,19 @@ export interface ImportSummary {
   updated: number;
   /** Sorted by row; indices are positions in the file, from 0. */
   rejected: Rejection[];
+  /** Stored, but last written before the retention window. */
+  outsideRetention: number;
+  /** Stored, but with an expiry already past. */
+  expired: number;
+  /** When the purge deletes the first of those. */
+  nextPurgeAt: string | null;
 }
 
 const SHOWN = 100;
 
 /** What an import did: new, updated and rejected rows, with the reason for each rejection. */
 export function ImportReport({ report }: { report: ImportSummary }) {
-  const { imported, updated, rejected } = report;
+  const { imported, updated, rejected, outsideRetention, expired } = report;
   return (
     <section className="mem-report" aria-label="Import report">
       <dl className="mem-report-counts">
@@ -28,6 +34,18 @@ export function ImportReport({ report }: { report: ImportSummary }) {
           <dt>Rejected</dt>
           <dd>{formatNumber(rejected.length)}</dd>
         </div>
+        {outsideRetention > 0 && (
+          <div className="bad">
+            <dt>Outside retention</dt>
+            <dd>{formatNumber(outsideRetention)}</dd>
+          </div>
+        )}
+        {expired > 0 && (
+          <div className="bad">
+            <dt>Already expired</dt>
+            <dd>{formatNumber(expired)}</dd>
+          </div>
+        )}
       </dl>
       {rejected.length > 0 && (
         <table className="mem-rejections">

@@ -1,21 +1,22 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
-import { useMemoryListQuery } from '../generated/graphql';
+import { useMemoryListQuery, useMemoryOverviewQuery } from '../generated/graphql';
 import { AddMemoryForm } from './AddMemoryForm';
 import { CompactPanel } from './CompactPanel';
 import { DeleteDialog, type DeleteTarget } from './DeleteDialog';
 import { ExportButton } from './ExportButton';
 import { FilterBar } from './FilterBar';
+import { ForgetKeyDialog, type ForgetReport } from './ForgetKeyDialog';
+import { plural } from './format';
 import { ImportPanel } from './ImportPanel';
 import { MemoryTable } from './MemoryTable';
 import { Pager } from './Pager';
 import { StatCards } from './StatCards';
-import { useKnownApiKeys } from './useKnownApiKeys';
 import { useMemoryListState } from './useMemoryListState';
 import './memories.css';
 
-type Panel = 'add' | 'import' | 'compact' | null;
+type Panel = 'add' | 'import' | 'compact';
 type Notice = { ok: string } | { error: unknown } | null;
 
 /** Browse, search, edit, import, export and compact memories. */
@@ -24,13 +25,15 @@ export function MemoriesTab() {
   const { data, error, isPending, isFetching, isPlaceholderData } = useMemoryListQuery(list.listVars, {
     placeholderData: keepPreviousData,
   });
-  const [panel, setPanel] = useState<Panel>(null);
+  // The same query as the stat cards (one request): how many the retention window hides.
+  const overview = useMemoryOverviewQuery(list.filterVars, { placeholderData: keepPreviousData });
+  const [panel, setPanel] = useState<Panel | null>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
+  const [forgetting, setForgetting] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
+  const openers = useRef(new Map<Panel, HTMLButtonElement>());
   const ids = useId();
-  const apiKeysListId = `${ids}-api-keys`;
-  const apiKeys = useKnownApiKeys(data?.memories.items);
 
   const page = data?.memories;
   const totalCount = page?.totalCount ?? 0;
@@ -41,9 +44,23 @@ export function MemoriesTab() {
     if (page && !isPlaceholderData && current > pages) setPage(pages);
   }, [page, isPlaceholderData, current, pages, setPage]);
 
-  const toggle = (p: Exclude<Panel, null>) => setPanel((open) => (open === p ? null : p));
+  const toggle = (p: Panel) => setPanel((open) => (open === p ? null : p));
+  /** Closing a panel (its Close button, or Esc inside it) returns the focus to the button that opened it. */
+  const close = () => {
+    if (panel) openers.current.get(panel)?.focus();
+    setPanel(null);
+  };
+  const onPanelKey = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    event.preventDefault();
+    close();
+  };
   const panelId = (p: string) => `${ids}-${p}`;
+  const opener = (p: Panel) => (el: HTMLButtonElement | null) => {
+    if (el) openers.current.set(p, el);
+  };
   const filtered = Object.values(list.filterVars).some((v) => v !== undefined && v !== false);
+  const stats = overview.data?.memories.stats;
 
   const placeholder = isPending ? (
     <p className="muted">Loading memories…</p>
@@ -66,11 +83,12 @@ export function MemoriesTab() {
     <div className="mem-tab">
       <div className="mem-header">
         <div>
-          <h2>Memories</h2>
+          <h1>Memories</h1>
           <p className="muted">What mnemo remembers for each API key, and what it costs in tokens.</p>
         </div>
         <div className="mem-toolbar" role="toolbar" aria-label="Memory actions">
           <button
+            ref={opener('add')}
             type="button"
             className={panel === 'add' ? 'primary' : undefined}
             aria-expanded={panel === 'add'}
@@ -79,12 +97,33 @@ export function MemoriesTab() {
           >
             Add memory
           </button>
-          <button type="button" aria-expanded={panel === 'import'} aria-controls={panelId('import')} onClick={() => toggle('import')}>
+          <button
+            ref={opener('import')}
+            type="button"
+            aria-expanded={panel === 'import'}
+            aria-controls={panelId('import')}
+            onClick={() => toggle('import')}
+          >
             Import
           </button>
           <ExportButton filters={list.filterVars} onDone={(ok) => setNotice({ ok })} onError={(e) => setNotice({ error: e })} />
-          <button type="button" aria-expanded={panel === 'compact'} aria-controls={panelId('compact')} onClick={() => toggle('compact')}>
+          <button
+            ref={opener('compact')}
+            type="button"
+            aria-expanded={panel === 'compact'}
+            aria-controls={panelId('compact')}
+            onClick={() => toggle('compact')}
+          >
             Compact old
+          </button>
+          <button
+            type="button"
+            className="danger"
+            disabled={!list.filterVars.apiKeyId}
+            title={list.filterVars.apiKeyId ? undefined : 'Filter by an API key first'}
+            onClick={() => setForgetting(list.filterVars.apiKeyId ?? null)}
+          >
+            Forget this key
           </button>
         </div>
       </div>
@@ -101,28 +140,28 @@ export function MemoriesTab() {
         {notice && 'error' in notice && <ErrorNote error={notice.error} prefix="Failed" />}
       </div>
 
-      {panel === 'add' && (
-        <AddMemoryForm
-          id={panelId('add')}
-          apiKeysListId={apiKeysListId}
-          defaultApiKey={list.filters.apiKeyId}
-          onClose={() => setPanel(null)}
-        />
-      )}
-      {panel === 'import' && <ImportPanel id={panelId('import')} onClose={() => setPanel(null)} />}
-      {panel === 'compact' && (
-        <CompactPanel
-          id={panelId('compact')}
-          apiKeysListId={apiKeysListId}
-          defaultApiKey={list.filters.apiKeyId}
-          onClose={() => setPanel(null)}
-        />
-      )}
+      {/* Esc anywhere in an open panel closes it. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the keys come from the controls inside; this only listens for Esc. */}
+      <div onKeyDown={onPanelKey} className="mem-panels">
+        {panel === 'add' && <AddMemoryForm id={panelId('add')} defaultApiKey={list.filters.apiKeyId} onClose={close} />}
+        {panel === 'import' && <ImportPanel id={panelId('import')} onClose={close} />}
+        {panel === 'compact' && <CompactPanel id={panelId('compact')} defaultApiKey={list.filters.apiKeyId} onClose={close} />}
+      </div>
 
       <StatCards filters={list.filterVars} />
 
       <section className="card mem-list" aria-label="Memory list">
-        <FilterBar filters={list.filters} onChange={list.setFilters} onClear={list.clearFilters} apiKeysListId={apiKeysListId} />
+        <FilterBar filters={list.filters} onChange={list.setFilters} onClear={list.clearFilters} />
+        {page && page.searchWords.length > 0 && <ReadAs words={page.searchWords} />}
+        {stats && stats.hiddenByRetention > 0 && !list.filters.showAll && (
+          <p className="mem-hint" role="note">
+            {plural(stats.hiddenByRetention, 'memory', 'memories')} older than the {stats.retentionDays}-day retention window{' '}
+            {stats.hiddenByRetention === 1 ? 'is' : 'are'} hidden: kept, but never injected.{' '}
+            <button type="button" className="linkish" onClick={() => list.setFilters({ showAll: true })}>
+              Show {stats.hiddenByRetention === 1 ? 'it' : 'them'}
+            </button>
+          </p>
+        )}
         {error != null && page && <ErrorNote error={error} prefix="Could not refresh" />}
         <MemoryTable
           items={page?.items ?? []}
@@ -144,11 +183,16 @@ export function MemoriesTab() {
         )}
       </section>
 
-      <datalist id={apiKeysListId}>
-        {apiKeys.map((k) => (
-          <option key={k} value={k} />
-        ))}
-      </datalist>
+      <ForgetKeyDialog
+        apiKeyId={forgetting}
+        onClose={() => setForgetting(null)}
+        onForgotten={(report) => {
+          setForgetting(null);
+          list.setFilters({ apiKeyId: '' });
+          setNotice({ ok: forgottenNote(report) });
+          noticeRef.current?.focus();
+        }}
+      />
 
       <DeleteDialog
         target={deleting}
@@ -160,5 +204,39 @@ export function MemoriesTab() {
         }}
       />
     </div>
+  );
+}
+
+function forgottenNote(r: ForgetReport): string {
+  const removed = [
+    plural(r.memories, 'memory', 'memories'),
+    plural(r.summaries, 'summary', 'summaries'),
+    plural(r.archivedOriginals, 'archived original'),
+    plural(r.vectors, 'vector'),
+  ].join(', ');
+  const qdrant = r.qdrantDeletesQueued > 0 ? `; ${plural(r.qdrantDeletesQueued, 'Qdrant removal')} queued` : '';
+  return `Forgot ${r.apiKeyId}: ${removed} removed${qdrant}.`;
+}
+
+/** How the search was read: the words the index looks for, the last one as a beginning ("c++" is "c*"). */
+function ReadAs({ words }: { words: readonly string[] }) {
+  const last = words.at(-1) ?? '';
+  return (
+    <p className="mem-read-as muted">
+      Read as{' '}
+      {words.map((w, i) => (
+        <span key={w}>
+          {i > 0 && ' '}
+          <code>{w}</code>
+        </span>
+      ))}
+      : {words.length > 1 ? 'every word must appear; ' : ''}
+      {last.endsWith('*') && (
+        <>
+          * matches any word starting with <code>{last.slice(0, -1)}</code>;{' '}
+        </>
+      )}
+      punctuation and symbols are not searched.
+    </p>
   );
 }

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { ScrollRegion } from '../components/ScrollRegion';
 import type { MemoryOrderField, MemoryRowFieldsFragment } from '../generated/graphql';
 import { EditMemoryRow } from './EditMemoryRow';
 import { MemoryRow } from './MemoryRow';
@@ -34,7 +35,7 @@ export function MemoryTable({ items, sort, onSort, onDelete, placeholder, busy }
 
   const header = { sort, onSort };
   return (
-    <div className="mem-table-wrap">
+    <ScrollRegion className="mem-table-wrap" label="Memories table">
       <table ref={tableRef} className="mem-table" aria-busy={busy || undefined} aria-label="Memories">
         <thead>
           <tr>
@@ -76,6 +77,6 @@ export function MemoryTable({ items, sort, onSort, onDelete, placeholder, busy }
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

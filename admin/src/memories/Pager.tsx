@@ -71,13 +71,11 @@ export function Pager({ page, pageSize, totalCount, shown, onPage, onPageSize }:
           Next
         </button>
       </nav>
-      <form className="mem-jump" onSubmit={submitJump} aria-label="Jump to a page">
+      <form className="mem-jump" onSubmit={submitJump} aria-label="Jump to a page" noValidate>
         <label className="mem-inline-field">
           <span>Go to page</span>
           <input
-            type="number"
-            min={1}
-            max={pages}
+            inputMode="numeric"
             value={jump}
             onChange={(e) => setJump(e.target.value)}
             aria-invalid={jump !== '' && !jumpValid}

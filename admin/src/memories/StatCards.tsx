@@ -1,7 +1,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { ErrorNote } from '../components/ErrorNote';
 import { useMemoryOverviewQuery } from '../generated/graphql';
-import { formatNumber, formatPercent, plural } from './format';
+import { formatDate, formatNumber, formatPercent, plural } from './format';
 import { StatCard } from './StatCard';
 import { TypeChart } from './TypeChart';
 import type { FilterVariables } from './types';
@@ -18,7 +18,7 @@ export function StatCards({ filters }: { filters: FilterVariables }) {
       <StatCard
         label="Total entries"
         value={stats ? formatNumber(stats.totalEntries) : pending}
-        detail="matching the filters"
+        detail={stats ? hiddenNote(stats) : 'matching the filters'}
         busy={isPending}
       />
       <StatCard
@@ -52,4 +52,15 @@ export function StatCards({ filters }: { filters: FilterVariables }) {
       {error != null && <ErrorNote error={error} prefix="Statistics could not be refreshed" />}
     </div>
   );
+}
+
+/** What retrieval no longer sees among the memories of the filter, and when the purge deletes it. */
+function hiddenNote(stats: { hiddenByExpiry: number; hiddenByRetention: number; nextPurgeAt: string | null }): string {
+  const hidden = [
+    stats.hiddenByRetention > 0 ? `${formatNumber(stats.hiddenByRetention)} out of retention` : null,
+    stats.hiddenByExpiry > 0 ? `${formatNumber(stats.hiddenByExpiry)} expired` : null,
+  ].filter((part) => part !== null);
+  if (hidden.length === 0) return 'matching the filters';
+  const purge = stats.nextPurgeAt ? `, purged from ${formatDate(stats.nextPurgeAt)}` : '';
+  return `matching the filters; ${hidden.join(' and ')} never retrieved${purge}`;
 }

@@ -25,14 +25,18 @@ export function MetadataField({
   value,
   onChange,
   check,
+  serverProblem = null,
   rows = 3,
 }: {
   value: string;
   onChange: (text: string) => void;
   check: MetadataCheck;
+  /** What the server said was wrong with the metadata (e.g. too large), when it parses. */
+  serverProblem?: string | null;
   rows?: number;
 }) {
   const errorId = useId();
+  const problem = check.ok ? serverProblem : check.error;
   return (
     <div className="mem-field-block">
       <label className="field">
@@ -42,13 +46,13 @@ export function MetadataField({
           rows={rows}
           spellCheck={false}
           onChange={(e) => onChange(e.target.value)}
-          aria-invalid={!check.ok}
-          aria-describedby={check.ok ? undefined : errorId}
+          aria-invalid={problem !== null}
+          aria-describedby={errorId}
           placeholder='{"source": "chat"}'
         />
       </label>
-      <p id={errorId} className={check.ok ? 'mem-field-hint muted' : 'error mem-field-error'} aria-live="polite">
-        {check.ok ? 'A JSON object; {} for none.' : check.error}
+      <p id={errorId} className={problem === null ? 'mem-field-hint muted' : 'error mem-field-error'} aria-live="polite">
+        {problem ?? 'A JSON object; {} for none.'}
       </p>
     </div>
   );

@@ -1,10 +1,12 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useRef, useState } from 'react';
 import { Bar } from '../components/Bar';
 import { CopyButton } from '../components/CopyButton';
+import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { formatInt, formatPercent, formatScore } from '../components/format';
 import { Reason } from '../components/Reason';
+import { ScrollRegion } from '../components/ScrollRegion';
 import {
   type RetrievalStrategy,
   type RetrievalTier,
@@ -14,6 +16,9 @@ import {
   usePlaygroundRecentKeysQuery,
   useRetrievePreviewQuery,
 } from '../generated/graphql';
+import { GraphQLRequestError } from '../lib/fetcher';
+import { numberOf, numberProblem } from '../lib/numbers';
+import { useDraftForm } from '../lib/useDraftForm';
 
 type Result = RetrievePreviewQuery['retrievePreview'];
 
@@ -52,28 +57,7 @@ const NOT_YET: RetrievePreviewQueryVariables = { input: {} };
 export function PlaygroundTab() {
   const settings = useMemorySettingsQuery();
   const recent = usePlaygroundRecentKeysQuery(undefined, { staleTime: 60_000 });
-  const knownKeys = useMemo(() => [...new Set(recent.data?.memories.items.map((m) => m.apiKeyId) ?? [])], [recent.data]);
-  const [draft, setDraft] = useState<Draft>({ query: '', apiKeyId: '', sessionId: '', strategy: 'HYBRID', maxTokens: '' });
-  const touched = useRef({ strategy: false, maxTokens: false, apiKeyId: false });
   const [submitted, setSubmitted] = useState<RetrievePreviewQueryVariables | null>(null);
-  const keysListId = useId();
-  const [tried, setTried] = useState(false);
-
-  // Start from what the gateway would use: the saved strategy and budget, and the most recently used key.
-  useEffect(() => {
-    const s = settings.data?.memorySettings;
-    if (!s) return;
-    setDraft((d) => ({
-      ...d,
-      strategy: touched.current.strategy ? d.strategy : s.strategy,
-      maxTokens: touched.current.maxTokens ? d.maxTokens : String(s.maxTokens),
-    }));
-  }, [settings.data]);
-  useEffect(() => {
-    const first = knownKeys[0];
-    if (first && !touched.current.apiKeyId) setDraft((d) => (d.apiKeyId ? d : { ...d, apiKeyId: first }));
-  }, [knownKeys]);
-
   const preview = useRetrievePreviewQuery(submitted ?? NOT_YET, {
     enabled: submitted !== null,
     staleTime: 0,
@@ -81,48 +65,48 @@ export function PlaygroundTab() {
     refetchOnWindowFocus: false,
     placeholderData: keepPreviousData,
   });
-
-  const maxTokens = Number(draft.maxTokens);
-  const problems = [
-    draft.apiKeyId.trim() === '' ? 'Enter the API key whose memories to search.' : null,
-    draft.maxTokens.trim() === '' || !Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > 16000
-      ? 'The token budget must be a whole number from 0 to 16000.'
-      : null,
-  ].filter((p): p is string => p !== null);
-
-  function simulate() {
-    setTried(true);
-    if (problems.length > 0) return;
-    const variables: RetrievePreviewQueryVariables = {
-      input: {
-        apiKeyId: draft.apiKeyId.trim(),
-        query: draft.query,
-        strategy: draft.strategy,
-        maxTokens,
-        ...(draft.sessionId.trim() ? { sessionId: draft.sessionId.trim() } : {}),
-      },
-    };
-    // The same question again is a fresh run, not the cached answer: memories may have changed meanwhile.
-    if (submitted && JSON.stringify(submitted) === JSON.stringify(variables)) void preview.refetch();
-    else setSubmitted(variables);
-  }
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    simulate();
-  }
+  const s = settings.data?.memorySettings;
+  // Starts from what the gateway would use: the saved strategy and budget, and the most recently used key.
+  const form = useDraftForm<Draft>({
+    source: {
+      query: '',
+      apiKeyId: recent.data?.memories.items[0]?.apiKeyId ?? '',
+      sessionId: '',
+      strategy: s?.strategy ?? 'HYBRID',
+      maxTokens: s ? String(s.maxTokens) : '',
+    },
+    error: preview.error,
+    check: (d) => ({
+      apiKeyId: d.apiKeyId.trim() === '' ? 'Enter the API key whose memories to search.' : undefined,
+      maxTokens: numberProblem('The token budget', d.maxTokens, { required: true }),
+    }),
+    onSubmit: (d) => {
+      const variables: RetrievePreviewQueryVariables = {
+        input: {
+          apiKeyId: d.apiKeyId.trim(),
+          query: d.query,
+          strategy: d.strategy,
+          maxTokens: numberOf(d.maxTokens),
+          ...(d.sessionId.trim() ? { sessionId: d.sessionId.trim() } : {}),
+        },
+      };
+      // The same question again is a fresh run, not the cached answer: memories may have changed meanwhile.
+      if (submitted && JSON.stringify(submitted) === JSON.stringify(variables)) void preview.refetch();
+      else setSubmitted(variables);
+    },
+  });
+  const draft = form.draft!;
+  const formRef = useRef<HTMLFormElement>(null);
 
   function onQueryKey(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      simulate();
+      formRef.current?.requestSubmit();
     }
   }
 
-  const set = (patch: Partial<Draft>) => {
-    for (const k of Object.keys(patch)) if (k in touched.current) touched.current[k as keyof typeof touched.current] = true;
-    setDraft((d) => ({ ...d, ...patch }));
-  };
+  const set = (patch: Partial<Draft>) => form.edit(patch);
+  const inputError = preview.error instanceof GraphQLRequestError && preview.error.code === 'BAD_USER_INPUT';
 
   const running = preview.isFetching;
   const result = preview.data?.retrievePreview;
@@ -137,7 +121,7 @@ export function PlaygroundTab() {
         </div>
       </div>
 
-      <form className="card pg-form" onSubmit={onSubmit} aria-label="Simulate a retrieval">
+      <form ref={formRef} className="card pg-form" onSubmit={form.submit} aria-label="Simulate a retrieval" noValidate>
         <label className="field">
           <span>Query</span>
           <textarea
@@ -147,35 +131,18 @@ export function PlaygroundTab() {
             onKeyDown={onQueryKey}
             placeholder="The user's last message, e.g. “Which editor theme do I like?”"
             rows={2}
-            // biome-ignore lint/a11y/noAutofocus: the tab exists to try a query; it opens with the cursor in it.
-            autoFocus
           />
         </label>
         <div className="pg-controls">
-          <label className="field pg-key">
-            <span>API key</span>
-            <input
-              value={draft.apiKeyId}
-              onChange={(e) => set({ apiKeyId: e.target.value })}
-              list={keysListId}
-              placeholder="e.g. acme-prod"
-              autoComplete="off"
-            />
-            <datalist id={keysListId}>
-              {knownKeys.map((k) => (
-                <option key={k} value={k} />
-              ))}
-            </datalist>
-          </label>
-          <label className="field pg-session">
-            <span>Session (optional)</span>
-            <input
-              value={draft.sessionId}
-              onChange={(e) => set({ sessionId: e.target.value })}
-              placeholder="all sessions"
-              autoComplete="off"
-            />
-          </label>
+          <DraftField form={form} name="apiKeyId" label="API key" className="pg-key" apiKey placeholder="e.g. acme-prod" />
+          <DraftField
+            form={form}
+            name="sessionId"
+            label="Session (optional)"
+            className="pg-session"
+            placeholder="all sessions"
+            autoComplete="off"
+          />
           <fieldset className="field pg-strategy">
             <legend>Strategy</legend>
             <div className="segmented">
@@ -193,18 +160,7 @@ export function PlaygroundTab() {
               ))}
             </div>
           </fieldset>
-          <label className="field pg-budget">
-            <span>Token budget</span>
-            <input
-              type="number"
-              min={0}
-              max={16000}
-              step={50}
-              value={draft.maxTokens}
-              onChange={(e) => set({ maxTokens: e.target.value })}
-              aria-invalid={problems.some((p) => p.startsWith('The token budget'))}
-            />
-          </label>
+          <DraftField form={form} name="maxTokens" label="Token budget" className="pg-budget" inputMode="numeric" />
           <div className="pg-run">
             <button type="submit" className="primary" disabled={running}>
               {running ? 'Simulating…' : 'Simulate'}
@@ -214,22 +170,21 @@ export function PlaygroundTab() {
             </span>
           </div>
         </div>
-        {tried &&
-          problems.map((p) => (
-            <p key={p} role="alert" className="error">
-              {p}
-            </p>
-          ))}
-        {submitted === null && draft.apiKeyId === '' && recent.isSuccess && knownKeys.length === 0 && (
+        {form.formProblems.map((p) => (
+          <p key={p} role="alert" className="error">
+            {p}
+          </p>
+        ))}
+        {submitted === null && draft.apiKeyId === '' && recent.isSuccess && recent.data.memories.items.length === 0 && (
           <p className="muted small-note">No memories are stored yet: add some in the Memories tab or through the API first.</p>
         )}
       </form>
 
-      {preview.isError ? (
+      {preview.isError && !inputError ? (
         <div className="card">
           <ErrorNote error={preview.error} prefix="The simulation failed" />
         </div>
-      ) : submitted === null ? (
+      ) : submitted === null || (preview.isError && inputError) ? (
         <div className="card empty-state">
           <h2>Nothing simulated yet</h2>
           <p className="muted">
@@ -314,7 +269,7 @@ function BlockCard({ block }: { block: string | null }) {
 
 function ResultsTable({ items }: { items: Result['items'] }) {
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Results table">
       <table className="pg-table">
         <thead>
           <tr>
@@ -378,7 +333,7 @@ function ResultsTable({ items }: { items: Result['items'] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -1,151 +1,175 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
+import { FieldProblem } from '../components/FieldProblem';
 import { SaveActions } from '../components/SaveActions';
-import { type RetrievalStrategy, useMemorySettingsQuery, useUpdateMemorySettingsMutation } from '../generated/graphql';
+import {
+  type RetrievalStrategy,
+  type SettingsFieldsFragment,
+  useMemorySettingsQuery,
+  useUpdateMemorySettingsMutation,
+} from '../generated/graphql';
+import { numberOf, numberProblem } from '../lib/numbers';
+import { useDraftForm } from '../lib/useDraftForm';
 
 interface Draft {
   enabled: boolean;
   maxTokens: string;
   retentionDays: string;
+  retentionEnabled: boolean;
+  purgeGraceDays: string;
   strategy: RetrievalStrategy;
   autoSummarize: boolean;
   /** Empty: the calibrated guard chooses per query. */
   fusionVectorShare: string;
   profileBudgetPercent: string;
+  /** One provider or model per line. */
+  userRoleProviders: string;
 }
+
+const draftOf = (s: SettingsFieldsFragment): Draft => ({
+  enabled: s.enabled,
+  maxTokens: String(s.maxTokens),
+  retentionDays: String(s.retentionDays),
+  retentionEnabled: s.retentionEnabled,
+  purgeGraceDays: String(s.purgeGraceDays),
+  strategy: s.strategy,
+  autoSummarize: s.autoSummarize,
+  fusionVectorShare: s.fusionVectorShare === null ? '' : String(s.fusionVectorShare),
+  profileBudgetPercent: String(s.profileBudgetPercent),
+  userRoleProviders: s.userRoleProviders.join('\n'),
+});
 
 /** Memory on/off and the budget, retention and strategy every retrieval uses. */
 export function SettingsTab() {
   const queryClient = useQueryClient();
   const { data, error, isPending } = useMemorySettingsQuery();
   const save = useUpdateMemorySettingsMutation({
-    onSuccess: (result) => queryClient.setQueryData(useMemorySettingsQuery.getKey(), { memorySettings: result.updateMemorySettings }),
+    onSuccess: (result) => {
+      queryClient.setQueryData(useMemorySettingsQuery.getKey(), { memorySettings: result.updateMemorySettings });
+      form.saved();
+    },
   });
-  const [draft, setDraft] = useState<Draft | null>(null);
+  const form = useDraftForm<Draft>({
+    keep: 'settings/memory',
+    source: data ? draftOf(data.memorySettings) : null,
+    error: save.error,
+    onEdit: save.reset,
+    check: (d) => ({
+      maxTokens: numberProblem('Max tokens', d.maxTokens, { required: true }),
+      retentionDays: numberProblem('Retention', d.retentionDays, { required: true }),
+      purgeGraceDays: numberProblem('The purge grace', d.purgeGraceDays, { required: true }),
+      profileBudgetPercent: numberProblem('The profile share', d.profileBudgetPercent, { required: true }),
+      fusionVectorShare: numberProblem('The vector share', d.fusionVectorShare, { required: false }),
+    }),
+    onSubmit: (d) =>
+      save.mutate({
+        input: {
+          enabled: d.enabled,
+          maxTokens: numberOf(d.maxTokens),
+          retentionDays: numberOf(d.retentionDays),
+          retentionEnabled: d.retentionEnabled,
+          purgeGraceDays: numberOf(d.purgeGraceDays),
+          strategy: d.strategy,
+          autoSummarize: d.autoSummarize,
+          fusionVectorShare: numberOf(d.fusionVectorShare),
+          profileBudgetPercent: numberOf(d.profileBudgetPercent),
+          userRoleProviders: d.userRoleProviders
+            .split('\n')
+            .map((line) => line.trim())
+            .filter(Boolean),
+        },
+      }),
+  });
 
-  useEffect(() => {
-    const s = data?.memorySettings;
-    if (s)
-      setDraft({
-        enabled: s.enabled,
-        maxTokens: String(s.maxTokens),
-        retentionDays: String(s.retentionDays),
-        strategy: s.strategy,
-        autoSummarize: s.autoSummarize,
-        fusionVectorShare: s.fusionVectorShare === null ? '' : String(s.fusionVectorShare),
-        profileBudgetPercent: String(s.profileBudgetPercent),
-      });
-  }, [data]);
-
+  const draft = form.draft;
   if (isPending) return <p className="muted">Loading settings…</p>;
   if (error || !draft) return <ErrorNote error={error} prefix="Settings could not be loaded" />;
 
-  const maxTokens = Number(draft.maxTokens);
-  const retentionDays = Number(draft.retentionDays);
-  const fusionVectorShare = draft.fusionVectorShare.trim() === '' ? null : Number(draft.fusionVectorShare);
-  const profileBudgetPercent = Number(draft.profileBudgetPercent);
-  const problems = [
-    !Number.isInteger(maxTokens) || maxTokens < 0 || maxTokens > 16000 ? 'Max tokens must be a whole number from 0 to 16000.' : null,
-    !Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 365
-      ? 'Retention must be a whole number of days from 1 to 365.'
-      : null,
-    fusionVectorShare !== null && !(fusionVectorShare >= 0 && fusionVectorShare <= 1)
-      ? 'The vector share must be a number from 0 to 1, or empty for the calibrated guard.'
-      : null,
-    !Number.isInteger(profileBudgetPercent) || profileBudgetPercent < 0 || profileBudgetPercent > 100
-      ? 'The profile share must be a whole number from 0 to 100.'
-      : null,
-  ].filter((p): p is string => p !== null);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (problems.length > 0 || !draft) return;
-    save.mutate({
-      input: {
-        enabled: draft.enabled,
-        maxTokens,
-        retentionDays,
-        strategy: draft.strategy,
-        autoSummarize: draft.autoSummarize,
-        fusionVectorShare,
-        profileBudgetPercent,
-      },
-    });
-  }
-
-  const set = (patch: Partial<Draft>) => {
-    save.reset();
-    setDraft({ ...draft, ...patch });
-  };
+  const set = form.edit;
+  const saved = data?.memorySettings;
 
   return (
-    <form className="card narrow" onSubmit={submit} aria-labelledby="settings-title">
-      <h2 id="settings-title">Memory settings</h2>
-      <label className="switch">
-        <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
-        <span>Memory enabled</span>
-      </label>
-      {draft.enabled && (
-        <p className="warning" role="note">
-          Every injected memory is sent to the provider with each request and billed as prompt tokens: up to {draft.maxTokens || 0} extra
-          tokens per request.
-        </p>
-      )}
-      <div className="grid2">
-        <label className="field">
-          <span>Max tokens per request</span>
-          <input type="number" min={0} max={16000} value={draft.maxTokens} onChange={(e) => set({ maxTokens: e.target.value })} />
-        </label>
-        <label className="field">
-          <span>Retention (days)</span>
-          <input type="number" min={1} max={365} value={draft.retentionDays} onChange={(e) => set({ retentionDays: e.target.value })} />
-        </label>
-        <label className="field">
-          <span>Retrieval strategy</span>
-          <select value={draft.strategy} onChange={(e) => set({ strategy: e.target.value as RetrievalStrategy })}>
-            <option value="HYBRID">Hybrid (keyword + semantic)</option>
-            <option value="SEMANTIC">Semantic</option>
-            <option value="EXACT">Exact (newest first)</option>
-          </select>
-        </label>
-        <label className="field">
-          <span>Profile share of the budget (%)</span>
-          <input
-            type="number"
-            min={0}
-            max={100}
-            value={draft.profileBudgetPercent}
-            onChange={(e) => set({ profileBudgetPercent: e.target.value })}
-          />
-        </label>
-        <label className="field">
-          <span>Hybrid vector share (0 to 1)</span>
-          <input
-            type="number"
-            min={0}
-            max={1}
-            step="any"
-            placeholder="calibrated per query"
-            value={draft.fusionVectorShare}
-            onChange={(e) => set({ fusionVectorShare: e.target.value })}
-          />
-        </label>
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Settings</h1>
+          <p className="muted">What every retrieval may inject, how long memories count, and how they are found.</p>
+        </div>
       </div>
-      <p className="muted">
-        After the relevant memories, the profile share carries the key's standing preferences and habits. Leave the vector weight empty and
-        a calibrated guard weighs the semantic tier per query; every preview shows the weights used and why.
-      </p>
-      <label className="switch">
-        <input type="checkbox" checked={draft.autoSummarize} onChange={(e) => set({ autoSummarize: e.target.checked })} />
-        <span>Summarize old memories automatically (hourly, per API key; undoable)</span>
-      </label>
-      {problems.map((p) => (
-        <p key={p} role="alert" className="error">
-          {p}
+      <form className="card narrow" onSubmit={form.submit} aria-labelledby="settings-title" noValidate>
+        <h2 id="settings-title">Memory settings</h2>
+        <label className="switch">
+          <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+          <span>Memory enabled</span>
+        </label>
+        {draft.enabled && (
+          <p className="warning" role="note">
+            Every injected memory is sent to the provider with each request and billed as prompt tokens:{' '}
+            {numberOf(draft.maxTokens) === null ? 'set the most' : `up to ${draft.maxTokens}`} extra tokens per request.
+          </p>
+        )}
+        <div className="grid2">
+          <DraftField form={form} name="maxTokens" label="Max tokens per request" inputMode="numeric" />
+          <DraftField form={form} name="retentionDays" label="Retention (days)" inputMode="numeric" />
+          <DraftField form={form} name="purgeGraceDays" label="Purge grace (days)" inputMode="numeric" />
+          <label className="field">
+            <span>Retrieval strategy</span>
+            <select value={draft.strategy} onChange={(e) => set({ strategy: e.target.value as RetrievalStrategy })}>
+              <option value="HYBRID">Hybrid (keyword + semantic)</option>
+              <option value="SEMANTIC">Semantic</option>
+              <option value="EXACT">Exact (newest first)</option>
+            </select>
+          </label>
+          <DraftField form={form} name="profileBudgetPercent" label="Profile share of the budget (%)" inputMode="numeric" />
+          <DraftField
+            form={form}
+            name="fusionVectorShare"
+            label="Hybrid vector share (0 to 1)"
+            inputMode="decimal"
+            placeholder="calibrated per query"
+          />
+        </div>
+        <section className="explain" aria-labelledby="retention-title">
+          <h3 id="retention-title">Retention and purge</h3>
+          <label className="switch">
+            <input type="checkbox" checked={draft.retentionEnabled} onChange={(e) => set({ retentionEnabled: e.target.checked })} />
+            <span>Retention on (off: keep every memory, however old)</span>
+          </label>
+          <p>
+            {saved?.retentionEnabled === false
+              ? 'Retention is off: memories are kept and injected however old they are; only an expiry date hides one. '
+              : `A memory last written more than ${saved?.retentionDays ?? 'the set number of'} days ago is out of retention: it is never injected, and the Memories list hides it (and says how many) until you choose Show expired and archived. Writing it again makes it fresh. `}
+            The purge deletes, for good, what expired or left the retention window more than {saved?.purgeGraceDays ?? 'the set number of'}{' '}
+            days ago: at start and hourly, with its keyword entries, vectors and Qdrant points. Until then it can still be listed and
+            brought back.
+          </p>
+        </section>
+        <p className="muted">
+          After the relevant memories, the profile share carries the key's standing preferences and habits. Leave the vector weight empty
+          and a calibrated guard weighs the semantic tier per query; every preview shows the weights used and why.
         </p>
-      ))}
-      <SaveActions save={save} label="Save settings" disabled={problems.length > 0} />
-    </form>
+        <label className="field">
+          <span>Providers that get memories as a user message</span>
+          <textarea
+            rows={4}
+            value={draft.userRoleProviders}
+            onChange={(e) => set({ userRoleProviders: e.target.value })}
+            spellCheck={false}
+            {...form.field('userRoleProviders')}
+          />
+          <span className="field-hint">
+            One provider or model per line (e.g. o1-mini): these reject or mishandle the system role, so the memory block goes into a user
+            message for them.
+          </span>
+          <FieldProblem form={form} name="userRoleProviders" />
+        </label>
+        <label className="switch">
+          <input type="checkbox" checked={draft.autoSummarize} onChange={(e) => set({ autoSummarize: e.target.checked })} />
+          <span>Summarize old memories automatically (hourly, per API key; undoable)</span>
+        </label>
+        <SaveActions save={save} form={form} label="Save settings" />
+      </form>
+    </>
   );
 }

@@ -1,0 +1,79 @@
+export interface ExtractQueueOptions {
+  /** Extractions waiting at most; when full, the oldest is dropped (and counted). Default 1000. */
+  maxSize?: number;
+  /** Extractions sent at once. Default 2. */
+  concurrency?: number;
+}
+
+export interface QueueStats {
+  /** Waiting now. */
+  queued: number;
+  /** Sending now. */
+  inFlight: number;
+  /** Answered by mnemo. */
+  sent: number;
+  /** Dropped to make room, oldest first: the queue was full. */
+  dropped: number;
+  /** Sent and failed (an error, a timeout, an open circuit). */
+  failed: number;
+}
+
+/**
+ * A bounded in-memory queue for fire-and-forget work: a slow or absent mnemo can never grow the gateway's
+ * memory beyond `maxSize` items; it drops the oldest instead, and counts what it dropped.
+ */
+export class DropOldestQueue<T> {
+  readonly #items: T[] = [];
+  readonly #maxSize: number;
+  readonly #concurrency: number;
+  readonly #send: (item: T) => Promise<unknown>;
+  readonly #idle: (() => void)[] = [];
+  #inFlight = 0;
+  #sent = 0;
+  #dropped = 0;
+  #failed = 0;
+
+  constructor(send: (item: T) => Promise<unknown>, options: ExtractQueueOptions = {}) {
+    this.#send = send;
+    this.#maxSize = Math.max(1, options.maxSize ?? 1000);
+    this.#concurrency = Math.max(1, options.concurrency ?? 2);
+  }
+
+  push(item: T): void {
+    if (this.#items.length >= this.#maxSize) {
+      this.#items.shift();
+      this.#dropped += 1;
+    }
+    this.#items.push(item);
+    this.#pump();
+  }
+
+  stats(): QueueStats {
+    return { queued: this.#items.length, inFlight: this.#inFlight, sent: this.#sent, dropped: this.#dropped, failed: this.#failed };
+  }
+
+  /** Resolves once nothing is waiting or being sent. */
+  idle(): Promise<void> {
+    if (this.#items.length === 0 && this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  #pump(): void {
+    while (this.#inFlight < this.#concurrency && this.#items.length > 0) {
+      const item = this.#items.shift() as T;
+      this.#inFlight += 1;
+      this.#send(item).then(
+        () => this.#settle(true),
+        () => this.#settle(false),
+      );
+    }
+  }
+
+  #settle(ok: boolean): void {
+    this.#inFlight -= 1;
+    if (ok) this.#sent += 1;
+    else this.#failed += 1;
+    this.#pump();
+    if (this.#items.length === 0 && this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
+  }
+}

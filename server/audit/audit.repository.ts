@@ -1,0 +1,69 @@
+import type { Insertable, SelectQueryBuilder } from 'kysely';
+import type { Db } from '../db/open.ts';
+import type { AuditLogTable, Database } from '../db/schema.ts';
+
+/** What a read of the audit log is narrowed to; every field is optional. */
+export interface AuditFilter {
+  action?: string | null;
+  actorId?: string | null;
+  apiKeyId?: string | null;
+  /** Epoch ms, inclusive. */
+  since?: number | null;
+  /** Epoch ms, exclusive. */
+  until?: number | null;
+}
+
+type AuditSelect<O> = SelectQueryBuilder<Database, 'audit_log', O>;
+
+function applyFilter<O>(qb: AuditSelect<O>, f: AuditFilter): AuditSelect<O> {
+  let q = qb;
+  if (f.action != null) q = q.where('action', '=', f.action);
+  if (f.actorId != null) q = q.where('actor_id', '=', f.actorId);
+  if (f.apiKeyId != null) q = q.where('api_key_id', '=', f.apiKeyId);
+  if (f.since != null) q = q.where('at', '>=', f.since);
+  if (f.until != null) q = q.where('at', '<', f.until);
+  return q;
+}
+
+export async function insertAuditRow(db: Db, row: Insertable<AuditLogTable>) {
+  return db.insertInto('audit_log').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Newest first (by id: the order they were written in). */
+export async function listAuditRows(db: Db, filter: AuditFilter, page: { limit: number; offset: number }) {
+  return applyFilter(db.selectFrom('audit_log').selectAll(), filter).orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+export async function countAuditRows(db: Db, filter: AuditFilter) {
+  const row = await applyFilter(db.selectFrom('audit_log'), filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/** Every matching row, oldest first, read in batches so that a large log is never held in memory at once. */
+export async function* streamAuditRows(db: Db, filter: AuditFilter, batchSize = 1000) {
+  let afterId = 0;
+  for (;;) {
+    const rows = await applyFilter(db.selectFrom('audit_log').selectAll(), filter)
+      .where('id', '>', afterId)
+      .orderBy('id', 'asc')
+      .limit(batchSize)
+      .execute();
+    yield* rows;
+    if (rows.length < batchSize) return;
+    afterId = rows[rows.length - 1]!.id;
+  }
+}
+
+/** Names `apiKeyId` by `pseudonym` in every entry (the one update the log's triggers allow); returns how many. */
+export async function renameAuditApiKey(db: Db, apiKeyId: string, pseudonym: string) {
+  const result = await db.updateTable('audit_log').set({ api_key_id: pseudonym }).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Deletes the entries written before `cutoff` (epoch ms); returns how many. */
+export async function deleteAuditRowsBefore(db: Db, cutoff: number) {
+  const result = await db.deleteFrom('audit_log').where('at', '<', cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

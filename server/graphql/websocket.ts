@@ -1,0 +1,101 @@
+import type { Server } from 'node:http';
+import { type ExecutionArgs, GraphQLError } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { bearerToken } from '../auth/accessToken.service.ts';
+import { createRequestScope, type RequestScope, requestIdOf } from '../requestScope.ts';
+import type { Services } from '../services.ts';
+import { MAX_REQUEST_BODY_BYTES } from './bodyLimit.ts';
+import type { Context } from './context.ts';
+import { reportedResult } from './requestLog.ts';
+import type { TrustedDocuments } from './trustedDocuments.ts';
+import type { MnemoYoga } from './yoga.ts';
+
+export interface GraphQLWebSocket {
+  /** Closes every WebSocket with 1001 (going away) and stops accepting new ones; again, the same promise. */
+  close(): Promise<void>;
+}
+
+/**
+ * GraphQL over WebSocket (the graphql-ws protocol) on the HTTP server's /graphql path, next to yoga's SSE.
+ * Every operation runs through yoga's own envelop (getEnveloped, as in graphql-yoga's graphql-ws example): the
+ * same context factory (so the same bearer-token check, tenancy and error masking), the same parse and
+ * validate (so the same depth, alias, token and cost limits) and the same end of streams at shutdown. Not
+ * the per-operation metrics: those hook yoga's HTTP request cycle (operationSummary.ts), which a WebSocket
+ * message does not go through.
+ *
+ * The token comes from the connection_init payload (`{ authorization: "Bearer <token>" }`) or, failing that,
+ * from the upgrade request's Authorization header; it is checked at connection and again for each operation,
+ * so a token revoked mid-connection stops working at its next subscribe.
+ */
+export function attachGraphQLWebSocket(
+  server: Server,
+  yoga: MnemoYoga,
+  services: Services,
+  trusted: TrustedDocuments | null = null,
+): GraphQLWebSocket {
+  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: MAX_REQUEST_BODY_BYTES });
+  const authorizationOf = (ctx: {
+    connectionParams?: Readonly<Record<string, unknown>>;
+    extra: { request: { headers: { authorization?: string } } };
+  }) => {
+    const fromPayload = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+    return typeof fromPayload === 'string' ? fromPayload : (ctx.extra.request.headers.authorization ?? '');
+  };
+  const disposable = useServer(
+    {
+      onConnect: async (ctx) => {
+        const token = bearerToken(authorizationOf(ctx));
+        // false closes the socket with 4403 Forbidden, graphql-ws's answer to a refused connection_init.
+        return token ? (await services.tokens.authenticate(token)) !== null : false;
+      },
+      onSubscribe: async (ctx, _id, params) => {
+        const authorization = authorizationOf(ctx);
+        // yoga's context factory reads the token from a fetch Request, as for HTTP.
+        const request = new Request(`http://mnemo${yoga.graphqlEndpoint}`, { headers: { authorization } });
+        // Each operation is a request of its own for the logs: its id, its lines, its errors at their level.
+        const requestScope = createRequestScope(services.logger, requestIdOf(ctx.extra.request.headers['x-request-id']));
+        const enveloped = yoga.getEnveloped({ request, params, requestScope });
+        try {
+          // yoga types the merged context as a spread of every layer; ours is what the context factory returned.
+          const contextValue = (await enveloped.contextFactory()) as unknown as Context;
+          const query = trusted ? trusted.admit(params, contextValue.viewer.role === 'admin') : params.query;
+          const document = enveloped.parse(query);
+          const errors = enveloped.validate(enveloped.schema, document);
+          if (errors.length > 0) return errors;
+          const args: ExecutionArgs = {
+            schema: enveloped.schema,
+            operationName: params.operationName,
+            document,
+            variableValues: params.variables,
+            contextValue,
+            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, requestScope } satisfies Root,
+          };
+          return args;
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
+      },
+      execute: async (args) => {
+        const root = args.rootValue as Root;
+        return reportedResult(await root.execute(args), root.requestScope);
+      },
+      subscribe: async (args) => {
+        const root = args.rootValue as Root;
+        return reportedResult(await root.subscribe(args), root.requestScope);
+      },
+    },
+    wss,
+  );
+  // Once: ws refuses to close a server twice (drain, then close).
+  let closing: Promise<void> | null = null;
+  return {
+    close: () => {
+      closing ??= Promise.resolve(disposable.dispose());
+      return closing;
+    },
+  };
+}
+
+type Root = Pick<ReturnType<MnemoYoga['getEnveloped']>, 'execute' | 'subscribe'> & { requestScope: RequestScope };

@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/open.ts';
+import { SUMMARY_KEY_PREFIX } from './digest.ts';
+
+/** Removes the key's retrieval statistics; returns how many retrievals they counted. */
+export async function deleteRetrievalStats(db: Db, apiKeyId: string) {
+  const row = await db.deleteFrom('retrieval_stats').where('api_key_id', '=', apiKeyId).returning('retrievals').executeTakeFirst();
+  return row?.retrievals ?? 0;
+}
+
+/**
+ * Deletes up to `limit` rows of the key and says what they were: its own memories, originals archived by a summary,
+ * summaries. Summaries go last: deleting one brings back the originals it archived (a trigger), which would then no
+ * longer count as archived; an original always has a smaller pk than its summary, so within the last batches too it
+ * goes first. The triggers take keyword entries, vectors and counts with each row and queue its Qdrant point's removal.
+ */
+export async function deleteKeyBatch(db: Db, apiKeyId: string, limit: number) {
+  const rows = await db
+    .deleteFrom('memories')
+    .where('pk', 'in', (eb) =>
+      eb
+        .selectFrom('memories')
+        .select('pk')
+        .where('api_key_id', '=', apiKeyId)
+        .orderBy(sql`key like ${`${SUMMARY_KEY_PREFIX}%`}`)
+        .orderBy('pk')
+        .limit(limit),
+    )
+    .returning(['archived_by', 'key'])
+    .execute();
+  const summaries = rows.filter((r) => r.archived_by === null && r.key.startsWith(SUMMARY_KEY_PREFIX)).length;
+  const archived = rows.filter((r) => r.archived_by !== null).length;
+  return { rows: rows.length, archived, summaries };
+}
+
+/** The key's row in memory_counts: the triggers count it down to 0 but leave it. */
+export async function deleteMemoryCount(db: Db, apiKeyId: string) {
+  await db.deleteFrom('memory_counts').where('api_key_id', '=', apiKeyId).execute();
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { afterEach, expect, it } from 'vitest';
+import { type MnemoProcess, spawnMnemo } from '../helpers/mnemoProcess.ts';
+import { subscribe } from '../helpers/subscribe.ts';
+import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
+
+const ADMIN = 'faults-admin-token-0123456789';
+const PROGRESS = 'subscription($id: ID!) { reindexProgress(jobId: $id) { status processed failed total } }';
+const MEMORIES = 600;
+const WATCHERS = 20;
+
+const processes = new Set<MnemoProcess>();
+const folders: string[] = [];
+afterEach(() => {
+  for (const p of processes) p.child.kill('SIGKILL');
+  processes.clear();
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function serve(dataDir: string, models: string) {
+  const env = topicEngineEnv(models, {
+    MNEMO_DATA_DIR: dataDir,
+    MNEMO_ADMIN_TOKEN: ADMIN,
+    MEMORY_EMBEDDING_BATCH_SIZE: '2',
+    HOME: dataDir,
+  });
+  const mnemo = spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], env);
+  processes.add(mnemo);
+  return mnemo;
+}
+
+async function gql<T>(url: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data: T; errors?: unknown[] };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
+
+/** The job's row and the memories still without a vector, as SQLite holds them. */
+function onDisk(dataDir: string, jobId: string) {
+  const db = new SQLite(path.join(dataDir, 'mnemo.db'), { readonly: true });
+  sqliteVec.load(db);
+  try {
+    const job = db.prepare('select status, processed, total, owner from reindex_jobs where id = ?').get(jobId) as Record<string, unknown>;
+    const { pending } = db.prepare('select count(*) as pending from memories where needs_reindex = 1').get() as { pending: number };
+    return { job, pending };
+  } finally {
+    db.close();
+  }
+}
+
+it('after kill -9 in the middle of a reindex and a restart 1 s later, the job completes and every watcher sees it end', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-fault-'));
+  const models = topicModelDir();
+  folders.push(dataDir, models);
+  const first = serve(dataDir, models);
+  const url = await first.listening();
+  const memories = Array.from({ length: MEMORIES }, (_, i) => ({ apiKeyId: 'k1', key: `m${i}`, content: `I eat mango on day ${i}` }));
+  await gql(url, 'mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported } }', { m: memories });
+  const jobId = (await gql<{ reindex: { id: string } }>(url, 'mutation { reindex { id } }')).reindex.id;
+
+  // Killed as soon as the job has done some of its work.
+  const watcher = subscribe<{ reindexProgress: { processed: number } }>(url, PROGRESS, { id: jobId }, ADMIN);
+  for (let e = await watcher.next(); e && (e.data?.reindexProgress.processed ?? 0) === 0; e = await watcher.next());
+  first.child.kill('SIGKILL');
+  expect(await first.exited).toBeNull();
+  watcher.close();
+  const killed = onDisk(dataDir, jobId);
+  expect(killed.job).toMatchObject({ status: 'running' });
+  expect(killed.job.processed).toBeLessThan(MEMORIES);
+
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const second = serve(dataDir, models);
+  const url2 = await second.listening();
+  const watchers = Array.from({ length: WATCHERS }, () =>
+    subscribe<{ reindexProgress: { status: string } }>(url2, PROGRESS, { id: jobId }, ADMIN),
+  );
+  const streams = await Promise.all(watchers.map((w) => w.rest()));
+  for (const events of streams) expect(events.at(-1)?.data?.reindexProgress.status).toBe('COMPLETED');
+  expect(onDisk(dataDir, jobId)).toMatchObject({ job: { status: 'completed', total: MEMORIES }, pending: 0 });
+
+  second.child.kill('SIGTERM');
+  expect(await second.exited).toBe(0);
+}, 180_000);

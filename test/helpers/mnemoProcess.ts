@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { runCli } from '../../server/cli.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface MnemoProcess {
+  child: ChildProcess;
+  out: { stdout: string; stderr: string };
+  /** The exit code (null when a signal ended it). */
+  exited: Promise<number | null>;
+  /** Resolves with the base URL (no trailing slash) once `serve` says it listens; rejects if it exits first. */
+  listening(): Promise<string>;
+}
+
+/**
+ * `node --import tsx server/main.ts ...args` as a real process, with only the environment given (plus PATH): one
+ * process, so a signal reaches mnemo itself (the tsx CLI would run it in a child and relay signals). `uid`/`gid` run it
+ * as another user (a test run as root checks what a file mode means to an ordinary one); `preload` modules are imported
+ * before mnemo's own (a test's hook into the process).
+ */
+export function spawnMnemo(
+  args: string[],
+  env: Record<string, string>,
+  user: { uid?: number; gid?: number } = {},
+  preload: string[] = [],
+): MnemoProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((p) => ['--import', p]), 'server/main.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => (out.stdout += text));
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (out.stderr += text));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const listening = () =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const line = out.stdout.split('\n').find((l) => l.includes('mnemo is listening'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url.replace(/\/$/, ''));
+      };
+      check();
+      child.stdout!.on('data', check);
+      void exited.then((code) => reject(new Error(`mnemo exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
+    });
+  return { child, out, exited, listening };
+}
+
+/**
+ * Runs `mnemo ...args` in this process (the same runCli that server/main.ts calls) with only the environment given,
+ * and collects what it writes. `serve` runs until it fails to start (or forever: use a real process to stop one).
+ */
+export async function runMnemo(args: string[], env: Record<string, string>) {
+  const out = { stdout: '', stderr: '' };
+  const code = await runCli(args, {
+    env,
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: { write: (text: string) => (out.stderr += text) },
+    stopRequested: () => new Promise(() => {}),
+  });
+  return { code, ...out };
+}

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tenantPrefix, tenantTerms } from '../../server/db/tenantTerms.ts';
+import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
+import { CLEAR_MEMORIES, DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
+
+// The auditor's test: a deleted text appears nowhere in the database files. A unique marker is written (in a memory's
+// content and key), compacted into a summary, embedded (sqlite-vec filled) and synced to Qdrant (the double); then one
+// erase path runs (deleteMemory, clearMemories, forgetApiKey, the purge), the background worker carries the outbox to
+// Qdrant, the WAL is checkpointed, and the raw bytes of mnemo.db, mnemo.db-wal and mnemo.db-shm are searched for the
+// marker, for its terms as FTS5 stores them (as typed and with the key's tenant prefix, stemmed, lower-cased), and
+// for the vectors that were stored for it. Qdrant's stored points must not hold it either.
+
+const DAY = 86_400_000;
+const FILES = ['mnemo.db', 'mnemo.db-wal', 'mnemo.db-shm'];
+const models = topicModelDir();
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Scene {
+  app: TestApp;
+  qdrant: QdrantDouble;
+  apiKeyId: string;
+  marker: string;
+  markerId: string;
+  summaryId: string;
+  /** Byte strings that must be gone from the files once the marker's memory is erased. */
+  needles: { what: string; bytes: Buffer }[];
+}
+
+/** A key with ten facts and the marker's memory, all compacted into one summary, embedded and synced to Qdrant. */
+async function scene(): Promise<Scene> {
+  const qdrant = await startQdrantDouble();
+  cleanups.push(() => qdrant.close());
+  const app = await startTestApp({ engine: topicEngine(models) });
+  cleanups.push(() => app.close());
+  await app.ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
+  await app.services.vectors.loadForJob();
+  await app.ok(`mutation($input: QdrantSettingsInput!) { updateQdrantSettings(input: $input) { enabled } }`, {
+    input: { url: qdrant.url, enabled: true },
+  });
+
+  // Lower-case, and ending in a digit: the porter stemmer leaves it whole, so its stored term is known exactly.
+  const marker = `zqv${randomBytes(8).toString('hex')}7`;
+  const apiKeyId = `audit-${randomBytes(4).toString('hex')}`;
+  const written = new Date(Date.now() - 40 * DAY).toISOString();
+  const content = `The piano tennis umbrella locker word is ${marker}`;
+  const markerKey = `note-${marker}`;
+  await app.ok(IMPORT_MEMORIES, {
+    memories: [
+      ...['banana', 'mango', 'cherry', 'papaya', 'apple', 'python', 'rust', 'paris', 'hotel', 'jazz'].map((word, i) => ({
+        apiKeyId,
+        key: `f${i}`,
+        content: `I like ${word}`,
+        createdAt: written,
+      })),
+      { apiKeyId, key: markerKey, content, createdAt: written },
+    ],
+  });
+  const { summarize } = await app.ok(
+    `mutation($k: String!) { summarize(apiKeyId: $k, olderThanDays: 30, dryRun: false) { summaries { id content } } }`,
+    { k: apiKeyId },
+  );
+  expect(summarize.summaries).toHaveLength(1);
+  expect(summarize.summaries[0].content).toContain(marker);
+  await drainWorker(app);
+  // The planner's statistics may be refreshed at any moment (pragma optimize, at start and hourly).
+  app.database.sqlite.exec('analyze');
+
+  const sqlite = app.database.sqlite;
+  const pkOf = (id: string) => (sqlite.prepare('select pk from memories where id = ?').get(id) as { pk: number }).pk;
+  const markerId = (sqlite.prepare('select id from memories where key = ?').get(markerKey) as { id: string }).id;
+  const summaryId = summarize.summaries[0].id as string;
+  const vectorOf = (id: string) => {
+    const row = sqlite.prepare('select embedding from memory_vec where memory_pk = ?').get(BigInt(pkOf(id))) as { embedding: Buffer };
+    return Buffer.from(row.embedding);
+  };
+  expect(pointsHolding(qdrant, marker)).toBe(1);
+
+  const needles = [
+    { what: 'the marker', bytes: Buffer.from(marker) },
+    // Terms are prefix-compressed within an index page: the random middle is in every stored form of every term.
+    { what: "the marker's random part", bytes: Buffer.from(marker.slice(3, -1)) },
+    ...ftsTerms([content, markerKey, tenantTerms(apiKeyId, content), tenantTerms(apiKeyId, markerKey)])
+      .filter((term) => term.includes(marker))
+      .map((term) => ({ what: `the FTS5 term ${term}`, bytes: Buffer.from(term) })),
+    { what: "the marker memory's vector", bytes: vectorOf(markerId) },
+    { what: "the summary's vector of the marker's text", bytes: vectorOf(summaryId) },
+  ];
+  expect(needles.length).toBe(6);
+  // The scan sees them while they are stored; a whole term only when its page does not store it after a term sharing
+  // its beginning (the tenant-prefixed one shares the key's prefix with the key's other terms), its tail always.
+  checkpoint(app);
+  const seen = found(app, needles).map((f) => f.split(' in ')[0]);
+  expect(seen).toEqual(expect.arrayContaining(needles.filter((n) => !n.what.startsWith('the FTS5 term')).map((n) => n.what)));
+  return { app, qdrant, apiKeyId, marker, markerId, summaryId, needles };
+}
+
+/** One round of the background worker: embed what is flagged, carry the outbox to Qdrant. */
+async function drainWorker(app: TestApp) {
+  for (let i = 0; i < 10; i++) {
+    const embedded = await app.services.vectors.embedPending({ limit: 500 });
+    const synced = await app.services.vectors.syncRemote(500);
+    expect(synced.error).toBeNull();
+    if (embedded.processed === 0 && synced.processed === 0) return;
+  }
+}
+
+/** The terms FTS5 stores for these texts, tokenized exactly as the keyword index does. */
+function ftsTerms(texts: string[]): string[] {
+  const db = new SQLite(':memory:');
+  db.exec(`create virtual table t using fts5(c, tokenize='porter unicode61'); create virtual table v using fts5vocab(t, 'row');`);
+  for (const text of texts) db.prepare('insert into t(c) values (?)').run(text);
+  const terms = (db.prepare('select term from v').all() as { term: string }[]).map((r) => r.term);
+  db.close();
+  return terms;
+}
+
+function checkpoint(app: TestApp) {
+  const [result] = app.database.sqlite.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+  expect(result?.busy).toBe(0);
+}
+
+/** Which needles occur in which of the three files, read as raw bytes. */
+function found(app: TestApp, needles: Scene['needles']): string[] {
+  const hits: string[] = [];
+  for (const file of FILES) {
+    const full = path.join(app.dir, file);
+    if (!existsSync(full)) continue;
+    const bytes = readFileSync(full);
+    for (const n of needles) if (bytes.includes(n.bytes)) hits.push(`${n.what} in ${file}`);
+  }
+  return hits;
+}
+
+const pointsHolding = (qdrant: QdrantDouble, text: string) =>
+  [...(qdrant.collections.get('mnemo_memory')?.points.values() ?? [])].filter((p) => JSON.stringify(p).includes(text)).length;
+
+/** After the erase: the worker runs, the WAL is checkpointed, and nothing of the marker is left anywhere. */
+async function expectErased(s: Scene) {
+  await drainWorker(s.app);
+  checkpoint(s.app);
+  expect(found(s.app, s.needles)).toEqual([]);
+  expect(pointsHolding(s.qdrant, s.marker)).toBe(0);
+}
+
+describe('a deleted text appears nowhere in the database files, nor in Qdrant', () => {
+  it('after deleteMemory (its summary rebuilt without it)', async () => {
+    const s = await scene();
+    await s.app.ok(DELETE_MEMORY, { id: s.markerId });
+    const summary = (await s.app.ok(`query($id: ID!) { memory(id: $id) { content } }`, { id: s.summaryId })).memory;
+    expect(summary.content).toContain('banana');
+    await expectErased(s);
+  });
+
+  it('after clearMemories', async () => {
+    const s = await scene();
+    expect((await s.app.ok(CLEAR_MEMORIES, { apiKeyId: s.apiKeyId })).clearMemories).toBe(12);
+    await expectErased(s);
+  });
+
+  it('after forgetApiKey, which also leaves neither the API key nor its tenant prefix', async () => {
+    const s = await scene();
+    await s.app.ok(`mutation($k: String!) { forgetApiKey(apiKeyId: $k) { memories } }`, { k: s.apiKeyId });
+    s.needles.push(
+      { what: 'the API key', bytes: Buffer.from(s.apiKeyId) },
+      { what: "the key's tenant prefix", bytes: Buffer.from(tenantPrefix(s.apiKeyId)) },
+    );
+    await expectErased(s);
+  });
+
+  it('after the purge deleted it (expired past the grace days; its summary rebuilt without it)', async () => {
+    const s = await scene();
+    await s.app.ok(UPDATE_MEMORY, { id: s.markerId, input: { expiresAt: new Date(Date.now() - 8 * DAY).toISOString() } });
+    const outcome = await s.app.services.purge.pass();
+    expect(outcome).toMatchObject({ expired: 1 });
+    await expectErased(s);
+  });
+});

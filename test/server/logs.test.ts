@@ -1,0 +1,325 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../server/logger.ts';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  reqId?: string;
+  err?: { stack?: string; message?: string };
+  [field: string]: unknown;
+}
+
+interface GraphQLBody {
+  data?: { createAccessToken?: { token: string } } | null;
+  errors: { message: string; extensions?: Record<string, unknown> }[];
+}
+
+const INFO = 30;
+const WARN = 40;
+const ERROR = 50;
+
+let app: TestApp | null = null;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await app?.close();
+  app = null;
+});
+
+/** A server whose log (every level) is kept, as text and as parsed lines. */
+async function logged() {
+  let text = '';
+  app = await startTestApp({ logger: createLogger('trace', { write: (line: string) => (text += line) }) });
+  return {
+    app,
+    text: () => text,
+    lines: () =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as LogLine),
+  };
+}
+
+async function post(target: TestApp, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${target.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}`, ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as GraphQLBody };
+}
+
+/** The access line of the request with this id (it is written once the response is done). */
+async function accessLine(log: { lines(): LogLine[] }, requestId: string) {
+  await vi.waitFor(() => expect(log.lines().filter((l) => l.msg === 'request' && l.reqId === requestId)).toHaveLength(1));
+  return log.lines().find((l) => l.msg === 'request' && l.reqId === requestId)!;
+}
+
+describe('request ids', () => {
+  it('keeps a sane x-request-id: echoed in the response header, on every line of the request, in each error', async () => {
+    const log = await logged();
+    const res = await post(
+      log.app,
+      { query: `mutation { deleteMemory(id: "${randomUUID()}") { id } }` },
+      { 'x-request-id': 'req-2026.12.02:abc_1' },
+    );
+    expect(res.requestId).toBe('req-2026.12.02:abc_1');
+    expect(res.body.errors[0]!.extensions).toEqual({ code: 'NOT_FOUND', requestId: 'req-2026.12.02:abc_1' });
+    await accessLine(log, 'req-2026.12.02:abc_1');
+    const ofRequest = log
+      .lines()
+      .filter((l) => l.reqId === 'req-2026.12.02:abc_1')
+      .map((l) => l.msg);
+    expect(ofRequest).toEqual(['request answered with errors', 'request']);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['with spaces', 'my request'],
+    ['too long', 'x'.repeat(200)],
+    ['shaped like a key', 'sk-live-0123456789abcdefABCDEF'],
+  ])('replaces one that is %s by a generated one', async (_what, given) => {
+    const log = await logged();
+    const res = await post(log.app, { query: '{ memorySettings { enabled } }' }, given ? { 'x-request-id': given } : {});
+    expect(res.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    await accessLine(log, res.requestId!);
+    if (given) expect(log.text()).not.toContain(given);
+  });
+});
+
+describe('the access line', () => {
+  it('is one line per request at info: method, path, operation, root fields, duration, status, outcomes, token id and bytes', async () => {
+    const log = await logged();
+    const token = await log.app.mintToken({ apiKeyId: 'k1' });
+    const [tokenRow] = await log.app.services.tokens.list();
+    const res = await post(
+      log.app,
+      { query: 'query Recall { memories(apiKeyId: "k1") { totalCount } other: memorySettings { enabled } }', operationName: 'Recall' },
+      { authorization: `Bearer ${token}` },
+    );
+    const line = await accessLine(log, res.requestId!);
+    expect(line).toMatchObject({
+      level: INFO,
+      method: 'POST',
+      path: '/graphql',
+      status: 200,
+      operation: 'query',
+      operationName: 'Recall',
+      fields: ['memories', 'memorySettings'],
+      outcomes: ['OK', 'FORBIDDEN'],
+      tokenId: tokenRow!.id,
+    });
+    expect(line.ms).toBeGreaterThan(0);
+    expect(line.bytesIn).toBeGreaterThan(50);
+    expect(line.bytesOut).toBeGreaterThan(100);
+    expect(log.text()).not.toContain(token);
+  });
+
+  it('is written for a chunked body refused as too large, whose connection closes while the body still comes', async () => {
+    const log = await logged();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${log.app.url}/graphql`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)));
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+      );
+      req.write('{"query":"{ __typename }"');
+      for (let i = 0; i < 26; i++) req.write(Buffer.alloc(1_000_000, 0x20));
+      req.end('}');
+    });
+    expect(status).toBe(413);
+    await vi.waitFor(() => expect(log.lines().filter((l) => l.msg === 'request')).toHaveLength(1));
+    expect(log.lines().find((l) => l.msg === 'request')).toMatchObject({ level: INFO, status: 413, bytesIn: null });
+  });
+
+  it('is written, marked aborted, for a request whose client went away before the answer', async () => {
+    const log = await logged();
+    const req = request(`${log.app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}`, 'content-length': 1000 },
+    });
+    req.on('error', () => {});
+    const arrived = once(log.app.http.server, 'request');
+    req.write('{"query":"');
+    await arrived;
+    req.destroy();
+    await vi.waitFor(() => expect(log.lines().filter((l) => l.msg === 'request')).toHaveLength(1));
+    expect(log.lines().find((l) => l.msg === 'request')).toMatchObject({ level: INFO, method: 'POST', path: '/graphql', aborted: true });
+  });
+
+  it('is written for requests outside GraphQL too; probes and scrapes at debug', async () => {
+    const log = await logged();
+    const admin = await fetch(`${log.app.url}/admin/`);
+    const health = await fetch(`${log.app.url}/healthz`);
+    const adminLine = await accessLine(log, admin.headers.get('x-request-id')!);
+    const healthLine = await accessLine(log, health.headers.get('x-request-id')!);
+    expect(adminLine).toMatchObject({ level: INFO, method: 'GET', path: '/admin/', status: 200, tokenId: null });
+    expect(healthLine).toMatchObject({ level: 20, path: '/healthz', status: 200 });
+  });
+});
+
+describe('error levels', () => {
+  const levelsOf = (log: { lines(): LogLine[] }, requestId: string) =>
+    log
+      .lines()
+      .filter((l) => l.reqId === requestId && l.msg !== 'request')
+      .map((l) => ({ level: l.level, stack: l.err?.stack !== undefined }));
+
+  it("logs a caller's mistakes at info, without a stack", async () => {
+    const log = await logged();
+    for (const body of [
+      { query: 'mutation { updateMemorySettings(input: { maxTokens: -1 }) { maxTokens } }' },
+      { query: `mutation { deleteMemory(id: "${randomUUID()}") { id } }` },
+      { query: '{ nope }' },
+      { query: '{ memories(' },
+      { query: 'query($n: Int) { memories(limit: $n) { totalCount } }', variables: { n: 'many' } },
+    ]) {
+      const res = await post(log.app, body);
+      await accessLine(log, res.requestId!);
+      expect(levelsOf(log, res.requestId!)).toEqual([{ level: INFO, stack: false }]);
+    }
+  });
+
+  it('logs refusals at warn, without a stack: no token, a wrong token, another key, a CSRF refusal, a body too large', async () => {
+    const log = await logged();
+    const gateway = await log.app.mintToken({ apiKeyId: 'k1' });
+    const refusals = [
+      await post(log.app, { query: '{ memorySettings { enabled } }' }, { authorization: '' }),
+      await post(log.app, { query: '{ memorySettings { enabled } }' }, { authorization: 'Bearer mnemo_not-a-token' }),
+      await post(log.app, { query: '{ memories(apiKeyId: "k2") { totalCount } }' }, { authorization: `Bearer ${gateway}` }),
+    ].map((r) => r.requestId!);
+    const csrf = await fetch(`${log.app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ query: '{ memorySettings { enabled } }' }),
+    });
+    expect(csrf.status).toBe(403);
+    refusals.push(csrf.headers.get('x-request-id')!);
+    refusals.push(await tooLarge(log.app));
+    for (const id of refusals) {
+      await accessLine(log, id);
+      expect(levelsOf(log, id)).toEqual([{ level: WARN, stack: false }]);
+    }
+  });
+
+  it('logs an unexpected error at error with its stack; the caller gets only INTERNAL_SERVER_ERROR and the request id', async () => {
+    const log = await logged();
+    vi.spyOn(log.app.services.settings, 'get').mockRejectedValue(new Error('SQLITE_CORRUPT: database disk image is malformed'));
+    const res = await post(log.app, { query: '{ memorySettings { enabled } }' });
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: res.requestId } }),
+    ]);
+    await accessLine(log, res.requestId!);
+    const [line] = log.lines().filter((l) => l.reqId === res.requestId && l.msg === 'unexpected error');
+    expect(line).toMatchObject({
+      level: ERROR,
+      path: 'memorySettings',
+      err: { message: 'SQLITE_CORRUPT: database disk image is malformed' },
+    });
+    expect(line!.err!.stack).toContain('logs.test.ts');
+  });
+
+  it('cuts a 10 MB value sent as an Int to a short prefix, in the answer and in the log', async () => {
+    const log = await logged();
+    const huge = '9'.repeat(10_000_000);
+    const res = await post(log.app, { query: 'query($n: Int) { memories(limit: $n) { totalCount } }', variables: { n: huge } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body).length).toBeLessThan(1000);
+    expect(res.body.errors[0]!.message).toMatch(
+      /^Variable "\$n" got invalid value "9{40}…"; Int cannot represent non-integer value: "9{40}…"$/,
+    );
+    await accessLine(log, res.requestId!);
+    expect(log.text().length).toBeLessThan(4000);
+  });
+});
+
+/** A POST that declares a body over the limit: refused (413) before the body is read. Resolves with the request id. */
+function tooLarge(target: TestApp) {
+  return new Promise<string>((resolve, reject) => {
+    const req = request(`${target.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}`, 'content-length': 30_000_000 },
+    });
+    req.on('response', (res) => {
+      expect(res.statusCode).toBe(413);
+      resolve(String(res.headers['x-request-id']));
+      res.resume();
+      req.destroy();
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.write('{"query":"');
+  });
+}
+
+describe('secrets in the log', () => {
+  const PROVIDER = `mutation P($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id hasApiKey } }`;
+  const QDRANT = `mutation Q($input: QdrantSettingsInput!) { updateQdrantSettings(input: $input) { hasApiKey } }`;
+  const MINT = `mutation M($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }`;
+
+  it('never reach it: secrets sent through valid and malformed calls of every operation that takes one', async () => {
+    const log = await logged();
+    const secrets = {
+      // Shaped like a key, and not at all (only the field it is sent in says it is one).
+      providerKey: 'sk-proj-Tq8vW2xYz0AbCdEf1234',
+      plainProviderKey: 'correct horse battery staple',
+      qdrantKey: 'zebra quartz flamingo 42',
+      urlPassword: 'hunter2pw',
+      wrongBearer: 'not-a-real-token-but-secret',
+    };
+    const gateway = await log.app.mintToken({ apiKeyId: 'k1' });
+    const provider = (apiKey: unknown, extra: Record<string, unknown> = {}) => ({
+      query: PROVIDER,
+      variables: { input: { id: 'p1', baseUrl: 'http://127.0.0.1:9/v1', apiKey, models: [{ name: 'e', kind: 'EMBEDDING' }], ...extra } },
+    });
+    const qdrant = (input: Record<string, unknown>) => ({ query: QDRANT, variables: { input } });
+    const calls: [unknown, Record<string, string>?][] = [
+      // upsertModelProvider: valid, a wrong type beside the key, an unknown field, a bad URL, a key too long,
+      // the key inline with a bad value beside it, a syntax error after it, and from a token that may not.
+      [provider(secrets.providerKey)],
+      [provider(secrets.plainProviderKey)],
+      [provider(secrets.providerKey, { models: 5 })],
+      [provider(secrets.plainProviderKey, { bogus: true })],
+      [provider(secrets.providerKey, { baseUrl: 'not a url' })],
+      [provider(secrets.plainProviderKey.repeat(200))],
+      [{ query: `mutation { upsertModelProvider(input: { id: "p2", baseUrl: 5, apiKey: "${secrets.providerKey}", models: [] }) { id } }` }],
+      [{ query: `mutation { upsertModelProvider(input: { id: "p2", apiKey: "${secrets.plainProviderKey}" models: [ }) { id } }` }],
+      [provider(secrets.providerKey), { authorization: `Bearer ${gateway}` }],
+      // updateQdrantSettings: valid (a key, credentials in the URL), a wrong type beside the key, out of range.
+      [qdrant({ url: 'http://127.0.0.1:9', apiKey: secrets.qdrantKey })],
+      [qdrant({ url: `http://admin:${secrets.urlPassword}@127.0.0.1:9` })],
+      [qdrant({ apiKey: secrets.qdrantKey, timeoutMs: 'soon' })],
+      [qdrant({ apiKey: secrets.qdrantKey, timeoutMs: 5 })],
+      [qdrant({ url: `http://admin:${secrets.urlPassword}@127.0.0.1:9`, port: 'x' })],
+      // createAccessToken: valid (the minted token is a secret too) and malformed.
+      [{ query: MINT, variables: { input: { name: 'ci', role: 'GATEWAY' } } }],
+      [{ query: MINT, variables: { input: { name: 'ci', role: 'ROOT' } } }],
+      // Tokens in the Authorization header: unknown, and a gateway token where an admin one is needed.
+      [{ query: '{ memorySettings { enabled } }' }, { authorization: `Bearer ${secrets.wrongBearer}` }],
+      [{ query: '{ memorySettings { enabled } }' }, { authorization: `Bearer ${gateway}` }],
+      // What reads the configured secrets: Qdrant's health and the engine, whose calls fail.
+      [{ query: '{ qdrantHealth { error } engineStatus { qdrant { error } embedding { reason } } }' }],
+    ];
+    const minted: string[] = [];
+    for (const [body, headers] of calls) {
+      const res = await post(log.app, body, headers);
+      await accessLine(log, res.requestId!);
+      if (res.body.data?.createAccessToken) minted.push(res.body.data.createAccessToken.token);
+    }
+    expect(minted).toHaveLength(1);
+    const text = log.text();
+    expect(text).toContain('"outcomes":["BAD_USER_INPUT"]');
+    for (const secret of [...Object.values(secrets), gateway, ...minted, ADMIN_TOKEN]) {
+      expect(text).not.toContain(secret);
+      // Nor a part of one that would give most of it away.
+      for (const part of secret.split(' ').filter((p) => p.length >= 6)) expect(text).not.toContain(part);
+    }
+  });
+});

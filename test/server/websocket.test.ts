@@ -1,0 +1,110 @@
+import type { ExecutionResult } from 'graphql';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
+import { CREATE_MEMORY, IMPORT_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { subscribe, subscribeOverWebSocket } from '../helpers/subscribe.ts';
+import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
+
+const JOB = 'id status total processed failed';
+const PROGRESS = `subscription Progress($jobId: ID!) { reindexProgress(jobId: $jobId) { ${JOB} } }`;
+const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { items { memory { apiKeyId content } } } }`;
+
+interface Job {
+  id: string;
+  status: string;
+  total: number;
+  processed: number;
+}
+
+let app: TestApp;
+beforeAll(async () => {
+  // Batches of 5, so a job over a few dozen memories sends several updates.
+  app = await startTestApp({ engine: topicEngine(topicModelDir(), { MEMORY_EMBEDDING_BATCH_SIZE: '5' }) });
+  await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+  await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'key-a', content: 'I deploy with Helm' } });
+  await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'key-b', content: 'I deploy with Nomad' } });
+});
+afterAll(() => app.close());
+afterEach(() => {
+  releaseHeldEmbeddings();
+  vi.restoreAllMocks();
+});
+
+/** Runs one operation over WebSocket to its end. */
+const overWebSocket = <T>(query: string, variables: Record<string, unknown>, token?: string | null, how?: 'payload' | 'header') =>
+  subscribeOverWebSocket<T>(app.url, query, variables, token, how).rest();
+
+const codesOf = (results: ExecutionResult<unknown>[]) => results.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code);
+
+async function startReindex(): Promise<Job> {
+  const memories = Array.from({ length: 23 }, (_, i) => ({ apiKeyId: 'key-r', key: `m${i}`, content: `I eat mango on day ${i}` }));
+  await app.ok(IMPORT_MEMORIES, { memories });
+  return (await app.ok(`mutation { reindex(force: true) { ${JOB} } }`)).reindex;
+}
+
+describe('GraphQL over WebSocket on /graphql', () => {
+  it('streams reindexProgress to its end, as SSE does', async () => {
+    // The job waits at its first batch until both streams have seen it running.
+    const hold = await holdEmbeddings(app);
+    const job = await startReindex();
+    await hold.reached;
+    const streams = [
+      subscribeOverWebSocket<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: job.id }),
+      subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: job.id }),
+    ];
+    const firsts = await Promise.all(streams.map((s) => s.next()));
+    hold.open();
+    const rests = await Promise.all(streams.map((s) => s.rest()));
+    for (const [i, first] of firsts.entries()) {
+      expect(first?.data?.reindexProgress).toMatchObject({ id: job.id, status: 'RUNNING', processed: 0 });
+      const jobs = rests[i]!.map((r) => r.data!.reindexProgress);
+      expect(jobs.length).toBeGreaterThan(1);
+      expect(jobs.at(-1)).toMatchObject({ id: job.id, status: 'COMPLETED', processed: job.total, total: job.total });
+    }
+  });
+
+  it('takes the token from the upgrade request’s Authorization header too', async () => {
+    const token = await app.mintToken({ apiKeyId: 'key-a' });
+    const [result] = await overWebSocket(RETRIEVE, { input: { apiKeyId: 'key-a', query: 'deploy' } }, token, 'header');
+    expect(result?.data).toEqual({ retrieve: { items: [{ memory: { apiKeyId: 'key-a', content: 'I deploy with Helm' } }] } });
+  });
+
+  it('confines a bound token to its own API key', async () => {
+    const token = await app.mintToken({ apiKeyId: 'key-a' });
+    const results = await overWebSocket(RETRIEVE, { input: { apiKeyId: 'key-b', query: 'deploy' } }, token);
+    expect(codesOf(results)).toEqual(['FORBIDDEN']);
+  });
+
+  it('refuses a connection without a token, or with an unknown one, with 4403', async () => {
+    await expect(overWebSocket(RETRIEVE, { input: { apiKeyId: 'key-a', query: 'x' } }, null)).rejects.toMatchObject({ code: 4403 });
+    await expect(overWebSocket(RETRIEVE, { input: { apiKeyId: 'key-a', query: 'x' } }, 'not-a-token')).rejects.toMatchObject({
+      code: 4403,
+    });
+  });
+
+  it('stops a token revoked while its connection is open at its next operation', async () => {
+    const minted = await app.ok(
+      `mutation { createAccessToken(input: { name: "ws", role: GATEWAY, apiKeyId: "key-a" }) { token accessToken { id } } }`,
+    );
+    const { token, accessToken } = minted.createAccessToken;
+    const input = { input: { apiKeyId: 'key-a', query: 'deploy' } };
+    const first = subscribeOverWebSocket(app.url, RETRIEVE, input, token);
+    expect((await first.next())?.data).toBeTruthy();
+    await app.ok(REVOKE_TOKEN, { id: accessToken.id });
+    // The same connection, a new operation.
+    // graphql-ws answers an operation refused before it runs with an error message: the client rejects.
+    const refused = first.client.iterate({ query: RETRIEVE, variables: input }).next();
+    await expect(refused).rejects.toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+    first.close();
+  });
+
+  it('applies the same query limits as HTTP', async () => {
+    const tooManyAliases = `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: memorySettings { enabled }`).join(' ')} }`;
+    const overHttp = await app.gql(tooManyAliases);
+    expect(overHttp.errors?.[0]?.message).toMatch(/Aliases limit of 20 exceeded/);
+    await expect(overWebSocket(tooManyAliases, {})).rejects.toEqual(
+      overHttp.errors?.map((e) => expect.objectContaining({ message: e.message })),
+    );
+  });
+});
