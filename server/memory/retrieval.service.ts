@@ -21,7 +21,8 @@ export type Strategy = (typeof STRATEGIES)[number];
  * found it but it was written next to a hit in the same session (adjacency.ts); `profile` when it is one of the
  * key's standing facts added after the relevant hits (see withProfile).
  */
-export type Tier = 'enforced' | 'exact' | 'keyword' | 'vector' | 'hybrid' | 'adjacent' | 'profile';
+export const TIERS = ['enforced', 'exact', 'keyword', 'vector', 'hybrid', 'adjacent', 'profile'] as const;
+export type Tier = (typeof TIERS)[number];
 
 export interface RetrieveInput {
   apiKeyId: string;
