@@ -93,6 +93,8 @@ export interface StrategyReport {
   adjacent: number;
   /** Memories left out of the blocks as near-duplicates, over all retrievals. */
   nearDuplicates: number;
+  /** Tokens of the injected blocks (result.tokensUsed), over all retrievals. */
+  tokens: number;
   /** Retrievals where the token budget, not the limit, ended the list. */
   budgetCut: number;
   /** Results holding another API key's memory; must be 0. */
@@ -277,6 +279,7 @@ async function askAll(
   let emptyResults = 0;
   let adjacent = 0;
   let nearDuplicates = 0;
+  let tokens = 0;
   let budgetCut = 0;
   let crossTenant = 0;
   progress({ phase: 'query', done: 0, total: dataset.questions.length, detail });
@@ -302,7 +305,9 @@ async function askAll(
     if (result.items.length === 0) emptyResults++;
     adjacent += result.items.filter((item) => item.adjacentTo !== null).length;
     nearDuplicates += result.resolution.nearDuplicates;
-    if (result.items.length < Math.min(limit, result.candidates)) budgetCut++;
+    tokens += result.tokensUsed;
+    // Repeats left out shorten the list too; only what is still missing was the budget's doing.
+    if (result.items.length + result.resolution.nearDuplicates < Math.min(limit, result.candidates)) budgetCut++;
     crossTenant += result.items.filter((item) => item.memory.apiKeyId !== question.apiKeyId).length;
     outcomes.push(
       score(
@@ -333,6 +338,7 @@ async function askAll(
     emptyResults,
     adjacent,
     nearDuplicates,
+    tokens,
     budgetCut,
     crossTenant,
     queryMs: performance.now() - q0,
@@ -579,7 +585,8 @@ export function formatReport(r: EvalReport): string {
       .join(', ');
     out.push(
       `  ${s.strategy} / ${s.source}: ${int(s.emptyResults)} empty results, ${int(s.adjacent)} results raised by session adjacency, ` +
-        `${int(s.nearDuplicates)} near-duplicates left out, ${int(s.budgetCut)} cut short by the token budget, ` +
+        `${int(s.nearDuplicates)} near-duplicates left out, ${r.questions > 0 ? int(Math.round(s.tokens / r.questions)) : '-'} tokens per block, ` +
+        `${int(s.budgetCut)} cut short by the token budget, ` +
         `${int(s.crossTenant)} cross-tenant results; queries ${secs(s.queryMs)} (${r.questions > 0 ? (s.queryMs / r.questions).toFixed(1) : '-'} ms each)` +
         (s.source !== 'none' && embeddings ? `; embedding: ${embeddings}` : ''),
     );
