@@ -89,6 +89,12 @@ export interface StrategyReport {
   fusion: { retrievals: number; meanVectorShare: number; lowest: number; highest: number } | null;
   /** Retrievals that returned nothing at all. */
   emptyResults: number;
+  /** Results raised (or brought in) by session adjacency, over all retrievals. */
+  adjacent: number;
+  /** Memories left out of the blocks as near-duplicates, over all retrievals. */
+  nearDuplicates: number;
+  /** Tokens of the injected blocks (result.tokensUsed), over all retrievals. */
+  tokens: number;
   /** Retrievals where the token budget, not the limit, ended the list. */
   budgetCut: number;
   /** Results holding another API key's memory; must be 0. */
@@ -271,6 +277,9 @@ async function askAll(
   const embeddings: Record<string, number> = {};
   const vectorShares: number[] = [];
   let emptyResults = 0;
+  let adjacent = 0;
+  let nearDuplicates = 0;
+  let tokens = 0;
   let budgetCut = 0;
   let crossTenant = 0;
   progress({ phase: 'query', done: 0, total: dataset.questions.length, detail });
@@ -284,7 +293,9 @@ async function askAll(
       { apiKeyId: question.apiKeyId, query: question.query, strategy, maxTokens, limit },
       { record: false },
     );
-    const label = result.resolution.tiers.length > 0 ? result.resolution.tiers.join('+') : 'none';
+    // The tiers that searched; what adjacency and the profile fill added is counted apart.
+    const searched = result.resolution.tiers.filter((t) => t !== 'adjacent' && t !== 'profile');
+    const label = searched.length > 0 ? searched.join('+') : 'none';
     const answered = result.resolution.fallbackReason ? `${label} (fallback)` : label;
     bump(answeredBy, answered);
     if (result.resolution.fallbackReason) bump(fallbackReasons, result.resolution.fallbackReason);
@@ -292,7 +303,11 @@ async function askAll(
     if (e?.source) bump(embeddings, `${e.source} ${e.model ?? ''}`.trim());
     if (result.resolution.fusion) vectorShares.push(result.resolution.fusion.vectorShare);
     if (result.items.length === 0) emptyResults++;
-    if (result.items.length < Math.min(limit, result.candidates)) budgetCut++;
+    adjacent += result.items.filter((item) => item.adjacentTo !== null).length;
+    nearDuplicates += result.resolution.nearDuplicates;
+    tokens += result.tokensUsed;
+    // Repeats left out shorten the list too; only what is still missing was the budget's doing.
+    if (result.items.length + result.resolution.nearDuplicates < Math.min(limit, result.candidates)) budgetCut++;
     crossTenant += result.items.filter((item) => item.memory.apiKeyId !== question.apiKeyId).length;
     outcomes.push(
       score(
@@ -321,6 +336,9 @@ async function askAll(
             highest: vectorShares.filter((w) => w >= MAX_GUARDED_SHARE).length,
           },
     emptyResults,
+    adjacent,
+    nearDuplicates,
+    tokens,
     budgetCut,
     crossTenant,
     queryMs: performance.now() - q0,
@@ -566,7 +584,9 @@ export function formatReport(r: EvalReport): string {
       .map(([name, n]) => `${name} ×${n}`)
       .join(', ');
     out.push(
-      `  ${s.strategy} / ${s.source}: ${int(s.emptyResults)} empty results, ${int(s.budgetCut)} cut short by the token budget, ` +
+      `  ${s.strategy} / ${s.source}: ${int(s.emptyResults)} empty results, ${int(s.adjacent)} results raised by session adjacency, ` +
+        `${int(s.nearDuplicates)} near-duplicates left out, ${r.questions > 0 ? int(Math.round(s.tokens / r.questions)) : '-'} tokens per block, ` +
+        `${int(s.budgetCut)} cut short by the token budget, ` +
         `${int(s.crossTenant)} cross-tenant results; queries ${secs(s.queryMs)} (${r.questions > 0 ? (s.queryMs / r.questions).toFixed(1) : '-'} ms each)` +
         (s.source !== 'none' && embeddings ? `; embedding: ${embeddings}` : ''),
     );

@@ -13,6 +13,10 @@ const TierEnum = builder.enumType('RetrievalTier', {
     KEYWORD: { value: 'keyword', description: 'FTS5 with BM25 ranking.' },
     VECTOR: { value: 'vector', description: 'Nearest neighbours of the query embedding.' },
     HYBRID: { value: 'hybrid', description: 'Found by both tiers; their normalised scores are combined.' },
+    ADJACENT: {
+      value: 'adjacent',
+      description: 'Found by no tier, but written next to one of the best hits in the same session (see adjacentTo).',
+    },
     PROFILE: {
       value: 'profile',
       description: 'A standing fact of the key (a preference, habit, identity or decision), added after the relevant hits.',
@@ -39,6 +43,11 @@ const RetrievedMemoryRef = builder.objectRef<RetrievedMemory>('RetrievedMemory')
     vectorScore: t.exposeFloat('vectorScore', { nullable: true, description: 'Cosine similarity to the query.' }),
     vectorRank: t.exposeInt('vectorRank', { nullable: true }),
     tokens: t.exposeInt('tokens', { description: 'Tokens this memory costs in the injected block.' }),
+    adjacentTo: t.exposeID('adjacentTo', {
+      nullable: true,
+      description:
+        'The hit this memory was written next to in the same session, when that raised its rank (a small boost that never lifts it to the hit).',
+    }),
   }),
 });
 
@@ -86,6 +95,9 @@ const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('Retrieva
     reranked: t.boolean({ resolve: (r) => r.rerank?.applied ?? false }),
     rerankModel: t.string({ nullable: true, resolve: (r) => r.rerank?.model ?? null }),
     rerankReason: t.string({ nullable: true, resolve: (r) => r.rerank?.reason ?? null }),
+    nearDuplicates: t.exposeInt('nearDuplicates', {
+      description: 'Memories left out of the block because they nearly repeat one already in it.',
+    }),
   }),
 });
 

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { exactlyOneKey } from '../auth/viewer.ts';
 import { MEMORY_TYPES } from '../memory/memory.ts';
-import { type RetrievalResult, retrieve } from '../memory/retrieval.service.ts';
+import { type RetrievalResult, retrieve, TIERS } from '../memory/retrieval.service.ts';
 import { STRATEGIES } from '../settings/settings.service.ts';
 import { limitSchema, maxTokensSchema } from '../validation.ts';
 import { apiKeyIdArg, MEMORY_OFF, memoryTypeArg, sessionIdArg } from './memory.tools.ts';
 import { defineTool, READS } from './tool.ts';
-
-const TIERS = ['enforced', 'exact', 'keyword', 'vector', 'hybrid', 'profile'] as const;
 
 /** Why a retrieval returned nothing, in words a model can pass on; null when it returned memories. */
 function emptyReason(result: RetrievalResult): string | null {

@@ -10,11 +10,13 @@ export interface BudgetOptions<T> {
   cost: (item: T) => number;
   /** Returns the item cut down to cost at most `tokens`, or null if it cannot be. */
   truncate: (item: T, tokens: number) => T | null;
+  /** Asked of each item that fits, just before it is taken: false leaves it out (a repeat of one taken). */
+  admit?: (item: T) => boolean;
 }
 
 export function fitToBudget<T>(
   ranked: readonly T[],
-  { budget, maxItems = Infinity, cost, truncate }: BudgetOptions<T>,
+  { budget, maxItems = Infinity, cost, truncate, admit }: BudgetOptions<T>,
 ): { items: T[]; used: number } {
   if (budget <= 0 || ranked.length === 0) return { items: [], used: 0 };
   const items: T[] = [];
@@ -22,7 +24,7 @@ export function fitToBudget<T>(
   for (const item of ranked) {
     if (items.length >= maxItems) break;
     const c = cost(item);
-    if (used + c <= budget) {
+    if (used + c <= budget && (admit?.(item) ?? true)) {
       items.push(item);
       used += c;
     }

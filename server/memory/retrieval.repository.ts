@@ -195,3 +195,35 @@ export async function probeKeywordIndex(db: Db): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*) as n from memories_fts_docsize`.execute(db);
   return rows[0]?.n ?? 0;
 }
+
+/**
+ * For each hit, the memory in scope written just before it and the one just after it in the same session (by
+ * created_at, then pk), with the hit's pk as `neighbour_of`. One statement whatever the number of hits; each
+ * neighbour is one read of the (api_key_id, session_id, created_at) index, whatever the key's size.
+ */
+export async function sessionNeighbours(
+  db: Db,
+  scope: RetrievalScope,
+  hits: readonly { pk: number; sessionId: string; createdAt: number }[],
+) {
+  if (hits.length === 0) return [];
+  const json = JSON.stringify(hits.map((h) => [h.pk, h.sessionId, h.createdAt]));
+  const nearest = (direction: 'before' | 'after') => {
+    const [op, order] = direction === 'before' ? (['<', 'desc'] as const) : (['>', 'asc'] as const);
+    return db
+      .selectFrom('memories')
+      .select('memories.pk')
+      .where('memories.session_id', '=', sql<string>`hits.value ->> 1`)
+      .where(sql<boolean>`(memories.created_at, memories.pk) ${sql.raw(op)} (hits.value ->> 2, hits.value ->> 0)`)
+      .where((eb) => inScope(eb, scope))
+      .orderBy('memories.created_at', order)
+      .orderBy('memories.pk', order)
+      .limit(1);
+  };
+  return db
+    .selectFrom([sql<{ value: string }>`json_each(${json})`.as('hits'), 'memories as neighbour'])
+    .selectAll('neighbour')
+    .select(sql<number>`hits.value ->> 0`.as('neighbour_of'))
+    .where(sql<boolean>`neighbour.pk in (${nearest('before')}, ${nearest('after')})`)
+    .execute();
+}

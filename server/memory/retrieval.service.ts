@@ -3,6 +3,7 @@ import type { MemoryTypeValue } from '../db/schema.ts';
 import { retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
 import { truncateToTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSchema } from '../validation.ts';
+import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
 import { BLOCK_FRAME_TOKENS, lineTokens } from './blockTokens.ts';
 import { fitToBudget } from './budget.ts';
 import { ftsPhrases } from './ftsQuery.ts';
@@ -10,15 +11,18 @@ import { type FusionShares, fuseTiers } from './fusion.ts';
 import { formatMemoryBlock, type InjectableMemory } from './injection.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { MEMORY_TYPES, type Memory, rowToMemory } from './memory.ts';
+import { DistinctTexts } from './nearDuplicates.ts';
 import * as repo from './retrieval.repository.ts';
 import { STOP_WORDS } from './stopWords.ts';
 
 export type Strategy = (typeof STRATEGIES)[number];
 /**
- * Where a memory came from: `hybrid` when both the keyword and the vector tier found it; `profile` when it is one of
- * the key's standing facts added after the relevant hits (see withProfile).
+ * Where a memory came from: `hybrid` when both the keyword and the vector tier found it; `adjacent` when no tier
+ * found it but it was written next to a hit in the same session (adjacency.ts); `profile` when it is one of the
+ * key's standing facts added after the relevant hits (see withProfile).
  */
-export type Tier = 'enforced' | 'exact' | 'keyword' | 'vector' | 'hybrid' | 'profile';
+export const TIERS = ['enforced', 'exact', 'keyword', 'vector', 'hybrid', 'adjacent', 'profile'] as const;
+export type Tier = (typeof TIERS)[number];
 
 export interface RetrieveInput {
   apiKeyId: string;
@@ -36,7 +40,10 @@ export interface RetrievedMemory {
   content: string;
   truncated: boolean;
   tier: Tier;
-  /** Higher is better; comparable within one result (RRF score for HYBRID, rerank score when reranked). */
+  /**
+   * Higher is better; comparable within one result (the fused score for HYBRID, rerank score when reranked),
+   * including the session-adjacency boost.
+   */
   score: number;
   keywordScore: number | null;
   keywordRank: number | null;
@@ -45,6 +52,8 @@ export interface RetrievedMemory {
   vectorRank: number | null;
   /** Tokens this memory costs in the injected block. */
   tokens: number;
+  /** The id of the hit this memory was written next to in the same session, when that raised its rank. */
+  adjacentTo: string | null;
 }
 
 export interface Resolution {
@@ -58,6 +67,8 @@ export interface Resolution {
   /** HYBRID with both tiers answering: the shares the tiers were fused with, and why. */
   fusion: FusionShares | null;
   rerank: { applied: boolean; model: string | null; reason: string } | null;
+  /** Memories the budget walk left out because they nearly repeat one already in the block (nearDuplicates.ts). */
+  nearDuplicates: number;
 }
 
 export interface RetrievalResult {
@@ -112,6 +123,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     vectorStore: null,
     fusion: null,
     rerank: null,
+    nearDuplicates: 0,
   };
   const empty = (skipped: RetrievalResult['skipped']): RetrievalResult => ({
     items: [],
@@ -145,8 +157,14 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
 
-  const fitted = fitBlock(all, maxTokens, limit);
-  const { items, used, considered } = await withProfile(deps, scope, fitted, { maxTokens, limit, percent: settings.profileBudgetPercent });
+  const distinct = new DistinctTexts();
+  const fitted = fitBlock(all, maxTokens, limit, distinct);
+  const { items, used, considered } = await withProfile(deps, scope, fitted, {
+    maxTokens,
+    limit,
+    percent: settings.profileBudgetPercent,
+    distinct,
+  });
   if (options.record)
     deps.access.record(
       input.apiKeyId,
@@ -165,8 +183,10 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
       tiers: [
         ...(enforced.length > 0 ? (['enforced'] as Tier[]) : []),
         ...ranked.resolution.tiers,
+        ...(items.some((i) => i.tier === 'adjacent') ? (['adjacent'] as Tier[]) : []),
         ...(items.some((i) => i.tier === 'profile') ? (['profile'] as Tier[]) : []),
       ],
+      nearDuplicates: distinct.dropped,
     },
     skipped: null,
     get block() {
@@ -190,7 +210,7 @@ function observed(deps: MemoryDeps, result: RetrievalResult): RetrievalResult {
   return result;
 }
 
-type Ranked = { candidates: RetrievedMemory[]; resolution: Omit<Resolution, 'requestedStrategy'> };
+type Ranked = { candidates: RetrievedMemory[]; resolution: Omit<Resolution, 'requestedStrategy' | 'nearDuplicates'> };
 
 async function rank(
   deps: MemoryDeps,
@@ -217,12 +237,12 @@ async function rank(
   if (strategy === 'SEMANTIC') {
     if (vector.ok)
       return rerank(deps, query, {
-        candidates: vector.candidates,
+        candidates: breakTies(vector.candidates),
         resolution: { ...resolution, tiers: ['vector'], fallbackReason: vector.note ?? null },
       });
     const fallback = await keywordTier(deps, scope, query, limit);
     return {
-      candidates: fallback.ok ? fallback.candidates : [],
+      candidates: fallback.ok ? await inContext(deps, scope, fallback.candidates) : [],
       resolution: {
         ...resolution,
         tiers: ['keyword'],
@@ -246,7 +266,10 @@ async function rank(
   });
   // Shares are only worth showing when there were two tiers to weigh.
   const fusion = keyword?.ok && vector.ok ? fused.shares : null;
-  return rerank(deps, query, { candidates: fused.candidates, resolution: { ...resolution, tiers, fallbackReason, fusion } });
+  // Session neighbours make up for words a turn does not repeat: for rankings keyword search took part in.
+  const candidates =
+    keyword?.ok && keyword.candidates.length > 0 ? await inContext(deps, scope, fused.candidates) : breakTies(fused.candidates);
+  return rerank(deps, query, { candidates, resolution: { ...resolution, tiers, fallbackReason, fusion } });
 }
 
 type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; reason: string }) & {
@@ -336,6 +359,7 @@ function fuse(
       keywordRank: k?.keywordRank ?? null,
       vectorScore: v?.vectorScore ?? null,
       vectorRank: v?.vectorRank ?? null,
+      adjacentTo: null,
     } satisfies RetrievedMemory;
   });
   return { candidates, shares };
@@ -389,20 +413,60 @@ function candidate(memory: Memory, tier: Tier, score: number): RetrievedMemory {
     vectorScore: null,
     vectorRank: null,
     tokens: 0,
+    adjacentTo: null,
   };
+}
+
+/**
+ * The ranking with the session neighbours of its best hits boosted (adjacency.ts), then its ties broken: of
+ * memories with the same score, the one written or used most recently comes first, then the most used.
+ */
+async function inContext(deps: MemoryDeps, scope: repo.RetrievalScope, ranked: RetrievedMemory[]): Promise<RetrievedMemory[]> {
+  const sources = ranked.slice(0, ADJACENT_SOURCES).filter((c) => c.memory.sessionId !== null);
+  if (sources.length === 0) return breakTies(ranked);
+  const rows = await repo.sessionNeighbours(
+    deps.db,
+    scope,
+    sources.map((c) => ({ pk: c.memory.pk, sessionId: c.memory.sessionId!, createdAt: c.memory.createdAt.getTime() })),
+  );
+  const ids = new Map(ranked.map((c) => [c.memory.pk, c.memory.id]));
+  const boosted = boostNeighbours(
+    ranked.map((c) => ({ item: c, score: c.score })),
+    rows.map(({ neighbour_of, ...row }) => ({ id: row.pk, of: neighbour_of, item: candidate(rowToMemory(row), 'adjacent', 0) })),
+    (c) => c.memory.pk,
+  );
+  return breakTies(
+    boosted.map(({ item, score, adjacentTo }) => (adjacentTo === null ? item : { ...item, score, adjacentTo: ids.get(adjacentTo)! })),
+  );
+}
+
+/** Recency and use only break ties: runs of equal scores are reordered, a difference in score always decides. */
+function breakTies(ranked: RetrievedMemory[]): RetrievedMemory[] {
+  const lastUsed = (m: Memory) => Math.max(m.updatedAt.getTime(), m.lastAccessedAt?.getTime() ?? 0);
+  const out: RetrievedMemory[] = [];
+  for (let start = 0; start < ranked.length; ) {
+    let end = start + 1;
+    while (end < ranked.length && ranked[end]!.score === ranked[start]!.score) end++;
+    const run = ranked.slice(start, end);
+    if (run.length > 1) run.sort((a, b) => lastUsed(b.memory) - lastUsed(a.memory) || b.memory.accessCount - a.memory.accessCount);
+    out.push(...run);
+    start = end;
+  }
+  return out;
 }
 
 /**
  * Budget walk over the injected block: each memory costs the tokens of its line, the block's frame is paid once,
  * and the parts add up exactly to the block (blockTokens.ts), so the budget is never exceeded.
  */
-function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number) {
+function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, distinct: DistinctTexts) {
   const cost = (c: RetrievedMemory) => (c.truncated ? c.tokens : lineTokens({ type: c.memory.type, content: c.content }));
   const { items, used } = fitToBudget(ranked, {
     budget: maxTokens - BLOCK_FRAME_TOKENS,
     maxItems: limit,
     cost,
     truncate: (c, tokens) => shorten(c, tokens),
+    admit: (c) => distinct.admit(c.memory.content, { always: c.tier === 'enforced' }),
   });
   return { items: items.map((c) => ({ ...c, tokens: cost(c) })), used: items.length > 0 ? used + BLOCK_FRAME_TOKENS : 0 };
 }
@@ -416,7 +480,7 @@ async function withProfile(
   deps: MemoryDeps,
   scope: repo.RetrievalScope,
   fitted: { items: RetrievedMemory[]; used: number },
-  o: { maxTokens: number; limit: number; percent: number },
+  o: { maxTokens: number; limit: number; percent: number; distinct: DistinctTexts },
 ): Promise<{ items: RetrievedMemory[]; used: number; considered: number }> {
   const none = { ...fitted, considered: 0 };
   const slots = o.limit - fitted.items.length;
@@ -428,7 +492,13 @@ async function withProfile(
   const rows = (await repo.profileMemories(deps.db, scope, slots + taken.size)).filter((r) => !taken.has(r.pk));
   const { items, used } = fitToBudget(
     rows.map((row) => candidate(rowToMemory(row), 'profile', 0)),
-    { budget: room, maxItems: slots, cost: (c) => lineTokens({ type: c.memory.type, content: c.content }), truncate: () => null },
+    {
+      budget: room,
+      maxItems: slots,
+      cost: (c) => lineTokens({ type: c.memory.type, content: c.content }),
+      truncate: () => null,
+      admit: (c) => o.distinct.admit(c.memory.content),
+    },
   );
   if (items.length === 0) return { ...none, considered: rows.length };
   return {

@@ -128,6 +128,19 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
     expect(result.content).toEqual([{ type: 'text', text: retrieve.block }]);
   });
 
+  it('memory_search returns a turn brought in by session adjacency, marked as such', async () => {
+    const turn = { apiKeyId: `adjacent-${transport}`, type: 'episodic', sessionId: 'chat-1' } as const;
+    await call(client(), memoryAdd, { ...turn, key: 'question', content: 'Which editor should I set up for Rust?' });
+    await call(client(), memoryAdd, { ...turn, key: 'answer', content: 'I switched to Helix last week' });
+    const result = await client().callTool({ name: 'memory_search', arguments: { apiKeyId: turn.apiKeyId, query: 'editor for rust' } });
+    expect(result.isError).toBeFalsy();
+    const found = result.structuredContent as { memories: { content: string; tier: string }[] };
+    expect(found.memories.map((m) => [m.content, m.tier])).toEqual([
+      ['Which editor should I set up for Rust?', 'keyword'],
+      ['I switched to Helix last week', 'adjacent'],
+    ]);
+  });
+
   it('memory_list and memory_get show what GraphQL shows', async () => {
     const listed = await call(client(), memoryList, { apiKeyId });
     const viaGraphql = await listOf(apiKeyId);

@@ -7,8 +7,8 @@ import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ...R } }
 fragment R on RetrievalResult { tokensUsed maxTokens candidates skipped block
-  resolution { requestedStrategy tiers fallback fallbackReason }
-  items { content truncated tier score keywordScore keywordRank tokens memory { id key content type accessCount } } }`;
+  resolution { requestedStrategy tiers fallback fallbackReason nearDuplicates }
+  items { content truncated tier score keywordScore keywordRank tokens adjacentTo memory { id key content type accessCount } } }`;
 const PREVIEW = RETRIEVE.replace('query Retrieve', 'query Preview').replace('retrieve(input', 'retrievePreview(input');
 
 let app: TestApp;
@@ -189,6 +189,97 @@ describe('strategies', () => {
     await create({ apiKeyId, content: 'Likes green tea' });
     const r = await retrieve({ apiKeyId, query: 'green tea' });
     expect(r.items.map((i: { tier: string }) => i.tier)).toEqual(['ENFORCED', 'KEYWORD']);
+  });
+});
+
+describe('context and diversity', () => {
+  /** A conversation's turns in one session, one second apart, in the order given. */
+  const conversation = (apiKeyId: string, sessionId: string, turns: (string | { content: string; expiresAt: string })[]) => {
+    const start = Date.now() - 3_600_000;
+    return app.ok(IMPORT_MEMORIES, {
+      memories: turns.map((turn, i) => ({
+        apiKeyId,
+        sessionId,
+        key: `${sessionId}-turn-${i}`,
+        createdAt: new Date(start + i * 1000).toISOString(),
+        ...(typeof turn === 'string' ? { content: turn } : turn),
+      })),
+    });
+  };
+
+  it('brings along the turn written next to a hit in the same session, ranked below the hit', async () => {
+    const apiKeyId = key();
+    await conversation(apiKeyId, 's1', ['Lunch was pasta', 'Which editor should I set up for Rust?', 'I switched to Helix last week']);
+    await conversation(apiKeyId, 's2', ['The coffee beans come from Kenya']);
+    const r = await preview({ apiKeyId, query: 'editor for rust' });
+    expect(contents(r)).toEqual(['Which editor should I set up for Rust?', 'I switched to Helix last week', 'Lunch was pasta']);
+    expect(r.items.map((i: { tier: string }) => i.tier)).toEqual(['KEYWORD', 'ADJACENT', 'ADJACENT']);
+    expect(r.items[1].adjacentTo).toBe(r.items[0].memory.id);
+    expect(r.items[1].score).toBeLessThan(r.items[0].score);
+    expect(r.resolution.tiers).toEqual(['KEYWORD', 'ADJACENT']);
+  });
+
+  it('never brings along a neighbour the retrieval may not return (here: expired)', async () => {
+    const apiKeyId = key();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await conversation(apiKeyId, 's1', [
+      'Which editor should I set up for Rust?',
+      { content: 'I switched to Helix last week', expiresAt: past },
+    ]);
+    const r = await preview({ apiKeyId, query: 'editor for rust' });
+    expect(contents(r)).toEqual(['Which editor should I set up for Rust?']);
+  });
+
+  it("never brings along another key's turn from a session of the same name", async () => {
+    const apiKeyId = key();
+    const start = Date.now() - 3_600_000;
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        {
+          apiKeyId,
+          sessionId: 'shared-name',
+          key: 'mine',
+          content: 'Which editor should I set up for Rust?',
+          createdAt: new Date(start).toISOString(),
+        },
+        {
+          apiKeyId: `${apiKeyId}-other`,
+          sessionId: 'shared-name',
+          key: 'theirs',
+          content: 'I switched to Helix last week',
+          createdAt: new Date(start + 1000).toISOString(),
+        },
+      ],
+    });
+    const r = await preview({ apiKeyId, query: 'editor for rust' });
+    expect(contents(r)).toEqual(['Which editor should I set up for Rust?']);
+  });
+
+  it('injects a memory once when another one says the same nearly word for word, and counts the one left out', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, key: 'editor-1', content: 'I prefer Helix over Vim.' });
+    await create({ apiKeyId, key: 'editor-2', content: 'i prefer helix over vim' });
+    await create({ apiKeyId, key: 'theme', content: 'Helix uses the Catppuccin theme' });
+    const r = await retrieve({ apiKeyId, query: 'helix vim' });
+    expect(r.items).toHaveLength(2);
+    expect(contents(r).filter((c) => /prefer helix over vim/i.test(c))).toHaveLength(1);
+    expect(contents(r)).toContain('Helix uses the Catppuccin theme');
+    expect(r.resolution.nearDuplicates).toBe(1);
+    expect(r.block.match(/prefer helix over vim/gi)).toHaveLength(1);
+  });
+
+  it('breaks a tie in score by recency: of two equally relevant memories, the more recently written comes first', async () => {
+    const apiKeyId = key();
+    // The older one is imported last, so it has the higher row id: the order of writing does not decide.
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        { apiKeyId, key: 'newer', content: 'rust tips one', createdAt: new Date(Date.now() - 86_400_000).toISOString() },
+        { apiKeyId, key: 'older', content: 'rust tips two', createdAt: new Date(Date.now() - 10 * 86_400_000).toISOString() },
+      ],
+    });
+    const r = await retrieve({ apiKeyId, query: 'rust tips' });
+    expect(r.items[0].keywordScore).toBe(r.items[1].keywordScore);
+    expect(contents(r)).toEqual(['rust tips one', 'rust tips two']);
   });
 });
 

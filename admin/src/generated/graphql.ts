@@ -196,6 +196,8 @@ export type RetrievalStrategy =
   | 'SEMANTIC';
 
 export type RetrievalTier =
+  /** Found by no tier, but written next to one of the best hits in the same session (see adjacentTo). */
+  | 'ADJACENT'
   /** An enforced memory: included in every retrieval. */
   | 'ENFORCED'
   /** Newest first. */
@@ -512,7 +514,7 @@ export type RetrievePreviewQueryVariables = Exact<{
 }>;
 
 
-export type RetrievePreviewQuery = { retrievePreview: { block: string | null, tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, memory: { id: string, key: string, type: MemoryType, sessionId: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null, fusion: { keywordShare: number, vectorShare: number, agreement: number | null, margin: number | null, reason: string } | null } } };
+export type RetrievePreviewQuery = { retrievePreview: { block: string | null, tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, adjacentTo: string | null, memory: { id: string, key: string, type: MemoryType, sessionId: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null, nearDuplicates: number, fusion: { keywordShare: number, vectorShare: number, agreement: number | null, margin: number | null, reason: string } | null } } };
 
 export type PlaygroundRecentKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1968,6 +1970,7 @@ export const RetrievePreviewDocument = new TypedDocumentString(`
       keywordRank
       vectorScore
       vectorRank
+      adjacentTo
       memory {
         id
         key
@@ -1994,6 +1997,7 @@ export const RetrievePreviewDocument = new TypedDocumentString(`
       reranked
       rerankModel
       rerankReason
+      nearDuplicates
     }
   }
 }

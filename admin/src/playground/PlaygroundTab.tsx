@@ -42,6 +42,7 @@ const TIER_LABEL: Record<RetrievalTier, string> = {
   KEYWORD: 'Keyword',
   VECTOR: 'Vector',
   HYBRID: 'Hybrid',
+  ADJACENT: 'Adjacent',
   PROFILE: 'Profile',
 };
 const STRATEGY_LABEL: Record<RetrievalStrategy, string> = { EXACT: 'Exact', SEMANTIC: 'Semantic', HYBRID: 'Hybrid' };
@@ -301,6 +302,7 @@ function ResultsTable({ items }: { items: Result['items'] }) {
                   <span className="badge grey">{item.memory.type.toLowerCase()}</span>
                   <code title="Memory key">{item.memory.key}</code>
                   {item.memory.sessionId && <span className="muted">session {item.memory.sessionId}</span>}
+                  {item.adjacentTo && <AdjacentNote items={items} hitId={item.adjacentTo} />}
                   {item.truncated && (
                     <span className="badge warn" title="Cut to fit the budget">
                       truncated
@@ -335,6 +337,16 @@ function ResultsTable({ items }: { items: Result['items'] }) {
   );
 }
 
+/** Where the hit sits that raised this memory by session adjacency. */
+function AdjacentNote({ items, hitId }: { items: readonly { memory: { id: string } }[]; hitId: string }) {
+  const rank = items.findIndex((other) => other.memory.id === hitId) + 1;
+  return (
+    <span className="muted" title="Written next to that hit in the same session: a small boost that never lifts it to the hit">
+      {rank > 0 ? `next to #${rank}` : 'next to a hit that did not fit'}
+    </span>
+  );
+}
+
 function ScoreRank({ score, rank, title }: { score: number | null; rank: number | null; title: string }) {
   if (score === null && rank === null) return <span className="muted">—</span>;
   return (
@@ -366,6 +378,12 @@ function BudgetCard({ result }: { result: Result }) {
       <p className="muted small-note">
         Counted with o200k_base over the whole block, frame included. Every token is billed by the provider.
       </p>
+      {result.resolution.nearDuplicates > 0 && (
+        <p className="muted small-note">
+          {formatInt(result.resolution.nearDuplicates)} near-duplicate{result.resolution.nearDuplicates === 1 ? '' : 's'} of memories
+          already in the block left out.
+        </p>
+      )}
     </section>
   );
 }

@@ -132,6 +132,8 @@ export type RetrievalStrategy =
   | 'SEMANTIC';
 
 export type RetrievalTier =
+  /** Found by no tier, but written next to one of the best hits in the same session (see adjacentTo). */
+  | 'ADJACENT'
   /** An enforced memory: included in every retrieval. */
   | 'ENFORCED'
   /** Newest first. */
