@@ -41,7 +41,7 @@ export interface TestAppOptions {
   engine?: VectorConfig;
   /** The environment the services read (MNEMO_QDRANT_*); by default none. */
   env?: NodeJS.ProcessEnv;
-  /** The time the services see (the Qdrant circuit breaker); a test moves it instead of waiting. */
+  /** The services' clock (every timestamp, delay and cutoff they use); a test moves it instead of waiting (helpers/clock.ts). */
   clock?: () => number;
   /** An existing folder to use (its mnemo.db is opened, not replaced); by default a fresh temp folder. */
   dir?: string;

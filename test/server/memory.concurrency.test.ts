@@ -82,7 +82,12 @@ describe('concurrent writes of one key', () => {
   it('keeps exactly one memory when two database connections write the same key interleaved', async () => {
     const connections: OpenedDatabase[] = [openDatabase(dbFile()), openDatabase(dbFile())];
     try {
-      const deps = connections.map((c) => ({ db: c.db, settings: new SettingsService(c.db), access: new AccessRecorder(c.db) }));
+      const deps = connections.map((c) => ({
+        db: c.db,
+        now: Date.now,
+        settings: new SettingsService({ db: c.db, now: Date.now }),
+        access: new AccessRecorder(c.db),
+      }));
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           createMemory(deps[i % 2]!, { apiKeyId: 'conc-3', key: 'shared', content: `from connection ${i % 2}, write ${i}` }),

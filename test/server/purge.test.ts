@@ -150,7 +150,12 @@ describe('the purge', () => {
   it('runs once at start, without waiting for the first hour', async () => {
     const k = key();
     await create({ apiKeyId: k, key: 'gone', content: 'Expired long ago', expiresAt: ago(30) });
-    const runner = new PurgeRunner({ db: app.database.db, settings: app.services.settings, logger: createLogger('silent') });
+    const runner = new PurgeRunner({
+      db: app.database.db,
+      now: app.services.now,
+      settings: app.services.settings,
+      logger: createLogger('silent'),
+    });
     runner.start();
     try {
       await vi.waitFor(() => expect(rowsOf(k)).toBe(0));
