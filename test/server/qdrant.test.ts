@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD } from '../../server/vector/qdrantIndex.ts';
 import { type QdrantDouble, type RecordedRequest, startQdrantDouble } from '../doubles/qdrant.ts';
 import { type TestClock, testClock } from '../helpers/clock.ts';
-import { CREATE_MEMORY, DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { CREATE_MEMORY, DELETE_MEMORY, IMPORT_MEMORIES, type MemoryInput, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
@@ -87,13 +87,12 @@ async function startWithQdrant(input: Record<string, unknown> = {}, opts: Parame
 
 const connect = (app: QdrantApp, input: Record<string, unknown> = {}) =>
   app.ok(UPDATE_QDRANT, { input: { url: app.qdrant.url, enabled: true, ...input } }).then((d) => d.updateQdrantSettings);
-const create = (app: QdrantApp, input: Record<string, unknown>) =>
-  app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory as { id: string; updatedAt: string });
+const create = (app: QdrantApp, input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const retrieve = (app: QdrantApp, input: Record<string, unknown>): Promise<Retrieved> =>
   app.ok(RETRIEVE, { input: { strategy: 'SEMANTIC', ...input } }).then((d) => d.retrieve);
 const contents = (r: Retrieved) => r.items.map((i) => i.memory.content).sort();
 const status = (app: QdrantApp) => app.ok(STATUS).then((d) => d.engineStatus.qdrant);
-const importMemories = async (app: QdrantApp, memories: Record<string, unknown>[]) => {
+const importMemories = async (app: QdrantApp, memories: MemoryInput[]) => {
   expect((await app.ok(IMPORT_MEMORIES, { memories })).importMemories.rejected).toEqual([]);
 };
 
