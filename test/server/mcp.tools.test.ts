@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryExtract } from '../../server/mcp/gateway.tools.ts';
 import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryList, memoryUpdate } from '../../server/mcp/memory.tools.ts';
 import { call, callError, httpTransport, mcpClient, RETRIEVE, type RetrieveAnswer } from '../helpers/mcp.ts';
+import { mnemoEntry, ROOT } from '../helpers/mnemoEntry.ts';
 import { CREATE_TOKEN, GET_MEMORY, LIST_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import type { Operation } from '../helpers/testApp.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN_TOKEN = 'mcp-admin-token-0123456789';
 
 let dataDir: string;
@@ -24,7 +24,7 @@ const stderrOfMcp: string[] = [];
 /** A real `mnemo serve` (the CLI as a child process) on a temp data folder. */
 async function serve(): Promise<void> {
   dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-mcp-'));
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1'], {
+  server = spawn(process.execPath, [...mnemoEntry(), 'serve', '--port', '0', '--host', '127.0.0.1'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -54,7 +54,7 @@ async function serve(): Promise<void> {
 async function stdioClient(token: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'server/main.ts', 'mcp'],
+    args: [...mnemoEntry(), 'mcp'],
     cwd: ROOT,
     env: { MNEMO_URL: url, MNEMO_TOKEN: token },
     stderr: 'pipe',
