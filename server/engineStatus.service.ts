@@ -32,11 +32,12 @@ export interface EngineStatus {
 /** What each tier can do right now, each one probed with a real query rather than assumed. */
 export async function engineStatus(deps: {
   db: Db;
+  now: () => number;
   vectors: VectorService;
   reindex: ReindexRunner;
   qdrant: QdrantService;
 }): Promise<EngineStatus> {
-  const { db, vectors, reindex, qdrant } = deps;
+  const { db, now, vectors, reindex, qdrant } = deps;
   const [keyword, extension, embedding, store, pending, rerank, job, qdrantStatus] = await Promise.all([
     probe(() => probeKeywordIndex(db)),
     probe(() => vectorExtensionVersion(db)),
@@ -61,7 +62,7 @@ export async function engineStatus(deps: {
     rerank: { enabled: rerank.reranker !== null, model: rerank.reranker?.model ?? null, reason: rerank.reason, calls: rerank.calls },
     qdrant: qdrantStatus,
     reindex: job,
-    checkedAt: new Date(),
+    checkedAt: new Date(now()),
   };
 }
 

@@ -16,9 +16,8 @@ const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
  * The figures that live in the database and in the services, read when /metrics is scraped: memories by state,
  * database and WAL size, reindex jobs, the Qdrant breaker and outbox, the embedding cache.
  */
-export function registerServerMetrics(services: Services, options: { now?: () => number } = {}) {
-  const { metrics, db } = services;
-  const now = options.now ?? Date.now;
+export function registerServerMetrics(services: Services) {
+  const { metrics, db, now } = services;
   let states: { at: number; value: Awaited<ReturnType<typeof memoriesByState>> } | null = null;
   metrics.addGauge({
     name: 'mnemo_memories',

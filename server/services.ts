@@ -23,6 +23,8 @@ import { loadVectorConfig, type VectorConfig } from './vectorConfig.ts';
 export interface Services {
   db: Db;
   logger: Logger;
+  /** The one clock (ms since the epoch) that every service and domain function reads; tests move their own instead of waiting. */
+  now: () => number;
   settings: SettingsService;
   tokens: AccessTokenService;
   providers: ProviderService;
@@ -65,42 +67,46 @@ export function createServices(opts: {
   env?: NodeJS.ProcessEnv;
   /** Where backupDatabase writes; without one it is refused. */
   backupDir?: string | null;
-  /** Time source of the Qdrant circuit breaker; tests pass one to get past its cooldown without waiting. */
+  /** The services' clock (Date.now by default); tests pass one and move it instead of waiting. */
   clock?: () => number;
   /** Whether request metrics are counted (default true); `mnemo serve` counts them only when /metrics is served. */
   recordMetrics?: boolean;
 }): Services {
-  const settings = new SettingsService(opts.db, (name, reason) =>
-    opts.logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
+  const { db, logger } = opts;
+  const now = opts.clock ?? Date.now;
+  const settings = new SettingsService({ db, now }, (name, reason) =>
+    logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );
   const config = opts.vectorConfig ?? offlineVectorConfig();
-  const providers = new ProviderService(opts.db, config.envProvider);
+  const providers = new ProviderService({ db, now }, config.envProvider);
   const metrics = new Metrics({ recording: opts.recordMetrics ?? true });
-  const qdrantSettings = new QdrantSettingsStore(opts.db, opts.env ?? {});
-  const qdrant = new QdrantService({ db: opts.db, settings, qdrant: qdrantSettings, logger: opts.logger, clock: opts.clock });
+  const qdrantSettings = new QdrantSettingsStore({ db, now }, opts.env ?? {});
+  const qdrant = new QdrantService({ db, now, settings, qdrant: qdrantSettings, logger });
   const vectors = new VectorService({
-    db: opts.db,
+    db,
+    now,
     settings,
     providers,
     config,
-    logger: opts.logger,
-    index: new SqliteVecIndex(opts.db),
+    logger,
+    index: new SqliteVecIndex({ db, now }),
     qdrant,
     metrics,
   });
   return {
-    db: opts.db,
-    logger: opts.logger,
+    db,
+    logger,
+    now,
     settings,
-    tokens: new AccessTokenService(opts.db, opts.adminToken ?? null),
+    tokens: new AccessTokenService({ db, now }, opts.adminToken ?? null),
     providers,
     vectors,
-    reindex: new ReindexRunner({ db: opts.db, vectors, logger: opts.logger, batchSize: config.batchSize }),
-    purge: new PurgeRunner({ db: opts.db, settings, logger: opts.logger }),
+    reindex: new ReindexRunner({ db, now, vectors, logger, batchSize: config.batchSize }),
+    purge: new PurgeRunner({ db, now, settings, logger }),
     qdrantSettings,
     qdrant,
-    access: new AccessRecorder(opts.db, { logger: opts.logger }),
+    access: new AccessRecorder(db, { logger }),
     metrics,
-    backups: new BackupService({ db: opts.db, folder: opts.backupDir ?? null }),
+    backups: new BackupService({ db, folder: opts.backupDir ?? null, now: () => new Date(now()) }),
   };
 }

@@ -78,8 +78,8 @@ export interface AuditEntry {
 
 export interface AuditDeps {
   db: Db;
-  /** The clock entries are stamped with (tests move it). */
-  now?: () => number;
+  /** The clock entries are stamped with: the services' clock. */
+  now: () => number;
 }
 
 /** Memory ids a target lists at most; beyond that it gives the count alone. */
@@ -94,7 +94,7 @@ export const someIds = (ids: readonly string[]) => ids.slice(0, TARGET_IDS_MAX);
  */
 export async function recordAudit(deps: AuditDeps, entry: AuditEntryInput): Promise<AuditEntry> {
   const row = await repo.insertAuditRow(deps.db, {
-    at: (deps.now ?? Date.now)(),
+    at: deps.now(),
     actor_id: entry.actor.id,
     actor_name: entry.actor.name,
     request_id: entry.requestId ?? null,
@@ -188,7 +188,7 @@ export async function* exportAudit(deps: AuditDeps, query: AuditQuery): AsyncGen
  */
 export async function purgeAudit(deps: AuditDeps & { settings: SettingsService }): Promise<number> {
   const { auditRetentionDays } = await deps.settings.get();
-  const before = (deps.now ?? Date.now)() - auditRetentionDays * 86_400_000;
+  const before = deps.now() - auditRetentionDays * 86_400_000;
   const deleted = await repo.deleteAuditRowsBefore(deps.db, before);
   if (deleted > 0) {
     await recordAudit(deps, {

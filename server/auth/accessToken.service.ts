@@ -70,11 +70,16 @@ export class AccessTokenService {
   private readonly lastTouched = new Map<string, number>();
   private readonly envAdminHash: string | null;
 
+  private readonly db: Db;
+  private readonly now: () => number;
+
   constructor(
-    private readonly db: Db,
+    deps: { db: Db; now: () => number },
     /** MNEMO_ADMIN_TOKEN: accepted as an admin token without being stored. */
     envAdminToken: string | null,
   ) {
+    this.db = deps.db;
+    this.now = deps.now;
     this.envAdminHash = envAdminToken ? hashToken(envAdminToken) : null;
   }
 
@@ -96,7 +101,7 @@ export class AccessTokenService {
       api_key_id: valid.role === 'admin' ? null : (valid.apiKeyId ?? null),
       may_forget_key: valid.mayForgetKey ? 1 : 0,
       token_start: tokenStart(token),
-      created_at: Date.now(),
+      created_at: this.now(),
       last_used_at: null,
       revoked_at: null,
     });
@@ -113,7 +118,7 @@ export class AccessTokenService {
   }
 
   async revoke(id: string): Promise<AccessToken> {
-    const row = await repo.revokeAccessTokenRow(this.db, id, Date.now());
+    const row = await repo.revokeAccessTokenRow(this.db, id, this.now());
     if (!row) throw notFound(`no active access token with id ${id}`);
     return toAccessToken(row);
   }
@@ -141,7 +146,7 @@ export class AccessTokenService {
   }
 
   private async touch(id: string) {
-    const now = Date.now();
+    const now = this.now();
     if (now - (this.lastTouched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
     this.lastTouched.set(id, now);
     await repo.touchAccessToken(this.db, id, now);

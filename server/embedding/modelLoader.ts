@@ -10,6 +10,8 @@ export interface ModelLoaderOptions {
   fingerprint: () => string;
   /** Turns whatever a load attempt throws into the error callers see. */
   toError: (err: unknown) => EmbeddingError;
+  /** The clock retryAfterMs is measured with (the services' clock). */
+  now: () => number;
 }
 
 /**
@@ -63,7 +65,7 @@ export class ModelLoader<T> {
       },
       (err: unknown) => {
         this.#error = this.options.toError(err);
-        this.#failedAt = Date.now();
+        this.#failedAt = this.options.now();
         this.#failedFingerprint = fingerprint;
         this.#state = 'failed';
         this.#inflight = null;
@@ -82,7 +84,7 @@ export class ModelLoader<T> {
   }
 
   #mayRetry(): boolean {
-    return Date.now() - this.#failedAt >= this.options.retryAfterMs || this.options.fingerprint() !== this.#failedFingerprint;
+    return this.options.now() - this.#failedAt >= this.options.retryAfterMs || this.options.fingerprint() !== this.#failedFingerprint;
   }
 }
 

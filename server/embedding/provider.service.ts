@@ -84,10 +84,16 @@ const upsertSchema = z.object({
 export class ProviderService {
   private version = 0;
 
+  private readonly db: Db;
+  private readonly now: () => number;
+
   constructor(
-    private readonly db: Db,
+    deps: { db: Db; now: () => number },
     private readonly env: EnvProvider | null,
-  ) {}
+  ) {
+    this.db = deps.db;
+    this.now = deps.now;
+  }
 
   /** Changes whenever a provider changes, so the engine knows to resolve its models again. */
   revision(): number {
@@ -116,7 +122,7 @@ export class ProviderService {
       apiKey,
       keyless: valid.keyless,
       models: JSON.stringify(valid.models),
-      now: Date.now(),
+      now: this.now(),
     });
     this.version++;
     const saved = (await this.list()).find((p) => p.id === valid.id);

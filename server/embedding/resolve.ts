@@ -18,7 +18,8 @@ export interface EmbeddingChoice {
   reason: string;
   /** Identifies the configuration: the engine builds a new embedder only when it changes. */
   key: string;
-  create: (() => Embedder) | null;
+  /** Builds the embedder; a local model measures its retry delay with `now`, the services' clock. */
+  create: ((now: () => number) => Embedder) | null;
   /** What to use instead when the created embedder fails to load (the hub model cannot be had), given why. */
   fallback?: (failure: string) => EmbeddingChoice;
 }
@@ -91,12 +92,13 @@ function staticChoice(config: VectorConfig): EmbeddingChoice {
       ? `static model ${config.staticModel} from ${folder}`
       : `static model ${config.staticModel}, downloaded to ${folder} on first use`,
     key: `static|${config.staticModel}|${folder}`,
-    create: () =>
+    create: (now) =>
       new StaticEmbedder({
         model: config.staticModel,
         cacheDir: config.staticCacheDir,
         allowDownload: config.staticAllowDownload,
         hubEndpoint: config.hubEndpoint,
+        now,
       }),
     // Only where there is something to fall back to: without a package, a failed load is reported as it is.
     ...(installedPackage(config) ? { fallback: (failure: string) => wordVectorChoice(config, failure) } : {}),
@@ -117,7 +119,7 @@ function wordVectorChoice(config: VectorConfig, why: string): EmbeddingChoice {
     model,
     reason: `${unavailable}; using the word vectors of the npm package ${pkg.name}@${pkg.version} (${pkg.license}): averaged word vectors, a weak model`,
     key: `static|${model}|${config.staticCacheDir}`,
-    create: () => new StaticEmbedder({ model, cacheDir: config.staticCacheDir, allowDownload: false, wordVectors: pkg }),
+    create: (now) => new StaticEmbedder({ model, cacheDir: config.staticCacheDir, allowDownload: false, wordVectors: pkg, now }),
   };
 }
 
@@ -127,11 +129,12 @@ function transformersChoice(config: VectorConfig): EmbeddingChoice {
     model: config.transformersModel,
     reason: `transformers model ${config.transformersModel}`,
     key: `transformers|${config.transformersModel}|${config.transformersCacheDir}`,
-    create: () =>
+    create: (now) =>
       new TransformersEmbedder({
         model: config.transformersModel,
         cacheDir: config.transformersCacheDir,
         allowRemote: config.transformersAllowRemote,
+        now,
       }),
   };
 }

@@ -41,6 +41,8 @@ export interface StaticEmbedderOptions {
   retryAfterMs?: number;
   /** A download that receives nothing for this long is abandoned, default 60000. */
   stallTimeoutMs?: number;
+  /** The clock retryAfterMs is measured with, default Date.now. */
+  now?: () => number;
   /**
    * Builds the model from this installed word-vector package (wordVectors.ts) instead of the hub: `model` is then
    * the package's model id, its folder `${cacheDir}/npm/${model}/`, and nothing is downloaded.
@@ -58,7 +60,7 @@ const MAX_REDIRECTS = 5;
 export class StaticEmbedder extends LocalModelEmbedder<StaticModel> implements Embedder {
   readonly source = 'static' as const;
   readonly model: string;
-  readonly #options: Required<Omit<StaticEmbedderOptions, 'fetch' | 'wordVectors'>> & { fetch: typeof fetch };
+  readonly #options: Required<Omit<StaticEmbedderOptions, 'fetch' | 'wordVectors' | 'now'>> & { fetch: typeof fetch };
   readonly #wordVectors: WordVectorPackage | null;
   readonly #dir: string;
   protected readonly loader: ModelLoader<StaticModel>;
@@ -80,6 +82,7 @@ export class StaticEmbedder extends LocalModelEmbedder<StaticModel> implements E
     this.#dir = this.#wordVectors ? path.join(options.cacheDir, 'npm', this.model) : path.join(options.cacheDir, this.model);
     this.loader = new ModelLoader(() => this.#load(), {
       retryAfterMs: this.#options.retryAfterMs,
+      now: options.now ?? Date.now,
       fingerprint: () => filesFingerprint(this.#dir, STATIC_MODEL_FILES),
       toError: (err) => asEmbeddingError(err, 'model_unavailable', `static model "${this.model}" failed to load from ${this.#dir}`),
     });

@@ -35,6 +35,8 @@ export interface TransformersEmbedderOptions {
   allowRemote: boolean;
   /** A failed load may be retried after this many ms (at once if the files on disk changed), default 30000. */
   retryAfterMs?: number;
+  /** The clock retryAfterMs is measured with, default Date.now. */
+  now?: () => number;
 }
 
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/all-MiniLM-L6-v2';
@@ -64,6 +66,7 @@ export class TransformersEmbedder extends LocalModelEmbedder<LoadedPipeline> imp
     this.#dir = path.join(this.#cacheDir, this.model);
     this.loader = new ModelLoader(() => this.#load(), {
       retryAfterMs: options.retryAfterMs ?? 30_000,
+      now: options.now ?? Date.now,
       fingerprint: () => filesFingerprint(this.#dir, TRANSFORMERS_MODEL_FILES),
       toError: (err) =>
         asEmbeddingError(

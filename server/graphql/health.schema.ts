@@ -39,6 +39,6 @@ builder.queryField('memoryHealth', (t) =>
     type: MemoryHealthRef,
     description:
       'A real create, read, search and delete round trip in a transaction that is rolled back, then a committed write to a scratch table (deleted again) and the free disk space: it leaves no trace, and fails when writes cannot reach the disk.',
-    resolve: (_root, _args, ctx) => checkMemoryHealth(ctx.services.db),
+    resolve: (_root, _args, ctx) => checkMemoryHealth(ctx.services),
   }),
 );

@@ -57,7 +57,7 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
     archivedBy: t.exposeID('archivedBy', { nullable: true, description: 'The summary that replaced this memory.' }),
     status: t.field({
       type: MemoryStatusEnum,
-      resolve: async (m, _args, ctx) => memoryStatus(m, Date.now(), await ctx.services.settings.get()),
+      resolve: async (m, _args, ctx) => memoryStatus(m, ctx.services.now(), await ctx.services.settings.get()),
     }),
   }),
 });

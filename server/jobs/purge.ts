@@ -17,7 +17,7 @@ export class PurgeRunner {
   private abort: AbortController | null = null;
 
   constructor(
-    private readonly deps: { db: Db; settings: SettingsService; logger: Logger },
+    private readonly deps: { db: Db; now: () => number; settings: SettingsService; logger: Logger },
     private readonly intervalMs = HOUR_MS,
   ) {}
 
@@ -68,7 +68,7 @@ export class PurgeRunner {
   }
 
   private tick() {
-    this.nextAt = Date.now() + this.intervalMs;
+    this.nextAt = this.deps.now() + this.intervalMs;
     void this.pass();
   }
 }

@@ -42,7 +42,7 @@ const FOLLOW_MS = 500;
 /** Consecutive batches that all fail before the job gives up (the memories stay flagged for later). */
 const MAX_FAILED_BATCHES = 3;
 
-export function toJob(row: JobRow, now = Date.now()): ReindexJob {
+export function toJob(row: JobRow, now: number): ReindexJob {
   const done = row.processed + row.failed;
   const end = row.finished_at ?? now;
   const seconds = Math.max(0.001, (end - row.started_at) / 1000);
@@ -81,7 +81,7 @@ export class ReindexRunner {
   private readonly followed = new Map<string, { watchers: number; timer: NodeJS.Timeout; state: string }>();
   private stopping = false;
 
-  constructor(private readonly deps: { db: Db; vectors: VectorService; logger: Logger; batchSize: number }) {
+  constructor(private readonly deps: { db: Db; now: () => number; vectors: VectorService; logger: Logger; batchSize: number }) {
     this.events.setMaxListeners(0);
   }
 
@@ -95,7 +95,7 @@ export class ReindexRunner {
     if (running) return this.adopt(running);
     await this.probeModel();
     if (force) await vectorRepo.flagAll(this.deps.db);
-    const now = Date.now();
+    const now = this.deps.now();
     let row: JobRow;
     try {
       const total = await vectorRepo.countPending(this.deps.db);
@@ -107,7 +107,7 @@ export class ReindexRunner {
       throw error;
     }
     if (!this.stopping) this.run(row);
-    return toJob(row);
+    return toJob(row, this.deps.now());
   }
 
   /** Resumes a job that a crashed, hung or stopped process left running; called at start-up and by `watchForAbandoned`. */
@@ -127,7 +127,7 @@ export class ReindexRunner {
   async cancel(id: string): Promise<ReindexJob> {
     const row = await repo.findJob(this.deps.db, id);
     if (!row) throw notFound(`no reindex job with id ${id}`);
-    if (row.status !== 'running') return toJob(row);
+    if (row.status !== 'running') return toJob(row, this.deps.now());
     this.cancelled.add(id);
     // A job run by this process stops at its next batch; one left by a dead process is ended here.
     if (!this.loops.has(id)) await this.finish(id, { status: 'cancelled' });
@@ -138,12 +138,12 @@ export class ReindexRunner {
   async get(id: string): Promise<ReindexJob> {
     const row = await repo.findJob(this.deps.db, id);
     if (!row) throw notFound(`no reindex job with id ${id}`);
-    return toJob(row);
+    return toJob(row, this.deps.now());
   }
 
   async latest(): Promise<ReindexJob | null> {
     const row = await repo.latestJob(this.deps.db);
-    return row ? toJob(row) : null;
+    return row ? toJob(row, this.deps.now()) : null;
   }
 
   /**
@@ -201,22 +201,22 @@ export class ReindexRunner {
 
   /** Takes a running job over when its owner is gone or silent, and runs it here; returns it as it is after that. */
   private async adopt(row: JobRow): Promise<ReindexJob> {
-    if (this.stopping || this.loops.has(row.id) || !this.abandoned(row)) return toJob(row);
-    const claimed = await repo.claimJob(this.deps.db, row.id, { from: row.owner, owner: this.instanceId, now: Date.now() });
+    if (this.stopping || this.loops.has(row.id) || !this.abandoned(row)) return toJob(row, this.deps.now());
+    const claimed = await repo.claimJob(this.deps.db, row.id, { from: row.owner, owner: this.instanceId, now: this.deps.now() });
     if (!claimed) {
       // It ended, or another process claimed it first.
       const current = await repo.findJob(this.deps.db, row.id);
-      return toJob(current ?? row);
+      return toJob(current ?? row, this.deps.now());
     }
-    if (this.loops.has(row.id)) return toJob(claimed);
+    if (this.loops.has(row.id)) return toJob(claimed, this.deps.now());
     this.deps.logger.info({ job: row.id, lastPk: row.last_pk, previousOwner: row.owner }, 'resuming an interrupted reindex job');
     this.run(claimed);
-    return toJob(claimed);
+    return toJob(claimed, this.deps.now());
   }
 
   /** Whether no process runs the job: its owner is gone, or silent for too long. */
   private abandoned(row: JobRow): boolean {
-    return instanceIsGone(row.owner) || Date.now() - row.updated_at > STALE_AFTER_MS;
+    return instanceIsGone(row.owner) || this.deps.now() - row.updated_at > STALE_AFTER_MS;
   }
 
   private follow(id: string) {
@@ -240,7 +240,7 @@ export class ReindexRunner {
       const row = await repo.findJob(this.deps.db, id);
       const followed = this.followed.get(id);
       if (!row || !followed) return;
-      const job = toJob(row);
+      const job = toJob(row, this.deps.now());
       if (stateOf(job) !== followed.state) {
         followed.state = stateOf(job);
         this.events.emit(id, job);
@@ -270,7 +270,7 @@ export class ReindexRunner {
   private async loop(start: JobRow) {
     const resumeWorker = this.deps.vectors.pauseWorker();
     // The heartbeat tells other processes this job is alive even while one slow batch is embedding.
-    const beat = () => void repo.touchJob(this.deps.db, start.id, this.instanceId, Date.now()).catch(() => {});
+    const beat = () => void repo.touchJob(this.deps.db, start.id, this.instanceId, this.deps.now()).catch(() => {});
     const heartbeat = setInterval(beat, HEARTBEAT_MS);
     try {
       const ready = await this.deps.vectors.loadForJob();
@@ -282,7 +282,7 @@ export class ReindexRunner {
       if (await this.deps.vectors.ensurePrepared(ready.embedder)) {
         lastPk = 0;
         const pending = await vectorRepo.countPending(this.deps.db);
-        this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, pending, Date.now()));
+        this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, pending, this.deps.now()));
       }
       let failedBatches = 0;
       for (;;) {
@@ -292,7 +292,7 @@ export class ReindexRunner {
         if (batch.processed + batch.failed === 0) return void (await this.syncRemote(start, ready.embedder));
         lastPk = batch.lastPk;
         failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
-        this.progress(start.id, await repo.recordBatch(this.deps.db, start.id, this.instanceId, { ...batch, now: Date.now() }));
+        this.progress(start.id, await repo.recordBatch(this.deps.db, start.id, this.instanceId, { ...batch, now: this.deps.now() }));
         if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finishOwn(start.id, 'failed', batch.error));
         // Lets requests, SSE pings and other timers run between batches.
         await yieldToEventLoop();
@@ -309,7 +309,7 @@ export class ReindexRunner {
    */
   private async syncRemote(start: JobRow, embedder: Parameters<VectorService['prepareRemote']>[0]) {
     const queued = await this.deps.vectors.prepareRemote(embedder, { recreate: start.force === 1 });
-    if (queued > 0) this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, queued, Date.now()));
+    if (queued > 0) this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, queued, this.deps.now()));
     let failedBatches = 0;
     for (;;) {
       if (this.stopping) return;
@@ -317,7 +317,7 @@ export class ReindexRunner {
       const batch = await this.deps.vectors.syncRemote(this.deps.batchSize);
       if (batch.processed + batch.failed === 0) return void (await this.finishOwn(start.id, 'completed'));
       failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
-      this.progress(start.id, await repo.recordBatch(this.deps.db, start.id, this.instanceId, { ...batch, now: Date.now() }));
+      this.progress(start.id, await repo.recordBatch(this.deps.db, start.id, this.instanceId, { ...batch, now: this.deps.now() }));
       if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finishOwn(start.id, 'failed', `Qdrant sync failed: ${batch.error}`));
       await yieldToEventLoop();
     }
@@ -326,7 +326,7 @@ export class ReindexRunner {
   /** Tells watchers of a step of a job run here; a step that was not recorded means another process owns the job now. */
   private progress(id: string, row: JobRow | undefined) {
     if (!row) throw new TakenOver();
-    this.events.emit(id, toJob(row));
+    this.events.emit(id, toJob(row, this.deps.now()));
   }
 
   /** Ends a job run here, unless another process took it over meanwhile. */
@@ -335,8 +335,8 @@ export class ReindexRunner {
   }
 
   private async finish(id: string, f: { status: Exclude<ReindexJobStatus, 'running'>; error?: string | null; owner?: string }) {
-    const row = await repo.finishJob(this.deps.db, id, { ...f, now: Date.now() });
-    this.events.emit(id, toJob(row));
+    const row = await repo.finishJob(this.deps.db, id, { ...f, now: this.deps.now() });
+    this.events.emit(id, toJob(row, this.deps.now()));
   }
 }
 

@@ -63,7 +63,7 @@ export async function memoryJson(services: Services, m: Memory): Promise<z.input
     expiresAt: iso(m.expiresAt),
     accessCount: m.accessCount,
     lastAccessedAt: iso(m.lastAccessedAt),
-    status: memoryStatus(m, Date.now(), settings),
+    status: memoryStatus(m, services.now(), settings),
   };
 }
 

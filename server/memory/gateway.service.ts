@@ -94,7 +94,7 @@ export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Pr
   if (!dryRun && !(await deps.settings.get()).enabled) return nothing('disabled');
   const facts = extractFacts(input.text, { role: input.role, includeAssistant: input.includeAssistant ?? false });
   if (facts.length === 0 || dryRun) return { facts, memories: [], error: null, skipped: null };
-  const extractedAt = new Date((deps.now ?? Date.now)()).toISOString();
+  const extractedAt = new Date(deps.now()).toISOString();
   try {
     const memories = await deps.db.transaction().execute(async (trx) => {
       const stored: Memory[] = [];

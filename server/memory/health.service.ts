@@ -37,7 +37,8 @@ class CheckFailed extends Error {}
  * to a scratch table and deleted (it proves that writes reach the disk, which a rolled-back one cannot), and the free
  * space on the database's disk.
  */
-export async function checkMemoryHealth(db: Db): Promise<HealthReport> {
+export async function checkMemoryHealth(deps: { db: Db; now: () => number }): Promise<HealthReport> {
+  const { db, now } = deps;
   const checks: HealthCheck[] = [];
   const started = performance.now();
   const step = async (name: HealthCheck['name'], run: () => Promise<boolean>) => {
@@ -52,9 +53,9 @@ export async function checkMemoryHealth(db: Db): Promise<HealthReport> {
   };
   let failure: unknown = null;
   try {
-    await roundTrip(db, step);
+    await roundTrip(db, now(), step);
     await step('commit', async () => {
-      await probeCommit(db, Date.now());
+      await probeCommit(db, now());
       return true;
     });
     await step('disk', async () => {
@@ -74,16 +75,15 @@ export async function checkMemoryHealth(db: Db): Promise<HealthReport> {
     error: failure === null ? null : (fault?.message ?? (failure instanceof Error ? failure.message : String(failure))),
     errorCode: (fault?.code as HealthReport['errorCode'] | undefined) ?? null,
     checks,
-    checkedAt: new Date(),
+    checkedAt: new Date(now()),
   };
 }
 
-async function roundTrip(db: Db, step: (name: HealthCheck['name'], run: () => Promise<boolean>) => Promise<void>) {
+async function roundTrip(db: Db, now: number, step: (name: HealthCheck['name'], run: () => Promise<boolean>) => Promise<void>) {
   try {
     await db.transaction().execute(async (trx) => {
       const marker = `healthprobe${randomUUID().replaceAll('-', '')}`;
       const apiKeyId = `__health__${randomUUID()}`;
-      const now = Date.now();
       let pk = 0;
       let id = '';
       await step('create', async () => {

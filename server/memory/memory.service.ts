@@ -39,7 +39,8 @@ export interface MemoryDeps {
   access: AccessRecorder;
   /** Counts gateway retrievals; tools and tests may go without. */
   metrics?: Metrics;
-  now?: () => number;
+  /** The services' clock (ms since the epoch). */
+  now: () => number;
 }
 
 /** Whether the caller may see a memory of this API key; decided by auth, applied here. */
@@ -100,7 +101,7 @@ export interface ImportReport {
 /** Thrown inside a dry run's transaction so that it rolls back. */
 class DryRun extends Error {}
 
-const clock = (deps: MemoryDeps) => (deps.now ?? Date.now)();
+const clock = (deps: MemoryDeps) => deps.now();
 const uuidSchema = z.uuid('id must be a UUID');
 const pageSchema = z.object({ limit: limitSchema, offset: offsetSchema });
 

@@ -37,7 +37,7 @@ export async function purgeMemories(
   opts: { batchSize?: number; signal?: AbortSignal; onProgress?: (p: PurgeProgress) => void } = {},
 ): Promise<PurgeOutcome> {
   const size = parseInput(batchSizeSchema, opts.batchSize ?? DELETE_BATCH_SIZE);
-  const cutoffs = purgeCutoffs((deps.now ?? Date.now)(), await deps.settings.get());
+  const cutoffs = purgeCutoffs(deps.now(), await deps.settings.get());
   const total = await repo.countPurgeable(deps.db, cutoffs);
   const purged = { expired: 0, outOfRetention: 0 };
   const run =

@@ -25,7 +25,7 @@ export interface QdrantSearchResult {
 export async function searchQdrant(deps: MemoryDeps, input: z.input<typeof inputSchema>): Promise<QdrantSearchResult> {
   const { apiKeyId, query, topK } = parseInput(inputSchema, input);
   if (!deps.vectors) throw badInput('Qdrant search failed: no vector search is configured');
-  const now = (deps.now ?? Date.now)();
+  const now = deps.now();
   const scope: RetrievalScope = {
     apiKeyId,
     sessionId: null,

@@ -139,7 +139,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
 
   // A preview shows the counters as they are; the gateway call never waits for a write.
   if (!options.record) await deps.access.flush();
-  const now = (deps.now ?? Date.now)();
+  const now = deps.now();
   const scope: repo.RetrievalScope = {
     apiKeyId: input.apiKeyId,
     sessionId: input.sessionId ?? null,

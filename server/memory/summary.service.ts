@@ -72,7 +72,7 @@ export async function summarize(deps: MemoryDeps, raw: z.input<typeof inputSchem
 }
 
 async function summarizeOnce(deps: MemoryDeps, input: z.output<typeof inputSchema>): Promise<SummaryOutcome> {
-  const now = (deps.now ?? Date.now)();
+  const now = deps.now();
   const settings = await deps.settings.get();
   const olderThanDays = input.olderThanDays ?? defaultOlderThanDays(settings);
   const writtenBefore = now - olderThanDays * DAY_MS;
@@ -200,7 +200,7 @@ export async function compactOldMemories(
   deps: MemoryDeps,
   opts: { olderThanDays: number; minCandidates: number; maxKeys: number; after?: string | null },
 ) {
-  const now = (deps.now ?? Date.now)();
+  const now = deps.now();
   const settings = await deps.settings.get();
   const results: { apiKeyId: string; archived: number; tokensSaved: number }[] = [];
   let after = opts.after ?? null;

@@ -81,10 +81,16 @@ const patchSchema = settingsSchema.partial().strict();
 export class SettingsService {
   private cached: Settings | null = null;
 
+  private readonly db: Db;
+  private readonly now: () => number;
+
   constructor(
-    private readonly db: Db,
+    deps: { db: Db; now: () => number },
     private readonly onInvalidRow: (name: string, reason: string) => void = () => {},
-  ) {}
+  ) {
+    this.db = deps.db;
+    this.now = deps.now;
+  }
 
   async get(): Promise<Settings> {
     this.cached ??= await this.load();
@@ -94,7 +100,7 @@ export class SettingsService {
   async update(patch: SettingsPatch): Promise<Settings> {
     const given = stripUndefined(patch);
     const parsed = parseInput(patchSchema, given);
-    const now = Date.now();
+    const now = this.now();
     // Zod 4 fills in defaults even under .partial(): writing all of the parsed patch would reset every
     // setting the patch did not name.
     await repo.writeSettings(this.db, Object.fromEntries(Object.entries(parsed).filter(([name]) => name in given)), now);

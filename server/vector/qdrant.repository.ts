@@ -32,8 +32,7 @@ export async function outboxEnabled(db: Db): Promise<boolean> {
 }
 
 /** Queues every memory that has a local vector: the backfill of a new or rebuilt collection. */
-export async function enqueueAllWithVectors(db: Db) {
-  const now = Date.now();
+export async function enqueueAllWithVectors(db: Db, now: number) {
   await sql`insert into qdrant_outbox (pk, op, enqueued_at) select memory_pk, 'upsert', ${now} from memory_vec where true
     on conflict (pk) do update set op = 'upsert', enqueued_at = excluded.enqueued_at`.execute(db);
 }

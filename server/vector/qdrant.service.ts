@@ -51,11 +51,11 @@ export class QdrantService {
   constructor(
     private readonly deps: {
       db: Db;
+      /** The services' clock: the circuit breaker's time and the cleanup's cutoffs. */
+      now: () => number;
       settings: SettingsService;
       qdrant: QdrantSettingsStore;
       logger: Logger;
-      /** The circuit breaker's time source; Date.now unless a test moves time itself. */
-      clock?: () => number;
     },
   ) {}
 
@@ -93,7 +93,7 @@ export class QdrantService {
     if (!connection) return null;
     const key = JSON.stringify(connection);
     if (this.current?.key !== key) {
-      this.current = { key, index: new QdrantIndex(connection, this.deps.clock) };
+      this.current = { key, index: new QdrantIndex(connection, this.deps.now) };
       this.prepared = null;
       this.incompatible = null;
     }
@@ -119,7 +119,7 @@ export class QdrantService {
       // and completed by a reindex. Queuing every vector each time this object first prepares the collection
       // would re-upload everything on every start and every change of a connection setting (even the timeout),
       // with retrieval answered by sqlite-vec until it ended.
-      if (reset) await repo.enqueueAllWithVectors(this.deps.db);
+      if (reset) await repo.enqueueAllWithVectors(this.deps.db, this.deps.now());
       this.prepared = key;
       this.incompatible = null;
       return true;
@@ -138,7 +138,7 @@ export class QdrantService {
   }
 
   async enqueueAll() {
-    await repo.enqueueAllWithVectors(this.deps.db);
+    await repo.enqueueAllWithVectors(this.deps.db, this.deps.now());
   }
 
   /**
@@ -205,7 +205,7 @@ export class QdrantService {
   async cleanup(): Promise<number> {
     const index = await this.index();
     if (!index) return 0;
-    const now = Date.now();
+    const now = this.deps.now();
     try {
       let deleted = await index.deleteStale(now, retentionCutoff(now, await this.deps.settings.get()));
       for await (const ids of index.pointIds()) {

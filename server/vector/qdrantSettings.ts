@@ -69,10 +69,16 @@ export class QdrantSettingsStore {
   private cached: Stored | null = null;
   private version = 0;
 
+  private readonly db: Db;
+  private readonly now: () => number;
+
   constructor(
-    private readonly db: Db,
+    deps: { db: Db; now: () => number },
     private readonly env: NodeJS.ProcessEnv = {},
-  ) {}
+  ) {
+    this.db = deps.db;
+    this.now = deps.now;
+  }
 
   revision(): number {
     return this.version;
@@ -114,7 +120,7 @@ export class QdrantSettingsStore {
     this.cached ??= await this.load();
     const url = this.env.MNEMO_QDRANT_URL || ('url' in changes ? changes.url : this.cached.url);
     if (opts.requireUrl && !url) throw badInput('set a Qdrant url (or host and port) before enabling it');
-    await writeSettings(this.db, Object.fromEntries(Object.entries(changes).map(([name, value]) => [PREFIX + name, value])), Date.now());
+    await writeSettings(this.db, Object.fromEntries(Object.entries(changes).map(([name, value]) => [PREFIX + name, value])), this.now());
     this.cached = null;
     this.version++;
     return this.view();

@@ -22,7 +22,13 @@ import {
 export class SqliteVecIndex implements VectorIndex {
   readonly backend = 'sqlite-vec' as const;
 
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  private readonly now: () => number;
+
+  constructor(deps: { db: Db; now: () => number }) {
+    this.db = deps.db;
+    this.now = deps.now;
+  }
 
   async signature(): Promise<VectorSignature | null> {
     const meta = await repo.vectorMeta(this.db);
@@ -34,13 +40,13 @@ export class SqliteVecIndex implements VectorIndex {
     const meta = await repo.vectorMeta(this.db);
     const key = signatureKey(signature);
     if (meta.signature === key && (await repo.vectorTableExists(this.db))) return { reset: false };
-    await repo.rebuildVectorTable(this.db, { ...signature, key }, Date.now());
+    await repo.rebuildVectorTable(this.db, { ...signature, key }, this.now());
     return { reset: meta.signature !== null };
   }
 
   async upsert(items: readonly VectorItem[]): Promise<void> {
     if (items.length === 0) return;
-    await repo.upsertVectors(this.db, items, (await repo.vectorMeta(this.db)).quantization, Date.now());
+    await repo.upsertVectors(this.db, items, (await repo.vectorMeta(this.db)).quantization, this.now());
   }
 
   async delete(pks: readonly number[]): Promise<void> {
@@ -59,7 +65,7 @@ export class SqliteVecIndex implements VectorIndex {
   }
 
   async reset(): Promise<void> {
-    await repo.clearVectorTable(this.db, Date.now());
+    await repo.clearVectorTable(this.db, this.now());
   }
 
   async status(): Promise<VectorIndexStatus> {

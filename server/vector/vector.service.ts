@@ -29,6 +29,8 @@ const PROVIDER_TEST_TIMEOUT_MS = 10_000;
 
 export interface VectorServiceDeps {
   db: Db;
+  /** The services' clock: the local models' retry delay and the recent-call windows. */
+  now: () => number;
   settings: SettingsService;
   providers: ProviderService;
   config: VectorConfig;
@@ -122,8 +124,8 @@ export class VectorService {
       if (this.fellBack?.from === choice.key) choice = choice.fallback(this.fellBack.reason);
     }
     if (this.current?.key !== choice.key) {
-      const model = choice.create?.() ?? null;
-      const calls = new CallRecord();
+      const model = choice.create?.(this.deps.now) ?? null;
+      const calls = new CallRecord(this.deps.now);
       const metered = model && this.deps.metrics ? meteredEmbedder(model, this.deps.metrics) : model;
       const uncached = metered && trackedEmbedder(metered, calls);
       const embedder =
@@ -316,7 +318,7 @@ export class VectorService {
     const endpoint = await this.deps.providers.endpoint(name, 'rerank');
     if (!endpoint) return off(`rerank model "${name}" is not configured`);
     const key = `${name}|${endpoint.baseUrl}`;
-    if (this.rerankCalls?.key !== key) this.rerankCalls = { key, record: new CallRecord() };
+    if (this.rerankCalls?.key !== key) this.rerankCalls = { key, record: new CallRecord(this.deps.now) };
     const { record } = this.rerankCalls;
     const reranker = new RemoteReranker({
       baseUrl: endpoint.baseUrl,

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { mnemoEntry, ROOT } from '../helpers/mnemoEntry.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 export const DOCS = path.join(ROOT, 'docs');
 
@@ -148,7 +148,7 @@ export async function horizontalOverflow(page: Page): Promise<{ overflow: number
 }
 
 async function serve(dataDir: string, env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts', 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...mnemoEntry(), 'serve', '--port', '0'], {
     cwd: ROOT,
     env: {
       ...process.env,

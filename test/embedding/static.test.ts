@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { EmbeddingError, unknownTextVector } from '../../server/embedding/embedder.ts';
 import { STATIC_MODEL_FILES, StaticEmbedder, type StaticEmbedderOptions } from '../../server/embedding/static.ts';
 import { type HubDouble, startHubDouble } from '../doubles/hub.ts';
+import { testClock } from '../helpers/clock.ts';
 import { pseudoRandomVector, SPECIAL_TOKENS, writeStaticModel } from '../helpers/models.ts';
 
 const MODEL = 'minishlab/potion-test';
@@ -325,9 +326,10 @@ describe('static embedder: a failed load is not sticky', () => {
 
   it('tries again after retryAfterMs and then succeeds', async () => {
     hub.fault('config.json', { kind: 'status', status: 503 }, 1);
-    const e = embedder({ allowDownload: true, retryAfterMs: 100 });
+    const clock = testClock();
+    const e = embedder({ allowDownload: true, retryAfterMs: 60_000, now: clock.now });
     await loadError(e);
-    await new Promise((r) => setTimeout(r, 120));
+    clock.skip(60_000);
     await e.load();
     expect(e.state()).toBe('ready');
     expect(e.lastError()).toBeNull();

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ROOT, runMnemo, spawnMnemo } from '../helpers/mnemoProcess.ts';
+import { ROOT } from '../helpers/mnemoEntry.ts';
+import { runMnemo, spawnMnemo } from '../helpers/mnemoProcess.ts';
 
 let tmp: string;
 let dataDir: string;

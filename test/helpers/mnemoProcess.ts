@@ -1,8 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { runCli } from '../../server/cli.ts';
-
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+import { mnemoEntry, ROOT } from './mnemoEntry.ts';
 
 export interface MnemoProcess {
   child: ChildProcess;
@@ -14,8 +12,8 @@ export interface MnemoProcess {
 }
 
 /**
- * `node --import tsx server/main.ts ...args` as a real process, with only the environment given (plus PATH): one
- * process, so a signal reaches mnemo itself (the tsx CLI would run it in a child and relay signals). `uid`/`gid` run it
+ * `mnemo ...args` as a real process (mnemoEntry), with only the environment given (plus PATH): one process, so a
+ * signal reaches mnemo itself (the tsx CLI would run it in a child and relay signals). `uid`/`gid` run it
  * as another user (a test run as root checks what a file mode means to an ordinary one); `preload` modules are imported
  * before mnemo's own (a test's hook into the process).
  */
@@ -25,7 +23,7 @@ export function spawnMnemo(
   user: { uid?: number; gid?: number } = {},
   preload: string[] = [],
 ): MnemoProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((p) => ['--import', p]), 'server/main.ts', ...args], {
+  const child = spawn(process.execPath, [...preload.flatMap((p) => ['--import', p]), ...mnemoEntry(), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,18 +1,30 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type App, type AppOptions, createApp } from '../../server/app.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger, type Logger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import type { VectorConfig } from '../../server/vectorConfig.ts';
+import { CREATE_TOKEN } from './operations.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
+/**
+ * An operation: a typed document from test/generated/graphql.ts (result and variables typed), or a string a test
+ * writes itself (untyped).
+ */
+export type Operation<TResult = any, TVariables = any> = DocumentTypeDecoration<TResult, TVariables> | string;
+
 export interface GraphQLResponse<T = any> {
   status: number;
-  data: T | null | undefined;
+  /**
+   * The operation's result: null or absent when the response has errors, typed as present so that a test that has
+   * checked `errors` reads it directly.
+   */
+  data: T;
   errors: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[] | undefined;
 }
 
@@ -23,15 +35,26 @@ export interface TestApp {
   services: Services;
   /** The HTTP app itself: readiness, draining. */
   http: App;
-  /** Sends one GraphQL operation over real HTTP, as the admin unless another token is given. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<GraphQLResponse<T>>;
+  /**
+   * Sends one GraphQL operation over real HTTP, as the admin unless another token is given. Its variables are not
+   * checked against the document's: this is how a test sends what the server must refuse.
+   */
+  gql<TResult = any>(
+    query: Operation<TResult>,
+    variables?: Record<string, unknown>,
+    token?: string | null,
+  ): Promise<GraphQLResponse<TResult>>;
   /**
    * Sends variables already written as JSON: for values JSON.stringify cannot write (10,000 levels deep) and bodies the
    * test spells out.
    */
-  gqlJson<T = any>(query: string, variablesJson: string, token?: string | null): Promise<GraphQLResponse<T>>;
-  /** Like gql, but fails the test on any error and returns data. */
-  ok<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<T>;
+  gqlJson<TResult = any>(query: Operation<TResult>, variablesJson: string, token?: string | null): Promise<GraphQLResponse<TResult>>;
+  /** Like gql, but fails the test on any error and returns data; a typed document's variables are checked. */
+  ok<TResult = any, TVariables = Record<string, unknown>>(
+    query: Operation<TResult, TVariables>,
+    variables?: NoInfer<TVariables>,
+    token?: string | null,
+  ): Promise<TResult>;
   mintToken(opts?: { apiKeyId?: string; role?: 'ADMIN' | 'GATEWAY' }): Promise<string>;
   close(): Promise<void>;
 }
@@ -41,7 +64,7 @@ export interface TestAppOptions {
   engine?: VectorConfig;
   /** The environment the services read (MNEMO_QDRANT_*); by default none. */
   env?: NodeJS.ProcessEnv;
-  /** The time the services see (the Qdrant circuit breaker); a test moves it instead of waiting. */
+  /** The services' clock (every timestamp, delay and cutoff they use); a test moves it instead of waiting (helpers/clock.ts). */
   clock?: () => number;
   /** An existing folder to use (its mnemo.db is opened, not replaced); by default a fresh temp folder. */
   dir?: string;
@@ -81,15 +104,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const answer = (await res.json()) as { data?: any; errors?: GraphQLResponse['errors'] };
     return { status: res.status, data: answer.data, errors: answer.errors };
   };
-  const gql: TestApp['gql'] = (query, variables, token = ADMIN_TOKEN) => post(JSON.stringify({ query, variables }), token);
+  const gql: TestApp['gql'] = (query, variables, token = ADMIN_TOKEN) => post(JSON.stringify({ query: String(query), variables }), token);
   const gqlJson: TestApp['gqlJson'] = (query, variablesJson, token = ADMIN_TOKEN) =>
-    post(`{"query":${JSON.stringify(query)},"variables":${variablesJson}}`, token);
+    post(`{"query":${JSON.stringify(String(query))},"variables":${variablesJson}}`, token);
 
-  const ok: TestApp['ok'] = async (query, variables, token) => {
-    const res = await gql(query, variables, token);
+  async function ok<TResult, TVariables>(query: Operation<TResult, TVariables>, variables?: TVariables, token?: string | null) {
+    const res = await gql(query, variables as Record<string, unknown> | undefined, token);
     if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
-    return res.data;
-  };
+    // Without errors, a GraphQL response carries its data.
+    return res.data as TResult;
+  }
 
   return {
     url,
@@ -101,10 +125,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     gqlJson,
     ok,
     mintToken: async ({ apiKeyId, role = 'GATEWAY' } = {}) => {
-      const data = await ok<{ createAccessToken: { token: string } }>(
-        `mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }`,
-        { input: { name: `test ${role} ${apiKeyId ?? '*'}`, role, apiKeyId } },
-      );
+      const data = await ok(CREATE_TOKEN, { input: { name: `test ${role} ${apiKeyId ?? '*'}`, role, apiKeyId } });
       return data.createAccessToken.token;
     },
     close: async () => {

@@ -11,11 +11,12 @@ import {
   IMPORT_MEMORIES,
   LIST_MEMORIES,
   LIST_TOKENS,
+  type MemoryInput,
   REVOKE_TOKEN,
   UPDATE_MEMORY,
   UPDATE_SETTINGS,
 } from '../helpers/operations.ts';
-import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { ADMIN_TOKEN, type Operation, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -26,7 +27,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const asAdmin = (input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
+const asAdmin = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const codeOf = (res: Awaited<ReturnType<TestApp['gql']>>) => onlyError(res).extensions?.code;
 
 /** Mints a token and also returns its id, for tests that revoke it. */
@@ -106,7 +107,7 @@ describe('a gateway token bound to API key "a"', () => {
     memoryOfB = await asAdmin({ apiKeyId: 'b', key: 'secret-of-b', content: 'B likes tea' });
   });
 
-  const asA = (query: string, variables: Record<string, unknown> = {}) => app.gql(query, variables, tokenA);
+  const asA = <TResult>(query: Operation<TResult>, variables: Record<string, unknown> = {}) => app.gql(query, variables, tokenA);
 
   it('creates, lists, reads, updates and deletes memories of "a"', async () => {
     const created = await asA(CREATE_MEMORY, { input: { apiKeyId: 'a', key: 'bound-crud', content: 'A likes coffee' } });
@@ -119,7 +120,7 @@ describe('a gateway token bound to API key "a"', () => {
     expect(listed.data.memories.items.map((m: { id: string }) => m.id)).toContain(id);
 
     const read = await asA(GET_MEMORY, { id });
-    expect(read.data.memory.content).toBe('A likes coffee');
+    expect(read.data.memory?.content).toBe('A likes coffee');
 
     const updated = await asA(UPDATE_MEMORY, { id, input: { content: 'A likes espresso' } });
     expect(updated.errors).toBeUndefined();
@@ -184,7 +185,7 @@ describe('a gateway token bound to API key "a"', () => {
     expect(del.extensions?.code).toBe('NOT_FOUND');
 
     const still = await app.ok(GET_MEMORY, { id: memoryOfB.id });
-    expect(still.memory.content).toBe('B likes tea');
+    expect(still.memory?.content).toBe('B likes tea');
   });
 
   it('imports rows of "a" and rejects each row naming "b"', async () => {
@@ -203,7 +204,7 @@ describe('a gateway token bound to API key "a"', () => {
     expect(importMemories.updated).toBe(0);
     expect(importMemories.rejected).toHaveLength(1);
     expect(importMemories.rejected[0]).toMatchObject({ index: 1, key: 'import-b' });
-    expect(importMemories.rejected[0].reason).toContain('"b"');
+    expect(importMemories.rejected[0]?.reason).toContain('"b"');
 
     const ofA = await app.ok(EXPORT_MEMORIES, { apiKeyId: 'a' });
     expect(ofA.exportMemories.map((m: { key: string }) => m.key)).toEqual(expect.arrayContaining(['import-a-1', 'import-a-2']));
@@ -231,7 +232,7 @@ describe('an unbound gateway token', () => {
     expect(two.errors).toBeUndefined();
     const list = await app.gql(LIST_MEMORIES, { apiKeyId: 'u2' }, token);
     expect(list.data.memories.items.map((m: { content: string }) => m.content)).toEqual(['for u2']);
-    expect((await app.gql(GET_MEMORY, { id: one.data.createMemory.id }, token)).data.memory.content).toBe('for u1');
+    expect((await app.gql(GET_MEMORY, { id: one.data.createMemory.id }, token)).data.memory?.content).toBe('for u1');
   });
 
   it('must name an API key to create a memory (BAD_USER_INPUT)', async () => {

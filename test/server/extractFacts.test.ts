@@ -49,7 +49,7 @@ describe('extractFacts', () => {
     await extract({ apiKeyId: 'ex-2', role: 'USER', text: 'I don’t like Python anymore.' });
     const memories = await stored('ex-2');
     expect(memories).toHaveLength(1);
-    expect(memories[0].content).toMatch(/^Dislikes Python/);
+    expect(memories[0]?.content).toMatch(/^Dislikes Python/);
   });
 
   it("does not take the assistant's own plans for the user's decisions", async () => {

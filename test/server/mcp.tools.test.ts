@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryExtract } from '../../server/mcp/gateway.tools.ts';
 import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryList, memoryUpdate } from '../../server/mcp/memory.tools.ts';
 import { call, callError, httpTransport, mcpClient, RETRIEVE, type RetrieveAnswer } from '../helpers/mcp.ts';
+import { mnemoEntry, ROOT } from '../helpers/mnemoEntry.ts';
 import { CREATE_TOKEN, GET_MEMORY, LIST_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import type { Operation } from '../helpers/testApp.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN_TOKEN = 'mcp-admin-token-0123456789';
 
 let dataDir: string;
@@ -23,7 +24,7 @@ const stderrOfMcp: string[] = [];
 /** A real `mnemo serve` (the CLI as a child process) on a temp data folder. */
 async function serve(): Promise<void> {
   dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-mcp-'));
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1'], {
+  server = spawn(process.execPath, [...mnemoEntry(), 'serve', '--port', '0', '--host', '127.0.0.1'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -53,7 +54,7 @@ async function serve(): Promise<void> {
 async function stdioClient(token: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'server/main.ts', 'mcp'],
+    args: [...mnemoEntry(), 'mcp'],
     cwd: ROOT,
     env: { MNEMO_URL: url, MNEMO_TOKEN: token },
     stderr: 'pipe',
@@ -64,11 +65,11 @@ async function stdioClient(token: string): Promise<Client> {
   return client;
 }
 
-async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+async function gql<T>(query: Operation<T>, variables: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: String(query), variables }),
   });
   const body = (await res.json()) as { data: T; errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
@@ -147,7 +148,7 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
     expect(listed.totalCount).toBe(viaGraphql.totalCount);
     expect(listed.memories.map((m) => m.id)).toEqual(viaGraphql.items.map((m) => m.id));
     const { memory } = await call(client(), memoryGet, { id: listed.memories[0]!.id });
-    const { memory: viaGraphqlMemory } = await gql<{ memory: Record<string, unknown> }>(GET_MEMORY, { id: memory.id });
+    const viaGraphqlMemory = (await gql(GET_MEMORY, { id: memory.id })).memory!;
     expect(memory).toMatchObject({
       id: viaGraphqlMemory.id,
       key: viaGraphqlMemory.key,
@@ -166,16 +167,14 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
       sessionId: 'week-49',
     });
     expect(memory).toMatchObject({ content: 'Deploys go out on Wednesdays.', sessionId: 'week-49', type: 'procedural' });
-    expect((await gql<{ memory: { content: string } }>(GET_MEMORY, { id: deploy!.id })).memory.content).toBe(
-      'Deploys go out on Wednesdays.',
-    );
+    expect((await gql(GET_MEMORY, { id: deploy!.id })).memory?.content).toBe('Deploys go out on Wednesdays.');
   });
 
   it('memory_delete removes the memory for good and returns it as it was', async () => {
     const [deploy] = (await listOf(apiKeyId)).items.filter((m) => m.key === 'deploy');
     const { deleted } = await call(client(), memoryDelete, { id: deploy!.id });
     expect(deleted).toMatchObject({ id: deploy!.id, content: 'Deploys go out on Wednesdays.' });
-    expect((await gql<{ memory: unknown }>(GET_MEMORY, { id: deploy!.id })).memory).toBeNull();
+    expect((await gql(GET_MEMORY, { id: deploy!.id })).memory).toBeNull();
     expect((await callError(client(), 'memory_delete', { id: deploy!.id })).code).toBe('NOT_FOUND');
   });
 
@@ -208,7 +207,7 @@ describe('mnemo mcp', () => {
   });
 
   it('answers every call with UNAUTHENTICATED once its token is revoked, and keeps running', async () => {
-    const { createAccessToken } = await gql<{ createAccessToken: { token: string; accessToken: { id: string } } }>(CREATE_TOKEN, {
+    const { createAccessToken } = await gql(CREATE_TOKEN, {
       input: { name: 'ide', role: 'GATEWAY', apiKeyId: 'key-ide' },
     });
     const ide = await stdioClient(createAccessToken.token);

@@ -8,7 +8,7 @@ import {
   LIST_MEMORIES,
   UPDATE_MEMORY,
 } from '../helpers/operations.ts';
-import { type GraphQLResponse, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { type GraphQLResponse, type Operation, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
 let existing: { id: string };
@@ -50,7 +50,7 @@ function expectRejected(res: GraphQLResponse, code: string, message: string | Re
 
 interface Case {
   name: string;
-  query: string;
+  query: Operation;
   variables?: () => Record<string, unknown>;
   code?: string;
   message: string | RegExp;

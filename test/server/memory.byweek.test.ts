@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_MEMORIES } from '../helpers/operations.ts';
+import { IMPORT_MEMORIES, type MemoryInput } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const importRows = (memories: Record<string, unknown>[]) => app.ok(IMPORT_MEMORIES, { memories }).then((d) => d.importMemories);
+const importRows = (memories: MemoryInput[]) => app.ok(IMPORT_MEMORIES, { memories }).then((d) => d.importMemories);
 
 const STATS = `query Weeks($apiKeyId: String, $type: MemoryType, $search: String, $includeExpired: Boolean) {
   memories(apiKeyId: $apiKeyId, type: $type, search: $search, includeExpired: $includeExpired, limit: 1) {

@@ -5,7 +5,7 @@ import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { AccessRecorder } from '../../server/memory/accessRecorder.ts';
 import { createMemory } from '../../server/memory/memory.service.ts';
 import { SettingsService } from '../../server/settings/settings.service.ts';
-import { CREATE_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, UPDATE_MEMORY } from '../helpers/operations.ts';
+import { CREATE_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const dbFile = () => path.join(app.dir, 'mnemo.db');
-const create = (input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
+const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const rowsOf = (apiKeyId: string) =>
   app.database.sqlite.prepare('select id, key, content from memories where api_key_id = ? order by pk').all(apiKeyId) as {
     id: string;
@@ -82,7 +82,12 @@ describe('concurrent writes of one key', () => {
   it('keeps exactly one memory when two database connections write the same key interleaved', async () => {
     const connections: OpenedDatabase[] = [openDatabase(dbFile()), openDatabase(dbFile())];
     try {
-      const deps = connections.map((c) => ({ db: c.db, settings: new SettingsService(c.db), access: new AccessRecorder(c.db) }));
+      const deps = connections.map((c) => ({
+        db: c.db,
+        now: Date.now,
+        settings: new SettingsService({ db: c.db, now: Date.now }),
+        access: new AccessRecorder(c.db),
+      }));
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           createMemory(deps[i % 2]!, { apiKeyId: 'conc-3', key: 'shared', content: `from connection ${i % 2}, write ${i}` }),

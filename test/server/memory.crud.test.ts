@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_MEMORY, DELETE_MEMORY, GET_MEMORY, UPDATE_MEMORY } from '../helpers/operations.ts';
+import { CREATE_MEMORY, DELETE_MEMORY, GET_MEMORY, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const create = (input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
+const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 
 describe('creating, reading, updating and deleting memories', () => {
   it('stores a memory and returns it with a UUID, a token count and ACTIVE status', async () => {

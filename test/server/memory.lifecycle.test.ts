@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ClearMemoriesMutationVariables } from '../generated/graphql.ts';
 import {
   CLEAR_MEMORIES,
   CREATE_MEMORY,
@@ -6,6 +7,7 @@ import {
   GET_MEMORY,
   IMPORT_MEMORIES,
   LIST_MEMORIES,
+  type MemoryInput,
   UPDATE_MEMORY,
   UPDATE_SETTINGS,
 } from '../helpers/operations.ts';
@@ -21,13 +23,12 @@ const DAY = 86_400_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-const create = (input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
-const importRows = (memories: Record<string, unknown>[], token?: string) =>
-  app.ok(IMPORT_MEMORIES, { memories }, token).then((d) => d.importMemories);
+const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
+const importRows = (memories: MemoryInput[], token?: string) => app.ok(IMPORT_MEMORIES, { memories }, token).then((d) => d.importMemories);
 const list = (vars: Record<string, unknown>) => app.ok(LIST_MEMORIES, { limit: 500, ...vars }).then((d) => d.memories);
 const keysOf = (page: { items: { key: string }[] }) => page.items.map((m) => m.key).sort();
 const byKey = (page: { items: { key: string }[] }, key: string) => page.items.find((m) => m.key === key) as Record<string, any> | undefined;
-const clear = (vars: Record<string, unknown>) => app.ok(CLEAR_MEMORIES, vars).then((d) => d.clearMemories as number);
+const clear = (vars: ClearMemoriesMutationVariables) => app.ok(CLEAR_MEMORIES, vars).then((d) => d.clearMemories);
 const countOf = (apiKeyId: string) =>
   (app.database.sqlite.prepare('select count(*) as n from memories where api_key_id = ?').get(apiKeyId) as { n: number }).n;
 const indexedMatches = (word: string) =>
@@ -225,7 +226,7 @@ describe('importing memories', () => {
     expect(report.imported).toBe(2);
     expect(report.updated).toBe(0);
     expect(report.rejected.map((r: { index: number }) => r.index)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    const reason = (i: number) => report.rejected.find((r: { index: number }) => r.index === i).reason as string;
+    const reason = (i: number) => report.rejected.find((r) => r.index === i)?.reason;
     expect(reason(1)).toBe('content must not be empty');
     expect(reason(2)).toBe('content must not be empty');
     expect(reason(3)).toContain('key is longer than 512 characters');
@@ -233,7 +234,7 @@ describe('importing memories', () => {
     expect(reason(5)).toContain('metadata is larger than 16384 bytes');
     expect(reason(6)).toContain('sessionId must not be empty');
     expect(reason(7)).toContain('apiKeyId must not be empty');
-    expect(report.rejected.find((r: { index: number }) => r.index === 1).key).toBe('empty');
+    expect(report.rejected.find((r) => r.index === 1)?.key).toBe('empty');
     expect(keysOf(await list({ apiKeyId: 'life-imp-3' }))).toEqual(['good-0', 'good-8']);
   });
 
@@ -275,10 +276,10 @@ describe('importing memories', () => {
     const exported = (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'life-imp-6' })).exportMemories as Record<string, any>[];
     await clear({ apiKeyId: 'life-imp-6' });
     const fields = ['apiKeyId', 'sessionId', 'type', 'key', 'content', 'metadata', 'createdAt', 'expiresAt'] as const;
-    const pick = (m: Record<string, any>) => Object.fromEntries(fields.map((f) => [f, m[f]]));
+    const pick = (m: Record<string, any>) => Object.fromEntries(fields.map((f) => [f, m[f]])) as MemoryInput;
     expect(await importRows(exported.map(pick))).toEqual({ imported: 2, updated: 0, rejected: [] });
     const restored = (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'life-imp-6' })).exportMemories as Record<string, any>[];
-    const byKeyOrder = (ms: Record<string, any>[]) => ms.map(pick).sort((a, b) => a.key.localeCompare(b.key));
+    const byKeyOrder = (ms: Record<string, any>[]) => ms.map(pick).sort((a, b) => String(a.key).localeCompare(String(b.key)));
     expect(byKeyOrder(restored)).toEqual(byKeyOrder(exported));
   });
 });

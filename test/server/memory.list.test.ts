@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, MEMORY_STATS, UPDATE_MEMORY } from '../helpers/operations.ts';
+import { CREATE_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, MEMORY_STATS, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
@@ -11,8 +11,8 @@ afterAll(() => app.close());
 const MINUTE = 60_000;
 const minutesAgo = (n: number) => new Date(Date.now() - n * MINUTE).toISOString();
 
-const create = (input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
-const importRows = (memories: Record<string, unknown>[]) => app.ok(IMPORT_MEMORIES, { memories }).then((d) => d.importMemories);
+const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
+const importRows = (memories: MemoryInput[]) => app.ok(IMPORT_MEMORIES, { memories }).then((d) => d.importMemories);
 const list = (vars: Record<string, unknown>) => app.ok(LIST_MEMORIES, vars).then((d) => d.memories);
 const keysOf = (page: { items: { key: string }[] }) => page.items.map((m) => m.key);
 const search = (apiKeyId: string, text: string) => list({ apiKeyId, search: text, limit: 500 }).then(keysOf);
@@ -255,7 +255,7 @@ describe('ordering memories', () => {
   it('orders by last update', async () => {
     const page = await list({ apiKeyId: key });
     const c = page.items.find((m: { key: string }) => m.key === 'c');
-    await app.ok(UPDATE_MEMORY, { id: c.id, input: { metadata: { touched: true } } });
+    await app.ok(UPDATE_MEMORY, { id: c!.id, input: { metadata: { touched: true } } });
     expect(keysOf(await list({ apiKeyId: key, orderBy: 'UPDATED_AT', direction: 'DESC' }))[0]).toBe('c');
   });
 
@@ -271,10 +271,15 @@ describe('ordering memories', () => {
 describe('memory statistics', () => {
   it('counts entries, tokens and types over every matching memory, not just the page', async () => {
     await importRows([
-      ...Array.from({ length: 30 }, (_, i) => ({ apiKeyId: 'list-stats', type: 'FACTUAL', key: `f${i}`, content: `fact number ${i}` })),
+      ...Array.from({ length: 30 }, (_, i) => ({
+        apiKeyId: 'list-stats',
+        type: 'FACTUAL' as const,
+        key: `f${i}`,
+        content: `fact number ${i}`,
+      })),
       ...Array.from({ length: 12 }, (_, i) => ({
         apiKeyId: 'list-stats',
-        type: 'EPISODIC',
+        type: 'EPISODIC' as const,
         key: `e${i}`,
         content: `episode ${i} happened`,
       })),

@@ -5,7 +5,8 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD } from '../../server/vector/qdrantIndex.ts';
 import { type QdrantDouble, type RecordedRequest, startQdrantDouble } from '../doubles/qdrant.ts';
-import { CREATE_MEMORY, DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { type TestClock, testClock } from '../helpers/clock.ts';
+import { CREATE_MEMORY, DELETE_MEMORY, IMPORT_MEMORIES, type MemoryInput, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
@@ -45,8 +46,8 @@ interface Retrieved {
 interface QdrantApp extends TestApp {
   /** The double this app's Qdrant settings point at (once connected). */
   qdrant: QdrantDouble;
-  /** The time the circuit breaker sees; a test moves it forward instead of waiting out the cooldown. */
-  clock: { now: number };
+  /** The services' time; a test moves it forward instead of waiting out the breaker's cooldown. */
+  clock: TestClock;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -56,7 +57,7 @@ afterEach(async () => {
 });
 
 /**
- * A mnemo with the topic model, MNEMO_QDRANT_* variables and a clock the circuit breaker reads. Retention is
+ * A mnemo with the topic model, MNEMO_QDRANT_* variables and a clock the test moves. Retention is
  * 90 days; the Qdrant double starts with `apiKey` when given.
  */
 async function start(opts: { env?: Record<string, string>; apiKey?: string; batchSize?: number } = {}): Promise<QdrantApp> {
@@ -66,9 +67,9 @@ async function start(opts: { env?: Record<string, string>; apiKey?: string; batc
     expect(qdrant.responseProblems).toEqual([]);
     await qdrant.close();
   });
-  const clock = { now: Date.now() };
+  const clock = testClock();
   const engine = topicEngine(models, opts.batchSize ? { MEMORY_EMBEDDING_BATCH_SIZE: String(opts.batchSize) } : {});
-  const app = await startTestApp({ engine, env: opts.env ?? {}, clock: () => clock.now });
+  const app = await startTestApp({ engine, env: opts.env ?? {}, clock: clock.now });
   cleanups.push(() => app.close());
   const { services, ok } = app;
   await ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
@@ -86,13 +87,12 @@ async function startWithQdrant(input: Record<string, unknown> = {}, opts: Parame
 
 const connect = (app: QdrantApp, input: Record<string, unknown> = {}) =>
   app.ok(UPDATE_QDRANT, { input: { url: app.qdrant.url, enabled: true, ...input } }).then((d) => d.updateQdrantSettings);
-const create = (app: QdrantApp, input: Record<string, unknown>) =>
-  app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory as { id: string; updatedAt: string });
+const create = (app: QdrantApp, input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const retrieve = (app: QdrantApp, input: Record<string, unknown>): Promise<Retrieved> =>
   app.ok(RETRIEVE, { input: { strategy: 'SEMANTIC', ...input } }).then((d) => d.retrieve);
 const contents = (r: Retrieved) => r.items.map((i) => i.memory.content).sort();
 const status = (app: QdrantApp) => app.ok(STATUS).then((d) => d.engineStatus.qdrant);
-const importMemories = async (app: QdrantApp, memories: Record<string, unknown>[]) => {
+const importMemories = async (app: QdrantApp, memories: MemoryInput[]) => {
   expect((await app.ok(IMPORT_MEMORIES, { memories })).importMemories.rejected).toEqual([]);
 };
 
@@ -523,7 +523,7 @@ describe('outage and recovery', () => {
     app.qdrant.clearFaults();
     // Still open before the cooldown has passed, though Qdrant is back.
     expect((await retrieve(app, { apiKeyId, query: 'mango' })).resolution.vectorStore).toBe('sqlite-vec');
-    app.clock.now += BREAKER_COOLDOWN_MS;
+    app.clock.skip(BREAKER_COOLDOWN_MS);
     const r = await retrieve(app, { apiKeyId, query: 'mango' });
     expect(r.resolution).toMatchObject({ vectorStore: 'qdrant', fallbackReason: null });
     expect(contents(r)).toEqual(['I eat banana']);
@@ -539,7 +539,7 @@ describe('outage and recovery', () => {
     for (let i = 0; i < BREAKER_THRESHOLD + 1; i++) expect((await tick(app)).processed).toBe(0);
     expect((await status(app)).pendingSync).toBe(2);
     app.qdrant.clearFaults();
-    app.clock.now += BREAKER_COOLDOWN_MS;
+    app.clock.skip(BREAKER_COOLDOWN_MS);
     await tick(app);
     expect(points(app).has(added.id)).toBe(true);
     expect(points(app).has(gone)).toBe(false);

@@ -433,6 +433,20 @@ describe('jobs of other processes', () => {
     return id;
   }
   const setJob = (id: string, set: string) => app.database.sqlite.prepare(`update reindex_jobs set ${set} where id = ?`).run(id);
+  /** One read of a followed job (FOLLOW_MS of fake time), then a turn of the real event loop for its SSE event. */
+  const followRead = async () => {
+    await vi.advanceTimersByTimeAsync(500);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  /** `done`, once the reads of the job it waits for have happened. */
+  async function afterReads<T>(done: Promise<T>): Promise<T> {
+    let settled = false;
+    const watched = done.finally(() => {
+      settled = true;
+    });
+    while (!settled) await followRead();
+    return watched;
+  }
 
   it('takes over at once a job whose owner process is gone, though its heartbeat is fresh', async () => {
     await importMemories(app, 6);
@@ -460,22 +474,23 @@ describe('jobs of other processes', () => {
 
   it('tells a watcher only of changes of state, not of heartbeats, and ends its stream with the job', async () => {
     const id = leaveJob(app, `${hostname()}:${process.pid}:another2`, 10);
+    // The server reads a job run elsewhere every FOLLOW_MS (500 ms) on an interval; the test moves that time itself.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const sub = subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: id });
     try {
       expect((await sub.next())?.data?.reindexProgress).toMatchObject({ status: 'RUNNING', processed: 0 });
-      const quiet = (ms: number) => new Promise<'quiet'>((resolve) => setTimeout(() => resolve('quiet'), ms));
-      // Heartbeats for two seconds: four reads of the job find nothing new to tell.
-      const beats = setInterval(() => setJob(id, `updated_at = ${Date.now()}`), 100);
-      const next = sub.next();
-      const heard = await Promise.race([next, quiet(2_000)]);
-      clearInterval(beats);
-      expect(heard).toBe('quiet');
+      // A heartbeat before each of four reads of the job: nothing new to tell, so the next event is the next step.
+      for (let beat = 1; beat <= 4; beat++) {
+        setJob(id, `updated_at = updated_at + ${beat}`);
+        await followRead();
+      }
       setJob(id, 'processed = 4');
-      expect((await next)?.data?.reindexProgress).toMatchObject({ status: 'RUNNING', processed: 4 });
+      expect((await afterReads(sub.next()))?.data?.reindexProgress).toMatchObject({ status: 'RUNNING', processed: 4 });
       setJob(id, `status = 'completed', processed = 10, finished_at = updated_at`);
-      expect((await sub.rest()).map((r) => r.data?.reindexProgress.status)).toEqual(['COMPLETED']);
+      expect((await afterReads(sub.rest())).map((r) => r.data?.reindexProgress.status)).toEqual(['COMPLETED']);
     } finally {
       sub.close();
+      vi.useRealTimers();
       // A failed test leaves no running job behind for the next one.
       setJob(id, `status = iif(status = 'running', 'cancelled', status), finished_at = coalesce(finished_at, updated_at)`);
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../server/tokenCount.ts';
-import { CREATE_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { CREATE_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, type MemoryInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ...R } }
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const key = () => `k-${randomUUID().slice(0, 8)}`;
-const create = (input: Record<string, unknown>) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
+const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const retrieve = (input: Record<string, unknown>) => app.ok(RETRIEVE, { input }).then((d) => d.retrieve);
 const preview = (input: Record<string, unknown>) => app.ok(PREVIEW, { input }).then((d) => d.retrievePreview);
 const contents = (r: { items: { memory: { content: string } }[] }) => r.items.map((i) => i.memory.content);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as retrievalRepository from '../../server/memory/retrieval.repository.ts';
-import { CREATE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { CREATE_MEMORY, IMPORT_MEMORIES, type MemoryInput, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
@@ -60,12 +60,12 @@ afterEach(() => {
 
 const key = () => `k-${randomUUID().slice(0, 8)}`;
 const on = (target: TestApp) => ({
-  create: (input: Record<string, unknown>) => target.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory),
+  create: (input: MemoryInput) => target.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory),
   retrieve: (input: Record<string, unknown>): Promise<Result> => target.ok(RETRIEVE, { input }).then((d) => d.retrieve),
   preview: (input: Record<string, unknown>): Promise<Result> => target.ok(PREVIEW, { input }).then((d) => d.retrievePreview),
 });
 const contents = (r: Result) => r.items.map((i) => i.memory.content);
-const importMemories = async (memories: Record<string, unknown>[]) => {
+const importMemories = async (memories: MemoryInput[]) => {
   const report = (await app.ok(IMPORT_MEMORIES, { memories })).importMemories;
   expect(report.rejected).toEqual([]);
 };

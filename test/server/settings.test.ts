@@ -83,7 +83,7 @@ describe('memory settings', () => {
     await update({ enabled: true, maxTokens: 1234, rerankProviderModel: 'cohere/rerank-3' });
     const reopened = openDatabase(path.join(app.dir, 'mnemo.db'));
     try {
-      expect(await new SettingsService(reopened.db).get()).toEqual({
+      expect(await new SettingsService({ db: reopened.db, now: Date.now }).get()).toEqual({
         ...DEFAULT_SETTINGS,
         enabled: true,
         maxTokens: 1234,
@@ -188,7 +188,7 @@ describe('a hand-corrupted settings row', () => {
   let store: SettingsService;
   beforeEach(() => {
     warnings = [];
-    store = new SettingsService(app.services.db, (name) => warnings.push(name));
+    store = new SettingsService(app.services, (name) => warnings.push(name));
   });
   afterEach(() => {
     app.database.sqlite.pragma('ignore_check_constraints = OFF');

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineTokens } from '../../server/memory/blockTokens.ts';
 import { compactOldMemories, summarize as summarizeInProcess } from '../../server/memory/summary.service.ts';
 import { countTokens } from '../../server/tokenCount.ts';
-import { CLEAR_MEMORIES, DELETE_MEMORY, IMPORT_MEMORIES, MEMORY_FIELDS, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CLEAR_MEMORIES,
+  DELETE_MEMORY,
+  IMPORT_MEMORIES,
+  MEMORY_FIELDS,
+  type MemoryInput,
+  UPDATE_MEMORY,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const FIELDS = `${MEMORY_FIELDS} archivedBy`;
@@ -44,7 +52,7 @@ afterAll(() => app.close());
 interface Seed {
   content: string;
   key?: string;
-  type?: string;
+  type?: MemoryInput['type'];
   days?: number;
   sessionId?: string;
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../server/memory/memory.service.ts';
 import { CREATE_MEMORY, CREATE_TOKEN, IMPORT_MEMORIES, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { type GraphQLResponse, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { type GraphQLResponse, type Operation, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -125,7 +125,7 @@ describe('any API key, through the API (property)', () => {
 });
 
 describe('every text field, through the API (property)', () => {
-  const fields: [string, string, (s: string) => Record<string, unknown>][] = [
+  const fields: [string, Operation, (s: string) => Record<string, unknown>][] = [
     ['content', CREATE_MEMORY, (s) => ({ input: { apiKeyId: 'wf', content: s } })],
     ['key', CREATE_MEMORY, (s) => ({ input: { apiKeyId: 'wf', content: 'text', key: s } })],
     ['sessionId', CREATE_MEMORY, (s) => ({ input: { apiKeyId: 'wf', content: 'text', sessionId: s } })],

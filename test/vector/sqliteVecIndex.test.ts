@@ -12,7 +12,7 @@ let t: TestDb;
 let index: SqliteVecIndex;
 beforeEach(async () => {
   t = await openTestDb();
-  index = new SqliteVecIndex(t.services.db);
+  index = new SqliteVecIndex(t.services);
 });
 afterEach(() => t.close());
 
