@@ -126,14 +126,20 @@ export const metadataSchema = jsonObject('metadata', { maxDepth: LIMITS.metadata
  * that is not well-formed Unicode, naming where it lies ('input.memories[3].content'); null when all of it is well-formed.
  */
 export function illFormedArguments(value: unknown): string | null {
-  const { illFormedAt } = inspectJson(value, '$');
-  return illFormedAt === null ? null : notWellFormed(illFormedAt.replace(/\$\.?/, ''));
+  const { illFormedAt, protoKeyIn } = inspectJson(value, '$');
+  const where = (at: string) => at.replace(/\$\.?/, '');
+  if (illFormedAt !== null) return notWellFormed(where(illFormedAt));
+  // Validation copies objects key by key, and a copied "__proto__" key becomes the copy's prototype instead of data: it
+  // would vanish while the write reports success. Refused wherever it lies, so the rule is one line to document.
+  if (protoKeyIn !== null) return `${where(protoKeyIn) || 'the arguments'} have a key named __proto__, which mnemo cannot store`;
+  return null;
 }
 
 /**
  * Walks a JSON value without recursion (any depth is safe): how deeply it nests (a scalar is 0, {} is 1), stopping once
  * past `maxDepth`, and where its first string or object key that is not well-formed lies, as a path from `root`
- * ('input.memories[3].content'; for a key, the object holding it), or null.
+ * ('input.memories[3].content'; for a key, the object holding it), or null; and the first object holding a key named
+ * __proto__ (`protoKeyIn`), or null.
  */
 export function inspectJson(value: unknown, root: string, maxDepth = Number.POSITIVE_INFINITY) {
   interface Node {
@@ -148,17 +154,18 @@ export function inspectJson(value: unknown, root: string, maxDepth = Number.POSI
     return segments.reverse().join('');
   };
   let depth = 0;
+  let protoKeyIn: string | null = null;
   const stack: Node[] = [{ value, depth: 0, parent: null, segment: root }];
   for (let node = stack.pop(); node; node = stack.pop()) {
     const v = node.value;
     if (typeof v === 'string') {
-      if (!isWellFormed(v)) return { depth, illFormedAt: pathOf(node) };
+      if (!isWellFormed(v)) return { depth, illFormedAt: pathOf(node), protoKeyIn };
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
     const level = node.depth + 1;
     depth = Math.max(depth, level);
-    if (depth > maxDepth) return { depth, illFormedAt: null };
+    if (depth > maxDepth) return { depth, illFormedAt: null, protoKeyIn };
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth: level, parent: node, segment: `[${i}]` });
       continue;
@@ -166,11 +173,12 @@ export function inspectJson(value: unknown, root: string, maxDepth = Number.POSI
     const entries = Object.entries(v);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, item] = entries[i]!;
-      if (!isWellFormed(key)) return { depth, illFormedAt: `a field name in ${pathOf(node)}` };
+      if (!isWellFormed(key)) return { depth, illFormedAt: `a field name in ${pathOf(node)}`, protoKeyIn };
+      if (key === '__proto__') protoKeyIn ??= pathOf(node);
       stack.push({ value: item, depth: level, parent: node, segment: `.${key}` });
     }
   }
-  return { depth, illFormedAt: null };
+  return { depth, illFormedAt: null, protoKeyIn };
 }
 
 /** Validates with a schema; a failure becomes one BAD_USER_INPUT error naming every problem. */

@@ -50,6 +50,19 @@ describe('creating, reading, updating and deleting memories', () => {
     expect(second.createdAt).toBe(first.createdAt);
   });
 
+  it('refuses a metadata key named __proto__, at any depth, instead of dropping it', async () => {
+    for (const metadata of ['{"__proto__": {"admin": true}}', '{"note": {"__proto__": 1}}']) {
+      const refused = await app.gql(CREATE_MEMORY, {
+        input: { apiKeyId: 'crud-proto', content: 'Odd metadata', metadata: JSON.parse(metadata) },
+      });
+      expect(refused.errors?.[0]).toMatchObject({
+        message: expect.stringContaining('have a key named __proto__, which mnemo cannot store'),
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    }
+    expect((await app.ok(`{ memories(apiKeyId: "crud-proto") { totalCount } }`)).memories.totalCount).toBe(0);
+  });
+
   it('keeps the same key apart for different API keys', async () => {
     const a = await create({ apiKeyId: 'crud-3a', key: 'lang', content: 'Likes Go' });
     const b = await create({ apiKeyId: 'crud-3b', key: 'lang', content: 'Likes Rust' });

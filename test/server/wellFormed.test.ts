@@ -161,7 +161,8 @@ describe('every text field, through the API (property)', () => {
   it('stores well-formed text of any code points exactly as sent', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== ''),
+        // "__proto__" is refused as a metadata key (memory.crud.test.ts), so it cannot be a key here.
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '' && s !== '__proto__'),
         async (content) => {
           const { createMemory } = await app.ok(CREATE_MEMORY, {
             input: { apiKeyId: 'wf-exact', key: randomUUID(), content, metadata: { [content]: content } },
