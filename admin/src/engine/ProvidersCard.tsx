@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { FieldProblem } from '../components/FieldProblem';
-import { KeyState } from '../components/KeyState';
+import { KeyField, useWriteOnlyKey } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
 import { ScrollRegion } from '../components/ScrollRegion';
 import {
@@ -246,11 +246,10 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
       modelRow({ name: m.name, kind: m.kind, dimension: m.dimension === null ? '' : String(m.dimension) }),
     ) ?? [modelRow()],
   }));
-  const [removeKey, setRemoveKey] = useState(false);
-  const keyRef = useRef<HTMLInputElement>(null);
+  const key = useWriteOnlyKey();
   const save = useUpsertModelProviderMutation({
     onSuccess: () => {
-      if (keyRef.current) keyRef.current.value = '';
+      key.saved();
       form.saved();
       props.onDone();
     },
@@ -273,14 +272,12 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
           : undefined,
     }),
     onSubmit: (d) => {
-      const typed = keyRef.current?.value.trim() ?? '';
       save.mutate({
         input: {
           id: d.id.trim(),
           baseUrl: d.baseUrl.trim(),
           models: d.models.map((m) => ({ name: m.name.trim(), kind: m.kind, dimension: numberOf(m.dimension) })),
-          // Omitted keeps the stored key; "" removes it.
-          ...(removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
+          ...key.change(),
         },
       });
     },
@@ -341,30 +338,7 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
         <FieldProblem form={form} name="models" />
       </div>
 
-      <div className="key-field">
-        <label className="field">
-          <span>API key</span>
-          <input
-            ref={keyRef}
-            type="password"
-            name="provider-api-key"
-            autoComplete="new-password"
-            spellCheck={false}
-            disabled={removeKey}
-            placeholder={existing?.hasApiKey ? 'Leave empty to keep the stored key' : 'Paste the key; it is never shown again'}
-          />
-        </label>
-        <KeyState
-          hasKey={existing ? existing.hasApiKey : null}
-          removing={removeKey}
-          missingTone="warn"
-          onKeep={() => setRemoveKey(false)}
-          onRemove={() => {
-            if (keyRef.current) keyRef.current.value = '';
-            setRemoveKey(true);
-          }}
-        />
-      </div>
+      <KeyField secret={key} name="provider-api-key" hasKey={existing ? existing.hasApiKey : null} missingTone="warn" />
       <p className="muted small-note">Keys are write-only: stored on the server and used for its calls, never sent back to this page.</p>
 
       <SaveActions save={save} form={form} label="Save provider">
