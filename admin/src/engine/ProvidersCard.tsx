@@ -7,6 +7,7 @@ import { FieldProblem } from '../components/FieldProblem';
 import { KeyField, useWriteOnlyKey } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
 import { ScrollRegion } from '../components/ScrollRegion';
+import { TableHead } from '../components/TableHead';
 import {
   type ModelKind,
   type ModelProviderFieldsFragment,
@@ -71,17 +72,7 @@ export function ProvidersCard() {
       ) : (
         <ScrollRegion label="Providers table">
           <table className="providers">
-            <thead>
-              <tr>
-                <th scope="col">ID</th>
-                <th scope="col">Base URL</th>
-                <th scope="col">Models</th>
-                <th scope="col">API key</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['ID', 'Base URL', 'Models', 'API key']} controls="Actions" />
             <tbody>
               {list.map((p) => (
                 <tr key={p.id} aria-label={`Provider ${p.id}`}>
