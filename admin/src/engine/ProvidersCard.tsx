@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Card } from '../components/Card';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
@@ -50,19 +51,16 @@ export function ProvidersCard() {
   const list = providers.data?.embeddingProviders ?? [];
 
   return (
-    <section className="card" aria-labelledby="providers-title">
-      <div className="card-head">
-        <div>
-          <h2 id="providers-title">Remote providers</h2>
-          <p className="muted card-sub">
-            OpenAI-compatible embeddings and Cohere/Jina-style rerank endpoints. Models are named provider/model.
-          </p>
-        </div>
-        <span className="spacer" />
+    <Card
+      titleId="providers-title"
+      title="Remote providers"
+      sub="OpenAI-compatible embeddings and Cohere/Jina-style rerank endpoints. Models are named provider/model."
+      actions={
         <button type="button" onClick={() => setEditing('new')} disabled={editing === 'new'}>
           Add provider
         </button>
-      </div>
+      }
+    >
       {providers.isPending ? (
         <p className="muted">Loading providers…</p>
       ) : providers.error ? (
@@ -199,7 +197,7 @@ export function ProvidersCard() {
           </p>
         )}
       </ConfirmDialog>
-    </section>
+    </Card>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ApiKeyInput } from '../components/ApiKeyInput';
+import { Card } from '../components/Card';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
@@ -47,15 +48,11 @@ export function QdrantPanel() {
   const settings = useQdrantSettingsQuery();
   const s = settings.data?.qdrantSettings;
   return (
-    <section className="card" aria-labelledby="qdrant-title">
-      <div className="card-head">
-        <div>
-          <h2 id="qdrant-title">Qdrant</h2>
-          <p className="muted card-sub">
-            An external vector store for large memory sets. sqlite-vec keeps a copy of every vector and answers whenever Qdrant cannot.
-          </p>
-        </div>
-      </div>
+    <Card
+      titleId="qdrant-title"
+      title="Qdrant"
+      sub="An external vector store for large memory sets. sqlite-vec keeps a copy of every vector and answers whenever Qdrant cannot."
+    >
       {settings.isPending ? (
         <p className="muted">Loading the Qdrant settings…</p>
       ) : !s ? (
@@ -69,7 +66,7 @@ export function QdrantPanel() {
           </div>
         </div>
       )}
-    </section>
+    </Card>
   );
 }
 
