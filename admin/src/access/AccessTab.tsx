@@ -7,6 +7,7 @@ import { ErrorNote } from '../components/ErrorNote';
 import { formatTime } from '../components/format';
 import { SaveActions } from '../components/SaveActions';
 import { ScrollRegion } from '../components/ScrollRegion';
+import { TableHead } from '../components/TableHead';
 import {
   type AccessTokensQuery,
   type TokenRole,
@@ -165,20 +166,7 @@ function TokenTable({ tokens }: { tokens: Token[] }) {
       ) : (
         <ScrollRegion label="Access tokens table">
           <table className="tokens">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Role</th>
-                <th scope="col">API key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Token', 'Role', 'API key', 'Created', 'Last used', 'State']} controls="Actions" />
             <tbody>
               {tokens.map((t) => (
                 <tr key={t.id}>

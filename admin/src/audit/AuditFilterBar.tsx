@@ -1,4 +1,4 @@
-import { ApiKeyInput } from '../components/ApiKeyInput';
+import { ApiKeyFilter } from '../components/ApiKeyInput';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { useAuditActorsQuery } from '../generated/graphql';
 import { ACTION_LABELS, BUILT_IN_ACTORS } from './actions';
@@ -42,10 +42,7 @@ export function AuditFilterBar({ filters, onChange, onClear }: Props) {
           {filters.actor !== '' && !known && <option value={filters.actor}>{filters.actor}</option>}
         </select>
       </label>
-      <label className="field">
-        <span>API key</span>
-        <ApiKeyInput value={filters.apiKeyId} onChange={(e) => onChange({ apiKeyId: e.target.value })} placeholder="All keys" />
-      </label>
+      <ApiKeyFilter value={filters.apiKeyId} onChange={(apiKeyId) => onChange({ apiKeyId })} />
       <label className="field">
         <span>From</span>
         <input type="datetime-local" value={filters.from} onChange={(e) => onChange({ from: e.target.value })} />

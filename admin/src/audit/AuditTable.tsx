@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 import { formatTime } from '../components/format';
 import { ScrollRegion } from '../components/ScrollRegion';
+import { TableHead } from '../components/TableHead';
 import type { AuditLogQuery, SecretChange } from '../generated/graphql';
 import { ACTION_LABELS } from './actions';
 
@@ -43,19 +44,7 @@ export function AuditTable({ items }: { items: readonly AuditEntry[] }) {
   return (
     <ScrollRegion label="Audit log table">
       <table className="audit-table" aria-label="Audit log">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Action</th>
-            <th scope="col">Actor</th>
-            <th scope="col">API key</th>
-            <th scope="col">What</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">
-              <span className="sr-only">Details</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['When', 'Action', 'Actor', 'API key', 'What', 'Outcome']} controls="Details" />
         <tbody>
           {items.map((e) => {
             const expanded = open.has(e.id);

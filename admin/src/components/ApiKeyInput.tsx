@@ -36,3 +36,13 @@ export function ApiKeyInput({ value, ...props }: Omit<ComponentProps<'input'>, '
     </>
   );
 }
+
+/** A list's API key filter: empty means all keys. */
+export function ApiKeyFilter({ value, onChange }: { value: string; onChange: (apiKeyId: string) => void }) {
+  return (
+    <label className="field">
+      <span>API key</span>
+      <ApiKeyInput value={value} onChange={(e) => onChange(e.target.value)} placeholder="All keys" />
+    </label>
+  );
+}

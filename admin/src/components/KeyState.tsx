@@ -1,4 +1,83 @@
+import { type ReactNode, useRef, useState } from 'react';
 import type { Tone } from './StatusChip';
+
+/**
+ * A write-only secret being edited: what is typed stays in the input (never in React state), and `change()` says
+ * what to send: nothing keeps the stored key, "" removes it, the typed text replaces it.
+ */
+export function useWriteOnlyKey() {
+  const ref = useRef<HTMLInputElement>(null);
+  const [removing, setRemoving] = useState(false);
+  const clearInput = () => {
+    if (ref.current) ref.current.value = '';
+  };
+  return {
+    ref,
+    removing,
+    remove: () => {
+      clearInput();
+      setRemoving(true);
+    },
+    keep: () => setRemoving(false),
+    /** After a save: the typed key leaves the page and nothing is marked for removal any more. */
+    saved: () => {
+      clearInput();
+      setRemoving(false);
+    },
+    change: (): { apiKey?: string } => {
+      const typed = ref.current?.value.trim() ?? '';
+      return removing ? { apiKey: '' } : typed ? { apiKey: typed } : {};
+    },
+  };
+}
+
+/** The password input of a write-only API key with its state beside it; `fixed` when the environment sets the key. */
+export function KeyField({
+  secret,
+  name,
+  hasKey,
+  missingTone,
+  fixed = false,
+  onChange,
+  children,
+}: {
+  secret: ReturnType<typeof useWriteOnlyKey>;
+  name: string;
+  /** null: nothing to say yet (a record not created). */
+  hasKey: boolean | null;
+  missingTone: Tone;
+  fixed?: boolean;
+  onChange?: () => void;
+  /** A note under the input. */
+  children?: ReactNode;
+}) {
+  return (
+    <div className="key-field">
+      <label className="field">
+        <span>API key</span>
+        <input
+          ref={secret.ref}
+          type="password"
+          name={name}
+          autoComplete="new-password"
+          spellCheck={false}
+          disabled={secret.removing || fixed}
+          onChange={onChange}
+          placeholder={hasKey ? 'Leave empty to keep the stored key' : 'Paste the key; it is never shown again'}
+        />
+        {children}
+      </label>
+      <KeyState
+        hasKey={hasKey}
+        removing={secret.removing}
+        canRemove={!fixed}
+        missingTone={missingTone}
+        onKeep={secret.keep}
+        onRemove={secret.remove}
+      />
+    </div>
+  );
+}
 
 /**
  * The state of a write-only secret beside its input: stored (with a way to remove it), stored but marked for

@@ -1,12 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
+import { Card } from '../components/Card';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { FieldProblem } from '../components/FieldProblem';
-import { KeyState } from '../components/KeyState';
+import { KeyField, useWriteOnlyKey } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
 import { ScrollRegion } from '../components/ScrollRegion';
+import { TableHead } from '../components/TableHead';
 import {
   type ModelKind,
   type ModelProviderFieldsFragment,
@@ -49,19 +51,16 @@ export function ProvidersCard() {
   const list = providers.data?.embeddingProviders ?? [];
 
   return (
-    <section className="card" aria-labelledby="providers-title">
-      <div className="card-head">
-        <div>
-          <h2 id="providers-title">Remote providers</h2>
-          <p className="muted card-sub">
-            OpenAI-compatible embeddings and Cohere/Jina-style rerank endpoints. Models are named provider/model.
-          </p>
-        </div>
-        <span className="spacer" />
+    <Card
+      titleId="providers-title"
+      title="Remote providers"
+      sub="OpenAI-compatible embeddings and Cohere/Jina-style rerank endpoints. Models are named provider/model."
+      actions={
         <button type="button" onClick={() => setEditing('new')} disabled={editing === 'new'}>
           Add provider
         </button>
-      </div>
+      }
+    >
       {providers.isPending ? (
         <p className="muted">Loading providers…</p>
       ) : providers.error ? (
@@ -71,17 +70,7 @@ export function ProvidersCard() {
       ) : (
         <ScrollRegion label="Providers table">
           <table className="providers">
-            <thead>
-              <tr>
-                <th scope="col">ID</th>
-                <th scope="col">Base URL</th>
-                <th scope="col">Models</th>
-                <th scope="col">API key</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['ID', 'Base URL', 'Models', 'API key']} controls="Actions" />
             <tbody>
               {list.map((p) => (
                 <tr key={p.id} aria-label={`Provider ${p.id}`}>
@@ -208,7 +197,7 @@ export function ProvidersCard() {
           </p>
         )}
       </ConfirmDialog>
-    </section>
+    </Card>
   );
 }
 
@@ -246,11 +235,10 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
       modelRow({ name: m.name, kind: m.kind, dimension: m.dimension === null ? '' : String(m.dimension) }),
     ) ?? [modelRow()],
   }));
-  const [removeKey, setRemoveKey] = useState(false);
-  const keyRef = useRef<HTMLInputElement>(null);
+  const key = useWriteOnlyKey();
   const save = useUpsertModelProviderMutation({
     onSuccess: () => {
-      if (keyRef.current) keyRef.current.value = '';
+      key.saved();
       form.saved();
       props.onDone();
     },
@@ -273,14 +261,12 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
           : undefined,
     }),
     onSubmit: (d) => {
-      const typed = keyRef.current?.value.trim() ?? '';
       save.mutate({
         input: {
           id: d.id.trim(),
           baseUrl: d.baseUrl.trim(),
           models: d.models.map((m) => ({ name: m.name.trim(), kind: m.kind, dimension: numberOf(m.dimension) })),
-          // Omitted keeps the stored key; "" removes it.
-          ...(removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
+          ...key.change(),
         },
       });
     },
@@ -341,30 +327,7 @@ function ProviderEditor(props: { provider: Provider | null; taken: string[]; onD
         <FieldProblem form={form} name="models" />
       </div>
 
-      <div className="key-field">
-        <label className="field">
-          <span>API key</span>
-          <input
-            ref={keyRef}
-            type="password"
-            name="provider-api-key"
-            autoComplete="new-password"
-            spellCheck={false}
-            disabled={removeKey}
-            placeholder={existing?.hasApiKey ? 'Leave empty to keep the stored key' : 'Paste the key; it is never shown again'}
-          />
-        </label>
-        <KeyState
-          hasKey={existing ? existing.hasApiKey : null}
-          removing={removeKey}
-          missingTone="warn"
-          onKeep={() => setRemoveKey(false)}
-          onRemove={() => {
-            if (keyRef.current) keyRef.current.value = '';
-            setRemoveKey(true);
-          }}
-        />
-      </div>
+      <KeyField secret={key} name="provider-api-key" hasKey={existing ? existing.hasApiKey : null} missingTone="warn" />
       <p className="muted small-note">Keys are write-only: stored on the server and used for its calls, never sent back to this page.</p>
 
       <SaveActions save={save} form={form} label="Save provider">

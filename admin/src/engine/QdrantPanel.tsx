@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { ApiKeyInput } from '../components/ApiKeyInput';
+import { Card } from '../components/Card';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { formatInt, formatScore } from '../components/format';
-import { KeyState } from '../components/KeyState';
+import { KeyField, useWriteOnlyKey } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
 import { ScrollRegion } from '../components/ScrollRegion';
 import {
@@ -47,15 +48,11 @@ export function QdrantPanel() {
   const settings = useQdrantSettingsQuery();
   const s = settings.data?.qdrantSettings;
   return (
-    <section className="card" aria-labelledby="qdrant-title">
-      <div className="card-head">
-        <div>
-          <h2 id="qdrant-title">Qdrant</h2>
-          <p className="muted card-sub">
-            An external vector store for large memory sets. sqlite-vec keeps a copy of every vector and answers whenever Qdrant cannot.
-          </p>
-        </div>
-      </div>
+    <Card
+      titleId="qdrant-title"
+      title="Qdrant"
+      sub="An external vector store for large memory sets. sqlite-vec keeps a copy of every vector and answers whenever Qdrant cannot."
+    >
       {settings.isPending ? (
         <p className="muted">Loading the Qdrant settings…</p>
       ) : !s ? (
@@ -69,7 +66,7 @@ export function QdrantPanel() {
           </div>
         </div>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -97,8 +94,7 @@ const draftOf = (s: Settings): Draft => ({
 function ConnectionForm({ settings }: { settings: Settings }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [removeKey, setRemoveKey] = useState(false);
-  const keyRef = useRef<HTMLInputElement>(null);
+  const key = useWriteOnlyKey();
 
   const health = useMutation({ mutationFn: () => useQdrantHealthQuery.fetcher()() });
   const save = useUpdateQdrantSettingsMutation({
@@ -107,8 +103,7 @@ function ConnectionForm({ settings }: { settings: Settings }) {
       void queryClient.invalidateQueries({ queryKey: useEngineStatusQuery.getKey() });
       // Enabling Qdrant changes vectorStore in the memory settings.
       void queryClient.invalidateQueries({ queryKey: useMemorySettingsQuery.getKey() });
-      if (keyRef.current) keyRef.current.value = '';
-      setRemoveKey(false);
+      key.saved();
       form.saved();
       health.reset();
     },
@@ -122,7 +117,6 @@ function ConnectionForm({ settings }: { settings: Settings }) {
     onEdit: save.reset,
     check: (d) => ({ timeoutMs: numberProblem('The timeout', d.timeoutMs, { required: true }) }),
     onSubmit: (d) => {
-      const typed = keyRef.current?.value.trim() ?? '';
       const url = d.url.trim();
       save.mutate({
         input: {
@@ -132,14 +126,13 @@ function ConnectionForm({ settings }: { settings: Settings }) {
           ...(fixed('collection') ? {} : { collection: d.collection.trim() }),
           ...(fixed('timeoutMs') ? {} : { timeoutMs: numberOf(d.timeoutMs) }),
           quantization: d.quantization,
-          // Omitted keeps the stored key; "" removes it.
-          ...(fixed('apiKey') ? {} : removeKey ? { apiKey: '' } : typed ? { apiKey: typed } : {}),
+          ...(fixed('apiKey') ? {} : key.change()),
         },
       });
     },
   });
   const draft = form.draft!;
-  const dirty = form.dirty || removeKey;
+  const dirty = form.dirty || key.removing;
   const edit = form.edit;
 
   const envNote = (field: string) =>
@@ -193,33 +186,16 @@ function ConnectionForm({ settings }: { settings: Settings }) {
         search.
       </p>
 
-      <div className="key-field">
-        <label className="field">
-          <span>API key</span>
-          <input
-            ref={keyRef}
-            type="password"
-            name={`${id}-qdrant-api-key`}
-            autoComplete="new-password"
-            spellCheck={false}
-            disabled={removeKey || fixed('apiKey')}
-            onChange={() => save.reset()}
-            placeholder={settings.hasApiKey ? 'Leave empty to keep the stored key' : 'Paste the key; it is never shown again'}
-          />
-          {envNote('apiKey')}
-        </label>
-        <KeyState
-          hasKey={settings.hasApiKey}
-          removing={removeKey}
-          canRemove={!fixed('apiKey')}
-          missingTone="grey"
-          onKeep={() => setRemoveKey(false)}
-          onRemove={() => {
-            if (keyRef.current) keyRef.current.value = '';
-            setRemoveKey(true);
-          }}
-        />
-      </div>
+      <KeyField
+        secret={key}
+        name={`${id}-qdrant-api-key`}
+        hasKey={settings.hasApiKey}
+        missingTone="grey"
+        fixed={fixed('apiKey')}
+        onChange={() => save.reset()}
+      >
+        {envNote('apiKey')}
+      </KeyField>
 
       <SaveActions save={save} form={form} label="Save Qdrant settings">
         <button type="button" onClick={() => health.mutate()} disabled={health.isPending || settings.url === null}>

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Bar } from '../components/Bar';
+import { Card } from '../components/Card';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNote } from '../components/ErrorNote';
 import { formatDuration, formatInt, formatRate, formatTime } from '../components/format';
@@ -72,28 +73,31 @@ export function ReindexPanel() {
   const pending = status.data?.engineStatus.vectorStore.pendingReindex ?? null;
 
   return (
-    <section className="card" aria-labelledby="reindex-title">
-      <div className="card-head">
-        <div>
-          <h2 id="reindex-title">Reindex</h2>
-          <p className="muted card-sub">
-            Embeds every memory whose vector is missing or stale
-            {pending !== null && (
-              <>
-                {' '}
-                · <strong>{formatInt(pending)}</strong> waiting now
-              </>
-            )}
-          </p>
-        </div>
-        <span className="spacer" />
-        <button type="button" className="primary" disabled={running || start.isPending} onClick={() => start.mutate({ force: false })}>
-          {start.isPending && !start.variables?.force ? 'Starting…' : 'Reindex now'}
-        </button>
-        <button type="button" disabled={running || start.isPending} onClick={() => setConfirmForce(true)}>
-          Force full reindex
-        </button>
-      </div>
+    <Card
+      titleId="reindex-title"
+      title="Reindex"
+      sub={
+        <>
+          Embeds every memory whose vector is missing or stale
+          {pending !== null && (
+            <>
+              {' '}
+              · <strong>{formatInt(pending)}</strong> waiting now
+            </>
+          )}
+        </>
+      }
+      actions={
+        <>
+          <button type="button" className="primary" disabled={running || start.isPending} onClick={() => start.mutate({ force: false })}>
+            {start.isPending && !start.variables?.force ? 'Starting…' : 'Reindex now'}
+          </button>
+          <button type="button" disabled={running || start.isPending} onClick={() => setConfirmForce(true)}>
+            Force full reindex
+          </button>
+        </>
+      }
+    >
       {/* The server says "reindex not started: why". */}
       {!confirmForce && <ErrorNote error={start.error} />}
       {latest.isPending && !job ? (
@@ -125,7 +129,7 @@ export function ReindexPanel() {
         A full reindex computes the vector of every memory again with the current model, not only the missing or stale ones. On a large
         store this takes a while, and with a remote provider every memory is a billed API call. Search keeps working meanwhile.
       </ConfirmDialog>
-    </section>
+    </Card>
   );
 }
 

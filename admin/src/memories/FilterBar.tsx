@@ -1,4 +1,4 @@
-import { ApiKeyInput } from '../components/ApiKeyInput';
+import { ApiKeyFilter } from '../components/ApiKeyInput';
 import { ChoiceSelect } from '../components/ChoiceSelect';
 import { type MemoryFilters, TYPE_LABELS } from './types';
 
@@ -22,10 +22,7 @@ export function FilterBar({ filters, onChange, onClear }: Props) {
           placeholder="Words in the content or key"
         />
       </label>
-      <label className="field">
-        <span>API key</span>
-        <ApiKeyInput value={filters.apiKeyId} onChange={(e) => onChange({ apiKeyId: e.target.value })} placeholder="All keys" />
-      </label>
+      <ApiKeyFilter value={filters.apiKeyId} onChange={(apiKeyId) => onChange({ apiKeyId })} />
       <label className="field">
         <span>Session</span>
         <input

@@ -49,7 +49,7 @@ export function ImportReport({ report }: { report: ImportSummary }) {
       </dl>
       {rejected.length > 0 && (
         <table className="mem-rejections">
-          <caption className="mem-sr-only">Rejected rows</caption>
+          <caption className="sr-only">Rejected rows</caption>
           <thead>
             <tr>
               <th scope="col" className="mem-num">

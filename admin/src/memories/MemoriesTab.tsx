@@ -56,9 +56,15 @@ export function MemoriesTab() {
     close();
   };
   const panelId = (p: string) => `${ids}-${p}`;
-  const opener = (p: Panel) => (el: HTMLButtonElement | null) => {
-    if (el) openers.current.set(p, el);
-  };
+  /** What makes a button the opener of panel `p`: it toggles the panel, says whether it is open, and gets the focus back. */
+  const opens = (p: Panel) => ({
+    ref: (el: HTMLButtonElement | null) => {
+      if (el) openers.current.set(p, el);
+    },
+    'aria-expanded': panel === p,
+    'aria-controls': panelId(p),
+    onClick: () => toggle(p),
+  });
   const filtered = Object.values(list.filterVars).some((v) => v !== undefined && v !== false);
   const stats = overview.data?.memories.stats;
 
@@ -87,33 +93,14 @@ export function MemoriesTab() {
           <p className="muted">What mnemo remembers for each API key, and what it costs in tokens.</p>
         </div>
         <div className="mem-toolbar" role="toolbar" aria-label="Memory actions">
-          <button
-            ref={opener('add')}
-            type="button"
-            className={panel === 'add' ? 'primary' : undefined}
-            aria-expanded={panel === 'add'}
-            aria-controls={panelId('add')}
-            onClick={() => toggle('add')}
-          >
+          <button type="button" className={panel === 'add' ? 'primary' : undefined} {...opens('add')}>
             Add memory
           </button>
-          <button
-            ref={opener('import')}
-            type="button"
-            aria-expanded={panel === 'import'}
-            aria-controls={panelId('import')}
-            onClick={() => toggle('import')}
-          >
+          <button type="button" {...opens('import')}>
             Import
           </button>
           <ExportButton filters={list.filterVars} onDone={(ok) => setNotice({ ok })} onError={(e) => setNotice({ error: e })} />
-          <button
-            ref={opener('compact')}
-            type="button"
-            aria-expanded={panel === 'compact'}
-            aria-controls={panelId('compact')}
-            onClick={() => toggle('compact')}
-          >
+          <button type="button" {...opens('compact')}>
             Compact old
           </button>
           <button

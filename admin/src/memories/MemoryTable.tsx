@@ -49,7 +49,7 @@ export function MemoryTable({ items, sort, onSort, onDelete, placeholder, busy }
             <th scope="col">Status</th>
             <SortHeader field="ACCESS_COUNT" label="Accesses" numeric {...header} />
             <th scope="col">
-              <span className="mem-sr-only">Actions</span>
+              <span className="sr-only">Actions</span>
             </th>
           </tr>
         </thead>

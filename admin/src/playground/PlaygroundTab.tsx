@@ -267,6 +267,9 @@ function BlockCard({ block }: { block: string | null }) {
   );
 }
 
+/** The results table's numeric columns, after the memory and its tier. */
+const SCORE_COLUMNS = ['Score', 'Keyword', 'Vector', 'Tokens'] as const;
+
 function ResultsTable({ items }: { items: Result['items'] }) {
   return (
     <ScrollRegion label="Results table">
@@ -278,18 +281,11 @@ function ResultsTable({ items }: { items: Result['items'] }) {
             </th>
             <th scope="col">Memory</th>
             <th scope="col">Tier</th>
-            <th scope="col" className="num">
-              Score
-            </th>
-            <th scope="col" className="num">
-              Keyword
-            </th>
-            <th scope="col" className="num">
-              Vector
-            </th>
-            <th scope="col" className="num">
-              Tokens
-            </th>
+            {SCORE_COLUMNS.map((c) => (
+              <th key={c} scope="col" className="num">
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
