@@ -59,6 +59,7 @@ const AuditLogPageRef = builder.simpleObject('AuditLogPage', {
   fields: (t) => ({
     items: t.field({ type: [AuditEntryRef] }),
     totalCount: t.int({ description: 'Entries matching the filters, over every page.' }),
+    offset: t.int({ description: 'How many entries come before this page.' }),
     hasMore: t.boolean(),
   }),
 });
@@ -79,7 +80,7 @@ builder.queryField('auditLog', (t) =>
     },
     resolve: async (_root, { limit, offset, ...query }, ctx) => {
       const page = await auditLog(ctx.services, query, { limit, offset });
-      return { items: page.items, totalCount: page.totalCount, hasMore: page.offset + page.items.length < page.totalCount };
+      return { ...page, hasMore: page.offset + page.items.length < page.totalCount };
     },
   }),
 );

@@ -1,5 +1,4 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import { Pager } from '../components/Pager';
 import { useAuditLogQuery } from '../generated/graphql';
@@ -11,13 +10,8 @@ import './audit.css';
 /** Who did what, when, and how it ended: the admin-level actions the server recorded, newest first. */
 export function AuditTab() {
   const state = useAuditLogState();
-  const { data, error, isPending, isFetching, isPlaceholderData } = useAuditLogQuery(state.vars, { placeholderData: keepPreviousData });
+  const { data, error, isPending, isFetching } = useAuditLogQuery(state.vars, { placeholderData: keepPreviousData });
   const page = data?.auditLog;
-  // The rows on screen are those of the last page that arrived, which lags the page asked for while it loads.
-  const [shownOffset, setShownOffset] = useState(state.vars.offset);
-  useEffect(() => {
-    if (data && !isPlaceholderData) setShownOffset(state.vars.offset);
-  }, [data, isPlaceholderData, state.vars.offset]);
   return (
     <>
       <div className="page-head">
@@ -48,7 +42,7 @@ export function AuditTab() {
                 page={state.page}
                 pageSize={state.pageSize}
                 totalCount={page.totalCount}
-                shown={{ offset: shownOffset, count: page.items.length }}
+                shown={{ offset: page.offset, count: page.items.length }}
                 onPage={state.setPage}
                 onPageSize={state.setPageSize}
               />

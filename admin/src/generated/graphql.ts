@@ -282,7 +282,7 @@ export type AuditLogQueryVariables = Exact<{
 }>;
 
 
-export type AuditLogQuery = { auditLog: { totalCount: number, items: Array<{ id: string, at: string, action: AuditAction, actorId: string, actorName: string, apiKeyId: string | null, requestId: string | null, target: Record<string, unknown> | null, outcome: string, changes: Array<{ field: string, before: string | null, after: string | null, secret: SecretChange | null }> }> } };
+export type AuditLogQuery = { auditLog: { totalCount: number, offset: number, items: Array<{ id: string, at: string, action: AuditAction, actorId: string, actorName: string, apiKeyId: string | null, requestId: string | null, target: Record<string, unknown> | null, outcome: string, changes: Array<{ field: string, before: string | null, after: string | null, secret: SecretChange | null }> }> } };
 
 export type AuditActorsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -801,6 +801,7 @@ export const AuditLogDocument = new TypedDocumentString(`
     offset: $offset
   ) {
     totalCount
+    offset
     items {
       id
       at
