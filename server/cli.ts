@@ -10,7 +10,8 @@ import { restoreDatabase } from './backup/restore.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { type Db, type OpenedDatabase, openDatabase } from './db/open.ts';
+import { type Db, type OpenedDatabase, type OpenedStore, openDatabase } from './db/open.ts';
+import { openPostgres } from './db/postgres.ts';
 import { sqliteCode } from './db/sqliteErrors.ts';
 import { loadTrustedDocuments, type TrustedDocuments, TrustedDocumentsError } from './graphql/trustedDocuments.ts';
 import { startAuditRetention } from './jobs/auditRetention.ts';
@@ -52,6 +53,9 @@ Usage:
 
 Environment (flags win):
   MNEMO_DATA_DIR     data folder holding mnemo.db (default ./data)
+  MNEMO_DATABASE_URL postgres://user:password@host:port/db: keep the data in PostgreSQL instead (or --database-url);
+                     any number of mnemo serve processes may share it
+  MNEMO_DATABASE_POOL_SIZE  connections to PostgreSQL per process (default 10)
   MNEMO_HOST         address to listen on (default 127.0.0.1)
   MNEMO_PORT         port to listen on (default 4000)
   MNEMO_ADMIN_TOKEN  admin bearer token; when unset, the first start mints one and prints it once
@@ -150,6 +154,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
       name: { type: 'string' },
       'api-key': { type: 'string' },
       admin: { type: 'boolean' },
@@ -166,13 +171,16 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return values.help ? 0 : EXIT.usage;
   }
-  const config = loadConfig({ dataDir: values['data-dir'], host: values.host, port: values.port }, io.env);
+  const config = loadConfig(
+    { dataDir: values['data-dir'], host: values.host, port: values.port, databaseUrl: values['database-url'] },
+    io.env,
+  );
   switch (command) {
     case 'serve':
       return serve(config, io);
     case 'migrate':
       return withDatabase(config, io, async () => {
-        io.stdout.write(`database ${config.databaseFile} is up to date\n`);
+        io.stdout.write(`database ${databaseName(config)} is up to date\n`);
         return 0;
       });
     case 'token':
@@ -208,11 +216,12 @@ async function serve(config: Config, io: CliIo): Promise<number> {
     ? loadTrustedDocuments(config.trustedDocuments, { adminArbitrary: config.trustedDocumentsAllowAdmin })
     : null;
   ensureDataDir(config);
-  const lock = holdDataFolder(config.dataDir);
+  // The lock guards the SQLite file; replicas on PostgreSQL share their data by design.
+  const lock = config.databaseUrl ? null : holdDataFolder(config.dataDir);
   try {
     return await serveHolding(config, io, logger, stopRequested, trustedDocuments);
   } finally {
-    lock.release();
+    lock?.release();
   }
 }
 
@@ -241,7 +250,7 @@ async function serveHolding(
       metrics = `http://${config.host}:${(await listen(metricsServer, port.number, config.host)).port}/metrics`;
     }
     logger.info(
-      { url: `http://${config.host}:${address.port}/`, metrics, data: config.databaseFile, trustedDocuments: trustedDocuments?.size },
+      { url: `http://${config.host}:${address.port}/`, metrics, data: databaseName(config), trustedDocuments: trustedDocuments?.size },
       'mnemo is listening',
     );
   } catch (error) {
@@ -489,8 +498,18 @@ function servicesFromEnvironment(config: Config, io: CliIo, db: Db, logger: Logg
  * Opens the database in the data folder (creating both) and migrates it to the latest schema. A file that SQLite finds
  * damaged or cannot write fails with a DatabaseFileError that names it and says what to do.
  */
-async function openData(config: Config) {
+async function openData(config: Config): Promise<OpenedStore> {
   ensureDataDir(config);
+  if (config.databaseUrl) {
+    const store = openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize });
+    try {
+      await migrateToLatest(store.db);
+      return store;
+    } catch (error) {
+      await store.close().catch(() => {});
+      throw new DatabaseFileError(EXIT.unavailable, `PostgreSQL at ${redactUrl(config.databaseUrl)}: ${(error as Error).message}`);
+    }
+  }
   let opened: OpenedDatabase | undefined;
   try {
     opened = openDatabase(config.databaseFile);
@@ -499,6 +518,21 @@ async function openData(config: Config) {
   } catch (error) {
     await opened?.close().catch(() => {});
     throw databaseFileError(config.databaseFile, error) ?? error;
+  }
+}
+
+/** What the logs and messages call the database: its file, or its PostgreSQL URL without the password. */
+function databaseName(config: Config): string {
+  return config.databaseUrl ? redactUrl(config.databaseUrl) : config.databaseFile;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
   }
 }
 

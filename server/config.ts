@@ -30,6 +30,19 @@ const configSchema = z.object({
     .min(0, 'MNEMO_SHUTDOWN_TIMEOUT_MS must be 0 to 600000')
     .max(600_000, 'MNEMO_SHUTDOWN_TIMEOUT_MS must be 0 to 600000')
     .default(10_000),
+  /** postgres://… : keep the data in PostgreSQL (shared by replicas) instead of the data folder's SQLite file. */
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'MNEMO_DATABASE_URL must start with postgres:// or postgresql://')
+    .nullish()
+    .transform((v) => v ?? null),
+  /** Connections to PostgreSQL this process keeps open at most. */
+  databasePoolSize: z.coerce
+    .number()
+    .int()
+    .min(1, 'MNEMO_DATABASE_POOL_SIZE must be 1 to 1000')
+    .max(1000, 'MNEMO_DATABASE_POOL_SIZE must be 1 to 1000')
+    .default(10),
   /** A trusted-documents manifest (or a folder of them): only those operations run. */
   trustedDocuments: z.string().min(1).nullish(),
   /** With trusted documents on, admin tokens may still send any document. */
@@ -41,7 +54,10 @@ export type Config = Omit<z.output<typeof configSchema>, 'backupDir'> & { databa
 export class ConfigError extends Error {}
 
 /** Flags win over the environment, the environment over defaults. Parsed and validated once, at start. */
-export function loadConfig(flags: { dataDir?: string; host?: string; port?: string }, env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  flags: { dataDir?: string; host?: string; port?: string; databaseUrl?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Config {
   const parsed = configSchema.safeParse({
     dataDir: flags.dataDir ?? env.MNEMO_DATA_DIR,
     host: flags.host ?? env.MNEMO_HOST,
@@ -51,6 +67,8 @@ export function loadConfig(flags: { dataDir?: string; host?: string; port?: stri
     metricsToken: env.MNEMO_METRICS_TOKEN || undefined,
     shutdownTimeoutMs: env.MNEMO_SHUTDOWN_TIMEOUT_MS || undefined,
     backupDir: env.MNEMO_BACKUP_DIR || undefined,
+    databaseUrl: flags.databaseUrl ?? (env.MNEMO_DATABASE_URL || undefined),
+    databasePoolSize: env.MNEMO_DATABASE_POOL_SIZE || undefined,
     trustedDocuments: env.MNEMO_TRUSTED_DOCUMENTS || undefined,
     trustedDocumentsAllowAdmin: env.MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN || undefined,
   });

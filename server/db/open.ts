@@ -3,6 +3,7 @@ import { type DatabaseConnection, Kysely, type SqliteDatabase, SqliteDialect, Sq
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database } from './schema.ts';
+import type { StoreKind } from './store.ts';
 import { registerTenantTerms } from './tenantTerms.ts';
 
 export type Db = Kysely<Database>;
@@ -10,15 +11,21 @@ export type Db = Kysely<Database>;
 /** How long a statement waits for another process's lock before it fails. */
 export const BUSY_TIMEOUT_MS = 5000;
 
-export interface OpenedDatabase {
+/** An open store of either kind: what the server runs on. */
+export interface OpenedStore {
   db: Db;
+  kind: StoreKind;
+  close(): Promise<void>;
+}
+
+export interface OpenedDatabase extends OpenedStore {
+  kind: 'sqlite';
   /**
    * The raw handle, outside Kysely's one-query-at-a-time discipline: for tests and tools that inspect the file.
    * Every statement of the server goes through `db` (FTS5 MATCH, vec0 and index maintenance as `sql`), so none
    * can land inside another request's open transaction.
    */
   sqlite: SQLite.Database;
-  close(): Promise<void>;
 }
 
 /** Opens (creating if needed) a database file with the pragmas and extensions every connection needs. */
@@ -43,7 +50,7 @@ export function openDatabase(file: string): OpenedDatabase {
   // first query; long-running servers repeat it (db/maintenance.ts).
   sqlite.pragma('optimize = 0x10002');
   const db = new Kysely<Database>({ dialect: new RollbackAwareDialect(sqlite) });
-  return { db, sqlite, close: () => db.destroy() };
+  return { db, kind: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
 /**

@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type App, type AppOptions, createApp } from '../../server/app.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
-import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger, type Logger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import type { VectorConfig } from '../../server/vectorConfig.ts';
 import { CREATE_TOKEN } from './operations.ts';
+import { dropTestStore, openTestStore, type TestStore } from './testStore.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -31,7 +30,7 @@ export interface GraphQLResponse<T = any> {
 export interface TestApp {
   url: string;
   dir: string;
-  database: OpenedDatabase;
+  database: TestStore;
   services: Services;
   /** The HTTP app itself: readiness, draining. */
   http: App;
@@ -77,13 +76,12 @@ export interface TestAppOptions {
 }
 
 /**
- * A real mnemo on a fresh SQLite file in a temp folder, migrated by the real migrator and listening on
- * a free loopback port.
+ * A real mnemo on a fresh store (a SQLite file in a temp folder, or in the postgres project a PostgreSQL database),
+ * migrated by the real migrator and listening on a free loopback port.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'mnemo-test-'));
-  const database = openDatabase(path.join(dir, 'mnemo.db'));
-  await migrateToLatest(database.db);
+  const database = await openTestStore(dir);
   const services = createServices({
     db: database.db,
     logger: options.logger ?? createLogger('silent'),
@@ -135,7 +133,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await services.access.flush();
       await database.close();
       // A folder the caller passed in is the caller's: another app may open the same database after this one.
-      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) {
+        await dropTestStore(dir);
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type SQLite from 'better-sqlite3';
+import { inject } from 'vitest';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+import { type OpenedStore, openDatabase } from '../../server/db/open.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { dropDatabase, ensureDatabase } from './postgres.ts';
+import { TEMPLATE_DATABASE } from './postgresSetup.ts';
+
+/**
+ * The store a test runs on: a SQLite file in its folder (the default project), or, in the postgres project, a
+ * database of the run's throwaway cluster named after the folder (so reopening a folder reopens its data). `sqlite` is
+ * the raw handle of the SQLite file; a test that reads it is a SQLite test, and on PostgreSQL it fails saying so.
+ */
+export type TestStore = OpenedStore & { sqlite: SQLite.Database };
+
+export function testStoreKind(): 'sqlite' | 'postgres' {
+  return inject('postgresUrl') ? 'postgres' : 'sqlite';
+}
+
+const databaseOf = (dir: string) => `mnemo_${createHash('sha256').update(dir).digest('hex').slice(0, 16)}`;
+
+export async function openTestStore(dir: string): Promise<TestStore> {
+  const serverUrl = inject('postgresUrl');
+  if (!serverUrl) {
+    const database = openDatabase(path.join(dir, 'mnemo.db'));
+    await migrateToLatest(database.db);
+    return database;
+  }
+  const store = openPostgres(await ensureDatabase(serverUrl, databaseOf(dir), TEMPLATE_DATABASE), { poolSize: 4 });
+  // The template is migrated already; running the migrator again proves a reopened database is current.
+  await migrateToLatest(store.db);
+  return Object.defineProperty(store, 'sqlite', {
+    get() {
+      throw new Error('this test reads the SQLite file directly: it runs on SQLite only, not in the postgres project');
+    },
+  }) as TestStore;
+}
+
+/** Removes a test's PostgreSQL database (its SQLite file goes with its folder). */
+export async function dropTestStore(dir: string): Promise<void> {
+  const serverUrl = inject('postgresUrl');
+  if (serverUrl) await dropDatabase(serverUrl, databaseOf(dir));
+}
