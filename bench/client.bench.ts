@@ -25,7 +25,7 @@ export async function benchClient(o: { memories: number; iterations: number; war
   const http = await startHttp(db.services);
   try {
     await db.services.settings.update({ enabled: true });
-    seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 1, seed: 401 });
+    await seedMemories(db.database, { count: o.memories, apiKeys: 1, seed: 401 });
     await analyzeLikeAServer(db.database);
     const apiKeyId = apiKeyName(0);
     // A generous deadline: the figure is the client's cost, not its fail-open path (counted below if taken).

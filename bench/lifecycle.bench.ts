@@ -60,8 +60,8 @@ export interface PurgeResult {
 async function seeded(o: PurgeOptions): Promise<BenchDb> {
   const db = await openBenchDb();
   const { sqlite } = db.database;
-  seedMemories(sqlite, { count: o.memories - o.due, apiKeys: o.apiKeys, seed: 701, days: 25 });
-  seedMemories(sqlite, { count: o.due, apiKeys: o.apiKeys, seed: 702, days: 20, now: Date.now() - 60 * DAY });
+  await seedMemories(db.database, { count: o.memories - o.due, apiKeys: o.apiKeys, seed: 701, days: 25 });
+  await seedMemories(db.database, { count: o.due, apiKeys: o.apiKeys, seed: 702, days: 20, now: Date.now() - 60 * DAY });
   await db.services.vectors.index.prepare({ source: 'static', model: 'bench/random', dimension: o.dim, quantization: 'none' });
   insertRandomVectors(sqlite, { dim: o.dim, quantization: 'none', afterPk: 0, seed: 703 });
   await analyzeLikeAServer(db.database);

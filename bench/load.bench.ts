@@ -31,7 +31,7 @@ const MIXED_SIZES: Record<'quick' | 'default', MixedOptions> = {
 export async function benchMixed(o: MixedOptions): Promise<LoadReply> {
   const db = await openBenchDb();
   try {
-    seedMemories(db.database.sqlite, { count: o.memories, apiKeys: o.apiKeys, seed: 301 });
+    await seedMemories(db.database, { count: o.memories, apiKeys: o.apiKeys, seed: 301 });
     await analyzeLikeAServer(db.database);
     await db.services.settings.update({ enabled: true });
     const server = await startHttp(db.services);

@@ -40,7 +40,7 @@ export async function benchMcp(o: McpBenchOptions): Promise<McpBenchResult> {
   const clients: HttpClientProcess[] = [];
   try {
     await db.services.settings.update({ enabled: true });
-    seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 1, seed: 301 });
+    await seedMemories(db.database, { count: o.memories, apiKeys: 1, seed: 301 });
     await analyzeLikeAServer(db.database);
     const server = await startHttp(db.services);
     try {

@@ -56,7 +56,7 @@ async function benchOverhead(o: OverheadOptions): Promise<OverheadResult> {
   const clients: HttpClientProcess[] = [];
   const apps: ReturnType<typeof createApp>[] = [];
   try {
-    seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 1, seed: 7 });
+    await seedMemories(db.database, { count: o.memories, apiKeys: 1, seed: 7 });
     await analyzeLikeAServer(db.database);
     await db.services.settings.update({ enabled: true });
     const server = async (observed: boolean) => {

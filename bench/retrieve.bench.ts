@@ -150,10 +150,10 @@ export async function benchRetrieve(o: RetrieveOptions): Promise<{ results: Retr
   try {
     await enableMemory(db);
     for (const [step, size] of o.sizes.entries()) {
-      const have = db.countMemories();
+      const have = await db.countMemories();
       if (size > have) {
         const t0 = performance.now();
-        seedMemories(db.database.sqlite, { count: size - have, apiKeys: 1, seed: 101 + step });
+        await seedMemories(db.database, { count: size - have, apiKeys: 1, seed: 101 + step });
         seeding.push({ rows: size - have, keys: 1, ms: performance.now() - t0 });
         await analyzeLikeAServer(db.database);
       }
@@ -388,10 +388,10 @@ export async function benchTenants(o: TenantOptions): Promise<{ results: TenantR
     await enableMemory(alone);
     await enableMemory(crowded);
     let t0 = performance.now();
-    seedMemories(alone.database.sqlite, { count: o.perKey, apiKeys: 1, seed: 201, progress: false });
+    await seedMemories(alone.database, { count: o.perKey, apiKeys: 1, seed: 201, progress: false });
     seeding.push({ rows: o.perKey, keys: 1, ms: performance.now() - t0 });
     t0 = performance.now();
-    const perKey = seedMemories(crowded.database.sqlite, {
+    const perKey = await seedMemories(crowded.database, {
       count: o.keys * o.perKey,
       apiKeys: o.keys,
       distribution: 'round-robin',
@@ -419,7 +419,7 @@ export async function benchTenants(o: TenantOptions): Promise<{ results: TenantR
     return {
       results: lanes.map((l, k) => ({ strategy: l.strategy, variant: l.variant, ...measured[k]! })),
       seeding,
-      rowsTotal: crowded.countMemories(),
+      rowsTotal: await crowded.countMemories(),
     };
   } finally {
     await alone.close();
@@ -558,7 +558,7 @@ export async function benchInject(o: InjectOptions): Promise<InjectResult[]> {
   const db = await openBenchDb();
   try {
     await enableMemory(db);
-    seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 1, seed: 301 });
+    await seedMemories(db.database, { count: o.memories, apiKeys: 1, seed: 301 });
     await analyzeLikeAServer(db.database);
     const requests = Array.from({ length: 200 }, (_, i) => chatRequest(5000 + i, o.messages));
     const requestBytes = requests.reduce((s, r) => s + Buffer.byteLength(JSON.stringify(r)), 0) / requests.length;
@@ -662,6 +662,7 @@ export const sections: BenchSection[] = [
     name: 'latency',
     group: 'retrieve',
     description: 'retrieve p50/p95/p99 by strategy at 1k, 10k, 100k memories of one key; HTTP overhead',
+    stores: ['sqlite', 'postgres'],
     run: async ({ quick }) => {
       const o = RETRIEVE_SIZES[quick ? 'quick' : 'full'];
       printTable(retrieveTable(await benchRetrieve(o), o));
@@ -671,6 +672,7 @@ export const sections: BenchSection[] = [
     name: 'tenants',
     group: 'retrieve',
     description: 'one key of 1,000 alone vs among 200 keys (1,000 with --full)',
+    stores: ['sqlite', 'postgres'],
     run: async ({ quick, full }) => {
       const run = quick ? 'quick' : full ? 'full' : 'default';
       const o = TENANT_SIZES[run];

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick | --full] [-- --only <section|group>[,...]]
+ * npm run bench [-- --quick | --full] [-- --only <section|group>[,...]] [-- --store sqlite|postgres]
  * Prints the machine, then one table per section. A script, not a test: it asserts nothing about timings.
  */
 // First, as in server/main.ts: the server under test runs with NODE_ENV=production, as `mnemo serve` does.
@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { sections as adminSections } from './admin.bench.ts';
 import { sections as clientSections } from './client.bench.ts';
 import { openBenchDb } from './lib/benchDb.ts';
+import { stopBenchStores, useBenchStore } from './lib/benchStore.ts';
 import { loadLine, machineLines } from './lib/machine.ts';
 import type { BenchSection } from './lib/section.ts';
 import { sections as lifecycleSections } from './lifecycle.bench.ts';
@@ -36,10 +37,12 @@ const HELP = `npm run bench -- [options]
   --quick            small sizes, for a smoke run
   --full             the largest sizes too (1M memories over 1,000 keys); takes several minutes more
   --only <names>     comma-separated sections or groups to run (default: all)
+  --store <store>    sqlite (default) or postgres: a throwaway PostgreSQL 15 cluster started for the run (Debian's
+                     postgresql-15); only the sections marked [postgres] run on it
   --help
 
 sections:
-${SECTIONS.map((s) => `  ${`${s.group}/${s.name}`.padEnd(20)} ${s.description}`).join('\n')}
+${SECTIONS.map((s) => `  ${`${s.group}/${s.name}`.padEnd(20)} ${s.description}${s.stores?.includes('postgres') ? ' [postgres]' : ''}`).join('\n')}
 `;
 
 const parseOptions = (argv: string[]) =>
@@ -49,6 +52,7 @@ const parseOptions = (argv: string[]) =>
       quick: { type: 'boolean', default: false },
       full: { type: 'boolean', default: false },
       only: { type: 'string', multiple: true },
+      store: { type: 'string', default: 'sqlite' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values;
@@ -69,6 +73,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--quick and --full contradict each other\n\n${HELP}`);
     return 64;
   }
+  const store = values.store;
+  if (store !== 'sqlite' && store !== 'postgres') {
+    process.stderr.write(`--store must be sqlite or postgres\n\n${HELP}`);
+    return 64;
+  }
+  const onStore = (s: BenchSection) => (s.stores ?? ['sqlite']).includes(store);
   const wanted = (values.only ?? [])
     .flatMap((s) => s.split(','))
     .map((s) => s.trim())
@@ -78,16 +88,31 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`unknown section: ${unknown.join(', ')}\n\n${HELP}`);
     return 64;
   }
-  const selected = wanted.length
+  const named = wanted.length
     ? SECTIONS.filter((s) => wanted.some((w) => s.name === w || s.group === w || `${s.group}/${s.name}` === w))
     : SECTIONS;
+  const selected = named.filter(onStore);
+  if (selected.length === 0) {
+    process.stderr.write(`none of these sections runs on ${store}\n\n${HELP}`);
+    return 64;
+  }
+  useBenchStore(store);
+  try {
+    const probe = await openBenchDb();
+    const machine = await machineLines(probe.database);
+    await probe.close();
+    console.log(`mnemo bench${values.quick ? ' (--quick)' : values.full ? ' (--full)' : ''}  ${new Date().toISOString()}`);
+    for (const line of machine) console.log(`  ${line}`);
+    const skipped = named.filter((s) => !onStore(s));
+    if (skipped.length) console.log(`  not on ${store}: ${skipped.map((s) => `${s.group}/${s.name}`).join(', ')}`);
+    await runSections(selected, values);
+  } finally {
+    await stopBenchStores();
+  }
+  return 0;
+}
 
-  const probe = await openBenchDb();
-  const machine = machineLines(probe.database.sqlite);
-  await probe.close();
-  console.log(`mnemo bench${values.quick ? ' (--quick)' : values.full ? ' (--full)' : ''}  ${new Date().toISOString()}`);
-  for (const line of machine) console.log(`  ${line}`);
-
+async function runSections(selected: BenchSection[], values: { quick?: boolean; full?: boolean }) {
   const started = performance.now();
   for (const section of selected) {
     const t0 = performance.now();
@@ -95,7 +120,6 @@ async function main(argv: string[]): Promise<number> {
     console.log(`  (${section.group}/${section.name}: ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   }
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s; load ${loadLine()}`);
-  return 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -146,7 +146,7 @@ interface Lane {
  * sum of its own call times.
  */
 async function alternateLanes(lanes: Lane[]): Promise<ThroughputResult[]> {
-  const before = lanes.map((l) => l.target.db.countMemories());
+  const before = await Promise.all(lanes.map((l) => l.target.db.countMemories()));
   const latencies = lanes.map(() => [] as number[]);
   const turns = Math.max(...lanes.map((l) => l.batches.length));
   for (let i = 0; i < turns; i++) {
@@ -158,6 +158,7 @@ async function alternateLanes(lanes: Lane[]): Promise<ThroughputResult[]> {
       latencies[k]!.push(performance.now() - t0);
     }
   }
+  const after = await Promise.all(lanes.map((l) => l.target.db.countMemories()));
   return lanes.map((lane, k) => {
     const memories = lane.batches.reduce((n, b) => n + b.length, 0);
     const ms = latencies[k]!.reduce((sum, x) => sum + x, 0);
@@ -170,7 +171,7 @@ async function alternateLanes(lanes: Lane[]): Promise<ThroughputResult[]> {
       ms,
       memoriesPerSecond: perSecond(memories, ms),
       perCall: summarize(latencies[k]!),
-      rowsAdded: lane.target.db.countMemories() - before[k]!,
+      rowsAdded: after[k]! - before[k]!,
     };
   });
 }
@@ -204,7 +205,7 @@ export async function benchCreate(o: CreateOptions): Promise<ThroughputResult[]>
       const warm = t.inputs(o.warmup);
       await runPool(warm.length, o.concurrency, (i) => t.create(warm[i]!));
       const rows = t.inputs(o.httpConcurrent);
-      const before = t.db.countMemories();
+      const before = await t.db.countMemories();
       const latencies = new Array<number>(rows.length);
       const ms = await runPool(rows.length, o.concurrency, async (i) => {
         const t0 = performance.now();
@@ -220,7 +221,7 @@ export async function benchCreate(o: CreateOptions): Promise<ThroughputResult[]>
         ms,
         memoriesPerSecond: perSecond(rows.length, ms),
         perCall: summarize(latencies),
-        rowsAdded: t.db.countMemories() - before,
+        rowsAdded: (await t.db.countMemories()) - before,
       });
     });
   }
@@ -288,13 +289,13 @@ export async function benchList(o: ListOptions): Promise<ListReport> {
   const db = await openBenchDb();
   try {
     for (const [step, size] of o.sizes.entries()) {
-      const have = db.countMemories();
+      const have = await db.countMemories();
       if (size > have) {
         const t0 = performance.now();
-        seedMemories(db.database.sqlite, { count: size - have, apiKeys: o.apiKeys, seed: 7 + step });
+        await seedMemories(db.database, { count: size - have, apiKeys: o.apiKeys, seed: 7 + step });
         seeding.push({ rows: size - have, ms: performance.now() - t0 });
       }
-      const rowsTotal = db.countMemories();
+      const rowsTotal = await db.countMemories();
       // The server starts only after seeding, which blocks the event loop for seconds: a keep-alive
       // socket the server timed out meanwhile would reset the next request.
       const server = o.http ? await startHttp(db.services) : null;
@@ -442,6 +443,7 @@ export const sections: BenchSection[] = [
     name: 'create',
     group: 'store',
     description: 'createMemory and importMemories throughput',
+    stores: ['sqlite', 'postgres'],
     run: async ({ quick }) => {
       const o = { ...CREATE_SIZES[quick ? 'quick' : 'full'], http: true };
       printTable(createTable(await benchCreate(o), o));
@@ -451,6 +453,7 @@ export const sections: BenchSection[] = [
     name: 'list',
     group: 'store',
     description: 'memories list latency (first page of 20, newest first)',
+    stores: ['sqlite', 'postgres'],
     run: async ({ quick }) => {
       const o = { ...LIST_SIZES[quick ? 'quick' : 'full'], http: true };
       printTable(listTable(await benchList(o), o));

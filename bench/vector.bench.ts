@@ -158,9 +158,9 @@ export async function benchKnn(
     const float: Target = { quantization: 'none', db: base, embedder: await loadEmbedder(base), lastPk: 0 };
     await base.services.vectors.index.prepare(base.services.vectors.signatureOf(float.embedder)!);
     for (const [step, size] of o.sizes.entries()) {
-      const have = base.countMemories();
+      const have = await base.countMemories();
       const t0 = performance.now();
-      if (size > have) seedMemories(base.database.sqlite, { count: size - have, apiKeys: 1, seed: 401 + step });
+      if (size > have) await seedMemories(base.database, { count: size - have, apiKeys: 1, seed: 401 + step });
       seedMs += performance.now() - t0;
       await analyzeLikeAServer(base.database);
       // int8 gets its own copy of the same memories (a fresh copy at every size), so both indexes are measured in turns.
@@ -376,7 +376,7 @@ export async function benchReindex(o: ReindexOptions): Promise<ReindexResult> {
   const model = benchModel(modelDir, o.dim);
   const db = await openBenchDb({ vectorConfig: (dir) => generatedVectorConfig(model, dir, { cacheMax: 0 }) });
   try {
-    seedMemories(db.database.sqlite, { count: o.memories, apiKeys: 10, seed: 601 });
+    await seedMemories(db.database, { count: o.memories, apiKeys: 10, seed: 601 });
     const t0 = performance.now();
     const embedder = await loadEmbedder(db);
     const loadMs = performance.now() - t0;

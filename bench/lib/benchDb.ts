@@ -2,48 +2,54 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type App, createApp } from '../../server/app.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
-import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import type { VectorConfig } from '../../server/vectorConfig.ts';
+import { type BenchStore, benchStoreKind, openBenchStore } from './benchStore.ts';
 
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 
 export interface BenchDb {
   dir: string;
   file: string;
-  database: OpenedDatabase;
+  database: BenchStore;
   services: Services;
   /** Rows in memories right now. */
-  countMemories(): number;
+  countMemories(): Promise<number>;
   close(): Promise<void>;
 }
 
 /**
- * A real mnemo database: a fresh SQLite file in a temp folder, migrated, with the services a server builds.
- * `vectorConfig` defaults to the offline configuration (no embedding model: keyword search only); `copyOf` opens a copy
- * of an existing database file instead of a fresh one.
+ * A real mnemo database in the run's store (a fresh SQLite file in a temp folder, or a fresh PostgreSQL database),
+ * migrated, with the services a server builds. `vectorConfig` defaults to the offline configuration (no embedding
+ * model: keyword search only); `copyOf` opens a copy of an existing SQLite database file instead of a fresh one.
  */
 export async function openBenchDb(opts: { vectorConfig?: (dir: string) => VectorConfig; copyOf?: string } = {}): Promise<BenchDb> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-bench-'));
   const file = path.join(dir, 'mnemo.db');
-  if (opts.copyOf) copyFileSync(opts.copyOf, file);
-  const database = openDatabase(file);
-  await migrateToLatest(database.db);
+  if (opts.copyOf) {
+    if (benchStoreKind() !== 'sqlite') throw new Error('copyOf copies a SQLite file: --store sqlite only');
+    copyFileSync(opts.copyOf, file);
+  }
+  const database = await openBenchStore(dir);
   const services = createServices({
     db: database.db,
     logger: createLogger('silent'),
     adminToken: BENCH_ADMIN_TOKEN,
     vectorConfig: opts.vectorConfig?.(dir),
   });
-  const count = database.sqlite.prepare('select count(*) as n from memories').pluck();
   return {
     dir,
     file,
     database,
     services,
-    countMemories: () => count.get() as number,
+    countMemories: async () => {
+      const row = await database.db
+        .selectFrom('memories')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     close: async () => {
       await services.access.flush();
       await database.close();

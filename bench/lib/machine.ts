@@ -1,17 +1,16 @@
 import os from 'node:os';
-import type SQLite from 'better-sqlite3';
+import { type BenchStore, storeLine } from './benchStore.ts';
 
 /** What the figures were measured on; printed before every run. */
-export function machineLines(sqlite: SQLite.Database): string[] {
+export async function machineLines(store: BenchStore): Promise<string[]> {
   const cpus = os.cpus();
-  const sqliteVersion = sqlite.prepare('select sqlite_version()').pluck().get() as string;
   return [
     `cpu      ${cpus[0]?.model.trim() ?? 'unknown'} (${cpus.length} cores${os.availableParallelism ? `, ${os.availableParallelism()} usable` : ''})`,
     `memory   ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB total, ${(os.freemem() / 2 ** 30).toFixed(1)} GiB free`,
     `os       ${os.type()} ${os.release()} ${os.arch()}`,
     `load     ${loadLine()}`,
     `node     ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}`,
-    `sqlite   ${sqliteVersion} (better-sqlite3, WAL, synchronous=NORMAL, temp-dir file)`,
+    await storeLine(store),
   ];
 }
 

@@ -1,9 +1,13 @@
+import type { StoreKind } from '../../server/db/store.ts';
+
 /** A benchmark section: one named part of `npm run bench`, selectable with --only. */
 export interface BenchSection {
   /** Selects it with --only (the group selects every section in it). */
   name: string;
   group: string;
   description: string;
+  /** The stores it runs on (default: SQLite only, for sections that measure SQLite's own parts or seed its file). */
+  stores?: readonly StoreKind[];
   run(ctx: BenchContext): Promise<void>;
 }
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { mergeKeywordIndex } from '../../server/db/maintenance.ts';
-import type { OpenedDatabase } from '../../server/db/open.ts';
 import { contentKey } from '../../server/memory/memory.ts';
 import { countTokens } from '../../server/tokenCount.ts';
+import type { BenchStore } from './benchStore.ts';
 import { pick, rng, sentence } from './text.ts';
 
 const DAY = 86_400_000;
@@ -40,80 +41,133 @@ export function keyWeights(apiKeys: number): number[] {
   return raw.map((w) => w / total);
 }
 
+interface SeedRow {
+  id: string;
+  api_key_id: string;
+  session_id: string | null;
+  type: string;
+  key: string;
+  content: string;
+  metadata: string;
+  tokens: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number | null;
+  needs_reindex: number;
+  access_count: number;
+}
+
 /**
- * Adds `count` memories straight through better-sqlite3 prepared statements, in transactions, the way the
- * service would store them (content keys, o200k token counts, FTS via the triggers) but without Kysely,
- * zod or per-row awaits. A generated sentence that collides with an existing key is skipped and replaced,
- * so exactly `count` rows are added. Returns the rows added per API key.
+ * Adds `count` memories the way the service would store them (content keys, o200k token counts, keyword index via the
+ * store's triggers) but without the service's validation or per-row awaits: on SQLite through better-sqlite3 prepared
+ * statements, on PostgreSQL as multi-row inserts, `batchSize` rows per transaction. A generated sentence that
+ * collides with an existing key is skipped and replaced, so exactly `count` rows are added. Returns the rows added per
+ * API key.
  */
-export function seedMemories(sqlite: SQLite.Database, opts: SeedOptions): Map<string, number> {
+export async function seedMemories(store: BenchStore, opts: SeedOptions): Promise<Map<string, number>> {
   const { count, apiKeys, days = 25, seed = 1, batchSize = 5000, now = Date.now(), distribution = 'zipf' } = opts;
   const progress = opts.progress ?? count >= 20_000;
   const random = rng(seed);
   const cumulative: number[] = [];
   keyWeights(apiKeys).reduce((acc, w, i) => (cumulative[i] = acc + w), 0);
+  const perKey = new Map<string, number>();
   let added = 0;
-  const chooseKey = () => {
-    // A skipped duplicate is retried with the same key, since `added` did not move: exact shares.
-    if (distribution === 'round-robin') return added % apiKeys;
+  // Rows are drawn one at a time and the key of each depends on how many were added: a skipped duplicate is
+  // retried with the same key, since `added` did not move, so the shares come out exact.
+  const chooseKey = (offset: number) => {
+    if (distribution === 'round-robin') return (added + offset) % apiKeys;
     const r = random();
     const i = cumulative.findIndex((c) => r < c);
     return i === -1 ? apiKeys - 1 : i;
   };
-  const insert = sqlite.prepare(`insert into memories
-    (id, api_key_id, session_id, type, key, content, metadata, tokens, created_at, updated_at, expires_at, needs_reindex, access_count)
-    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-    on conflict (api_key_id, key) do nothing`);
-  const perKey = new Map<string, number>();
-  const insertBatch = sqlite.transaction((target: number) => {
-    while (added < target) {
-      const key = apiKeyName(chooseKey());
-      const content = sentence(random);
-      const createdAt = now - Math.floor(random() * days * DAY);
-      const roll = random();
-      // ~1% already expired (hidden from default lists), ~3% expiring later, the rest never.
-      const expiresAt = roll < 0.01 ? now - Math.floor(random() * DAY) : roll < 0.04 ? now + Math.floor(random() * 30 * DAY) : null;
-      const sessionId = random() < 0.6 ? `session-${Math.floor(random() * 500)}` : null;
-      const metadata =
-        random() < 0.5 ? '{}' : JSON.stringify({ source: pick(random, ['chat', 'import', 'extractor']), turn: Math.floor(random() * 40) });
-      const result = insert.run(
-        randomUUID(),
-        key,
-        sessionId,
-        random() < ENFORCED_SHARE ? 'enforced' : pick(random, TYPES),
-        contentKey(content),
-        content,
-        metadata,
-        countTokens(content),
-        createdAt,
-        createdAt,
-        expiresAt,
-        Math.floor(random() * 5),
-      );
-      if (result.changes === 1) {
-        added++;
-        perKey.set(key, (perKey.get(key) ?? 0) + 1);
-      }
-    }
-  });
-  const tty = process.stderr.isTTY;
-  // A bigger page cache while seeding only (setup, not measurement): with the default 2 MB, inserts into
-  // ten random-order indexes at 100k rows spend most of their time re-reading pages. Restored after.
-  const cacheSize = sqlite.pragma('cache_size', { simple: true }) as number;
-  sqlite.pragma('cache_size = -262144');
+  const nextRow = (offset: number): SeedRow => {
+    const apiKeyId = apiKeyName(chooseKey(offset));
+    const content = sentence(random);
+    const createdAt = now - Math.floor(random() * days * DAY);
+    const roll = random();
+    // ~1% already expired (hidden from default lists), ~3% expiring later, the rest never.
+    const expiresAt = roll < 0.01 ? now - Math.floor(random() * DAY) : roll < 0.04 ? now + Math.floor(random() * 30 * DAY) : null;
+    const sessionId = random() < 0.6 ? `session-${Math.floor(random() * 500)}` : null;
+    const metadata =
+      random() < 0.5 ? '{}' : JSON.stringify({ source: pick(random, ['chat', 'import', 'extractor']), turn: Math.floor(random() * 40) });
+    return {
+      id: randomUUID(),
+      api_key_id: apiKeyId,
+      session_id: sessionId,
+      type: random() < ENFORCED_SHARE ? 'enforced' : pick(random, TYPES),
+      key: contentKey(content),
+      content,
+      metadata,
+      tokens: countTokens(content),
+      created_at: createdAt,
+      updated_at: createdAt,
+      expires_at: expiresAt,
+      needs_reindex: 1,
+      access_count: Math.floor(random() * 5),
+    };
+  };
+  const counted = (inserted: readonly string[]) => {
+    for (const key of inserted) perKey.set(key, (perKey.get(key) ?? 0) + 1);
+    added += inserted.length;
+  };
+  const writer = store.kind === 'sqlite' ? sqliteWriter(store.sqlite, nextRow, counted) : postgresWriter(store, nextRow, counted);
   try {
     while (added < count) {
-      insertBatch(Math.min(count, added + batchSize));
+      await writer.batch(Math.min(count, added + batchSize), () => added);
       if (progress) process.stderr.write(`\rseeding ${added}/${count}`);
     }
   } finally {
-    sqlite.pragma(`cache_size = ${cacheSize}`);
+    writer.done();
   }
-  if (progress) process.stderr.write(tty ? '\r\x1b[K' : '\n');
-  // A server that has been running for a while has a checkpointed WAL; do not measure reads against a
-  // freshly bloated one.
-  sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  if (progress) process.stderr.write(process.stderr.isTTY ? '\r\x1b[K' : '\n');
   return perKey;
+}
+
+type NextRow = (offset: number) => SeedRow;
+type Counted = (apiKeyIds: readonly string[]) => void;
+
+function sqliteWriter(sqlite: SQLite.Database, nextRow: NextRow, counted: Counted) {
+  const insert = sqlite.prepare(`insert into memories
+    (id, api_key_id, session_id, type, key, content, metadata, tokens, created_at, updated_at, expires_at, needs_reindex, access_count)
+    values (@id, @api_key_id, @session_id, @type, @key, @content, @metadata, @tokens, @created_at, @updated_at, @expires_at, @needs_reindex, @access_count)
+    on conflict (api_key_id, key) do nothing`);
+  const insertBatch = sqlite.transaction((target: number, added: () => number) => {
+    while (added() < target) {
+      const row = nextRow(0);
+      if (insert.run(row).changes === 1) counted([row.api_key_id]);
+    }
+  });
+  // A bigger page cache while seeding only (setup, not measurement): with the default 2 MB, inserts into ten
+  // random-order indexes at 100k rows spend most of their time re-reading pages. Restored after.
+  const cacheSize = sqlite.pragma('cache_size', { simple: true }) as number;
+  sqlite.pragma('cache_size = -262144');
+  return {
+    batch: async (target: number, added: () => number) => insertBatch(target, added),
+    done: () => {
+      sqlite.pragma(`cache_size = ${cacheSize}`);
+      // A server that has been running for a while has a checkpointed WAL; do not measure reads against a freshly
+      // bloated one.
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    },
+  };
+}
+
+function postgresWriter(store: BenchStore, nextRow: NextRow, counted: Counted) {
+  return {
+    batch: async (target: number, added: () => number) => {
+      while (added() < target) {
+        const rows = Array.from({ length: Math.min(1000, target - added()) }, (_, i) => nextRow(i));
+        const inserted = await store.db
+          .insertInto('memories')
+          .values(rows as never)
+          .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
+          .returning('api_key_id')
+          .execute();
+        counted(inserted.map((r) => r.api_key_id));
+      }
+    },
+    done: () => {},
+  };
 }
 
 /**
@@ -123,7 +177,12 @@ export function seedMemories(sqlite: SQLite.Database, opts: SeedOptions): Map<st
  * a server that has been up for an hour would (see the notes). The merge runs to the end here; a server does
  * it in bounded steps, hour after hour.
  */
-export async function analyzeLikeAServer(database: OpenedDatabase): Promise<void> {
-  database.sqlite.pragma('optimize = 0x10002');
-  await mergeKeywordIndex(database.db);
+export async function analyzeLikeAServer(store: BenchStore): Promise<void> {
+  if (store.kind === 'postgres') {
+    // What autovacuum's analyze would have done on a server up for a while.
+    await sql`analyze`.execute(store.db);
+    return;
+  }
+  store.sqlite.pragma('optimize = 0x10002');
+  await mergeKeywordIndex(store.db);
 }
