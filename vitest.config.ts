@@ -1,7 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
 /** The suites that run on both stores; the rest test SQLite-only parts (its file, FTS5, sqlite-vec) or no store. */
-const POSTGRES_SUITES = ['test/server/memory.crud.test.ts'];
+const POSTGRES_SUITES = [
+  'test/server/memory.crud.test.ts',
+  'test/server/memory.lifecycle.test.ts',
+  'test/server/memory.list.test.ts',
+  'test/server/memory.badinput.test.ts',
+  'test/server/memory.concurrency.test.ts',
+  'test/server/memory.byweek.test.ts',
+  'test/server/summarize.test.ts',
+  'test/server/forget.test.ts',
+  'test/server/purge.test.ts',
+  'test/server/retention.test.ts',
+  'test/server/autoSummarize.test.ts',
+  'test/server/accessRecorder.test.ts',
+  'test/server/extractFacts.test.ts',
+  'test/server/triggers.test.ts',
+  'test/server/erasure.test.ts',
+];
 
 export default defineConfig({
   // graphql 16 ships CJS (main) and ESM (module) builds; Node loads the CJS one for dependencies, so our

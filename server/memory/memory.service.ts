@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Audited } from '../audit/audited.ts';
-import { emptyWalNow } from '../db/maintenance.ts';
+import { afterErase } from '../db/maintenance.ts';
 import type { Db } from '../db/open.ts';
 import { inSavepoint, rowRefusal } from '../db/sqliteErrors.ts';
 import { badInput, notFound } from '../errors.ts';
@@ -165,7 +165,7 @@ export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPa
 export async function deleteMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
   const existing = await requireMemory(deps, id, canSee);
   await writing(deps.db, (trx) => repo.deleteMemoryRow(trx, existing.pk));
-  await emptyWalNow(deps.db);
+  await afterErase(deps.db);
   return existing;
 }
 
@@ -189,7 +189,7 @@ export async function clearMemories(deps: MemoryDeps, f: ClearFilter): Promise<n
   const deleted = await writing(deps.db, (trx) =>
     repo.deleteMemoryRows(trx, { apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() }),
   );
-  if (deleted > 0) await emptyWalNow(deps.db);
+  if (deleted > 0) await afterErase(deps.db);
   return deleted;
 }
 
@@ -239,7 +239,7 @@ export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise
     hitRate: totals.retrievals > 0 ? totals.hits / totals.retrievals : null,
     retrievals: totals.retrievals,
     byType: byType.map((r) => ({ type: r.type, count: r.count })),
-    byWeek: byWeek.map((r) => ({ weekStart: new Date(`${r.week_start}T00:00:00Z`), count: r.count })),
+    byWeek: byWeek.map((r) => ({ weekStart: new Date(r.week_start), count: r.count })),
     hiddenByExpiry: hidden?.expired ?? 0,
     hiddenByRetention: hidden?.out_of_retention ?? 0,
     purgeDueAt: due === null ? null : new Date(due),
