@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
+import type { KeywordMatches } from './keywordSearch.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
 export interface MemoryFilter {
@@ -8,8 +9,8 @@ export interface MemoryFilter {
   apiKeyId: string | null;
   sessionId?: string | null;
   types?: readonly MemoryTypeValue[] | null;
-  /** A MATCH expression made safe by `toFtsQuery`, for the same apiKeyId. */
-  ftsQuery?: string | null;
+  /** The pks of the memories a search matches, from listSearchMatches (keywordSearch.ts) for the same apiKeyId. */
+  keywordMatches?: KeywordMatches | null;
   createdAfter?: number | null;
   createdBefore?: number | null;
   /** When set, leaves out expired memories and those last written before the retention cutoff. */
@@ -31,9 +32,7 @@ function applyFilter<O>(qb: MemorySelect<O>, f: MemoryFilter): MemorySelect<O> {
   if (f.createdBefore != null) q = q.where('memories.created_at', '<', f.createdBefore);
   if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
   if (!f.includeArchived) q = q.where('memories.archived_by', 'is', null);
-  if (f.ftsQuery) {
-    q = q.where(sql<boolean>`memories.pk in (select rowid from memories_fts where memories_fts match ${f.ftsQuery})`);
-  }
+  if (f.keywordMatches) q = q.where('memories.pk', 'in', f.keywordMatches);
   return q;
 }
 
