@@ -80,15 +80,12 @@ export async function writeAccess(db: Db, batch: AccessBatch) {
   const memories = JSON.stringify([...batch.memories].map(([pk, a]) => [pk, a.count, a.lastAt]));
   const keys = JSON.stringify([...batch.keys].map(([key, s]) => [key, s.retrievals, s.hits]));
   await db.transaction().execute(async (trx) => {
-    await sql`update memories set access_count = access_count + a.count,
-        last_accessed_at = case when coalesce(memories.last_accessed_at, 0) > a.last_at then memories.last_accessed_at else a.last_at end
-      from (select cast(value ->> 0 as bigint) as pk, cast(value ->> 1 as integer) as count, cast(value ->> 2 as bigint) as last_at
-        from ${jsonArrayRows(trx, memories)}) as a
+    await sql`update memories set access_count = access_count + a.count, last_accessed_at = max(coalesce(last_accessed_at, 0), a.last_at)
+      from (select value ->> 0 as pk, value ->> 1 as count, value ->> 2 as last_at from json_each(${memories})) as a
       where memories.pk = a.pk`.execute(trx);
     await sql`insert into retrieval_stats (api_key_id, retrievals, hits)
-      select value ->> 0, cast(value ->> 1 as bigint), cast(value ->> 2 as bigint) from ${jsonArrayRows(trx, keys)} where true
-      on conflict (api_key_id) do update set retrievals = retrieval_stats.retrievals + excluded.retrievals,
-        hits = retrieval_stats.hits + excluded.hits`.execute(trx);
+      select value ->> 0, value ->> 1, value ->> 2 from json_each(${keys}) where true
+      on conflict (api_key_id) do update set retrievals = retrievals + excluded.retrievals, hits = hits + excluded.hits`.execute(trx);
   });
 }
 
