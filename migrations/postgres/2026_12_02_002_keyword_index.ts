@@ -1,18 +1,22 @@
 import { type Kysely, sql } from 'kysely';
 
 // Frozen once shipped. The keyword index on PostgreSQL (server/memory/keywordSearch.postgres.ts reads it): each
-// memory's words as a tsvector (english stemming; the key's words weighted 'A', which ranking counts 0.4 like SQLite's
-// key column), in a table of its own so that reading memories never carries the vector along. The GIN index leads with
+// memory's words as a tsvector (english stemming without stop words, like porter on SQLite: the configuration
+// mnemo_english; the key's words weighted 'A', which ranking counts 0.4 like SQLite's key column), in a table of its own so that reading memories never carries the vector along. The GIN index leads with
 // api_key_id (btree_gin), so a search of one key reads only that key's postings, and its counts of matching rows are
 // the key's own document frequencies; an admin search across keys uses the same index on its second column.
 // BM25 also needs each row's length and each key's total length (its average document length): the triggers keep
 // both, next to memory_counts, which holds each key's N.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`create extension if not exists btree_gin`.execute(db);
+  // english's Snowball stemmer without its stop word list: "and", "it" or "who" stay searchable words, as on SQLite.
+  await sql`create text search dictionary mnemo_english_stem (template = snowball, language = english)`.execute(db);
+  await sql`create text search configuration mnemo_english (copy = english)`.execute(db);
+  await sql`alter text search configuration mnemo_english alter mapping replace english_stem with mnemo_english_stem`.execute(db);
   await sql`create function memory_search_terms(key text, content text) returns tsvector
     language sql immutable parallel safe
-    as $$ select setweight(to_tsvector('english', key), 'A') || to_tsvector('english', content) $$`.execute(db);
-  // Words the english configuration keeps, counted once per occurrence: the document length BM25 normalizes by.
+    as $$ select setweight(to_tsvector('mnemo_english', key), 'A') || to_tsvector('mnemo_english', content) $$`.execute(db);
+  // Words counted once per occurrence: the document length BM25 normalizes by.
   await sql`create function memory_search_length(terms tsvector) returns integer
     language sql immutable parallel safe
     as $$ select coalesce(sum(cardinality(positions)), 0)::integer from unnest(terms) $$`.execute(db);
@@ -67,4 +71,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop aggregate if exists tsquery_any(tsquery)`.execute(db);
   await sql`drop function if exists memory_search_length(tsvector)`.execute(db);
   await sql`drop function if exists memory_search_terms(text, text)`.execute(db);
+  await sql`drop text search configuration if exists mnemo_english`.execute(db);
+  await sql`drop text search dictionary if exists mnemo_english_stem`.execute(db);
 }

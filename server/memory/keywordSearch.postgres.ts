@@ -5,18 +5,18 @@ import { inScope, type RetrievalScope } from './retrievalScope.ts';
 
 /**
  * The keyword tier on PostgreSQL: memory_search (migrations/postgres 002) holds each memory's words as a tsvector,
- * english stemming (Snowball's english, where SQLite has porter), the key's words weighted 'A'. The ranking contract
+ * english stemming (mnemo_english: Snowball's english stemmer, where SQLite has porter, and like SQLite no stop
+ * words), the key's words weighted 'A'. The ranking contract
  * is SQLite's (keywordSearch.sqlite.ts with bm25.ts): BM25 with k1 = 1.2 and b = 0.75, summed over the query's words;
  * a word's occurrences in the key count 0.4, in the content 1; IDF in Lucene's form log(1 + (N − n + 0.5) / (n + 0.5))
  * with N the key's memories and n the key's memories holding the word; ties go to the newer memory. Every statistic is
  * the key's own, computed in the same statement, so other keys never shift a key's scores.
  *
  * What differs from SQLite's scores: the average document length is the key's own (FTS5's bm25() averages over every
- * key's rows); a document's length counts the words the english configuration keeps (FTS5 counts stop words too);
- * PostgreSQL's parser and stemmer split and stem some words differently (hyphenated words are indexed whole and in
- * parts, "c++" is the word "c" on both); english stop words are not indexed, so a query of stop words alone finds
- * nothing (retrieval leaves them out anyway unless nothing else is left); a word the parser splits further is
- * matched as a phrase, as FTS5 matches a quoted string, and its occurrences are averaged over its parts.
+ * key's rows, so there other keys do shift it a little); PostgreSQL's parser and Snowball's stemmer split and stem some
+ * words differently from unicode61 and porter (a hyphenated word is indexed whole and in parts, which also makes its
+ * document one word longer; "c++" is the word "c" on both); a word the parser splits further is matched as a phrase,
+ * as FTS5 matches a quoted string, and its occurrences are averaged over its parts.
  */
 
 const K1 = 1.2;
@@ -33,7 +33,7 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
   if (words.length === 0) return [];
   const key = scope.apiKeyId;
   const ranked = sql<{ pk: number; score: number }>`(with words as (
-      select i, phraseto_tsquery('english', word) as query, array(select lexeme from unnest(to_tsvector('english', word))) as lexemes
+      select i, phraseto_tsquery('mnemo_english', word) as query, array(select lexeme from unnest(to_tsvector('mnemo_english', word))) as lexemes
       from unnest(cast(${words} as text[])) with ordinality as w(word, i)
     ), tenant as (
       select greatest(coalesce((select memories from memory_counts where api_key_id = ${key}), 0), 1)::float8 as n,
@@ -72,15 +72,15 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
 /**
  * The pks of memories holding every word of an admin search, the last word as a prefix, in one key or (null) every
  * key; null when the text has no searchable word. Each word is a phrase query, and the prefix is a quoted lexeme
- * (quotes and backslashes escaped) before ":*", stemmed (english) or as typed (simple, so a stop word still prefixes).
+ * (quotes and backslashes escaped) before ":*", stemmed like the index.
  */
 export function listSearchMatches(text: string, apiKeyId: string | null) {
   const words = searchWords(text);
   if (words.length === 0) return null;
   const last = `'${words[words.length - 1]!.replaceAll('\\', '\\\\').replaceAll("'", "''")}':*`;
   const queries = [
-    ...words.slice(0, -1).map((w) => sql`phraseto_tsquery('english', ${w})`),
-    sql`(to_tsquery('english', ${last}) || to_tsquery('simple', ${last}))`,
+    ...words.slice(0, -1).map((w) => sql`phraseto_tsquery('mnemo_english', ${w})`),
+    sql`to_tsquery('mnemo_english', ${last})`,
   ];
   const keyed = apiKeyId === null ? sql`` : sql`api_key_id = ${apiKeyId} and`;
   return sql<number>`(select pk from memory_search where ${keyed} terms @@ (${sql.join(queries, sql` && `)}))`;
@@ -88,7 +88,7 @@ export function listSearchMatches(text: string, apiKeyId: string | null) {
 
 /** A real query against the keyword index, and the number of memories it holds; for the engine status. */
 export async function probeKeywordIndex(db: Db): Promise<number> {
-  await sql`select count(*) from memory_search where terms @@ phraseto_tsquery('english', 'mnemoprobe')`.execute(db);
+  await sql`select count(*) from memory_search where terms @@ phraseto_tsquery('mnemo_english', 'mnemoprobe')`.execute(db);
   const { rows } = await sql<{ n: number }>`select count(*) as n from memory_search`.execute(db);
   return rows[0]?.n ?? 0;
 }
