@@ -17,6 +17,9 @@ const POSTGRES_SUITES = [
   'test/server/extractFacts.test.ts',
   'test/server/triggers.test.ts',
   'test/server/erasure.test.ts',
+  'test/server/retrieval.test.ts',
+  'test/server/profile.test.ts',
+  'test/server/inject.test.ts',
 ];
 
 export default defineConfig({

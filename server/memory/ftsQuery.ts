@@ -26,10 +26,16 @@ export function toFtsQuery(text: string, options: FtsQueryOptions): string | nul
 
 /** The text's words as quoted FTS5 strings (with the key's prefix when there is a key); [] when there are none. */
 export function ftsPhrases(text: string, options: Omit<FtsQueryOptions, 'match'>): string[] {
-  const prefix = options.apiKeyId === null ? '' : tenantPrefix(options.apiKeyId);
-  const phrases = chosenWords(text, options.skip).map((w) => `"${prefix}${w}"`);
+  const phrases = quotedWords(chosenWords(text, options.skip), options.apiKeyId);
   if (options.prefixLast && phrases.length > 0) phrases[phrases.length - 1] += '*';
   return phrases;
+}
+
+/** Words (as searchWords gives them, without a prefix star) as quoted FTS5 strings in the key's terms, or every key's. */
+export function quotedWords(words: readonly string[], apiKeyId: string | null): string[] {
+  const prefix = apiKeyId === null ? '' : tenantPrefix(apiKeyId);
+  // ftsWords never yields a quote; doubling one keeps any other caller's word a plain string too.
+  return words.map((w) => `"${prefix}${w.replaceAll('"', '""')}"`);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from '../db/open.ts';
 import { storageFault } from '../db/sqliteErrors.ts';
 import { freeDiskBytes, probeCommit } from '../db/storageProbe.ts';
 import { DomainError, type DomainErrorCode } from '../errors.ts';
-import { ftsPhrases } from './ftsQuery.ts';
+import { searchWords } from './ftsQuery.ts';
 import * as memoryRepo from './memory.repository.ts';
 import * as retrievalRepo from './retrieval.repository.ts';
 
@@ -106,7 +106,7 @@ async function roundTrip(db: Db, now: number, step: (name: HealthCheck['name'], 
       await step('read', async () => (await memoryRepo.findMemoryRowById(trx, id))?.pk === pk);
       await step('search', async () => {
         const scope = { apiKeyId, sessionId: null, types: null, now, retentionCutoff: 0 };
-        const hits = await retrievalRepo.keywordCandidates(trx, scope, ftsPhrases(marker, { apiKeyId }), 1);
+        const hits = await retrievalRepo.keywordCandidates(trx, scope, searchWords(marker), 1);
         return hits[0]?.pk === pk;
       });
       await step('delete', async () => {

@@ -6,6 +6,7 @@ import * as postgresText from '../db/textMatch.postgres.ts';
 import * as sqliteText from '../db/textMatch.sqlite.ts';
 import * as postgresUpsert from './memoryUpsert.postgres.ts';
 import * as sqliteUpsert from './memoryUpsert.sqlite.ts';
+import type { KeywordMatches } from './keywordSearch.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
 export interface MemoryFilter {
@@ -13,8 +14,8 @@ export interface MemoryFilter {
   apiKeyId: string | null;
   sessionId?: string | null;
   types?: readonly MemoryTypeValue[] | null;
-  /** A MATCH expression made safe by `toFtsQuery`, for the same apiKeyId. */
-  ftsQuery?: string | null;
+  /** The pks of the memories a search matches, from listSearchMatches (keywordSearch.ts) for the same apiKeyId. */
+  keywordMatches?: KeywordMatches | null;
   createdAfter?: number | null;
   createdBefore?: number | null;
   /** When set, leaves out expired memories and those last written before the retention cutoff. */
@@ -36,9 +37,7 @@ function applyFilter<O>(qb: MemorySelect<O>, f: MemoryFilter): MemorySelect<O> {
   if (f.createdBefore != null) q = q.where('memories.created_at', '<', f.createdBefore);
   if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
   if (!f.includeArchived) q = q.where('memories.archived_by', 'is', null);
-  if (f.ftsQuery) {
-    q = q.where(sql<boolean>`memories.pk in (select rowid from memories_fts where memories_fts match ${f.ftsQuery})`);
-  }
+  if (f.keywordMatches) q = q.where('memories.pk', 'in', f.keywordMatches);
   return q;
 }
 

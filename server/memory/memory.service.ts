@@ -13,7 +13,8 @@ import { apiKeyIdSchema, describeIssues, LIMITS, limitSchema, offsetSchema, pars
 import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
-import { searchWords, toFtsQuery } from './ftsQuery.ts';
+import { searchWords } from './ftsQuery.ts';
+import { type KeywordMatches, keywordSearch } from './keywordSearch.ts';
 import * as repo from './memory.repository.ts';
 import {
   contentKey,
@@ -349,10 +350,10 @@ export function listSearchWords(search: string | null | undefined): string[] {
 
 /** Returns null when the search text has no searchable word: such a search matches nothing. */
 async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFilter | null> {
-  let ftsQuery: string | null = null;
+  let keywordMatches: KeywordMatches | null = null;
   if (q.search != null && q.search.trim() !== '') {
-    ftsQuery = toFtsQuery(q.search, { match: 'all', prefixLast: true, apiKeyId: q.apiKeyId });
-    if (ftsQuery === null) return null;
+    keywordMatches = keywordSearch(deps.db).listSearchMatches(q.search, q.apiKeyId);
+    if (keywordMatches === null) return null;
   }
   const now = clock(deps);
   const settings = await deps.settings.get();
@@ -360,7 +361,7 @@ async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFi
     apiKeyId: q.apiKeyId,
     sessionId: q.sessionId,
     types: q.types,
-    ftsQuery,
+    keywordMatches,
     createdAfter: q.createdAfter?.getTime(),
     createdBefore: q.createdBefore?.getTime(),
     activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, settings) },

@@ -6,7 +6,7 @@ import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSche
 import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
 import { BLOCK_FRAME_TOKENS, lineTokens } from './blockTokens.ts';
 import { fitToBudget } from './budget.ts';
-import { ftsPhrases } from './ftsQuery.ts';
+import { searchWords } from './ftsQuery.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
 import { formatMemoryBlock, type InjectableMemory } from './injection.ts';
 import type { MemoryDeps } from './memory.service.ts';
@@ -280,11 +280,11 @@ type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; re
 };
 
 async function keywordTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
-  const phrases = ftsPhrases(query, { skip: STOP_WORDS, apiKeyId: scope.apiKeyId });
+  const words = searchWords(query, { skip: STOP_WORDS });
   const base = { embedding: null, store: null };
-  if (phrases.length === 0) return { ...base, ok: true, candidates: [] };
+  if (words.length === 0) return { ...base, ok: true, candidates: [] };
   try {
-    const rows = await repo.keywordCandidates(deps.db, scope, phrases, limit);
+    const rows = await repo.keywordCandidates(deps.db, scope, words, limit);
     const candidates = rows.map((row, i) => ({
       ...candidate(rowToMemory(row), 'keyword', row.score),
       keywordScore: row.score,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../server/tokenCount.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, type MemoryInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { testStoreKind } from '../helpers/testStore.ts';
 
 const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ...R } }
 fragment R on RetrievalResult { tokensUsed maxTokens candidates skipped block
@@ -351,7 +352,9 @@ describe('side effects', () => {
     expect((await app.ok(MEMORY_STATS, { apiKeyId })).memories.stats).toMatchObject({ retrievals: 2, hitRate: 0.5 });
   });
 
-  it('does not grow the keyword index however often memories are retrieved', async () => {
+  // FTS5's segments, which an index rewrite on every access-count update would grow. PostgreSQL's keyword trigger
+  // fires only on a change of content, key or API key (migrations/postgres 002), like SQLite's.
+  it.skipIf(testStoreKind() === 'postgres')('does not grow the keyword index however often memories are retrieved', async () => {
     const apiKeyId = key();
     await create({ apiKeyId, content: 'Plays the cello on Sundays' });
     const size = () => app.database.sqlite.prepare(`select count(*) as n, sum(length(block)) as bytes from memories_fts_data`).get();

@@ -1,0 +1,76 @@
+import { type Kysely, sql } from 'kysely';
+
+// Frozen once shipped. The keyword index on PostgreSQL (server/memory/keywordSearch.postgres.ts reads it): each
+// memory's words as a tsvector (english stemming without stop words, like porter on SQLite: the configuration
+// mnemo_english; the key's words weighted 'A', which ranking counts 0.4 like SQLite's key column), in a table of its own so that reading memories never carries the vector along. The GIN index leads with
+// api_key_id (btree_gin), so a search of one key reads only that key's postings, and its counts of matching rows are
+// the key's own document frequencies; an admin search across keys uses the same index on its second column.
+// BM25 also needs each row's length and each key's total length (its average document length): the triggers keep
+// both, next to memory_counts, which holds each key's N.
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`create extension if not exists btree_gin`.execute(db);
+  // english's Snowball stemmer without its stop word list: "and", "it" or "who" stay searchable words, as on SQLite.
+  await sql`create text search dictionary mnemo_english_stem (template = snowball, language = english)`.execute(db);
+  await sql`create text search configuration mnemo_english (copy = english)`.execute(db);
+  await sql`alter text search configuration mnemo_english alter mapping replace english_stem with mnemo_english_stem`.execute(db);
+  await sql`create function memory_search_terms(key text, content text) returns tsvector
+    language sql immutable parallel safe
+    as $$ select setweight(to_tsvector('mnemo_english', key), 'A') || to_tsvector('mnemo_english', content) $$`.execute(db);
+  // Words counted once per occurrence: the document length BM25 normalizes by.
+  await sql`create function memory_search_length(terms tsvector) returns integer
+    language sql immutable parallel safe
+    as $$ select coalesce(sum(cardinality(positions)), 0)::integer from unnest(terms) $$`.execute(db);
+  // A query of any of its words: tsquery has || but no aggregate for it.
+  await sql`create aggregate tsquery_any(tsquery) (sfunc = tsquery_or, stype = tsquery)`.execute(db);
+  await sql`create table memory_search (
+    pk bigint primary key,
+    api_key_id text not null,
+    terms tsvector not null,
+    length integer not null
+  )`.execute(db);
+  await sql`create index memory_search_by_key_terms on memory_search using gin (api_key_id, terms)`.execute(db);
+  await sql`create table memory_search_stats (api_key_id text primary key, tokens bigint not null)`.execute(db);
+
+  const add = (row: 'new') => `insert into memory_search (pk, api_key_id, terms, length)
+      select ${row}.pk, ${row}.api_key_id, t, memory_search_length(t) from memory_search_terms(${row}.key, ${row}.content) as t
+      returning length into n;
+    insert into memory_search_stats (api_key_id, tokens) values (${row}.api_key_id, n)
+      on conflict (api_key_id) do update set tokens = memory_search_stats.tokens + excluded.tokens;`;
+  const remove = (row: 'old') => `delete from memory_search where pk = ${row}.pk returning length into n;
+    update memory_search_stats set tokens = tokens - coalesce(n, 0) where api_key_id = ${row}.api_key_id;`;
+  const trigger = async (name: string, timing: string, body: string, when?: string) => {
+    await sql`create function ${sql.raw(name)}() returns trigger language plpgsql as $$
+      declare n integer; begin ${sql.raw(body)} return null; end $$`.execute(db);
+    await sql`create trigger ${sql.raw(name)} ${sql.raw(timing)} on memories for each row
+      ${sql.raw(when ? `when (${when})` : '')} execute function ${sql.raw(name)}()`.execute(db);
+  };
+  // Named like SQLite's keyword triggers (server/db/triggers.ts): the same job on the other store.
+  await trigger('memories_fts_insert', 'after insert', add('new'));
+  await trigger('memories_fts_delete', 'after delete', remove('old'));
+  // Fires only when indexed text really changes: counters, flags and metadata never touch the index.
+  await trigger(
+    'memories_fts_update',
+    'after update of content, key, api_key_id',
+    `${remove('old')} ${add('new')}`,
+    'old.content is distinct from new.content or old.key is distinct from new.key or old.api_key_id is distinct from new.api_key_id',
+  );
+
+  await sql`insert into memory_search (pk, api_key_id, terms, length)
+    select pk, api_key_id, t, memory_search_length(t) from memories, memory_search_terms(key, content) as t`.execute(db);
+  await sql`insert into memory_search_stats (api_key_id, tokens)
+    select api_key_id, sum(length) from memory_search group by api_key_id`.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const name of ['memories_fts_insert', 'memories_fts_delete', 'memories_fts_update']) {
+    await sql`drop trigger if exists ${sql.raw(name)} on memories`.execute(db);
+    await sql`drop function if exists ${sql.raw(name)}()`.execute(db);
+  }
+  await sql`drop table if exists memory_search_stats`.execute(db);
+  await sql`drop table if exists memory_search`.execute(db);
+  await sql`drop aggregate if exists tsquery_any(tsquery)`.execute(db);
+  await sql`drop function if exists memory_search_length(tsvector)`.execute(db);
+  await sql`drop function if exists memory_search_terms(text, text)`.execute(db);
+  await sql`drop text search configuration if exists mnemo_english`.execute(db);
+  await sql`drop text search dictionary if exists mnemo_english_stem`.execute(db);
+}

@@ -1,0 +1,102 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/open.ts';
+import type { MemoryRow } from '../db/schema.ts';
+import { tenantBm25Weights } from './bm25.ts';
+import { ftsMatch, quotedWords, toFtsQuery } from './ftsQuery.ts';
+import { inScope, type RetrievalScope } from './retrievalScope.ts';
+
+/**
+ * The keyword tier on SQLite: FTS5 over per-tenant terms (server/db/tenantTerms.ts), ranked by bm25() reweighted to
+ * each key's own statistics (bm25.ts). keywordSearch.postgres.ts keeps the same contract on PostgreSQL.
+ */
+
+/**
+ * BM25-ranked keyword candidates. Each word is matched in the key's own terms and weighted to rank with the key's
+ * own statistics (bm25.ts); SQLite sums the weighted scores per row and reads only the best rows from the memories
+ * table. When the scope filters (expired memories, other sessions') drop too much of that head, a longer one is
+ * taken. No candidate cap: an old memory that matches well is found however many memories the key has.
+ */
+export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number) {
+  const matches = quotedWords(words, scope.apiKeyId).map((phrase) => ftsMatch([phrase], { match: 'any', apiKeyId: scope.apiKeyId }));
+  const stats = await termStatistics(db, scope.apiKeyId, matches);
+  const weights = tenantBm25Weights(stats);
+  const terms = matches.map((match, i) => ({ match, weight: weights[i]! })).filter((t) => t.weight > 0);
+  const matched = stats.termRows.reduce((sum, n) => sum + n, 0);
+  if (terms.length === 0) return [];
+  for (let head = limit + Math.ceil(limit / 10) + 4; ; head *= 4) {
+    const rows = await rankedInScope(db, scope, terms, head);
+    if (rows.length >= limit || head >= matched) return rows.slice(0, limit);
+  }
+}
+
+/** Rows in the FTS table, the key's rows, and the key's rows holding each term, in one round trip. */
+async function termStatistics(db: Db, apiKeyId: string, matches: readonly string[]) {
+  const counts = matches.map(
+    (match, i) => sql`(select count(*) from memories_fts where memories_fts match ${match}) as ${sql.ref(`t${i}`)}`,
+  );
+  const { rows } = await sql<Record<string, number> & { averages: Uint8Array | null; tenant: number | null }>`select
+      (select block from memories_fts_data where id = 1) as averages,
+      (select memories from memory_counts where api_key_id = ${apiKeyId}) as tenant,
+      ${sql.join(counts)}`.execute(db);
+  const row = rows[0]!;
+  return {
+    ftsRows: row.averages ? readVarint(row.averages) : 0,
+    tenantRows: row.tenant ?? 0,
+    termRows: matches.map((_, i) => row[`t${i}`] as number),
+  };
+}
+
+/** The `head` best-ranked rows of the key, then only those of them in scope, best first. */
+async function rankedInScope(db: Db, scope: RetrievalScope, terms: readonly { match: string; weight: number }[], head: number) {
+  // Weights: the key's content 1, its key 0.4; the all-keys columns are not searched here.
+  const scored = terms.map(
+    (t) =>
+      sql`select rowid, bm25(memories_fts, 0.0, 0.0, 1.0, 0.4) * ${t.weight} as s from memories_fts where memories_fts match ${t.match}`,
+  );
+  // "limit -1" (no limit) keeps SQLite from flattening the scores into the aggregate, where FTS5 refuses to
+  // run a lone term's bm25(); it is cheaper than materializing them.
+  const ranked = sql<{ pk: number; bm25: number }>`(select rowid as pk, sum(s) as bm25 from (${sql.join(scored, sql` union all `)} limit -1)
+    group by rowid order by bm25, rowid desc limit ${head})`;
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .innerJoin('memories', 'memories.pk', 'ranked.pk')
+    .selectAll('memories')
+    .select('ranked.bm25')
+    .where((eb) => inScope(eb, scope, { byPk: true }))
+    .orderBy('ranked.bm25')
+    .orderBy('ranked.pk', 'desc')
+    .execute();
+  return rows.map(({ bm25, ...row }): MemoryRow & { score: number } => ({ ...row, score: -bm25 }));
+}
+
+/**
+ * The FTS table's row count sits in its averages record (rowid 1 of the _data table: a varint row count,
+ * then each column's token count), which FTS5 keeps current; count(*) would visit every row. SQLite's
+ * varint: big-endian groups of 7 bits, high bit set on all but the last; a ninth byte carries 8 bits.
+ */
+function readVarint(bytes: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 9 && i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (i === 8) return value * 256 + byte;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return value;
+  }
+  return value;
+}
+
+/**
+ * The pks of memories holding every word of an admin search (the last word as a prefix), in the key's terms or,
+ * with no key, in every key's words; null when the text has no searchable word.
+ */
+export function listSearchMatches(text: string, apiKeyId: string | null) {
+  const query = toFtsQuery(text, { match: 'all', prefixLast: true, apiKeyId });
+  return query === null ? null : sql<number>`(select rowid from memories_fts where memories_fts match ${query})`;
+}
+
+/** A real FTS5 query against the keyword index, and the number of memories it holds; for the engine status. */
+export async function probeKeywordIndex(db: Db): Promise<number> {
+  await sql`select count(*) from memories_fts where memories_fts match '"mnemoprobe"'`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*) as n from memories_fts_docsize`.execute(db);
+  return rows[0]?.n ?? 0;
+}

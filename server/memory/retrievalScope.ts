@@ -1,0 +1,32 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Database, MemoryTypeValue } from '../db/schema.ts';
+import { isActive } from './memory.repository.ts';
+
+/** What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived. */
+export interface RetrievalScope {
+  apiKeyId: string;
+  /** A session sees its own memories and the key-wide ones (no session), never another session's. */
+  sessionId: string | null;
+  types: readonly MemoryTypeValue[] | null;
+  now: number;
+  retentionCutoff: number;
+}
+
+/**
+ * `byPk`: the rows are already chosen by primary key (a ranked head, vector hits). Comparing an expression of
+ * api_key_id instead of the column then keeps SQLite from walking the tenant's api_key_id index instead, which it
+ * does when it has no statistics yet; `|| ''` is that expression on both stores (SQLite's unary `+` is an error on
+ * text in PostgreSQL).
+ */
+export function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: RetrievalScope, opts: { byPk?: boolean } = {}) {
+  const conditions = [
+    opts.byPk ? eb(sql`memories.api_key_id || ''`, '=', s.apiKeyId) : eb('memories.api_key_id', '=', s.apiKeyId),
+    eb('memories.archived_by', 'is', null),
+    isActive(eb, s.now, s.retentionCutoff),
+  ];
+  if (s.types && s.types.length > 0) conditions.push(eb('memories.type', 'in', s.types));
+  if (s.sessionId !== null) {
+    conditions.push(eb.or([eb('memories.session_id', '=', s.sessionId), eb('memories.session_id', 'is', null)]));
+  }
+  return eb.and(conditions);
+}
