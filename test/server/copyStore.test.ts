@@ -20,7 +20,7 @@ import { retrieve } from '../../server/memory/retrieval.service.ts';
 import { summarize } from '../../server/memory/summary.service.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import { DAY_MS } from '../../server/settings/settings.service.ts';
-import { runMnemo } from '../helpers/mnemoProcess.ts';
+import { runMnemo, spawnMnemo } from '../helpers/mnemoProcess.ts';
 import { dropDatabase, ensureDatabase } from '../helpers/postgres.ts';
 
 // Runs in the postgres project only (vitest.config.ts, POSTGRES_ONLY): the source is always SQLite and the target always
@@ -129,6 +129,27 @@ async function buildSource(name: string, memories = 24): Promise<Source> {
 async function rows(db: Db, table: (typeof COPIED_TABLES)[number]['table'] | 'memory_counts', key: string) {
   const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by ${sql.ref(key)}`.execute(db);
   return rows.map(({ fts_tenant: _, ...row }) => row);
+}
+
+/** Many plain memories at once, written straight into the table (the services' write path is not what is tested here). */
+async function addMemoryRows(db: Db, count: number) {
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < count; i += 200) {
+      const rows = Array.from({ length: Math.min(200, count - i) }, (_, j) => ({
+        id: randomUUID(),
+        api_key_id: 'bulk',
+        type: 'factual' as const,
+        key: `bulk-${i + j}`,
+        content: `Bulk fact ${i + j}`,
+        metadata: JSON.stringify({ n: i + j }),
+        tokens: 4,
+        created_at: now,
+        updated_at: now,
+      }));
+      await trx.insertInto('memories').values(rows).execute();
+    }
+  });
 }
 
 async function memoryCount(db: Db): Promise<number> {
@@ -367,6 +388,27 @@ describe('mnemo copy-store on the command line', () => {
     expect(stdout).toMatch(new RegExp(`^memories\\s+${n}\\s+${n + 1}  DIFFERS$`, 'm'));
     expect(stderr).toContain('do not match');
   });
+
+  // A longer timeout: a real process started from source (tsx) on a busy machine can take most of the default 30 s to start.
+  it('continues after the process was killed with SIGKILL mid-copy, with no row twice and none missing', async () => {
+    const source = await buildSource('killed');
+    await addMemoryRows(source.services.db, 1200);
+    const url = await emptyTarget();
+    const killed = spawnMnemo(['copy-store', '--from', source.dir, '--to', url], { HOME: tmp }, {}, [
+      path.join(import.meta.dirname, '../helpers/killAtFirstMemoryBatch.mjs'),
+    ]);
+    expect(await killed.exited, killed.out.stderr).toBeNull();
+    const target = await openTarget(url);
+    // Killed right after the first batch of memories was committed: that batch is there, nothing after it.
+    expect(await memoryCount(target.db)).toBe(500);
+
+    const { code, stdout, stderr } = await cli(['--from', source.dir, '--to', url]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('continued the copy begun');
+    const ids = await target.db.selectFrom('memories').select('id').orderBy('pk').execute();
+    const sourceIds = await source.services.db.selectFrom('memories').select('id').orderBy('pk').execute();
+    expect(ids).toEqual(sourceIds);
+  }, 120_000);
 
   it('refuses clearly while mnemo serve runs on the source folder', async () => {
     const source = await buildSource('cliserved');
