@@ -158,7 +158,13 @@ async function copyBatch(source: Db, target: Db, t: CopiedTable, columns: string
     const after = progress.last_key === null ? null : (JSON.parse(progress.last_key) as string | number);
     const rows = await repo.readBatch(source, t, columns, after, size);
     if (rows.length === 0) return null;
-    await repo.insertRows(trx, t, columns, rows);
+    try {
+      await repo.insertRows(trx, t, columns, rows);
+    } catch (error) {
+      // Which rows, so that the user can look at them: PostgreSQL refuses some text SQLite keeps (a NUL character).
+      const range = `${t.key} ${String(rows[0]![t.key])} to ${String(rows.at(-1)![t.key])}`;
+      throw new Error(`PostgreSQL refused the ${t.table} rows with ${range}: ${(error as Error).message}`, { cause: error });
+    }
     const total = progress.copied + rows.length;
     await repo.saveProgress(trx, t.table, { lastKey: JSON.stringify(rows.at(-1)![t.key]), copied: total });
     return { rows: rows.length, total };

@@ -319,6 +319,14 @@ describe('mnemo copy-store: SQLite data folder into PostgreSQL', () => {
     expect(String(serveTried)).toContain('mnemo copy-store');
   });
 
+  it('names the rows PostgreSQL refuses: a NUL character, which SQLite keeps in text', async () => {
+    const source = await buildSource('nul');
+    const odd = await createMemory(source.services, { apiKeyId: 'acme', key: 'nul-byte', content: 'before\u0000after' });
+    const { pk } = await source.services.db.selectFrom('memories').select('pk').where('id', '=', odd.id).executeTakeFirstOrThrow();
+    const refused = copy(source, await emptyTarget(), { batchSize: 1 });
+    await expect(refused).rejects.toThrow(`PostgreSQL refused the memories rows with pk ${pk} to ${pk}: invalid byte sequence`);
+  });
+
   it('accounts for every table of the PostgreSQL schema: copied, or left out for a stated reason', async () => {
     const target = await openTarget(await emptyTarget());
     const { rows: tables } = await sql<{ name: string }>`select table_name as name from information_schema.tables
