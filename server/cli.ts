@@ -8,6 +8,8 @@ import { BackupError, backupDatabase } from './backup/backup.ts';
 import { DataFolderBusyError, holdDataFolder } from './backup/dataFolderLock.ts';
 import { restoreDatabase } from './backup/restore.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { copyDataFolder } from './copyStore/copyDataFolder.ts';
+import { type CopyRefusal, CopyStoreError } from './copyStore/copyStore.ts';
 import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type Db, type OpenedDatabase, type OpenedStore, openDatabase } from './db/open.ts';
@@ -24,7 +26,7 @@ import { createServices } from './services.ts';
 import { loadVectorConfig, VectorConfigError } from './vectorConfig.ts';
 
 /** sysexits(3) codes, so scripts can tell a usage error from a busy port, an unwritable folder or a damaged database. */
-const EXIT = { usage: 64, dataErr: 65, unavailable: 69, software: 70, cantCreate: 73, ioErr: 74, noPerm: 77 } as const;
+const EXIT = { usage: 64, dataErr: 65, noInput: 66, unavailable: 69, software: 70, cantCreate: 73, ioErr: 74, noPerm: 77 } as const;
 
 const HELP = `mnemo: long-term memory server for LLM gateways
 
@@ -45,6 +47,11 @@ Usage:
                                                        (a new file), with a progress line; the server may keep running
   mnemo restore FILE [--data-dir DIR]                 replace the database by a backup, with the server stopped; the
                                                        replaced one is kept as mnemo.db.before-restore
+  mnemo copy-store --from DIR --to postgres://…        copy everything in the data folder's SQLite database into an
+                                                       empty PostgreSQL database, with a progress line, the server
+                                                       stopped; run it again to continue an interrupted copy. Ends
+                                                       with each table's counts (exit 1 if they differ). Vectors are
+                                                       not copied: mnemo reindex rebuilds them into Qdrant
   mnemo mcp                                            MCP over stdio, for clients that launch a process: relays
                                                        to the running mnemo at MNEMO_URL with MNEMO_TOKEN
   mnemo audit export [--since T] [--until T] [--action A] [--actor ID] [--api-key K] [--data-dir DIR]
@@ -116,6 +123,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`mnemo: ${error.message}; stop it first\n`);
       return EXIT.unavailable;
     }
+    if (error instanceof CopyStoreError) {
+      io.stderr.write(`mnemo: ${error.message}\n`);
+      return COPY_REFUSED[error.reason];
+    }
     if (error instanceof BackupError) {
       io.stderr.write(`mnemo: ${error.message}\n`);
       return EXIT.dataErr;
@@ -164,6 +175,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       action: { type: 'string' },
       actor: { type: 'string' },
       'may-forget-key': { type: 'boolean' },
+      from: { type: 'string' },
+      to: { type: 'string' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -171,8 +184,12 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return values.help ? 0 : EXIT.usage;
   }
+  if ((values.from !== undefined || values.to !== undefined) && command !== 'copy-store') {
+    throw new UsageError('--from and --to belong to copy-store');
+  }
+  // copy-store's source is a data folder and its target a database URL: the same settings as every command's.
   const config = loadConfig(
-    { dataDir: values['data-dir'], host: values.host, port: values.port, databaseUrl: values['database-url'] },
+    { dataDir: values.from ?? values['data-dir'], host: values.host, port: values.port, databaseUrl: values.to ?? values['database-url'] },
     io.env,
   );
   switch (command) {
@@ -201,6 +218,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     case 'audit':
       if (sub !== 'export') throw new UsageError('audit needs: export');
       return auditExportCommand(config, io, values);
+    case 'copy-store':
+      return copyStoreCommand(config, io);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -448,6 +467,52 @@ async function auditExportCommand(
     io.stderr.write(`exported ${count} audit entries\n`);
     return 0;
   });
+}
+
+const COPY_REFUSED: Record<CopyRefusal, number> = { 'no-source': EXIT.noInput, 'other-data': EXIT.dataErr, unreachable: EXIT.unavailable };
+
+async function copyStoreCommand(config: Config, io: CliIo): Promise<number> {
+  if (!config.databaseUrl) throw new UsageError('copy-store needs --to postgres://… (or MNEMO_DATABASE_URL)');
+  const target = redactUrl(config.databaseUrl);
+  io.stderr.write(`copying ${config.databaseFile} to ${target}\n`);
+  const started = performance.now();
+  let progressShown = false;
+  const outcome = await copyDataFolder({
+    dataDir: config.dataDir,
+    databaseFile: config.databaseFile,
+    targetUrl: config.databaseUrl,
+    onProgress: (p) => {
+      const seconds = (performance.now() - started) / 1000;
+      const pct = (done: number, all: number) => ((100 * done) / Math.max(1, all)).toFixed(1);
+      const line =
+        `copy-store ${p.table} ${p.copied}/${p.total} (${pct(p.copied, p.total)}%)  ` +
+        `all ${p.copiedAll}/${p.totalAll} (${pct(p.copiedAll, p.totalAll)}%)`;
+      io.stderr.write(io.stderr.isTTY ? `\r${line}  ${(p.copiedAll / Math.max(seconds, 0.001)).toFixed(0)}/s\x1b[K` : `${line}\n`);
+      progressShown = true;
+    },
+  });
+  if (io.stderr.isTTY && progressShown) io.stderr.write('\n');
+  const width = Math.max(...outcome.counts.map((c) => c.table.length));
+  io.stdout.write(`${'table'.padEnd(width)}  ${'source'.padStart(10)}  ${'target'.padStart(10)}\n`);
+  for (const c of outcome.counts) {
+    const mark = c.source === c.target ? '' : '  DIFFERS';
+    io.stdout.write(`${c.table.padEnd(width)}  ${String(c.source).padStart(10)}  ${String(c.target).padStart(10)}${mark}\n`);
+  }
+  const how = outcome.resumed ? `continued the copy begun ${new Date(outcome.startedAt).toISOString()}: ` : '';
+  if (!outcome.complete) {
+    io.stderr.write(
+      `mnemo: ${how}${outcome.copied} rows copied, but the counts marked DIFFERS do not match: the source changed since the copy began, ` +
+        'or the target was written to. Copy into an empty database again.\n',
+    );
+    return 1;
+  }
+  io.stdout.write(
+    `${how}copied ${config.databaseFile} to ${target} (${outcome.copied} rows in this run); every count matches.\n` +
+      `Vectors are not copied: the ${outcome.memoriesToReindex} memories are flagged for reindexing. With Qdrant configured, ` +
+      'run "mnemo reindex" against the PostgreSQL database (or start a reindex in the admin app) to embed them into Qdrant; ' +
+      'until then retrieval there is keyword-only.\n',
+  );
+  return 0;
 }
 
 async function backupCommand(config: Config, io: CliIo, file: string): Promise<number> {

@@ -8,13 +8,15 @@ export interface DataFolderHolder {
   pid: number;
   host: string;
   startedAt: string;
+  /** The mnemo command holding it; absent in locks written before `mnemo copy-store` held folders too. */
+  command?: string;
 }
 
 const LOCK_FILE = 'mnemo.serving';
 
 export class DataFolderBusyError extends Error {
   constructor(readonly holder: DataFolderHolder) {
-    super(`mnemo serve (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) holds this data folder`);
+    super(`mnemo ${holder.command ?? 'serve'} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) holds this data folder`);
   }
 }
 
@@ -33,12 +35,15 @@ export function dataFolderHolder(dataDir: string): DataFolderHolder | null {
   return isRunning(holder.pid) ? holder : null;
 }
 
-/** Marks the folder as served by this process, so that `mnemo restore` refuses to swap its database. */
-export function holdDataFolder(dataDir: string): { release(): void } {
+/**
+ * Marks the folder as held by this process (`mnemo serve`, or `mnemo copy-store` while it reads the database), so
+ * that `mnemo restore`, another server and another copy refuse to touch it.
+ */
+export function holdDataFolder(dataDir: string, command = 'serve'): { release(): void } {
   const holder = dataFolderHolder(dataDir);
   if (holder) throw new DataFolderBusyError(holder);
   const file = path.join(dataDir, LOCK_FILE);
-  const mine: DataFolderHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  const mine: DataFolderHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command };
   writeFileSync(file, `${JSON.stringify(mine)}\n`);
   return {
     release: () => {

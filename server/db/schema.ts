@@ -16,6 +16,26 @@ export interface Database {
   summary_rebuilds: SummaryRebuildsTable;
   health_probe: HealthProbeTable;
   audit_log: AuditLogTable;
+  store_copy: StoreCopyTable;
+  store_copy_progress: StoreCopyProgressTable;
+}
+
+/** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
+export interface StoreCopyTable {
+  id: number;
+  /** What identifies the source installation across runs (server/copyStore/copyStore.ts, sourceIdentity). */
+  source_id: string;
+  /** The source's database file, for messages. */
+  source: string;
+  started_at: number;
+  finished_at: number | null;
+}
+
+/** PostgreSQL only: per copied table, the last source key whose row is in this database, JSON-encoded. */
+export interface StoreCopyProgressTable {
+  table_name: string;
+  last_key: string | null;
+  copied: Generated<number>;
 }
 
 /** memoryHealth's scratch rows: written, committed, deleted and committed again by each probe. */
