@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /** The suites that run on both stores; the rest test SQLite-only parts (its file, FTS5, sqlite-vec) or no store. */
-const POSTGRES_SUITES = ['test/server/memory.crud.test.ts'];
+const POSTGRES_SUITES = ['test/server/memory.crud.test.ts', 'test/server/leases.test.ts', 'test/server/configVersion.test.ts'];
+/** Suites about PostgreSQL only (several processes on one database): in the postgres project, not the default one. */
+const POSTGRES_ONLY = ['test/server/replicas.test.ts'];
 
 export default defineConfig({
   // graphql 16 ships CJS (main) and ESM (module) builds; Node loads the CJS one for dependencies, so our
@@ -18,12 +20,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       // `npm test`: every behaviour, on data sizes that take seconds.
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: ['test/slow/**'] } },
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: ['test/slow/**', ...POSTGRES_ONLY] } },
       // The storage-level suites again, each test on its own database of a throwaway PostgreSQL 15 cluster
       // (test/helpers/postgresSetup.ts): the same files, so both stores are held to the same behaviour.
       {
         extends: true,
-        test: { name: 'postgres', include: POSTGRES_SUITES, globalSetup: ['test/helpers/postgresSetup.ts'] },
+        test: { name: 'postgres', include: [...POSTGRES_SUITES, ...POSTGRES_ONLY], globalSetup: ['test/helpers/postgresSetup.ts'] },
       },
       // `npm run test:slow`: the same behaviours at 100,000 memories, where a quadratic plan or a missing
       // tenant partition would show; minutes on two cores.

@@ -16,6 +16,22 @@ export interface Database {
   summary_rebuilds: SummaryRebuildsTable;
   health_probe: HealthProbeTable;
   audit_log: AuditLogTable;
+  leases: LeasesTable;
+  config_version: ConfigVersionTable;
+}
+
+/** A background duty held by one process until expires_at (migration 017); renewed while the process lives. */
+export interface LeasesTable {
+  name: string;
+  /** The holder's instance id (server/processInstance.ts). */
+  owner: string;
+  expires_at: number;
+}
+
+/** One row, bumped by triggers at every write of settings or model_providers (migration 017). */
+export interface ConfigVersionTable {
+  id: number;
+  version: number;
 }
 
 /** memoryHealth's scratch rows: written, committed, deleted and committed again by each probe. */
