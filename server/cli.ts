@@ -269,7 +269,10 @@ async function serveHolding(
   const stopAutoSummarize = startAutoSummarize(services);
   const stopAuditRetention = startAuditRetention(services);
   services.leases.keep();
-  const stopEmbeddingWorker = services.vectors.startWorker(() => services.leases.hold('embedding-worker'));
+  // One worker among the processes on the database, and none while a reindex job (here or elsewhere) does its work.
+  const stopEmbeddingWorker = services.vectors.startWorker(
+    async () => (await services.leases.hold('embedding-worker')) && !(await services.reindex.runningAnywhere()),
+  );
   services.purge.start();
   await services.reindex.resumeInterrupted();
   const stopWatchingJobs = services.reindex.watchForAbandoned();
