@@ -80,22 +80,22 @@ export function createServices(opts: {
   const { db, logger } = opts;
   const now = opts.clock ?? Date.now;
   // One version check for every cache of the stored configuration in this process.
-  const config = new ConfigVersion({ db, now });
+  const configVersion = new ConfigVersion({ db, now });
   const leases = new Leases({ db, now, logger }, newInstanceId());
-  const settings = new SettingsService({ db, now, config }, (name, reason) =>
+  const settings = new SettingsService({ db, now, configVersion }, (name, reason) =>
     logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );
-  const vectorConfig = opts.vectorConfig ?? offlineVectorConfig();
-  const providers = new ProviderService({ db, now, config }, vectorConfig.envProvider);
+  const config = opts.vectorConfig ?? offlineVectorConfig();
+  const providers = new ProviderService({ db, now, configVersion }, config.envProvider);
   const metrics = new Metrics({ recording: opts.recordMetrics ?? true });
-  const qdrantSettings = new QdrantSettingsStore({ db, now, config }, opts.env ?? {});
+  const qdrantSettings = new QdrantSettingsStore({ db, now, configVersion }, opts.env ?? {});
   const qdrant = new QdrantService({ db, now, settings, qdrant: qdrantSettings, logger });
   const vectors = new VectorService({
     db,
     now,
     settings,
     providers,
-    config: vectorConfig,
+    config,
     logger,
     index: new SqliteVecIndex({ db, now }),
     qdrant,
@@ -109,7 +109,7 @@ export function createServices(opts: {
     tokens: new AccessTokenService({ db, now }, opts.adminToken ?? null),
     providers,
     vectors,
-    reindex: new ReindexRunner({ db, now, vectors, logger, batchSize: vectorConfig.batchSize }),
+    reindex: new ReindexRunner({ db, now, vectors, logger, batchSize: config.batchSize }),
     purge: new PurgeRunner({ db, now, settings, logger, leases }),
     leases,
     qdrantSettings,

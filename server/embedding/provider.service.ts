@@ -85,15 +85,15 @@ const upsertSchema = z.object({
 export class ProviderService {
   private readonly db: Db;
   private readonly now: () => number;
-  private readonly config: ConfigVersion;
+  private readonly configVersion: ConfigVersion;
 
   constructor(
-    deps: { db: Db; now: () => number; config?: ConfigVersion },
+    deps: { db: Db; now: () => number; configVersion?: ConfigVersion },
     private readonly env: EnvProvider | null,
   ) {
     this.db = deps.db;
     this.now = deps.now;
-    this.config = deps.config ?? new ConfigVersion(deps);
+    this.configVersion = deps.configVersion ?? new ConfigVersion(deps);
   }
 
   /**
@@ -101,7 +101,7 @@ export class ProviderService {
    * its models again.
    */
   revision(): Promise<number> {
-    return this.config.current();
+    return this.configVersion.current();
   }
 
   async list(): Promise<Provider[]> {
@@ -128,7 +128,7 @@ export class ProviderService {
       models: JSON.stringify(valid.models),
       now: this.now(),
     });
-    this.config.expire();
+    this.configVersion.expire();
     const saved = (await this.list()).find((p) => p.id === valid.id);
     if (!saved) throw new Error(`provider ${valid.id} vanished after saving`);
     return saved;
@@ -145,7 +145,7 @@ export class ProviderService {
   async delete(id: string): Promise<void> {
     if (id === ENV_PROVIDER_ID) throw badInput('the environment provider is configured by MNEMO_EMBEDDING_* variables');
     if (!(await repo.deleteProviderRow(this.db, id))) throw notFound(`no provider with id ${id}`);
-    this.config.expire();
+    this.configVersion.expire();
   }
 
   /** Finds "provider/model" (the model name may itself contain "/"), with the secret, for the engine. */

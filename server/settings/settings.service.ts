@@ -85,19 +85,19 @@ export class SettingsService {
 
   private readonly db: Db;
   private readonly now: () => number;
-  private readonly config: ConfigVersion;
+  private readonly configVersion: ConfigVersion;
 
   constructor(
-    deps: { db: Db; now: () => number; config?: ConfigVersion },
+    deps: { db: Db; now: () => number; configVersion?: ConfigVersion },
     private readonly onInvalidRow: (name: string, reason: string) => void = () => {},
   ) {
     this.db = deps.db;
     this.now = deps.now;
-    this.config = deps.config ?? new ConfigVersion(deps);
+    this.configVersion = deps.configVersion ?? new ConfigVersion(deps);
   }
 
   async get(): Promise<Settings> {
-    const version = await this.config.current();
+    const version = await this.configVersion.current();
     if (this.cached?.version !== version) this.cached = { settings: await this.load(), version };
     return this.cached.settings;
   }
@@ -109,7 +109,7 @@ export class SettingsService {
     // Zod 4 fills in defaults even under .partial(): writing all of the parsed patch would reset every
     // setting the patch did not name.
     await repo.writeSettings(this.db, Object.fromEntries(Object.entries(parsed).filter(([name]) => name in given)), now);
-    this.config.expire();
+    this.configVersion.expire();
     return this.get();
   }
 

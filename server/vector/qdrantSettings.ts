@@ -72,15 +72,15 @@ export class QdrantSettingsStore {
 
   private readonly db: Db;
   private readonly now: () => number;
-  private readonly config: ConfigVersion;
+  private readonly configVersion: ConfigVersion;
 
   constructor(
-    deps: { db: Db; now: () => number; config?: ConfigVersion },
+    deps: { db: Db; now: () => number; configVersion?: ConfigVersion },
     private readonly env: NodeJS.ProcessEnv = {},
   ) {
     this.db = deps.db;
     this.now = deps.now;
-    this.config = deps.config ?? new ConfigVersion(deps);
+    this.configVersion = deps.configVersion ?? new ConfigVersion(deps);
   }
 
   revision(): number {
@@ -123,7 +123,7 @@ export class QdrantSettingsStore {
     const url = this.env.MNEMO_QDRANT_URL || ('url' in changes ? changes.url : (await this.stored()).url);
     if (opts.requireUrl && !url) throw badInput('set a Qdrant url (or host and port) before enabling it');
     await writeSettings(this.db, Object.fromEntries(Object.entries(changes).map(([name, value]) => [PREFIX + name, value])), this.now());
-    this.config.expire();
+    this.configVersion.expire();
     this.version++;
     return this.view();
   }
@@ -142,7 +142,7 @@ export class QdrantSettingsStore {
 
   /** The stored settings, read again once the configuration's version changed (here or in another process). */
   private async stored(): Promise<Stored> {
-    const version = await this.config.current();
+    const version = await this.configVersion.current();
     if (this.cached?.version !== version) this.cached = { stored: await this.load(), version };
     return this.cached.stored;
   }

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 function replica(clock: ReturnType<typeof testClock>) {
-  const deps = { db: t.database.db, now: clock.now, config: new ConfigVersion({ db: t.database.db, now: clock.now }) };
+  const deps = { db: t.database.db, now: clock.now, configVersion: new ConfigVersion({ db: t.database.db, now: clock.now }) };
   return { settings: new SettingsService(deps), qdrant: new QdrantSettingsStore(deps), providers: new ProviderService(deps, null) };
 }
 
