@@ -20,9 +20,11 @@ const POSTGRES_SUITES = [
   'test/server/retrieval.test.ts',
   'test/server/profile.test.ts',
   'test/server/inject.test.ts',
+  'test/server/leases.test.ts',
+  'test/server/configVersion.test.ts',
 ];
-/** Suites about PostgreSQL itself (copying into it): they need the cluster, so they run in the postgres project only. */
-const POSTGRES_ONLY = ['test/server/copyStore.test.ts'];
+/** Suites about PostgreSQL itself (copying into it, several processes on one database): the postgres project only. */
+const POSTGRES_ONLY = ['test/server/copyStore.test.ts', 'test/server/replicas.test.ts'];
 
 export default defineConfig({
   // graphql 16 ships CJS (main) and ESM (module) builds; Node loads the CJS one for dependencies, so our

@@ -13,6 +13,7 @@ import * as healthProbe from './2026_12_02_011_health_probe.ts';
 import * as reindexOwner from './2026_12_02_012_reindex_owner.ts';
 import * as auditLog from './2026_12_02_013_audit_log.ts';
 import * as tokenStart from './2026_12_02_016_token_start.ts';
+import * as replicaCoordination from './2026_12_02_017_replica_coordination.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_012_reindex_owner': reindexOwner,
   '2026_12_02_013_audit_log': auditLog,
   '2026_12_02_016_token_start': tokenStart,
+  '2026_12_02_017_replica_coordination': replicaCoordination,
 };

@@ -287,7 +287,11 @@ async function serveHolding(
   }
   const stopAutoSummarize = startAutoSummarize(services);
   const stopAuditRetention = startAuditRetention(services);
-  const stopEmbeddingWorker = services.vectors.startWorker();
+  services.leases.keep();
+  // One worker among the processes on the database, and none while a reindex job (here or elsewhere) does its work.
+  const stopEmbeddingWorker = services.vectors.startWorker(
+    async () => (await services.leases.hold('embedding-worker')) && !(await services.reindex.runningAnywhere()),
+  );
   services.purge.start();
   await services.reindex.resumeInterrupted();
   const stopWatchingJobs = services.reindex.watchForAbandoned();
@@ -310,6 +314,8 @@ async function serveHolding(
   if (cut > 0) logger.warn({ cut }, 'requests still running at the shutdown deadline were cut');
   metricsServer?.close();
   await services.access.flush();
+  // Other processes on the same database take the background duties over at once instead of when the leases expire.
+  await services.leases.release();
   if (!(await checkpointWal(opened.db))) logger.warn('the write-ahead log could not be checkpointed in full');
   await opened.close();
   logger.info('stopped');

@@ -4,11 +4,14 @@ import { AccessTokenService } from './auth/accessToken.service.ts';
 import { BackupService } from './backup/backup.service.ts';
 import type { Db } from './db/open.ts';
 import { ProviderService } from './embedding/provider.service.ts';
+import { Leases } from './jobs/lease.ts';
 import { PurgeRunner } from './jobs/purge.ts';
 import { ReindexRunner } from './jobs/reindex.service.ts';
 import type { Logger } from './logger.ts';
 import { AccessRecorder } from './memory/accessRecorder.ts';
 import { Metrics } from './metrics/metrics.ts';
+import { newInstanceId } from './processInstance.ts';
+import { ConfigVersion } from './settings/configVersion.ts';
 import { SettingsService } from './settings/settings.service.ts';
 import { QdrantService } from './vector/qdrant.service.ts';
 import { QdrantSettingsStore } from './vector/qdrantSettings.ts';
@@ -32,6 +35,8 @@ export interface Services {
   reindex: ReindexRunner;
   /** The background purge of expired and out-of-retention memories; `mnemo serve` starts it. */
   purge: PurgeRunner;
+  /** Which background duties run in this process, among the processes that share the database. */
+  leases: Leases;
   qdrantSettings: QdrantSettingsStore;
   qdrant: QdrantService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
@@ -74,13 +79,16 @@ export function createServices(opts: {
 }): Services {
   const { db, logger } = opts;
   const now = opts.clock ?? Date.now;
-  const settings = new SettingsService({ db, now }, (name, reason) =>
+  // One version check for every cache of the stored configuration in this process.
+  const configVersion = new ConfigVersion({ db, now });
+  const leases = new Leases({ db, now, logger }, newInstanceId());
+  const settings = new SettingsService({ db, now, configVersion }, (name, reason) =>
     logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );
   const config = opts.vectorConfig ?? offlineVectorConfig();
-  const providers = new ProviderService({ db, now }, config.envProvider);
+  const providers = new ProviderService({ db, now, configVersion }, config.envProvider);
   const metrics = new Metrics({ recording: opts.recordMetrics ?? true });
-  const qdrantSettings = new QdrantSettingsStore({ db, now }, opts.env ?? {});
+  const qdrantSettings = new QdrantSettingsStore({ db, now, configVersion }, opts.env ?? {});
   const qdrant = new QdrantService({ db, now, settings, qdrant: qdrantSettings, logger });
   const vectors = new VectorService({
     db,
@@ -102,7 +110,8 @@ export function createServices(opts: {
     providers,
     vectors,
     reindex: new ReindexRunner({ db, now, vectors, logger, batchSize: config.batchSize }),
-    purge: new PurgeRunner({ db, now, settings, logger }),
+    purge: new PurgeRunner({ db, now, settings, logger, leases }),
+    leases,
     qdrantSettings,
     qdrant,
     access: new AccessRecorder(db, { logger }),

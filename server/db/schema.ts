@@ -18,6 +18,8 @@ export interface Database {
   audit_log: AuditLogTable;
   store_copy: StoreCopyTable;
   store_copy_progress: StoreCopyProgressTable;
+  leases: LeasesTable;
+  config_version: ConfigVersionTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -36,6 +38,20 @@ export interface StoreCopyProgressTable {
   table_name: string;
   last_key: string | null;
   copied: Generated<number>;
+}
+
+/** A background duty held by one process until expires_at (migration 017); renewed while the process lives. */
+export interface LeasesTable {
+  name: string;
+  /** The holder's instance id (server/processInstance.ts). */
+  owner: string;
+  expires_at: number;
+}
+
+/** One row, bumped by triggers at every write of settings or model_providers (migration 017). */
+export interface ConfigVersionTable {
+  id: number;
+  version: number;
 }
 
 /** memoryHealth's scratch rows: written, committed, deleted and committed again by each probe. */

@@ -132,6 +132,14 @@ export const TRIGGERS: readonly {
     does: 'refuses it: only retention (30 days at least) removes entries',
     createdBy: 'migration 013',
   },
+  ...(['settings', 'model_providers'] as const).flatMap((table) =>
+    (['insert', 'update', 'delete'] as const).map((event) => ({
+      name: `${table}_${event}_version`,
+      fires: `after ${event} on ${table}`,
+      does: 'bumps config_version, which tells the other processes on this database that their cached settings are stale',
+      createdBy: 'migration 017',
+    })),
+  ),
 ];
 
 /** vec0 metadata columns cannot be NULL: "never expires" is stored as the largest safe integer. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput, notFound } from '../errors.ts';
+import { ConfigVersion } from '../settings/configVersion.ts';
 import { parseInput } from '../validation.ts';
 import type { EnvProvider } from '../vectorConfig.ts';
 import * as repo from './provider.repository.ts';
@@ -82,22 +83,25 @@ const upsertSchema = z.object({
  * one from the environment. API keys are write-only: stored, used, never returned.
  */
 export class ProviderService {
-  private version = 0;
-
   private readonly db: Db;
   private readonly now: () => number;
+  private readonly configVersion: ConfigVersion;
 
   constructor(
-    deps: { db: Db; now: () => number },
+    deps: { db: Db; now: () => number; configVersion?: ConfigVersion },
     private readonly env: EnvProvider | null,
   ) {
     this.db = deps.db;
     this.now = deps.now;
+    this.configVersion = deps.configVersion ?? new ConfigVersion(deps);
   }
 
-  /** Changes whenever a provider changes, so the engine knows to resolve its models again. */
-  revision(): number {
-    return this.version;
+  /**
+   * Changes whenever a provider changes (here or in another process on the database), so the engine knows to resolve
+   * its models again.
+   */
+  revision(): Promise<number> {
+    return this.configVersion.current();
   }
 
   async list(): Promise<Provider[]> {
@@ -124,7 +128,7 @@ export class ProviderService {
       models: JSON.stringify(valid.models),
       now: this.now(),
     });
-    this.version++;
+    this.configVersion.expire();
     const saved = (await this.list()).find((p) => p.id === valid.id);
     if (!saved) throw new Error(`provider ${valid.id} vanished after saving`);
     return saved;
@@ -141,7 +145,7 @@ export class ProviderService {
   async delete(id: string): Promise<void> {
     if (id === ENV_PROVIDER_ID) throw badInput('the environment provider is configured by MNEMO_EMBEDDING_* variables');
     if (!(await repo.deleteProviderRow(this.db, id))) throw notFound(`no provider with id ${id}`);
-    this.version++;
+    this.configVersion.expire();
   }
 
   /** Finds "provider/model" (the model name may itself contain "/"), with the secret, for the engine. */

@@ -1,6 +1,7 @@
 import { recordAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
 import type { MemoryDeps } from '../memory/memory.service.ts';
 import { compactOldMemories, defaultOlderThanDays } from '../memory/summary.service.ts';
+import type { Leases } from './lease.ts';
 
 /** Bounds one pass: a few keys at a time, and only keys where compaction saves something real. */
 const PASS = { minCandidates: 20, maxKeys: 10 };
@@ -23,14 +24,18 @@ export async function autoSummarizeOnce(deps: MemoryDeps, after: string | null =
   return pass;
 }
 
-/** Runs a pass every interval until stopped; never keeps the process alive, never overlaps itself. */
-export function startAutoSummarize(deps: MemoryDeps, intervalMs = HOUR_MS): () => void {
+/**
+ * Runs a pass every interval until stopped, where the auto-summarize lease is held (one process among those sharing the
+ * database); never keeps the process alive, never overlaps itself.
+ */
+export function startAutoSummarize(deps: MemoryDeps & { leases: Leases }, intervalMs = HOUR_MS): () => void {
   let running = false;
   let after: string | null = null;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    autoSummarizeOnce(deps, after)
+    deps.leases
+      .whenHeld('auto-summarize', () => autoSummarizeOnce(deps, after))
       .then((pass) => {
         after = pass?.next ?? null;
       })

@@ -3,12 +3,14 @@ import type { Db } from '../db/open.ts';
 import type { Logger } from '../logger.ts';
 import { type PurgeOutcome, purgeMemories, purgeTarget } from '../memory/purge.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import type { Leases } from './lease.ts';
 
 const HOUR_MS = 3_600_000;
 
 /**
- * The background purge: a pass at start and then every interval (an hour), never two at once, stopped between two
- * batches at shutdown. It knows when its next pass starts, so the memory stats can say when a hidden memory goes.
+ * The background purge: a pass at start and then every interval (an hour), never two at once (in this process, or in
+ * another on the same database: a scheduled pass runs where the purge lease is held), stopped between two batches at
+ * shutdown. It knows when its next pass starts, so the memory stats can say when a hidden memory goes.
  */
 export class PurgeRunner {
   private timer: NodeJS.Timeout | null = null;
@@ -17,7 +19,7 @@ export class PurgeRunner {
   private abort: AbortController | null = null;
 
   constructor(
-    private readonly deps: { db: Db; now: () => number; settings: SettingsService; logger: Logger },
+    private readonly deps: { db: Db; now: () => number; settings: SettingsService; logger: Logger; leases: Leases },
     private readonly intervalMs = HOUR_MS,
   ) {}
 
@@ -69,6 +71,8 @@ export class PurgeRunner {
 
   private tick() {
     this.nextAt = this.deps.now() + this.intervalMs;
-    void this.pass();
+    this.deps.leases
+      .whenHeld('purge', () => this.pass())
+      .catch((err: unknown) => this.deps.logger.error({ err }, 'claiming the purge lease failed'));
   }
 }

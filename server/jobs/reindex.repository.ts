@@ -47,7 +47,8 @@ export async function claimJob(db: Db, id: string, c: { from: string | null; own
 
 /**
  * Adds a batch's counts; `lastPk` moves the resume point (the embedding phase only). Undefined when the job is no longer
- * `owner`'s (another process took it over): the batch is not counted and the owner stops.
+ * `owner`'s (another process took it over) or no longer running (another process cancelled it): the batch is not counted
+ * and the owner stops.
  */
 export async function recordBatch(
   db: Db,
@@ -65,6 +66,7 @@ export async function recordBatch(
       updated_at: b.now,
     }))
     .where('id', '=', id)
+    .where('status', '=', 'running')
     .where('owner', '=', owner)
     .returningAll()
     .executeTakeFirst();
@@ -72,13 +74,14 @@ export async function recordBatch(
 
 /**
  * Sets the work still to do: what is done so far plus `pending` (after a rebuild, or before the Qdrant phase). Undefined
- * when the job is no longer `owner`'s.
+ * when the job is no longer `owner`'s or no longer running.
  */
 export async function setJobTotal(db: Db, id: string, owner: string, pending: number, now: number) {
   return db
     .updateTable('reindex_jobs')
     .set((eb) => ({ total: eb(eb('processed', '+', eb.ref('failed')), '+', pending), updated_at: now }))
     .where('id', '=', id)
+    .where('status', '=', 'running')
     .where('owner', '=', owner)
     .returningAll()
     .executeTakeFirst();

@@ -141,6 +141,11 @@ export class ReindexRunner {
     return toJob(row, this.deps.now());
   }
 
+  /** Whether a job runs, in this process or in another one on the same database. */
+  async runningAnywhere(): Promise<boolean> {
+    return (await repo.findRunningJob(this.deps.db)) !== undefined;
+  }
+
   async latest(): Promise<ReindexJob | null> {
     const row = await repo.latestJob(this.deps.db);
     return row ? toJob(row, this.deps.now()) : null;
@@ -254,8 +259,8 @@ export class ReindexRunner {
   private run(row: JobRow) {
     const loop = this.loop(row)
       .catch(async (error: unknown) => {
-        if (error instanceof TakenOver) {
-          return void this.deps.logger.warn({ job: row.id }, 'another process took this reindex job over; it goes on there');
+        if (error instanceof NotOurs) {
+          return void this.deps.logger.warn({ job: row.id }, 'another process took this reindex job over or ended it; it stops here');
         }
         this.deps.logger.error({ err: error, job: row.id }, 'reindex job failed');
         await this.finishOwn(row.id, 'failed', error instanceof Error ? error.message : String(error));
@@ -323,9 +328,12 @@ export class ReindexRunner {
     }
   }
 
-  /** Tells watchers of a step of a job run here; a step that was not recorded means another process owns the job now. */
+  /**
+   * Tells watchers of a step of a job run here; a step that was not recorded means another process owns the job now,
+   * or ended it (a cancel sent to another replica).
+   */
   private progress(id: string, row: JobRow | undefined) {
-    if (!row) throw new TakenOver();
+    if (!row) throw new NotOurs();
     this.events.emit(id, toJob(row, this.deps.now()));
   }
 
@@ -340,8 +348,8 @@ export class ReindexRunner {
   }
 }
 
-/** Thrown inside a loop whose job another process took over: the loop stops and leaves the job to it. */
-class TakenOver extends Error {}
+/** Thrown inside a loop whose job another process took over or ended: the loop stops and leaves the job as it is. */
+class NotOurs extends Error {}
 
 /** What a watcher is told about: a job's state without its timestamps (a heartbeat is no news). */
 function stateOf(job: ReindexJob): string {

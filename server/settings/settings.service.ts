@@ -8,6 +8,7 @@ import {
   purgeGraceDaysSchema,
   retentionDaysSchema,
 } from '../validation.ts';
+import { ConfigVersion } from './configVersion.ts';
 import * as repo from './settings.repository.ts';
 
 export const STRATEGIES = ['EXACT', 'SEMANTIC', 'HYBRID'] as const;
@@ -75,26 +76,30 @@ export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
 const patchSchema = settingsSchema.partial().strict();
 
 /**
- * The one way to read and write settings: validated on the way in, cached in process and
- * invalidated on every write, so hot paths read them for free.
+ * The one way to read and write settings: validated on the way in, cached in process and read again once the stored
+ * configuration's version changed (a write here, or in another process on the same database), so hot paths read them
+ * for free.
  */
 export class SettingsService {
-  private cached: Settings | null = null;
+  private cached: { settings: Settings; version: number } | null = null;
 
   private readonly db: Db;
   private readonly now: () => number;
+  private readonly configVersion: ConfigVersion;
 
   constructor(
-    deps: { db: Db; now: () => number },
+    deps: { db: Db; now: () => number; configVersion?: ConfigVersion },
     private readonly onInvalidRow: (name: string, reason: string) => void = () => {},
   ) {
     this.db = deps.db;
     this.now = deps.now;
+    this.configVersion = deps.configVersion ?? new ConfigVersion(deps);
   }
 
   async get(): Promise<Settings> {
-    this.cached ??= await this.load();
-    return this.cached;
+    const version = await this.configVersion.current();
+    if (this.cached?.version !== version) this.cached = { settings: await this.load(), version };
+    return this.cached.settings;
   }
 
   async update(patch: SettingsPatch): Promise<Settings> {
@@ -104,7 +109,7 @@ export class SettingsService {
     // Zod 4 fills in defaults even under .partial(): writing all of the parsed patch would reset every
     // setting the patch did not name.
     await repo.writeSettings(this.db, Object.fromEntries(Object.entries(parsed).filter(([name]) => name in given)), now);
-    this.cached = null;
+    this.configVersion.expire();
     return this.get();
   }
 

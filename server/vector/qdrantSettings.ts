@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput } from '../errors.ts';
+import { ConfigVersion } from '../settings/configVersion.ts';
 import { readSettingRows, writeSettings } from '../settings/settings.repository.ts';
 import { parseInput } from '../validation.ts';
 
@@ -66,18 +67,20 @@ const PREFIX = 'qdrant.';
  * MNEMO_QDRANT_URL / _API_KEY / _COLLECTION / _TIMEOUT_MS. The API key is write-only.
  */
 export class QdrantSettingsStore {
-  private cached: Stored | null = null;
+  private cached: { stored: Stored; version: number } | null = null;
   private version = 0;
 
   private readonly db: Db;
   private readonly now: () => number;
+  private readonly configVersion: ConfigVersion;
 
   constructor(
-    deps: { db: Db; now: () => number },
+    deps: { db: Db; now: () => number; configVersion?: ConfigVersion },
     private readonly env: NodeJS.ProcessEnv = {},
   ) {
     this.db = deps.db;
     this.now = deps.now;
+    this.configVersion = deps.configVersion ?? new ConfigVersion(deps);
   }
 
   revision(): number {
@@ -117,25 +120,31 @@ export class QdrantSettingsStore {
     if (p.apiKey !== undefined && p.apiKey !== null) changes.apiKey = p.apiKey.trim() === '' ? null : p.apiKey.trim();
     if (p.quantization) changes.quantization = p.quantization;
     if (p.timeoutMs) changes.timeoutMs = p.timeoutMs;
-    this.cached ??= await this.load();
-    const url = this.env.MNEMO_QDRANT_URL || ('url' in changes ? changes.url : this.cached.url);
+    const url = this.env.MNEMO_QDRANT_URL || ('url' in changes ? changes.url : (await this.stored()).url);
     if (opts.requireUrl && !url) throw badInput('set a Qdrant url (or host and port) before enabling it');
     await writeSettings(this.db, Object.fromEntries(Object.entries(changes).map(([name, value]) => [PREFIX + name, value])), this.now());
-    this.cached = null;
+    this.configVersion.expire();
     this.version++;
     return this.view();
   }
 
   private async effective(): Promise<Stored> {
-    this.cached ??= await this.load();
+    const stored = await this.stored();
     const e = this.env;
     return {
-      url: e.MNEMO_QDRANT_URL || this.cached.url,
-      collection: e.MNEMO_QDRANT_COLLECTION || this.cached.collection,
-      apiKey: e.MNEMO_QDRANT_API_KEY || this.cached.apiKey,
-      quantization: this.cached.quantization,
-      timeoutMs: Number(e.MNEMO_QDRANT_TIMEOUT_MS) || this.cached.timeoutMs,
+      url: e.MNEMO_QDRANT_URL || stored.url,
+      collection: e.MNEMO_QDRANT_COLLECTION || stored.collection,
+      apiKey: e.MNEMO_QDRANT_API_KEY || stored.apiKey,
+      quantization: stored.quantization,
+      timeoutMs: Number(e.MNEMO_QDRANT_TIMEOUT_MS) || stored.timeoutMs,
     };
+  }
+
+  /** The stored settings, read again once the configuration's version changed (here or in another process). */
+  private async stored(): Promise<Stored> {
+    const version = await this.configVersion.current();
+    if (this.cached?.version !== version) this.cached = { stored: await this.load(), version };
+    return this.cached.stored;
   }
 
   private fromEnvironment(): string[] {

@@ -110,7 +110,7 @@ export class VectorService {
   /** The embedder for the current settings; built anew only when the configuration changed. */
   async embedding(): Promise<{ choice: EmbeddingChoice; embedder: Embedder | null }> {
     const settings = await this.deps.settings.get();
-    const providers = this.deps.providers.revision();
+    const providers = await this.deps.providers.revision();
     if (this.current && this.resolvedFor?.settings === settings && this.resolvedFor.providers === providers) {
       const failed = this.current.embedder?.state() === 'failed' ? this.current.embedder.lastError() : null;
       if (!failed || !this.current.choice.fallback) return this.current;
@@ -286,16 +286,23 @@ export class VectorService {
     };
   }
 
-  /** Embeds flagged memories in the background, batch after batch; never keeps the process alive. */
-  startWorker(): () => void {
+  /**
+   * Embeds flagged memories in the background, batch after batch, in turns that `mayRun` allows (the process holding
+   * the worker's lease, among those sharing the database); never keeps the process alive.
+   */
+  startWorker(mayRun: () => Promise<boolean>): () => void {
     const interval = this.deps.config.workerIntervalMs;
     if (interval <= 0) return () => {};
     let running = false;
     const timer = setInterval(() => {
       if (running || this.paused > 0) return;
       running = true;
-      this.embedPending({ limit: this.deps.config.batchSize })
-        .then(() => this.syncRemote(this.deps.config.batchSize))
+      mayRun()
+        .then(async (turn) => {
+          if (!turn) return;
+          await this.embedPending({ limit: this.deps.config.batchSize });
+          await this.syncRemote(this.deps.config.batchSize);
+        })
         .catch((err: unknown) => this.deps.logger.error({ err }, 'embedding worker failed'))
         .finally(() => {
           running = false;

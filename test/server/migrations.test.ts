@@ -10,6 +10,7 @@ import { createLogger } from '../../server/logger.ts';
 import { listMemories } from '../../server/memory/memory.service.ts';
 import { retrieve } from '../../server/memory/retrieval.service.ts';
 import { createServices } from '../../server/services.ts';
+import { writeSettings } from '../../server/settings/settings.repository.ts';
 
 let opened: OpenedDatabase | null = null;
 let dir = '';
@@ -171,13 +172,13 @@ describe('the Qdrant outbox flag (migration 008)', () => {
 
   it('follows vectorStore as the settings change it, whatever the settings row holds', async () => {
     const { db } = await databaseAt('2026_12_01_008_qdrant_outbox_flag');
-    const services = createServices({ db, logger: createLogger('silent') });
-    await services.settings.update({ vectorStore: 'QDRANT' });
+    // The settings' write path, not the service: today's service also reads tables of later migrations.
+    await writeSettings(db, { vectorStore: 'QDRANT' }, 0);
     expect((await db.selectFrom('qdrant_outbox_state').select('enabled').executeTakeFirstOrThrow()).enabled).toBe(1);
     // The triggers read the flag, not the settings row: rewriting the row by hand changes nothing for them.
     await db.updateTable('settings').set({ value: '"AUTO"' }).where('name', '=', 'vectorStore').execute();
     expect(await queuedForADelete(db)).toEqual(['delete']);
-    await services.settings.update({ vectorStore: 'AUTO' });
+    await writeSettings(db, { vectorStore: 'AUTO' }, 0);
     expect((await db.selectFrom('qdrant_outbox_state').select('enabled').executeTakeFirstOrThrow()).enabled).toBe(0);
   });
 

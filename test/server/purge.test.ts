@@ -163,6 +163,7 @@ describe('the purge', () => {
       now: app.services.now,
       settings: app.services.settings,
       logger: createLogger('silent'),
+      leases: app.services.leases,
     });
     runner.start();
     try {

@@ -1,0 +1,212 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
+import { type MnemoProcess, spawnMnemo } from '../helpers/mnemoProcess.ts';
+import { dropDatabase, ensureDatabase, withPostgres } from '../helpers/postgres.ts';
+import { subscribe } from '../helpers/subscribe.ts';
+import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
+
+// Several `mnemo serve` processes on one PostgreSQL database, as behind a load balancer: real processes (dist/ after
+// `npm run build`, else the sources), a database of the run's throwaway cluster that they migrate themselves at start,
+// the generated topic model for embeddings and the Qdrant double for vectors (on PostgreSQL vectors live in Qdrant).
+
+const ADMIN = 'replicas-admin-token-0123456789';
+const DATABASE = 'mnemo_replicas';
+const PROGRESS = 'subscription($id: ID!) { reindexProgress(jobId: $id) { status processed failed total } }';
+const REINDEX = 'mutation($force: Boolean) { reindex(force: $force) { id status } }';
+const MEMORIES = 400;
+
+interface Replica {
+  name: string;
+  url: string;
+  process: MnemoProcess;
+}
+
+const folders: string[] = [];
+let qdrant: QdrantDouble;
+let databaseUrl: string;
+let models: string;
+let replicas: Replica[];
+
+function serve(name: string): MnemoProcess {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `mnemo-replica-${name}-`));
+  folders.push(dataDir);
+  const env = topicEngineEnv(models, {
+    MNEMO_DATA_DIR: dataDir,
+    MNEMO_DATABASE_URL: databaseUrl,
+    MNEMO_ADMIN_TOKEN: ADMIN,
+    MNEMO_QDRANT_URL: qdrant.url,
+    MEMORY_EMBEDDING_BATCH_SIZE: '2',
+    HOME: dataDir,
+  });
+  return spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], env);
+}
+
+async function start(name: string): Promise<Replica> {
+  const mnemo = serve(name);
+  return { name, process: mnemo, url: await mnemo.listening() };
+}
+
+interface GqlResult<T> {
+  status: number;
+  data?: T;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+async function gql<T>(url: string, query: string, variables: Record<string, unknown> = {}, token = ADMIN): Promise<GqlResult<T>> {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, ...((await res.json()) as Omit<GqlResult<T>, 'status'>) };
+}
+
+async function ok<T>(url: string, query: string, variables: Record<string, unknown> = {}, token = ADMIN): Promise<T> {
+  const result = await gql<T>(url, query, variables, token);
+  if (result.errors) throw new Error(JSON.stringify(result.errors));
+  return result.data!;
+}
+
+/** The reindex job's row as the shared database holds it. */
+function jobRow(id: string) {
+  return withPostgres(databaseUrl, async (db) => {
+    const { rows } = await sql<{ status: string; owner: string | null; processed: number; total: number }>`
+      select status, owner, processed::int as processed, total::int as total from reindex_jobs where id = ${id}`.execute(db);
+    return rows[0]!;
+  });
+}
+
+/** The replica whose process runs the job (the owner id is host:pid:random). */
+async function runnerOf(jobId: string): Promise<Replica> {
+  const { owner } = await jobRow(jobId);
+  const pid = Number(owner?.split(':')[1]);
+  const runner = replicas.find((r) => r.process.child.pid === pid);
+  if (!runner) throw new Error(`job ${jobId} is owned by ${owner}, none of the replicas`);
+  return runner;
+}
+
+async function importMemories(apiKeyId: string, n: number) {
+  const memories = Array.from({ length: n }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat mango on day ${i}` }));
+  await ok(replicas[0]!.url, 'mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported } }', { m: memories });
+}
+
+beforeAll(async () => {
+  const serverUrl = inject('postgresUrl')!;
+  // An empty database: the replicas, started together, migrate it themselves.
+  databaseUrl = await ensureDatabase(serverUrl, DATABASE);
+  qdrant = await startQdrantDouble();
+  models = topicModelDir();
+  folders.push(models);
+  replicas = await Promise.all(['A', 'B', 'C'].map(start));
+  await ok(replicas[0]!.url, 'mutation { updateQdrantSettings(input: { enabled: true }) { enabled } }');
+}, 120_000);
+
+afterAll(async () => {
+  for (const r of replicas ?? []) r.process.child.kill('SIGKILL');
+  await Promise.all((replicas ?? []).map((r) => r.process.exited));
+  await qdrant?.close();
+  await dropDatabase(inject('postgresUrl')!, DATABASE);
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('three mnemo replicas on one PostgreSQL database', () => {
+  it('keep one memory per key when 8 clients upsert the same keys through different replicas, with every acknowledged write in it', async () => {
+    const KEYS = 5;
+    const WRITES = 12;
+    // Each write adds its client's entry to the memory's metadata (merged shallowly): a write lost in a race would
+    // leave the client's entry behind its last acknowledged write.
+    const acknowledged = new Map<string, Map<string, number>>();
+    const ids = new Map<string, Set<string>>();
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, client) => {
+        const url = replicas[client % replicas.length]!.url;
+        for (let write = 0; write < WRITES; write++) {
+          const key = `shared-${(client + write) % KEYS}`;
+          const { createMemory } = await ok<{ createMemory: { id: string } }>(
+            url,
+            'mutation($input: MemoryInput!) { createMemory(input: $input) { id } }',
+            { input: { apiKeyId: 'race', key, content: `client ${client} wrote ${write}`, metadata: { [`c${client}`]: write } } },
+          );
+          acknowledged.set(key, (acknowledged.get(key) ?? new Map()).set(`c${client}`, write));
+          ids.set(key, (ids.get(key) ?? new Set()).add(createMemory.id));
+        }
+      }),
+    );
+    const { memories } = await ok<{
+      memories: { totalCount: number; items: { id: string; key: string; metadata: Record<string, number> }[] };
+    }>(replicas[2]!.url, '{ memories(apiKeyId: "race", limit: 100) { totalCount items { id key metadata } } }');
+    expect(memories.totalCount).toBe(KEYS);
+    for (const memory of memories.items) {
+      expect([...ids.get(memory.key)!]).toEqual([memory.id]);
+      expect(memory.metadata).toEqual(Object.fromEntries(acknowledged.get(memory.key)!));
+    }
+  });
+
+  it('see a settings change made on another replica without a restart', async () => {
+    const [a, b, c] = replicas;
+    const read = async (r: Replica) =>
+      (await ok<{ memorySettings: { maxTokens: number } }>(r.url, '{ memorySettings { maxTokens } }')).memorySettings;
+    const before = (await read(b!)).maxTokens;
+    await read(c!);
+    await ok(a!.url, 'mutation($n: Int!) { updateMemorySettings(input: { maxTokens: $n }) { maxTokens } }', { n: before + 7 });
+    for (const r of [b!, c!]) await vi.waitFor(async () => expect((await read(r)).maxTokens).toBe(before + 7), { timeout: 5_000 });
+  });
+
+  it('refuse on replica C, at the next call, a token revoked on replica A', async () => {
+    const [a, , c] = replicas;
+    const { createAccessToken } = await ok<{ createAccessToken: { token: string; accessToken: { id: string } } }>(
+      a!.url,
+      'mutation { createAccessToken(input: { name: "revoked across replicas", apiKeyId: "tokens" }) { token accessToken { id } } }',
+    );
+    const viewer = '{ viewer { role } }';
+    expect((await gql(c!.url, viewer, {}, createAccessToken.token)).status).toBe(200);
+    await ok(a!.url, 'mutation($id: ID!) { revokeAccessToken(id: $id) { revokedAt } }', { id: createAccessToken.accessToken.id });
+    const refused = await gql(c!.url, viewer, {}, createAccessToken.token);
+    expect(refused.status).toBe(401);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('run one reindex job at a time: replicas asked at once all answer with the same job', async () => {
+    await importMemories('jobs', MEMORIES);
+    const answers = await Promise.all(
+      replicas.map((r) => ok<{ reindex: { id: string } }>(r.url, REINDEX, { force: true }).then((d) => d.reindex.id)),
+    );
+    expect(new Set(answers).size).toBe(1);
+    const events = await subscribe<{ reindexProgress: { status: string } }>(replicas[0]!.url, PROGRESS, { id: answers[0] }, ADMIN).rest();
+    expect(events.at(-1)?.data?.reindexProgress.status).toBe('COMPLETED');
+  });
+
+  it("show a job's progress in a subscription on a replica that does not run it", async () => {
+    const [a, b] = replicas;
+    const { reindex } = await ok<{ reindex: { id: string } }>(a!.url, REINDEX, { force: true });
+    expect((await runnerOf(reindex.id)).name).toBe('A');
+    const events = await subscribe<{ reindexProgress: { status: string; processed: number; total: number } }>(
+      b!.url,
+      PROGRESS,
+      { id: reindex.id },
+      ADMIN,
+    ).rest();
+    const seen = events.map((e) => e.data!.reindexProgress);
+    expect(seen.some((p) => p.status === 'RUNNING' && p.processed > 0)).toBe(true);
+    expect(seen.at(-1)).toMatchObject({ status: 'COMPLETED', processed: seen.at(-1)!.total });
+  });
+
+  it('resume a reindex job on another replica when the one running it is killed', async () => {
+    const { reindex } = await ok<{ reindex: { id: string } }>(replicas[0]!.url, REINDEX, { force: true });
+    const runner = await runnerOf(reindex.id);
+    const others = replicas.filter((r) => r !== runner);
+    const watcher = subscribe<{ reindexProgress: { processed: number } }>(others[0]!.url, PROGRESS, { id: reindex.id }, ADMIN);
+    for (let e = await watcher.next(); e && (e.data?.reindexProgress.processed ?? 0) === 0; e = await watcher.next());
+    runner.process.child.kill('SIGKILL');
+    expect(await runner.process.exited).toBeNull();
+    const events = await watcher.rest();
+    expect(events.at(-1)?.data?.reindexProgress).toMatchObject({ status: 'COMPLETED' });
+    const row = await jobRow(reindex.id);
+    expect(row).toMatchObject({ status: 'completed', processed: row.total });
+    expect(others.map((r) => r.name)).toContain((await runnerOf(reindex.id)).name);
+  }, 120_000);
+});
