@@ -5,17 +5,29 @@ import { type Kysely, sql } from 'kysely';
 // mnemo_english; the key's words weighted 'A', which ranking counts 0.4 like SQLite's key column), in a table of its own so that reading memories never carries the vector along. The GIN index leads with
 // api_key_id (btree_gin), so a search of one key reads only that key's postings, and its counts of matching rows are
 // the key's own document frequencies; an admin search across keys uses the same index on its second column.
-// BM25 also needs each row's length and each key's total length (its average document length): the triggers keep
-// both, next to memory_counts, which holds each key's N.
+// BM25 also needs each row's length, and each key's rows and total length (N and the average document length): the
+// triggers keep them.
+const SEPARATORS = String.raw`\u00a0-\u00bf\u00d7\u00f7\u2000-\u206f\u2190-\u2bff\u3000-\u303f\ufe30-\ufe4f\uff00-\uff0f\U0001f000-\U0001faff`;
+
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`create extension if not exists btree_gin`.execute(db);
   // english's Snowball stemmer without its stop word list: "and", "it" or "who" stay searchable words, as on SQLite.
   await sql`create text search dictionary mnemo_english_stem (template = snowball, language = english)`.execute(db);
   await sql`create text search configuration mnemo_english (copy = english)`.execute(db);
   await sql`alter text search configuration mnemo_english alter mapping replace english_stem with mnemo_english_stem`.execute(db);
+  // Punctuation, symbols and spaces become one space before parsing, so words split where SQLite's unicode61 splits
+  // them (and where searchWords splits a query): PostgreSQL's parser would otherwise keep "3.14", "e-mail" or a path as
+  // one token, which no query word matches. The classes are ASCII-only under the C locale: the ranges add Latin-1's
+  // and Unicode's punctuation and symbol blocks (quotes, dashes, arrows, CJK punctuation, emoji).
+  await sql
+    .raw(`create function memory_search_words(text text) returns text
+    language sql immutable parallel safe
+    as $$ select regexp_replace(text, '[[:punct:][:space:][:cntrl:]${SEPARATORS}]+', ' ', 'g') $$`)
+    .execute(db);
   await sql`create function memory_search_terms(key text, content text) returns tsvector
     language sql immutable parallel safe
-    as $$ select setweight(to_tsvector('mnemo_english', key), 'A') || to_tsvector('mnemo_english', content) $$`.execute(db);
+    as $$ select setweight(to_tsvector('mnemo_english', memory_search_words(key)), 'A')
+      || to_tsvector('mnemo_english', memory_search_words(content)) $$`.execute(db);
   // Words counted once per occurrence: the document length BM25 normalizes by.
   await sql`create function memory_search_length(terms tsvector) returns integer
     language sql immutable parallel safe
@@ -29,15 +41,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     length integer not null
   )`.execute(db);
   await sql`create index memory_search_by_key_terms on memory_search using gin (api_key_id, terms)`.execute(db);
-  await sql`create table memory_search_stats (api_key_id text primary key, tokens bigint not null)`.execute(db);
+  // Per key: its rows (BM25's N) and their total length. A key's row goes with its last memory, so a forgotten key
+  // leaves nothing here that names it.
+  await sql`create table memory_search_stats (api_key_id text primary key, documents bigint not null, tokens bigint not null)`.execute(db);
 
   const add = (row: 'new') => `insert into memory_search (pk, api_key_id, terms, length)
       select ${row}.pk, ${row}.api_key_id, t, memory_search_length(t) from memory_search_terms(${row}.key, ${row}.content) as t
       returning length into n;
-    insert into memory_search_stats (api_key_id, tokens) values (${row}.api_key_id, n)
-      on conflict (api_key_id) do update set tokens = memory_search_stats.tokens + excluded.tokens;`;
+    insert into memory_search_stats (api_key_id, documents, tokens) values (${row}.api_key_id, 1, n)
+      on conflict (api_key_id) do update set documents = memory_search_stats.documents + 1, tokens = memory_search_stats.tokens + excluded.tokens;`;
   const remove = (row: 'old') => `delete from memory_search where pk = ${row}.pk returning length into n;
-    update memory_search_stats set tokens = tokens - coalesce(n, 0) where api_key_id = ${row}.api_key_id;`;
+    if n is not null then
+      update memory_search_stats set documents = documents - 1, tokens = tokens - n where api_key_id = ${row}.api_key_id;
+      delete from memory_search_stats where api_key_id = ${row}.api_key_id and documents <= 0;
+    end if;`;
   const trigger = async (name: string, timing: string, body: string, when?: string) => {
     await sql`create function ${sql.raw(name)}() returns trigger language plpgsql as $$
       declare n integer; begin ${sql.raw(body)} return null; end $$`.execute(db);
@@ -57,8 +74,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await sql`insert into memory_search (pk, api_key_id, terms, length)
     select pk, api_key_id, t, memory_search_length(t) from memories, memory_search_terms(key, content) as t`.execute(db);
-  await sql`insert into memory_search_stats (api_key_id, tokens)
-    select api_key_id, sum(length) from memory_search group by api_key_id`.execute(db);
+  await sql`insert into memory_search_stats (api_key_id, documents, tokens)
+    select api_key_id, count(*), sum(length) from memory_search group by api_key_id`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -71,6 +88,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop aggregate if exists tsquery_any(tsquery)`.execute(db);
   await sql`drop function if exists memory_search_length(tsvector)`.execute(db);
   await sql`drop function if exists memory_search_terms(text, text)`.execute(db);
+  await sql`drop function if exists memory_search_words(text)`.execute(db);
   await sql`drop text search configuration if exists mnemo_english`.execute(db);
   await sql`drop text search dictionary if exists mnemo_english_stem`.execute(db);
 }

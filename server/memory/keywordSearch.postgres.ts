@@ -9,7 +9,7 @@ import { inScope, type RetrievalScope } from './retrievalScope.ts';
  * words), the key's words weighted 'A'. The ranking contract
  * is SQLite's (keywordSearch.sqlite.ts with bm25.ts): BM25 with k1 = 1.2 and b = 0.75, summed over the query's words;
  * a word's occurrences in the key count 0.4, in the content 1; IDF in Lucene's form log(1 + (N − n + 0.5) / (n + 0.5))
- * with N the key's memories and n the key's memories holding the word; ties go to the newer memory. Every statistic is
+ * with N the key's memories (archived and expired ones too, as memory_counts) and n the key's memories holding the word; ties go to the newer memory. Every statistic is
  * the key's own, computed in the same statement, so other keys never shift a key's scores.
  *
  * What differs from SQLite's scores: the average document length is the key's own (FTS5's bm25() averages over every
@@ -36,8 +36,8 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
       select i, phraseto_tsquery('mnemo_english', word) as query, array(select lexeme from unnest(to_tsvector('mnemo_english', word))) as lexemes
       from unnest(cast(${words} as text[])) with ordinality as w(word, i)
     ), tenant as (
-      select greatest(coalesce((select memories from memory_counts where api_key_id = ${key}), 0), 1)::float8 as n,
-        coalesce((select tokens from memory_search_stats where api_key_id = ${key}), 0)::float8 as tokens
+      select greatest(coalesce(max(documents), 0), 1)::float8 as n, coalesce(max(tokens), 0)::float8 as tokens
+      from memory_search_stats where api_key_id = ${key}
     ), counted as (
       select i, query, lexemes, (select count(*) from memory_search s where s.api_key_id = ${key} and s.terms @@ words.query) as df
       from words where numnode(query) > 0
