@@ -44,6 +44,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Per key: its rows (BM25's N) and their total length. A key's row goes with its last memory, so a forgotten key
   // leaves nothing here that names it.
   await sql`create table memory_search_stats (api_key_id text primary key, documents bigint not null, tokens bigint not null)`.execute(db);
+  // As for the user text of migration 001: ANALYZE would copy sampled lexemes and key ids into pg_statistic, where no
+  // erase reaches them.
+  for (const [table, column] of [
+    ['memory_search', 'terms'],
+    ['memory_search', 'api_key_id'],
+    ['memory_search_stats', 'api_key_id'],
+  ]) {
+    await sql`alter table ${sql.table(table!)} alter column ${sql.ref(column!)} set statistics 0`.execute(db);
+  }
 
   const add = (row: 'new') => `insert into memory_search (pk, api_key_id, terms, length)
       select ${row}.pk, ${row}.api_key_id, t, memory_search_length(t) from memory_search_terms(${row}.key, ${row}.content) as t

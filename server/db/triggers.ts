@@ -24,26 +24,20 @@ export const TRIGGERS: readonly {
   {
     name: 'memories_fts_insert',
     fires: 'after insert on memories',
-    does: "adds the memory's words to memories_fts, as they are and prefixed with its key's tenant terms",
-    createdBy: 'migration 009',
-    // The keyword index is FTS5 on SQLite; PostgreSQL's keyword tier is its own (migrations/postgres).
-    stores: ['sqlite'],
+    does: "adds the memory's words to the keyword index: memories_fts (SQLite: as they are and prefixed with its key's tenant terms), memory_search and its key's memory_search_stats (PostgreSQL)",
+    createdBy: 'migration 009; PostgreSQL: its migration 002',
   },
   {
     name: 'memories_fts_delete',
     fires: 'after delete on memories',
-    does: "removes its words from memories_fts, from the index's segments too (secure-delete): no deleted term stays in the file",
-    createdBy: 'migration 009',
-    // FTS5, as above.
-    stores: ['sqlite'],
+    does: "removes its words from the keyword index (SQLite: from the index's segments too, secure-delete: no deleted term stays in the file)",
+    createdBy: 'migration 009; PostgreSQL: its migration 002',
   },
   {
     name: 'memories_fts_update',
     fires: 'after update of content, key or api_key_id, when one really changed',
     does: 're-indexes it (the old words removed as on delete): counters, flags and metadata never touch the keyword index',
-    createdBy: 'migration 009',
-    // FTS5, as above.
-    stores: ['sqlite'],
+    createdBy: 'migration 009; PostgreSQL: its migration 002',
   },
   {
     name: 'memory_counts_insert',
