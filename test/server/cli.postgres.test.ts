@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runMnemo } from '../helpers/mnemoProcess.ts';
+import { databaseUrl, dropDatabase, ensureDatabase, withPostgres } from '../helpers/postgres.ts';
+import { testStoreKind } from '../helpers/testStore.ts';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'mnemo-cli-pg-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** `mnemo ...args` in this process with only the environment given (no MNEMO_* from outside). */
+const run = (args: string[]) => runMnemo(args, { HOME: tmp, MNEMO_DATA_DIR: path.join(tmp, 'data') });
+
+// Needs the postgres project's throwaway cluster.
+describe.skipIf(testStoreKind() !== 'postgres')('mnemo migrate --database-url', () => {
+  const name = 'mnemo_cli_migrate';
+  let url: string;
+  beforeAll(async () => {
+    url = await ensureDatabase(inject('postgresUrl')!, name);
+  });
+  afterAll(() => dropDatabase(inject('postgresUrl')!, name));
+
+  it('creates the tables in an empty PostgreSQL database, exits 0, and is safe to run again', async () => {
+    const first = await run(['migrate', '--database-url', url]);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toContain(`database ${url} is up to date`);
+    const tables = await withPostgres(url, async (db) => {
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_tables where tablename in ('memories', 'settings', 'audit_log')`.execute(db);
+      return rows[0]!.n;
+    });
+    expect(tables).toBe(3);
+    expect((await run(['migrate', '--database-url', url])).code).toBe(0);
+  });
+
+  it('names a database that does not exist, without the password, and exits 69', async () => {
+    const missing = new URL(databaseUrl(inject('postgresUrl')!, 'mnemo_no_such_database'));
+    missing.password = 'hunter2-secret';
+    const { code, stdout, stderr } = await run(['migrate', '--database-url', missing.toString()]);
+    expect(code).toBe(69);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(
+      /^mnemo: PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/mnemo_no_such_database: database "mnemo_no_such_database" does not exist \(3D000\)\n$/,
+    );
+    expect(stderr).not.toContain('hunter2');
+  });
+});
+
+describe('mnemo migrate with an unreachable PostgreSQL', () => {
+  it('says the server cannot be reached, with no stack, and exits 69', async () => {
+    // Port 1 on the loopback: nothing listens there, so the connection is refused at once.
+    const { code, stdout, stderr } = await run(['migrate', '--database-url', 'postgres://mnemo:s3cret-pass@127.0.0.1:1/mnemo']);
+    expect(code).toBe(69);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('mnemo: PostgreSQL at postgres://mnemo:***@127.0.0.1:1/mnemo: connect ECONNREFUSED 127.0.0.1:1\n');
+  });
+
+  it('refuses a URL that is not a postgres:// one as a usage error', async () => {
+    const { code, stderr } = await run(['migrate', '--database-url', 'mysql://127.0.0.1/mnemo']);
+    expect(code).toBe(64);
+    expect(stderr).toContain('MNEMO_DATABASE_URL must start with postgres:// or postgresql://');
+  });
+});
