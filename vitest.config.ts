@@ -1,7 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 /** The suites that run on both stores; the rest test SQLite-only parts (its file, FTS5, sqlite-vec) or no store. */
-const POSTGRES_SUITES = ['test/server/memory.crud.test.ts', 'test/server/settings.test.ts', 'test/server/cli.postgres.test.ts'];
+const POSTGRES_SUITES = [
+  'test/server/memory.crud.test.ts',
+  'test/server/settings.test.ts',
+  'test/server/cli.postgres.test.ts',
+  'test/server/storeErrors.test.ts',
+  'test/server/backup.test.ts',
+];
 
 export default defineConfig({
   // graphql 16 ships CJS (main) and ESM (module) builds; Node loads the CJS one for dependencies, so our

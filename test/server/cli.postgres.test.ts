@@ -67,3 +67,21 @@ describe('mnemo migrate with an unreachable PostgreSQL', () => {
     expect(stderr).toContain('MNEMO_DATABASE_URL must start with postgres:// or postgresql://');
   });
 });
+
+describe('mnemo backup and restore with --database-url', () => {
+  // Refused before any connection: the URL need not reach a server.
+  const url = 'postgres://mnemo:s3cret-pass@127.0.0.1:1/mnemo';
+
+  it('refuses a backup and points to pg_dump, exit 64', async () => {
+    const { code, stdout, stderr } = await run(['backup', path.join(tmp, 'b.db'), '--database-url', url]);
+    expect(code).toBe(64);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('mnemo: backup copies the SQLite file; the data is in PostgreSQL: back it up with pg_dump\n');
+  });
+
+  it('refuses a restore and points to pg_restore, exit 64', async () => {
+    const { code, stderr } = await run(['restore', path.join(tmp, 'b.db'), '--database-url', url]);
+    expect(code).toBe(64);
+    expect(stderr).toContain('mnemo: restore puts back a SQLite file; the data is in PostgreSQL: restore a pg_dump with pg_restore\n');
+  });
+});
