@@ -7,6 +7,10 @@ const POSTGRES_SUITES = [
   'test/server/cli.postgres.test.ts',
   'test/server/storeErrors.test.ts',
   'test/server/backup.test.ts',
+  'test/server/http.test.ts',
+  'test/server/logs.test.ts',
+  'test/server/bodyLimit.test.ts',
+  'test/server/schema.test.ts',
 ];
 
 export default defineConfig({

@@ -3,7 +3,8 @@ import * as onSqlite from './maintenance.sqlite.ts';
 import type { Db } from './open.ts';
 import { storeKind } from './store.ts';
 
-export { MERGE_STEPS_PER_RUN } from './maintenance.sqlite.ts';
+// emptyWalNow is SQLite's: an erase on PostgreSQL is followed by a VACUUM instead.
+export { emptyWalNow, MERGE_STEPS_PER_RUN } from './maintenance.sqlite.ts';
 
 /** The database's upkeep, as its store does it (maintenance.sqlite.ts, maintenance.postgres.ts). */
 const upkeep = (db: Db) => ({ sqlite: onSqlite, postgres: onPostgres })[storeKind(db)];
@@ -16,6 +17,3 @@ export const mergeKeywordIndex = (db: Db, maxSteps?: number) => upkeep(db).merge
 
 /** Makes the database file alone hold everything (a shutdown); returns whether it could in full. */
 export const checkpointWal = (db: Db) => upkeep(db).checkpointWal(db);
-
-/** After an erase: removes what the store still keeps of the erased rows, without waiting on other work; see each store. */
-export const emptyWalNow = (db: Db) => upkeep(db).emptyWalNow(db);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCli } from '../../server/cli.ts';
 import { runMnemo } from '../helpers/mnemoProcess.ts';
 import { databaseUrl, dropDatabase, ensureDatabase, withPostgres } from '../helpers/postgres.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
@@ -37,6 +38,39 @@ describe.skipIf(testStoreKind() !== 'postgres')('mnemo migrate --database-url', 
     });
     expect(tables).toBe(3);
     expect((await run(['migrate', '--database-url', url])).code).toBe(0);
+  });
+
+  it('serves from it: /readyz names the store, and a stop ends it with exit 0', async () => {
+    let listening: (url: string) => void = () => {};
+    const served = new Promise<string>((resolve) => (listening = resolve));
+    let stop: () => void = () => {};
+    const stopRequested = new Promise<void>((resolve) => (stop = resolve));
+    const out = { stdout: '', stderr: '' };
+    const exited = runCli(['serve', '--port', '0', '--database-url', url], {
+      env: { HOME: tmp, MNEMO_DATA_DIR: path.join(tmp, 'data'), MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' },
+      stdout: {
+        write: (text: string) => {
+          out.stdout += text;
+          if (text.includes('mnemo is listening')) listening((JSON.parse(text) as { url: string }).url.replace(/\/$/, ''));
+        },
+      },
+      stderr: { write: (text: string) => (out.stderr += text) },
+      stopRequested: () => stopRequested,
+    });
+    const failed = exited.then((code) => Promise.reject(new Error(`serve exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
+    const base = await Promise.race([served, failed]);
+    let ready: { status: number; body: unknown } = { status: 0, body: null };
+    // Ready once start-up is complete: asked again, not waited for by time.
+    for (let i = 0; i < 200 && ready.status !== 200; i++) {
+      const res = await fetch(`${base}/readyz`);
+      ready = { status: res.status, body: await res.json() };
+      if (res.status !== 200) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(ready).toEqual({ status: 200, body: { status: 'ready', store: 'postgres' } });
+    stop();
+    expect(await exited).toBe(0);
+    expect(out.stderr).toBe('');
+    expect(out.stdout).not.toContain('"level":50');
   });
 
   it('names a database that does not exist, without the password, and exits 69', async () => {
