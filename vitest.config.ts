@@ -22,6 +22,14 @@ const POSTGRES_SUITES = [
   'test/server/inject.test.ts',
   'test/server/leases.test.ts',
   'test/server/configVersion.test.ts',
+  'test/server/settings.test.ts',
+  'test/server/cli.postgres.test.ts',
+  'test/server/storeErrors.test.ts',
+  'test/server/backup.test.ts',
+  'test/server/http.test.ts',
+  'test/server/logs.test.ts',
+  'test/server/bodyLimit.test.ts',
+  'test/server/schema.test.ts',
 ];
 /** Suites about PostgreSQL itself (copying into it, several processes on one database): the postgres project only. */
 const POSTGRES_ONLY = ['test/server/copyStore.test.ts', 'test/server/replicas.test.ts'];

@@ -14,7 +14,7 @@ import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase
 import { migrateToLatest } from './db/migrate.ts';
 import { type Db, type OpenedDatabase, type OpenedStore, openDatabase } from './db/open.ts';
 import { openPostgres } from './db/postgres.ts';
-import { sqliteCode } from './db/sqliteErrors.ts';
+import { postgresCode, sqliteCode, storageFault } from './db/storeErrors.ts';
 import { loadTrustedDocuments, type TrustedDocuments, TrustedDocumentsError } from './graphql/trustedDocuments.ts';
 import { startAuditRetention } from './jobs/auditRetention.ts';
 import { startAutoSummarize } from './jobs/autoSummarize.ts';
@@ -45,6 +45,7 @@ Usage:
                                                        does it at start and hourly); the server may keep running
   mnemo backup FILE [--data-dir DIR]                  an online, verified copy of the whole database into FILE
                                                        (a new file), with a progress line; the server may keep running
+                                                       (SQLite only: back PostgreSQL up with pg_dump)
   mnemo restore FILE [--data-dir DIR]                 replace the database by a backup, with the server stopped; the
                                                        replaced one is kept as mnemo.db.before-restore
   mnemo copy-store --from DIR --to postgres://…        copy everything in the data folder's SQLite database into an
@@ -207,12 +208,15 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     case 'purge':
       return purgeCommand(config, io);
     case 'backup':
+      if (config.databaseUrl) throw new UsageError('backup copies the SQLite file; the data is in PostgreSQL: back it up with pg_dump');
       if (!sub) throw new UsageError('backup needs the file to write');
       return backupCommand(config, io, path.resolve(sub));
     case 'mcp':
       if (!io.stdin) throw new UsageError('mcp reads MCP messages from standard input');
       return runStdioBridge({ ...io, stdin: io.stdin }, EXIT);
     case 'restore':
+      if (config.databaseUrl)
+        throw new UsageError('restore puts back a SQLite file; the data is in PostgreSQL: restore a pg_dump with pg_restore');
       if (!sub) throw new UsageError('restore needs the backup file');
       return restoreCommand(config, io, path.resolve(sub));
     case 'audit':
@@ -584,7 +588,7 @@ async function openData(config: Config): Promise<OpenedStore> {
       return store;
     } catch (error) {
       await store.close().catch(() => {});
-      throw new DatabaseFileError(EXIT.unavailable, `PostgreSQL at ${redactUrl(config.databaseUrl)}: ${(error as Error).message}`);
+      throw postgresError(config.databaseUrl, error);
     }
   }
   let opened: OpenedDatabase | undefined;
@@ -650,6 +654,20 @@ function databaseFileError(file: string, error: unknown): DatabaseFileError | nu
     );
   }
   return null;
+}
+
+/**
+ * PostgreSQL could not be reached, refused the login or failed a migration: what it said (a refused connection says
+ * nothing, its code does), with the URL less its password, and an exit code for scripts.
+ */
+function postgresError(url: string, error: unknown): DatabaseFileError {
+  // A failed migration carries the server's error as its cause.
+  const cause = postgresCode(error) || !(error as { cause?: unknown }).cause ? error : (error as { cause: unknown }).cause;
+  const fault = storageFault(cause);
+  const said = (cause as Error).message || fault?.message || String(cause);
+  const code = postgresCode(cause);
+  const exitCode = fault?.code === 'STORAGE_FULL' ? EXIT.ioErr : fault ? EXIT.unavailable : EXIT.software;
+  return new DatabaseFileError(exitCode, `PostgreSQL at ${redactUrl(url)}: ${said}${code ? ` (${code})` : ''}`);
 }
 
 /** Creates the data folder if needed; fails with DataDirError when it cannot be written. */

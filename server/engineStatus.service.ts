@@ -1,4 +1,6 @@
 import type { Db } from './db/open.ts';
+import { type StoreKind, storeKind } from './db/store.ts';
+import { describeStore, type StoreDescription } from './db/storeDescription.ts';
 import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
 import { probeKeywordIndex } from './memory/retrieval.repository.ts';
 import type { QdrantService, QdrantStatus } from './vector/qdrant.service.ts';
@@ -15,6 +17,8 @@ export interface Probe {
 }
 
 export interface EngineStatus {
+  /** The store the data is in, asked with a real query; its kind is known even when it does not answer. */
+  store: Probe & Omit<StoreDescription, 'kind' | 'version'> & { kind: StoreKind; version: string | null };
   keyword: Probe & { documents: number };
   embedding: EmbeddingStatus;
   vectorStore: VectorIndexStatus & {
@@ -38,7 +42,8 @@ export async function engineStatus(deps: {
   qdrant: QdrantService;
 }): Promise<EngineStatus> {
   const { db, now, vectors, reindex, qdrant } = deps;
-  const [keyword, extension, embedding, store, pending, rerank, job, qdrantStatus] = await Promise.all([
+  const [database, keyword, extension, embedding, vectorIndex, pending, rerank, job, qdrantStatus] = await Promise.all([
+    probe(() => describeStore(db)),
     probe(() => probeKeywordIndex(db)),
     probe(() => vectorExtensionVersion(db)),
     vectors.embeddingStatus(),
@@ -50,14 +55,16 @@ export async function engineStatus(deps: {
   ]);
   const { embedder } = await vectors.embedding();
   const current = embedder ? vectors.signatureOf(embedder) : null;
+  const where = database.value ?? { file: null, host: null, port: null, database: null, version: null };
   return {
+    store: { ...database.probe, ...where, kind: storeKind(db) },
     keyword: { ...keyword.probe, documents: keyword.value ?? 0 },
     embedding,
     vectorStore: {
-      ...store,
+      ...vectorIndex,
       extension: { ...extension.probe, version: extension.value ?? null },
       pendingReindex: pending,
-      signatureMatches: current && store.signature ? signatureKey(current) === store.signature : null,
+      signatureMatches: current && vectorIndex.signature ? signatureKey(current) === vectorIndex.signature : null,
     },
     rerank: { enabled: rerank.reranker !== null, model: rerank.reranker?.model ?? null, reason: rerank.reason, calls: rerank.calls },
     qdrant: qdrantStatus,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/open.ts';
 import { databaseFile } from '../db/open.ts';
+import { storeKind } from '../db/store.ts';
 import { badInput, unavailable } from '../errors.ts';
 import { BackupError, type BackupResult, backupDatabase } from './backup.ts';
 
@@ -14,6 +15,10 @@ export class BackupService {
   }
 
   async create(): Promise<BackupResult & { createdAt: Date }> {
+    // A backup here is a copy of the SQLite file; PostgreSQL has its own tools, which see the whole server.
+    if (storeKind(this.deps.db) === 'postgres') {
+      throw badInput('the data is in PostgreSQL, and backupDatabase copies a SQLite file: back PostgreSQL up with pg_dump');
+    }
     const { folder } = this.deps;
     if (!folder) throw unavailable('no backup folder is configured (MNEMO_BACKUP_DIR)');
     const source = await databaseFile(this.deps.db);

@@ -3,7 +3,7 @@ import { type DatabaseConnection, Kysely, type SqliteDatabase, SqliteDialect, Sq
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database } from './schema.ts';
-import type { StoreKind } from './store.ts';
+import { type StoreKind, storeKind } from './store.ts';
 import { registerTenantTerms } from './tenantTerms.ts';
 
 export type Db = Kysely<Database>;
@@ -102,8 +102,9 @@ export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
 
-/** The file the database lives in; null for an in-memory one. */
+/** The file the database lives in; null for an in-memory one, and on PostgreSQL, whose files are the server's. */
 export async function databaseFile(db: Db): Promise<string | null> {
+  if (storeKind(db) !== 'sqlite') return null;
   const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
   return rows.find((r) => r.name === 'main')?.file || null;
 }

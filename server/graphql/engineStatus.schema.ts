@@ -4,6 +4,28 @@ import { RecentCallsRef } from './modelTest.schema.ts';
 import { QdrantStatusRef } from './qdrant.schema.ts';
 import { ReindexJobRef } from './reindex.schema.ts';
 
+export const StoreKindEnum = builder.enumType('StoreKind', {
+  values: {
+    SQLITE: { value: 'sqlite', description: 'A SQLite file in the data folder: one mnemo process.' },
+    POSTGRES: { value: 'postgres', description: 'A PostgreSQL server (MNEMO_DATABASE_URL), shared by any number of replicas.' },
+  } as const,
+});
+
+const StoreStatusRef = builder.objectRef<EngineStatus['store']>('StoreStatus').implement({
+  description: 'Where the memories are kept, as the store itself says when asked; never a password.',
+  fields: (t) => ({
+    kind: t.expose('kind', { type: StoreKindEnum }),
+    available: t.exposeBoolean('available', { description: 'The store answered a query.' }),
+    latencyMs: t.exposeFloat('latencyMs'),
+    error: t.exposeString('error', { nullable: true }),
+    file: t.exposeString('file', { nullable: true, description: 'SQLITE: the database file.' }),
+    host: t.exposeString('host', { nullable: true, description: 'POSTGRES: the server address it reports (null over a Unix socket).' }),
+    port: t.exposeInt('port', { nullable: true, description: 'POSTGRES: the server port it reports.' }),
+    database: t.exposeString('database', { nullable: true, description: "POSTGRES: the database's name." }),
+    version: t.exposeString('version', { nullable: true, description: "The engine's version." }),
+  }),
+});
+
 const KeywordTierRef = builder.objectRef<EngineStatus['keyword']>('KeywordTierStatus').implement({
   fields: (t) => ({
     available: t.exposeBoolean('available', { description: 'Probed with a real FTS5 query.' }),
@@ -69,6 +91,7 @@ const RerankStatusRef = builder.objectRef<EngineStatus['rerank']>('RerankStatus'
 
 const EngineStatusRef = builder.objectRef<EngineStatus>('EngineStatus').implement({
   fields: (t) => ({
+    store: t.field({ type: StoreStatusRef, resolve: (s) => s.store }),
     keyword: t.field({ type: KeywordTierRef, resolve: (s) => s.keyword }),
     embedding: t.field({ type: EmbeddingStatusRef, resolve: (s) => s.embedding }),
     vectorStore: t.field({ type: VectorStoreRef, resolve: (s) => s.vectorStore }),

@@ -1,5 +1,6 @@
 import { checkMemoryHealth, type HealthReport } from '../memory/health.service.ts';
 import { builder } from './builder.ts';
+import { StoreKindEnum } from './engineStatus.schema.ts';
 
 const CheckNameEnum = builder.enumType('HealthCheckName', {
   values: {
@@ -22,12 +23,14 @@ const HealthCheckRef = builder.objectRef<HealthReport['checks'][number]>('Health
 
 const MemoryHealthRef = builder.objectRef<HealthReport>('MemoryHealth').implement({
   fields: (t) => ({
+    store: t.expose('store', { type: StoreKindEnum, description: 'The store the checks ran on.' }),
     ok: t.exposeBoolean('ok'),
     latencyMs: t.exposeFloat('latencyMs', { description: 'The whole round trip.' }),
     error: t.exposeString('error', { nullable: true }),
     errorCode: t.exposeString('errorCode', {
       nullable: true,
-      description: 'STORAGE_FULL (the disk is full) or STORAGE_ERROR (the file cannot be read or written) when the storage is at fault.',
+      description:
+        'STORAGE_FULL (the disk is full), STORAGE_ERROR (the data cannot be read or written) or UNAVAILABLE (the PostgreSQL server cannot be reached) when the storage is at fault.',
     }),
     checks: t.field({ type: [HealthCheckRef], resolve: (r) => r.checks }),
     checkedAt: t.expose('checkedAt', { type: 'DateTime' }),

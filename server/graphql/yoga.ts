@@ -6,7 +6,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
 import { bearerToken, unauthenticatedMessage } from '../auth/accessToken.service.ts';
-import { storageFault } from '../db/sqliteErrors.ts';
+import { storageFault } from '../db/storeErrors.ts';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { ENV_ADMIN_TOKEN_ID } from '../requestScope.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storageFault } from '../db/sqliteErrors.ts';
+import { storageFault } from '../db/storeErrors.ts';
 import { badInput } from '../errors.ts';
 import { apiKeyIdSchema, jsonObject, LIMITS, parseInput, sessionIdSchema } from '../validation.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.ts';
-import { storageFault } from '../db/sqliteErrors.ts';
 import { freeDiskBytes, probeCommit } from '../db/storageProbe.ts';
+import { type StoreKind, storeKind } from '../db/store.ts';
+import { storageFault } from '../db/storeErrors.ts';
 import { DomainError, type DomainErrorCode } from '../errors.ts';
 import { searchWords } from './ftsQuery.ts';
 import * as memoryRepo from './memory.repository.ts';
@@ -14,11 +15,13 @@ export interface HealthCheck {
 }
 
 export interface HealthReport {
+  /** The store the checks ran on. */
+  store: StoreKind;
   ok: boolean;
   latencyMs: number;
   error: string | null;
-  /** STORAGE_FULL or STORAGE_ERROR when the storage under the database is at fault. */
-  errorCode: Extract<DomainErrorCode, 'STORAGE_FULL' | 'STORAGE_ERROR'> | null;
+  /** STORAGE_FULL or STORAGE_ERROR when the storage under the database is at fault, UNAVAILABLE when it cannot be reached. */
+  errorCode: Extract<DomainErrorCode, 'STORAGE_FULL' | 'STORAGE_ERROR' | 'UNAVAILABLE'> | null;
   checks: HealthCheck[];
   checkedAt: Date;
 }
@@ -70,6 +73,7 @@ export async function checkMemoryHealth(deps: { db: Db; now: () => number }): Pr
   }
   const fault = failure instanceof DomainError ? failure : storageFault(failure);
   return {
+    store: storeKind(db),
     ok: failure === null,
     latencyMs: performance.now() - started,
     error: failure === null ? null : (fault?.message ?? (failure instanceof Error ? failure.message : String(failure))),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Audited } from '../audit/audited.ts';
 import { afterErase } from '../db/maintenance.ts';
 import type { Db } from '../db/open.ts';
-import { inSavepoint, rowRefusal } from '../db/sqliteErrors.ts';
+import { inSavepoint, rowRefusal } from '../db/storeErrors.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';

@@ -79,6 +79,10 @@ describe('the Engine tab', () => {
   it('shows every part of the engine, with Qdrant honestly not configured', async () => {
     const { page } = e2e;
     await page.getByRole('tab', { name: 'Engine' }).click();
+    const database = await page.getByRole('article', { name: 'Database status' }).textContent();
+    expect(database).toContain('Ready');
+    expect(database).toMatch(/SQLite 3\.\d+\.\d+, one file in the data folder/);
+    expect(database).toContain('mnemo.db');
     const keyword = page.getByRole('article', { name: 'Keyword status' });
     await expect(keyword.textContent()).resolves.toContain('Ready');
     await expect(keyword.textContent()).resolves.toContain(String(FIRST_BATCH));

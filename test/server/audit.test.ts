@@ -95,7 +95,7 @@ describe('the audit log', () => {
     ]);
     const [, , , , qdrant] = (await entries(app)).reverse();
     expect(qdrant!.changes.find((c) => c.field === 'url')).toMatchObject({ before: 'null', after: '"http://[redacted]@127.0.0.1:9"' });
-    const stored = JSON.stringify(app.database.sqlite.prepare('select * from audit_log').all());
+    const stored = JSON.stringify(await app.database.db.selectFrom('audit_log').selectAll().execute());
     for (const secret of ['provider-key-one', 'provider-key-two', 'qdrant-key-one', 'url-password']) expect(stored).not.toContain(secret);
   });
 
@@ -249,20 +249,21 @@ describe('the audit table', () => {
   it('refuses every update, and deleting an entry younger than 30 days', async () => {
     const app = await started();
     await recordAudit(app.services, { actor: { id: 'cli', name: 'cli' }, action: 'TOKEN_CREATE' });
-    const db = app.database.sqlite;
-    expect(() => db.prepare(`update audit_log set actor_name = 'someone else'`).run()).toThrow(/append-only/);
-    expect(() => db.prepare('delete from audit_log').run()).toThrow(/younger than 30 days/);
-    expect(db.prepare('select actor_name from audit_log').pluck().all()).toEqual(['cli']);
+    const { db } = app.database;
+    await expect(db.updateTable('audit_log').set({ actor_name: 'someone else' }).execute()).rejects.toThrow(/append-only/);
+    await expect(db.deleteFrom('audit_log').execute()).rejects.toThrow(/younger than 30 days/);
+    expect(await db.selectFrom('audit_log').select('actor_name').execute()).toEqual([{ actor_name: 'cli' }]);
   });
 
   it("allows one update: an API key's id giving way to a 'forgotten:' pseudonym", async () => {
     const app = await started();
     await recordAudit(app.services, { actor: { id: 'cli', name: 'cli' }, action: 'MEMORIES_CLEAR', apiKeyId: 'key-x' });
-    const db = app.database.sqlite;
-    expect(() => db.prepare(`update audit_log set api_key_id = 'key-y'`).run()).toThrow(/append-only/);
-    expect(() => db.prepare('update audit_log set api_key_id = null').run()).toThrow(/append-only/);
-    db.prepare(`update audit_log set api_key_id = 'forgotten:1'`).run();
-    expect(db.prepare('select api_key_id from audit_log').pluck().all()).toEqual(['forgotten:1']);
+    const { db } = app.database;
+    const rename = (apiKeyId: string | null) => db.updateTable('audit_log').set({ api_key_id: apiKeyId }).execute();
+    await expect(rename('key-y')).rejects.toThrow(/append-only/);
+    await expect(rename(null)).rejects.toThrow(/append-only/);
+    await rename('forgotten:1');
+    expect(await db.selectFrom('audit_log').select('api_key_id').execute()).toEqual([{ api_key_id: 'forgotten:1' }]);
   });
 
   it('keeps entries for auditRetentionDays (default 365), deletes older ones and records that it did', async () => {

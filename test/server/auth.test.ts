@@ -321,9 +321,12 @@ describe('admins', () => {
 });
 
 describe('token secrets', () => {
+  /** Every row and column of the table, as the store holds them. */
+  const storedTokens = () => app.database.db.selectFrom('access_tokens').selectAll().execute();
+
   it('stores only a SHA-256 hash: the plain token appears nowhere in the access_tokens table', async () => {
     const { token, accessToken } = await mint({ name: 'hashed', apiKeyId: 'h' });
-    const rows = app.database.sqlite.prepare('select * from access_tokens').all() as Record<string, unknown>[];
+    const rows = await storedTokens();
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(token);
     expect(dump).not.toContain(token.replace(/^mnemo_/, ''));
@@ -332,7 +335,7 @@ describe('token secrets', () => {
   });
 
   it('does not store the configured admin token either', async () => {
-    const dump = JSON.stringify(app.database.sqlite.prepare('select * from access_tokens').all());
+    const dump = JSON.stringify(await storedTokens());
     expect(dump).not.toContain(ADMIN_TOKEN);
   });
 
@@ -355,7 +358,7 @@ describe('token secrets', () => {
     const { accessTokens } = await app.ok(`{ accessTokens { id tokenStart } }`);
     const start = accessTokens.find((t: { id: string }) => t.id === accessToken.id).tokenStart;
     expect(start).toBe(token.slice(0, 10));
-    const dump = JSON.stringify(app.database.sqlite.prepare('select * from access_tokens').all());
+    const dump = JSON.stringify(await storedTokens());
     expect(dump).not.toContain(token.slice(0, 11));
   });
 });

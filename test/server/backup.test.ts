@@ -8,6 +8,7 @@ import { holdDataFolder } from '../../server/backup/dataFolderLock.ts';
 import { restoreDatabase } from '../../server/backup/restore.ts';
 import { CREATE_MEMORY } from '../helpers/operations.ts';
 import { onlyError, startTestApp } from '../helpers/testApp.ts';
+import { testStoreKind } from '../helpers/testStore.ts';
 
 const BACKUP = `mutation { backupDatabase { file bytes migration createdAt } }`;
 
@@ -34,8 +35,11 @@ const memoriesIn = (file: string) => {
   }
 };
 
+/** Backups are copies of the SQLite file: on PostgreSQL they are pg_dump's job, and mnemo refuses them. */
+const onSqlite = testStoreKind() === 'sqlite';
+
 describe('the backupDatabase mutation', () => {
-  it('writes a verified copy of the whole database into the backup folder', async () => {
+  it.skipIf(!onSqlite)('writes a verified copy of the whole database into the backup folder', async () => {
     const folder = path.join(tempDir(), 'backups');
     const app = await started({ backupDir: folder });
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'k1', key: 'editor', content: 'Uses Helix' } });
@@ -54,7 +58,7 @@ describe('the backupDatabase mutation', () => {
     expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
   });
 
-  it('is refused when no backup folder is configured', async () => {
+  it.skipIf(!onSqlite)('is refused when no backup folder is configured', async () => {
     const app = await started();
     expect(onlyError(await app.gql(BACKUP)).extensions?.code).toBe('UNAVAILABLE');
   });
@@ -64,9 +68,18 @@ describe('the backupDatabase mutation', () => {
     const res = await app.gql(`mutation { backupDatabase(file: "/tmp/elsewhere.db") { file } }`);
     expect(onlyError(res).extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
+
+  it.skipIf(onSqlite)('is refused on PostgreSQL with BAD_USER_INPUT that points to pg_dump, writing nothing', async () => {
+    const folder = path.join(tempDir(), 'backups');
+    const app = await started({ backupDir: folder });
+    const error = onlyError(await app.gql(BACKUP));
+    expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(error.message).toBe('the data is in PostgreSQL, and backupDatabase copies a SQLite file: back PostgreSQL up with pg_dump');
+    expect(existsSync(folder)).toBe(false);
+  });
 });
 
-describe('backupDatabase', () => {
+describe.skipIf(!onSqlite)('backupDatabase', () => {
   it('never overwrites a file', async () => {
     const app = await started();
     const target = path.join(tempDir(), 'taken.db');
@@ -84,7 +97,7 @@ describe('backupDatabase', () => {
   });
 });
 
-describe('restoreDatabase', () => {
+describe.skipIf(!onSqlite)('restoreDatabase', () => {
   /** A data folder whose database holds one memory, written by a real app that has been stopped. */
   const folderWith = async (content: string) => {
     const dir = tempDir();

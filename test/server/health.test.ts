@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { testStoreKind } from '../helpers/testStore.ts';
 
 const HEALTH = `{ memoryHealth { ok latencyMs error checkedAt checks { name ok latencyMs } } }`;
 const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { items { memory { id } } } }`;
@@ -20,25 +23,50 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** Everything a probe could leave behind, read straight from SQLite once the access counts are written. */
+/** What a probe could leave behind in the tables both stores have, read once the access counts are written. */
 async function snapshot() {
   await app.services.access.flush();
+  const { db } = app.database;
+  const count = async (table: 'memories' | 'memory_counts' | 'qdrant_outbox' | 'summary_rebuilds' | 'health_probe') =>
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
+  return {
+    memories: await count('memories'),
+    maxPk: (
+      await db
+        .selectFrom('memories')
+        .select((eb) => eb.fn.max('pk').as('pk'))
+        .executeTakeFirstOrThrow()
+    ).pk,
+    memoryCounts: await db.selectFrom('memory_counts').selectAll().orderBy('api_key_id').execute(),
+    outbox: await count('qdrant_outbox'),
+    summaryRebuilds: await count('summary_rebuilds'),
+    healthProbe: await count('health_probe'),
+    retrievalStats: await db.selectFrom('retrieval_stats').selectAll().orderBy('api_key_id').execute(),
+    access: await db.selectFrom('memories').select(['id', 'access_count', 'last_accessed_at', 'updated_at']).orderBy('pk').execute(),
+  };
+}
+
+/** What a probe could leave in SQLite's own structures: the FTS5 index's tables and the autoincrement sequence. */
+function sqliteSnapshot() {
   const sqlite = app.database.sqlite;
   const all = (sql: string) => sqlite.prepare(sql).all();
   const one = (sql: string) => sqlite.prepare(sql).get();
   return {
-    memories: one('select count(*) as n from memories'),
-    maxPk: one('select max(pk) as pk from memories'),
     ftsData: one('select count(*) as n from memories_fts_data'),
     ftsIdx: one('select count(*) as n from memories_fts_idx'),
     ftsDocsize: one('select count(*) as n from memories_fts_docsize'),
     // A leftover index entry of the probe would still match its marker word.
     probeInIndex: one(`select count(*) as n from memories_fts where memories_fts match 'healthprobe*'`),
-    retrievalStats: all('select * from retrieval_stats order by api_key_id'),
     sequence: all('select * from sqlite_sequence order by name'),
-    access: all('select id, access_count, last_accessed_at, updated_at from memories order by pk'),
   };
 }
+
+const onSqlite = testStoreKind() === 'sqlite';
 
 describe('memoryHealth', () => {
   it('reports ok with the create, read, search, delete, commit and disk checks and their latencies', async () => {
@@ -55,15 +83,23 @@ describe('memoryHealth', () => {
     expect(Math.abs(Date.parse(h.checkedAt) - Date.now())).toBeLessThan(60_000);
   });
 
-  it('leaves no trace: rows, index, counters, autoincrement sequence and max pk are unchanged after 20 probes', async () => {
+  it('leaves no trace: rows, counters, statistics and max pk are unchanged after 20 probes', async () => {
     const before = await snapshot();
-    expect(before.probeInIndex).toEqual({ n: 0 });
     // The comparison means something only if there is something to compare.
-    expect(before.sequence).toContainEqual({ name: 'memories', seq: (before.maxPk as { pk: number }).pk });
+    expect(before.memories).toBe(5);
     expect(before.retrievalStats).toHaveLength(2);
-    expect((before.ftsData as { n: number }).n).toBeGreaterThan(0);
+    expect(before.memoryCounts).toHaveLength(2);
     for (let i = 0; i < 20; i++) expect((await app.ok(HEALTH)).memoryHealth.ok).toBe(true);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it.skipIf(!onSqlite)('leaves no trace in the FTS5 index or the autoincrement sequence (SQLite: PostgreSQL has neither)', async () => {
+    const before = sqliteSnapshot();
+    expect(before.probeInIndex).toEqual({ n: 0 });
+    expect((before.ftsData as { n: number }).n).toBeGreaterThan(0);
+    expect(before.sequence).toContainEqual({ name: 'memories', seq: (await snapshot()).maxPk });
+    for (let i = 0; i < 20; i++) expect((await app.ok(HEALTH)).memoryHealth.ok).toBe(true);
+    expect(sqliteSnapshot()).toEqual(before);
   });
 
   it('leaves no trace when probes arrive all at once', async () => {
@@ -77,11 +113,15 @@ describe('memoryHealth', () => {
     const before = (await snapshot()).access;
     for (let i = 0; i < 5; i++) await app.ok(HEALTH);
     expect((await snapshot()).access).toEqual(before);
-    // And the next real memory gets the pk it would have had without the probes.
+  });
+
+  // PostgreSQL's sequences are not transactional: a rolled-back insert uses its number up (pks stay unique and rising).
+  it.skipIf(!onSqlite)('gives the next real memory the pk it would have had without the probes (SQLite only)', async () => {
     const { maxPk } = await snapshot();
+    for (let i = 0; i < 5; i++) await app.ok(HEALTH);
     await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'health-a', content: 'Written after the probes' }] });
     const row = app.database.sqlite.prepare(`select pk from memories where content = 'Written after the probes'`).get() as { pk: number };
-    expect(row.pk).toBe((maxPk as { pk: number }).pk + 1);
+    expect(row.pk).toBe(maxPk! + 1);
   });
 });
 
@@ -94,9 +134,34 @@ describe('memoryHealth on a fresh server', () => {
       expect(h.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual(
         ['CREATE', 'READ', 'SEARCH', 'DELETE', 'COMMIT', 'DISK'].map((name) => [name, true]),
       );
-      expect(fresh.database.sqlite.prepare('select count(*) as n from memories').get()).toEqual({ n: 0 });
+      expect(await fresh.database.db.selectFrom('memories').select('pk').execute()).toEqual([]);
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe('the store in use', () => {
+  const STORE = `{ engineStatus { store { kind available error file host port database version } } }`;
+
+  it('is named by memoryHealth', async () => {
+    const { memoryHealth } = await app.ok('{ memoryHealth { store ok } }');
+    expect(memoryHealth).toEqual({ store: testStoreKind().toUpperCase(), ok: true });
+  });
+
+  it.skipIf(!onSqlite)('is named by engineStatus with its file (SQLite)', async () => {
+    const { engineStatus } = await app.ok(STORE);
+    expect(engineStatus.store).toMatchObject({ kind: 'SQLITE', available: true, error: null, file: path.join(app.dir, 'mnemo.db') });
+    expect(engineStatus.store).toMatchObject({ host: null, port: null, database: null });
+    expect(engineStatus.store.version).toMatch(/^3\.\d+\.\d+$/);
+  });
+
+  it.skipIf(onSqlite)('is named by engineStatus with its server and database, as PostgreSQL reports them', async () => {
+    const { engineStatus } = await app.ok(STORE);
+    const { rows } = await sql<{ database: string }>`select current_database() as database`.execute(app.database.db);
+    expect(engineStatus.store).toMatchObject({ kind: 'POSTGRES', available: true, error: null, file: null, host: '127.0.0.1' });
+    expect(engineStatus.store.port).toBe(Number(new URL(inject('postgresUrl')!).port));
+    expect(engineStatus.store.database).toBe(rows[0]!.database);
+    expect(engineStatus.store.version).toMatch(/^15\.\d+/);
   });
 });

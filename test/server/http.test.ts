@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/open.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { dropTestStore, openTestStore, testStoreKind } from '../helpers/testStore.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -34,27 +34,28 @@ function rawGet(path: string, method = 'GET') {
 const healthy = async () => (await fetch(`${app.url}/healthz`)).status === 200;
 
 describe('the HTTP surface', () => {
-  it('answers GET /healthz with 200 {"status":"ok"} and no token', async () => {
+  it('answers GET /healthz with 200 {"status":"ok"}, the store it runs on, and no token', async () => {
     const res = await fetch(`${app.url}/healthz`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(await res.json()).toEqual({ status: 'ok', store: testStoreKind() });
   });
 
   it('answers /healthz with 503 when the database cannot be used', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-dead-'));
-    const dead = openDatabase(path.join(dir, 'mnemo.db'));
-    dead.sqlite.close();
+    const dead = await openTestStore(dir);
+    await dead.close();
     const { db } = app.services;
     // The app reads services.db on each health check, so a closed database can stand in for a lost one.
     (app.services as { db: unknown }).db = dead.db;
     try {
       const res = await fetch(`${app.url}/healthz`);
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ status: 'unavailable', reason: 'database' });
+      expect(await res.json()).toEqual({ status: 'unavailable', reason: 'database', store: testStoreKind() });
     } finally {
       (app.services as { db: unknown }).db = db;
+      await dropTestStore(dir);
       rmSync(dir, { recursive: true, force: true });
     }
     expect(await healthy()).toBe(true);

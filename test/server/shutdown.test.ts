@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../server/embedding/embedder.ts';
 import { subscribe, subscribeOverWebSocket } from '../helpers/subscribe.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { testStoreKind } from '../helpers/testStore.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 const IMPORT = `mutation Import($memories: [MemoryInput!]!) { importMemories(memories: $memories) { imported } }`;
@@ -48,9 +49,9 @@ function requestInTwoParts(target: TestApp) {
 describe('/readyz', () => {
   it('answers 503 until start-up is complete, 200 then, and 503 again once draining', async () => {
     app = await startTestApp();
-    expect(await readyz(app)).toEqual({ status: 503, body: { status: 'starting' } });
+    expect(await readyz(app)).toEqual({ status: 503, body: { status: 'starting', store: testStoreKind() } });
     app.http.markReady();
-    expect(await readyz(app)).toEqual({ status: 200, body: { status: 'ready' } });
+    expect(await readyz(app)).toEqual({ status: 200, body: { status: 'ready', store: testStoreKind() } });
     // A probe that reaches the server while it drains: pipelined behind a request still in flight.
     const socket = connect(Number(new URL(app.url).port), '127.0.0.1');
     let answer = '';
@@ -66,7 +67,7 @@ describe('/readyz', () => {
     await closed;
     expect(answer).toMatch(/^HTTP\/1.1 200 /);
     expect(answer).toContain('HTTP/1.1 503');
-    expect(answer).toContain('{"status":"draining"}');
+    expect(answer).toContain(`{"status":"draining","store":"${testStoreKind()}"}`);
     expect(await draining).toEqual({ cut: 0 });
   });
 

@@ -24,8 +24,15 @@ const illFormed = fc
   .tuple(fc.string({ maxLength: 6 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 6 }))
   .map(([a, s, b]) => `${a}${String.fromCharCode(s)}${b}`);
 
-const rowCount = () => (app.database.sqlite.prepare('select count(*) as n from memories').get() as { n: number }).n;
-const tokenCount = () => (app.database.sqlite.prepare('select count(*) as n from access_tokens').get() as { n: number }).n;
+const count = async (table: 'memories' | 'access_tokens') =>
+  (
+    await app.database.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
+const rowCount = () => count('memories');
+const tokenCount = () => count('access_tokens');
 
 function expectNotWellFormed(res: GraphQLResponse, field: string) {
   const error = onlyError(res);
@@ -36,9 +43,9 @@ function expectNotWellFormed(res: GraphQLResponse, field: string) {
 
 describe('a token bound to an API key that is not well-formed Unicode', () => {
   it.each(['tenant_\ud800', 'tenant_\udc00', 'tenant_\udc00\ud800'])('is refused (%j), and no token is minted', async (apiKeyId) => {
-    const before = tokenCount();
+    const before = await tokenCount();
     expectNotWellFormed(await app.gql(CREATE_TOKEN, { input: { name: 'gw', apiKeyId } }), 'apiKeyId');
-    expect(tokenCount()).toBe(before);
+    expect(await tokenCount()).toBe(before);
   });
 
   it('leaves tenant_\\ufffd\\ufffd\\ufffd a tenant of its own, apart from tenant_\\ufffd', async () => {
@@ -87,11 +94,11 @@ describe('any API key, through the API (property)', () => {
   it('is refused with BAD_USER_INPUT when it is not well-formed, and otherwise names exactly one tenant', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(codeUnits(), illFormed), async (apiKeyId) => {
-        const before = rowCount();
+        const before = await rowCount();
         const res = await app.gql(CREATE_MEMORY, { input: { apiKeyId, content: `memory of ${JSON.stringify(apiKeyId)}` } });
         if (!apiKeyId.isWellFormed()) {
           expectNotWellFormed(res, 'apiKeyId');
-          expect(rowCount()).toBe(before);
+          expect(await rowCount()).toBe(before);
           return;
         }
         const name = apiKeyId.trim();
@@ -150,9 +157,9 @@ describe('every text field, through the API (property)', () => {
   it.each(fields)('%s is refused with BAD_USER_INPUT when it holds a lone surrogate, and nothing is stored', async (field, query, vars) => {
     await fc.assert(
       fc.asyncProperty(illFormed, async (s) => {
-        const before = [rowCount(), tokenCount()];
+        const before = [await rowCount(), await tokenCount()];
         expectNotWellFormed(await app.gql(query, vars(s)), field);
-        expect([rowCount(), tokenCount()]).toEqual(before);
+        expect([await rowCount(), await tokenCount()]).toEqual(before);
       }),
       { numRuns: 15 },
     );
@@ -167,10 +174,11 @@ describe('every text field, through the API (property)', () => {
           const { createMemory } = await app.ok(CREATE_MEMORY, {
             input: { apiKeyId: 'wf-exact', key: randomUUID(), content, metadata: { [content]: content } },
           });
-          const stored = app.database.sqlite.prepare('select content, metadata from memories where id = ?').get(createMemory.id) as {
-            content: string;
-            metadata: string;
-          };
+          const stored = await app.database.db
+            .selectFrom('memories')
+            .select(['content', 'metadata'])
+            .where('id', '=', createMemory.id)
+            .executeTakeFirstOrThrow();
           expect(stored.content).toBe(content);
           expect(JSON.parse(stored.metadata)).toEqual({ [content]: content });
         },

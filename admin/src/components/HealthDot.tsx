@@ -2,7 +2,13 @@ import { useMemoryHealthQuery } from '../generated/graphql';
 import { useUnreachableSince } from '../lib/connection';
 
 /** What the dot says when the storage under the database is at fault: the operator's next step differs. */
-const STORAGE_FAULTS: Record<string, string> = { STORAGE_FULL: 'disk full', STORAGE_ERROR: 'storage error' };
+const STORAGE_FAULTS: Record<string, string> = {
+  STORAGE_FULL: 'disk full',
+  STORAGE_ERROR: 'storage error',
+  UNAVAILABLE: 'database unreachable',
+};
+
+const STORE_NAME: Record<string, string> = { SQLITE: 'SQLite', POSTGRES: 'PostgreSQL' };
 
 /**
  * Green when the store answered a real round trip and a committed write, red when not, and red at once when any
@@ -17,7 +23,7 @@ export function HealthDot() {
     state === 'pending'
       ? 'Checking memory health…'
       : state === 'up'
-        ? `Memory store healthy · round trip ${health!.latencyMs.toFixed(1)} ms`
+        ? `Memory store healthy (${STORE_NAME[health!.store]}) · round trip ${health!.latencyMs.toFixed(1)} ms`
         : unreachable
           ? 'Server unreachable'
           : `Memory store unhealthy${health?.error ? `: ${health.error}` : ''}`;

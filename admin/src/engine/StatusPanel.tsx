@@ -41,6 +41,7 @@ export function StatusPanel() {
         {error ? <ErrorNote error={error} prefix="Refresh failed; showing the last answer" /> : null}
       </div>
       <div className="status-grid">
+        <StoreCard s={s} />
         <KeywordCard s={s} />
         <EmbeddingCard s={s} />
         <VectorStoreCard s={s} />
@@ -169,6 +170,44 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       <dt>{label}</dt>
       <dd>{children}</dd>
     </>
+  );
+}
+
+/** Where the memories are kept: one SQLite file, or a PostgreSQL server that replicas share. */
+function StoreCard({ s }: { s: Status }) {
+  const d = s.store;
+  const postgres = d.kind === 'POSTGRES';
+  const engine = `${postgres ? 'PostgreSQL' : 'SQLite'}${d.version ? ` ${d.version}` : ''}`;
+  return (
+    <StatusCard
+      title="Database"
+      tone={d.available ? 'ok' : 'danger'}
+      state={d.available ? 'Ready' : 'Unavailable'}
+      summary={postgres ? `${engine}, shared by every mnemo replica.` : `${engine}, one file in the data folder: one mnemo process.`}
+    >
+      {postgres ? (
+        <>
+          <Row label="Server">
+            {d.host ? (
+              <code className="wrap">
+                {d.host}:{d.port}
+              </code>
+            ) : (
+              <span className="muted">local socket</span>
+            )}
+          </Row>
+          <Row label="Database">{d.database ? <code className="wrap">{d.database}</code> : <span className="muted">—</span>}</Row>
+        </>
+      ) : (
+        <Row label="File">{d.file ? <code className="wrap">{d.file}</code> : <span className="muted">in memory</span>}</Row>
+      )}
+      <Row label="Probe">{d.latencyMs.toFixed(1)} ms</Row>
+      {d.error && (
+        <Row label="Error">
+          <span className="error-text wrap-anywhere">{d.error}</span>
+        </Row>
+      )}
+    </StatusCard>
   );
 }
 

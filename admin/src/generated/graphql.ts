@@ -239,6 +239,12 @@ export type SortDirection =
   | 'ASC'
   | 'DESC';
 
+export type StoreKind =
+  /** A PostgreSQL server (MNEMO_DATABASE_URL), shared by any number of replicas. */
+  | 'POSTGRES'
+  /** A SQLite file in the data folder: one mnemo process. */
+  | 'SQLITE';
+
 export type TokenRole =
   /** Everything, including settings and tokens. */
   | 'ADMIN'
@@ -292,7 +298,7 @@ export type AuditActorsQuery = { accessTokens: Array<{ id: string, name: string,
 export type MemoryHealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemoryHealthQuery = { memoryHealth: { ok: boolean, latencyMs: number, error: string | null, errorCode: string | null, checkedAt: string } };
+export type MemoryHealthQuery = { memoryHealth: { store: StoreKind, ok: boolean, latencyMs: number, error: string | null, errorCode: string | null, checkedAt: string } };
 
 export type ReindexJobFieldsFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, error: string | null, rate: number, etaSeconds: number | null, startedAt: string, updatedAt: string, finishedAt: string | null };
 
@@ -305,7 +311,7 @@ export type ModelTestFieldsFragment = { kind: ModelKind, model: string | null, o
 export type EngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type EngineStatusQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null }, qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null } } };
+export type EngineStatusQuery = { engineStatus: { checkedAt: string, store: { kind: StoreKind, available: boolean, latencyMs: number, error: string | null, file: string | null, host: string | null, port: number | null, database: string | null, version: string | null }, keyword: { available: boolean, documents: number, latencyMs: number, error: string | null }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null }, qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null } } };
 
 export type LatestReindexJobQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -878,6 +884,7 @@ useAuditActorsQuery.fetcher = (variables?: AuditActorsQueryVariables, options?: 
 export const MemoryHealthDocument = new TypedDocumentString(`
     query MemoryHealth {
   memoryHealth {
+    store
     ok
     latencyMs
     error
@@ -912,6 +919,17 @@ export const EngineStatusDocument = new TypedDocumentString(`
     query EngineStatus {
   engineStatus {
     checkedAt
+    store {
+      kind
+      available
+      latencyMs
+      error
+      file
+      host
+      port
+      database
+      version
+    }
     keyword {
       available
       documents
