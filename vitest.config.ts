@@ -1,7 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 /** The suites that run on both stores; the rest test SQLite-only parts (its file, FTS5, sqlite-vec) or no store. */
-const POSTGRES_SUITES = ['test/server/memory.crud.test.ts'];
+const POSTGRES_SUITES = [
+  'test/server/memory.crud.test.ts',
+  'test/server/qdrant.test.ts',
+  'test/server/reindex.test.ts',
+  'test/server/engine.test.ts',
+  'test/server/engineCalls.test.ts',
+  'test/server/semantic.test.ts',
+  'test/server/websocket.test.ts',
+];
 
 export default defineConfig({
   // graphql 16 ships CJS (main) and ESM (module) builds; Node loads the CJS one for dependencies, so our

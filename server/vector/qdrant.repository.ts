@@ -5,6 +5,18 @@ export async function outboxBatch(db: Db, limit: number) {
   return db.selectFrom('qdrant_outbox').selectAll().orderBy('enqueued_at').orderBy('pk').limit(limit).execute();
 }
 
+/** The oldest queued changes of one key's memories (a deleted memory's entry belongs to no key any more). */
+export async function outboxBatchOf(db: Db, apiKeyId: string, limit: number) {
+  return db
+    .selectFrom('qdrant_outbox')
+    .selectAll()
+    .where('pk', 'in', (eb) => eb.selectFrom('memories').select('pk').where('api_key_id', '=', apiKeyId))
+    .orderBy('enqueued_at')
+    .orderBy('pk')
+    .limit(limit)
+    .execute();
+}
+
 /** Removes entries that were handled, unless they were queued again meanwhile. */
 export async function removeFromOutbox(db: Db, done: readonly { pk: number; enqueued_at: number }[]) {
   if (done.length === 0) return;

@@ -178,6 +178,15 @@ export class QdrantService {
     }
   }
 
+  /**
+   * Carries the queued changes of one key's memories now, at most `limit` (PostgreSQL, where Qdrant is the only vector
+   * store: a search must not filter by the fields a change replaced, as sqlite-vec never does).
+   */
+  async carryPendingOf(index: QdrantIndex, apiKeyId: string, limit: number): Promise<void> {
+    const batch = await repo.outboxBatchOf(this.deps.db, apiKeyId, limit);
+    if (batch.length > 0) await this.feed.carryOutbox(this.deps.db, index, batch);
+  }
+
   /** Whether Qdrant lags behind the local store for this key (changes of its memories are still queued). */
   async behindFor(apiKeyId: string): Promise<boolean> {
     return repo.hasPendingFor(this.deps.db, apiKeyId);

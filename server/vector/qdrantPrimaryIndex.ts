@@ -15,6 +15,9 @@ import {
   type VectorSignature,
 } from './vectorIndex.ts';
 
+/** Queued changes of a key a search carries to Qdrant first; a larger backlog is the worker's (a reindex drains it all). */
+const CATCH_UP_LIMIT = 500;
+
 /** Why the PostgreSQL store has no vectors: it keeps none itself (pgvector is not assumed). */
 export const NEEDS_QDRANT = 'PostgreSQL store: vectors need Qdrant';
 
@@ -89,11 +92,14 @@ export class QdrantPrimaryIndex implements VectorIndex {
   }
 
   /**
-   * Qdrant's nearest points, less those whose memory holds other text by now: its vector stays in Qdrant until the
-   * outbox removes it, and must not find the new text meanwhile (sqlite-vec drops it in the write's transaction).
+   * Qdrant's nearest points, once the key's queued changes have reached it (sqlite-vec's filter columns change in the
+   * write's transaction; Qdrant's payload must be as current before it filters), less those whose memory holds other
+   * text by now: such a vector stays in Qdrant until the outbox removes it, and must not find the new text meanwhile.
    */
   async search(vector: Float32Array, filter: VectorFilter, k: number): Promise<VectorHit[]> {
-    const hits = await (await this.index()).search(vector, filter, k);
+    const index = await this.index();
+    await this.deps.qdrant.carryPendingOf(index, filter.apiKeyId, CATCH_UP_LIMIT);
+    const hits = await index.search(vector, filter, k);
     const contents = await repo.contentsOf(
       this.deps.db,
       hits.map((h) => h.pk),
