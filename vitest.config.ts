@@ -30,6 +30,18 @@ const POSTGRES_SUITES = [
   'test/server/logs.test.ts',
   'test/server/bodyLimit.test.ts',
   'test/server/schema.test.ts',
+  'test/server/qdrant.test.ts',
+  'test/server/reindex.test.ts',
+  'test/server/engine.test.ts',
+  'test/server/engineCalls.test.ts',
+  'test/server/semantic.test.ts',
+  'test/server/websocket.test.ts',
+  'test/server/auth.test.ts',
+  'test/server/audit.test.ts',
+  'test/server/health.test.ts',
+  'test/server/metrics.test.ts',
+  'test/server/wellFormed.test.ts',
+  'test/server/specialTokens.test.ts',
 ];
 /** Suites about PostgreSQL itself (copying into it, several processes on one database): the postgres project only. */
 const POSTGRES_ONLY = ['test/server/copyStore.test.ts', 'test/server/replicas.test.ts'];

@@ -5,7 +5,6 @@ import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
 import { probeKeywordIndex } from './memory/retrieval.repository.ts';
 import type { QdrantService, QdrantStatus } from './vector/qdrant.service.ts';
 import type { RecentCalls } from './vector/recentCalls.ts';
-import { vectorExtensionVersion } from './vector/sqliteVec.repository.ts';
 import * as repo from './vector/vector.repository.ts';
 import type { EmbeddingStatus, VectorService } from './vector/vector.service.ts';
 import { signatureKey, type VectorIndexStatus } from './vector/vectorIndex.ts';
@@ -45,7 +44,7 @@ export async function engineStatus(deps: {
   const [database, keyword, extension, embedding, vectorIndex, pending, rerank, job, qdrantStatus] = await Promise.all([
     probe(() => describeStore(db)),
     probe(() => probeKeywordIndex(db)),
-    probe(() => vectorExtensionVersion(db)),
+    probe(() => vectors.index.version()),
     vectors.embeddingStatus(),
     vectors.index.status(),
     repo.countPending(db),
