@@ -3,7 +3,6 @@ import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
 import { probeKeywordIndex } from './memory/retrieval.repository.ts';
 import type { QdrantService, QdrantStatus } from './vector/qdrant.service.ts';
 import type { RecentCalls } from './vector/recentCalls.ts';
-import { vectorExtensionVersion } from './vector/sqliteVec.repository.ts';
 import * as repo from './vector/vector.repository.ts';
 import type { EmbeddingStatus, VectorService } from './vector/vector.service.ts';
 import { signatureKey, type VectorIndexStatus } from './vector/vectorIndex.ts';
@@ -40,7 +39,7 @@ export async function engineStatus(deps: {
   const { db, now, vectors, reindex, qdrant } = deps;
   const [keyword, extension, embedding, store, pending, rerank, job, qdrantStatus] = await Promise.all([
     probe(() => probeKeywordIndex(db)),
-    probe(() => vectorExtensionVersion(db)),
+    probe(() => vectors.index.version()),
     vectors.embeddingStatus(),
     vectors.index.status(),
     repo.countPending(db),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AccessTokenService } from './auth/accessToken.service.ts';
 import { BackupService } from './backup/backup.service.ts';
 import type { Db } from './db/open.ts';
+import { storeKind } from './db/store.ts';
 import { ProviderService } from './embedding/provider.service.ts';
 import { Leases } from './jobs/lease.ts';
 import { PurgeRunner } from './jobs/purge.ts';
@@ -14,6 +15,7 @@ import { newInstanceId } from './processInstance.ts';
 import { ConfigVersion } from './settings/configVersion.ts';
 import { SettingsService } from './settings/settings.service.ts';
 import { QdrantService } from './vector/qdrant.service.ts';
+import { QdrantPrimaryIndex } from './vector/qdrantPrimaryIndex.ts';
 import { QdrantSettingsStore } from './vector/qdrantSettings.ts';
 import { SqliteVecIndex } from './vector/sqliteVecIndex.ts';
 import { VectorService } from './vector/vector.service.ts';
@@ -90,17 +92,21 @@ export function createServices(opts: {
   const metrics = new Metrics({ recording: opts.recordMetrics ?? true });
   const qdrantSettings = new QdrantSettingsStore({ db, now, configVersion }, opts.env ?? {});
   const qdrant = new QdrantService({ db, now, settings, qdrant: qdrantSettings, logger });
-  const vectors = new VectorService({
-    db,
-    now,
-    settings,
-    providers,
-    config,
-    logger,
-    index: new SqliteVecIndex({ db, now }),
-    qdrant,
-    metrics,
-  });
+  // Where vectors live. SQLite: sqlite-vec in the database file holds every vector; when Qdrant is selected it gets a
+  // copy, fed by the outbox (a stored vector is queued with it, the triggers queue deletes and changes of filter fields)
+  // and retrieval falls back to sqlite-vec while Qdrant is down or behind. PostgreSQL keeps no vectors (pgvector is not
+  // assumed): Qdrant's collection is the index. The embedding worker and reindex write each vector to Qdrant directly,
+  // with the memories locked and their outbox entries cleared in that transaction; the triggers' outbox carries the
+  // rest (deletes, new content whose old vector must go, filter fields), queued in the transaction of the change and
+  // drained by the same worker. A point of text that changed since is never returned (its content hash no longer
+  // matches). Without Qdrant selected there is no vector index: semantic and hybrid retrieval answer from keyword
+  // search, and the engine status, retrieval's fallback reason and a refused reindex say "PostgreSQL store: vectors need
+  // Qdrant".
+  const index = {
+    sqlite: () => new SqliteVecIndex({ db, now }),
+    postgres: () => new QdrantPrimaryIndex({ db, qdrant }),
+  }[storeKind(db)]();
+  const vectors = new VectorService({ db, now, settings, providers, config, logger, index, qdrant, metrics });
   return {
     db,
     logger,

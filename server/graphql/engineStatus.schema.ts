@@ -43,7 +43,16 @@ const EmbeddingStatusRef = builder.objectRef<EngineStatus['embedding']>('Embeddi
 const VectorStoreRef = builder.objectRef<EngineStatus['vectorStore']>('VectorStoreStatus').implement({
   fields: (t) => ({
     backend: t.exposeString('backend'),
-    available: t.boolean({ description: 'The sqlite-vec extension answered.', resolve: (s) => s.extension.available }),
+    available: t.boolean({
+      description:
+        'The vector store can be used: the sqlite-vec extension answered, or (PostgreSQL store) Qdrant is selected and answered.',
+      resolve: (s) => s.extension.available,
+    }),
+    unavailableReason: t.string({
+      nullable: true,
+      description: 'Why the vector store cannot be used, e.g. "PostgreSQL store: vectors need Qdrant".',
+      resolve: (s) => s.extension.error,
+    }),
     extensionVersion: t.string({ nullable: true, resolve: (s) => s.extension.version }),
     rows: t.exposeInt('rows'),
     pendingReindex: t.exposeInt('pendingReindex', { description: 'Memories whose vector is missing or stale.' }),

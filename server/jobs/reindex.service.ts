@@ -198,6 +198,8 @@ export class ReindexRunner {
 
   /** A job that could only fail batch after batch is refused up front, with the model's own answer. */
   private async probeModel() {
+    const blocked = await this.deps.vectors.index.unavailable();
+    if (blocked) throw badInput(`reindex not started: ${blocked}`);
     const test = await this.deps.vectors.testEmbedding();
     if (test.ok) return;
     if (!test.called) throw badInput(`reindex not started: ${test.error}`);
@@ -283,8 +285,9 @@ export class ReindexRunner {
       let lastPk = start.last_pk;
       // After a model or quantization change nothing is flagged until the index is prepared for the new
       // signature: without this a reindex would find no work and leave the old vectors in place. A rebuild flags
-      // every memory, so the job starts over from the first one and counts them.
-      if (await this.deps.vectors.ensurePrepared(ready.embedder)) {
+      // every memory, so the job starts over from the first one and counts them. A forced job may replace a Qdrant
+      // collection of another model where Qdrant is the index (PostgreSQL).
+      if (await this.deps.vectors.ensurePrepared(ready.embedder, { recreate: start.force === 1 })) {
         lastPk = 0;
         const pending = await vectorRepo.countPending(this.deps.db);
         this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, pending, this.deps.now()));

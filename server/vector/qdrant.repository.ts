@@ -5,6 +5,18 @@ export async function outboxBatch(db: Db, limit: number) {
   return db.selectFrom('qdrant_outbox').selectAll().orderBy('enqueued_at').orderBy('pk').limit(limit).execute();
 }
 
+/** The oldest queued changes of one key's memories (a deleted memory's entry belongs to no key any more). */
+export async function outboxBatchOf(db: Db, apiKeyId: string, limit: number) {
+  return db
+    .selectFrom('qdrant_outbox')
+    .selectAll()
+    .where('pk', 'in', (eb) => eb.selectFrom('memories').select('pk').where('api_key_id', '=', apiKeyId))
+    .orderBy('enqueued_at')
+    .orderBy('pk')
+    .limit(limit)
+    .execute();
+}
+
 /** Removes entries that were handled, unless they were queued again meanwhile. */
 export async function removeFromOutbox(db: Db, done: readonly { pk: number; enqueued_at: number }[]) {
   if (done.length === 0) return;
@@ -86,4 +98,48 @@ export async function outboxBacklog(db: Db) {
     .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min<number | null>('enqueued_at').as('oldest')])
     .executeTakeFirstOrThrow();
   return { size: row.n, oldest: row.oldest };
+}
+
+/** A memory's fields as a Qdrant point carries them. */
+const POINT_COLUMNS = [
+  'pk',
+  'id',
+  'key',
+  'api_key_id',
+  'session_id',
+  'type',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'archived_by',
+  'content',
+] as const;
+
+/**
+ * These memories, locked until the transaction ends (PostgreSQL only): a write to one of them waits, so what is sent to
+ * Qdrant meanwhile is what they hold, and the outbox entry a write queues comes after it. Locked in primary-key order,
+ * as every holder of several of them does, so two holders never wait on each other.
+ */
+export async function lockMemories(db: Db, pks: readonly number[]) {
+  if (pks.length === 0) return [];
+  return db.selectFrom('memories').select(POINT_COLUMNS).where('pk', 'in', pks).orderBy('pk').forUpdate().execute();
+}
+
+/** The queued entries of these memories, locked (PostgreSQL only; after their memories: the triggers' order). */
+export async function lockOutboxEntries(db: Db, pks: readonly number[]) {
+  if (pks.length === 0) return [];
+  return db.selectFrom('qdrant_outbox').selectAll().where('pk', 'in', pks).orderBy('pk').forUpdate().execute();
+}
+
+/** Removes these memories' queued entries: whatever they asked for, Qdrant holds now. */
+export async function clearOutboxEntries(db: Db, pks: readonly number[]) {
+  if (pks.length === 0) return;
+  await db.deleteFrom('qdrant_outbox').where('pk', 'in', pks).execute();
+}
+
+/** These memories' texts, by primary key (a memory gone is absent). */
+export async function contentsOf(db: Db, pks: readonly number[]) {
+  if (pks.length === 0) return new Map<number, string>();
+  const rows = await db.selectFrom('memories').select(['pk', 'content']).where('pk', 'in', pks).execute();
+  return new Map(rows.map((r) => [r.pk, r.content]));
 }

@@ -1,10 +1,12 @@
 import type { Db } from '../db/open.ts';
-import type { MemoryTypeValue } from '../db/schema.ts';
+import { storeKind } from '../db/store.ts';
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
 import type { BreakerState } from './circuitBreaker.ts';
 import * as repo from './qdrant.repository.ts';
+import * as postgresFeed from './qdrantFeed.postgres.ts';
+import * as sqliteFeed from './qdrantFeed.sqlite.ts';
 import { QdrantIncompatibleError, QdrantIndex, QdrantUnavailableError } from './qdrantIndex.ts';
 import type { QdrantSettingsPatch, QdrantSettingsStore, QdrantSettingsView } from './qdrantSettings.ts';
 import type { RecentCalls } from './recentCalls.ts';
@@ -40,10 +42,12 @@ export interface QdrantStatus {
 
 /**
  * Qdrant as the vector store when `vectorStore` is QDRANT: the index for the current connection settings,
- * whether its collection fits the current model, and the outbox that carries every local change to it.
- * sqlite-vec keeps a copy of every vector, so retrieval can fall back to it while Qdrant is down.
+ * whether its collection fits the current model, and the outbox that carries every change to it. On SQLite,
+ * sqlite-vec keeps a copy of every vector, so retrieval can fall back to it while Qdrant is down; on PostgreSQL Qdrant
+ * is the only vector store (the feed modules say what the outbox carries on each).
  */
 export class QdrantService {
+  private readonly feed: typeof sqliteFeed | typeof postgresFeed;
   private current: { key: string; index: QdrantIndex } | null = null;
   private prepared: string | null = null;
   private incompatible: string | null = null;
@@ -57,7 +61,9 @@ export class QdrantService {
       qdrant: QdrantSettingsStore;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.feed = { sqlite: sqliteFeed, postgres: postgresFeed }[storeKind(deps.db)];
+  }
 
   async settings(): Promise<QdrantSettings> {
     return { ...(await this.deps.qdrant.view()), enabled: (await this.deps.settings.get()).vectorStore === 'QDRANT' };
@@ -101,12 +107,17 @@ export class QdrantService {
   }
 
   /**
-   * Makes sure the collection fits this signature, creating it if needed. A new collection is backfilled
-   * from the local vectors; an incompatible one is reported and left alone (unless `recreate`).
+   * Makes sure the collection fits this signature, creating it if needed (`created`). A new collection is filled (on
+   * SQLite from the local vectors; on PostgreSQL every memory is flagged to be embedded into it); an incompatible one
+   * is reported and left alone (unless `recreate`).
    */
-  async ensureCollection(index: QdrantIndex, signature: VectorSignature, opts: { recreate?: boolean } = {}): Promise<boolean> {
+  async ensureCollection(
+    index: QdrantIndex,
+    signature: VectorSignature,
+    opts: { recreate?: boolean } = {},
+  ): Promise<{ fits: boolean; created: boolean }> {
     const key = signatureKey(signature);
-    if (this.prepared === key && !opts.recreate) return true;
+    if (this.prepared === key && !opts.recreate) return { fits: true, created: false };
     try {
       const { reset } = await index.prepare(signature).catch(async (error: unknown) => {
         // Recreated whenever prepare() finds it incompatible, even when this process has not seen that before:
@@ -119,15 +130,15 @@ export class QdrantService {
       // and completed by a reindex. Queuing every vector each time this object first prepares the collection
       // would re-upload everything on every start and every change of a connection setting (even the timeout),
       // with retrieval answered by sqlite-vec until it ended.
-      if (reset) await repo.enqueueAllWithVectors(this.deps.db, this.deps.now());
+      if (reset) await this.feed.fillCollection(this.deps.db, this.deps.now());
       this.prepared = key;
       this.incompatible = null;
-      return true;
+      return { fits: true, created: reset };
     } catch (error) {
       if (error instanceof QdrantIncompatibleError) {
         this.incompatible = error.message;
         this.deps.logger.error({ reason: error.message }, 'Qdrant collection does not fit the embedding model; not used');
-        return false;
+        return { fits: false, created: false };
       }
       throw error;
     }
@@ -137,6 +148,7 @@ export class QdrantService {
     return this.incompatible;
   }
 
+  /** Queues every local vector (SQLite, where Qdrant copies them): a reindex's backfill. */
   async enqueueAll() {
     await repo.enqueueAllWithVectors(this.deps.db, this.deps.now());
   }
@@ -154,39 +166,25 @@ export class QdrantService {
     // batches fail against a collection not created yet, and after a restart go into one of another model.
     if (!signature) return { processed: 0, failed: batch.length, error: 'the embedding model is not loaded yet' };
     try {
-      if (!(await this.ensureCollection(index, signature))) return { processed: 0, failed: batch.length, error: this.incompatible };
+      if (!(await this.ensureCollection(index, signature)).fits) return { processed: 0, failed: batch.length, error: this.incompatible };
       // A collection prepared just now has queued every local vector again: read the batch anew.
       batch = await repo.outboxBatch(this.deps.db, limit);
-      const deletes = batch.filter((b) => b.op === 'delete');
-      const upserts = batch.filter((b) => b.op === 'upsert');
-      await index.delete(deletes.map((d) => d.pk));
-      const rows = await repo.vectorsWithMemories(
-        this.deps.db,
-        upserts.map((u) => u.pk),
-      );
-      await index.upsert(
-        rows.map((r) => ({
-          pk: r.pk,
-          memoryId: r.id,
-          key: r.key,
-          apiKeyId: r.api_key_id,
-          sessionId: r.session_id,
-          type: r.type as MemoryTypeValue,
-          createdAt: r.created_at,
-          expiresAt: r.expires_at,
-          updatedAt: r.updated_at,
-          archived: r.archived_by !== null,
-          vector: toFloats(r.embedding, r.quantization),
-        })),
-      );
-      // An upsert whose memory has no local vector yet is dropped here: storing that vector queues it again.
-      await repo.removeFromOutbox(this.deps.db, batch);
+      await this.feed.carryOutbox(this.deps.db, index, batch);
       return { processed: batch.length, failed: 0, error: null };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.deps.logger.warn({ err: error }, 'syncing to Qdrant failed; will retry');
       return { processed: 0, failed: batch.length, error: message };
     }
+  }
+
+  /**
+   * Carries the queued changes of one key's memories now, at most `limit` (PostgreSQL, where Qdrant is the only vector
+   * store: a search must not filter by the fields a change replaced, as sqlite-vec never does).
+   */
+  async carryPendingOf(index: QdrantIndex, apiKeyId: string, limit: number): Promise<void> {
+    const batch = await repo.outboxBatchOf(this.deps.db, apiKeyId, limit);
+    if (batch.length > 0) await this.feed.carryOutbox(this.deps.db, index, batch);
   }
 
   /** Whether Qdrant lags behind the local store for this key (changes of its memories are still queued). */
@@ -266,10 +264,4 @@ export class QdrantService {
       calls: index.breaker.calls.snapshot(),
     };
   }
-}
-
-function toFloats(json: string, quantization: string): Float32Array {
-  const values = JSON.parse(json) as number[];
-  // vec_quantize_int8(…, 'unit') maps [-1, 1] onto [-128, 127].
-  return Float32Array.from(quantization === 'int8' ? values.map((v) => v / 127) : values);
 }

@@ -5,6 +5,8 @@ import { outsideErrorText } from '../redact.ts';
 import { CircuitBreaker } from './circuitBreaker.ts';
 import type { QdrantConnection } from './qdrantSettings.ts';
 import {
+  contentHash,
+  type Quantization,
   signatureKey,
   type VectorFilter,
   type VectorHit,
@@ -63,7 +65,12 @@ export interface QdrantPayload {
   expires_at: number;
   updated_at: number;
   archived: boolean;
+  /** contentHash() of the text embedded, where the caller gave it (PostgreSQL: the vector store drops stale vectors by it). */
+  content_hash?: string;
 }
+
+/** The payload fields a change of a memory without new content rewrites (the outbox's "upsert" on PostgreSQL). */
+export type PointFields = Omit<VectorItem, 'vector' | 'content'>;
 
 /**
  * Vectors in a Qdrant collection, behind the same contract as sqlite-vec. Every call has the connection's
@@ -92,6 +99,30 @@ export class QdrantIndex implements VectorIndex {
 
   async signature(): Promise<VectorSignature | null> {
     return this.known;
+  }
+
+  /** A connection is configured; whether Qdrant answers is health()'s and each call's to say. */
+  async unavailable(): Promise<string | null> {
+    return null;
+  }
+
+  async version(): Promise<string | null> {
+    return null;
+  }
+
+  /** The signature the collection was created for (its metadata), read from Qdrant; null when it has none or does not exist. */
+  async storedSignature(): Promise<VectorSignature | null> {
+    const name = this.connection.collection;
+    if (!(await this.call(() => this.client.collectionExists(name))).exists) return null;
+    const info = await this.call(() => this.client.getCollection(name));
+    const stored = (info.config.metadata as Record<string, unknown> | null | undefined)?.mnemo_signature;
+    // source:model:dimension:quantization, where only the model may hold a colon.
+    const parts = typeof stored === 'string' ? stored.split(':') : [];
+    if (parts.length < 4) return null;
+    const [source, ...rest] = parts;
+    const quantization = rest.pop() as Quantization;
+    const dimension = Number(rest.pop());
+    return { source: source!, model: rest.join(':'), dimension, quantization };
   }
 
   /**
@@ -136,6 +167,24 @@ export class QdrantIndex implements VectorIndex {
         points: items.map((i) => ({ id: i.pk, vector: Array.from(i.vector), payload: { ...payloadOf(i) } })),
       }),
     );
+  }
+
+  /**
+   * Rewrites the payload of these memories' points, leaving their vectors as they are; a memory without a point yet is
+   * passed over (selected by filter: by id, a missing point would fail the call).
+   */
+  async setPayloads(items: readonly PointFields[]): Promise<void> {
+    for (const item of items) {
+      // Without content, no content_hash: set_payload merges, so the point keeps the one of its vector.
+      const payload = payloadOf(item);
+      await this.call(() =>
+        this.client.setPayload(this.connection.collection, {
+          wait: true,
+          payload: { ...payload },
+          filter: { must: [{ has_id: [item.pk] }] },
+        }),
+      );
+    }
   }
 
   async delete(pks: readonly number[]): Promise<void> {
@@ -188,12 +237,15 @@ export class QdrantIndex implements VectorIndex {
         query: Array.from(vector),
         filter: { must },
         limit: Math.max(1, Math.trunc(k)),
-        with_payload: false,
+        with_payload: ['content_hash'],
         // Quantized vectors find candidates fast; rescoring them with the originals keeps the ranking right.
         ...(quantized ? { params: { quantization: { rescore: true, oversampling: 2 } } } : {}),
       }),
     );
-    return result.points.map((p) => ({ pk: Number(p.id), similarity: p.score }));
+    return result.points.map((p) => {
+      const hash = p.payload?.content_hash;
+      return { pk: Number(p.id), similarity: p.score, contentHash: typeof hash === 'string' ? hash : null };
+    });
   }
 
   async count(): Promise<number> {
@@ -281,7 +333,7 @@ export class QdrantIndex implements VectorIndex {
   }
 }
 
-function payloadOf(i: VectorItem): QdrantPayload {
+function payloadOf(i: PointFields & { content?: string }): QdrantPayload {
   return {
     memory_id: i.memoryId ?? '',
     api_key_id: i.apiKeyId,
@@ -292,5 +344,6 @@ function payloadOf(i: VectorItem): QdrantPayload {
     expires_at: i.expiresAt ?? NEVER,
     updated_at: i.updatedAt,
     archived: i.archived,
+    ...(i.content === undefined ? {} : { content_hash: contentHash(i.content) }),
   };
 }

@@ -44,6 +44,14 @@ export class SqliteVecIndex implements VectorIndex {
     return { reset: meta.signature !== null };
   }
 
+  async unavailable(): Promise<string | null> {
+    return null;
+  }
+
+  version(): Promise<string | null> {
+    return repo.vectorExtensionVersion(this.db);
+  }
+
   async upsert(items: readonly VectorItem[]): Promise<void> {
     if (items.length === 0) return;
     await repo.upsertVectors(this.db, items, (await repo.vectorMeta(this.db)).quantization, this.now());

@@ -35,7 +35,10 @@ export interface VectorServiceDeps {
   providers: ProviderService;
   config: VectorConfig;
   logger: Logger;
-  /** The local store: always written, and the fallback when Qdrant is selected but unavailable. */
+  /**
+   * The store every vector is written to: sqlite-vec on SQLite (and the fallback when Qdrant, its copy, is selected but
+   * unavailable), Qdrant itself on PostgreSQL.
+   */
   index: VectorIndex;
   qdrant?: QdrantService;
   /** Counts the calls to the embedding model; tools and tests may go without. */
@@ -145,6 +148,8 @@ export class VectorService {
    * background and the caller falls back to keyword search until it is ready.
    */
   async readiness(): Promise<Readiness> {
+    const blocked = await this.deps.index.unavailable();
+    if (blocked) return { ready: false, reason: blocked };
     const { choice, embedder } = await this.embedding();
     if (!embedder) return { ready: false, reason: choice.reason };
     if (embedder.state() !== 'ready' && embedder.state() !== 'loading') {
@@ -188,11 +193,11 @@ export class VectorService {
     }
     const relevant = (hits: VectorHit[]) => hits.filter((h) => h.similarity >= this.deps.config.minSimilarity);
     let note: string | null = null;
-    const qdrant = await this.deps.qdrant?.active();
+    const qdrant = await this.mirror();
     const signature = this.signatureOf(embedder);
     if (qdrant && signature) {
       try {
-        if (!(await this.deps.qdrant!.ensureCollection(qdrant, signature))) {
+        if (!(await this.deps.qdrant!.ensureCollection(qdrant, signature)).fits) {
           note = `Qdrant collection does not fit the model (${this.deps.qdrant!.incompatibleReason()}); sqlite-vec answered`;
         } else if (await this.deps.qdrant!.behindFor(filter.apiKeyId)) {
           // Until the outbox reaches Qdrant, it lacks memories written (and just embedded) since the last
@@ -217,15 +222,23 @@ export class VectorService {
   }
 
   /**
+   * Qdrant when it is selected and copies the local index (SQLite); null when it is off, or is the index itself
+   * (PostgreSQL), where there is nothing else to answer from.
+   */
+  private async mirror() {
+    return this.deps.index.backend === 'qdrant' ? null : ((await this.deps.qdrant?.active()) ?? null);
+  }
+
+  /**
    * Readies Qdrant (when it is the store) for a backfill: the collection exists and fits the model (a forced
    * reindex recreates one that does not), and every local vector is queued. Returns the queue's length.
    */
   async prepareRemote(embedder: Embedder, opts: { recreate: boolean }): Promise<number> {
     const qdrant = this.deps.qdrant;
-    const index = await qdrant?.active();
+    const index = await this.mirror();
     const signature = this.signatureOf(embedder);
     if (!qdrant || !index || !signature) return 0;
-    if (!(await qdrant.ensureCollection(index, signature, opts)))
+    if (!(await qdrant.ensureCollection(index, signature, opts)).fits)
       throw new Error(qdrant.incompatibleReason() ?? 'the Qdrant collection does not fit the model');
     await qdrant.enqueueAll();
     return qdrant.pending();
@@ -247,7 +260,7 @@ export class VectorService {
     });
     const signature = this.signatureOf(ready.embedder);
     if (!vector || !signature) throw badInput('the embedder returned no vector');
-    if (!(await qdrant.ensureCollection(index, signature)))
+    if (!(await qdrant.ensureCollection(index, signature)).fits)
       throw badInput(qdrant.incompatibleReason() ?? 'the collection does not fit the model');
     const started = performance.now();
     const hits = await index.search(vector, filter, topK);
@@ -413,12 +426,12 @@ export class VectorService {
    * A new signature (model, dimension or quantization) rebuilds the index and flags every memory; returns
    * whether it did. Does nothing while the dimension is unknown (a remote model before its first answer).
    */
-  async ensurePrepared(embedder: Embedder): Promise<boolean> {
+  async ensurePrepared(embedder: Embedder, opts: { recreate?: boolean } = {}): Promise<boolean> {
     const signature = this.signatureOf(embedder);
     if (!signature) return false;
     const key = signatureKey(signature);
-    if (this.preparedKey === key) return false;
-    const { reset } = await this.deps.index.prepare(signature);
+    if (this.preparedKey === key && !opts.recreate) return false;
+    const { reset } = await this.deps.index.prepare(signature, opts);
     if (reset)
       this.deps.logger.warn({ signature: key }, 'embedding signature changed: vector index rebuilt, every memory flagged for reindex');
     this.preparedKey = key;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { MemoryTypeValue } from '../db/schema.ts';
 
 export type VectorBackend = 'sqlite-vec' | 'qdrant';
@@ -48,7 +49,12 @@ export interface VectorHit {
   pk: number;
   /** Cosine similarity, 1 for identical direction. */
   similarity: number;
+  /** contentHash() of the text the vector was made from, for stores that keep it with the vector (Qdrant). */
+  contentHash?: string | null;
 }
+
+/** A short fingerprint of a memory's text, kept with its vector where the store cannot drop a stale vector itself. */
+export const contentHash = (content: string) => createHash('sha256').update(content).digest('base64url').slice(0, 22);
 
 export interface VectorIndexStatus {
   backend: VectorBackend;
@@ -59,14 +65,22 @@ export interface VectorIndexStatus {
   lastResetAt: Date | null;
 }
 
-/** A store of memory vectors. sqlite-vec is the embedded default; Qdrant implements the same contract. */
+/**
+ * A store of memory vectors. sqlite-vec is the embedded default; Qdrant implements the same contract (as a copy fed by
+ * the outbox on SQLite, as the one vector store on PostgreSQL: see services.ts).
+ */
 export interface VectorIndex {
   readonly backend: VectorBackend;
   /**
-   * Makes the store hold vectors of this signature. When it held another one, its vectors are dropped and
-   * `reset` is true: the caller flags every memory for reindexing.
+   * Makes the store hold vectors of this signature. When it held another one (or none), `reset` is true and every
+   * memory is flagged for reindexing. `recreate` (a forced reindex) lets a store that refuses to drop vectors of
+   * another model by itself (Qdrant) drop them.
    */
-  prepare(signature: VectorSignature): Promise<{ reset: boolean }>;
+  prepare(signature: VectorSignature, opts?: { recreate?: boolean }): Promise<{ reset: boolean }>;
+  /** Why the store cannot take or search vectors now, or null when it can. */
+  unavailable(): Promise<string | null>;
+  /** The store's version where it reports one (the sqlite-vec extension's); fails, saying why, when it cannot be used. */
+  version(): Promise<string | null>;
   /** The signature the store holds now, or null before the first prepare. */
   signature(): Promise<VectorSignature | null>;
   upsert(items: readonly VectorItem[]): Promise<void>;

@@ -8,6 +8,7 @@ import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
 import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir, writeTopicModel } from '../helpers/topicModel.ts';
+import { onPostgres, startVectorApp, VECTOR_BACKEND } from '../helpers/vectorStore.ts';
 
 const STATUS = `{ engineStatus {
   keyword { available latencyMs error documents }
@@ -45,7 +46,7 @@ const models = topicModelDir();
 describe('engine status', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ engine: topicEngine(models) });
+    app = await startVectorApp({ engine: topicEngine(models) });
     await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
   });
   afterAll(() => app.close());
@@ -59,13 +60,13 @@ describe('engine status', () => {
     expect(after.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('reports the vector store as sqlite-vec with the extension version, empty before the first embedding', async () => {
-    const fresh = await startTestApp({ engine: topicEngine(models) });
+  it(`reports the vector store as ${VECTOR_BACKEND}${onPostgres ? '' : ' with the extension version'}, empty before the first embedding`, async () => {
+    const fresh = await startVectorApp({ engine: topicEngine(models) });
     try {
       expect((await status(fresh)).vectorStore).toEqual({
-        backend: 'sqlite-vec',
+        backend: VECTOR_BACKEND,
         available: true,
-        extensionVersion: 'v0.1.9',
+        extensionVersion: onPostgres ? null : 'v0.1.9',
         rows: 0,
         pendingReindex: 0,
         signature: null,
@@ -80,7 +81,7 @@ describe('engine status', () => {
   });
 
   it('reports the static model: source, model, why it was chosen, and its dimension once loaded', async () => {
-    const fresh = await startTestApp({ engine: topicEngine(models) });
+    const fresh = await startVectorApp({ engine: topicEngine(models) });
     try {
       const idle = (await status(fresh)).embedding;
       expect(idle).toMatchObject({ source: 'static', model: 'test/topics', dimension: null, state: 'idle', lastError: null });
@@ -97,7 +98,7 @@ describe('engine status', () => {
     const apiKeyId = key();
     await importMemories(app, apiKeyId, ['I eat mango', 'I eat apple']);
     const job = await reindex(app);
-    const memories = (app.database.sqlite.prepare('select count(*) as n from memories').get() as { n: number }).n;
+    const memories = (await app.database.db.selectFrom('memories').select('pk').execute()).length;
     const s = await status(app);
     expect(s.vectorStore).toMatchObject({
       rows: memories,
@@ -141,7 +142,7 @@ describe('engine status', () => {
   });
 
   it('reports no embedding source, and why, when there is no model', async () => {
-    const bare = await startTestApp();
+    const bare = await startVectorApp();
     try {
       await bare.ok(UPDATE_SETTINGS, { input: { staticEnabled: false } });
       const s = await status(bare);
@@ -157,7 +158,7 @@ describe('engine status', () => {
     const broken = mkdtempSync(path.join(tmpdir(), 'mnemo-broken-'));
     writeTopicModel(broken);
     writeFileSync(path.join(broken, 'test/topics/model.safetensors'), 'not a safetensors file');
-    const target = await startTestApp({ engine: topicEngine(broken) });
+    const target = await startVectorApp({ engine: topicEngine(broken) });
     try {
       await target.services.vectors.loadForJob();
       const s = await status(target);
@@ -168,14 +169,36 @@ describe('engine status', () => {
     }
   });
 
-  it('reports that the stored vectors no longer match after the model changes', async () => {
+  it.runIf(onPostgres)('reports the vector store as unavailable on PostgreSQL without Qdrant, and why', async () => {
+    const bare = await startTestApp({ engine: topicEngine(models) });
+    try {
+      const s = (await bare.ok(`{ engineStatus { vectorStore { backend available unavailableReason rows } } }`)).engineStatus;
+      expect(s.vectorStore).toEqual({
+        backend: 'qdrant',
+        available: false,
+        unavailableReason: 'PostgreSQL store: vectors need Qdrant (none is configured: set its URL in the Qdrant settings and enable it)',
+        rows: 0,
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it.runIf(!onPostgres)('reports the vector store as available with no reason to give', async () => {
+    const s = (await app.ok(`{ engineStatus { vectorStore { available unavailableReason } } }`)).engineStatus;
+    expect(s.vectorStore).toEqual({ available: true, unavailableReason: null });
+  });
+
+  // sqlite-vec's table is rebuilt for the new model by itself; a Qdrant collection of another model is refused until
+  // reindex(force: true) recreates it (qdrant.test.ts).
+  it.skipIf(onPostgres)('reports that the stored vectors no longer match after the model changes', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-mismatch-'));
     writeTopicModel(models, 'test/topics12', 12);
-    const before = await startTestApp({ dir, engine: topicEngine(models) });
+    const before = await startVectorApp({ dir, engine: topicEngine(models) });
     await importMemories(before, key(), ['I eat banana']);
     await reindex(before);
     await before.close();
-    const after = await startTestApp({ dir, engine: topicEngine(models, { MEMORY_STATIC_MODEL: 'test/topics12' }) });
+    const after = await startVectorApp({ dir, engine: topicEngine(models, { MEMORY_STATIC_MODEL: 'test/topics12' }) });
     try {
       await after.services.vectors.loadForJob();
       expect((await status(after)).vectorStore).toMatchObject({ signature: 'static:test/topics:8:none', signatureMatches: false, rows: 1 });
@@ -196,7 +219,7 @@ describe('model providers', () => {
   const SECRET = 'sk-very-secret-key-0123456789abcdef';
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startVectorApp();
   });
   afterAll(() => app.close());
 
@@ -289,7 +312,7 @@ describe('model providers', () => {
         },
         mkdtempSync(path.join(tmpdir(), 'mnemo-env-')),
       );
-      envApp = await startTestApp({ engine });
+      envApp = await startVectorApp({ engine });
     });
     afterAll(() => envApp.close());
 
@@ -328,7 +351,7 @@ describe('remote embedding through a model API', () => {
   let app: TestApp;
   beforeAll(async () => {
     api = await startModelApi();
-    app = await startTestApp({ engine: topicEngine(models, { MEMORY_VECTOR_MIN_SIMILARITY: '-1' }) });
+    app = await startVectorApp({ engine: topicEngine(models, { MEMORY_VECTOR_MIN_SIMILARITY: '-1' }) });
     await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
     await app.ok(UPSERT_PROVIDER, {
       input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] },
@@ -401,7 +424,7 @@ describe('AUTO: the first embedding source that can embed', () => {
 
   /** A fresh mnemo with the static model available, so each test sees what AUTO prefers over it. */
   async function withProviders(run: (target: TestApp) => Promise<void>) {
-    const target = await startTestApp({ engine: topicEngine(models) });
+    const target = await startVectorApp({ engine: topicEngine(models) });
     try {
       await target.ok(UPDATE_SETTINGS, { input: { enabled: true } });
       await run(target);
@@ -472,7 +495,7 @@ describe('AUTO: the first embedding source that can embed', () => {
       },
       mkdtempSync(path.join(tmpdir(), 'mnemo-env-')),
     );
-    const target = await startTestApp({ engine });
+    const target = await startVectorApp({ engine });
     try {
       expect(await embedding(target)).toMatchObject({ source: 'remote', model: 'env-local' });
       expect((await providers(target)).find((p: { id: string }) => p.id === 'env')).toMatchObject({ hasApiKey: false, keyless: true });
@@ -494,7 +517,7 @@ describe('reranking', () => {
 
   beforeAll(async () => {
     api = await startModelApi();
-    app = await startTestApp({ engine: topicEngine(models, { MEMORY_RERANK_TIMEOUT_MS: '250' }) });
+    app = await startVectorApp({ engine: topicEngine(models, { MEMORY_RERANK_TIMEOUT_MS: '250' }) });
     await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
     await app.ok(UPSERT_PROVIDER, {
       input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'rerank-1', kind: 'RERANK' }] },

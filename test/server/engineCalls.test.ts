@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
 import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { onlyError } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
+import { startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';
 
 const CALLS = `calls { windowSeconds calls failures lastError lastErrorAt lastSuccessAt }`;
 const STATUS = `{ engineStatus { embedding { state ${CALLS} } rerank { enabled ${CALLS} } } }`;
@@ -14,12 +15,12 @@ const PREVIEW = `query Preview($input: RetrieveInput!) { retrievePreview(input: 
 
 const models = topicModelDir();
 let api: ModelApiDouble;
-let app: TestApp;
+let app: VectorApp;
 const apiKeyId = 'calls';
 
 beforeAll(async () => {
   api = await startModelApi();
-  app = await startTestApp({ engine: topicEngine(models) });
+  app = await startVectorApp({ engine: topicEngine(models) });
   await app.ok(UPSERT_PROVIDER, {
     input: {
       id: 'double',

@@ -10,6 +10,7 @@ import { CREATE_MEMORY, DELETE_MEMORY, IMPORT_MEMORIES, type MemoryInput, UPDATE
 import { subscribe } from '../helpers/subscribe.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
+import { onPostgres } from '../helpers/vectorStore.ts';
 
 // The Qdrant tier end to end: a real mnemo over HTTP, the real Qdrant client, and the Qdrant double (which
 // validates every request against Qdrant's OpenAPI document). What reached Qdrant is read from the double's
@@ -110,10 +111,12 @@ async function reindex(app: QdrantApp, force = false) {
 }
 
 const outbox = (app: QdrantApp) =>
-  app.database.sqlite.prepare('select m.id, o.op from qdrant_outbox o left join memories m on m.pk = o.pk').all() as {
-    id: string | null;
-    op: string;
-  }[];
+  app.database.db
+    .selectFrom('qdrant_outbox as o')
+    .leftJoin('memories as m', 'm.pk', 'o.pk')
+    .select(['m.id', 'o.op'])
+    .orderBy('o.pk')
+    .execute();
 /** The points the double holds, by memory id. */
 function points(app: QdrantApp): Map<string, Record<string, unknown>> {
   const collection = app.qdrant.collections.get(COLLECTION);
@@ -189,7 +192,8 @@ describe('SEMANTIC retrieval from Qdrant', () => {
     expect(requestsTo(app, 'POST', /\/points\/query$/)).toHaveLength(1);
   });
 
-  it('finds a memory written since the last sync: sqlite-vec answers until it reaches Qdrant, and says so', async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)('finds a memory written since the last sync: sqlite-vec answers until it reaches Qdrant, and says so', async () => {
     const app = await startWithQdrant();
     const apiKeyId = key();
     await create(app, { apiKeyId, content: 'I write rust' });
@@ -203,7 +207,8 @@ describe('SEMANTIC retrieval from Qdrant', () => {
     expect((await retrieve(app, { apiKeyId, query: 'mango' })).resolution.vectorStore).toBe('qdrant');
   });
 
-  it('answers from sqlite-vec, not by the old meaning, while a content change is on its way to Qdrant', async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)('answers from sqlite-vec, not by the old meaning, while a content change is on its way to Qdrant', async () => {
     const app = await startWithQdrant();
     const apiKeyId = key();
     const m = await create(app, { apiKeyId, content: 'I eat banana' });
@@ -342,7 +347,7 @@ describe('sync through the outbox', () => {
     await app.ok(UPDATE_MEMORY, { id: m.id, input: { content: 'I write rust' } });
     await app.ok(DELETE_MEMORY, { id: m.id });
     await tick(app);
-    expect(outbox(app)).toEqual([]);
+    expect(await outbox(app)).toEqual([]);
     expect(app.qdrant.requests).toEqual([]);
   });
 
@@ -351,7 +356,7 @@ describe('sync through the outbox', () => {
     const m = await create(app, { apiKeyId: key(), content: 'I eat banana', sessionId: 's1', type: 'PROCEDURAL' });
     await tick(app);
     expect(points(app).get(m.id)).toMatchObject({ session_id: 's1', type: 'procedural', archived: false });
-    expect(outbox(app)).toEqual([]);
+    expect(await outbox(app)).toEqual([]);
   });
 
   it('removes the point of a memory whose content changed until the new content is embedded', async () => {
@@ -360,7 +365,7 @@ describe('sync through the outbox', () => {
     const m = await create(app, { apiKeyId, content: 'I eat banana' });
     await tick(app);
     await app.ok(UPDATE_MEMORY, { id: m.id, input: { content: 'I write rust' } });
-    expect(outbox(app)).toEqual([{ id: m.id, op: 'delete' }]);
+    expect(await outbox(app)).toEqual([{ id: m.id, op: 'delete' }]);
     await app.services.vectors.syncRemote(100);
     expect(points(app).has(m.id)).toBe(false);
     await tick(app);
@@ -375,12 +380,15 @@ describe('sync through the outbox', () => {
     const app = await startWithQdrant();
     const m = await create(app, { apiKeyId: key(), content: 'I eat banana' });
     await tick(app);
-    const before = points(app).get(m.id)!;
-    const writes = pointWrites(app).length;
+    // A copy: on PostgreSQL the double rewrites the stored payload in place.
+    const before = { ...points(app).get(m.id)! };
+    // On PostgreSQL, with no local copy of the vector, the point's fields are rewritten in place (set_payload).
+    const rewrites = () => (onPostgres ? requestsTo(app, 'POST', /\/points\/payload$/) : pointWrites(app));
+    const writes = rewrites().length;
     const updated = (await app.ok(UPDATE_MEMORY, { id: m.id, input: { metadata: { mood: 'hungry' } } })).updateMemory;
-    expect(outbox(app)).toEqual([{ id: m.id, op: 'upsert' }]);
+    expect(await outbox(app)).toEqual([{ id: m.id, op: 'upsert' }]);
     await tick(app);
-    expect(pointWrites(app)).toHaveLength(writes + 1);
+    expect(rewrites()).toHaveLength(writes + 1);
     expect(points(app).get(m.id)!.updated_at).toBe(new Date(updated.updatedAt).getTime());
     expect(points(app).get(m.id)!.updated_at).not.toBe(before.updated_at);
   });
@@ -403,10 +411,10 @@ describe('sync through the outbox', () => {
     const m = await create(app, { apiKeyId: key(), content: 'I eat banana' });
     await tick(app);
     await app.ok(DELETE_MEMORY, { id: m.id });
-    expect(outbox(app)).toEqual([{ id: null, op: 'delete' }]);
+    expect(await outbox(app)).toEqual([{ id: null, op: 'delete' }]);
     await tick(app);
     expect(points(app).has(m.id)).toBe(false);
-    expect(outbox(app)).toEqual([]);
+    expect(await outbox(app)).toEqual([]);
   });
 });
 
@@ -418,8 +426,9 @@ describe('backfill by reindex', () => {
       app,
       Array.from({ length: 12 }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat banana on day ${i}` })),
     );
-    expect((await reindex(app)).status).toBe('COMPLETED');
-    const ids = (app.database.sqlite.prepare('select id from memories').all() as { id: string }[]).map((r) => r.id).sort();
+    // On PostgreSQL there is no vector store before Qdrant: the memories wait, flagged, and a reindex is refused.
+    if (!onPostgres) expect((await reindex(app)).status).toBe('COMPLETED');
+    const ids = (await app.database.db.selectFrom('memories').select('id').execute()).map((r) => r.id).sort();
     await connect(app);
     const job = await reindex(app);
     expect(job).toMatchObject({ status: 'COMPLETED', processed: 12, total: 12, failed: 0 });
@@ -427,7 +436,8 @@ describe('backfill by reindex', () => {
     expect((await status(app)).pendingSync).toBe(0);
   });
 
-  it('counts the Qdrant phase in the same job and progress stream', async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)('counts the Qdrant phase in the same job and progress stream', async () => {
     const app = await startWithQdrant({}, { batchSize: 5 });
     await importMemories(
       app,
@@ -469,6 +479,72 @@ describe('backfill by reindex', () => {
   });
 });
 
+describe.runIf(onPostgres)('Qdrant as the only vector store (PostgreSQL)', () => {
+  it('without Qdrant, SEMANTIC answers from keyword search and says vectors need Qdrant', async () => {
+    const app = await start();
+    const apiKeyId = key();
+    await create(app, { apiKeyId, content: 'I eat mango' });
+    const r = await retrieve(app, { apiKeyId, query: 'mango' });
+    expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
+    expect(r.resolution.fallbackReason).toMatch(/vector search unavailable \(PostgreSQL store: vectors need Qdrant \(none is configured/);
+  });
+
+  it('says Qdrant must be enabled when it is configured but not selected', async () => {
+    const app = await start();
+    await app.ok(UPDATE_QDRANT, { input: { url: app.qdrant.url } });
+    const apiKeyId = key();
+    await create(app, { apiKeyId, content: 'I eat mango' });
+    const r = await retrieve(app, { apiKeyId, query: 'mango' });
+    expect(r.resolution.fallbackReason).toMatch(/PostgreSQL store: vectors need Qdrant \(it is configured but not enabled/);
+    expect(app.qdrant.requests).toEqual([]);
+  });
+
+  it('refuses a reindex without Qdrant, saying why, and starts no job', async () => {
+    const app = await start();
+    const error = onlyError(await app.gql(REINDEX, { force: false }));
+    expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(error.message).toMatch(/^reindex not started: PostgreSQL store: vectors need Qdrant/);
+    expect((await app.ok(JOB, {})).reindexJob).toBeNull();
+  });
+
+  it('writes a memory embedded by a retrieval straight to Qdrant, which answers', async () => {
+    const app = await startWithQdrant();
+    const apiKeyId = key();
+    const m = await create(app, { apiKeyId, content: 'I eat banana' });
+    const r = await retrieve(app, { apiKeyId, query: 'mango' });
+    expect(contents(r)).toEqual(['I eat banana']);
+    expect(r.resolution).toMatchObject({ vectorStore: 'qdrant', fallback: false, fallbackReason: null });
+    expect(points(app).get(m.id)).toMatchObject({ api_key_id: apiKeyId, archived: false });
+    expect(await outbox(app)).toEqual([]);
+  });
+
+  it('queues the removal of a changed memory’s point in the transaction of the change, and never finds it by the old text', async () => {
+    const app = await startWithQdrant();
+    const apiKeyId = key();
+    const m = await create(app, { apiKeyId, content: 'I eat banana' });
+    await tick(app);
+    await app.ok(UPDATE_MEMORY, { id: m.id, input: { content: 'I write rust' } });
+    expect(await outbox(app)).toEqual([{ id: m.id, op: 'delete' }]);
+    // The old point is still in Qdrant until the outbox is carried: the search leaves it out all the same.
+    expect(points(app).has(m.id)).toBe(true);
+    const preview = (
+      await app.ok(RETRIEVE.replace('retrieve(', 'retrievePreview('), { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })
+    ).retrievePreview as Retrieved;
+    expect(preview.items).toEqual([]);
+  });
+
+  it('falls back to keyword search while Qdrant answers 503, naming Qdrant in the reason', async () => {
+    const app = await startWithQdrant();
+    const apiKeyId = key();
+    await create(app, { apiKeyId, content: 'I eat banana' });
+    await tick(app);
+    app.qdrant.fault({ type: 'unavailable', times: Infinity });
+    const r = await retrieve(app, { apiKeyId, query: 'mango' });
+    expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
+    expect(r.resolution.fallbackReason).toMatch(/vector search unavailable \(.*Service Unavailable.*\)/);
+  });
+});
+
 describe('outage and recovery', () => {
   /** An app whose memories are all in Qdrant, which then starts answering 503 to everything. */
   async function synced() {
@@ -481,7 +557,8 @@ describe('outage and recovery', () => {
     return { app, apiKeyId };
   }
 
-  it('answers from sqlite-vec while Qdrant answers 503, naming Qdrant in the reason', async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)('answers from sqlite-vec while Qdrant answers 503, naming Qdrant in the reason', async () => {
     const { app, apiKeyId } = await synced();
     app.qdrant.fault({ type: 'unavailable', times: Infinity });
     const r = await retrieve(app, { apiKeyId, query: 'mango' });
@@ -490,7 +567,8 @@ describe('outage and recovery', () => {
     expect(r.resolution.fallbackReason).toMatch(/^Qdrant unavailable \(.*Service Unavailable.*\); sqlite-vec answered$/);
   });
 
-  it(`opens the breaker after ${BREAKER_THRESHOLD} failures; retrieval then stops calling Qdrant`, async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)(`opens the breaker after ${BREAKER_THRESHOLD} failures; retrieval then stops calling Qdrant`, async () => {
     const { app, apiKeyId } = await synced();
     app.qdrant.fault({ type: 'unavailable', times: Infinity });
     for (let i = 0; i < BREAKER_THRESHOLD; i++) await retrieve(app, { apiKeyId, query: 'mango' });
@@ -516,7 +594,8 @@ describe('outage and recovery', () => {
     expect(after.lastError).toMatch(/Service Unavailable/);
   });
 
-  it('closes the breaker after the cooldown on a successful call, and SEMANTIC answers from Qdrant again', async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)('closes the breaker after the cooldown on a successful call, and SEMANTIC answers from Qdrant again', async () => {
     const { app, apiKeyId } = await synced();
     app.qdrant.fault({ type: 'unavailable', times: Infinity });
     for (let i = 0; i < BREAKER_THRESHOLD; i++) await retrieve(app, { apiKeyId, query: 'mango' });
@@ -546,7 +625,8 @@ describe('outage and recovery', () => {
     expect((await status(app)).pendingSync).toBe(0);
   });
 
-  it('falls back when Qdrant hangs beyond the timeout', async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)('falls back when Qdrant hangs beyond the timeout', async () => {
     const { app, apiKeyId } = await synced();
     await app.ok(UPDATE_QDRANT, { input: { timeoutMs: 300 } });
     app.qdrant.fault({ type: 'hang', path: /\/points\/query$/ });
@@ -586,7 +666,8 @@ describe('a collection that does not fit the model', () => {
     expect(app.qdrant.collections.get(COLLECTION)!.points.size).toBe(0);
   });
 
-  it('leaves retrieval to sqlite-vec, which says why', async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)('leaves retrieval to sqlite-vec, which says why', async () => {
     const app = await start();
     await createCollectionInDouble(app, 3);
     await connect(app);
@@ -660,7 +741,8 @@ describe('settings', () => {
     expect(everything).not.toContain('SECRET');
   });
 
-  it('removes the API key on an empty string', async () => {
+  // SQLite only: sqlite-vec's copy answers while Qdrant lags or fails; on PostgreSQL Qdrant is the only vector store (see 'Qdrant as the only vector store').
+  it.skipIf(onPostgres)('removes the API key on an empty string', async () => {
     const app = await start({ apiKey: 'qd-key-4f1e2b' });
     await connect(app, { apiKey: 'qd-key-4f1e2b' });
     const cleared = (await app.ok(UPDATE_QDRANT, { input: { apiKey: '' } })).updateQdrantSettings;

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as retrievalRepository from '../../server/memory/retrieval.repository.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, type MemoryInput, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import type { TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
+import { pkOf, startVectorApp, storedVectors, VECTOR_BACKEND, type VectorApp } from '../helpers/vectorStore.ts';
 
 const RESULT = `candidates
   resolution { requestedStrategy tiers fallback fallbackReason embeddingSource embeddingModel embeddingReason vectorStore
@@ -37,11 +38,11 @@ interface Result {
 }
 
 const models = topicModelDir();
-let app: TestApp;
+let app: VectorApp;
 
 /** An app that embeds with the generated topic model (see helpers/topicModel.ts). */
 async function startSemanticApp(env: Record<string, string> = {}, modelsDir = models) {
-  const started = await startTestApp({ engine: topicEngine(modelsDir, env) });
+  const started = await startVectorApp({ engine: topicEngine(modelsDir, env) });
   // Retention of 90 days leaves room for memories imported as written 60 days ago (summaries) and 120 (out).
   await started.ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
   // The request path never waits for a model to load (it answers from keyword search meanwhile); tests of
@@ -69,14 +70,6 @@ const importMemories = async (memories: MemoryInput[]) => {
   const report = (await app.ok(IMPORT_MEMORIES, { memories })).importMemories;
   expect(report.rejected).toEqual([]);
 };
-/** How many vectors the index holds for a memory (0 or 1), read from SQLite itself. */
-const vectorsOf = (target: TestApp, id: string) =>
-  (
-    target.database.sqlite
-      .prepare('select count(*) as n from memory_vec v join memories m on m.pk = v.memory_pk where m.id = ?')
-      .get(id) as { n: number }
-  ).n;
-const vectorRows = (target: TestApp) => (target.database.sqlite.prepare('select count(*) as n from memory_vec').get() as { n: number }).n;
 
 describe('SEMANTIC retrieval', () => {
   it('finds a memory that shares no word with the query but is close in meaning', async () => {
@@ -116,7 +109,7 @@ describe('SEMANTIC retrieval', () => {
       fallbackReason: null,
       embeddingSource: 'static',
       embeddingModel: 'test/topics',
-      vectorStore: 'sqlite-vec',
+      vectorStore: VECTOR_BACKEND,
     });
     expect(r.resolution.embeddingReason).toMatch(/static model test\/topics/);
   });
@@ -228,7 +221,7 @@ describe('filters in the vector tier', () => {
     await app.ok(UPDATE_MEMORY, { id: m.id, input: { expiresAt: new Date(Date.now() - 1000).toISOString() } });
     const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     expect(r.items).toEqual([]);
-    expect(vectorsOf(app, m.id)).toBe(1);
+    expect(await storedVectors(app, await pkOf(app, m.id))).toBe(1);
   });
 
   it('does not return a memory written before the retention window', async () => {
@@ -240,8 +233,13 @@ describe('filters in the vector tier', () => {
     const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     expect(contents(r)).toEqual(['I eat apple']);
     // The old memory was embedded by the same retrieval: the search itself left it out.
-    const old = app.database.sqlite.prepare(`select id from memories where api_key_id = ? and key = 'old'`).get(apiKeyId) as { id: string };
-    expect(vectorsOf(app, old.id)).toBe(1);
+    const old = await app.database.db
+      .selectFrom('memories')
+      .select('pk')
+      .where('api_key_id', '=', apiKeyId)
+      .where('key', '=', 'old')
+      .executeTakeFirstOrThrow();
+    expect(await storedVectors(app, old.pk)).toBe(1);
   });
 
   it('returns a memory of any age while retention is off', async () => {
@@ -309,18 +307,18 @@ describe('keeping vectors current', () => {
     const apiKeyId = key();
     const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
     expect(m.pendingReindex).toBe(true);
-    const rows = vectorRows(app);
+    const rows = await storedVectors(app);
 
     const dry = await on(app).preview({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     expect(dry.items).toEqual([]);
     expect(dry.resolution.fallback).toBe(false);
     expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(true);
-    expect(vectorRows(app)).toBe(rows);
+    expect(await storedVectors(app)).toBe(rows);
 
     const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     expect(contents(r)).toEqual(['I eat banana']);
     expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(false);
-    expect(vectorRows(app)).toBe(rows + 1);
+    expect(await storedVectors(app)).toBe(rows + 1);
   });
 
   it('embeds only the retrieving key’s memories in the backfill', async () => {
@@ -392,15 +390,16 @@ describe('keeping vectors current', () => {
     const apiKeyId = key();
     const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
     await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
-    const pk = (app.database.sqlite.prepare('select pk from memories where id = ?').get(m.id) as { pk: number }).pk;
+    const pk = await pkOf(app, m.id);
+    expect(await storedVectors(app, pk)).toBe(1);
     await app.ok(`mutation Delete($id: ID!) { deleteMemory(id: $id) { id } }`, { id: m.id });
-    expect(app.database.sqlite.prepare('select count(*) as n from memory_vec where memory_pk = ?').get(BigInt(pk))).toEqual({ n: 0 });
+    expect(await storedVectors(app, pk)).toBe(0);
   });
 });
 
 describe('fallbacks', () => {
   it('answers SEMANTIC from keyword search and says why when no model is configured', async () => {
-    const bare = await startTestApp();
+    const bare = await startVectorApp();
     try {
       await bare.ok(UPDATE_SETTINGS, { input: { enabled: true, staticEnabled: false } });
       const apiKeyId = key();
@@ -420,7 +419,7 @@ describe('fallbacks', () => {
 
   it('answers SEMANTIC from keyword search and says why when the model files are missing', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'mnemo-no-models-'));
-    const missing = await startTestApp({ engine: topicEngine(empty) });
+    const missing = await startVectorApp({ engine: topicEngine(empty) });
     try {
       await missing.ok(UPDATE_SETTINGS, { input: { enabled: true } });
       const apiKeyId = key();

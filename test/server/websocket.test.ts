@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { subscribe, subscribeOverWebSocket } from '../helpers/subscribe.ts';
-import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
+import { startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';
 
 const JOB = 'id status total processed failed';
 const PROGRESS = `subscription Progress($jobId: ID!) { reindexProgress(jobId: $jobId) { ${JOB} } }`;
@@ -17,10 +17,10 @@ interface Job {
   processed: number;
 }
 
-let app: TestApp;
+let app: VectorApp;
 beforeAll(async () => {
   // Batches of 5, so a job over a few dozen memories sends several updates.
-  app = await startTestApp({ engine: topicEngine(topicModelDir(), { MEMORY_EMBEDDING_BATCH_SIZE: '5' }) });
+  app = await startVectorApp({ engine: topicEngine(topicModelDir(), { MEMORY_EMBEDDING_BATCH_SIZE: '5' }) });
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
   await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'key-a', content: 'I deploy with Helm' } });
   await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'key-b', content: 'I deploy with Nomad' } });

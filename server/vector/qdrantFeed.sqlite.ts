@@ -1,0 +1,46 @@
+import type { Db } from '../db/open.ts';
+import type { MemoryTypeValue } from '../db/schema.ts';
+import * as repo from './qdrant.repository.ts';
+import type { QdrantIndex } from './qdrantIndex.ts';
+
+/**
+ * How Qdrant follows the SQLite store, where it is a copy of the local sqlite-vec vectors: a queued upsert carries the
+ * memory's local vector with its fields, a queued delete removes the point.
+ */
+
+/** What a new (empty) collection receives: every local vector, queued. */
+export async function fillCollection(db: Db, now: number) {
+  await repo.enqueueAllWithVectors(db, now);
+}
+
+/** Carries a batch of queued changes to Qdrant, and takes them off the queue unless they were queued again meanwhile. */
+export async function carryOutbox(db: Db, index: QdrantIndex, batch: readonly { pk: number; op: string; enqueued_at: number }[]) {
+  await index.delete(batch.filter((b) => b.op === 'delete').map((d) => d.pk));
+  const rows = await repo.vectorsWithMemories(
+    db,
+    batch.filter((b) => b.op === 'upsert').map((u) => u.pk),
+  );
+  await index.upsert(
+    rows.map((r) => ({
+      pk: r.pk,
+      memoryId: r.id,
+      key: r.key,
+      apiKeyId: r.api_key_id,
+      sessionId: r.session_id,
+      type: r.type as MemoryTypeValue,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      updatedAt: r.updated_at,
+      archived: r.archived_by !== null,
+      vector: toFloats(r.embedding, r.quantization),
+    })),
+  );
+  // An upsert whose memory has no local vector yet is dropped here: storing that vector queues it again.
+  await repo.removeFromOutbox(db, batch);
+}
+
+function toFloats(json: string, quantization: string): Float32Array {
+  const values = JSON.parse(json) as number[];
+  // vec_quantize_int8(…, 'unit') maps [-1, 1] onto [-128, 127].
+  return Float32Array.from(quantization === 'int8' ? values.map((v) => v / 127) : values);
+}
