@@ -386,6 +386,12 @@ async function reindexCommand(config: Config, io: CliIo, force: boolean): Promis
   }
 }
 
+/** Why the write-ahead log still holds what a purge deleted (see afterErase in db/maintenance.ts). */
+const walNote = (config: Config) =>
+  config.databaseUrl
+    ? '; PostgreSQL keeps the deleted rows in its write-ahead log until it recycles its segments'
+    : '; the write-ahead log is still read by another process and is emptied later';
+
 async function purgeCommand(config: Config, io: CliIo): Promise<number> {
   return withDatabase(config, io, async (services) => {
     const started = performance.now();
@@ -401,7 +407,7 @@ async function purgeCommand(config: Config, io: CliIo): Promise<number> {
     await recordAudit(services, { actor: CLI_ACTOR, action: 'MEMORIES_PURGE', target: purgeTarget(outcome) });
     io.stdout.write(
       `purged ${deleted} memories (${outcome.expired} expired, ${outcome.outOfRetention} out of retention) in ${outcome.batches} batches, ` +
-        `the longest ${outcome.longestBatchMs.toFixed(0)} ms${outcome.walEmptied ? '' : '; the write-ahead log is still read by another process and is emptied later'}\n`,
+        `the longest ${outcome.longestBatchMs.toFixed(0)} ms${outcome.walEmptied ? '' : walNote(config)}\n`,
     );
     return 0;
   });

@@ -106,6 +106,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index audit_log_actor on audit_log (actor_id, id)`.execute(db);
   await sql`create index audit_log_api_key on audit_log (api_key_id, id) where api_key_id is not null`.execute(db);
 
+  // ANALYZE copies sampled values into pg_statistic (most common values, histogram bounds), where no delete reaches
+  // them, and keeps the old ones when a table has been emptied: a deleted memory's text, or a forgotten key, would
+  // stay there. No statistics are kept of what users write or name (the planner falls back to default estimates).
+  const unsampled: Record<string, string[]> = {
+    memories: ['id', 'api_key_id', 'session_id', 'key', 'content', 'metadata', 'archived_by'],
+    memory_counts: ['api_key_id'],
+    retrieval_stats: ['api_key_id'],
+    audit_log: ['api_key_id', 'target', 'changes'],
+  };
+  for (const [table, columns] of Object.entries(unsampled)) {
+    for (const column of columns) await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} set statistics 0`.execute(db);
+  }
+
   await createWritePath(db);
 }
 

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { BUSY_TIMEOUT_MS, type Db } from './open.ts';
+import { storeKind } from './store.ts';
+import { vacuumErased } from './vacuum.postgres.ts';
 
 /** Merge steps one maintenance run may take: about 10,000 pages written, a bounded pause for requests. */
 export const MERGE_STEPS_PER_RUN = 20;
@@ -63,4 +65,14 @@ export async function emptyWalNow(db: Db): Promise<boolean> {
       await sql.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`).execute(conn);
     }
   });
+}
+
+/**
+ * What every erase (a delete, a clear, a forget, a purge pass) does once its rows are gone, so that their bytes leave
+ * the database's files too; returns whether the write-ahead log was emptied. SQLite: the log is emptied at once (see
+ * emptyWalNow; its pages were zeroed on delete, secure_delete). PostgreSQL: the touched tables are vacuumed, and the
+ * answer is false, since its write-ahead log keeps the deleted rows until its segments are recycled (vacuum.postgres.ts).
+ */
+export async function afterErase(db: Db): Promise<boolean> {
+  return { sqlite: emptyWalNow, postgres: vacuumErased }[storeKind(db)](db);
 }

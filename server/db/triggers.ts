@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './open.ts';
+import type { StoreKind } from './store.ts';
 
 /**
  * The write path: what the database does by itself, in the same transaction, when a memory is written. Every
@@ -12,24 +13,37 @@ import type { Db } from './open.ts';
  * as the outbox triggers. So the database owns the Qdrant outbox: every change that Qdrant must follow is queued
  * in the transaction that makes it, and a reindex backfill queues every local vector at once.
  */
-export const TRIGGERS: readonly { name: string; fires: string; does: string; createdBy: string }[] = [
+export const TRIGGERS: readonly {
+  name: string;
+  fires: string;
+  does: string;
+  createdBy: string;
+  /** The stores that have it; both when absent. PostgreSQL's are PL/pgSQL, of the same names (migrations/postgres). */
+  stores?: readonly StoreKind[];
+}[] = [
   {
     name: 'memories_fts_insert',
     fires: 'after insert on memories',
     does: "adds the memory's words to memories_fts, as they are and prefixed with its key's tenant terms",
     createdBy: 'migration 009',
+    // The keyword index is FTS5 on SQLite; PostgreSQL's keyword tier is its own (migrations/postgres).
+    stores: ['sqlite'],
   },
   {
     name: 'memories_fts_delete',
     fires: 'after delete on memories',
     does: "removes its words from memories_fts, from the index's segments too (secure-delete): no deleted term stays in the file",
     createdBy: 'migration 009',
+    // FTS5, as above.
+    stores: ['sqlite'],
   },
   {
     name: 'memories_fts_update',
     fires: 'after update of content, key or api_key_id, when one really changed',
     does: 're-indexes it (the old words removed as on delete): counters, flags and metadata never touch the keyword index',
     createdBy: 'migration 009',
+    // FTS5, as above.
+    stores: ['sqlite'],
   },
   {
     name: 'memory_counts_insert',
@@ -79,18 +93,24 @@ export const TRIGGERS: readonly { name: string; fires: string; does: string; cre
     fires: 'after delete on memories',
     does: 'deletes its vector: a deleted memory never leaves one behind',
     createdBy: 'createVectorTriggers, with the vec0 table',
+    // sqlite-vec: on PostgreSQL vectors live in Qdrant only.
+    stores: ['sqlite'],
   },
   {
     name: 'memory_vec_stale',
     fires: 'after update of content, when it changed',
     does: 'deletes the vector of the old text (needs_reindex is set by the write itself)',
     createdBy: 'createVectorTriggers, with the vec0 table',
+    // sqlite-vec, as above.
+    stores: ['sqlite'],
   },
   {
     name: 'memory_vec_filters',
     fires: 'after update of type, session, expiry, updated_at or archiving, content unchanged',
     does: "copies the filter fields into the vector's metadata columns, so a search filters by them at once",
     createdBy: 'createVectorTriggers, with the vec0 table',
+    // sqlite-vec, as above.
+    stores: ['sqlite'],
   },
   {
     name: 'audit_log_append_only',
@@ -103,6 +123,8 @@ export const TRIGGERS: readonly { name: string; fires: string; does: string; cre
     fires: 'before update of api_key_id on audit_log',
     does: "refuses it unless the key's id gives way to a 'forgotten:' pseudonym (forgetApiKey)",
     createdBy: 'migration 013',
+    // PostgreSQL's audit_log_append_only makes this check too (one trigger function there).
+    stores: ['sqlite'],
   },
   {
     name: 'audit_log_retention_floor',

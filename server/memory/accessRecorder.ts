@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.ts';
 import type { Logger } from '../logger.ts';
-import { type AccessBatch, writeAccess } from './retrieval.repository.ts';
+import { type AccessBatch, writeAccess } from './access.repository.ts';
 
 export interface AccessRecorderOptions {
   /** How long counts wait before they are written. */

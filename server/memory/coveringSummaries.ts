@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.ts';
 import { countTokens } from '../tokenCount.ts';
-import { digest, injectedTokens, SUMMARY_KEY_PREFIX, summaryLineTokens, summaryMetadata } from './digest.ts';
+import { digest, injectedTokens, summaryLineTokens, summaryMetadata } from './digest.ts';
 import { rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
 
@@ -21,7 +21,7 @@ export async function rebuildStaleSummaries(db: Db): Promise<void> {
   const ids = await repo.staleSummaryIds(db);
   if (ids.length === 0) return;
   for (const id of ids) {
-    const summary = await repo.findSummaryRow(db, id, SUMMARY_KEY_PREFIX);
+    const summary = await repo.findSummaryRow(db, id);
     if (summary) await rebuild(db, summary.pk, summary.id);
   }
   // Bringing originals back and removing summaries queued the same ids again: they are done.

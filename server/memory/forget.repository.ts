@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import { SUMMARY_KEY_PREFIX } from './digest.ts';
+import { hasSummaryKey } from './summary.repository.ts';
 
 /** Removes the key's retrieval statistics; returns how many retrievals they counted. */
 export async function deleteRetrievalStats(db: Db, apiKeyId: string) {
@@ -18,13 +18,7 @@ export async function deleteKeyBatch(db: Db, apiKeyId: string, limit: number) {
   const rows = await db
     .deleteFrom('memories')
     .where('pk', 'in', (eb) =>
-      eb
-        .selectFrom('memories')
-        .select('pk')
-        .where('api_key_id', '=', apiKeyId)
-        .orderBy(sql`key like ${`${SUMMARY_KEY_PREFIX}%`}`)
-        .orderBy('pk')
-        .limit(limit),
+      eb.selectFrom('memories').select('pk').where('api_key_id', '=', apiKeyId).orderBy(hasSummaryKey).orderBy('pk').limit(limit),
     )
     .returning(['archived_by', 'key'])
     .execute();

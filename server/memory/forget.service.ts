@@ -1,5 +1,5 @@
 import { pseudonymiseApiKey } from '../audit/audit.service.ts';
-import { emptyWalNow } from '../db/maintenance.ts';
+import { afterErase } from '../db/maintenance.ts';
 import { forbidden } from '../errors.ts';
 import { apiKeyIdSchema, parseInput } from '../validation.ts';
 import { outboxEnabled } from '../vector/qdrant.repository.ts';
@@ -77,6 +77,6 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
     qdrantDeletesQueued: start.qdrantQueued ? removed.rows : 0,
     retrievals: start.retrievals,
     auditApiKeyId,
-    walEmptied: await emptyWalNow(deps.db),
+    walEmptied: await afterErase(deps.db),
   };
 }

@@ -1,6 +1,11 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
+import { storeKind } from '../db/store.ts';
+import * as postgresText from '../db/textMatch.postgres.ts';
+import * as sqliteText from '../db/textMatch.sqlite.ts';
+import * as postgresUpsert from './memoryUpsert.postgres.ts';
+import * as sqliteUpsert from './memoryUpsert.sqlite.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
 export interface MemoryFilter {
@@ -91,13 +96,21 @@ export async function memoryTotalsByType(db: Db, filter: MemoryFilter) {
     .execute();
 }
 
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+/** 1970-01-05, the first Monday of the epoch: weeks are counted from it. */
+const FIRST_MONDAY_MS = 4 * DAY_MS;
+
 /**
- * Memories per ISO week of creation: weekStart is the Monday (UTC, as YYYY-MM-DD) on or before created_at.
+ * Memories per ISO week of creation: weekStart is the Monday (UTC, epoch ms) on or before created_at.
  * Weeks without memories are left out; oldest first.
  */
 export async function memoryCountsByWeek(db: Db, filter: MemoryFilter) {
-  // created_at is epoch ms; dividing by 1000.0 keeps the fraction so instants before 1970 land on the right day.
-  const weekStart = sql<string>`date(memories.created_at / 1000.0, 'unixepoch', '-6 days', 'weekday 1')`;
+  // Integer arithmetic both stores do alike: `%` keeps the dividend's sign in each, so ((x % w) + w) % w is the
+  // non-negative remainder, which puts instants before 1970 in the right week too. Literals, not parameters, so that
+  // PostgreSQL sees the grouped expression and the selected one as the same.
+  const sinceMonday = sql`(((memories.created_at - ${sql.lit(FIRST_MONDAY_MS)}) % ${sql.lit(WEEK_MS)}) + ${sql.lit(WEEK_MS)}) % ${sql.lit(WEEK_MS)}`;
+  const weekStart = sql<number>`memories.created_at - ${sinceMonday}`;
   return applyFilter(db.selectFrom('memories'), filter)
     .select((eb) => [weekStart.as('week_start'), eb.fn.countAll<number>().as('count')])
     .groupBy(weekStart)
@@ -148,6 +161,7 @@ export async function memoryKeyExists(db: Db, apiKeyId: string, key: string) {
  * duplicate a key. Metadata is merged shallowly: top-level keys of the new object replace the old ones.
  */
 export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
+  const { mergedMetadata } = { sqlite: sqliteUpsert, postgres: postgresUpsert }[storeKind(db)];
   return db
     .insertInto('memories')
     .values(row)
@@ -159,18 +173,14 @@ export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
         tokens: eb.ref('excluded.tokens'),
         expires_at: eb.ref('excluded.expires_at'),
         updated_at: eb.ref('excluded.updated_at'),
-        metadata: sql<string>`(
-          select json_group_object(k, json(v)) from (
-            select key as k, memories.metadata -> fullkey as v from json_each(memories.metadata)
-              where key not in (select key from json_each(excluded.metadata))
-            union all
-            select key, excluded.metadata -> fullkey from json_each(excluded.metadata)
-          ))`,
-        needs_reindex: sql<number>`case when memories.content is excluded.content then memories.needs_reindex else 1 end`,
+        metadata: mergedMetadata,
+        needs_reindex: sql<number>`case when memories.content is not distinct from excluded.content then memories.needs_reindex else 1 end`,
         // A memory archived by a summary and then written with new content holds a fact the summary does not have:
         // left archived, the newer fact would never be retrieved. Restating the same content keeps it archived,
         // since the summary already carries it.
-        archived_by: sql<string | null>`case when memories.content is excluded.content then memories.archived_by else null end`,
+        archived_by: sql<
+          string | null
+        >`case when memories.content is not distinct from excluded.content then memories.archived_by else null end`,
       })),
     )
     .returningAll()
@@ -199,24 +209,22 @@ export async function deleteMemoryRows(
 
 /** Memories of the whole server by state (never per key), in one pass over the table. */
 export async function memoriesByState(db: Db, now: number, retentionCutoff: number) {
-  const { rows } = await sql<{ total: number; archived: number | null; expired: number | null; out_of_retention: number | null }>`
+  const { rows } = await sql<{ total: number; archived: number; expired: number; out_of_retention: number }>`
     select count(*) as total,
-      sum(archived_by is not null) as archived,
-      sum(archived_by is null and expires_at is not null and expires_at <= ${now}) as expired,
-      sum(archived_by is null and (expires_at is null or expires_at > ${now}) and updated_at < ${retentionCutoff}) as out_of_retention
+      count(*) filter (where archived_by is not null) as archived,
+      count(*) filter (where archived_by is null and expires_at is not null and expires_at <= ${now}) as expired,
+      count(*) filter (where archived_by is null and (expires_at is null or expires_at > ${now}) and updated_at < ${retentionCutoff}) as out_of_retention
     from memories`.execute(db);
-  const row = rows[0]!;
-  const archived = row.archived ?? 0;
-  const expired = row.expired ?? 0;
-  const outOfRetention = row.out_of_retention ?? 0;
-  return { active: row.total - archived - expired - outOfRetention, expired, out_of_retention: outOfRetention, archived };
+  const { total, archived, expired, out_of_retention } = rows[0]!;
+  return { active: total - archived - expired - out_of_retention, expired, out_of_retention, archived };
 }
 
 /** Keys whose memories (archived and expired ones too) are stored, with how many, by name; `contains` narrows them. */
 export async function apiKeyCounts(db: Db, f: { contains: string | null; limit: number; offset: number }) {
   let q = db.selectFrom('memory_counts').where('memories', '>', 0);
-  // LIKE's wildcards in the text are matched as themselves.
-  if (f.contains) q = q.where(sql<boolean>`api_key_id like ${`%${f.contains.replace(/[\\%_]/g, '\\$&')}%`} escape '\\'`);
+  const { likeIgnoringAsciiCase } = { sqlite: sqliteText, postgres: postgresText }[storeKind(db)];
+  // LIKE's wildcards in the text are matched as themselves; ASCII letters match in either case, on both stores.
+  if (f.contains) q = q.where(likeIgnoringAsciiCase('api_key_id', `%${f.contains.replace(/[\\%_]/g, '\\$&')}%`));
   const [rows, total] = await Promise.all([
     q.select(['api_key_id', 'memories']).orderBy('api_key_id').limit(f.limit).offset(f.offset).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Audited } from '../audit/audited.ts';
-import { emptyWalNow } from '../db/maintenance.ts';
+import { afterErase } from '../db/maintenance.ts';
 import type { Db } from '../db/open.ts';
 import { inSavepoint, rowRefusal } from '../db/sqliteErrors.ts';
 import { badInput, notFound } from '../errors.ts';
@@ -98,6 +98,9 @@ export interface ImportReport {
   purgeDueAt: Date | null;
 }
 
+/** Rows of an import written under one savepoint (see importMemories). */
+const IMPORT_CHUNK_ROWS = 100;
+
 /** Thrown inside a dry run's transaction so that it rolls back. */
 class DryRun extends Error {}
 
@@ -165,7 +168,7 @@ export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPa
 export async function deleteMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
   const existing = await requireMemory(deps, id, canSee);
   await writing(deps.db, (trx) => repo.deleteMemoryRow(trx, existing.pk));
-  await emptyWalNow(deps.db);
+  await afterErase(deps.db);
   return existing;
 }
 
@@ -189,7 +192,7 @@ export async function clearMemories(deps: MemoryDeps, f: ClearFilter): Promise<n
   const deleted = await writing(deps.db, (trx) =>
     repo.deleteMemoryRows(trx, { apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() }),
   );
-  if (deleted > 0) await emptyWalNow(deps.db);
+  if (deleted > 0) await afterErase(deps.db);
   return deleted;
 }
 
@@ -239,7 +242,7 @@ export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise
     hitRate: totals.retrievals > 0 ? totals.hits / totals.retrievals : null,
     retrievals: totals.retrievals,
     byType: byType.map((r) => ({ type: r.type, count: r.count })),
-    byWeek: byWeek.map((r) => ({ weekStart: new Date(`${r.week_start}T00:00:00Z`), count: r.count })),
+    byWeek: byWeek.map((r) => ({ weekStart: new Date(r.week_start), count: r.count })),
     hiddenByExpiry: hidden?.expired ?? 0,
     hiddenByRetention: hidden?.out_of_retention ?? 0,
     purgeDueAt: due === null ? null : new Date(due),
@@ -271,9 +274,8 @@ export async function listApiKeys(deps: MemoryDeps, page: { contains?: string | 
 /**
  * Upserts every valid row and reports the others; one bad row never stops the rest, and rows stored where retrieval
  * will not see them (expired, or older than the retention window) are counted. Runs in one transaction, so an import
- * is fast and a crash leaves no half-written batch; each row has its own savepoint, so a row that SQLite refuses (a
- * constraint, a trigger) is undone alone and reported; a dry run rolls it all back, so its report is exactly what the
- * import would do.
+ * is fast and a crash leaves no half-written batch; a row that the database refuses (a constraint, a trigger) is undone
+ * alone and reported (savepoints, below); a dry run rolls it all back, so its report is exactly what the import would do.
  */
 export async function importMemories(
   deps: MemoryDeps,
@@ -288,40 +290,57 @@ export async function importMemories(
   const schema = memoryInputSchema(now);
   const settings = await deps.settings.get();
   let firstDue = Number.POSITIVE_INFINITY;
+  const pending: { index: number; key: string | null; row: ReturnType<typeof toRow> }[] = [];
+  for (const [index, input] of rows.entries()) {
+    const parsed = schema.safeParse(input);
+    const key = typeof input.key === 'string' ? input.key : null;
+    if (!parsed.success) report.rejected.push({ index, key, reason: describeIssues(parsed.error) });
+    else if (!canWrite(parsed.data.apiKeyId)) {
+      report.rejected.push({ index, key, reason: `this token may not write to API key "${parsed.data.apiKeyId}"` });
+    } else pending.push({ index, key, row: toRow(parsed.data, now) });
+  }
+  const count = (stored: Memory, row: ReturnType<typeof toRow>) => {
+    if (stored.id === row.id) report.imported++;
+    else report.updated++;
+    const status = memoryStatus(stored, now, settings);
+    if (status === 'expired') report.expired++;
+    else if (status === 'out_of_retention') report.outsideRetention++;
+    else return;
+    const due = purgeDueAt({ expiresAt: stored.expiresAt?.getTime() ?? null, updatedAt: stored.updatedAt.getTime() }, settings);
+    firstDue = Math.min(firstDue, due ?? firstDue);
+  };
+  // No read before the writes: a transaction that has read cannot wait for another process's write lock (SQLite
+  // returns SQLITE_BUSY at once), while one whose first statement writes honours busy_timeout. An upsert that hit an
+  // existing key keeps that memory's id, so the id tells new from updated. Rows go in chunks of one savepoint each, and
+  // only a chunk that the database refused is redone row by row, each in its own savepoint, to undo and report that row
+  // alone: a savepoint per row of 10,000 costs PostgreSQL quadratic time (each release hands every lock taken so far to
+  // the parent transaction), minutes for one import.
   const importRows = async (trx: Db) => {
-    for (const [index, input] of rows.entries()) {
-      const parsed = schema.safeParse(input);
-      const key = typeof input.key === 'string' ? input.key : null;
-      if (!parsed.success) {
-        report.rejected.push({ index, key, reason: describeIssues(parsed.error) });
-        continue;
-      }
-      if (!canWrite(parsed.data.apiKeyId)) {
-        report.rejected.push({ index, key, reason: `this token may not write to API key "${parsed.data.apiKeyId}"` });
-        continue;
-      }
-      const row = toRow(parsed.data, now);
-      // No read before the write: a transaction that has read cannot wait for another process's write
-      // lock (SQLite returns SQLITE_BUSY at once), while one whose first statement writes honours busy_timeout.
-      // An upsert that hit an existing key keeps that memory's id, so the id tells new from updated.
-      let stored: Memory;
+    for (let start = 0; start < pending.length; start += IMPORT_CHUNK_ROWS) {
+      const chunk = pending.slice(start, start + IMPORT_CHUNK_ROWS);
+      let stored: { memory: Memory; row: ReturnType<typeof toRow> }[] = [];
       try {
-        stored = rowToMemory(await inSavepoint(trx, () => repo.upsertMemoryRow(trx, row)));
+        stored = await inSavepoint(trx, async () => {
+          const done = [];
+          for (const { row } of chunk) done.push({ memory: rowToMemory(await repo.upsertMemoryRow(trx, row)), row });
+          return done;
+        });
       } catch (error) {
-        const reason = rowRefusal(error);
-        if (reason === null) throw error;
-        report.rejected.push({ index, key, reason });
-        continue;
+        if (rowRefusal(error) === null) throw error;
+        stored = [];
+        for (const { index, key, row } of chunk) {
+          try {
+            stored.push({ memory: rowToMemory(await inSavepoint(trx, () => repo.upsertMemoryRow(trx, row))), row });
+          } catch (rowError) {
+            const reason = rowRefusal(rowError);
+            if (reason === null) throw rowError;
+            report.rejected.push({ index, key, reason });
+          }
+        }
       }
-      if (stored.id === row.id) report.imported++;
-      else report.updated++;
-      const status = memoryStatus(stored, now, settings);
-      if (status === 'expired') report.expired++;
-      else if (status === 'out_of_retention') report.outsideRetention++;
-      else continue;
-      const due = purgeDueAt({ expiresAt: stored.expiresAt?.getTime() ?? null, updatedAt: stored.updatedAt.getTime() }, settings);
-      firstDue = Math.min(firstDue, due ?? firstDue);
+      for (const { memory, row } of stored) count(memory, row);
     }
+    report.rejected.sort((x, y) => x.index - y.index);
   };
   try {
     await deps.db.transaction().execute(async (trx) => {

@@ -1,4 +1,4 @@
-import { emptyWalNow } from '../db/maintenance.ts';
+import { afterErase } from '../db/maintenance.ts';
 import { parseInput, wholeNumber } from '../validation.ts';
 import { type BatchedDelete, DELETE_BATCH_SIZE, deleteInBatches } from './batchedDelete.ts';
 import type { MemoryDeps } from './memory.service.ts';
@@ -55,6 +55,6 @@ export async function purgeMemories(
             opts.onProgress?.({ deleted, total: Math.max(total, deleted), batchMs });
           },
         );
-  const walEmptied = purged.expired + purged.outOfRetention > 0 ? await emptyWalNow(deps.db) : true;
+  const walEmptied = purged.expired + purged.outOfRetention > 0 ? await afterErase(deps.db) : true;
   return { ...purged, ...run, walEmptied };
 }

@@ -158,26 +158,6 @@ export async function profileMemories(db: Db, scope: RetrievalScope, limit: numb
     .execute();
 }
 
-/** Access counts gathered over many retrievals (see AccessRecorder), by memory pk and by API key. */
-export interface AccessBatch {
-  memories: Map<number, { count: number; lastAt: number }>;
-  keys: Map<string, { retrievals: number; hits: number }>;
-}
-
-/** Adds a batch of access counts in one transaction, one statement per table whatever the batch's size. */
-export async function writeAccess(db: Db, batch: AccessBatch) {
-  const memories = JSON.stringify([...batch.memories].map(([pk, a]) => [pk, a.count, a.lastAt]));
-  const keys = JSON.stringify([...batch.keys].map(([key, s]) => [key, s.retrievals, s.hits]));
-  await db.transaction().execute(async (trx) => {
-    await sql`update memories set access_count = access_count + a.count, last_accessed_at = max(coalesce(last_accessed_at, 0), a.last_at)
-      from (select value ->> 0 as pk, value ->> 1 as count, value ->> 2 as last_at from json_each(${memories})) as a
-      where memories.pk = a.pk`.execute(trx);
-    await sql`insert into retrieval_stats (api_key_id, retrievals, hits)
-      select value ->> 0, value ->> 1, value ->> 2 from json_each(${keys}) where true
-      on conflict (api_key_id) do update set retrievals = retrievals + excluded.retrievals, hits = hits + excluded.hits`.execute(trx);
-  });
-}
-
 /** Rows for vector hits, re-checked against the scope in SQL: the index's filters are never the only guard. */
 export async function memoriesInScope(db: Db, scope: RetrievalScope, pks: readonly number[]) {
   if (pks.length === 0) return [];

@@ -1,7 +1,15 @@
 import { type ExpressionBuilder, sql } from 'kysely';
+import { json } from '../db/json.ts';
 import type { Db } from '../db/open.ts';
 import type { Database, NewMemoryRow } from '../db/schema.ts';
+import { SUMMARY_KEY_PREFIX } from './digest.ts';
 import { isActive } from './memory.repository.ts';
+
+/**
+ * The key starts with the summaries' prefix, in its case: a prefix compare both stores do alike (SQLite's LIKE would
+ * also take 'SUMMARY:', PostgreSQL's would not).
+ */
+export const hasSummaryKey = sql<boolean>`substr(memories.key, 1, ${sql.lit(SUMMARY_KEY_PREFIX.length)}) = ${sql.lit(SUMMARY_KEY_PREFIX)}`;
 
 interface OldMemoryScope {
   writtenBefore: number;
@@ -15,7 +23,7 @@ function compactable(eb: ExpressionBuilder<Database, 'memories'>, s: OldMemorySc
     eb('archived_by', 'is', null),
     eb('updated_at', '<', s.writtenBefore),
     eb('type', '!=', 'enforced'),
-    eb('key', 'not like', 'summary:%'),
+    eb.not(hasSummaryKey),
     isActive(eb, s.now, s.retentionCutoff),
   ]);
 }
@@ -82,15 +90,15 @@ export async function writeSummaries(
   });
 }
 
-export async function findSummaryRow(db: Db, id: string, keyPrefix: string) {
+export async function findSummaryRow(db: Db, id: string) {
   return (
     db
       .selectFrom('memories')
       .selectAll()
       .where('id', '=', id)
-      .where('key', 'like', `${keyPrefix}%`)
+      .where(hasSummaryKey)
       // Both marks: a user may pick a key that starts like a summary's, but not also its metadata.
-      .where(sql<string>`json_extract(metadata, '$.summary.count')`, 'is not', null)
+      .where(json(db).jsonValue('metadata', ['summary', 'count']), 'is not', null)
       .executeTakeFirst()
   );
 }
@@ -131,7 +139,7 @@ export async function unarchive(db: Db, summaryId: string, pks?: readonly number
 export async function rewriteSummary(db: Db, pk: number, w: { content: string; tokens: number; metadata: string }) {
   await db
     .updateTable('memories')
-    .set({ ...w, needs_reindex: sql<number>`case when content is ${w.content} then needs_reindex else 1 end` })
+    .set({ ...w, needs_reindex: sql<number>`case when content is not distinct from ${w.content} then needs_reindex else 1 end` })
     .where('pk', '=', pk)
     .execute();
 }

@@ -182,7 +182,7 @@ export async function restoreSummary(
   summaryId: string,
   canSee: KeyGuard,
 ): Promise<{ restored: number; summary: Memory }> {
-  const row = await repo.findSummaryRow(deps.db, summaryId, SUMMARY_KEY_PREFIX);
+  const row = await repo.findSummaryRow(deps.db, summaryId);
   if (!row || !canSee(row.api_key_id)) throw notFound(`no summary with id ${summaryId}`);
   const restored = await repo.undoSummary(deps.db, row.pk, row.id);
   return { restored, summary: rowToMemory(row) };

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedStore, openDatabase } from '../../server/db/open.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
-import { dropDatabase, ensureDatabase } from './postgres.ts';
+import { databaseUrl, dropDatabase, ensureDatabase } from './postgres.ts';
 import { TEMPLATE_DATABASE } from './postgresSetup.ts';
 
 /**
@@ -36,6 +36,12 @@ export async function openTestStore(dir: string): Promise<TestStore> {
       throw new Error('this test reads the SQLite file directly: it runs on SQLite only, not in the postgres project');
     },
   }) as TestStore;
+}
+
+/** The command-line options that open the store of the folder `dir` (a CLI test's `--data-dir` plus, on PostgreSQL, its URL). */
+export function testStoreArgs(dir: string): string[] {
+  const serverUrl = inject('postgresUrl');
+  return serverUrl ? ['--data-dir', dir, '--database-url', databaseUrl(serverUrl, databaseOf(dir))] : ['--data-dir', dir];
 }
 
 /** Removes a test's PostgreSQL database (its SQLite file goes with its folder). */

@@ -12,11 +12,12 @@ afterEach(() => t.close());
 
 async function memoryPk(apiKeyId: string, content: string) {
   const m = await createMemory(t.services, { apiKeyId, content });
-  return (t.database.sqlite.prepare('select pk from memories where id = ?').get(m.id) as { pk: number }).pk;
+  return (await t.database.db.selectFrom('memories').select('pk').where('id', '=', m.id).executeTakeFirstOrThrow()).pk;
 }
-const counters = (pk: number) => t.database.sqlite.prepare('select access_count, last_accessed_at from memories where pk = ?').get(pk);
+const counters = (pk: number) =>
+  t.database.db.selectFrom('memories').select(['access_count', 'last_accessed_at']).where('pk', '=', pk).executeTakeFirst();
 const stats = (apiKeyId: string) =>
-  t.database.sqlite.prepare('select retrievals, hits from retrieval_stats where api_key_id = ?').get(apiKeyId);
+  t.database.db.selectFrom('retrieval_stats').select(['retrievals', 'hits']).where('api_key_id', '=', apiKeyId).executeTakeFirst();
 
 describe('access counts written behind', () => {
   it('adds up many retrievals of the same memory in one write, keeping the latest access', async () => {
@@ -26,10 +27,10 @@ describe('access counts written behind', () => {
     recorder.record('acc-a', [pk], 3_000);
     recorder.record('acc-a', [pk], 2_000);
     recorder.record('acc-a', [], 4_000);
-    expect(counters(pk)).toEqual({ access_count: 0, last_accessed_at: null });
+    expect(await counters(pk)).toEqual({ access_count: 0, last_accessed_at: null });
     await recorder.flush();
-    expect(counters(pk)).toEqual({ access_count: 3, last_accessed_at: 3_000 });
-    expect(stats('acc-a')).toEqual({ retrievals: 4, hits: 3 });
+    expect(await counters(pk)).toEqual({ access_count: 3, last_accessed_at: 3_000 });
+    expect(await stats('acc-a')).toEqual({ retrievals: 4, hits: 3 });
   });
 
   it('adds to what earlier writes stored', async () => {
@@ -39,31 +40,31 @@ describe('access counts written behind', () => {
       recorder.record('acc-b', [pk], at);
       await recorder.flush();
     }
-    expect(counters(pk)).toEqual({ access_count: 2, last_accessed_at: 2_000 });
-    expect(stats('acc-b')).toEqual({ retrievals: 2, hits: 2 });
+    expect(await counters(pk)).toEqual({ access_count: 2, last_accessed_at: 2_000 });
+    expect(await stats('acc-b')).toEqual({ retrievals: 2, hits: 2 });
   });
 
   it('writes on its own once the interval has passed, with nobody reading', async () => {
     const pk = await memoryPk('acc-c', 'Plays chess on Fridays');
     new AccessRecorder(t.services.db, { intervalMs: 10 }).record('acc-c', [pk], 5_000);
-    await vi.waitFor(() => expect(counters(pk)).toEqual({ access_count: 1, last_accessed_at: 5_000 }), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await counters(pk)).toEqual({ access_count: 1, last_accessed_at: 5_000 }), { timeout: 5_000 });
   });
 
   it('writes at once when many memories are pending, bounding the size of one write', async () => {
     const pks = [await memoryPk('acc-d', 'Owns a kayak'), await memoryPk('acc-d', 'Reads sci-fi')];
     new AccessRecorder(t.services.db, { intervalMs: 3_600_000, maxPending: 2 }).record('acc-d', pks, 6_000);
-    await vi.waitFor(() => expect(counters(pks[1]!)).toMatchObject({ access_count: 1 }), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await counters(pks[1]!)).toMatchObject({ access_count: 1 }), { timeout: 5_000 });
   });
 
   it('logs a write that fails and keeps going, never throwing at the caller', async () => {
     const pk = await memoryPk('acc-e', 'Speaks Portuguese');
     const error = vi.fn();
     const recorder = new AccessRecorder(t.services.db, { logger: { error } as unknown as Logger });
-    t.database.sqlite.exec('drop table retrieval_stats');
+    await t.database.db.schema.dropTable('retrieval_stats').execute();
     recorder.record('acc-e', [pk], 7_000);
     await expect(recorder.flush()).resolves.toBeUndefined();
     expect(error).toHaveBeenCalledWith(expect.objectContaining({ memories: 1, keys: 1 }), expect.stringMatching(/lost/));
     // The transaction rolled back: no half-written batch.
-    expect(counters(pk)).toEqual({ access_count: 0, last_accessed_at: null });
+    expect(await counters(pk)).toEqual({ access_count: 0, last_accessed_at: null });
   });
 });

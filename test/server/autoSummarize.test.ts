@@ -1,22 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { migrateToLatest } from '../../server/db/migrate.ts';
-import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { autoSummarizeOnce } from '../../server/jobs/autoSummarize.ts';
-import { createLogger } from '../../server/logger.ts';
 import { importMemories } from '../../server/memory/memory.service.ts';
-import { createServices, type Services } from '../../server/services.ts';
+import type { Services } from '../../server/services.ts';
+import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
-let dir: string;
-let database: OpenedDatabase;
+let t: TestDb;
 let services: Services;
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'mnemo-auto-'));
-  database = openDatabase(path.join(dir, 'mnemo.db'));
-  await migrateToLatest(database.db);
-  services = createServices({ db: database.db, logger: createLogger('silent') });
+  t = await openTestDb();
+  services = t.services;
   const day = 86_400_000;
   // 25 memories 20 days old: in the older half of a 30-day retention window.
   const rows = Array.from({ length: 25 }, (_, i) => ({
@@ -26,10 +18,7 @@ beforeEach(async () => {
   }));
   await importMemories(services, rows, () => true);
 });
-afterEach(async () => {
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => t.close());
 
 it('does nothing while autoSummarize is off', async () => {
   expect(await autoSummarizeOnce(services)).toBeNull();

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tenantPrefix, tenantTerms } from '../../server/db/tenantTerms.ts';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
 import { CLEAR_MEMORIES, DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { testStoreKind } from '../helpers/testStore.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 // The auditor's test: a deleted text appears nowhere in the database files. A unique marker is written (in a memory's
@@ -152,7 +154,9 @@ async function expectErased(s: Scene) {
   expect(pointsHolding(s.qdrant, s.marker)).toBe(0);
 }
 
-describe('a deleted text appears nowhere in the database files, nor in Qdrant', () => {
+// SQLite: the bytes of its three files are scanned. PostgreSQL's files are the server's: its tables are read page by
+// page instead, below.
+describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere in the database files, nor in Qdrant', () => {
   it('after deleteMemory (its summary rebuilt without it)', async () => {
     const s = await scene();
     await s.app.ok(DELETE_MEMORY, { id: s.markerId });
@@ -183,5 +187,120 @@ describe('a deleted text appears nowhere in the database files, nor in Qdrant', 
     const outcome = await s.app.services.purge.pass();
     expect(outcome).toMatchObject({ expired: 1 });
     await expectErased(s);
+  });
+});
+
+/**
+ * PostgreSQL: a deleted row stays in its table's pages, readable to anyone with the files, until VACUUM removes it; the
+ * erase paths vacuum the tables they touched (db/vacuum.postgres.ts). The pages are read through pageinspect: every row
+ * version a heap page holds (live or dead) and every entry of every index, for the marker. What this cannot see, and
+ * PostgreSQL keeps: the freed space of a page is not zeroed (its bytes stay until a later row reuses it), and the
+ * write-ahead log holds the rows until its segments are recycled.
+ */
+describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row version in the PostgreSQL tables', () => {
+  const TABLES = ['memories', 'memory_counts', 'retrieval_stats', 'audit_log'];
+
+  /** A key with ten facts and the marker's memory (its content and key), compacted into one summary. */
+  async function pgScene() {
+    const app = await startTestApp();
+    cleanups.push(() => app.close());
+    await sql`create extension if not exists pageinspect`.execute(app.database.db);
+    await app.ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
+    const marker = `zqv${randomBytes(8).toString('hex')}7`;
+    const apiKeyId = `audit-${randomBytes(4).toString('hex')}`;
+    const written = new Date(Date.now() - 40 * DAY).toISOString();
+    const markerKey = `note-${marker}`;
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        ...['banana', 'mango', 'cherry', 'papaya', 'apple', 'python', 'rust', 'paris', 'hotel', 'jazz'].map((word, i) => ({
+          apiKeyId,
+          key: `f${i}`,
+          content: `I like ${word}`,
+          createdAt: written,
+        })),
+        { apiKeyId, key: markerKey, content: `The piano tennis umbrella locker word is ${marker}`, createdAt: written },
+      ],
+    });
+    const { summarize } = await app.ok(
+      `mutation($k: String!) { summarize(apiKeyId: $k, olderThanDays: 30, dryRun: false) { summaries { id content } } }`,
+      { k: apiKeyId },
+    );
+    expect(summarize.summaries[0].content).toContain(marker);
+    // The planner's statistics may be refreshed at any moment (autovacuum's ANALYZE).
+    await sql`analyze`.execute(app.database.db);
+    const { id: markerId } = await app.database.db
+      .selectFrom('memories')
+      .select('id')
+      .where('key', '=', markerKey)
+      .executeTakeFirstOrThrow();
+    // The scan sees the marker while it is stored: in the memory, the summary and the (api_key_id, key) index.
+    expect(await rowVersionsHolding(app, marker)).toEqual(expect.arrayContaining(['memories', 'memories_api_key_key_unique']));
+    return { app, apiKeyId, marker, markerId, summaryId: summarize.summaries[0].id as string };
+  }
+
+  /** The tables and indexes of TABLES whose pages hold `text` in a row version (live or dead) or an index entry. */
+  async function rowVersionsHolding(app: TestApp, text: string): Promise<string[]> {
+    const needle = Buffer.from(text);
+    const hex = [...needle].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    const { rows } = await sql<{ relation: string }>`
+      with tables as (select unnest(${TABLES}::regclass[]) as oid),
+      rels as (
+        select c.oid::regclass::text as relname, c.oid, c.relkind from pg_class c
+        where c.oid in (select oid from tables)
+          or c.oid in (select indexrelid from pg_index where indrelid in (select oid from tables))
+          or c.oid in (select reltoastrelid from pg_class where oid in (select oid from tables))
+      ),
+      blocks as (
+        select rels.*, b from rels, generate_series(0, (pg_relation_size(rels.oid) / 8192)::int - 1) as b
+      )
+      select distinct relname as relation from blocks
+      where (relkind in ('r', 't') and exists (
+          select 1 from heap_page_items(get_raw_page(relname, b)) h where position(${needle} in h.t_data) > 0))
+        or (relkind = 'i' and b > 0 and (select type from bt_page_stats(relname, b)) <> 'd' and exists (
+          select 1 from bt_page_items(relname, b) i where position(${hex} in i.data) > 0))
+      order by 1`.execute(app.database.db);
+    return rows.map((r) => r.relation);
+  }
+
+  /** Values of the planner's statistics that hold `text` (ANALYZE copies sampled values into pg_statistic). */
+  async function statisticsHolding(app: TestApp, text: string) {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from pg_stats where tablename = any(${TABLES})
+      and concat(most_common_vals::text, histogram_bounds::text, most_common_elems::text) like ${`%${text}%`}`.execute(app.database.db);
+    return rows[0]!.n;
+  }
+
+  async function expectNoRowVersion(s: Awaited<ReturnType<typeof pgScene>>, ...texts: string[]) {
+    await sql`analyze`.execute(s.app.database.db);
+    for (const text of [s.marker, ...texts]) {
+      expect(await rowVersionsHolding(s.app, text)).toEqual([]);
+      expect(await statisticsHolding(s.app, text)).toBe(0);
+    }
+  }
+
+  it('after deleteMemory (its summary rebuilt without it)', async () => {
+    const s = await pgScene();
+    await s.app.ok(DELETE_MEMORY, { id: s.markerId });
+    const summary = (await s.app.ok(`query($id: ID!) { memory(id: $id) { content } }`, { id: s.summaryId })).memory;
+    expect(summary.content).toContain('banana');
+    await expectNoRowVersion(s);
+  });
+
+  it('after clearMemories', async () => {
+    const s = await pgScene();
+    expect((await s.app.ok(CLEAR_MEMORIES, { apiKeyId: s.apiKeyId })).clearMemories).toBe(12);
+    await expectNoRowVersion(s);
+  });
+
+  it('after forgetApiKey, which also leaves no row version naming the API key', async () => {
+    const s = await pgScene();
+    await s.app.ok(`mutation($k: String!) { forgetApiKey(apiKeyId: $k) { memories } }`, { k: s.apiKeyId });
+    await expectNoRowVersion(s, s.apiKeyId);
+  });
+
+  it('after the purge deleted it (expired past the grace days; its summary rebuilt without it)', async () => {
+    const s = await pgScene();
+    await s.app.ok(UPDATE_MEMORY, { id: s.markerId, input: { expiresAt: new Date(Date.now() - 8 * DAY).toISOString() } });
+    expect(await s.app.services.purge.pass()).toMatchObject({ expired: 1 });
+    await expectNoRowVersion(s);
   });
 });

@@ -110,7 +110,7 @@ describe('with memory disabled', () => {
     const r = await extract({ apiKeyId: 'ex-off', role: 'USER', text: 'I prefer dark mode. I avoid tabs.' });
     expect(r).toEqual({ error: null, skipped: 'DISABLED', facts: [], memories: [] });
     expect(await stored('ex-off')).toEqual([]);
-    expect(app.database.sqlite.prepare(`select count(*) as n from memories where api_key_id = 'ex-off'`).get()).toEqual({ n: 0 });
+    expect(await app.database.db.selectFrom('memories').select('pk').where('api_key_id', '=', 'ex-off').execute()).toEqual([]);
   });
 
   it('still answers a dry run (persist: false) with the facts it would store, storing nothing', async () => {

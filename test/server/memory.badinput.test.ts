@@ -9,6 +9,7 @@ import {
   UPDATE_MEMORY,
 } from '../helpers/operations.ts';
 import { type GraphQLResponse, type Operation, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { testStoreKind } from '../helpers/testStore.ts';
 
 let app: TestApp;
 let existing: { id: string };
@@ -31,7 +32,7 @@ const nested = (depth: number) => {
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 /** Every row of every memory, so a test can prove that a rejected request changed nothing. */
-const snapshot = () => JSON.stringify(app.database.sqlite.prepare('select * from memories order by pk').all());
+const snapshot = async () => JSON.stringify(await app.database.db.selectFrom('memories').selectAll().orderBy('pk').execute());
 
 /** The request failed as the caller's fault, with a clear message, and leaked nothing of the engine. */
 function expectRejected(res: GraphQLResponse, code: string, message: string | RegExp) {
@@ -325,10 +326,10 @@ const cases: Record<string, Case[]> = {
 for (const [mutation, list] of Object.entries(cases)) {
   describe(`${mutation} with bad input`, () => {
     it.each(list)('rejects $name with a clear error and changes nothing', async ({ query, variables, code, message }) => {
-      const before = snapshot();
+      const before = await snapshot();
       const res = await app.gql(query, variables?.());
       expectRejected(res, code ?? 'BAD_USER_INPUT', message);
-      expect(snapshot()).toBe(before);
+      expect(await snapshot()).toBe(before);
     });
   });
 }
@@ -418,7 +419,8 @@ describe('metadata 10,000 levels deep, as a variable', () => {
 });
 
 describe('an import row that SQLite itself refuses', () => {
-  it('is reported with the reason, and the rows before and after it land', async () => {
+  // SQLite's trigger and refusal codes; PostgreSQL's refusals are mapped to typed errors by the store's error module.
+  it.skipIf(testStoreKind() === 'postgres')('is reported with the reason, and the rows before and after it land', async () => {
     // A real refusal by the database: a trigger, standing in for any constraint the domain does not check first. FAIL
     // (unlike ABORT) keeps what the statement did before it, the memory row itself: only the row's savepoint undoes it.
     app.database.sqlite.exec(`create trigger refuse_row after insert on memories when new.content = 'refused'

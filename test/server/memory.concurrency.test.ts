@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { AccessRecorder } from '../../server/memory/accessRecorder.ts';
 import { createMemory } from '../../server/memory/memory.service.ts';
 import { SettingsService } from '../../server/settings/settings.service.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { openTestStore, testStoreKind } from '../helpers/testStore.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -17,11 +17,7 @@ afterAll(() => app.close());
 const dbFile = () => path.join(app.dir, 'mnemo.db');
 const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const rowsOf = (apiKeyId: string) =>
-  app.database.sqlite.prepare('select id, key, content from memories where api_key_id = ? order by pk').all(apiKeyId) as {
-    id: string;
-    key: string;
-    content: string;
-  }[];
+  app.database.db.selectFrom('memories').select(['id', 'key', 'content']).where('api_key_id', '=', apiKeyId).orderBy('pk').execute();
 const searchCount = (apiKeyId: string, search: string) =>
   app.ok(LIST_MEMORIES, { apiKeyId, search, limit: 1 }).then((d) => d.memories.totalCount as number);
 
@@ -68,7 +64,7 @@ describe('concurrent writes of one key', () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => create({ apiKeyId: 'conc-1', key: 'shared', content: `version ${i}` })),
     );
-    const rows = rowsOf('conc-1');
+    const rows = await rowsOf('conc-1');
     expect(rows).toHaveLength(1);
     expect(new Set(results.map((m) => m.id))).toEqual(new Set([rows[0]!.id]));
     expect(results.map((m) => m.content)).toContain(rows[0]!.content);
@@ -76,11 +72,12 @@ describe('concurrent writes of one key', () => {
 
   it('loses no memory when 50 requests create different keys at once', async () => {
     await Promise.all(Array.from({ length: 50 }, (_, i) => create({ apiKeyId: 'conc-2', key: `k${i}`, content: `fact ${i}` })));
-    expect(rowsOf('conc-2')).toHaveLength(50);
+    expect(await rowsOf('conc-2')).toHaveLength(50);
   });
 
   it('keeps exactly one memory when two database connections write the same key interleaved', async () => {
-    const connections: OpenedDatabase[] = [openDatabase(dbFile()), openDatabase(dbFile())];
+    // Two more connections to the app's store (its SQLite file, or its PostgreSQL database), as two processes would have.
+    const connections = [await openTestStore(app.dir), await openTestStore(app.dir)];
     try {
       const deps = connections.map((c) => ({
         db: c.db,
@@ -93,7 +90,7 @@ describe('concurrent writes of one key', () => {
           createMemory(deps[i % 2]!, { apiKeyId: 'conc-3', key: 'shared', content: `from connection ${i % 2}, write ${i}` }),
         ),
       );
-      const rows = rowsOf('conc-3');
+      const rows = await rowsOf('conc-3');
       expect(rows).toHaveLength(1);
       expect(new Set(results.map((m) => m.id))).toEqual(new Set([rows[0]!.id]));
     } finally {
@@ -102,7 +99,8 @@ describe('concurrent writes of one key', () => {
   });
 });
 
-describe('writing while another process holds the database', () => {
+// SQLite's one write lock for the whole file; PostgreSQL has none (its row locks are what the tests above go through).
+describe.skipIf(testStoreKind() === 'postgres')('writing while another process holds the database', () => {
   it('waits for the other process to commit, then creates the memory', async () => {
     const lock = await holdWriteLockInAnotherProcess(400);
     const m = await create({ apiKeyId: 'conc-4', key: 'waited', content: 'written after the other process committed' });
@@ -120,7 +118,7 @@ describe('writing while another process holds the database', () => {
     });
     expect(res.errors).toBeUndefined();
     expect(res.data.importMemories).toEqual({ imported: 2, updated: 0, rejected: [] });
-    expect(rowsOf('conc-5').map((r) => r.key)).toEqual(['a', 'b']);
+    expect((await rowsOf('conc-5')).map((r) => r.key)).toEqual(['a', 'b']);
     expect((await lock.released).code).toBe(0);
   });
 });

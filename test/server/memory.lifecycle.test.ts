@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClearMemoriesMutationVariables } from '../generated/graphql.ts';
 import {
@@ -29,8 +30,14 @@ const list = (vars: Record<string, unknown>) => app.ok(LIST_MEMORIES, { limit: 5
 const keysOf = (page: { items: { key: string }[] }) => page.items.map((m) => m.key).sort();
 const byKey = (page: { items: { key: string }[] }, key: string) => page.items.find((m) => m.key === key) as Record<string, any> | undefined;
 const clear = (vars: ClearMemoriesMutationVariables) => app.ok(CLEAR_MEMORIES, vars).then((d) => d.clearMemories);
-const countOf = (apiKeyId: string) =>
-  (app.database.sqlite.prepare('select count(*) as n from memories where api_key_id = ?').get(apiKeyId) as { n: number }).n;
+const countOf = async (apiKeyId: string) =>
+  (
+    await app.database.db
+      .selectFrom('memories')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('api_key_id', '=', apiKeyId)
+      .executeTakeFirstOrThrow()
+  ).n;
 const indexedMatches = (word: string) =>
   app.database.sqlite.prepare('select rowid from memories_fts where memories_fts match ?').all(`"${word}"`).length;
 const setRetention = (retentionDays: number) => app.ok(UPDATE_SETTINGS, { input: { retentionDays } });
@@ -116,8 +123,8 @@ describe('clearing memories', () => {
       { apiKeyId: 'life-clr-1-other', key: 'k0', content: 'belongs to someone else' },
     ]);
     expect(await clear({ apiKeyId: 'life-clr-1' })).toBe(7);
-    expect(countOf('life-clr-1')).toBe(0);
-    expect(countOf('life-clr-1-other')).toBe(1);
+    expect(await countOf('life-clr-1')).toBe(0);
+    expect(await countOf('life-clr-1-other')).toBe(1);
   });
 
   it('also deletes expired and out-of-retention memories of the key', async () => {
@@ -170,13 +177,15 @@ describe('clearing memories', () => {
     // Half through the largest import allowed, half written straight to the table (the insert trigger indexes them).
     const rows = Array.from({ length: 10_000 }, (_, i) => ({ apiKeyId: 'life-clr-big', key: `b0-${i}`, content: `bulk memory ${i}` }));
     expect((await importRows(rows)).imported).toBe(10_000);
-    app.database.sqlite.exec(`
+    await sql`
       with recursive n(i) as (select 0 union all select i + 1 from n where i < 9999)
       insert into memories (id, api_key_id, type, key, content, metadata, tokens, created_at, updated_at)
-      select 'bulk-' || i, 'life-clr-big', 'factual', 'b1-' || i, 'bulk memory ' || i, '{}', 3, ${Date.now()}, ${Date.now()} from n`);
-    expect(countOf('life-clr-big')).toBe(20_000);
+      select 'bulk-' || i, 'life-clr-big', 'factual', 'b1-' || i, 'bulk memory ' || i, '{}', 3, ${Date.now()}, ${Date.now()} from n`.execute(
+      app.database.db,
+    );
+    expect(await countOf('life-clr-big')).toBe(20_000);
     expect(await clear({ apiKeyId: 'life-clr-big' })).toBe(20_000);
-    expect(countOf('life-clr-big')).toBe(0);
+    expect(await countOf('life-clr-big')).toBe(0);
     expect(indexedMatches('bulk')).toBe(0);
   }, 120_000);
 });
@@ -197,7 +206,7 @@ describe('importing memories', () => {
         { apiKeyId: 'life-imp-1', key: 'd', content: 'four' },
       ]),
     ).toEqual({ imported: 1, updated: 2, rejected: [] });
-    expect(countOf('life-imp-1')).toBe(4);
+    expect(await countOf('life-imp-1')).toBe(4);
     expect(byKey(await list({ apiKeyId: 'life-imp-1' }), 'a')!.content).toBe('one, revised');
   });
 
@@ -251,7 +260,7 @@ describe('importing memories', () => {
     expect(report.imported).toBe(2);
     expect(report.rejected).toEqual([{ index: 2, key: 'foreign', reason: expect.stringContaining('may not write') }]);
     expect(keysOf(await list({ apiKeyId: 'life-imp-4' }))).toEqual(['explicit', 'implicit']);
-    expect(countOf('life-imp-4-other')).toBe(0);
+    expect(await countOf('life-imp-4-other')).toBe(0);
   });
 
   it('keeps the creation date of imported memories', async () => {

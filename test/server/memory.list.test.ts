@@ -260,10 +260,16 @@ describe('ordering memories', () => {
   });
 
   it('orders by access count', async () => {
-    const setCount = app.database.sqlite.prepare('update memories set access_count = ? where api_key_id = ? and key = ?');
-    setCount.run(5, key, 'c');
-    setCount.run(9, key, 'b');
-    setCount.run(1, key, 'a');
+    const setCount = (count: number, memoryKey: string) =>
+      app.database.db
+        .updateTable('memories')
+        .set({ access_count: count })
+        .where('api_key_id', '=', key)
+        .where('key', '=', memoryKey)
+        .execute();
+    await setCount(5, 'c');
+    await setCount(9, 'b');
+    await setCount(1, 'a');
     expect(keysOf(await list({ apiKeyId: key, orderBy: 'ACCESS_COUNT', direction: 'DESC' }))).toEqual(['b', 'c', 'a']);
   });
 });
@@ -319,7 +325,7 @@ describe('memory statistics', () => {
 
   it('reports the share of retrievals that found something', async () => {
     await create({ apiKeyId: 'list-stats-hits', content: 'something to find' });
-    app.database.sqlite.prepare('insert into retrieval_stats (api_key_id, retrievals, hits) values (?, ?, ?)').run('list-stats-hits', 4, 3);
+    await app.database.db.insertInto('retrieval_stats').values({ api_key_id: 'list-stats-hits', retrievals: 4, hits: 3 }).execute();
     expect(await stats({ apiKeyId: 'list-stats-hits' })).toMatchObject({ retrievals: 4, hitRate: 0.75 });
   });
 

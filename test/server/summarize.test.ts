@@ -91,9 +91,16 @@ const summaries = (memories: any[]) => memories.filter((m) => m.key.startsWith('
 const listAll = async (target: TestApp, apiKeyId: string, includeArchived = false): Promise<any[]> =>
   (await target.ok(LIST, { apiKeyId, includeArchived })).memories.items;
 
-/** Every stored row of one API key, straight from SQLite, ordered by pk. */
+/** Every stored row of one API key, straight from the store, ordered by pk. */
 const rowsOf = (target: TestApp, apiKeyId: string) =>
-  target.database.sqlite.prepare('select * from memories where api_key_id = ? order by pk').all(apiKeyId);
+  target.database.db.selectFrom('memories').selectAll().where('api_key_id', '=', apiKeyId).orderBy('pk').execute();
+const memoryCount = async () =>
+  (
+    await app.database.db
+      .selectFrom('memories')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** What a memory is, without the counters that retrieval changes. */
 const essence = (m: any) => ({
@@ -141,13 +148,13 @@ describe('summarize: dry run', () => {
 
   it('changes nothing: every row and the list stay exactly as they were', async () => {
     await seed(app, 'sum-dry-2', facts('Dry'));
-    const rowsBefore = rowsOf(app, 'sum-dry-2');
+    const rowsBefore = await rowsOf(app, 'sum-dry-2');
     const listBefore = await listAll(app, 'sum-dry-2');
-    const total = app.database.sqlite.prepare('select count(*) as n from memories').get();
+    const total = await memoryCount();
     expect((await summarize('sum-dry-2', 30, true)).data!.summarize.candidateCount).toBe(10);
-    expect(rowsOf(app, 'sum-dry-2')).toEqual(rowsBefore);
+    expect(await rowsOf(app, 'sum-dry-2')).toEqual(rowsBefore);
     expect(await listAll(app, 'sum-dry-2')).toEqual(listBefore);
-    expect(app.database.sqlite.prepare('select count(*) as n from memories').get()).toEqual(total);
+    expect(await memoryCount()).toBe(total);
   });
 
   it('is a dry run unless dryRun: false is given', async () => {
@@ -226,11 +233,11 @@ describe('summarize: a real run', () => {
   it('leaves other API keys untouched, even when their memories are just as old', async () => {
     await seed(app, 'sum-tenant-a', facts('Tenant A'));
     await seed(app, 'sum-tenant-b', facts('Tenant B'));
-    const rowsB = rowsOf(app, 'sum-tenant-b');
+    const rowsB = await rowsOf(app, 'sum-tenant-b');
     const { summary, candidates } = await compactOne('sum-tenant-a');
     expect(candidates.every((m: any) => m.apiKeyId === 'sum-tenant-a')).toBe(true);
     expect(summary.content).not.toContain('Tenant B');
-    expect(rowsOf(app, 'sum-tenant-b')).toEqual(rowsB);
+    expect(await rowsOf(app, 'sum-tenant-b')).toEqual(rowsB);
     expect((await listAll(app, 'sum-tenant-b')).every((m) => m.status === 'ACTIVE' && !m.key.startsWith('summary:'))).toBe(true);
   });
 
@@ -321,7 +328,7 @@ describe('summaries keep session scope', () => {
 describe('a summary never costs more than it saves', () => {
   it('says so in the dry run when the summary would not be smaller, and the real run archives nothing', async () => {
     await seed(app, 'sum-costly', [{ content: 'Speaks Danish' }, { content: 'Speaks Welsh' }, { content: 'Speaks Basque' }]);
-    const rowsBefore = rowsOf(app, 'sum-costly');
+    const rowsBefore = await rowsOf(app, 'sum-costly');
     for (const dryRun of [true, false]) {
       const s = (await summarize('sum-costly', 30, dryRun)).data!.summarize;
       const [group] = s.groups;
@@ -333,7 +340,7 @@ describe('a summary never costs more than it saves', () => {
       expect(s).toMatchObject({ candidateCount: 0, tokensBefore: 0, tokensAfter: 0, tokensSaved: 0, summaries: [] });
       expect(s.refusedReason).toBe(`key-wide memories: ${group.refusedReason}`);
     }
-    expect(rowsOf(app, 'sum-costly')).toEqual(rowsBefore);
+    expect(await rowsOf(app, 'sum-costly')).toEqual(rowsBefore);
   });
 
   it('compacts the sessions where it saves and refuses the others, each with its own figures', async () => {
@@ -442,7 +449,7 @@ describe('deleted means gone, from the summary too', () => {
 
   it('marks the rebuilt summary for a new vector: its old one carried the deleted text', async () => {
     const { summary, marker } = await covered('sum-del-vector');
-    app.database.sqlite.prepare('update memories set needs_reindex = 0 where id = ?').run(summary.id);
+    await app.database.db.updateTable('memories').set({ needs_reindex: 0 }).where('id', '=', summary.id).execute();
     await app.ok(DELETE_MEMORY, { id: marker.id });
     expect((await app.ok(GET, { id: summary.id })).memory.pendingReindex).toBe(true);
   });
@@ -519,11 +526,11 @@ describe('which memories are candidates', () => {
       { content: 'Fresh fact one', days: 1 },
       { content: 'Fresh fact two', days: 0 },
     ]);
-    const rowsBefore = rowsOf(app, 'sum-few');
+    const rowsBefore = await rowsOf(app, 'sum-few');
     const s = (await summarize('sum-few', 30, false)).data!.summarize;
     expect(s).toMatchObject({ dryRun: false, candidateCount: 0, tokensSaved: 0, summaries: [] });
     expect(s.refusedReason).toBe('key-wide memories: a summary needs at least two memories');
-    expect(rowsOf(app, 'sum-few')).toEqual(rowsBefore);
+    expect(await rowsOf(app, 'sum-few')).toEqual(rowsBefore);
     expect((await app.ok(GET, { id: old!.id })).memory.status).toBe('ACTIVE');
 
     const none = (await summarize('sum-nothing-here', 30, false)).data!.summarize;
@@ -535,13 +542,13 @@ describe('who may summarize', () => {
   it('refuses a token bound to key "a" that names key "b" (FORBIDDEN), and changes nothing of b', async () => {
     await seed(app, 'sum-auth-b', facts('B'));
     const tokenA = await app.mintToken({ apiKeyId: 'sum-auth-a' });
-    const rowsB = rowsOf(app, 'sum-auth-b');
+    const rowsB = await rowsOf(app, 'sum-auth-b');
     for (const dryRun of [true, false]) {
       const res = await summarize('sum-auth-b', 30, dryRun, tokenA);
       expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
       expect(res.data?.summarize ?? null).toBeNull();
     }
-    expect(rowsOf(app, 'sum-auth-b')).toEqual(rowsB);
+    expect(await rowsOf(app, 'sum-auth-b')).toEqual(rowsB);
   });
 
   it('lets a bound token summarize its own key', async () => {
@@ -617,10 +624,10 @@ describe('compactOldMemories (the autoSummarize entry point)', () => {
   it('skips keys whose summary would not be smaller, so they never take the place of keys where it saves', async () => {
     await seed(own, 'skip-1', [{ content: 'Short one' }, { content: 'Short two' }]);
     await seed(own, 'skip-2', facts('Skip two'));
-    const rowsBefore = rowsOf(own, 'skip-1');
+    const rowsBefore = await rowsOf(own, 'skip-1');
     const { results } = await pass({ maxKeys: 1, after: 'skip-' });
     expect(results.map((r) => r.apiKeyId)).toEqual(['skip-2']);
-    expect(rowsOf(own, 'skip-1')).toEqual(rowsBefore);
+    expect(await rowsOf(own, 'skip-1')).toEqual(rowsBefore);
   });
 
   it('writes one summary when an autoSummarize run and a manual summarize of the same key overlap', async () => {

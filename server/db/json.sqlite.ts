@@ -1,0 +1,6 @@
+import { type RawBuilder, sql } from 'kysely';
+
+/** The value at `path` of the JSON text in `column`, as an SQL value (null when absent), in SQLite. */
+export function jsonValue(column: string, path: readonly string[]): RawBuilder<unknown> {
+  return sql`json_extract(${sql.ref(column)}, ${`$${path.map((p) => `.${JSON.stringify(p)}`).join('')}`})`;
+}

@@ -1,0 +1,24 @@
+import { sql } from 'kysely';
+import type { Db } from './open.ts';
+
+/**
+ * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes), the per-key counts and
+ * retrieval statistics (forgetApiKey), and the audit log (its entries about a forgotten key get a pseudonym).
+ */
+const ERASED_TABLES = ['memories', 'memory_counts', 'retrieval_stats', 'audit_log'];
+
+/**
+ * After an erase on PostgreSQL: a delete only marks a row dead, and it stays readable in the table's pages (to
+ * pageinspect, to anyone with the files) until VACUUM removes it. This vacuums the tables the erase touched, now rather
+ * than whenever autovacuum comes by. INDEX_CLEANUP ON: by default VACUUM skips the indexes when few pages have dead
+ * rows, which would leave a deleted memory's key in the (api_key_id, key) index. A row still visible to an older open
+ * transaction (a long export, a replica's snapshot) is only removed by a later VACUUM (autovacuum's, or the next erase's).
+ * VACUUM frees the rows' space without zeroing it: their bytes stay in the page's free space until a later write reuses
+ * it. Returns false: PostgreSQL's write-ahead log is not emptied (it keeps the rows until its segments are recycled).
+ */
+export async function vacuumErased(db: Db): Promise<boolean> {
+  // VACUUM refuses to run inside a transaction block: it must get a connection of its own, outside the caller's.
+  if (db.isTransaction) throw new Error('vacuumErased runs after the erase has committed, not inside its transaction');
+  await sql`vacuum (index_cleanup on) ${sql.join(ERASED_TABLES.map((t) => sql.table(t)))}`.execute(db);
+  return false;
+}
