@@ -1,7 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
 /** The suites that run on both stores; the rest test SQLite-only parts (its file, FTS5, sqlite-vec) or no store. */
-const POSTGRES_SUITES = ['test/server/memory.crud.test.ts', 'test/server/leases.test.ts', 'test/server/configVersion.test.ts', 'test/server/qdrant.test.ts', 'test/server/reindex.test.ts', 'test/server/engine.test.ts', 'test/server/engineCalls.test.ts', 'test/server/semantic.test.ts', 'test/server/websocket.test.ts', 'test/server/memory.lifecycle.test.ts', 'test/server/memory.list.test.ts', 'test/server/memory.badinput.test.ts', 'test/server/memory.concurrency.test.ts', 'test/server/memory.byweek.test.ts', 'test/server/summarize.test.ts', 'test/server/forget.test.ts', 'test/server/purge.test.ts', 'test/server/retention.test.ts', 'test/server/autoSummarize.test.ts', 'test/server/accessRecorder.test.ts', 'test/server/extractFacts.test.ts', 'test/server/triggers.test.ts', 'test/server/erasure.test.ts'];
+const POSTGRES_SUITES = [
+  'test/server/memory.crud.test.ts',
+  'test/server/leases.test.ts',
+  'test/server/configVersion.test.ts',
+  'test/server/qdrant.test.ts',
+  'test/server/reindex.test.ts',
+  'test/server/engine.test.ts',
+  'test/server/engineCalls.test.ts',
+  'test/server/semantic.test.ts',
+  'test/server/websocket.test.ts',
+  'test/server/memory.lifecycle.test.ts',
+  'test/server/memory.list.test.ts',
+  'test/server/memory.badinput.test.ts',
+  'test/server/memory.concurrency.test.ts',
+  'test/server/memory.byweek.test.ts',
+  'test/server/summarize.test.ts',
+  'test/server/forget.test.ts',
+  'test/server/purge.test.ts',
+  'test/server/retention.test.ts',
+  'test/server/autoSummarize.test.ts',
+  'test/server/accessRecorder.test.ts',
+  'test/server/extractFacts.test.ts',
+  'test/server/triggers.test.ts',
+  'test/server/erasure.test.ts',
+];
 /** Suites about PostgreSQL only (several processes on one database): in the postgres project, not the default one. */
 const POSTGRES_ONLY = ['test/server/replicas.test.ts'];
 

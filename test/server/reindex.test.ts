@@ -515,16 +515,16 @@ describe('jobs of other processes', () => {
 
   it('stops a job running here once another process cancelled it, without counting the batch it was embedding', async () => {
     await importMemories(app, 30);
-    const total = counts(app).pending;
+    const total = (await counts(app)).pending;
     const hold = await holdEmbeddings(app);
     const job = await startJob(app);
     await hold.reached;
     // What cancelReindex does on a replica that does not run the job.
-    setJob(job.id, `status = 'cancelled', finished_at = updated_at`);
+    await setJob(job.id, `status = 'cancelled', finished_at = updated_at`);
     hold.open();
     await app.services.reindex.idle();
     expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'CANCELLED', processed: 0 });
-    expect(counts(app).pending).toBe(total - BATCH);
+    expect((await counts(app)).pending).toBe(total - BATCH);
     await startJob(app);
     await app.services.reindex.idle();
   });
