@@ -80,11 +80,25 @@ function jobRow(id: string) {
   });
 }
 
+/** The replica whose process an instance id (host:pid:random) names. */
+function replicaOf(owner: string | null): Replica | undefined {
+  const pid = Number(owner?.split(':')[1]);
+  return replicas.find((r) => r.process.child.pid === pid);
+}
+
+/** The lease on each background duty that some process took: duty → holder's instance id, and when it expires. */
+function leases() {
+  return withPostgres(databaseUrl, async (db) => {
+    const { rows } = await sql<{ name: string; owner: string; expires_at: number }>`
+      select name, owner, expires_at::float8 as expires_at from leases order by name`.execute(db);
+    return rows;
+  });
+}
+
 /** The replica whose process runs the job (the owner id is host:pid:random). */
 async function runnerOf(jobId: string): Promise<Replica> {
   const { owner } = await jobRow(jobId);
-  const pid = Number(owner?.split(':')[1]);
-  const runner = replicas.find((r) => r.process.child.pid === pid);
+  const runner = replicaOf(owner);
   if (!runner) throw new Error(`job ${jobId} is owned by ${owner}, none of the replicas`);
   return runner;
 }
@@ -203,10 +217,40 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
     for (let e = await watcher.next(); e && (e.data?.reindexProgress.processed ?? 0) === 0; e = await watcher.next());
     runner.process.child.kill('SIGKILL');
     expect(await runner.process.exited).toBeNull();
+    replicas = others;
     const events = await watcher.rest();
     expect(events.at(-1)?.data?.reindexProgress).toMatchObject({ status: 'COMPLETED' });
     const row = await jobRow(reindex.id);
     expect(row).toMatchObject({ status: 'completed', processed: row.total });
     expect(others.map((r) => r.name)).toContain((await runnerOf(reindex.id)).name);
   }, 120_000);
+
+  it('hand their background duties to another replica when the one holding them is killed', async () => {
+    // The purge and the audit retention run at start: some replica took each; the worker and auto-summarize have not
+    // asked yet (no worker in these replicas, an hour before the first summary pass).
+    const before = await leases();
+    expect(before.map((l) => l.name)).toEqual(['audit-retention', 'purge']);
+    // Held by a live replica (the previous test may have killed the one that held them: they moved on, or will).
+    const holder = await vi.waitFor(
+      async () => {
+        const owner = (await leases()).find((l) => l.name === 'purge')?.owner ?? null;
+        const replica = replicaOf(owner);
+        if (!replica) throw new Error(`the purge is held by ${owner}, no live replica`);
+        return replica;
+      },
+      { timeout: 40_000, interval: 500 },
+    );
+    holder.process.child.kill('SIGKILL');
+    await holder.process.exited;
+    const survivors = replicas.filter((r) => r !== holder);
+    replicas = survivors;
+    // Once the dead holder's leases expire (LEASE_MS after its last renewal) a survivor's renewal round takes them.
+    await vi.waitFor(
+      async () => {
+        const now = await leases();
+        for (const lease of now) expect(survivors.map((r) => r.name)).toContain(replicaOf(lease.owner)?.name);
+      },
+      { timeout: 40_000, interval: 500 },
+    );
+  }, 60_000);
 });
