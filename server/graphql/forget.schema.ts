@@ -27,7 +27,7 @@ const ForgetReportRef = builder.objectRef<ForgetReport>('ForgetReport').implemen
     }),
     walEmptied: t.exposeBoolean('walEmptied', {
       description:
-        'Whether the write-ahead log was emptied at once; false while another process reads it (the hourly maintenance empties it).',
+        'Whether the write-ahead log was emptied at once. SQLite: false while another process reads it (the hourly maintenance empties it). PostgreSQL: always false; the erased tables were vacuumed, and its write-ahead log keeps the old rows until its segments are recycled after checkpoints.',
     }),
   }),
 });

@@ -51,8 +51,8 @@ export async function enqueueAllWithVectors(db: Db, now: number) {
 
 /** Whether changes to memories of this key are still queued for Qdrant. */
 export async function hasPendingFor(db: Db, apiKeyId: string) {
-  const { rows } = await sql<{ n: number }>`select exists (select 1 from qdrant_outbox o join memories m on m.pk = o.pk
-    where m.api_key_id = ${apiKeyId}) as n`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from qdrant_outbox o join memories m on m.pk = o.pk
+    where m.api_key_id = ${apiKeyId} limit 1) as pending`.execute(db);
   return rows[0]?.n === 1;
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
+import { storeKind } from '../db/store.ts';
 import { createVectorTriggers, dropVectorTriggers, NEVER_EXPIRES } from '../db/triggers.ts';
 import { enqueueStoredVectors } from './qdrant.repository.ts';
 import { flagAll } from './vector.repository.ts';
@@ -125,9 +126,12 @@ export async function nearestVectors(db: Db, query: Float32Array, quantization: 
   return rows;
 }
 
-/** Vectors of one key's memories (point lookups from the key's rows: a filter on the partition key would scan every vector). */
+/**
+ * Vectors of one key's memories in sqlite-vec (point lookups from the key's rows: a filter on the partition key would
+ * scan every vector). None on PostgreSQL, which keeps no vectors of its own (they live in Qdrant).
+ */
 export async function countVectorsOfKey(db: Db, apiKeyId: string): Promise<number> {
-  if (!(await vectorTableExists(db))) return 0;
+  if (storeKind(db) === 'postgres' || !(await vectorTableExists(db))) return 0;
   const { rows } = await sql<{ n: number }>`select count(*) as n from memories m join memory_vec v on v.memory_pk = m.pk
     where m.api_key_id = ${apiKeyId}`.execute(db);
   return rows[0]?.n ?? 0;

@@ -103,7 +103,11 @@ function RemovedReport({ report: r, ref }: { report: ForgetReport; ref: Ref<HTML
           <code>{r.auditApiKeyId}</code> (<a href={audit}>its entries</a>)
         </dd>
         <dt>Write-ahead log</dt>
-        <dd>{r.walEmptied ? 'emptied at once' : 'emptied by the hourly maintenance (another process was reading it)'}</dd>
+        <dd>
+          {r.walEmptied
+            ? 'emptied at once'
+            : 'not emptied at once: SQLite empties it at the hourly maintenance (another process was reading it); PostgreSQL keeps the old rows until its log segments are recycled'}
+        </dd>
       </dl>
     </section>
   );
