@@ -1,7 +1,6 @@
 import type { Db } from '../db/open.ts';
-import type { MemoryTypeValue } from '../db/schema.ts';
 import * as repo from './qdrant.repository.ts';
-import type { PointFields, QdrantIndex } from './qdrantIndex.ts';
+import { pointFields, type QdrantIndex } from './qdrantIndex.ts';
 import { flagAll } from './vector.repository.ts';
 
 /**
@@ -33,20 +32,4 @@ export async function carryOutbox(db: Db, index: QdrantIndex, batch: readonly { 
       entries.map((e) => e.pk),
     );
   });
-}
-
-/** A memory row's fields as its point's payload carries them. */
-export function pointFields(r: Awaited<ReturnType<typeof repo.lockMemories>>[number]): PointFields {
-  return {
-    pk: r.pk,
-    memoryId: r.id,
-    key: r.key,
-    apiKeyId: r.api_key_id,
-    sessionId: r.session_id,
-    type: r.type as MemoryTypeValue,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    updatedAt: r.updated_at,
-    archived: r.archived_by !== null,
-  };
 }

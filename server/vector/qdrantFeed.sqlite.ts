@@ -1,7 +1,6 @@
 import type { Db } from '../db/open.ts';
-import type { MemoryTypeValue } from '../db/schema.ts';
 import * as repo from './qdrant.repository.ts';
-import type { QdrantIndex } from './qdrantIndex.ts';
+import { pointFields, type QdrantIndex } from './qdrantIndex.ts';
 
 /**
  * How Qdrant follows the SQLite store, where it is a copy of the local sqlite-vec vectors: a queued upsert carries the
@@ -20,21 +19,7 @@ export async function carryOutbox(db: Db, index: QdrantIndex, batch: readonly { 
     db,
     batch.filter((b) => b.op === 'upsert').map((u) => u.pk),
   );
-  await index.upsert(
-    rows.map((r) => ({
-      pk: r.pk,
-      memoryId: r.id,
-      key: r.key,
-      apiKeyId: r.api_key_id,
-      sessionId: r.session_id,
-      type: r.type as MemoryTypeValue,
-      createdAt: r.created_at,
-      expiresAt: r.expires_at,
-      updatedAt: r.updated_at,
-      archived: r.archived_by !== null,
-      vector: toFloats(r.embedding, r.quantization),
-    })),
-  );
+  await index.upsert(rows.map((r) => ({ ...pointFields(r), vector: toFloats(r.embedding, r.quantization) })));
   // An upsert whose memory has no local vector yet is dropped here: storing that vector queues it again.
   await repo.removeFromOutbox(db, batch);
 }

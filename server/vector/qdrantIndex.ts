@@ -1,4 +1,5 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
+import type { MemoryTypeValue } from '../db/schema.ts';
 import { describeNetworkError } from '../embedding/providerHttp.ts';
 import { DomainError } from '../errors.ts';
 import { outsideErrorText } from '../redact.ts';
@@ -71,6 +72,33 @@ export interface QdrantPayload {
 
 /** The payload fields a change of a memory without new content rewrites (the outbox's "upsert" on PostgreSQL). */
 export type PointFields = Omit<VectorItem, 'vector' | 'content'>;
+
+/** A memory row's fields as its point's payload carries them. */
+export function pointFields(r: {
+  pk: number;
+  id: string;
+  key: string;
+  api_key_id: string;
+  session_id: string | null;
+  type: string;
+  created_at: number;
+  expires_at: number | null;
+  updated_at: number;
+  archived_by: string | null;
+}): PointFields {
+  return {
+    pk: r.pk,
+    memoryId: r.id,
+    key: r.key,
+    apiKeyId: r.api_key_id,
+    sessionId: r.session_id,
+    type: r.type as MemoryTypeValue,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    updatedAt: r.updated_at,
+    archived: r.archived_by !== null,
+  };
+}
 
 /**
  * Vectors in a Qdrant collection, behind the same contract as sqlite-vec. Every call has the connection's

@@ -1,8 +1,7 @@
 import type { Db } from '../db/open.ts';
 import * as repo from './qdrant.repository.ts';
 import type { QdrantService } from './qdrant.service.ts';
-import { pointFields } from './qdrantFeed.postgres.ts';
-import type { QdrantIndex } from './qdrantIndex.ts';
+import { pointFields, type QdrantIndex } from './qdrantIndex.ts';
 import { flagAll } from './vector.repository.ts';
 import {
   contentHash,
