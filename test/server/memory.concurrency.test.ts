@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessRecorder } from '../../server/memory/accessRecorder.ts';
 import { createMemory } from '../../server/memory/memory.service.ts';
 import { SettingsService } from '../../server/settings/settings.service.ts';
+import { keywordIndexFootprint } from '../helpers/keywordIndex.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { openTestStore, testStoreKind } from '../helpers/testStore.ts';
@@ -20,16 +21,6 @@ const rowsOf = (apiKeyId: string) =>
   app.database.db.selectFrom('memories').select(['id', 'key', 'content']).where('api_key_id', '=', apiKeyId).orderBy('pk').execute();
 const searchCount = (apiKeyId: string, search: string) =>
   app.ok(LIST_MEMORIES, { apiKeyId, search, limit: 1 }).then((d) => d.memories.totalCount as number);
-
-/** How big the keyword index is on disk: its segment rows, their bytes, and the pages of every FTS table. */
-function ftsFootprint() {
-  const sqlite = app.database.sqlite;
-  return {
-    dataRows: (sqlite.prepare('select count(*) as n from memories_fts_data').get() as { n: number }).n,
-    dataBytes: (sqlite.prepare('select coalesce(sum(length(block)), 0) as n from memories_fts_data').get() as { n: number }).n,
-    pages: (sqlite.prepare(`select count(*) as n from dbstat where name like 'memories_fts%'`).get() as { n: number }).n,
-  };
-}
 
 /**
  * Another process (like `mnemo token create` run beside the server) that takes the database's write lock,
@@ -130,15 +121,17 @@ describe('the keyword index only changes when indexed text changes', () => {
         create({ apiKeyId: 'conc-6', key: `k${i}`, content: `stable words number ${i}`, metadata: { v: 0 } }),
       ),
     );
-    const before = ftsFootprint();
+    const before = await keywordIndexFootprint(app.database);
 
-    const sqlite = app.database.sqlite;
-    const bump = sqlite.prepare('update memories set access_count = access_count + 1, last_accessed_at = ? where id = ?');
-    const markIndexed = sqlite.prepare('update memories set needs_reindex = 0 where id = ?');
+    const { db } = app.database;
     for (let i = 0; i < 200; i++) {
       const m = memories[i % memories.length]!;
-      bump.run(Date.now(), m.id);
-      markIndexed.run(m.id);
+      await db
+        .updateTable('memories')
+        .set((eb) => ({ access_count: eb('access_count', '+', 1), last_accessed_at: Date.now() }))
+        .where('id', '=', m.id)
+        .execute();
+      await db.updateTable('memories').set({ needs_reindex: 0 }).where('id', '=', m.id).execute();
     }
     for (const [i, m] of memories.entries()) {
       await app.ok(UPDATE_MEMORY, { id: m.id, input: { metadata: { v: i + 1 } } });
@@ -149,20 +142,20 @@ describe('the keyword index only changes when indexed text changes', () => {
     for (const m of memories) await app.ok(UPDATE_MEMORY, { id: m.id, input: { content: m.content, key: m.key } });
     for (let i = 0; i < 20; i++) await searchCount('conc-6', 'stable words');
 
-    expect(ftsFootprint()).toEqual(before);
+    expect(await keywordIndexFootprint(app.database)).toEqual(before);
     expect(await searchCount('conc-6', 'stable')).toBe(20);
   });
 
   it('reindexes a memory whose content changes: new words are found, old ones no longer', async () => {
     const m = await create({ apiKeyId: 'conc-7', key: 'pet', content: 'The user owns a parrot' });
     expect(await searchCount('conc-7', 'parrot')).toBe(1);
-    const before = ftsFootprint();
+    const before = await keywordIndexFootprint(app.database);
 
     await app.ok(UPDATE_MEMORY, { id: m.id, input: { content: 'The user owns a tortoise' } });
 
     expect(await searchCount('conc-7', 'tortoise')).toBe(1);
     expect(await searchCount('conc-7', 'parrot')).toBe(0);
-    expect(ftsFootprint()).not.toEqual(before);
+    expect(await keywordIndexFootprint(app.database)).not.toEqual(before);
   });
 
   it('reindexes a memory whose key changes', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClearMemoriesMutationVariables } from '../generated/graphql.ts';
+import { indexedMatches } from '../helpers/keywordIndex.ts';
 import {
   CLEAR_MEMORIES,
   CREATE_MEMORY,
@@ -38,8 +39,7 @@ const countOf = async (apiKeyId: string) =>
       .where('api_key_id', '=', apiKeyId)
       .executeTakeFirstOrThrow()
   ).n;
-const indexedMatches = (word: string) =>
-  app.database.sqlite.prepare('select rowid from memories_fts where memories_fts match ?').all(`"${word}"`).length;
+const indexed = (word: string) => indexedMatches(app.database, word);
 const setRetention = (retentionDays: number) => app.ok(UPDATE_SETTINGS, { input: { retentionDays } });
 
 describe('expiry', () => {
@@ -166,10 +166,10 @@ describe('clearing memories', () => {
       { apiKeyId: 'life-clr-5', key: 'a', content: 'quokkaesque animals' },
       { apiKeyId: 'life-clr-5-other', key: 'a', content: 'wombatlike animals' },
     ]);
-    expect(indexedMatches('quokkaesque')).toBe(1);
+    expect(await indexed('quokkaesque')).toBe(1);
     await clear({ apiKeyId: 'life-clr-5' });
-    expect(indexedMatches('quokkaesque')).toBe(0);
-    expect(indexedMatches('wombatlike')).toBe(1);
+    expect(await indexed('quokkaesque')).toBe(0);
+    expect(await indexed('wombatlike')).toBe(1);
     expect((await list({ apiKeyId: 'life-clr-5-other', search: 'wombatlike' })).totalCount).toBe(1);
   });
 
@@ -186,7 +186,7 @@ describe('clearing memories', () => {
     expect(await countOf('life-clr-big')).toBe(20_000);
     expect(await clear({ apiKeyId: 'life-clr-big' })).toBe(20_000);
     expect(await countOf('life-clr-big')).toBe(0);
-    expect(indexedMatches('bulk')).toBe(0);
+    expect(await indexed('bulk')).toBe(0);
   }, 120_000);
 });
 

@@ -4,6 +4,7 @@ import { runCli } from '../../server/cli.ts';
 import { PurgeRunner } from '../../server/jobs/purge.ts';
 import { createLogger } from '../../server/logger.ts';
 import { purgeMemories } from '../../server/memory/purge.service.ts';
+import { indexedMatches } from '../helpers/keywordIndex.ts';
 import { CREATE_MEMORY, GET_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, type MemoryInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreArgs, testStoreKind } from '../helpers/testStore.ts';
@@ -35,8 +36,7 @@ const rowsOf = async (apiKeyId: string) =>
       .where('api_key_id', '=', apiKeyId)
       .executeTakeFirstOrThrow()
   ).n;
-const indexed = (word: string) =>
-  app.database.sqlite.prepare('select rowid from memories_fts where memories_fts match ?').all(`"${word}"`).length;
+const indexed = (word: string) => indexedMatches(app.database, word);
 const STATS = `query Stats($apiKeyId: String, $includeExpired: Boolean) {
   memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) { stats { totalEntries hiddenByExpiry hiddenByRetention nextPurgeAt } } }`;
 /** Rows of one key last written 90 days ago: out of the default retention window and its grace days. */
@@ -55,7 +55,7 @@ describe('the purge', () => {
 
     expect(await listed(k)).toEqual(['grace', 'live']);
     expect((await app.ok(GET_MEMORY, { id: gone.id })).memory).toBeNull();
-    expect(indexed('zebrafoxtrot')).toBe(0);
+    expect(await indexed('zebrafoxtrot')).toBe(0);
   });
 
   it('deletes memories last written before the retention window more than purgeGraceDays ago', async () => {
