@@ -131,17 +131,31 @@ async function createWritePath(db: Kysely<any>) {
     await sql`create trigger ${sql.raw(name)} ${sql.raw(timing)} on memories for each row
       ${sql.raw(when ? `when (${when})` : '')} execute function ${sql.raw(name)}()`.execute(db);
   };
+  // Once per statement, with its rows as the transition table `changed`.
+  const statementTrigger = async (name: string, event: 'insert' | 'delete', body: ReturnType<typeof sql>) => {
+    await sql`create function ${sql.raw(name)}() returns trigger language plpgsql as $$
+      begin ${body} return null; end $$`.execute(db);
+    await sql`create trigger ${sql.raw(name)} after ${sql.raw(event)} on memories
+      referencing ${sql.raw(event === 'insert' ? 'new' : 'old')} table as changed
+      for each statement execute function ${sql.raw(name)}()`.execute(db);
+  };
 
-  await trigger(
+  // Per statement, per key: a row-level trigger would update a key's one counter row once per memory, and in one
+  // transaction PostgreSQL makes each of those updates walk the row's growing chain of versions (clearing 20,000
+  // memories of a key took half a minute). A moved key stays row-level: transition tables refuse a column list.
+  await statementTrigger(
     'memory_counts_insert',
-    'after insert',
-    sql`insert into memory_counts (api_key_id, memories) values (new.api_key_id, 1)
-      on conflict (api_key_id) do update set memories = memory_counts.memories + 1;`,
+    'insert',
+    sql`insert into memory_counts (api_key_id, memories)
+        select api_key_id, count(*) from changed group by api_key_id order by api_key_id
+      on conflict (api_key_id) do update set memories = memory_counts.memories + excluded.memories;`,
   );
-  await trigger(
+  await statementTrigger(
     'memory_counts_delete',
-    'after delete',
-    sql`update memory_counts set memories = memories - 1 where api_key_id = old.api_key_id;`,
+    'delete',
+    sql`update memory_counts set memories = memories - gone.n
+      from (select api_key_id, count(*) as n from changed group by api_key_id) as gone
+      where memory_counts.api_key_id = gone.api_key_id;`,
   );
   await trigger(
     'memory_counts_move',

@@ -24,13 +24,13 @@ export const TRIGGERS: readonly {
   {
     name: 'memories_fts_insert',
     fires: 'after insert on memories',
-    does: "adds the memory's words to the keyword index: memories_fts (SQLite: as they are and prefixed with its key's tenant terms), memory_search and its key's memory_search_stats (PostgreSQL)",
+    does: "adds the memory's words to the keyword index: memories_fts (SQLite: as they are and prefixed with its key's tenant terms), memory_search and its key's memory_search_stats (PostgreSQL: once per statement, each key's stats row updated once)",
     createdBy: 'migration 009; PostgreSQL: its migration 002',
   },
   {
     name: 'memories_fts_delete',
     fires: 'after delete on memories',
-    does: "removes its words from the keyword index (SQLite: from the index's segments too, secure-delete: no deleted term stays in the file)",
+    does: "removes its words from the keyword index (SQLite: from the index's segments too, secure-delete: no deleted term stays in the file; PostgreSQL: once per statement, as on insert)",
     createdBy: 'migration 009; PostgreSQL: its migration 002',
   },
   {
@@ -42,10 +42,15 @@ export const TRIGGERS: readonly {
   {
     name: 'memory_counts_insert',
     fires: 'after insert on memories',
-    does: "counts the row in memory_counts, its key's N for BM25",
+    does: "counts the row in memory_counts, its key's N for BM25 (PostgreSQL: once per statement, each key's row updated once)",
     createdBy: 'migration 004',
   },
-  { name: 'memory_counts_delete', fires: 'after delete on memories', does: 'counts it out', createdBy: 'migration 004' },
+  {
+    name: 'memory_counts_delete',
+    fires: 'after delete on memories',
+    does: 'counts it out (PostgreSQL: once per statement, as on insert)',
+    createdBy: 'migration 004',
+  },
   {
     name: 'memory_counts_move',
     fires: 'after update of api_key_id, when it changed',
