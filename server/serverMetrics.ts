@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
-import { databaseFile } from './db/open.ts';
 import { REINDEX_JOB_STATES } from './db/schema.ts';
+import { storeSize } from './db/storeSize.ts';
 import { reindexFigures } from './jobs/reindex.repository.ts';
 import { memoriesByState } from './memory/memory.repository.ts';
 import type { Services } from './services.ts';
@@ -31,17 +30,12 @@ export function registerServerMetrics(services: Services) {
       for (const [state, n] of Object.entries(states.value)) gauge.set({ state }, n);
     },
   });
-  let file: Promise<string | null> | null = null;
   metrics.addGauge({
     name: 'mnemo_database_bytes',
-    help: 'Size on disk of the database file and of its write-ahead log.',
+    help: "Size on disk of the database: on SQLite its file (db) and write-ahead log (wal); on PostgreSQL the database (db), whose write-ahead log is the whole cluster's.",
     labelNames: ['file'] as const,
     collect: async (gauge) => {
-      file ??= databaseFile(db);
-      const main = await file;
-      if (!main) return;
-      gauge.set({ file: 'db' }, fileSize(main));
-      gauge.set({ file: 'wal' }, fileSize(`${main}-wal`));
+      for (const [file, bytes] of Object.entries(await storeSize(db))) gauge.set({ file }, bytes);
     },
   });
   const reindex = oncePerScrape(() => reindexFigures(db));
@@ -118,12 +112,4 @@ function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
     pending ??= read().finally(() => setImmediate(() => (pending = null)));
     return pending;
   };
-}
-
-function fileSize(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
 }

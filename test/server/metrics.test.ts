@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREATE_MEMORY, GET_SETTINGS, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { startTestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
+import { startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { tokensUsed items { content } } }`;
@@ -9,7 +10,7 @@ const SECRET_CONTENT = 'the vault combination is 31-41-59';
 const SECRET_QUERY = 'which vault combination';
 const API_KEY = 'key_metrics_tenant_7f3a';
 
-let app: TestApp;
+let app: VectorApp;
 let gatewayToken: string;
 
 const scrape = (token: string | null = METRICS_TOKEN) =>
@@ -26,13 +27,16 @@ const sample = (text: string, series: string) => {
 };
 
 beforeAll(async () => {
-  app = await startTestApp({ engine: topicEngine(topicModelDir()), app: { metricsToken: METRICS_TOKEN } });
+  // Memories are embedded: in sqlite-vec on SQLite, in a Qdrant double on PostgreSQL (where vectors live in Qdrant only).
+  app = await startVectorApp({ engine: topicEngine(topicModelDir()), app: { metricsToken: METRICS_TOKEN } });
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true, strategy: 'HYBRID' } });
   await app.services.vectors.loadForJob();
   gatewayToken = await app.mintToken({ apiKeyId: API_KEY });
   await app.ok(CREATE_MEMORY, { input: { apiKeyId: API_KEY, key: 'vault', content: SECRET_CONTENT } });
   await app.ok(RETRIEVE, { input: { apiKeyId: API_KEY, query: SECRET_QUERY } }, gatewayToken);
   await app.gql(GET_SETTINGS, {}, gatewayToken);
+  // What the background worker does next: the outbox reaches Qdrant, so the scrape sees it empty on both stores.
+  if (app.qdrant) await app.services.vectors.syncRemote(10_000);
 });
 afterAll(() => app.close());
 
