@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { mergeKeywordIndex } from '../../server/db/maintenance.ts';
+import type { NewMemoryRow } from '../../server/db/schema.ts';
 import { contentKey } from '../../server/memory/memory.ts';
 import { countTokens } from '../../server/tokenCount.ts';
 import type { BenchStore } from './benchStore.ts';
@@ -41,22 +42,6 @@ export function keyWeights(apiKeys: number): number[] {
   return raw.map((w) => w / total);
 }
 
-interface SeedRow {
-  id: string;
-  api_key_id: string;
-  session_id: string | null;
-  type: string;
-  key: string;
-  content: string;
-  metadata: string;
-  tokens: number;
-  created_at: number;
-  updated_at: number;
-  expires_at: number | null;
-  needs_reindex: number;
-  access_count: number;
-}
-
 /**
  * Adds `count` memories the way the service would store them (content keys, o200k token counts, keyword index via the
  * store's triggers) but without the service's validation or per-row awaits: on SQLite through better-sqlite3 prepared
@@ -80,7 +65,7 @@ export async function seedMemories(store: BenchStore, opts: SeedOptions): Promis
     const i = cumulative.findIndex((c) => r < c);
     return i === -1 ? apiKeys - 1 : i;
   };
-  const nextRow = (offset: number): SeedRow => {
+  const nextRow = (offset: number): NewMemoryRow => {
     const apiKeyId = apiKeyName(chooseKey(offset));
     const content = sentence(random);
     const createdAt = now - Math.floor(random() * days * DAY);
@@ -123,7 +108,7 @@ export async function seedMemories(store: BenchStore, opts: SeedOptions): Promis
   return perKey;
 }
 
-type NextRow = (offset: number) => SeedRow;
+type NextRow = (offset: number) => NewMemoryRow;
 type Counted = (apiKeyIds: readonly string[]) => void;
 
 function sqliteWriter(sqlite: SQLite.Database, nextRow: NextRow, counted: Counted) {
@@ -159,7 +144,7 @@ function postgresWriter(store: BenchStore, nextRow: NextRow, counted: Counted) {
         const rows = Array.from({ length: Math.min(1000, target - added()) }, (_, i) => nextRow(i));
         const inserted = await store.db
           .insertInto('memories')
-          .values(rows as never)
+          .values(rows)
           .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
           .returning('api_key_id')
           .execute();
