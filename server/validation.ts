@@ -39,6 +39,12 @@ export const LIMITS = {
  */
 export const isWellFormed = (s: string) => s.isWellFormed();
 export const notWellFormed = (what: string) => `${what} is not well-formed Unicode (it holds a lone surrogate)`;
+/**
+ * U+0000 is refused in every text, on both stores: PostgreSQL's text and jsonb cannot hold it, and one contract for both
+ * stores means SQLite does not accept what PostgreSQL would have to turn away.
+ */
+export const holdsNul = (s: string) => s.includes('\0');
+export const nulRefused = (what: string) => `${what} holds a NUL character (U+0000), and NUL characters are not accepted`;
 
 /** Well-formed text (content, names, search words). */
 export const text = (what: string) => z.string().refine(isWellFormed, notWellFormed(what));
@@ -123,12 +129,13 @@ export const metadataSchema = jsonObject('metadata', { maxDepth: LIMITS.metadata
 
 /**
  * The refusal for a caller's JSON arguments (GraphQL variables, an MCP tool's arguments) that hold a string or an object key
- * that is not well-formed Unicode, naming where it lies ('input.memories[3].content'); null when all of it is well-formed.
+ * that is not well-formed Unicode or holds U+0000, naming where it lies ('input.memories[3].content'); null when all of it is well-formed.
  */
 export function illFormedArguments(value: unknown): string | null {
-  const { illFormedAt, protoKeyIn } = inspectJson(value, '$');
+  const { illFormedAt, nulAt, protoKeyIn } = inspectJson(value, '$');
   const where = (at: string) => at.replace(/\$\.?/, '');
   if (illFormedAt !== null) return notWellFormed(where(illFormedAt));
+  if (nulAt !== null) return nulRefused(where(nulAt));
   // Validation copies objects key by key, and a copied "__proto__" key becomes the copy's prototype instead of data: it
   // would vanish while the write reports success. Refused wherever it lies, so the rule is one line to document.
   if (protoKeyIn !== null) return `${where(protoKeyIn) || 'the arguments'} have a key named __proto__, which mnemo cannot store`;
@@ -138,8 +145,8 @@ export function illFormedArguments(value: unknown): string | null {
 /**
  * Walks a JSON value without recursion (any depth is safe): how deeply it nests (a scalar is 0, {} is 1), stopping once
  * past `maxDepth`, and where its first string or object key that is not well-formed lies, as a path from `root`
- * ('input.memories[3].content'; for a key, the object holding it), or null; and the first object holding a key named
- * __proto__ (`protoKeyIn`), or null.
+ * ('input.memories[3].content'; for a key, the object holding it), or null; likewise the first holding U+0000 (`nulAt`),
+ * or null; and the first object holding a key named __proto__ (`protoKeyIn`), or null.
  */
 export function inspectJson(value: unknown, root: string, maxDepth = Number.POSITIVE_INFINITY) {
   interface Node {
@@ -155,17 +162,19 @@ export function inspectJson(value: unknown, root: string, maxDepth = Number.POSI
   };
   let depth = 0;
   let protoKeyIn: string | null = null;
+  let nulAt: string | null = null;
   const stack: Node[] = [{ value, depth: 0, parent: null, segment: root }];
   for (let node = stack.pop(); node; node = stack.pop()) {
     const v = node.value;
     if (typeof v === 'string') {
-      if (!isWellFormed(v)) return { depth, illFormedAt: pathOf(node), protoKeyIn };
+      if (!isWellFormed(v)) return { depth, illFormedAt: pathOf(node), nulAt, protoKeyIn };
+      if (holdsNul(v)) nulAt ??= pathOf(node);
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
     const level = node.depth + 1;
     depth = Math.max(depth, level);
-    if (depth > maxDepth) return { depth, illFormedAt: null, protoKeyIn };
+    if (depth > maxDepth) return { depth, illFormedAt: null, nulAt, protoKeyIn };
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth: level, parent: node, segment: `[${i}]` });
       continue;
@@ -173,12 +182,13 @@ export function inspectJson(value: unknown, root: string, maxDepth = Number.POSI
     const entries = Object.entries(v);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, item] = entries[i]!;
-      if (!isWellFormed(key)) return { depth, illFormedAt: `a field name in ${pathOf(node)}`, protoKeyIn };
+      if (!isWellFormed(key)) return { depth, illFormedAt: `a field name in ${pathOf(node)}`, nulAt, protoKeyIn };
+      if (holdsNul(key)) nulAt ??= `a field name in ${pathOf(node)}`;
       if (key === '__proto__') protoKeyIn ??= pathOf(node);
       stack.push({ value: item, depth: level, parent: node, segment: `.${key}` });
     }
   }
-  return { depth, illFormedAt: null, protoKeyIn };
+  return { depth, illFormedAt: null, nulAt, protoKeyIn };
 }
 
 /** Validates with a schema; a failure becomes one BAD_USER_INPUT error naming every problem. */

@@ -75,6 +75,16 @@ describe('arguments that do not fit the schema are a BAD_USER_INPUT tool error',
     });
   });
 
+  it.each([
+    ['memory_search', { query: 'editor \u0000' }, 'query'],
+    ['memory_add', { type: 'factual', key: 'k', content: 'x', metadata: { nested: ['a\u0000b'] } }, 'metadata.nested[0]'],
+  ])('refuses text of %s holding U+0000, as GraphQL does: %j', async (tool, args, field) => {
+    expect(await callError(agent, tool, args)).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: `${field} holds a NUL character (U+0000), and NUL characters are not accepted`,
+    });
+  });
+
   it('lists the memory types when given one that does not exist', async () => {
     const error = await callError(agent, 'memory_add', { type: 'preference', key: 'k', content: 'x' });
     expect(error).toEqual({
@@ -109,7 +119,7 @@ describe('content and text that reach the store', () => {
     expect((await callError(agent, 'memory_add', { type: 'factual', key: ' ', content: 'x' })).message).toBe('key must not be empty');
   });
 
-  it.each(['"unbalanced', 'editor AND OR NOT', 'NEAR(editor helix, 2)', 'content:helix', 'edi* ^helix {col} (', '\u0000\uFFFF🙂'])(
+  it.each(['"unbalanced', 'editor AND OR NOT', 'NEAR(editor helix, 2)', 'content:helix', 'edi* ^helix {col} (', '\u0001\uFFFF🙂'])(
     'searches FTS5 syntax in the query as plain words, never as an error: %j',
     async (query) => {
       const searched = await call(agent, memorySearch, { query, strategy: 'HYBRID' });

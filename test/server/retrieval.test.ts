@@ -93,7 +93,8 @@ describe('keyword retrieval', () => {
     'SELECT * FROM memories; --',
     `'; DROP TABLE memories; --`,
     '{content key} : x',
-    '\u0000\u0001',
+    // U+0000 is refused in every argument (wellFormed.test.ts); the other control characters are accepted.
+    '\u0001\u001f',
     'x'.repeat(70_000),
     'word '.repeat(13_000),
   ];
@@ -114,14 +115,18 @@ describe('keyword retrieval', () => {
     }
   });
 
-  it('never fails on any string (property)', async () => {
+  // U+0000 is refused in every argument with BAD_USER_INPUT (wellFormed.test.ts); any other string is searched.
+  it('never fails on any string without U+0000 (property)', async () => {
     const apiKeyId = key();
     await create({ apiKeyId, content: 'Some memory with words' });
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 200 }), async (query) => {
-        const res = await app.gql(PREVIEW, { input: { apiKeyId, query } });
-        return res.errors === undefined;
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'binary', maxLength: 200 }).filter((q) => !q.includes('\0')),
+        async (query) => {
+          const res = await app.gql(PREVIEW, { input: { apiKeyId, query } });
+          return res.errors === undefined;
+        },
+      ),
       { numRuns: 150 },
     );
   });

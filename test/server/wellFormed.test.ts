@@ -41,6 +41,15 @@ function expectNotWellFormed(res: GraphQLResponse, field: string) {
   expect(error.message).toContain('not well-formed Unicode');
 }
 
+function expectNulRefused(res: GraphQLResponse, field: string) {
+  const error = onlyError(res);
+  expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+  expect(error.message).toContain(field);
+  expect(error.message).toContain('NUL characters are not accepted');
+}
+/** Text mnemo stores: any code points but U+0000, which it refuses on both stores (PostgreSQL's text cannot hold it). */
+const withoutNul = (s: string) => !s.includes('\0');
+
 describe('a token bound to an API key that is not well-formed Unicode', () => {
   it.each(['tenant_\ud800', 'tenant_\udc00', 'tenant_\udc00\ud800'])('is refused (%j), and no token is minted', async (apiKeyId) => {
     const before = await tokenCount();
@@ -91,13 +100,18 @@ describe('identifiers', () => {
 });
 
 describe('any API key, through the API (property)', () => {
-  it('is refused with BAD_USER_INPUT when it is not well-formed, and otherwise names exactly one tenant', async () => {
+  it('is refused with BAD_USER_INPUT when it is not well-formed or holds U+0000, and otherwise names exactly one tenant', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(codeUnits(), illFormed), async (apiKeyId) => {
         const before = await rowCount();
         const res = await app.gql(CREATE_MEMORY, { input: { apiKeyId, content: `memory of ${JSON.stringify(apiKeyId)}` } });
         if (!apiKeyId.isWellFormed()) {
           expectNotWellFormed(res, 'apiKeyId');
+          expect(await rowCount()).toBe(before);
+          return;
+        }
+        if (!withoutNul(apiKeyId)) {
+          expectNulRefused(res, 'apiKeyId');
           expect(await rowCount()).toBe(before);
           return;
         }
@@ -115,7 +129,7 @@ describe('any API key, through the API (property)', () => {
   });
 
   it('two distinct well-formed names never see each other’s memories', async () => {
-    const name = fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== '');
+    const name = fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== '' && withoutNul(s));
     await fc.assert(
       fc.asyncProperty(name, name, async (a, b) => {
         fc.pre(a.trim() !== b.trim());
@@ -165,11 +179,17 @@ describe('every text field, through the API (property)', () => {
     );
   });
 
-  it('stores well-formed text of any code points exactly as sent', async () => {
+  it.each(fields)('%s is refused with BAD_USER_INPUT when it holds U+0000, and nothing is stored', async (field, query, vars) => {
+    const before = [await rowCount(), await tokenCount()];
+    expectNulRefused(await app.gql(query, vars('before\0after')), field);
+    expect([await rowCount(), await tokenCount()]).toEqual(before);
+  });
+
+  it('stores well-formed text of any code points but U+0000 exactly as sent', async () => {
     await fc.assert(
       fc.asyncProperty(
         // "__proto__" is refused as a metadata key (memory.crud.test.ts), so it cannot be a key here.
-        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '' && s !== '__proto__'),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '' && s !== '__proto__' && withoutNul(s)),
         async (content) => {
           const { createMemory } = await app.ok(CREATE_MEMORY, {
             input: { apiKeyId: 'wf-exact', key: randomUUID(), content, metadata: { [content]: content } },
