@@ -1,13 +1,13 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026_12_02_001_initial.ts';
 import * as keywordIndex from './2026_12_02_002_keyword_index.ts';
-import * as storeCopy from './2026_12_02_005_store_copy.ts';
+import * as storeCopy from './2026_12_02_003_store_copy.ts';
 import * as replicaCoordination from './2026_12_02_004_replica_coordination.ts';
 
 /** Every PostgreSQL migration by name, in order; listed statically like the SQLite ones (../index.ts). */
 export const postgresMigrations: Record<string, Migration> = {
   '2026_12_02_001_initial': initial,
   '2026_12_02_002_keyword_index': keywordIndex,
-  '2026_12_02_005_store_copy': storeCopy,
+  '2026_12_02_003_store_copy': storeCopy,
   '2026_12_02_004_replica_coordination': replicaCoordination,
 };

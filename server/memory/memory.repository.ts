@@ -4,9 +4,9 @@ import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../
 import { storeKind } from '../db/store.ts';
 import * as postgresText from '../db/textMatch.postgres.ts';
 import * as sqliteText from '../db/textMatch.sqlite.ts';
+import type { KeywordMatches } from './keywordSearch.ts';
 import * as postgresUpsert from './memoryUpsert.postgres.ts';
 import * as sqliteUpsert from './memoryUpsert.sqlite.ts';
-import type { KeywordMatches } from './keywordSearch.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
 export interface MemoryFilter {
