@@ -24,6 +24,12 @@ export interface ModelApiDouble {
   readonly requests: RecordedRequest[];
   /** Makes the next `times` requests (default 1; Infinity for all) fail or misbehave as described. */
   inject(fault: Fault, times?: number): void;
+  /**
+   * Holds every embeddings request with an input containing `text` until release(), then answers them as usual, and
+   * those after: a job that embeds can be caught while it runs, without relying on timing. `reached` resolves once one
+   * is held.
+   */
+  hold(text: string): { reached: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -72,6 +78,7 @@ export async function startModelApi(options: ModelApiOptions = {}): Promise<Mode
   const maxInputTokens = options.maxInputTokens ?? 8191;
   const requests: RecordedRequest[] = [];
   const faults: { fault: Fault; remaining: number }[] = [];
+  const holds = new Set<{ text: string; reach(): void; released: Promise<void> }>();
 
   const nextFault = (): Fault | null => {
     const next = faults[0];
@@ -80,9 +87,15 @@ export async function startModelApi(options: ModelApiOptions = {}): Promise<Mode
     return next.fault;
   };
 
+  const heldBy = (body: unknown) => {
+    const input = (body as { input?: unknown } | null)?.input;
+    const texts = (Array.isArray(input) ? input : [input]).filter((text): text is string => typeof text === 'string');
+    return [...holds].find((hold) => texts.some((text) => text.includes(hold.text)));
+  };
+
   const server = createServer((req, res) => {
     void readBody(req).then(
-      (raw) => {
+      async (raw) => {
         let body: unknown = raw;
         try {
           body = JSON.parse(raw);
@@ -97,6 +110,12 @@ export async function startModelApi(options: ModelApiOptions = {}): Promise<Mode
 
         const authError = apiKey === null ? null : checkAuth(req.headers.authorization, apiKey);
         if (authError) return send(res, 401, endpoint === '/v1/rerank' ? { message: authError.error.message } : authError);
+
+        const hold = endpoint === '/v1/embeddings' ? heldBy(body) : undefined;
+        if (hold) {
+          hold.reach();
+          await hold.released;
+        }
 
         const fault = nextFault();
         switch (fault?.kind) {
@@ -149,6 +168,21 @@ export async function startModelApi(options: ModelApiOptions = {}): Promise<Mode
     requests,
     inject(fault, times = 1) {
       faults.push({ fault, remaining: times });
+    },
+    hold(text) {
+      let reach!: () => void;
+      const reached = new Promise<void>((resolve) => (reach = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const hold = { text, reach, released };
+      holds.add(hold);
+      return {
+        reached,
+        release: () => {
+          holds.delete(hold);
+          release();
+        },
+      };
     },
     close() {
       // Hanging requests would otherwise keep close() waiting for ever.

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
 import { writeStaticModel } from '../helpers/models.ts';
-import { type E2E, screenshot, startE2E } from './harness.ts';
+import { type E2E, modelApiEnv, screenshot, startE2E } from './harness.ts';
 
 const WORDS = [
   'the',
@@ -28,46 +29,48 @@ const WORDS = [
   'and',
 ];
 const MODEL = 'e2e/static-words';
-const FIRST_BATCH = 300;
-/** Enough memories, embedded one per batch, that a full reindex runs for seconds: long enough to watch and cancel. */
-const SECOND_BATCH = 3700;
+const MEMORIES = 100;
+/** A word every memory has and the model's test call does not: what the model API double holds to catch a job running. */
+const IN_EVERY_MEMORY = 'note';
 
 let e2e: E2E;
+let api: ModelApiDouble;
 let models: string;
 
 const memory = (i: number) => ({
   apiKeyId: i % 2 === 0 ? 'acme' : 'globex',
-  content: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 13 + 5) % WORDS.length]} note ${i}`,
+  content: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 13 + 5) % WORDS.length]} ${IN_EVERY_MEMORY} ${i}`,
 });
 
-async function seed(from: number, count: number) {
-  for (let start = from; start < from + count; start += 500) {
-    const rows = Array.from({ length: Math.min(500, from + count - start) }, (_, k) => memory(start + k));
-    const { importMemories } = await e2e.gql(
-      'mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
-      { m: rows },
-    );
-    expect(importMemories).toEqual({ imported: rows.length, rejected: [] });
-  }
-}
-
 beforeAll(async () => {
+  // The embedding model is an API (the double), as in production, so that a test can hold a job's calls; the static
+  // model is there to switch to.
+  api = await startModelApi();
   models = mkdtempSync(path.join(tmpdir(), 'mnemo-e2e-models-'));
-  writeStaticModel(path.join(models, MODEL), { vocab: [...WORDS, 'note'].filter((w, i, a) => a.indexOf(w) === i), dim: 32 });
+  writeStaticModel(path.join(models, MODEL), { vocab: [...WORDS, IN_EVERY_MEMORY].filter((w, i, a) => a.indexOf(w) === i), dim: 32 });
   e2e = await startE2E({
     env: {
+      ...modelApiEnv(api),
       MEMORY_STATIC_MODEL: MODEL,
       MEMORY_STATIC_CACHE_DIR: models,
       // No background worker: memories stay pending until a reindex embeds them.
       MEMORY_WORKER_INTERVAL_MS: '0',
-      // One memory per batch: every batch is a progress event, and a few thousand memories take seconds.
+      // One memory per batch: every batch is a progress event, and a job cancelled at its first batch has most left.
       MEMORY_EMBEDDING_BATCH_SIZE: '1',
+      // No embedding cache: a forced reindex calls the model again, where the double can hold it.
+      MEMORY_EMBEDDING_CACHE_MAX: '0',
     },
   });
-  await seed(0, FIRST_BATCH);
+  const { importMemories } = await e2e.gql(
+    'mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
+    { m: Array.from({ length: MEMORIES }, (_, i) => memory(i)) },
+  );
+  expect(importMemories).toEqual({ imported: MEMORIES, rejected: [] });
 }, 120_000);
 
 afterAll(async () => {
+  // The double first: a job still held (a test failed) then fails its batches instead of keeping mnemo from stopping.
+  await api?.close();
   await e2e?.close();
   if (models) rmSync(models, { recursive: true, force: true });
 });
@@ -85,14 +88,14 @@ describe('the Engine tab', () => {
     expect(database).toContain('mnemo.db');
     const keyword = page.getByRole('article', { name: 'Keyword status' });
     await expect(keyword.textContent()).resolves.toContain('Ready');
-    await expect(keyword.textContent()).resolves.toContain(String(FIRST_BATCH));
+    await expect(keyword.textContent()).resolves.toContain(String(MEMORIES));
     const vectors = page.getByRole('article', { name: 'Vector store status' });
     await vectors.getByText('Pending', { exact: true }).waitFor();
-    await expect(vectors.textContent()).resolves.toMatch(new RegExp(`Pending reindex\\s*${FIRST_BATCH}`));
+    await expect(vectors.textContent()).resolves.toMatch(new RegExp(`Pending reindex\\s*${MEMORIES}`));
     const qdrant = await page.getByRole('article', { name: 'Qdrant status' }).textContent();
     expect(qdrant).toContain('Not configured');
     expect(qdrant).toContain('Until then vectors live in sqlite-vec');
-    await expect(page.getByRole('article', { name: 'Embedding status' }).textContent()).resolves.toContain(MODEL);
+    await expect(page.getByRole('article', { name: 'Embedding status' }).textContent()).resolves.toContain('embed-1');
     await expect(page.getByRole('article', { name: 'Rerank status' }).textContent()).resolves.toContain('Off');
     await page.getByText('No reindex has run yet.').waitFor();
   });
@@ -103,12 +106,12 @@ describe('the Engine tab', () => {
     await job().getByText('Completed').waitFor({ timeout: 30_000 });
     expect(await progressOf()).toBe(100);
     const text = await job().textContent();
-    expect(text).toContain(`${FIRST_BATCH} / ${FIRST_BATCH}`);
+    expect(text).toContain(`${MEMORIES} / ${MEMORIES}`);
     expect(text).toMatch(/Failures\s*0/);
     // The status cards follow: every memory has its vector now.
     const vectors = page.getByRole('article', { name: 'Vector store status' });
     await vectors.getByText('Ready').waitFor();
-    await expect(vectors.textContent()).resolves.toMatch(new RegExp(`Rows\\s*${FIRST_BATCH}`));
+    await expect(vectors.textContent()).resolves.toMatch(new RegExp(`Rows\\s*${MEMORIES}`));
     await page.getByRole('article', { name: 'Embedding status' }).getByText('Ready').waitFor();
     // Let the bar's width transition finish before the picture.
     await page.waitForFunction(() => {
@@ -120,32 +123,37 @@ describe('the Engine tab', () => {
   });
 
   it('follows a job started outside the page, live', async () => {
-    await seed(FIRST_BATCH, SECOND_BATCH);
-    const total = FIRST_BATCH + SECOND_BATCH;
+    const hold = api.hold(IN_EVERY_MEMORY);
     const { reindex } = await e2e.gql('mutation { reindex(force: true) { id status total } }');
-    expect(reindex).toMatchObject({ status: 'RUNNING', total });
-    // Found by the poll and followed to its end. How far it got before the page found it depends on the
-    // machine's speed, so only the discovery and the end are asserted; the bar moving over SSE is the
-    // "Reindex now" test's subject.
+    expect(reindex).toMatchObject({ status: 'RUNNING', total: MEMORIES });
+    await hold.reached;
+    // Found by the page's poll while its first batch is held, then followed to its end.
     await job().getByText(reindex.id.slice(0, 8)).waitFor({ timeout: 10_000 });
-    await job().getByText('Completed').waitFor({ timeout: 60_000 });
+    await job().getByText('Running').waitFor();
+    hold.release();
+    await job().getByText('Completed').waitFor({ timeout: 30_000 });
     expect(await progressOf()).toBe(100);
-    const figure = total.toLocaleString('en-US').replace(',', ',?');
-    await expect(job().textContent()).resolves.toMatch(new RegExp(`${figure} / ${figure}`));
-  }, 90_000);
+    await expect(job().textContent()).resolves.toContain(`${MEMORIES} / ${MEMORIES}`);
+  }, 60_000);
 
   it('cancels a running full reindex', async () => {
     const { page } = e2e;
+    const hold = api.hold(IN_EVERY_MEMORY);
     await page.getByRole('button', { name: 'Force full reindex' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Start full reindex' }).click();
+    await hold.reached;
     await job().getByText('Running').waitFor();
     await job().getByRole('button', { name: 'Cancel' }).click();
-    await job().getByText('Cancelled').waitFor({ timeout: 20_000 });
+    await job().getByRole('button', { name: 'Cancelling…' }).waitFor();
+    // The job stops at the batch after the cancellation reaches mnemo, milliseconds after the click (the page sends
+    // it as it shows "Cancelling…"): the batches left, a call to the model for each memory, are the margin.
+    hold.release();
+    await job().getByText('Cancelled').waitFor();
     expect(await progressOf()).toBeLessThan(100);
     const { reindexJob } = await e2e.gql('{ reindexJob { status processed total } }');
     expect(reindexJob.status).toBe('CANCELLED');
     expect(reindexJob.processed).toBeLessThan(reindexJob.total);
-  }, 60_000);
+  });
 
   it('saves a switch of the embedding source', async () => {
     const { page } = e2e;
@@ -179,7 +187,9 @@ describe('the Engine tab', () => {
     expect(await page.content()).not.toContain(secret);
     const { embeddingProviders } = await e2e.gql('{ embeddingProviders { id baseUrl hasApiKey models { name kind dimension } } }');
     expect(JSON.stringify(embeddingProviders)).not.toContain(secret);
+    // The environment's provider (the model API double) comes first.
     expect(embeddingProviders).toEqual([
+      expect.objectContaining({ id: 'env' }),
       {
         id: 'acme-ai',
         baseUrl: 'https://embeddings.example.com/v1',
@@ -198,11 +208,14 @@ describe('the Engine tab', () => {
     await edit.getByRole('button', { name: 'Remove key' }).click();
     await edit.getByRole('button', { name: 'Save provider' }).click();
     await row.getByText('no key').waitFor();
-    expect((await e2e.gql('{ embeddingProviders { hasApiKey } }')).embeddingProviders).toEqual([{ hasApiKey: false }]);
+    expect((await e2e.gql('{ embeddingProviders { id hasApiKey } }')).embeddingProviders).toEqual([
+      { id: 'env', hasApiKey: true },
+      { id: 'acme-ai', hasApiKey: false },
+    ]);
 
     await row.getByRole('button', { name: 'Delete acme-ai' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete provider' }).click();
     await row.waitFor({ state: 'detached' });
-    expect((await e2e.gql('{ embeddingProviders { id } }')).embeddingProviders).toEqual([]);
+    expect((await e2e.gql('{ embeddingProviders { id } }')).embeddingProviders).toEqual([{ id: 'env' }]);
   });
 });

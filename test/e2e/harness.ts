@@ -21,12 +21,23 @@ const CHROMIUM_ARGS = [
 
 export interface E2E {
   url: string;
-  browser: Browser;
+  /** A fresh context (cookies, storage, permissions of its own) in the worker's Chromium. */
   context: BrowserContext;
   page: Page;
   /** GraphQL as the admin, for arranging data the test is not about. */
   gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
+}
+
+let chromiumOfWorker: Promise<Browser> | undefined;
+
+/**
+ * One Chromium per vitest worker, shared by its e2e files (each gets a context of its own): launching one takes
+ * seconds, a context a fraction of that. playwright ends it when the worker exits.
+ */
+function workerChromium(): Promise<Browser> {
+  chromiumOfWorker ??= chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  return chromiumOfWorker;
 }
 
 /**
@@ -38,8 +49,7 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
     throw new Error('admin/dist is missing: run `npm run build:admin` (npm test does it before the tests)');
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-e2e-'));
-  const server = await serve(dataDir, opts.env ?? {});
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const [server, browser] = await Promise.all([serve(dataDir, opts.env ?? {}), workerChromium()]);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -57,12 +67,11 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
   if (opts.signIn !== false) await signIn(page, server.url);
   return {
     url: server.url,
-    browser,
     context,
     page,
     gql,
     close: async () => {
-      await browser.close();
+      await context.close();
       server.process.kill('SIGTERM');
       await new Promise((resolve) => server.process.once('exit', resolve));
       rmSync(dataDir, { recursive: true, force: true });
