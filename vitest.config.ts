@@ -64,8 +64,8 @@ const POSTGRES_SUITES = [
   'test/server/wellFormed.test.ts',
   'test/server/specialTokens.test.ts',
 ];
-/** Suites about PostgreSQL itself (copying into it, several processes on one database): the postgres project only. */
-const POSTGRES_ONLY = ['test/server/copyStore.test.ts', 'test/server/replicas.test.ts'];
+/** Suites about PostgreSQL itself (copying into it, several processes on one database, its migrations): the postgres project only. */
+const POSTGRES_ONLY = ['test/server/copyStore.test.ts', 'test/server/replicas.test.ts', 'test/server/postgresMigrations.test.ts'];
 
 export default defineConfig({
   // graphql 16 ships CJS (main) and ESM (module) builds; Node loads the CJS one for dependencies, so our

@@ -13,6 +13,7 @@ import type { MemoryDeps } from '../server/memory/memory.service.ts';
 import { retrieve, type Strategy } from '../server/memory/retrieval.service.ts';
 import { type Answer, answerOfResponse, expectTier, RETRIEVE_QUERY } from './lib/answer.ts';
 import { BENCH_ADMIN_TOKEN, type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
+import { benchStoreKind } from './lib/benchStore.ts';
 import { spawnHttpClient } from './lib/httpLane.ts';
 import { chatRequest, chatText, questionStream } from './lib/queries.ts';
 import type { BenchSection } from './lib/section.ts';
@@ -291,11 +292,19 @@ export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof be
     `one API key holding every memory; retrieve(..., { record: true }) with memory enabled, the gateway path: settings, enforced`,
     `memories, ranking, the token budget walk (default maxTokens 2000, limit 50) and recording the access counts (written behind:`,
     `merged and committed once a second, outside the call).`,
-    `HYBRID has no embedding model here and falls back to the keyword tier (FTS5 over the key's own terms, BM25 with the key's own`,
-    `statistics), as a server without one does.`,
+    ...(benchStoreKind() === 'postgres'
+      ? [
+          `HYBRID has no embedding model here and falls back to the keyword tier (PostgreSQL: the key's own postings, BM25 with the`,
+          `key's own statistics), as a server without one (or, on PostgreSQL, without Qdrant) does.`,
+          `after seeding, ANALYZE, as autovacuum runs on a server that has been up a while.`,
+        ]
+      : [
+          `HYBRID has no embedding model here and falls back to the keyword tier (FTS5 over the key's own terms, BM25 with the key's own`,
+          `statistics), as a server without one does.`,
+          `after seeding, PRAGMA optimize (ANALYZE) and a merge of the keyword index's segments, as a server runs at start and hourly:`,
+          `the plans and the index are those of a server that has been up a while.`,
+        ]),
     `queries: varied chat questions from the seeded vocabulary, a new one each call; calls of the in-process variants run in turns.`,
-    `after seeding, PRAGMA optimize (ANALYZE) and a merge of the keyword index's segments, as a server runs at start and hourly:`,
-    `the plans and the index are those of a server that has been up a while.`,
   ];
   const inKw = kw(targetSize, 'in-process');
   if (inKw)

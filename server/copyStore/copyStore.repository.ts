@@ -41,7 +41,9 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
 export const NOT_COPIED: Readonly<Record<string, string>> = {
   memory_counts: "kept by the target's trigger as each memory is inserted; compared with the source's at the end",
   memory_search: "the keyword index, built by the target's triggers as each memory is inserted",
+  memory_postings: "the keyword index's postings, written by the same triggers",
   memory_search_stats: "the keyword index's per-key statistics, kept by the same triggers",
+  memory_search_totals: "the keyword index's totals over every key, kept by the same triggers",
   leases: "which process runs which background duty: the target's replicas take their own",
   config_version: "bumped by the target's own triggers as settings and providers are copied",
   memory_vec_meta: 'describes SQLite vectors, which are not copied (Qdrant is filled by the reindex job)',

@@ -24,20 +24,20 @@ export const TRIGGERS: readonly {
   {
     name: 'memories_fts_insert',
     fires: 'after insert on memories',
-    does: "adds the memory's words to the keyword index: memories_fts (SQLite: as they are and prefixed with its key's tenant terms), memory_search and its key's memory_search_stats (PostgreSQL: once per statement, each key's stats row updated once)",
-    createdBy: 'migration 009; PostgreSQL: its migration 002',
+    does: "adds the memory's words to the keyword index: memories_fts (SQLite: as they are and prefixed with its key's tenant terms), memory_search, memory_postings and its key's memory_search_stats (PostgreSQL: once per statement, each key's stats row updated once)",
+    createdBy: 'migration 009; PostgreSQL: its migration 002, bodies replaced by 005 (postings)',
   },
   {
     name: 'memories_fts_delete',
     fires: 'after delete on memories',
     does: "removes its words from the keyword index (SQLite: from the index's segments too, secure-delete: no deleted term stays in the file; PostgreSQL: once per statement, as on insert)",
-    createdBy: 'migration 009; PostgreSQL: its migration 002',
+    createdBy: 'migration 009; PostgreSQL: its migration 002, bodies replaced by 005 (postings)',
   },
   {
     name: 'memories_fts_update',
     fires: 'after update of content, key or api_key_id, when one really changed',
     does: 're-indexes it (the old words removed as on delete): counters, flags and metadata never touch the keyword index',
-    createdBy: 'migration 009; PostgreSQL: its migration 002',
+    createdBy: 'migration 009; PostgreSQL: its migration 002, bodies replaced by 005 (postings)',
   },
   {
     name: 'memory_counts_insert',

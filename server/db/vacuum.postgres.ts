@@ -3,10 +3,18 @@ import type { Db } from './open.ts';
 
 /**
  * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes), the keyword index's
- * rows (a memory's words as lexemes) and per-key statistics, the per-key counts and retrieval statistics (forgetApiKey),
+ * rows (a memory's words as lexemes, as a tsvector and as postings) and per-key statistics, the per-key counts and retrieval statistics (forgetApiKey),
  * and the audit log (its entries about a forgotten key get a pseudonym).
  */
-const ERASED_TABLES = ['memories', 'memory_search', 'memory_search_stats', 'memory_counts', 'retrieval_stats', 'audit_log'];
+const ERASED_TABLES = [
+  'memories',
+  'memory_search',
+  'memory_postings',
+  'memory_search_stats',
+  'memory_counts',
+  'retrieval_stats',
+  'audit_log',
+];
 
 /**
  * After an erase on PostgreSQL: a delete only marks a row dead, and it stays readable in the table's pages (to

@@ -4,7 +4,7 @@ import { testStoreKind } from './testStore.ts';
 
 /**
  * Reads of the store's keyword index itself, not of a search through it: SQLite's FTS5 tables (memories_fts), or
- * PostgreSQL's memory_search and memory_search_stats (migrations/postgres/2026_12_02_002_keyword_index.ts).
+ * PostgreSQL's memory_search, memory_postings and memory_search_stats (migrations/postgres 002 and 005).
  */
 
 /** How many indexed memories hold `word`, whatever their key. */
@@ -32,7 +32,9 @@ export async function keywordIndexFootprint(store: TestStore): Promise<unknown> 
     };
   }
   const { rows: search } = await sql`select pk, ctid::text as ctid, xmin::text as xmin from memory_search order by pk`.execute(store.db);
+  const { rows: postings } =
+    await sql`select pk, lexeme, ctid::text as ctid, xmin::text as xmin from memory_postings order by pk, lexeme`.execute(store.db);
   const { rows: stats } =
     await sql`select api_key_id, ctid::text as ctid, xmin::text as xmin from memory_search_stats order by api_key_id`.execute(store.db);
-  return { search, stats };
+  return { search, postings, stats };
 }

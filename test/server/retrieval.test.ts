@@ -407,6 +407,14 @@ describe('tenancy', () => {
     }
   });
 
+  it('finds a word written with or without its accents', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Meets the team at the café near the station' });
+    await create({ apiKeyId, content: 'Orders a creme brulee for dessert' });
+    expect(contents(await retrieve({ apiKeyId, query: 'which cafe' }))).toEqual(['Meets the team at the café near the station']);
+    expect(contents(await retrieve({ apiKeyId, query: 'crème brûlée' }))).toEqual(['Orders a creme brulee for dessert']);
+  });
+
   it("finds only the key's own memories when other keys hold the same words", async () => {
     const apiKeyId = key();
     await create({ apiKeyId, content: 'Prefers oolong tea' });
