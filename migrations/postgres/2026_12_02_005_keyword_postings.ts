@@ -10,8 +10,11 @@ import { type Kysely, sql } from 'kysely';
 //   length BM25 needs are in the index (INCLUDE), and a word's document frequency is the count of its postings. The GIN
 //   index on (api_key_id, terms) intersects a key's postings with every key's postings of a word, so a key's search
 //   grew with the other keys' data (4.3x slower among 200 keys than alone), and reading frequencies meant unnesting
-//   each matched row's tsvector (100 ms at 10,000 memories). memory_search stays for admin search (prefixes, every key)
-//   and for checking a multi-lexeme word as a phrase.
+//   each matched row's tsvector (100 ms at 10,000 memories). Lexemes sort bytewise (collation "C"), so a prefix is one
+//   range of the index, whatever the database's collation.
+// - No GIN index: GIN never removes a key from its entry tree, so a deleted memory's words, and a forgotten API key,
+//   stayed in its pages for good (an erasure that VACUUM does not reach). memory_search stays, without it, for admin
+//   search (narrowed by the postings in one key, a scan across keys) and for checking a multi-lexeme word as a phrase.
 // - memory_search_totals: the whole index's memories and words, for BM25's average document length, which is the
 //   store's on SQLite too (FTS5 averages over every key's rows); with each key's own, a key of 20 memories ranked with
 //   a noisy average: LongMemEval's MRR was 0.669 against SQLite's 0.683, and 0.683 with the store's. Kept in 16 rows
@@ -28,6 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter text search configuration mnemo_english
     alter mapping for word, hword, hword_part with unaccent, mnemo_porter`.execute(db);
   await sql`drop text search dictionary mnemo_english_stem`.execute(db);
+  await sql`drop index memory_search_by_key_terms`.execute(db);
 
   await sql`create function memory_postings_tenant(api_key_id text) returns bigint
     language sql immutable parallel safe
@@ -41,7 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     as $$ select sum(case when w = 'A' then 0.4 else 1 end)::real from unnest(weights) as w $$`.execute(db);
   await sql`create table memory_postings (
     tenant bigint not null,
-    lexeme text not null,
+    lexeme text collate "C" not null,
     pk bigint not null,
     frequency real not null,
     length integer not null
@@ -125,6 +129,7 @@ async function replaceTriggerBodies(db: Kysely<any>, { postings }: { postings: b
 
 export async function down(db: Kysely<any>): Promise<void> {
   await replaceTriggerBodies(db, { postings: false });
+  await sql`create index memory_search_by_key_terms on memory_search using gin (api_key_id, terms)`.execute(db);
   await sql`drop table memory_postings`.execute(db);
   await sql`drop table memory_search_totals`.execute(db);
   await sql`drop function memory_search_shard(text)`.execute(db);

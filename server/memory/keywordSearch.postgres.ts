@@ -70,23 +70,32 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
 /**
  * The pks of memories holding every word of an admin search, the last word as a prefix, in one key or (null) every
  * key; null when the text has no searchable word. Each word is a phrase query, and the prefix is a quoted lexeme
- * (quotes and backslashes escaped) before ":*", stemmed like the index.
+ * (quotes and backslashes escaped) before ":*", stemmed like the index. In one key, the candidates are the key's
+ * postings that start with the last word's stem (a B-tree range: lexemes sort bytewise, collation "C"), each then
+ * checked against the whole query; across keys, every memory's tsvector is checked: an admin's search of the whole
+ * store reads the whole index (memory_search has no GIN index: GIN never drops a word it once held).
  */
 export function listSearchMatches(text: string, apiKeyId: string | null) {
   const words = searchWords(text);
   if (words.length === 0) return null;
-  const last = `'${words[words.length - 1]!.replaceAll('\\', '\\\\').replaceAll("'", "''")}':*`;
+  const lastWord = words[words.length - 1]!;
+  const last = `'${lastWord.replaceAll('\\', '\\\\').replaceAll("'", "''")}':*`;
   const queries = [
     ...words.slice(0, -1).map((w) => sql`phraseto_tsquery('mnemo_english', ${w})`),
     sql`to_tsquery('mnemo_english', ${last})`,
   ];
-  const keyed = apiKeyId === null ? sql`` : sql`api_key_id = ${apiKeyId} and`;
-  return sql<number>`(select pk from memory_search where ${keyed} terms @@ (${sql.join(queries, sql` && `)}))`;
+  const matches = sql`terms @@ (${sql.join(queries, sql` && `)})`;
+  if (apiKeyId === null) return sql<number>`(select pk from memory_search where ${matches})`;
+  // The stem's range of lexemes; the bound, the stem followed by U+10FFFF, leaves out only lexemes that continue with
+  // that noncharacter.
+  const stem = sql`(select lexeme from unnest(to_tsvector('mnemo_english', ${lastWord})) order by positions[1] limit 1)`;
+  return sql<number>`(select pk from memory_search where api_key_id = ${apiKeyId} and ${matches} and pk in (
+    select pk from memory_postings where tenant = memory_postings_tenant(${apiKeyId})
+      and lexeme >= ${stem} and lexeme < ${stem} || chr(1114111)))`;
 }
 
-/** A real query against the keyword index, and the number of memories it holds; for the engine status. */
+/** A real query against the keyword index (the postings a search reads), and the number of memories it holds; for the engine status. */
 export async function probeKeywordIndex(db: Db): Promise<number> {
-  await sql`select count(*) from memory_search where terms @@ phraseto_tsquery('mnemo_english', 'mnemoprobe')`.execute(db);
   await sql`select count(*) from memory_postings where tenant = memory_postings_tenant('mnemoprobe') and lexeme = 'mnemoprobe'`.execute(db);
   const { rows } = await sql<{ n: number }>`select count(*) as n from memory_search`.execute(db);
   return rows[0]?.n ?? 0;

@@ -198,7 +198,7 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
  * write-ahead log holds the rows until its segments are recycled.
  */
 describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row version in the PostgreSQL tables', () => {
-  const TABLES = ['memories', 'memory_counts', 'retrieval_stats', 'audit_log'];
+  const TABLES = ['memories', 'memory_search', 'memory_postings', 'memory_search_stats', 'memory_counts', 'retrieval_stats', 'audit_log'];
 
   /** A key with ten facts and the marker's memory (its content and key), compacted into one summary. */
   async function pgScene() {
@@ -233,8 +233,11 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
       .select('id')
       .where('key', '=', markerKey)
       .executeTakeFirstOrThrow();
-    // The scan sees the marker while it is stored: in the memory, the summary and the (api_key_id, key) index.
-    expect(await rowVersionsHolding(app, marker)).toEqual(expect.arrayContaining(['memories', 'memories_api_key_key_unique']));
+    // The scan sees the marker while it is stored: in the memory, the summary, the (api_key_id, key) index and the
+    // keyword index (its tsvector and its postings, in the table and in the B-tree).
+    expect(await rowVersionsHolding(app, marker)).toEqual(
+      expect.arrayContaining(['memories', 'memories_api_key_key_unique', 'memory_search', 'memory_postings', 'memory_postings_by_word']),
+    );
     return { app, apiKeyId, marker, markerId, summaryId: summarize.summaries[0].id as string };
   }
 
@@ -245,7 +248,7 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     const { rows } = await sql<{ relation: string }>`
       with tables as (select unnest(${TABLES}::regclass[]) as oid),
       rels as (
-        select c.oid::regclass::text as relname, c.oid, c.relkind from pg_class c
+        select c.oid::regclass::text as relname, c.oid, c.relkind, (select amname from pg_am where pg_am.oid = c.relam) as am from pg_class c
         where c.oid in (select oid from tables)
           or c.oid in (select indexrelid from pg_index where indrelid in (select oid from tables))
           or c.oid in (select reltoastrelid from pg_class where oid in (select oid from tables))
@@ -256,8 +259,10 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
       select distinct relname as relation from blocks
       where (relkind in ('r', 't') and exists (
           select 1 from heap_page_items(get_raw_page(relname, b)) h where position(${needle} in h.t_data) > 0))
-        or (relkind = 'i' and b > 0 and (select type from bt_page_stats(relname, b)) <> 'd' and exists (
+        or (am = 'btree' and b > 0 and (select type from bt_page_stats(relname, b)) <> 'd' and exists (
           select 1 from bt_page_items(relname, b) i where position(${hex} in i.data) > 0))
+        -- Other kinds of index (GIN keeps every key it once held) are read as raw pages, free space included.
+        or (relkind = 'i' and am <> 'btree' and position(${needle} in get_raw_page(relname, b)) > 0)
       order by 1`.execute(app.database.db);
     return rows.map((r) => r.relation);
   }
