@@ -67,8 +67,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     from memory_search as s, unnest(s.terms) as u(lexeme, positions, weights)`.execute(db);
   await sql`insert into memory_search_stats (api_key_id, documents, tokens)
     select api_key_id, count(*), sum(length) from memory_search group by api_key_id`.execute(db);
+  // Every shard's row exists from here on: writers only ever update them (two first writers of a shard creating its
+  // row at once, each already holding another row, could otherwise wait for each other).
   await sql`insert into memory_search_totals (shard, documents, tokens)
-    select memory_search_shard(api_key_id), sum(documents), sum(tokens) from memory_search_stats group by 1`.execute(db);
+    select g.shard, coalesce(sum(s.documents), 0), coalesce(sum(s.tokens), 0)
+    from generate_series(0, 15) as g(shard) left join memory_search_stats as s on memory_search_shard(s.api_key_id) = g.shard
+    group by g.shard`.execute(db);
 }
 
 /**

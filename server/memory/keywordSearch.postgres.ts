@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
+import type { MemoryRow } from '../db/schema.ts';
 import { searchWords } from './ftsQuery.ts';
 import { inScope, type RetrievalScope } from './retrievalScope.ts';
 
@@ -30,6 +31,21 @@ const B = 0.75;
  */
 export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number) {
   if (words.length === 0) return [];
+  for (let head = limit + Math.ceil(limit / 10) + 4; ; head *= 4) {
+    const rows = await rankedHead(db, scope, words, head);
+    // A ranked memory that is out of scope (archived, expired, another session's) comes back without its columns.
+    const inScopeRows = rows.filter((r) => r.pk !== null) as (MemoryRow & { score: number })[];
+    if (inScopeRows.length >= limit || rows.length < head) return inScopeRows.slice(0, limit);
+  }
+}
+
+/**
+ * The `head` best-ranked memories of the key, best first, each looked up by pk and checked against the scope. The
+ * lookup is a lateral subquery with a limit, which the planner cannot fold into a join: the scope's filters defeat
+ * its estimates (it expected one memory to pass them), and as a join it scanned the key's memories and re-read the
+ * whole ranking once for each (7 s at 10,000 memories).
+ */
+function rankedHead(db: Db, scope: RetrievalScope, words: readonly string[], head: number) {
   const key = scope.apiKeyId;
   const ranked = sql<{ pk: number; score: number }>`(with words as (
       select i, phraseto_tsquery('mnemo_english', word) as phrase,
@@ -54,16 +70,25 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
     )
     select pk, sum(idf * tf * ${K1 + 1}::float8
       / (tf + ${K1}::float8 * (1 - ${B}::float8 + ${B}::float8 * length / greatest(tenant.average, 1e-9)))) as score
-    from found join weights using (i), tenant group by pk)`;
+    from found join weights using (i), tenant group by pk
+    order by score desc, pk desc limit ${head})`;
   return db
     .selectFrom(ranked.as('ranked'))
-    .innerJoin('memories', 'memories.pk', 'ranked.pk')
-    .selectAll('memories')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('memories')
+          .selectAll('memories')
+          .whereRef('memories.pk', '=', 'ranked.pk')
+          .where((w) => inScope(w, scope, { byPk: true }))
+          .limit(1)
+          .as('m'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('m')
     .select('ranked.score')
-    .where((eb) => inScope(eb, scope, { byPk: true }))
     .orderBy('ranked.score', 'desc')
     .orderBy('ranked.pk', 'desc')
-    .limit(limit)
     .execute();
 }
 
