@@ -17,7 +17,7 @@ import { benchStoreKind } from './lib/benchStore.ts';
 import { spawnHttpClient } from './lib/httpLane.ts';
 import { chatRequest, chatText, questionStream } from './lib/queries.ts';
 import type { BenchSection } from './lib/section.ts';
-import { analyzeLikeAServer, apiKeyName, seedMemories } from './lib/seed.ts';
+import { analyzeLikeAServer, apiKeyName, seedingMethod, seedMemories } from './lib/seed.ts';
 import { type LatencySummary, sampleInterleaved, summarize } from './lib/stats.ts';
 import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts';
 
@@ -337,7 +337,7 @@ export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof be
   }
   if (results.some((r) => r.latency.n < o.iterations))
     notes.push(`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`);
-  notes.push(`seeding (one key, raw prepared statements, FTS triggers on): ${seedingText(seeding)}.`);
+  notes.push(`seeding (one key, ${seedingMethod()}): ${seedingText(seeding)}.`);
   return {
     title: `retrieve latency, ms, by memories of one key (${o.iterations} timed calls after up to ${o.warmup} warm-up)`,
     columns: [

@@ -8,7 +8,7 @@ import type { MemoryInput, MemoryType } from '../server/memory/memory.ts';
 import { contentKey } from '../server/memory/memory.ts';
 import { type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import type { BenchSection } from './lib/section.ts';
-import { apiKeyName, seedMemories } from './lib/seed.ts';
+import { apiKeyName, seedingMethod, seedMemories } from './lib/seed.ts';
 import { type LatencySummary, runPool, sampleInterleaved, summarize } from './lib/stats.ts';
 import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts';
 import { pick, rng, SEARCH_WORD, sentence } from './lib/text.ts';
@@ -431,7 +431,7 @@ export function listTable({ results, seeding }: ListReport, o: ListOptions): Tab
             `* fewer calls: each case stops after ${((o.maxMsPerCase ?? 0) / 1000).toFixed(0)} s of timed calls per variant, so a slow query cannot stretch the run.`,
           ]
         : []),
-      `seeding (raw prepared statements, 5,000 rows per transaction, FTS triggers on): ${seeding
+      `seeding (${seedingMethod()}, 5,000 rows per transaction): ${seeding
         .map((s) => `${fmtInt(s.rows)} rows in ${(s.ms / 1000).toFixed(1)} s (${fmtInt(perSecond(s.rows, s.ms))}/s)`)
         .join(', ')}.`,
     ],

@@ -5,7 +5,7 @@ import { mergeKeywordIndex } from '../../server/db/maintenance.ts';
 import type { NewMemoryRow } from '../../server/db/schema.ts';
 import { contentKey } from '../../server/memory/memory.ts';
 import { countTokens } from '../../server/tokenCount.ts';
-import type { BenchStore } from './benchStore.ts';
+import { type BenchStore, benchStoreKind } from './benchStore.ts';
 import { pick, rng, sentence } from './text.ts';
 
 const DAY = 86_400_000;
@@ -31,6 +31,13 @@ export interface SeedOptions {
   /** Prints "seeding n/N" on stderr as one updating line; default: on for 20,000 rows or more. */
   progress?: boolean;
   now?: number;
+}
+
+/** How seedMemories writes, for the benchmarks' notes. */
+export function seedingMethod(): string {
+  return benchStoreKind() === 'postgres'
+    ? 'multi-row inserts, the keyword index kept by its triggers'
+    : 'raw prepared statements, FTS triggers on';
 }
 
 export const apiKeyName = (i: number) => `bench-key-${String(i).padStart(2, '0')}`;
