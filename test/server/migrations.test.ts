@@ -11,6 +11,7 @@ import { listMemories } from '../../server/memory/memory.service.ts';
 import { retrieve } from '../../server/memory/retrieval.service.ts';
 import { createServices } from '../../server/services.ts';
 import { writeSettings } from '../../server/settings/settings.repository.ts';
+import { memoryRow, recently } from '../helpers/memoryRow.ts';
 
 let opened: OpenedDatabase | null = null;
 let dir = '';
@@ -30,23 +31,12 @@ async function databaseAt(migration: string) {
 describe('upgrading to per-key keyword terms (migration 004)', () => {
   it('keeps every memory searchable, per key and across keys, with the right per-key counts', async () => {
     const { db } = await databaseAt('2026_11_30_003_qdrant_outbox');
-    const row = (apiKeyId: string, key: string, content: string, i: number) => ({
-      id: `00000000-0000-4000-8000-00000000000${i}`,
-      api_key_id: apiKeyId,
-      type: 'factual',
-      key,
-      content,
-      metadata: '{}',
-      tokens: 5,
-      created_at: Date.now() - i,
-      updated_at: Date.now() - i,
-    });
     await db
       .insertInto('memories')
       .values([
-        row('mig-a', 'drink', 'Drinks oolong tea', 1),
-        row('mig-a', 'city', 'Lives in Porto', 2),
-        row('mig-b', 'drink', 'Drinks oolong coffee', 3),
+        memoryRow('mig-a', 1, { key: 'drink', content: 'Drinks oolong tea', ...recently(1) }),
+        memoryRow('mig-a', 2, { key: 'city', content: 'Lives in Porto', ...recently(2) }),
+        memoryRow('mig-b', 3, { key: 'drink', content: 'Drinks oolong coffee', ...recently(3) }),
       ] as never)
       .execute();
 
@@ -87,20 +77,6 @@ describe('upgrading to per-key keyword terms (migration 004)', () => {
     const { rows } = await sql<{ rowid: number }>`select rowid from memories_fts where memories_fts match 'tabby'`.execute(db);
     expect(rows).toHaveLength(1);
   });
-});
-
-/** A memories row as an older schema takes it: number `i` (0 to 99) of a key, with the columns given. */
-const memoryRow = (apiKeyId: string, i: number, over: Record<string, unknown> = {}) => ({
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  api_key_id: apiKeyId,
-  type: 'factual',
-  key: `k${i}`,
-  content: `note ${i}`,
-  metadata: '{}',
-  tokens: 2,
-  created_at: i,
-  updated_at: i,
-  ...over,
 });
 
 describe('per-key row counts', () => {

@@ -9,6 +9,7 @@ import { createLogger } from '../../server/logger.ts';
 import { listMemories } from '../../server/memory/memory.service.ts';
 import { retrieve } from '../../server/memory/retrieval.service.ts';
 import { createServices } from '../../server/services.ts';
+import { memoryRow, recently } from '../helpers/memoryRow.ts';
 import { dropDatabase, ensureDatabase } from '../helpers/postgres.ts';
 
 // Runs in the postgres project only (vitest.config.ts, POSTGRES_ONLY): upgrades of PostgreSQL's own migration set, as
@@ -38,23 +39,12 @@ async function databaseAt(migration: string): Promise<Db> {
 }
 
 async function storeMemories(db: Db) {
-  const row = (apiKeyId: string, key: string, content: string, i: number) => ({
-    id: `00000000-0000-4000-8000-00000000000${i}`,
-    api_key_id: apiKeyId,
-    type: 'factual',
-    key,
-    content,
-    metadata: '{}',
-    tokens: 5,
-    created_at: Date.now() - i,
-    updated_at: Date.now() - i,
-  });
   await db
     .insertInto('memories')
     .values([
-      row('mig-a', 'drink', 'Drinks oolong tea at the café', 1),
-      row('mig-a', 'city', 'Lives in Porto', 2),
-      row('mig-b', 'drink', 'Drinks oolong coffee', 3),
+      memoryRow('mig-a', 1, { key: 'drink', content: 'Drinks oolong tea at the café', ...recently(1) }),
+      memoryRow('mig-a', 2, { key: 'city', content: 'Lives in Porto', ...recently(2) }),
+      memoryRow('mig-b', 3, { key: 'drink', content: 'Drinks oolong coffee', ...recently(3) }),
     ] as never)
     .execute();
 }
