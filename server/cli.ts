@@ -572,6 +572,7 @@ function servicesFromEnvironment(config: Config, io: CliIo, db: Db, logger: Logg
     env: io.env,
     backupDir: config.backupDir,
     recordMetrics: config.metricsPort !== null || config.metricsToken !== null,
+    leaseMs: config.leaseSeconds * 1000,
   });
 }
 

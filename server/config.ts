@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { LEASE_MS } from './jobs/lease.ts';
 import { describeIssues } from './validation.ts';
 
 const portSchema = (name: string) => z.coerce.number().int().min(0, `${name} must be 0 to 65535`).max(65535, `${name} must be 0 to 65535`);
@@ -43,6 +44,16 @@ const configSchema = z.object({
     .min(1, 'MNEMO_DATABASE_POOL_SIZE must be 1 to 1000')
     .max(1000, 'MNEMO_DATABASE_POOL_SIZE must be 1 to 1000')
     .default(10),
+  /**
+   * How long a background duty's lease (purge, auto-summarize, audit retention, the embedding worker) outlives its
+   * holder's last renewal: how soon another replica takes a duty over when the process running it dies.
+   */
+  leaseSeconds: z.coerce
+    .number()
+    .int()
+    .min(3, 'MNEMO_LEASE_SECONDS must be 3 to 3600')
+    .max(3600, 'MNEMO_LEASE_SECONDS must be 3 to 3600')
+    .default(LEASE_MS / 1000),
   /** A trusted-documents manifest (or a folder of them): only those operations run. */
   trustedDocuments: z.string().min(1).nullish(),
   /** With trusted documents on, admin tokens may still send any document. */
@@ -69,6 +80,7 @@ export function loadConfig(
     backupDir: env.MNEMO_BACKUP_DIR || undefined,
     databaseUrl: flags.databaseUrl ?? (env.MNEMO_DATABASE_URL || undefined),
     databasePoolSize: env.MNEMO_DATABASE_POOL_SIZE || undefined,
+    leaseSeconds: env.MNEMO_LEASE_SECONDS || undefined,
     trustedDocuments: env.MNEMO_TRUSTED_DOCUMENTS || undefined,
     trustedDocumentsAllowAdmin: env.MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN || undefined,
   });

@@ -78,12 +78,14 @@ export function createServices(opts: {
   clock?: () => number;
   /** Whether request metrics are counted (default true); `mnemo serve` counts them only when /metrics is served. */
   recordMetrics?: boolean;
+  /** How long a duty's lease outlives its holder's last renewal (jobs/lease.ts: LEASE_MS by default). */
+  leaseMs?: number;
 }): Services {
   const { db, logger } = opts;
   const now = opts.clock ?? Date.now;
   // One version check for every cache of the stored configuration in this process.
   const configVersion = new ConfigVersion({ db, now });
-  const leases = new Leases({ db, now, logger }, newInstanceId());
+  const leases = new Leases({ db, now, logger }, newInstanceId(), opts.leaseMs);
   const settings = new SettingsService({ db, now, configVersion }, (name, reason) =>
     logger.warn({ setting: name, reason }, 'stored setting is invalid; using the default'),
   );

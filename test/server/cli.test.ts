@@ -119,6 +119,12 @@ describe('mnemo --help and usage errors', () => {
     expect(stderr).toContain('port');
   });
 
+  it('exits 64 for a lease shorter than three seconds, and says the range', async () => {
+    const { code, stderr } = await run(['serve'], { MNEMO_LEASE_SECONDS: '1' });
+    expect(code).toBe(64);
+    expect(stderr).toContain('MNEMO_LEASE_SECONDS must be 3 to 3600');
+  });
+
   it('exits 64 for an admin token that is too short to be safe', async () => {
     const { code, stderr } = await run(['migrate'], { MNEMO_ADMIN_TOKEN: 'short' });
     expect(code).toBe(64);

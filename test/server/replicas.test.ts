@@ -40,6 +40,9 @@ function serve(name: string): MnemoProcess {
     MNEMO_ADMIN_TOKEN: ADMIN,
     MNEMO_QDRANT_URL: qdrant.url,
     MEMORY_EMBEDDING_BATCH_SIZE: '2',
+    // Leases of 5 s (renewed every 1.7 s) instead of 15: a killed replica's duties move on sooner, as for an operator
+    // who wants fast failover.
+    MNEMO_LEASE_SECONDS: '5',
     HOME: dataDir,
   });
   return spawnMnemo(['serve', '--port', '0', '--host', '127.0.0.1'], env);
@@ -244,7 +247,7 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
     await holder.process.exited;
     const survivors = replicas.filter((r) => r !== holder);
     replicas = survivors;
-    // Once the dead holder's leases expire (LEASE_MS after its last renewal) a survivor's renewal round takes them.
+    // Once the dead holder's leases expire (MNEMO_LEASE_SECONDS after its last renewal) a survivor's renewal round takes them.
     await vi.waitFor(
       async () => {
         const now = await leases();
