@@ -19,6 +19,8 @@ export class Leases {
   private readonly held = new Set<Duty>();
   private timer: NodeJS.Timeout | null = null;
   private released = false;
+  /** Passes of whenHeld, from the claim to the pass's end. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly deps: { db: Db; now: () => number; logger: Logger },
@@ -38,9 +40,18 @@ export class Leases {
     return holds;
   }
 
-  /** Runs a pass of the duty when this process holds it; null when another process does. */
+  /**
+   * Runs a pass of the duty when this process holds it; null when another process does, or when `release` came while
+   * the lease was being claimed. `release` waits for the passes in flight.
+   */
   async whenHeld<T>(duty: Duty, pass: () => Promise<T>): Promise<T | null> {
-    return (await this.hold(duty)) ? pass() : null;
+    const run = (async () => ((await this.hold(duty)) && !this.released ? pass() : null))();
+    this.inFlight.add(run);
+    try {
+      return await run;
+    } finally {
+      this.inFlight.delete(run);
+    }
   }
 
   /** Renews the leases held here, and claims the wanted ones that came free, until `release`. */
@@ -48,12 +59,16 @@ export class Leases {
     this.timer ??= setInterval(() => void this.renew(), this.ttlMs / 3).unref();
   }
 
-  /** Stops renewing and gives up every lease held here for good, so other processes take the duties over at once. */
+  /**
+   * Stops renewing and gives up every lease held here for good, so other processes take the duties over at once; first
+   * waits for the passes in flight (their runners were stopped before: a pass must not outlive the database).
+   */
   async release(): Promise<void> {
     this.released = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.wanted.clear();
+    await Promise.allSettled([...this.inFlight]);
     const held = [...this.held];
     this.held.clear();
     await Promise.all(held.map((duty) => releaseLease(this.deps.db, duty, this.owner)));

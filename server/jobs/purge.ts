@@ -17,6 +17,9 @@ export class PurgeRunner {
   private nextAt: number | null = null;
   private running: Promise<PurgeOutcome | null> | null = null;
   private abort: AbortController | null = null;
+  /** The scheduled pass from its lease claim on: stop waits for it, as a pass can start once the claim answers. */
+  private ticking: Promise<unknown> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly deps: { db: Db; now: () => number; settings: SettingsService; logger: Logger; leases: Leases },
@@ -26,16 +29,19 @@ export class PurgeRunner {
   /** Runs a pass now and one every interval until stop(). */
   start(): void {
     if (this.timer) return;
+    this.stopped = false;
     this.timer = setInterval(() => this.tick(), this.intervalMs).unref();
     this.tick();
   }
 
   /** Stops the schedule and the pass in progress (after its current batch); resolves once it has stopped. */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.nextAt = null;
     this.abort?.abort();
+    await this.ticking;
     await this.running;
   }
 
@@ -47,7 +53,7 @@ export class PurgeRunner {
 
   /** One pass, unless one is running; resolves with what it did (null when it was skipped or failed). */
   pass(): Promise<PurgeOutcome | null> {
-    if (this.running) return Promise.resolve(null);
+    if (this.running || this.stopped) return Promise.resolve(null);
     const abort = new AbortController();
     this.abort = abort;
     this.running = purgeMemories(this.deps, { signal: abort.signal })
@@ -71,7 +77,7 @@ export class PurgeRunner {
 
   private tick() {
     this.nextAt = this.deps.now() + this.intervalMs;
-    this.deps.leases
+    this.ticking = this.deps.leases
       .whenHeld('purge', () => this.pass())
       .catch((err: unknown) => this.deps.logger.error({ err }, 'claiming the purge lease failed'));
   }

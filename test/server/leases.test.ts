@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LEASE_MS, Leases } from '../../server/jobs/lease.ts';
 import { createLogger } from '../../server/logger.ts';
 import { testClock } from '../helpers/clock.ts';
@@ -67,5 +67,32 @@ describe('leases on background duties', () => {
     await b.whenHeld('purge', async () => ran.push('b'));
     expect(ran).toEqual(['a']);
     await a.release();
+  });
+
+  it('start no pass whose claim answers after the process released its leases (it is shutting down)', async () => {
+    const { a } = twoProcesses();
+    let started = false;
+    const claim = a.whenHeld('purge', async () => {
+      started = true;
+    });
+    await a.release();
+    expect(await claim).toBeNull();
+    expect(started).toBe(false);
+  });
+
+  it('are kept, on release, until the passes in flight have ended', async () => {
+    const { a, b } = twoProcesses();
+    let finish: (() => void) | undefined;
+    const pass = a.whenHeld('purge', () => new Promise<void>((resolve) => (finish = resolve)));
+    await vi.waitFor(() => expect(finish).toBeDefined());
+    let released = false;
+    const releasing = a.release().then(() => (released = true));
+    expect(await b.hold('purge')).toBe(false);
+    expect(released).toBe(false);
+    finish!();
+    await pass;
+    await releasing;
+    expect(await b.hold('purge')).toBe(true);
+    await b.release();
   });
 });
