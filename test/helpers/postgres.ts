@@ -8,8 +8,9 @@ import pg from 'pg';
 
 /**
  * A throwaway PostgreSQL 15 cluster for tests and benchmarks: initdb and pg_ctl on a temp folder and a free port, with
- * durability (fsync, synchronous commit) and autovacuum off, since it is thrown away. Runs them as the `postgres` user when started by
- * root (initdb refuses root), as the current user otherwise: any developer with Debian's postgresql-15 can run it.
+ * durability (fsync, synchronous commit) and autovacuum off, since it is thrown away. Runs them as the `postgres` user
+ * when started by root (initdb refuses root), as the current user otherwise: any developer with Debian's postgresql-15
+ * can run it.
  */
 export interface PostgresCluster {
   /** A superuser URL of the cluster's `postgres` database. */
