@@ -59,14 +59,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create table memory_search_totals (shard smallint primary key, documents bigint not null, tokens bigint not null)`.execute(db);
 
   await replaceTriggerBodies(db, { postings: true });
-  await sql`truncate memory_search, memory_search_stats, memory_postings`.execute(db);
-  await sql`insert into memory_search (pk, api_key_id, terms, length)
-    select pk, api_key_id, t, memory_search_length(t) from memories, memory_search_terms(key, content) as t`.execute(db);
+  await rebuildSearch(db);
   await sql`insert into memory_postings (tenant, lexeme, pk, frequency, length)
     select memory_postings_tenant(s.api_key_id), u.lexeme, s.pk, memory_postings_frequency(u.weights), s.length
     from memory_search as s, unnest(s.terms) as u(lexeme, positions, weights)`.execute(db);
-  await sql`insert into memory_search_stats (api_key_id, documents, tokens)
-    select api_key_id, count(*), sum(length) from memory_search group by api_key_id`.execute(db);
   // Every shard's row exists from here on: writers only ever update them (two first writers of a shard creating its
   // row at once, each already holding another row, could otherwise wait for each other).
   await sql`insert into memory_search_totals (shard, documents, tokens)
@@ -133,7 +129,6 @@ async function replaceTriggerBodies(db: Kysely<any>, { postings }: { postings: b
 
 export async function down(db: Kysely<any>): Promise<void> {
   await replaceTriggerBodies(db, { postings: false });
-  await sql`create index memory_search_by_key_terms on memory_search using gin (api_key_id, terms)`.execute(db);
   await sql`drop table memory_postings`.execute(db);
   await sql`drop table memory_search_totals`.execute(db);
   await sql`drop function memory_search_shard(text)`.execute(db);
@@ -143,6 +138,12 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`alter text search configuration mnemo_english
     alter mapping for asciiword, asciihword, hword_asciipart, word, hword, hword_part with mnemo_english_stem`.execute(db);
   await sql`drop text search dictionary mnemo_porter`.execute(db);
+  await rebuildSearch(db);
+  await sql`create index memory_search_by_key_terms on memory_search using gin (api_key_id, terms)`.execute(db);
+}
+
+/** memory_search and its per-key statistics made anew from the memories, with the text search configuration of now. */
+async function rebuildSearch(db: Kysely<any>) {
   await sql`truncate memory_search, memory_search_stats`.execute(db);
   await sql`insert into memory_search (pk, api_key_id, terms, length)
     select pk, api_key_id, t, memory_search_length(t) from memories, memory_search_terms(key, content) as t`.execute(db);

@@ -3,8 +3,8 @@ import type { Db } from './open.ts';
 
 /**
  * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes), the keyword index's
- * rows (a memory's words as lexemes, as a tsvector and as postings) and per-key statistics, the per-key counts and retrieval statistics (forgetApiKey),
- * and the audit log (its entries about a forgotten key get a pseudonym).
+ * rows (a memory's words as lexemes, as a tsvector and as postings) and per-key statistics, the per-key counts and
+ * retrieval statistics (forgetApiKey), and the audit log (its entries about a forgotten key get a pseudonym).
  */
 const ERASED_TABLES = [
   'memories',

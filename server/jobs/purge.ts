@@ -17,8 +17,7 @@ export class PurgeRunner {
   private nextAt: number | null = null;
   private running: Promise<PurgeOutcome | null> | null = null;
   private abort: AbortController | null = null;
-  /** The scheduled pass from its lease claim on: stop waits for it, as a pass can start once the claim answers. */
-  private ticking: Promise<unknown> | null = null;
+  /** Set by stop: a scheduled pass whose lease claim answers after it does not start (Leases.release waits for it). */
   private stopped = false;
 
   constructor(
@@ -41,7 +40,6 @@ export class PurgeRunner {
     this.timer = null;
     this.nextAt = null;
     this.abort?.abort();
-    await this.ticking;
     await this.running;
   }
 
@@ -77,7 +75,7 @@ export class PurgeRunner {
 
   private tick() {
     this.nextAt = this.deps.now() + this.intervalMs;
-    this.ticking = this.deps.leases
+    this.deps.leases
       .whenHeld('purge', () => this.pass())
       .catch((err: unknown) => this.deps.logger.error({ err }, 'claiming the purge lease failed'));
   }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { searchWords } from './ftsQuery.ts';
+import { firstInScope } from './rankedHead.ts';
 import { inScope, type RetrievalScope } from './retrievalScope.ts';
 
 /**
@@ -31,12 +32,11 @@ const B = 0.75;
  */
 export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number) {
   if (words.length === 0) return [];
-  for (let head = limit + Math.ceil(limit / 10) + 4; ; head *= 4) {
+  return firstInScope(limit, async (head) => {
     const rows = await rankedHead(db, scope, words, head);
     // A ranked memory that is out of scope (archived, expired, another session's) comes back without its columns.
-    const inScopeRows = rows.filter((r) => r.pk !== null) as (MemoryRow & { score: number })[];
-    if (inScopeRows.length >= limit || rows.length < head) return inScopeRows.slice(0, limit);
-  }
+    return { rows: rows.filter((r) => r.pk !== null) as (MemoryRow & { score: number })[], exhausted: rows.length < head };
+  });
 }
 
 /**
@@ -113,10 +113,10 @@ export function listSearchMatches(text: string, apiKeyId: string | null) {
   if (apiKeyId === null) return sql<number>`(select pk from memory_search where ${matches})`;
   // The stem's range of lexemes; the bound, the stem followed by U+10FFFF, leaves out only lexemes that continue with
   // that noncharacter.
-  const stem = sql`(select lexeme from unnest(to_tsvector('mnemo_english', ${lastWord})) order by positions[1] limit 1)`;
   return sql<number>`(select pk from memory_search where api_key_id = ${apiKeyId} and ${matches} and pk in (
-    select pk from memory_postings where tenant = memory_postings_tenant(${apiKeyId})
-      and lexeme >= ${stem} and lexeme < ${stem} || chr(1114111)))`;
+    select p.pk from memory_postings as p,
+      (select lexeme from unnest(to_tsvector('mnemo_english', ${lastWord})) order by positions[1] limit 1) as s(stem)
+    where p.tenant = memory_postings_tenant(${apiKeyId}) and p.lexeme >= s.stem and p.lexeme < s.stem || chr(1114111)))`;
 }
 
 /** A real query against the keyword index (the postings a search reads), and the number of memories it holds; for the engine status. */

@@ -3,6 +3,7 @@ import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { tenantBm25Weights } from './bm25.ts';
 import { ftsMatch, quotedWords, toFtsQuery } from './ftsQuery.ts';
+import { firstInScope } from './rankedHead.ts';
 import { inScope, type RetrievalScope } from './retrievalScope.ts';
 
 /**
@@ -23,10 +24,7 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
   const terms = matches.map((match, i) => ({ match, weight: weights[i]! })).filter((t) => t.weight > 0);
   const matched = stats.termRows.reduce((sum, n) => sum + n, 0);
   if (terms.length === 0) return [];
-  for (let head = limit + Math.ceil(limit / 10) + 4; ; head *= 4) {
-    const rows = await rankedInScope(db, scope, terms, head);
-    if (rows.length >= limit || head >= matched) return rows.slice(0, limit);
-  }
+  return firstInScope(limit, async (head) => ({ rows: await rankedInScope(db, scope, terms, head), exhausted: head >= matched }));
 }
 
 /** Rows in the FTS table, the key's rows, and the key's rows holding each term, in one round trip. */
