@@ -129,4 +129,30 @@ describe('the Playground tab', () => {
     await page.getByRole('button', { name: 'Simulate' }).click();
     expect(await problemOf('API key')).toBe('apiKeyId is longer than 256 characters');
   });
+
+  it('keeps the saved token budget when the admin starts typing before the settings have arrived', async () => {
+    const { page } = e2e;
+    await e2e.gql('mutation { updateMemorySettings(input: { maxTokens: 1234 }) { maxTokens } }');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/graphql', async (route) => {
+      if (route.request().postData()?.includes('query MemorySettings')) await held;
+      await route.continue();
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Nothing simulated yet' }).waitFor();
+    await page.getByLabel('API key').fill('acme');
+    await page.getByLabel('Query').fill('editor theme');
+    expect(await page.getByLabel('Token budget').inputValue()).toBe('');
+    release();
+    await expect.poll(() => page.getByLabel('Token budget').inputValue()).toBe('1234');
+    await page.unroute('**/graphql');
+    expect(await page.getByLabel('API key').inputValue()).toBe('acme');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const budget = page.getByRole('region', { name: 'Budget' });
+    await budget.waitFor();
+    expect(await budget.textContent()).toMatch(/\d+\s*\/\s*1,?234 tokens/);
+  });
 });

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { type FormEvent, useId, useState, useSyncExternalStore } from 'react';
 import { GraphQLRequestError } from './fetcher';
 
 type FieldName<T> = Extract<keyof T, string>;
@@ -10,7 +10,7 @@ export interface DraftFormOptions<T extends object> {
    * the tab shows that it holds unsaved changes. Without it the draft ends with the form.
    */
   keep?: string;
-  /** The saved values, as the form edits them; the draft follows them while it is untouched. null while loading. */
+  /** The saved values, as the form edits them; each field follows them until it is edited. null while loading. */
   source: T | null;
   /**
    * What only the browser can know: a required field left empty, text that is not a number. Ranges and formats are
@@ -44,30 +44,23 @@ export interface DraftForm<T extends object> {
 }
 
 /**
- * The one way the admin's forms hold what is being typed: a draft that follows the server until edited and is kept
+ * The one way the admin's forms hold what is being typed: a draft whose fields follow the server until edited, kept
  * while edited, checks that only the browser can make, and the server's BAD_USER_INPUT messages beside the fields
  * they name (aria-invalid, aria-describedby); the first field in trouble gets the focus.
  */
 export function useDraftForm<T extends object>(options: DraftFormOptions<T>): DraftForm<T> {
   const { keep, source } = options;
   const prefix = useId();
-  const [state, setState] = useState<{ draft: T | null; dirty: boolean }>(() => {
-    const kept = keep ? (drafts.get(keep) as T | undefined) : undefined;
-    return kept ? { draft: kept, dirty: true } : { draft: source, dirty: false };
-  });
+  // Only the fields the admin changed: the others keep following the server, so a value that loads (or changes)
+  // after the first keystroke is still the one shown and sent.
+  const [edits, setEdits] = useState<Partial<T> | null>(() => (keep ? ((drafts.get(keep) as Partial<T> | undefined) ?? null) : null));
   const [tried, setTried] = useState(false);
   /** Fields edited since the server's last complaint: their complaint is stale. */
   const [editedSinceError, setEdited] = useState<{ error: unknown; fields: Set<string> }>({ error: null, fields: new Set() });
 
-  const sourceKey = JSON.stringify(source);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: source is rebuilt by every render of the caller; its content (sourceKey) is what counts.
-  useEffect(() => {
-    if (!state.dirty) setState({ draft: source, dirty: false });
-  }, [sourceKey, state.dirty]);
-
-  const draft = state.draft;
+  const draft = source ? { ...source, ...edits } : null;
   const local = draft && tried ? (options.check?.(draft) ?? {}) : {};
-  const fields = new Set(Object.keys(draft ?? source ?? {}));
+  const fields = new Set(Object.keys(draft ?? {}));
   const fromServer = serverProblems(options.error, fields);
   const stale = editedSinceError.error === options.error ? editedSinceError.fields : new Set<string>();
   const problem = (name: FieldName<T>): string | null =>
@@ -78,22 +71,22 @@ export function useDraftForm<T extends object>(options: DraftFormOptions<T>): Dr
   const reset = () => {
     if (keep) forget(keep);
     setTried(false);
-    setState({ draft: source, dirty: false });
+    setEdits(null);
   };
 
   return {
     draft,
-    dirty: state.dirty,
+    dirty: edits !== null,
     edit: (patch) => {
       options.onEdit?.();
       setEdited((e) => ({
         error: options.error,
         fields: new Set([...(e.error === options.error ? e.fields : []), ...Object.keys(patch)]),
       }));
-      setState((s) => {
-        const next = { ...(s.draft ?? source), ...patch } as T;
+      setEdits((e) => {
+        const next = { ...e, ...patch };
         if (keep) remember(keep, next);
-        return { draft: next, dirty: true };
+        return next;
       });
     },
     discard: reset,
