@@ -84,6 +84,7 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/helpers/runFolder.ts'],
     projects: [
       // `npm test`: every behaviour, on data sizes that take seconds.
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: ['test/slow/**', ...POSTGRES_ONLY] } },
