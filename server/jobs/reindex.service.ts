@@ -7,7 +7,7 @@ import { badInput, notFound, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { instanceIsGone, newInstanceId } from '../processInstance.ts';
 import * as vectorRepo from '../vector/vector.repository.ts';
-import type { VectorService } from '../vector/vector.service.ts';
+import { BatchRefused, type VectorService } from '../vector/vector.service.ts';
 import * as repo from './reindex.repository.ts';
 
 export interface ReindexJob {
@@ -261,7 +261,7 @@ export class ReindexRunner {
   private run(row: JobRow) {
     const loop = this.loop(row)
       .catch(async (error: unknown) => {
-        if (error instanceof NotOurs) {
+        if (error instanceof NotOurs || error instanceof BatchRefused) {
           return void this.deps.logger.warn({ job: row.id }, 'another process took this reindex job over or ended it; it stops here');
         }
         this.deps.logger.error({ err: error, job: row.id }, 'reindex job failed');
@@ -296,11 +296,19 @@ export class ReindexRunner {
       for (;;) {
         if (this.stopping) return;
         if (this.cancelled.has(start.id)) return void (await this.finishOwn(start.id, 'cancelled'));
-        const batch = await this.deps.vectors.embedPending({ limit: this.deps.batchSize, afterPk: lastPk });
+        let recorded: JobRow | undefined;
+        const batch = await this.deps.vectors.embedPending({
+          limit: this.deps.batchSize,
+          afterPk: lastPk,
+          record: async (db, b) => {
+            recorded = await repo.recordBatch(db, start.id, this.instanceId, { ...b, now: this.deps.now() });
+            return recorded !== undefined;
+          },
+        });
         if (batch.processed + batch.failed === 0) return void (await this.syncRemote(start, ready.embedder));
         lastPk = batch.lastPk;
         failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
-        this.progress(start.id, await repo.recordBatch(this.deps.db, start.id, this.instanceId, { ...batch, now: this.deps.now() }));
+        this.progress(start.id, recorded);
         if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finishOwn(start.id, 'failed', batch.error));
         // Lets requests, SSE pings and other timers run between batches.
         await yieldToEventLoop();

@@ -12,13 +12,14 @@ export async function pendingMemories(db: Db, o: { limit: number; afterPk?: numb
   return q.orderBy('pk').limit(o.limit).execute();
 }
 
-/** Clears flags only where the content is still what was embedded. */
-export async function clearReindexFlags(db: Db, done: readonly { pk: number; content: string }[]) {
+/** Clears flags only where the content is still what was embedded; `alsoDo` joins the transaction. */
+export async function clearReindexFlags(db: Db, done: readonly { pk: number; content: string }[], alsoDo: (trx: Db) => Promise<unknown>) {
   if (done.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (const d of done) {
       await trx.updateTable('memories').set({ needs_reindex: 0 }).where('pk', '=', d.pk).where('content', '=', d.content).execute();
     }
+    await alsoDo(trx);
   });
 }
 

@@ -63,6 +63,22 @@ export interface EmbedBatchResult {
   error: string | null;
 }
 
+export interface EmbedPendingOptions {
+  limit: number;
+  afterPk?: number;
+  apiKeyId?: string;
+  /**
+   * Counts the batch (a reindex job's progress) in the transaction that marks its memories embedded: a process killed
+   * between two transactions would leave them embedded and never counted. Returning false refuses the count (the job
+   * is no longer this process's): the marking is rolled back, for the job's new owner to do and count, and
+   * embedPending throws BatchRefused.
+   */
+  record?: (db: Db, batch: EmbedBatchResult) => Promise<boolean>;
+}
+
+/** The batch's count was refused (EmbedPendingOptions.record): its memories stay flagged. */
+export class BatchRefused extends Error {}
+
 export interface EmbeddingStatus {
   source: string | null;
   model: string | null;
@@ -276,18 +292,25 @@ export class VectorService {
    * Embeds flagged memories in primary-key order and stores their vectors. A memory whose content
    * changed meanwhile keeps its flag (its stale vector was dropped by a trigger) and is done again.
    */
-  async embedPending(opts: { limit: number; afterPk?: number; apiKeyId?: string }): Promise<EmbedBatchResult> {
+  async embedPending(opts: EmbedPendingOptions): Promise<EmbedBatchResult> {
     const rows = await repo.pendingMemories(this.deps.db, opts);
     const lastPk = rows.at(-1)?.pk ?? opts.afterPk ?? 0;
     if (rows.length === 0) return { processed: 0, failed: 0, lastPk, error: null };
+    const record = async (db: Db, batch: EmbedBatchResult) => {
+      if (opts.record && !(await opts.record(db, batch))) throw new BatchRefused();
+      return batch;
+    };
+    const failed = (error: string) => record(this.deps.db, { processed: 0, failed: rows.length, lastPk, error });
     const readiness = await this.readiness();
-    if (!readiness.ready) return { processed: 0, failed: rows.length, lastPk, error: readiness.reason };
+    if (!readiness.ready) return failed(readiness.reason);
     try {
-      await this.store(readiness.embedder, rows);
-      return { processed: rows.length, failed: 0, lastPk, error: null };
+      const done: EmbedBatchResult = { processed: rows.length, failed: 0, lastPk, error: null };
+      await this.store(readiness.embedder, rows, (trx) => record(trx, done));
+      return done;
     } catch (error) {
+      if (error instanceof BatchRefused) throw error;
       this.deps.logger.warn({ err: error, count: rows.length }, 'embedding a batch of memories failed');
-      return { processed: 0, failed: rows.length, lastPk, error: error instanceof Error ? error.message : String(error) };
+      return failed(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -400,7 +423,8 @@ export class VectorService {
       : { source: embedder.source, model: embedder.model, dimension, quantization: this.deps.config.quantization };
   }
 
-  private async store(embedder: Embedder, rows: MemoryRow[]) {
+  /** `inTransaction` runs in the transaction that clears the memories' flags. */
+  private async store(embedder: Embedder, rows: MemoryRow[], inTransaction: (trx: Db) => Promise<unknown>) {
     const vectors = await embedder.embed(rows.map((r) => r.content));
     await this.ensurePrepared(embedder);
     await this.deps.index.upsert(
@@ -419,6 +443,7 @@ export class VectorService {
     await repo.clearReindexFlags(
       this.deps.db,
       rows.map((r) => ({ pk: r.pk, content: r.content })),
+      inTransaction,
     );
   }
 

@@ -513,7 +513,7 @@ describe('jobs of other processes', () => {
     }
   });
 
-  it('stops a job running here once another process cancelled it, without counting the batch it was embedding', async () => {
+  it('stops a job running here once another process cancelled it, leaving the batch it was embedding flagged and uncounted', async () => {
     await importMemories(app, 30);
     const total = (await counts(app)).pending;
     const hold = await holdEmbeddings(app);
@@ -524,9 +524,24 @@ describe('jobs of other processes', () => {
     hold.open();
     await app.services.reindex.idle();
     expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'CANCELLED', processed: 0 });
-    expect((await counts(app)).pending).toBe(total - BATCH);
+    expect((await counts(app)).pending).toBe(total);
     await startJob(app);
     await app.services.reindex.idle();
+  });
+
+  it('leaves a batch embedded after another process took the job over flagged, for the new owner to embed and count', async () => {
+    await importMemories(app, 30);
+    const total = (await counts(app)).pending;
+    const hold = await holdEmbeddings(app);
+    const job = await startJob(app);
+    await hold.reached;
+    // What a replica does when it takes over a job whose heartbeat stopped.
+    await setJob(job.id, `owner = 'another-process'`);
+    hold.open();
+    await app.services.reindex.idle();
+    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'RUNNING', processed: 0, total });
+    expect((await counts(app)).pending).toBe(total);
+    await setJob(job.id, `status = 'cancelled', finished_at = updated_at`);
   });
 
   it('tells a watcher only of changes of state, not of heartbeats, and ends its stream with the job', async () => {
