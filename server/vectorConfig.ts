@@ -19,6 +19,7 @@ const schema = z.object({
   MEMORY_EMBEDDING_CACHE_MAX: z.coerce.number().int().min(0).default(10_000),
   MEMORY_EMBEDDING_CACHE_TTL_MS: z.coerce.number().int().min(0).default(3_600_000),
   MEMORY_EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  MEMORY_EMBEDDING_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   MEMORY_VEC_QUANTIZATION: z.enum(['none', 'int8']).default('none'),
   MEMORY_VECTOR_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.2),
   MEMORY_RERANK_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
@@ -59,6 +60,8 @@ export interface VectorConfig {
   cacheMax: number;
   cacheTtlMs: number;
   batchSize: number;
+  /** How often a remote embedding call that failed with a 429, a 5xx or no connection is tried again. */
+  embeddingMaxRetries: number;
   quantization: 'none' | 'int8';
   rerankTimeoutMs: number;
   /** Vector hits below this cosine similarity are not candidates: nearest is not the same as relevant. */
@@ -90,6 +93,7 @@ export function loadVectorConfig(env: NodeJS.ProcessEnv, dataDir: string): Vecto
     cacheMax: e.MEMORY_EMBEDDING_CACHE_MAX,
     cacheTtlMs: e.MEMORY_EMBEDDING_CACHE_TTL_MS,
     batchSize: e.MEMORY_EMBEDDING_BATCH_SIZE,
+    embeddingMaxRetries: e.MEMORY_EMBEDDING_MAX_RETRIES,
     quantization: e.MEMORY_VEC_QUANTIZATION,
     rerankTimeoutMs: e.MEMORY_RERANK_TIMEOUT_MS,
     minSimilarity: e.MEMORY_VECTOR_MIN_SIMILARITY,

@@ -77,6 +77,7 @@ async function remoteChoice(settings: Settings, providers: ProviderService, conf
         dimension: endpoint.model.dimension,
         maxInputTokens: endpoint.model.maxInputTokens ?? undefined,
         batchSize: config.batchSize,
+        maxRetries: config.embeddingMaxRetries,
       }),
   };
 }

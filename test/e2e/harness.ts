@@ -96,9 +96,13 @@ export async function screenshot(page: Page, name: string, opts: { fullPage?: bo
   await page.screenshot({ path: path.join(DOCS, `${name}.png`), fullPage: opts.fullPage ?? false });
 }
 
-/** The environment of a `mnemo serve` whose embedding (embed-1) and rerank (rerank-1) models are the model API double's. */
+/**
+ * The environment of a `mnemo serve` whose embedding (embed-1) and rerank (rerank-1) models are the model API double's.
+ * Failed embedding calls are not retried: a test that stops the double sees the failure at once, not after the backoff.
+ */
 export function modelApiEnv(api: { baseUrl: string; apiKey: string | null }): Record<string, string> {
   return {
+    MEMORY_EMBEDDING_MAX_RETRIES: '0',
     MNEMO_EMBEDDING_URL: api.baseUrl,
     MNEMO_EMBEDDING_MODEL: 'embed-1',
     MNEMO_EMBEDDING_API_KEY: api.apiKey ?? '',

@@ -351,14 +351,19 @@ describe('model providers', () => {
 describe('remote embedding through a model API', () => {
   let api: ModelApiDouble;
   let app: TestApp;
-  beforeAll(async () => {
-    api = await startModelApi();
-    app = await startVectorApp({ engine: topicEngine(models, { MEMORY_VECTOR_MIN_SIMILARITY: '-1' }) });
-    await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
-    await app.ok(UPSERT_PROVIDER, {
+  /** An app that embeds with the double's embed-1, chosen as a provider model. */
+  async function startRemoteApp(env: Record<string, string> = {}) {
+    const remote = await startVectorApp({ engine: topicEngine(models, { MEMORY_VECTOR_MIN_SIMILARITY: '-1', ...env }) });
+    await remote.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+    await remote.ok(UPSERT_PROVIDER, {
       input: { id: 'double', baseUrl: api.baseUrl, apiKey: api.apiKey, models: [{ name: 'embed-1', kind: 'EMBEDDING' }] },
     });
-    await app.ok(UPDATE_SETTINGS, { input: { embeddingSource: 'AUTO', embeddingProviderModel: 'double/embed-1' } });
+    await remote.ok(UPDATE_SETTINGS, { input: { embeddingSource: 'AUTO', embeddingProviderModel: 'double/embed-1' } });
+    return remote;
+  }
+  beforeAll(async () => {
+    api = await startModelApi();
+    app = await startRemoteApp();
   });
   afterAll(async () => {
     await app.close();
@@ -409,6 +414,22 @@ describe('remote embedding through a model API', () => {
     const s = await status(app);
     expect(s.embedding.lastError).toMatchObject({ kind: 'request_failed' });
     expect(JSON.stringify(s)).not.toContain(api.apiKey);
+  });
+
+  it('tries a failing call again only as often as MEMORY_EMBEDDING_MAX_RETRIES says: 0 is never', async () => {
+    const once = await startRemoteApp({ MEMORY_EMBEDDING_MAX_RETRIES: '0' });
+    try {
+      const apiKeyId = key();
+      await importMemories(once, apiKeyId, ['quokka sightings on the island']);
+      const before = api.requests.length;
+      api.inject({ kind: 'status', status: 503 });
+      const r = (await once.ok(PREVIEW, { input: { apiKeyId, query: `quokka ${randomUUID()}`, strategy: 'HYBRID' } })).retrievePreview;
+      expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
+      expect(r.resolution.fallbackReason).toMatch(/HTTP 503/);
+      expect(api.requests.length - before).toBe(1);
+    } finally {
+      await once.close();
+    }
   });
 });
 
