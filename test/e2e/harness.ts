@@ -97,6 +97,21 @@ export async function screenshot(page: Page, name: string, opts: { fullPage?: bo
 }
 
 /**
+ * Awaits `waiting` (a locator's wait); when it fails, the error also says what the page showed then, which a CI log
+ * otherwise never tells.
+ */
+export async function showingPageOnFailure<T>(page: Page, waiting: Promise<T>): Promise<T> {
+  try {
+    return await waiting;
+  } catch (error) {
+    const body = page.locator('body');
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, a line per block, is what a reader needs.
+    const shown = await body.innerText({ timeout: 5_000 }).catch(() => '(unreadable)');
+    throw new Error(`${(error as Error).message}\nThe page showed:\n${shown}`, { cause: error });
+  }
+}
+
+/**
  * The environment of a `mnemo serve` whose embedding (embed-1) and rerank (rerank-1) models are the model API double's.
  * Failed embedding calls are not retried: a test that stops the double sees the failure at once, not after the backoff.
  */

@@ -20,7 +20,8 @@ export default function setup() {
   // The PostgreSQL cluster runs as the postgres user, which must reach its folder inside this one.
   chmodSync(folder, 0o755);
   process.env.TMPDIR = process.env.MNEMO_TEST_RUN_FOLDER = folder;
-  return () => rmSync(folder, { recursive: true, force: true });
+  // Retried: a Chromium that a worker started may still be writing its profile here as it exits.
+  return () => rmSync(folder, { recursive: true, force: true, maxRetries: 10 });
 }
 
 function roomy(dir: string): boolean {
