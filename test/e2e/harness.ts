@@ -26,6 +26,11 @@ export interface E2E {
   page: Page;
   /** GraphQL as the admin, for arranging data the test is not about. */
   gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /**
+   * Awaits `waiting` (a locator's wait); when it fails, the error also tells what the page showed and the server's
+   * last log lines, which a CI log otherwise never shows.
+   */
+  explained<T>(waiting: Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -65,11 +70,23 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
     return body.data;
   };
   if (opts.signIn !== false) await signIn(page, server.url);
+  const explained = async <T>(waiting: Promise<T>): Promise<T> => {
+    try {
+      return await waiting;
+    } catch (error) {
+      const body = page.locator('body');
+      // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, a line per block, is what a reader needs.
+      const shown = await body.innerText({ timeout: 5_000 }).catch(() => '(unreadable)');
+      const log = server.log().trimEnd().split('\n').slice(-20).join('\n');
+      throw new Error(`${(error as Error).message}\nThe page showed:\n${shown}\nThe server's last log lines:\n${log}`, { cause: error });
+    }
+  };
   return {
     url: server.url,
     context,
     page,
     gql,
+    explained,
     close: async () => {
       await context.close();
       server.process.kill('SIGTERM');
@@ -94,21 +111,6 @@ export async function signIn(page: Page, url: string, token = ADMIN_TOKEN) {
 export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   await page.screenshot({ path: path.join(DOCS, `${name}.png`), fullPage: opts.fullPage ?? false });
-}
-
-/**
- * Awaits `waiting` (a locator's wait); when it fails, the error also says what the page showed then, which a CI log
- * otherwise never tells.
- */
-export async function showingPageOnFailure<T>(page: Page, waiting: Promise<T>): Promise<T> {
-  try {
-    return await waiting;
-  } catch (error) {
-    const body = page.locator('body');
-    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, a line per block, is what a reader needs.
-    const shown = await body.innerText({ timeout: 5_000 }).catch(() => '(unreadable)');
-    throw new Error(`${(error as Error).message}\nThe page showed:\n${shown}`, { cause: error });
-  }
 }
 
 /**
@@ -175,7 +177,8 @@ export async function horizontalOverflow(page: Page): Promise<{ overflow: number
   });
 }
 
-async function serve(dataDir: string, env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
+/** A `mnemo serve` child process; `log()` is all it has printed so far. */
+async function serve(dataDir: string, env: Record<string, string>): Promise<{ url: string; process: ChildProcess; log: () => string }> {
   const child = spawn(process.execPath, [...mnemoEntry(), 'serve', '--port', '0'], {
     cwd: ROOT,
     env: {
@@ -197,12 +200,14 @@ async function serve(dataDir: string, env: Record<string, string>): Promise<{ ur
       child.kill('SIGKILL');
       reject(new Error(`mnemo serve did not start:\n${output}`));
     }, 30_000);
+    let started = false;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const line = output.split('\n').find((l) => l.includes('mnemo is listening'));
+      const line = started ? undefined : output.split('\n').find((l) => l.includes('mnemo is listening'));
       if (line) {
+        started = true;
         clearTimeout(timer);
-        resolve({ url: (JSON.parse(line) as { url: string }).url.replace(/\/$/, ''), process: child });
+        resolve({ url: (JSON.parse(line) as { url: string }).url.replace(/\/$/, ''), process: child, log: () => output });
       }
     };
     child.stdout!.on('data', onData);

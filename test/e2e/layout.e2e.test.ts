@@ -7,7 +7,6 @@ import {
   modelApiEnv,
   screenshot,
   seriousAxeViolations,
-  showingPageOnFailure,
   startE2E,
   WIDTHS,
 } from './harness.ts';
@@ -78,7 +77,7 @@ describe('every tab at every width', () => {
           await page.getByLabel('API key').fill('acme-support');
           await page.getByLabel('Query').fill('where does the user work');
           await page.getByRole('button', { name: 'Simulate' }).click();
-          await showingPageOnFailure(page, page.locator('.pg-grid[aria-busy="false"]').getByRole('table').waitFor());
+          await e2e.explained(page.locator('.pg-grid[aria-busy="false"]').getByRole('table').waitFor());
         }
         // axe-core reads colours as painted: a list dimmed while it refreshes (aria-busy), or a fade still running
         // as it settles, is not the page.
