@@ -6,8 +6,10 @@ import type { ReindexJobStatus } from '../db/schema.ts';
 import { badInput, notFound, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { instanceIsGone, newInstanceId } from '../processInstance.ts';
+import { type BatchCounter, BatchRefused } from '../vector/batchCount.ts';
+import type { SyncBatchResult } from '../vector/qdrant.service.ts';
 import * as vectorRepo from '../vector/vector.repository.ts';
-import { BatchRefused, type VectorService } from '../vector/vector.service.ts';
+import type { VectorService } from '../vector/vector.service.ts';
 import * as repo from './reindex.repository.ts';
 
 export interface ReindexJob {
@@ -292,23 +294,16 @@ export class ReindexRunner {
         const pending = await vectorRepo.countPending(this.deps.db);
         this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, pending, this.deps.now()));
       }
+      const counter = this.counter(start.id);
       let failedBatches = 0;
       for (;;) {
         if (this.stopping) return;
         if (this.cancelled.has(start.id)) return void (await this.finishOwn(start.id, 'cancelled'));
-        let recorded: JobRow | undefined;
-        const batch = await this.deps.vectors.embedPending({
-          limit: this.deps.batchSize,
-          afterPk: lastPk,
-          record: async (db, b) => {
-            recorded = await repo.recordBatch(db, start.id, this.instanceId, { ...b, now: this.deps.now() });
-            return recorded !== undefined;
-          },
-        });
+        const batch = await this.deps.vectors.embedPending({ limit: this.deps.batchSize, afterPk: lastPk, count: counter.count });
         if (batch.processed + batch.failed === 0) return void (await this.syncRemote(start, ready.embedder));
         lastPk = batch.lastPk;
         failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
-        this.progress(start.id, recorded);
+        this.progress(start.id, counter.row);
         if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finishOwn(start.id, 'failed', batch.error));
         // Lets requests, SSE pings and other timers run between batches.
         await yieldToEventLoop();
@@ -326,17 +321,32 @@ export class ReindexRunner {
   private async syncRemote(start: JobRow, embedder: Parameters<VectorService['prepareRemote']>[0]) {
     const queued = await this.deps.vectors.prepareRemote(embedder, { recreate: start.force === 1 });
     if (queued > 0) this.progress(start.id, await repo.setJobTotal(this.deps.db, start.id, this.instanceId, queued, this.deps.now()));
+    const counter = this.counter(start.id);
     let failedBatches = 0;
     for (;;) {
       if (this.stopping) return;
       if (this.cancelled.has(start.id)) return void (await this.finishOwn(start.id, 'cancelled'));
-      const batch = await this.deps.vectors.syncRemote(this.deps.batchSize);
+      const batch = await this.deps.vectors.syncRemote(this.deps.batchSize, counter.count);
       if (batch.processed + batch.failed === 0) return void (await this.finishOwn(start.id, 'completed'));
       failedBatches = batch.processed === 0 ? failedBatches + 1 : 0;
-      this.progress(start.id, await repo.recordBatch(this.deps.db, start.id, this.instanceId, { ...batch, now: this.deps.now() }));
+      this.progress(start.id, counter.row);
       if (failedBatches >= MAX_FAILED_BATCHES) return void (await this.finishOwn(start.id, 'failed', `Qdrant sync failed: ${batch.error}`));
       await yieldToEventLoop();
     }
+  }
+
+  /**
+   * Counts each batch of job `id` in the transaction of the batch's work (batchCount.ts); `row` is the job as the last
+   * count left it, for progress().
+   */
+  private counter(id: string) {
+    const counter: { row?: JobRow; count: BatchCounter<SyncBatchResult & { lastPk?: number }> } = {
+      count: async (db, batch) => {
+        counter.row = await repo.recordBatch(db, id, this.instanceId, { ...batch, now: this.deps.now() });
+        return counter.row !== undefined;
+      },
+    };
+    return counter;
   }
 
   /**

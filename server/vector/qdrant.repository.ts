@@ -18,10 +18,16 @@ export async function outboxBatchOf(db: Db, apiKeyId: string, limit: number) {
 }
 
 /** Removes entries that were handled, unless they were queued again meanwhile. */
-export async function removeFromOutbox(db: Db, done: readonly { pk: number; enqueued_at: number }[]) {
+/** Takes carried entries off the queue (those not queued again meanwhile); `alsoDo` joins the transaction. */
+export async function removeFromOutbox(
+  db: Db,
+  done: readonly { pk: number; enqueued_at: number }[],
+  alsoDo?: (trx: Db) => Promise<unknown>,
+) {
   if (done.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (const d of done) await trx.deleteFrom('qdrant_outbox').where('pk', '=', d.pk).where('enqueued_at', '=', d.enqueued_at).execute();
+    await alsoDo?.(trx);
   });
 }
 

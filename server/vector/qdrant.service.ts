@@ -3,6 +3,7 @@ import { storeKind } from '../db/store.ts';
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
+import { type BatchCounter, BatchRefused, counted } from './batchCount.ts';
 import type { BreakerState } from './circuitBreaker.ts';
 import * as repo from './qdrant.repository.ts';
 import * as postgresFeed from './qdrantFeed.postgres.ts';
@@ -13,6 +14,13 @@ import type { RecentCalls } from './recentCalls.ts';
 import { signatureKey, type VectorSignature } from './vectorIndex.ts';
 
 /** The Qdrant settings as the API shows them, with whether Qdrant is the selected vector store. */
+/** A batch of queued changes carried to Qdrant: how many went, how many could not, and why. */
+export interface SyncBatchResult {
+  processed: number;
+  failed: number;
+  error: string | null;
+}
+
 export interface QdrantSettings extends QdrantSettingsView {
   enabled: boolean;
 }
@@ -157,24 +165,27 @@ export class QdrantService {
    * Carries queued changes to Qdrant. Entries stay queued when Qdrant fails, and are retried later.
    * `signature` is the current model's: nothing is written before the collection is known to fit it.
    */
-  async drain(limit: number, signature: VectorSignature | null): Promise<{ processed: number; failed: number; error: string | null }> {
+  async drain(limit: number, signature: VectorSignature | null, count?: BatchCounter<SyncBatchResult>): Promise<SyncBatchResult> {
     const index = await this.active();
     if (!index) return { processed: 0, failed: 0, error: null };
     let batch = await repo.outboxBatch(this.deps.db, limit);
     if (batch.length === 0) return { processed: 0, failed: 0, error: null };
+    const failed = (error: string | null) => counted(count, this.deps.db, { processed: 0, failed: batch.length, error });
     // The collection is checked (and created when missing) before anything is written: otherwise the worker's
     // batches fail against a collection not created yet, and after a restart go into one of another model.
-    if (!signature) return { processed: 0, failed: batch.length, error: 'the embedding model is not loaded yet' };
+    if (!signature) return failed('the embedding model is not loaded yet');
     try {
-      if (!(await this.ensureCollection(index, signature)).fits) return { processed: 0, failed: batch.length, error: this.incompatible };
+      if (!(await this.ensureCollection(index, signature)).fits) return failed(this.incompatible);
       // A collection prepared just now has queued every local vector again: read the batch anew.
       batch = await repo.outboxBatch(this.deps.db, limit);
-      await this.feed.carryOutbox(this.deps.db, index, batch);
-      return { processed: batch.length, failed: 0, error: null };
+      const done: SyncBatchResult = { processed: batch.length, failed: 0, error: null };
+      await this.feed.carryOutbox(this.deps.db, index, batch, (trx) => counted(count, trx, done));
+      return done;
     } catch (error) {
+      if (error instanceof BatchRefused) throw error;
       const message = error instanceof Error ? error.message : String(error);
       this.deps.logger.warn({ err: error }, 'syncing to Qdrant failed; will retry');
-      return { processed: 0, failed: batch.length, error: message };
+      return failed(message);
     }
   }
 

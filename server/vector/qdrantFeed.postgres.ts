@@ -19,7 +19,7 @@ export async function fillCollection(db: Db, _now: number) {
  * Carries a batch of queued changes to Qdrant with the memories locked (a write to one of them waits, and queues its own
  * entry after this one is gone), then takes the batch's entries off the queue in the same transaction.
  */
-export async function carryOutbox(db: Db, index: QdrantIndex, batch: readonly { pk: number }[]) {
+export async function carryOutbox(db: Db, index: QdrantIndex, batch: readonly { pk: number }[], alsoDo?: (trx: Db) => Promise<unknown>) {
   await db.transaction().execute(async (trx) => {
     const pks = batch.map((b) => b.pk);
     const rows = new Map((await repo.lockMemories(trx, pks)).map((r) => [r.pk, r]));
@@ -31,5 +31,6 @@ export async function carryOutbox(db: Db, index: QdrantIndex, batch: readonly { 
       trx,
       entries.map((e) => e.pk),
     );
+    await alsoDo?.(trx);
   });
 }

@@ -13,7 +13,12 @@ export async function fillCollection(db: Db, now: number) {
 }
 
 /** Carries a batch of queued changes to Qdrant, and takes them off the queue unless they were queued again meanwhile. */
-export async function carryOutbox(db: Db, index: QdrantIndex, batch: readonly { pk: number; op: string; enqueued_at: number }[]) {
+export async function carryOutbox(
+  db: Db,
+  index: QdrantIndex,
+  batch: readonly { pk: number; op: string; enqueued_at: number }[],
+  alsoDo?: (trx: Db) => Promise<unknown>,
+) {
   await index.delete(batch.filter((b) => b.op === 'delete').map((d) => d.pk));
   const rows = await repo.vectorsWithMemories(
     db,
@@ -21,7 +26,7 @@ export async function carryOutbox(db: Db, index: QdrantIndex, batch: readonly { 
   );
   await index.upsert(rows.map((r) => ({ ...pointFields(r), vector: toFloats(r.embedding, r.quantization) })));
   // An upsert whose memory has no local vector yet is dropped here: storing that vector queues it again.
-  await repo.removeFromOutbox(db, batch);
+  await repo.removeFromOutbox(db, batch, alsoDo);
 }
 
 function toFloats(json: string, quantization: string): Float32Array {

@@ -11,8 +11,9 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
 import type { Settings, SettingsService } from '../settings/settings.service.ts';
 import type { VectorConfig } from '../vectorConfig.ts';
+import { type BatchCounter, BatchRefused, counted } from './batchCount.ts';
 import { type ModelTest, notTested, testEmbedder, testProvider, testReranker } from './modelTest.ts';
-import type { QdrantService } from './qdrant.service.ts';
+import type { QdrantService, SyncBatchResult } from './qdrant.service.ts';
 import { CallRecord, type RecentCalls, trackedEmbedder, trackedReranker } from './recentCalls.ts';
 import * as repo from './vector.repository.ts';
 import {
@@ -67,17 +68,9 @@ export interface EmbedPendingOptions {
   limit: number;
   afterPk?: number;
   apiKeyId?: string;
-  /**
-   * Counts the batch (a reindex job's progress) in the transaction that marks its memories embedded: a process killed
-   * between two transactions would leave them embedded and never counted. Returning false refuses the count (the job
-   * is no longer this process's): the marking is rolled back, for the job's new owner to do and count, and
-   * embedPending throws BatchRefused.
-   */
-  record?: (db: Db, batch: EmbedBatchResult) => Promise<boolean>;
+  /** Counts the batch in the transaction that marks its memories embedded (batchCount.ts). */
+  count?: BatchCounter<EmbedBatchResult>;
 }
-
-/** The batch's count was refused (EmbedPendingOptions.record): its memories stay flagged. */
-export class BatchRefused extends Error {}
 
 export interface EmbeddingStatus {
   source: string | null;
@@ -231,10 +224,10 @@ export class VectorService {
   }
 
   /** Carries queued changes to Qdrant, when it is the selected store, into a collection that fits the model. */
-  async syncRemote(limit: number) {
+  async syncRemote(limit: number, count?: BatchCounter<SyncBatchResult>): Promise<SyncBatchResult> {
     if (!this.deps.qdrant) return { processed: 0, failed: 0, error: null };
     const { embedder } = await this.embedding();
-    return this.deps.qdrant.drain(limit, embedder ? this.signatureOf(embedder) : null);
+    return this.deps.qdrant.drain(limit, embedder ? this.signatureOf(embedder) : null, count);
   }
 
   /**
@@ -296,16 +289,12 @@ export class VectorService {
     const rows = await repo.pendingMemories(this.deps.db, opts);
     const lastPk = rows.at(-1)?.pk ?? opts.afterPk ?? 0;
     if (rows.length === 0) return { processed: 0, failed: 0, lastPk, error: null };
-    const record = async (db: Db, batch: EmbedBatchResult) => {
-      if (opts.record && !(await opts.record(db, batch))) throw new BatchRefused();
-      return batch;
-    };
-    const failed = (error: string) => record(this.deps.db, { processed: 0, failed: rows.length, lastPk, error });
+    const failed = (error: string) => counted(opts.count, this.deps.db, { processed: 0, failed: rows.length, lastPk, error });
     const readiness = await this.readiness();
     if (!readiness.ready) return failed(readiness.reason);
     try {
       const done: EmbedBatchResult = { processed: rows.length, failed: 0, lastPk, error: null };
-      await this.store(readiness.embedder, rows, (trx) => record(trx, done));
+      await this.store(readiness.embedder, rows, (trx) => counted(opts.count, trx, done));
       return done;
     } catch (error) {
       if (error instanceof BatchRefused) throw error;
