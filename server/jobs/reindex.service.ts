@@ -6,8 +6,7 @@ import type { ReindexJobStatus } from '../db/schema.ts';
 import { badInput, notFound, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { instanceIsGone, newInstanceId } from '../processInstance.ts';
-import { type BatchCounter, BatchRefused } from '../vector/batchCount.ts';
-import type { SyncBatchResult } from '../vector/qdrant.service.ts';
+import { type BatchCounter, BatchRefused, type BatchResult } from '../vector/batchCount.ts';
 import * as vectorRepo from '../vector/vector.repository.ts';
 import type { VectorService } from '../vector/vector.service.ts';
 import * as repo from './reindex.repository.ts';
@@ -340,7 +339,7 @@ export class ReindexRunner {
    * count left it, for progress().
    */
   private counter(id: string) {
-    const counter: { row?: JobRow; count: BatchCounter<SyncBatchResult & { lastPk?: number }> } = {
+    const counter: { row?: JobRow; count: BatchCounter<BatchResult & { lastPk?: number }> } = {
       count: async (db, batch) => {
         counter.row = await repo.recordBatch(db, id, this.instanceId, { ...batch, now: this.deps.now() });
         return counter.row !== undefined;

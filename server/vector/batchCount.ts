@@ -1,5 +1,12 @@
 import type { Db } from '../db/open.ts';
 
+/** A batch of background work: how many items went, how many could not, and why. */
+export interface BatchResult {
+  processed: number;
+  failed: number;
+  error: string | null;
+}
+
 /**
  * Counts a batch of work (a reindex job's progress) inside the transaction that commits the work, so a process killed
  * between the two can leave neither done-and-uncounted work nor a count of work not done. Returns false to refuse the

@@ -3,7 +3,7 @@ import { storeKind } from '../db/store.ts';
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
-import { type BatchCounter, BatchRefused, counted } from './batchCount.ts';
+import { type BatchCounter, BatchRefused, type BatchResult, counted } from './batchCount.ts';
 import type { BreakerState } from './circuitBreaker.ts';
 import * as repo from './qdrant.repository.ts';
 import * as postgresFeed from './qdrantFeed.postgres.ts';
@@ -14,13 +14,6 @@ import type { RecentCalls } from './recentCalls.ts';
 import { signatureKey, type VectorSignature } from './vectorIndex.ts';
 
 /** The Qdrant settings as the API shows them, with whether Qdrant is the selected vector store. */
-/** A batch of queued changes carried to Qdrant: how many went, how many could not, and why. */
-export interface SyncBatchResult {
-  processed: number;
-  failed: number;
-  error: string | null;
-}
-
 export interface QdrantSettings extends QdrantSettingsView {
   enabled: boolean;
 }
@@ -165,7 +158,7 @@ export class QdrantService {
    * Carries queued changes to Qdrant. Entries stay queued when Qdrant fails, and are retried later.
    * `signature` is the current model's: nothing is written before the collection is known to fit it.
    */
-  async drain(limit: number, signature: VectorSignature | null, count?: BatchCounter<SyncBatchResult>): Promise<SyncBatchResult> {
+  async drain(limit: number, signature: VectorSignature | null, count?: BatchCounter<BatchResult>): Promise<BatchResult> {
     const index = await this.active();
     if (!index) return { processed: 0, failed: 0, error: null };
     let batch = await repo.outboxBatch(this.deps.db, limit);
@@ -178,7 +171,7 @@ export class QdrantService {
       if (!(await this.ensureCollection(index, signature)).fits) return failed(this.incompatible);
       // A collection prepared just now has queued every local vector again: read the batch anew.
       batch = await repo.outboxBatch(this.deps.db, limit);
-      const done: SyncBatchResult = { processed: batch.length, failed: 0, error: null };
+      const done: BatchResult = { processed: batch.length, failed: 0, error: null };
       await this.feed.carryOutbox(this.deps.db, index, batch, (trx) => counted(count, trx, done));
       return done;
     } catch (error) {

@@ -11,9 +11,9 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
 import type { Settings, SettingsService } from '../settings/settings.service.ts';
 import type { VectorConfig } from '../vectorConfig.ts';
-import { type BatchCounter, BatchRefused, counted } from './batchCount.ts';
+import { type BatchCounter, BatchRefused, type BatchResult, counted } from './batchCount.ts';
 import { type ModelTest, notTested, testEmbedder, testProvider, testReranker } from './modelTest.ts';
-import type { QdrantService, SyncBatchResult } from './qdrant.service.ts';
+import type { QdrantService } from './qdrant.service.ts';
 import { CallRecord, type RecentCalls, trackedEmbedder, trackedReranker } from './recentCalls.ts';
 import * as repo from './vector.repository.ts';
 import {
@@ -56,12 +56,9 @@ export interface VectorSearch {
 /** Whether the vector tier can answer right now, and if not, why (shown in previews and the engine status). */
 export type Readiness = { ready: true; embedder: Embedder } | { ready: false; reason: string };
 
-export interface EmbedBatchResult {
-  processed: number;
-  failed: number;
+export interface EmbedBatchResult extends BatchResult {
   /** The highest primary key looked at, for resumable passes in key order. */
   lastPk: number;
-  error: string | null;
 }
 
 export interface EmbedPendingOptions {
@@ -224,7 +221,7 @@ export class VectorService {
   }
 
   /** Carries queued changes to Qdrant, when it is the selected store, into a collection that fits the model. */
-  async syncRemote(limit: number, count?: BatchCounter<SyncBatchResult>): Promise<SyncBatchResult> {
+  async syncRemote(limit: number, count?: BatchCounter<BatchResult>): Promise<BatchResult> {
     if (!this.deps.qdrant) return { processed: 0, failed: 0, error: null };
     const { embedder } = await this.embedding();
     return this.deps.qdrant.drain(limit, embedder ? this.signatureOf(embedder) : null, count);
