@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedStore, openDatabase } from '../../server/db/open.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
-import { databaseUrl, dropDatabase, ensureDatabase } from './postgres.ts';
+import { createDatabase, databaseUrl, dropDatabase } from './postgres.ts';
 import { TEMPLATE_DATABASE } from './postgresSetup.ts';
 
 /**
@@ -28,9 +28,10 @@ export async function openTestStore(dir: string): Promise<TestStore> {
     await migrateToLatest(database.db);
     return database;
   }
-  const store = openPostgres(await ensureDatabase(serverUrl, databaseOf(dir), TEMPLATE_DATABASE), { poolSize: 4 });
-  // The template is migrated already; running the migrator again proves a reopened database is current.
-  await migrateToLatest(store.db);
+  const created = await createDatabase(serverUrl, databaseOf(dir), TEMPLATE_DATABASE);
+  const store = openPostgres(databaseUrl(serverUrl, databaseOf(dir)), { poolSize: 4 });
+  // A fresh copy of the template is migrated already; running the migrator again proves a reopened database is current.
+  if (!created) await migrateToLatest(store.db);
   return Object.defineProperty(store, 'sqlite', {
     get() {
       throw new Error('this test reads the SQLite file directly: it runs on SQLite only, not in the postgres project');

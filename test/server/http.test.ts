@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { dropTestStore, openTestStore, testStoreKind } from '../helpers/testStore.ts';
@@ -45,6 +46,8 @@ describe('the HTTP surface', () => {
   it('answers /healthz with 503 when the database cannot be used', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-dead-'));
     const dead = await openTestStore(dir);
+    // Used, then closed: a PostgreSQL store closed before its first query would simply connect on the next one.
+    await sql`select 1`.execute(dead.db);
     await dead.close();
     const { db } = app.services;
     // The app reads services.db on each health check, so a closed database can stand in for a lost one.
