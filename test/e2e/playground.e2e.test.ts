@@ -143,6 +143,8 @@ describe('the Playground tab', () => {
     });
     await page.reload();
     await page.getByRole('heading', { name: 'Nothing simulated yet' }).waitFor();
+    // The most recent key fills the field when it arrives: typing over it, not while it may come in the middle.
+    await expect.poll(() => page.getByLabel('API key').inputValue()).not.toBe('');
     await page.getByLabel('API key').fill('acme');
     await page.getByLabel('Query').fill('editor theme');
     expect(await page.getByLabel('Token budget').inputValue()).toBe('');
