@@ -105,6 +105,17 @@ export async function signIn(page: Page, url: string, token = ADMIN_TOKEN) {
 }
 
 /**
+ * Types an API key into the Playground's form. The form fills that field with the most recent key once the server
+ * names it; typed before then, the key could arrive between fill's select-all and its insert ("globexacme"), so the
+ * field is typed over once it holds a key.
+ */
+export async function fillPlaygroundApiKey(page: Page, apiKeyId: string) {
+  const field = page.getByRole('form', { name: 'Simulate a retrieval' }).getByLabel('API key');
+  await field.and(page.locator(':not(:placeholder-shown)')).waitFor();
+  await field.fill(apiKeyId);
+}
+
+/**
  * Saves a screenshot into docs/ (checked in and shown in the README) when UPDATE_SCREENSHOTS=1; otherwise an
  * ordinary run would rewrite the committed images with pixel noise and leave every checkout dirty.
  */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2E, screenshot, startE2E } from './harness.ts';
+import { type E2E, fillPlaygroundApiKey, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ describe('the Playground tab', () => {
     await page.getByRole('tab', { name: 'Playground' }).click();
     await page.getByRole('heading', { name: 'Nothing simulated yet' }).waitFor();
     await page.getByLabel('Query').fill('Which editor theme does the user prefer?');
-    await page.getByLabel('API key').fill('acme');
+    await fillPlaygroundApiKey(page, 'acme');
     await page.getByRole('radio', { name: 'Hybrid' }).check();
     await page.getByLabel('Token budget').fill('2000');
     await page.getByRole('button', { name: 'Simulate' }).click();
@@ -143,9 +143,7 @@ describe('the Playground tab', () => {
     });
     await page.reload();
     await page.getByRole('heading', { name: 'Nothing simulated yet' }).waitFor();
-    // The most recent key fills the field when it arrives: typing over it, not while it may come in the middle.
-    await expect.poll(() => page.getByLabel('API key').inputValue()).not.toBe('');
-    await page.getByLabel('API key').fill('acme');
+    await fillPlaygroundApiKey(page, 'acme');
     await page.getByLabel('Query').fill('editor theme');
     expect(await page.getByLabel('Token budget').inputValue()).toBe('');
     release();
