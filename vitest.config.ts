@@ -84,6 +84,9 @@ export default defineConfig({
     maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: LongestFirst },
     testTimeout: 30_000,
+    // expect.poll waits for what a page shows after a round trip to the server: Vitest's default of one second is
+    // less than that takes on a busy 2-core machine (a test failed so, its page right a moment later).
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     globalSetup: ['test/helpers/runFolder.ts'],
     projects: [
