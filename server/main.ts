@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `mnemo` command. Compiled to dist/server/main.js, which the bin and `npm start` run with plain node;
-// in development `npx tsx server/main.ts` runs the same file from source.
+// The `mnemo` command. Bundled into dist/server/main.js (scripts/buildServer.ts), which the bin and `npm start` run
+// with plain node; in development `npx tsx server/main.ts` runs the same file from source.
 
 /**
  * `mnemo serve` takes SIGINT and SIGTERM as a request to stop from the very start: loading the server's modules

@@ -7,10 +7,10 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 let entry: string[] | undefined;
 
 /**
- * The node arguments that start mnemo as a real process: the compiled dist/server/main.js when `npm run build` wrote it
+ * The node arguments that start mnemo as a real process: the bundled dist/server/main.js when `npm run build` wrote it
  * after the last change to server/ and migrations/ (npm test builds first), else the sources through tsx. Both run the
- * same program; the compiled one starts in about half the time (no transform of every module at each start), which
- * the suites that start dozens of processes feel.
+ * same program; the bundle starts in a fraction of the time (no resolving, transforming and compiling of a thousand
+ * modules at each start), which the suites that start dozens of processes feel.
  */
 export function mnemoEntry(): string[] {
   entry ??= builtAfterSources() ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
