@@ -1,6 +1,6 @@
-import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
+import { freePort } from '../helpers/freePort.ts';
 import { type E2E, modelApiEnv, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -70,19 +70,25 @@ describe('the engine status', () => {
   });
 });
 
+/** The page's fetch, watched by the test: whether it is sent nowhere, and how many requests it has made. */
+interface Probe {
+  unreachable: boolean;
+  requests: number;
+}
+
 describe('a server that does not answer', () => {
   it('shows one banner and a red health dot at once, instead of an error in every panel, until it answers again', async () => {
     const { page } = e2e;
     await page.getByRole('tab', { name: 'Memories' }).click();
     await page.getByRole('table', { name: 'Memories' }).waitFor();
-    const nowhere = await closedPort();
+    const nowhere = await freePort();
     // While the flag is set, the page's requests go to a port nothing listens on: a real refused connection. The flag
     // is cleared in the page in the same task as the click on "Try again", which counts the requests the click sends:
     // the banner's own retries, on timers, cannot run in between (with page.route and unroute, one could bring the
     // server back first and take the button away before the click).
     await page.evaluate((url) => {
       const realFetch = window.fetch.bind(window);
-      const probe = { unreachable: true, requests: 0 };
+      const probe: Probe = { unreachable: true, requests: 0 };
       Object.assign(window, { mnemoTestProbe: probe });
       window.fetch = (input, init) => {
         probe.requests += 1;
@@ -98,7 +104,7 @@ describe('a server that does not answer', () => {
     expect(await page.getByRole('alert').count()).toBe(1);
 
     const sentByTheClick = await banner.getByRole('button', { name: 'Try again' }).evaluate((button: HTMLButtonElement) => {
-      const probe = (window as unknown as { mnemoTestProbe: { unreachable: boolean; requests: number } }).mnemoTestProbe;
+      const probe = (window as unknown as { mnemoTestProbe: Probe }).mnemoTestProbe;
       probe.unreachable = false;
       const before = probe.requests;
       button.click();
@@ -111,12 +117,3 @@ describe('a server that does not answer', () => {
     // retry; the health dot's wait and the test's timeout allow for that.
   }, 90_000);
 });
-
-/** A local port nothing listens on (it was free a moment ago and is closed again). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

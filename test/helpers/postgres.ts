@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { freePort } from './freePort.ts';
 
 /**
  * A throwaway PostgreSQL 15 cluster for tests and benchmarks: initdb and pg_ctl on a temp folder and a free port, with
@@ -111,15 +111,4 @@ function userIds(user: string) {
   const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
   const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
   return { uid, gid };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -28,8 +28,9 @@ export async function openTestStore(dir: string): Promise<TestStore> {
     await migrateToLatest(database.db);
     return database;
   }
-  const created = await createDatabase(serverUrl, databaseOf(dir), TEMPLATE_DATABASE);
-  const store = openPostgres(databaseUrl(serverUrl, databaseOf(dir)), { poolSize: 4 });
+  const name = databaseOf(dir);
+  const created = await createDatabase(serverUrl, name, TEMPLATE_DATABASE);
+  const store = openPostgres(databaseUrl(serverUrl, name), { poolSize: 4 });
   // A fresh copy of the template is migrated already; running the migrator again proves a reopened database is current.
   if (!created) await migrateToLatest(store.db);
   return Object.defineProperty(store, 'sqlite', {
