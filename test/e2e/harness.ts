@@ -21,7 +21,7 @@ const CHROMIUM_ARGS = [
 
 export interface E2E {
   url: string;
-  /** A fresh context (cookies, storage, permissions of its own) in the worker's Chromium. */
+  /** The worker's browser context, shared by its e2e files; what a file leaves in it is cleared when the file closes. */
   context: BrowserContext;
   page: Page;
   /** GraphQL as the admin, for arranging data the test is not about. */
@@ -34,15 +34,20 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-let chromiumOfWorker: Promise<Browser> | undefined;
+let contextOfWorker: Promise<BrowserContext> | undefined;
 
 /**
- * One Chromium per vitest worker, shared by its e2e files (each gets a context of its own): launching one takes
- * seconds, a context a fraction of that. playwright ends it when the worker exits.
+ * One Chromium per vitest worker, and one browser context in it, shared by the worker's e2e files; playwright ends
+ * them when the worker exits. Launching Chromium takes seconds of CPU, and so does each new context (a browser window,
+ * with renderers for its own UI), against a fraction of a second for a page. Each file gets pages of its own, whose
+ * sessionStorage (where the admin app keeps its token) no other page shares, on its own server's origin; the cookies and
+ * permissions a file leaves in the context are cleared when it closes.
  */
-function workerChromium(): Promise<Browser> {
-  chromiumOfWorker ??= chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-  return chromiumOfWorker;
+function workerContext(): Promise<BrowserContext> {
+  contextOfWorker ??= chromium
+    .launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS })
+    .then((browser: Browser) => browser.newContext({ viewport: { width: 1280, height: 900 } }));
+  return contextOfWorker;
 }
 
 /**
@@ -54,8 +59,7 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
     throw new Error('admin/dist is missing: run `npm run build:admin` (npm test does it before the tests)');
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-e2e-'));
-  const [server, browser] = await Promise.all([serve(dataDir, opts.env ?? {}), workerChromium()]);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const [server, context] = await Promise.all([serve(dataDir, opts.env ?? {}), workerContext()]);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -88,7 +92,9 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
     gql,
     explained,
     close: async () => {
-      await context.close();
+      await Promise.all(context.pages().map((open) => open.close()));
+      await context.clearCookies();
+      await context.clearPermissions();
       server.process.kill('SIGTERM');
       await new Promise((resolve) => server.process.once('exit', resolve));
       rmSync(dataDir, { recursive: true, force: true });
