@@ -54,6 +54,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     // No autovacuum: its ANALYZE holds a snapshot that keeps an erase's VACUUM from removing row versions (the erasure
     // tests would then find them, now and then), and tests and benchmarks run ANALYZE themselves where they need it.
     '-c autovacuum=off',
+    // Compiling a query to machine code pays off on long analytic queries; here it only cost the erasure tests' scans of
+    // raw pages (about a second each time).
+    '-c jit=off',
   ].join(' ');
   run('pg_ctl', ['-D', data, '-l', path.join(root, 'server.log'), '-o', options, '-w', 'start']);
   return {
@@ -91,20 +94,37 @@ export async function ensureDatabase(serverUrl: string, name: string, template?:
   return databaseUrl(serverUrl, name);
 }
 
+const adminConnections = new Map<string, Kysely<unknown>>();
+
+/**
+ * One connection per server and process for creating and dropping databases, kept open: each test app on PostgreSQL
+ * does both, and a connection of its own for each cost a PostgreSQL backend's start and exit (about 20 ms of CPU) twice
+ * per app. It lets the process exit while idle, and a cluster stopped under it only costs it its next query's reconnect.
+ */
+function adminConnection(serverUrl: string): Kysely<unknown> {
+  let db = adminConnections.get(serverUrl);
+  if (!db) {
+    const pool = new pg.Pool({ connectionString: serverUrl, max: 1, allowExitOnIdle: true });
+    pool.on('error', () => {});
+    db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+    adminConnections.set(serverUrl, db);
+  }
+  return db;
+}
+
 /** ensureDatabase's work; true when it created the database, false when it was there already. */
 export async function createDatabase(serverUrl: string, name: string, template?: string): Promise<boolean> {
-  return withPostgres(serverUrl, async (db) => {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = ${name}`.execute(db);
-    if (rows[0]!.n > 0) return false;
-    // A file copy of the template is a fraction of the default strategy's time (which writes every page to the WAL):
-    // nothing here needs a copy's WAL, as no test database is replicated or recovered.
-    await sql`create database ${sql.id(name)} ${template ? sql`template ${sql.id(template)} strategy file_copy` : sql``}`.execute(db);
-    return true;
-  });
+  const db = adminConnection(serverUrl);
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = ${name}`.execute(db);
+  if (rows[0]!.n > 0) return false;
+  // A file copy of the template is a fraction of the default strategy's time (which writes every page to the WAL):
+  // nothing here needs a copy's WAL, as no test database is replicated or recovered.
+  await sql`create database ${sql.id(name)} ${template ? sql`template ${sql.id(template)} strategy file_copy` : sql``}`.execute(db);
+  return true;
 }
 
 export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  await withPostgres(serverUrl, (db) => sql`drop database if exists ${sql.id(name)} with (force)`.execute(db));
+  await sql`drop database if exists ${sql.id(name)} with (force)`.execute(adminConnection(serverUrl));
 }
 
 function userIds(user: string) {
