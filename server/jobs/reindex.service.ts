@@ -79,7 +79,7 @@ export class ReindexRunner {
   private readonly loops = new Map<string, Promise<void>>();
   private readonly cancelled = new Set<string>();
   /** Jobs run elsewhere that watchers here follow: one reader per job, whatever the number of watchers. */
-  private readonly followed = new Map<string, { watchers: number; timer: NodeJS.Timeout; state: string }>();
+  private readonly followed = new Map<string, { watchers: number; timer: NodeJS.Timeout; state: string; reading: boolean }>();
   private stopping = false;
 
   constructor(private readonly deps: { db: Db; now: () => number; vectors: VectorService; logger: Logger; batchSize: number }) {
@@ -231,7 +231,7 @@ export class ReindexRunner {
     const followed = this.followed.get(id);
     if (followed) return void followed.watchers++;
     const timer = setInterval(() => void this.readFollowed(id), FOLLOW_MS);
-    this.followed.set(id, { watchers: 1, timer, state: '' });
+    this.followed.set(id, { watchers: 1, timer, state: '', reading: false });
   }
 
   private unfollow(id: string) {
@@ -243,11 +243,14 @@ export class ReindexRunner {
 
   /** One read of a followed job run elsewhere: its watchers hear of a change of state, and an abandoned job is taken over. */
   private async readFollowed(id: string) {
-    if (this.loops.has(id)) return;
+    const followed = this.followed.get(id);
+    // A read that outlasts FOLLOW_MS (a busy database) would overlap the next one and could end after it: its older
+    // state would reach the watchers last, and their progress would go backwards. The tick is skipped instead.
+    if (!followed || followed.reading || this.loops.has(id)) return;
+    followed.reading = true;
     try {
       const row = await repo.findJob(this.deps.db, id);
-      const followed = this.followed.get(id);
-      if (!row || !followed) return;
+      if (!row || this.followed.get(id) !== followed) return;
       const job = toJob(row, this.deps.now());
       if (stateOf(job) !== followed.state) {
         followed.state = stateOf(job);
@@ -256,6 +259,8 @@ export class ReindexRunner {
       if (row.status === 'running') await this.adopt(row);
     } catch (err) {
       this.deps.logger.warn({ err, job: id }, 'reading a reindex job failed');
+    } finally {
+      followed.reading = false;
     }
   }
 

@@ -5,8 +5,10 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ExecutionResult } from 'graphql';
 import { NetworkError } from 'graphql-sse';
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ReindexRunner } from '../../server/jobs/reindex.service.ts';
+import { createLogger } from '../../server/logger.ts';
 import { startModelApi } from '../doubles/modelApi.ts';
 import { startQdrantDouble } from '../doubles/qdrant.ts';
 import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
@@ -571,6 +573,47 @@ describe('jobs of other processes', () => {
     }
   });
 
+  it('never tells a watcher an older state when a read of the job outlasts the follow interval', async () => {
+    const id = await leaveJob(app, `${hostname()}:${process.pid}:another3`, 10);
+    const reads = holdableReads();
+    // A runner as another process would follow the job: on a connection of its own, whose reads can be held.
+    const store = await openTestStore(app.dir);
+    const follower = new ReindexRunner({
+      db: store.db.withPlugin(reads.plugin),
+      now: Date.now,
+      vectors: app.services.vectors,
+      logger: createLogger('silent'),
+      batchSize: BATCH,
+    });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const watch = follower.watch(id);
+    const seen: number[] = [];
+    try {
+      seen.push((await watch.next()).value!.processed);
+      await setJob(id, 'processed = 2');
+      const slow = reads.holdNext();
+      await vi.advanceTimersByTimeAsync(500);
+      await slow.holding;
+      // The job moves on, and the interval comes round again, while that read of "2 processed" is still out.
+      await setJob(id, 'processed = 4');
+      await vi.advanceTimersByTimeAsync(500);
+      await reads.othersDone();
+      slow.release();
+      await setJob(id, `status = 'completed', processed = 10, finished_at = updated_at`);
+      for (let next = await afterReads(watch.next()); !next.done; next = await afterReads(watch.next())) seen.push(next.value.processed);
+      // The held read's state, then the job's end: never "4" before "2".
+      expect(seen).toEqual([0, 2, 10]);
+    } finally {
+      await watch.return(undefined);
+      vi.useRealTimers();
+      await store.close();
+      await setJob(
+        id,
+        `status = case when status = 'running' then 'cancelled' else status end, finished_at = coalesce(finished_at, updated_at)`,
+      );
+    }
+  });
+
   it('takes over the job of a dead process that a watcher follows, and the watcher sees it through to the end', async () => {
     await importMemories(app, 6);
     const { pending } = await counts(app);
@@ -772,3 +815,48 @@ describe.skipIf(onPostgres)('a new embedding signature (sqlite-vec)', () => {
     }
   });
 });
+
+/**
+ * A Kysely plugin whose next read can be held once it has its rows, as a busy database holds a query: how a test makes
+ * one read of a job outlast the next.
+ */
+function holdableReads() {
+  let next: { holding: () => void; released: Promise<void> } | undefined;
+  let inFlight = 0;
+  const whenNoneInFlight: (() => void)[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      if (args.node.kind === 'SelectQueryNode') inFlight++;
+      return args.node;
+    },
+    async transformResult(args) {
+      inFlight--;
+      if (inFlight === 0) for (const resolve of whenNoneInFlight.splice(0)) resolve();
+      const held = next;
+      next = undefined;
+      if (held) {
+        held.holding();
+        await held.released;
+      }
+      return args.result;
+    },
+  };
+  return {
+    plugin,
+    /** Holds the next read that gets its rows until `release`; `holding` resolves once it does. */
+    holdNext() {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const holding = new Promise<void>((resolve) => {
+        next = { holding: resolve, released };
+      });
+      return { holding, release };
+    },
+    /** Resolves once every read started so far, but a held one, has its rows. */
+    othersDone(): Promise<void> {
+      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => whenNoneInFlight.push(resolve));
+    },
+  };
+}
