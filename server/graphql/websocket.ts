@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
@@ -34,7 +35,12 @@ export function attachGraphQLWebSocket(
   services: Services,
   trusted: TrustedDocuments | null = null,
 ): GraphQLWebSocket {
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: MAX_REQUEST_BODY_BYTES });
+  // Not `{ server }`: ws would then re-emit the HTTP server's own errors (a port already in use), which graphql-ws
+  // prints as an internal error with its stack trace; those errors are the server's to report, and it does.
+  const wss = new WebSocketServer({ noServer: true, path: yoga.graphqlEndpoint, maxPayload: MAX_REQUEST_BODY_BYTES });
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  server.on('upgrade', upgrade);
   const authorizationOf = (ctx: {
     connectionParams?: Readonly<Record<string, unknown>>;
     extra: { request: { headers: { authorization?: string } } };
@@ -92,6 +98,7 @@ export function attachGraphQLWebSocket(
   let closing: Promise<void> | null = null;
   return {
     close: () => {
+      server.off('upgrade', upgrade);
       closing ??= Promise.resolve(disposable.dispose());
       return closing;
     },

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../server/cli.ts';
 import { runMnemo, spawnMnemo as spawnMnemoProcess } from '../helpers/mnemoProcess.ts';
 import { subscribe } from '../helpers/subscribe.ts';
@@ -184,18 +184,34 @@ describe('mnemo serve', () => {
   describe('on a port that is already taken', () => {
     let blocker: Server;
     afterEach(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    /** A port another server listens on. */
+    const takenPort = () => {
+      blocker = createServer();
+      return new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    };
 
     it('exits 69 and says the port is already in use', async () => {
-      blocker = createServer();
-      const port = await new Promise<number>((resolve) =>
-        blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
-      );
+      const port = await takenPort();
       const { code, stderr } = await run(['serve', '--port', String(port), '--host', '127.0.0.1'], {
         MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789',
       });
       expect(code).toBe(69);
       expect(stderr).toContain('already in use');
       expect(stderr).toContain(String(port));
+    });
+
+    it('says nothing more than that: no stack trace from another part of the server', async () => {
+      const port = await takenPort();
+      const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        const { stderr } = await run(['serve', '--port', String(port), '--host', '127.0.0.1'], {
+          MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789',
+        });
+        expect(stderr).not.toContain('    at ');
+        expect(printed).not.toHaveBeenCalled();
+      } finally {
+        printed.mockRestore();
+      }
     });
   });
 
