@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken } from '../auth/accessToken.service.ts';
 import { createRequestScope, type RequestScope, requestIdOf } from '../requestScope.ts';
 import type { Services } from '../services.ts';
@@ -11,6 +11,9 @@ import type { Context } from './context.ts';
 import { reportedResult } from './requestLog.ts';
 import type { TrustedDocuments } from './trustedDocuments.ts';
 import type { MnemoYoga } from './yoga.ts';
+
+/** How often a connection is pinged (graphql-ws's own adapter uses the same). */
+const KEEP_ALIVE_MS = 12_000;
 
 export interface GraphQLWebSocket {
   /** Closes every WebSocket with 1001 (going away) and stops accepting new ones; again, the same promise. */
@@ -35,9 +38,9 @@ export function attachGraphQLWebSocket(
   services: Services,
   trusted: TrustedDocuments | null = null,
 ): GraphQLWebSocket {
-  // Not `{ server }`: ws would then re-emit the HTTP server's own errors (a port already in use), which graphql-ws
-  // prints as an internal error with its stack trace; those errors are the server's to report, and it does.
-  const wss = new WebSocketServer({ noServer: true, path: yoga.graphqlEndpoint, maxPayload: MAX_REQUEST_BODY_BYTES });
+  // Not `{ server }`: ws would then re-emit the HTTP server's own errors (a port already in use); those are the server's
+  // to report, and it does.
+  const wss = new WebSocketServer({ noServer: true, path: yoga.graphqlEndpoint, maxPayload: MAX_REQUEST_BODY_BYTES, handleProtocols });
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   server.on('upgrade', upgrade);
@@ -48,61 +51,113 @@ export function attachGraphQLWebSocket(
     const fromPayload = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
     return typeof fromPayload === 'string' ? fromPayload : (ctx.extra.request.headers.authorization ?? '');
   };
-  const disposable = useServer(
-    {
-      onConnect: async (ctx) => {
-        const token = bearerToken(authorizationOf(ctx));
-        // false closes the socket with 4403 Forbidden, graphql-ws's answer to a refused connection_init.
-        return token ? (await services.tokens.authenticate(token)) !== null : false;
-      },
-      onSubscribe: async (ctx, _id, params) => {
-        const authorization = authorizationOf(ctx);
-        // yoga's context factory reads the token from a fetch Request, as for HTTP.
-        const request = new Request(`http://mnemo${yoga.graphqlEndpoint}`, { headers: { authorization } });
-        // Each operation is a request of its own for the logs: its id, its lines, its errors at their level.
-        const requestScope = createRequestScope(services.logger, requestIdOf(ctx.extra.request.headers['x-request-id']));
-        const enveloped = yoga.getEnveloped({ request, params, requestScope });
-        try {
-          // yoga types the merged context as a spread of every layer; ours is what the context factory returned.
-          const contextValue = (await enveloped.contextFactory()) as unknown as Context;
-          const query = trusted ? trusted.admit(params, contextValue.viewer.role === 'admin') : params.query;
-          const document = enveloped.parse(query);
-          const errors = enveloped.validate(enveloped.schema, document);
-          if (errors.length > 0) return errors;
-          const args: ExecutionArgs = {
-            schema: enveloped.schema,
-            operationName: params.operationName,
-            document,
-            variableValues: params.variables,
-            contextValue,
-            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, requestScope } satisfies Root,
-          };
-          return args;
-        } catch (error) {
-          if (error instanceof GraphQLError) return [error];
-          throw error;
-        }
-      },
-      execute: async (args) => {
-        const root = args.rootValue as Root;
-        return reportedResult(await root.execute(args), root.requestScope);
-      },
-      subscribe: async (args) => {
-        const root = args.rootValue as Root;
-        return reportedResult(await root.subscribe(args), root.requestScope);
-      },
+  const graphqlWs = makeServer<Record<string, unknown> | undefined, Extra>({
+    onConnect: async (ctx) => {
+      const token = bearerToken(authorizationOf(ctx));
+      // false closes the socket with 4403 Forbidden, graphql-ws's answer to a refused connection_init.
+      return token ? (await services.tokens.authenticate(token)) !== null : false;
     },
-    wss,
-  );
+    onSubscribe: async (ctx, _id, params) => {
+      const authorization = authorizationOf(ctx);
+      // yoga's context factory reads the token from a fetch Request, as for HTTP.
+      const request = new Request(`http://mnemo${yoga.graphqlEndpoint}`, { headers: { authorization } });
+      // Each operation is a request of its own for the logs: its id, its lines, its errors at their level.
+      const requestScope = createRequestScope(services.logger, requestIdOf(ctx.extra.request.headers['x-request-id']));
+      const enveloped = yoga.getEnveloped({ request, params, requestScope });
+      try {
+        // yoga types the merged context as a spread of every layer; ours is what the context factory returned.
+        const contextValue = (await enveloped.contextFactory()) as unknown as Context;
+        const query = trusted ? trusted.admit(params, contextValue.viewer.role === 'admin') : params.query;
+        const document = enveloped.parse(query);
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return errors;
+        const args: ExecutionArgs = {
+          schema: enveloped.schema,
+          operationName: params.operationName,
+          document,
+          variableValues: params.variables,
+          contextValue,
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, requestScope } satisfies Root,
+        };
+        return args;
+      } catch (error) {
+        if (error instanceof GraphQLError) return [error];
+        throw error;
+      }
+    },
+    execute: async (args) => {
+      const root = args.rootValue as Root;
+      return reportedResult(await root.execute(args), root.requestScope);
+    },
+    subscribe: async (args) => {
+      const root = args.rootValue as Root;
+      return reportedResult(await root.subscribe(args), root.requestScope);
+    },
+  });
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => serveSocket(socket, request));
+
+  /** One connection, as graphql-ws's own ws adapter serves it, but with mnemo's logs instead of console.error. */
+  function serveSocket(socket: WebSocket, request: IncomingMessage) {
+    // What the client sent broke the protocol (a message over the size limit, a malformed frame) or the connection
+    // failed: ws has closed the socket already, with the code that says which (1009 for a message too big).
+    socket.once('error', (error: Error & { code?: string }) =>
+      services.logger.warn({ code: error.code, reason: error.message }, 'a GraphQL WebSocket connection was closed on an error'),
+    );
+    // A connection that does not answer a ping by the next one is gone (a client that vanished without closing).
+    let answered = true;
+    socket.on('pong', () => {
+      answered = true;
+    });
+    const heartbeat = setInterval(() => {
+      if (!answered) return void socket.terminate();
+      answered = false;
+      socket.ping();
+    }, KEEP_ALIVE_MS);
+    const closed = graphqlWs.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', async (data) => {
+            try {
+              await handle(String(data));
+            } catch (error) {
+              services.logger.error({ err: error }, 'a GraphQL WebSocket message failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            }
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(heartbeat);
+      void closed(code, String(reason));
+    });
+  }
+
   // Once: ws refuses to close a server twice (drain, then close).
   let closing: Promise<void> | null = null;
   return {
     close: () => {
       server.off('upgrade', upgrade);
-      closing ??= Promise.resolve(disposable.dispose());
+      closing ??= new Promise<void>((resolve, reject) => {
+        for (const client of wss.clients) client.close(1001, 'Going away');
+        wss.close((error) => (error ? reject(error) : resolve()));
+      });
       return closing;
     },
   };
+}
+
+/** What each operation's context carries besides the connection's params: the socket and its upgrade request. */
+interface Extra {
+  socket: WebSocket;
+  request: IncomingMessage;
 }
 
 type Root = Pick<ReturnType<MnemoYoga['getEnveloped']>, 'execute' | 'subscribe'> & { requestScope: RequestScope };

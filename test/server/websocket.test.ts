@@ -1,8 +1,13 @@
+import { once } from 'node:events';
 import type { ExecutionResult } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
+import { MAX_REQUEST_BODY_BYTES } from '../../server/graphql/bodyLimit.ts';
+import { createLogger } from '../../server/logger.ts';
 import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
 import { CREATE_MEMORY, IMPORT_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { subscribe, subscribeOverWebSocket } from '../helpers/subscribe.ts';
+import { startTestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 import { startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';
 
@@ -106,5 +111,27 @@ describe('GraphQL over WebSocket on /graphql', () => {
     await expect(overWebSocket(tooManyAliases, {})).rejects.toEqual(
       overHttp.errors?.map((e) => expect.objectContaining({ message: e.message })),
     );
+  });
+});
+
+describe('a WebSocket message over the request size limit', () => {
+  it('closes the connection with 1009 (message too big) and logs a warning, printing nothing else', async () => {
+    let log = '';
+    const target = await startTestApp({ logger: createLogger('info', { write: (line: string) => (log += line) }) });
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const socket = new WebSocket(`${target.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+      // The server may reset the connection while the rest of the message is still being sent.
+      socket.on('error', () => {});
+      await once(socket, 'open');
+      socket.send('x'.repeat(MAX_REQUEST_BODY_BYTES + 1));
+      const [code] = await once(socket, 'close');
+      expect(code).toBe(1009);
+      expect(log).toContain('"code":"WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"');
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+      await target.close();
+    }
   });
 });
