@@ -100,7 +100,7 @@ export function attachGraphQLWebSocket(
   function serveSocket(socket: WebSocket, request: IncomingMessage) {
     // What the client sent broke the protocol (a message over the size limit, a malformed frame) or the connection
     // failed: ws has closed the socket already, with the code that says which (1009 for a message too big).
-    socket.once('error', (error: Error & { code?: string }) =>
+    socket.on('error', (error: Error & { code?: string }) =>
       services.logger.warn({ code: error.code, reason: error.message }, 'a GraphQL WebSocket connection was closed on an error'),
     );
     // A connection that does not answer a ping by the next one is gone (a client that vanished without closing).
