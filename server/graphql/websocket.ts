@@ -42,7 +42,7 @@ export function attachGraphQLWebSocket(
   // to report, and it does.
   const wss = new WebSocketServer({ noServer: true, path: yoga.graphqlEndpoint, maxPayload: MAX_REQUEST_BODY_BYTES, handleProtocols });
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    wss.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, request));
   server.on('upgrade', upgrade);
   const authorizationOf = (ctx: {
     connectionParams?: Readonly<Record<string, unknown>>;
@@ -94,8 +94,6 @@ export function attachGraphQLWebSocket(
       return reportedResult(await root.subscribe(args), root.requestScope);
     },
   });
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => serveSocket(socket, request));
-
   /** One connection, as graphql-ws's own ws adapter serves it, but with mnemo's logs instead of console.error. */
   function serveSocket(socket: WebSocket, request: IncomingMessage) {
     // What the client sent broke the protocol (a message over the size limit, a malformed frame) or the connection

@@ -184,29 +184,29 @@ describe('mnemo serve', () => {
   describe('on a port that is already taken', () => {
     let blocker: Server;
     afterEach(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
-    /** A port another server listens on. */
-    const takenPort = () => {
+    /** `mnemo serve` on a port another server listens on. */
+    const serveOnTakenPort = async () => {
       blocker = createServer();
-      return new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+      const port = await new Promise<number>((resolve) =>
+        blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+      );
+      return {
+        port,
+        ...(await run(['serve', '--port', String(port), '--host', '127.0.0.1'], { MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' })),
+      };
     };
 
     it('exits 69 and says the port is already in use', async () => {
-      const port = await takenPort();
-      const { code, stderr } = await run(['serve', '--port', String(port), '--host', '127.0.0.1'], {
-        MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789',
-      });
+      const { port, code, stderr } = await serveOnTakenPort();
       expect(code).toBe(69);
       expect(stderr).toContain('already in use');
       expect(stderr).toContain(String(port));
     });
 
     it('says nothing more than that: no stack trace from another part of the server', async () => {
-      const port = await takenPort();
       const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
       try {
-        const { stderr } = await run(['serve', '--port', String(port), '--host', '127.0.0.1'], {
-          MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789',
-        });
+        const { stderr } = await serveOnTakenPort();
         expect(stderr).not.toContain('    at ');
         expect(printed).not.toHaveBeenCalled();
       } finally {

@@ -822,16 +822,16 @@ describe.skipIf(onPostgres)('a new embedding signature (sqlite-vec)', () => {
  */
 function holdableReads() {
   let next: { holding: () => void; released: Promise<void> } | undefined;
-  let inFlight = 0;
+  const reading = new Set<unknown>();
   const whenNoneInFlight: (() => void)[] = [];
   const plugin: KyselyPlugin = {
     transformQuery(args) {
-      if (args.node.kind === 'SelectQueryNode') inFlight++;
+      if (args.node.kind === 'SelectQueryNode') reading.add(args.queryId);
       return args.node;
     },
     async transformResult(args) {
-      inFlight--;
-      if (inFlight === 0) for (const resolve of whenNoneInFlight.splice(0)) resolve();
+      if (!reading.delete(args.queryId)) return args.result;
+      if (reading.size === 0) for (const resolve of whenNoneInFlight.splice(0)) resolve();
       const held = next;
       next = undefined;
       if (held) {
@@ -856,7 +856,7 @@ function holdableReads() {
     },
     /** Resolves once every read started so far, but a held one, has its rows. */
     othersDone(): Promise<void> {
-      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => whenNoneInFlight.push(resolve));
+      return reading.size === 0 ? Promise.resolve() : new Promise((resolve) => whenNoneInFlight.push(resolve));
     },
   };
 }
