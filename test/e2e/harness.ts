@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { mnemoEntry, ROOT } from '../helpers/mnemoEntry.ts';
 
@@ -24,8 +25,8 @@ export interface E2E {
   /** The worker's browser context, shared by its e2e files; what a file leaves in it is cleared when the file closes. */
   context: BrowserContext;
   page: Page;
-  /** GraphQL as the admin, for arranging data the test is not about. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** GraphQL as the admin, for arranging data the test is not about: a typed document from test/generated/graphql.ts. */
+  gql<T = any, V = Record<string, unknown>>(query: DocumentTypeDecoration<T, V> | string, variables?: NoInfer<V>): Promise<T>;
   /**
    * Awaits `waiting` (a locator's wait); when it fails, the error also tells what the page showed and the server's
    * last log lines, which a CI log otherwise never shows.
@@ -63,11 +64,11 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+  const gql: E2E['gql'] = async (query, variables) => {
     const res = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: String(query), variables: variables ?? {} }),
     });
     const body = (await res.json()) as { data?: any; errors?: unknown[] };
     if (body.errors) throw new Error(JSON.stringify(body.errors));

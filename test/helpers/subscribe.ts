@@ -1,3 +1,4 @@
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import type { ExecutionResult } from 'graphql';
 import { createClient } from 'graphql-sse';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
@@ -17,10 +18,10 @@ export interface Subscription<T> {
  * Yoga's SSE transport, with a bearer token (the admin's unless another, or none, is given). A refused
  * connection rejects with graphql-sse's NetworkError, whose `response` is the server's answer.
  */
-export function subscribe<T>(
+export function subscribe<T, V = Record<string, unknown>>(
   url: string,
-  query: string,
-  variables: Record<string, unknown>,
+  query: DocumentTypeDecoration<T, V> | string,
+  variables: NoInfer<V>,
   token: string | null = ADMIN_TOKEN,
 ): Subscription<T> {
   const client = createClient({
@@ -29,7 +30,7 @@ export function subscribe<T>(
     // A test sees the first failure as it is; the admin's retries wait between attempts.
     retryAttempts: 0,
   });
-  return iterated(client.iterate<T>({ query, variables }), () => client.dispose());
+  return iterated(client.iterate<T>({ query: String(query), variables: variables as Record<string, unknown> }), () => client.dispose());
 }
 
 /**
@@ -37,10 +38,10 @@ export function subscribe<T>(
  * connection_init payload (`how: 'payload'`), in the upgrade request's Authorization header (`how: 'header'`),
  * or nowhere (null). A refused connection rejects with the close event (code 4403 when the token is refused).
  */
-export function subscribeOverWebSocket<T>(
+export function subscribeOverWebSocket<T, V = Record<string, unknown>>(
   url: string,
-  query: string,
-  variables: Record<string, unknown>,
+  query: DocumentTypeDecoration<T, V> | string,
+  variables: NoInfer<V>,
   token: string | null = ADMIN_TOKEN,
   how: 'payload' | 'header' = 'payload',
 ): Subscription<T> & { client: WsClient } {
@@ -53,7 +54,10 @@ export function subscribeOverWebSocket<T>(
     // The connection outlives a finished operation a while, so a test can run another one on it.
     lazyCloseTimeout: 5_000,
   });
-  return { ...iterated(client.iterate<T>({ query, variables }), () => void client.dispose()), client };
+  return {
+    ...iterated(client.iterate<T>({ query: String(query), variables: variables as Record<string, unknown> }), () => void client.dispose()),
+    client,
+  };
 }
 
 /** ws's WebSocket with an Authorization header on its upgrade request (browsers cannot send one). */

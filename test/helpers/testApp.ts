@@ -48,6 +48,11 @@ export interface TestApp {
    * test spells out.
    */
   gqlJson<TResult = any>(query: Operation<TResult>, variablesJson: string, token?: string | null): Promise<GraphQLResponse<TResult>>;
+  /**
+   * Sends a text that is not one of the tests' typed operations: one the server must refuse (malformed, over a
+   * limit, an unknown field) or whose exact text is the point (persisted and trusted documents). Its result is untyped.
+   */
+  gqlRaw(text: string, variables?: Record<string, unknown>, token?: string | null): Promise<GraphQLResponse<any>>;
   /** Like gql, but fails the test on any error and returns data; a typed document's variables are checked. */
   ok<TResult = any, TVariables = Record<string, unknown>>(
     query: Operation<TResult, TVariables>,
@@ -103,6 +108,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     return { status: res.status, data: answer.data, errors: answer.errors };
   };
   const gql: TestApp['gql'] = (query, variables, token = ADMIN_TOKEN) => post(JSON.stringify({ query: String(query), variables }), token);
+  const gqlRaw: TestApp['gqlRaw'] = (text, variables, token = ADMIN_TOKEN) => post(JSON.stringify({ query: text, variables }), token);
   const gqlJson: TestApp['gqlJson'] = (query, variablesJson, token = ADMIN_TOKEN) =>
     post(`{"query":${JSON.stringify(String(query))},"variables":${variablesJson}}`, token);
 
@@ -121,6 +127,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     http: app,
     gql,
     gqlJson,
+    gqlRaw,
     ok,
     mintToken: async ({ apiKeyId, role = 'GATEWAY' } = {}) => {
       const data = await ok(CREATE_TOKEN, { input: { name: `test ${role} ${apiKeyId ?? '*'}`, role, apiKeyId } });
