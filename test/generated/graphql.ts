@@ -18,6 +18,39 @@ export type EmbeddingSource =
   | 'STATIC'
   | 'TRANSFORMERS';
 
+export type ExtractFactsInput = {
+  /** Optional for tokens bound to one key. */
+  apiKeyId?: string | null | undefined;
+  /** Mine assistant text too (off: the assistant's plans are not the user's facts). */
+  includeAssistant?: boolean | null | undefined;
+  /** The request opted out of memory: nothing is extracted. */
+  noMemory?: boolean | null | undefined;
+  /** Store the facts. false is a dry run: the facts are reported, nothing is stored (works with memory disabled). */
+  persist?: boolean | null | undefined;
+  role: MessageRole;
+  /** Recorded in the facts' metadata; facts themselves are key-wide. */
+  sessionId?: string | null | undefined;
+  /** Message text; only the last 64 KiB is mined. */
+  text: string;
+};
+
+export type ExtractionSkip =
+  /** Memory is switched off in the settings: nothing is extracted or stored. */
+  | 'DISABLED'
+  /** The request asked for no memory. */
+  | 'OPTED_OUT';
+
+export type FactCategory =
+  | 'DECISION'
+  | 'GOAL'
+  | 'HABIT'
+  | 'IDENTITY'
+  | 'PREFERENCE';
+
+export type FactPolarity =
+  | 'NEGATIVE'
+  | 'POSITIVE';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -90,10 +123,58 @@ export type MemoryType =
   | 'PROCEDURAL'
   | 'SEMANTIC';
 
+export type MessageRole =
+  | 'ASSISTANT'
+  | 'USER';
+
+export type ReindexStatus =
+  | 'CANCELLED'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'RUNNING';
+
+export type RetrievalSkip =
+  /** Memory is switched off in the settings. */
+  | 'DISABLED'
+  /** maxTokens is 0. */
+  | 'ZERO_BUDGET';
+
 export type RetrievalStrategy =
   | 'EXACT'
   | 'HYBRID'
   | 'SEMANTIC';
+
+export type RetrievalTier =
+  /** Found by no tier, but written next to one of the best hits in the same session (see adjacentTo). */
+  | 'ADJACENT'
+  /** An enforced memory: included in every retrieval. */
+  | 'ENFORCED'
+  /** Newest first. */
+  | 'EXACT'
+  /** Found by both tiers; their normalised scores are combined. */
+  | 'HYBRID'
+  /** FTS5 with BM25 ranking. */
+  | 'KEYWORD'
+  /** A standing fact of the key (a preference, habit, identity or decision), added after the relevant hits. */
+  | 'PROFILE'
+  /** Nearest neighbours of the query embedding. */
+  | 'VECTOR';
+
+export type RetrieveInput = {
+  /** Optional for tokens bound to one key. */
+  apiKeyId?: string | null | undefined;
+  /** At most this many memories, 1 to 500 (default 50). */
+  limit?: number | null | undefined;
+  /** Budget for the injected block, 0 to 16000; defaults to the settings. */
+  maxTokens?: number | null | undefined;
+  /** The text to match, usually the last user message. */
+  query?: string | null | undefined;
+  /** Limit to this session and the key-wide memories. */
+  sessionId?: string | null | undefined;
+  /** Defaults to the settings. */
+  strategy?: RetrievalStrategy | null | undefined;
+  types?: Array<MemoryType> | null | undefined;
+};
 
 export type SortDirection =
   | 'ASC'
@@ -224,6 +305,70 @@ export type RevokeTokenMutationVariables = Exact<{
 
 export type RevokeTokenMutation = { revokeAccessToken: { id: string, revokedAt: string | null } };
 
+export type TestRetrievalFragment = { tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, block: string | null, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, nearDuplicates: number, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null, fusion: { vectorShare: number, keywordShare: number, agreement: number | null, margin: number | null, reason: string } | null }, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, adjacentTo: string | null, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } }> };
+
+export type TestReindexJobFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null };
+
+export type TestSummaryFragment = { dryRun: boolean, olderThanDays: number, candidateCount: number, tokensBefore: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, summaries: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, groups: Array<{ sessionId: string | null, tokensBefore: number, summaryTokens: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, summary: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } | null }> };
+
+export type RetrieveQueryVariables = Exact<{
+  input: RetrieveInput;
+}>;
+
+
+export type RetrieveQuery = { retrieve: { tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, block: string | null, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, nearDuplicates: number, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null, fusion: { vectorShare: number, keywordShare: number, agreement: number | null, margin: number | null, reason: string } | null }, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, adjacentTo: string | null, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } }> } };
+
+export type RetrievePreviewQueryVariables = Exact<{
+  input: RetrieveInput;
+}>;
+
+
+export type RetrievePreviewQuery = { retrievePreview: { tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, block: string | null, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, nearDuplicates: number, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null, fusion: { vectorShare: number, keywordShare: number, agreement: number | null, margin: number | null, reason: string } | null }, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, adjacentTo: string | null, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } }> } };
+
+export type ExtractFactsMutationVariables = Exact<{
+  input: ExtractFactsInput;
+}>;
+
+
+export type ExtractFactsMutation = { extractFacts: { error: string | null, skipped: ExtractionSkip | null, facts: Array<{ type: MemoryType, key: string, content: string, category: FactCategory, polarity: FactPolarity, source: string }>, memories: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }> } };
+
+export type SummarizeMutationVariables = Exact<{
+  apiKeyId: string;
+  olderThanDays?: number | null | undefined;
+  dryRun?: boolean | null | undefined;
+}>;
+
+
+export type SummarizeMutation = { summarize: { dryRun: boolean, olderThanDays: number, candidateCount: number, tokensBefore: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, summaries: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, groups: Array<{ sessionId: string | null, tokensBefore: number, summaryTokens: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, summary: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } | null }> } };
+
+export type RestoreSummaryMutationVariables = Exact<{
+  summaryId: string | number;
+}>;
+
+
+export type RestoreSummaryMutation = { restoreSummary: { restored: number, summary: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } } };
+
+export type StartReindexMutationVariables = Exact<{
+  force?: boolean | null | undefined;
+}>;
+
+
+export type StartReindexMutation = { reindex: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type ReindexJobQueryVariables = Exact<{
+  id?: string | number | null | undefined;
+}>;
+
+
+export type ReindexJobQuery = { reindexJob: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } | null };
+
+export type ReindexProgressSubscriptionVariables = Exact<{
+  jobId: string | number;
+}>;
+
+
+export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -242,6 +387,22 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const TestSettingsFragmentDoc = new TypedDocumentString(`
+    fragment TestSettings on MemorySettings {
+  enabled
+  maxTokens
+  retentionDays
+  strategy
+  embeddingSource
+  embeddingProviderModel
+  transformersEnabled
+  staticEnabled
+  rerankEnabled
+  rerankProviderModel
+  vectorStore
+  autoSummarize
+}
+    `, {"fragmentName":"TestSettings"}) as unknown as TypedDocumentString<TestSettingsFragment, unknown>;
 export const TestMemoryFragmentDoc = new TypedDocumentString(`
     fragment TestMemory on Memory {
   id
@@ -260,22 +421,128 @@ export const TestMemoryFragmentDoc = new TypedDocumentString(`
   status
 }
     `, {"fragmentName":"TestMemory"}) as unknown as TypedDocumentString<TestMemoryFragment, unknown>;
-export const TestSettingsFragmentDoc = new TypedDocumentString(`
-    fragment TestSettings on MemorySettings {
-  enabled
+export const TestRetrievalFragmentDoc = new TypedDocumentString(`
+    fragment TestRetrieval on RetrievalResult {
+  tokensUsed
   maxTokens
-  retentionDays
-  strategy
-  embeddingSource
-  embeddingProviderModel
-  transformersEnabled
-  staticEnabled
-  rerankEnabled
-  rerankProviderModel
-  vectorStore
-  autoSummarize
+  candidates
+  skipped
+  block
+  resolution {
+    requestedStrategy
+    tiers
+    fallback
+    fallbackReason
+    nearDuplicates
+    embeddingSource
+    embeddingModel
+    embeddingReason
+    vectorStore
+    reranked
+    rerankModel
+    rerankReason
+    fusion {
+      vectorShare
+      keywordShare
+      agreement
+      margin
+      reason
+    }
+  }
+  items {
+    content
+    truncated
+    tier
+    score
+    tokens
+    keywordScore
+    keywordRank
+    vectorScore
+    vectorRank
+    adjacentTo
+    memory {
+      ...TestMemory
+    }
+  }
 }
-    `, {"fragmentName":"TestSettings"}) as unknown as TypedDocumentString<TestSettingsFragment, unknown>;
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}`, {"fragmentName":"TestRetrieval"}) as unknown as TypedDocumentString<TestRetrievalFragment, unknown>;
+export const TestReindexJobFragmentDoc = new TypedDocumentString(`
+    fragment TestReindexJob on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  rate
+  etaSeconds
+  error
+  startedAt
+  updatedAt
+  finishedAt
+}
+    `, {"fragmentName":"TestReindexJob"}) as unknown as TypedDocumentString<TestReindexJobFragment, unknown>;
+export const TestSummaryFragmentDoc = new TypedDocumentString(`
+    fragment TestSummary on SummaryResult {
+  dryRun
+  olderThanDays
+  candidateCount
+  tokensBefore
+  tokensAfter
+  tokensSaved
+  refusedReason
+  candidates {
+    ...TestMemory
+  }
+  summaries {
+    ...TestMemory
+  }
+  groups {
+    sessionId
+    tokensBefore
+    summaryTokens
+    tokensAfter
+    tokensSaved
+    refusedReason
+    candidates {
+      ...TestMemory
+    }
+    summary {
+      ...TestMemory
+    }
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}`, {"fragmentName":"TestSummary"}) as unknown as TypedDocumentString<TestSummaryFragment, unknown>;
 export const CreateMemoryDocument = new TypedDocumentString(`
     mutation CreateMemory($input: MemoryInput!) {
   createMemory(input: $input) {
@@ -517,3 +784,303 @@ export const RevokeTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeTokenMutation, RevokeTokenMutationVariables>;
+export const RetrieveDocument = new TypedDocumentString(`
+    query Retrieve($input: RetrieveInput!) {
+  retrieve(input: $input) {
+    ...TestRetrieval
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment TestRetrieval on RetrievalResult {
+  tokensUsed
+  maxTokens
+  candidates
+  skipped
+  block
+  resolution {
+    requestedStrategy
+    tiers
+    fallback
+    fallbackReason
+    nearDuplicates
+    embeddingSource
+    embeddingModel
+    embeddingReason
+    vectorStore
+    reranked
+    rerankModel
+    rerankReason
+    fusion {
+      vectorShare
+      keywordShare
+      agreement
+      margin
+      reason
+    }
+  }
+  items {
+    content
+    truncated
+    tier
+    score
+    tokens
+    keywordScore
+    keywordRank
+    vectorScore
+    vectorRank
+    adjacentTo
+    memory {
+      ...TestMemory
+    }
+  }
+}`) as unknown as TypedDocumentString<RetrieveQuery, RetrieveQueryVariables>;
+export const RetrievePreviewDocument = new TypedDocumentString(`
+    query RetrievePreview($input: RetrieveInput!) {
+  retrievePreview(input: $input) {
+    ...TestRetrieval
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment TestRetrieval on RetrievalResult {
+  tokensUsed
+  maxTokens
+  candidates
+  skipped
+  block
+  resolution {
+    requestedStrategy
+    tiers
+    fallback
+    fallbackReason
+    nearDuplicates
+    embeddingSource
+    embeddingModel
+    embeddingReason
+    vectorStore
+    reranked
+    rerankModel
+    rerankReason
+    fusion {
+      vectorShare
+      keywordShare
+      agreement
+      margin
+      reason
+    }
+  }
+  items {
+    content
+    truncated
+    tier
+    score
+    tokens
+    keywordScore
+    keywordRank
+    vectorScore
+    vectorRank
+    adjacentTo
+    memory {
+      ...TestMemory
+    }
+  }
+}`) as unknown as TypedDocumentString<RetrievePreviewQuery, RetrievePreviewQueryVariables>;
+export const ExtractFactsDocument = new TypedDocumentString(`
+    mutation ExtractFacts($input: ExtractFactsInput!) {
+  extractFacts(input: $input) {
+    error
+    skipped
+    facts {
+      type
+      key
+      content
+      category
+      polarity
+      source
+    }
+    memories {
+      ...TestMemory
+    }
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}`) as unknown as TypedDocumentString<ExtractFactsMutation, ExtractFactsMutationVariables>;
+export const SummarizeDocument = new TypedDocumentString(`
+    mutation Summarize($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean) {
+  summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays, dryRun: $dryRun) {
+    ...TestSummary
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment TestSummary on SummaryResult {
+  dryRun
+  olderThanDays
+  candidateCount
+  tokensBefore
+  tokensAfter
+  tokensSaved
+  refusedReason
+  candidates {
+    ...TestMemory
+  }
+  summaries {
+    ...TestMemory
+  }
+  groups {
+    sessionId
+    tokensBefore
+    summaryTokens
+    tokensAfter
+    tokensSaved
+    refusedReason
+    candidates {
+      ...TestMemory
+    }
+    summary {
+      ...TestMemory
+    }
+  }
+}`) as unknown as TypedDocumentString<SummarizeMutation, SummarizeMutationVariables>;
+export const RestoreSummaryDocument = new TypedDocumentString(`
+    mutation RestoreSummary($summaryId: ID!) {
+  restoreSummary(summaryId: $summaryId) {
+    restored
+    summary {
+      ...TestMemory
+    }
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}`) as unknown as TypedDocumentString<RestoreSummaryMutation, RestoreSummaryMutationVariables>;
+export const StartReindexDocument = new TypedDocumentString(`
+    mutation StartReindex($force: Boolean) {
+  reindex(force: $force) {
+    ...TestReindexJob
+  }
+}
+    fragment TestReindexJob on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  rate
+  etaSeconds
+  error
+  startedAt
+  updatedAt
+  finishedAt
+}`) as unknown as TypedDocumentString<StartReindexMutation, StartReindexMutationVariables>;
+export const ReindexJobDocument = new TypedDocumentString(`
+    query ReindexJob($id: ID) {
+  reindexJob(id: $id) {
+    ...TestReindexJob
+  }
+}
+    fragment TestReindexJob on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  rate
+  etaSeconds
+  error
+  startedAt
+  updatedAt
+  finishedAt
+}`) as unknown as TypedDocumentString<ReindexJobQuery, ReindexJobQueryVariables>;
+export const ReindexProgressDocument = new TypedDocumentString(`
+    subscription ReindexProgress($jobId: ID!) {
+  reindexProgress(jobId: $jobId) {
+    ...TestReindexJob
+  }
+}
+    fragment TestReindexJob on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  rate
+  etaSeconds
+  error
+  startedAt
+  updatedAt
+  finishedAt
+}`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;

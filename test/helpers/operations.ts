@@ -4,7 +4,15 @@
  */
 import { TestMemoryFragmentDoc } from '../generated/graphql.ts';
 
-export type { MemoryInput, MemoryPatchInput, MemorySettingsInput } from '../generated/graphql.ts';
+export type {
+  MemoryInput,
+  MemoryPatchInput,
+  MemorySettingsInput,
+  RetrieveInput,
+  TestMemoryFragment,
+  TestReindexJobFragment,
+  TestRetrievalFragment,
+} from '../generated/graphql.ts';
 
 export {
   ClearMemoriesDocument as CLEAR_MEMORIES,
@@ -12,13 +20,21 @@ export {
   CreateTokenDocument as CREATE_TOKEN,
   DeleteMemoryDocument as DELETE_MEMORY,
   ExportMemoriesDocument as EXPORT_MEMORIES,
+  ExtractFactsDocument as EXTRACT_FACTS,
   GetMemoryDocument as GET_MEMORY,
   GetSettingsDocument as GET_SETTINGS,
   ImportMemoriesDocument as IMPORT_MEMORIES,
   ListMemoriesDocument as LIST_MEMORIES,
   ListTokensDocument as LIST_TOKENS,
   MemoryStatsDocument as MEMORY_STATS,
+  ReindexJobDocument as REINDEX_JOB,
+  ReindexProgressDocument as REINDEX_PROGRESS,
+  RestoreSummaryDocument as RESTORE_SUMMARY,
+  RetrieveDocument as RETRIEVE,
+  RetrievePreviewDocument as RETRIEVE_PREVIEW,
   RevokeTokenDocument as REVOKE_TOKEN,
+  StartReindexDocument as START_REINDEX,
+  SummarizeDocument as SUMMARIZE,
   UpdateMemoryDocument as UPDATE_MEMORY,
   UpdateSettingsDocument as UPDATE_SETTINGS,
 } from '../generated/graphql.ts';
