@@ -3,6 +3,27 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AuditAction =
+  | 'API_KEY_FORGET'
+  | 'AUDIT_PURGE'
+  | 'DATABASE_BACKUP'
+  | 'DATABASE_RESTORE'
+  | 'MEMORIES_CLEAR'
+  | 'MEMORIES_EXPORT'
+  | 'MEMORIES_IMPORT'
+  | 'MEMORIES_PURGE'
+  | 'MEMORIES_SUMMARIZE'
+  | 'PROVIDER_DELETE'
+  | 'PROVIDER_UPSERT'
+  | 'QDRANT_CLEANUP'
+  | 'QDRANT_SETTINGS_UPDATE'
+  | 'REINDEX_CANCEL'
+  | 'REINDEX_START'
+  | 'SETTINGS_UPDATE'
+  | 'SUMMARY_RESTORE'
+  | 'TOKEN_CREATE'
+  | 'TOKEN_REVOKE';
+
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
@@ -368,6 +389,28 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type BodyLimitTypenameQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BodyLimitTypenameQuery = { __typename: 'Query' };
+
+export type MetricsAliasedRootFieldsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MetricsAliasedRootFieldsQuery = { a: { id: string } | null, b: Array<{ id: string }> };
+
+export type StoreErrorsAuditActionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StoreErrorsAuditActionsQuery = { auditLog: { items: Array<{ action: AuditAction }> } };
+
+export type WebsocketRetrieveQueryVariables = Exact<{
+  input: RetrieveInput;
+}>;
+
+
+export type WebsocketRetrieveQuery = { retrieve: { items: Array<{ memory: { apiKeyId: string, content: string } }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1084,3 +1127,39 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
+export const BodyLimitTypenameDocument = new TypedDocumentString(`
+    query BodyLimitTypename {
+  __typename
+}
+    `) as unknown as TypedDocumentString<BodyLimitTypenameQuery, BodyLimitTypenameQueryVariables>;
+export const MetricsAliasedRootFieldsDocument = new TypedDocumentString(`
+    query MetricsAliasedRootFields {
+  a: memory(id: "missing") {
+    id
+  }
+  b: accessTokens {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<MetricsAliasedRootFieldsQuery, MetricsAliasedRootFieldsQueryVariables>;
+export const StoreErrorsAuditActionsDocument = new TypedDocumentString(`
+    query StoreErrorsAuditActions {
+  auditLog {
+    items {
+      action
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StoreErrorsAuditActionsQuery, StoreErrorsAuditActionsQueryVariables>;
+export const WebsocketRetrieveDocument = new TypedDocumentString(`
+    query WebsocketRetrieve($input: RetrieveInput!) {
+  retrieve(input: $input) {
+    items {
+      memory {
+        apiKeyId
+        content
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WebsocketRetrieveQuery, WebsocketRetrieveQueryVariables>;

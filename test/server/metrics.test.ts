@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_MEMORY, GET_SETTINGS, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { MetricsAliasedRootFieldsDocument } from '../generated/graphql.ts';
+import { CREATE_MEMORY, GET_SETTINGS, RETRIEVE, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 import { startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { tokensUsed items { content } } }`;
 const SECRET_CONTENT = 'the vault combination is 31-41-59';
 const SECRET_QUERY = 'which vault combination';
 const API_KEY = 'key_metrics_tenant_7f3a';
@@ -76,14 +76,14 @@ describe('GraphQL operations', () => {
   });
 
   it('labels a field the schema lacks as unknown, never with the name the caller sent', async () => {
-    await app.gql('{ whatIsTheVaultCombination }');
+    await app.gqlRaw('{ whatIsTheVaultCombination }');
     const text = await metricsText();
     expect(sample(text, 'mnemo_graphql_requests_total{type="query",field="unknown",outcome="GRAPHQL_VALIDATION_FAILED"}')).toBe(1);
     expect(text).not.toContain('whatIsTheVaultCombination');
   });
 
   it('gives each aliased root field its own outcome', async () => {
-    await app.gql('{ a: memory(id: "missing") { id } b: accessTokens { id } }', {}, gatewayToken);
+    await app.gql(MetricsAliasedRootFieldsDocument, {}, gatewayToken);
     const text = await metricsText();
     expect(sample(text, 'mnemo_graphql_requests_total{type="query",field="memory",outcome="BAD_USER_INPUT"}')).toBe(1);
     expect(sample(text, 'mnemo_graphql_requests_total{type="query",field="accessTokens",outcome="FORBIDDEN"}')).toBe(1);

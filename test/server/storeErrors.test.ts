@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { rowRefusal, storageFault } from '../../server/db/storeErrors.ts';
+import { StoreErrorsAuditActionsDocument } from '../generated/graphql.ts';
 import { UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
@@ -71,7 +72,7 @@ describe.skipIf(testStoreKind() !== 'postgres')('PostgreSQL failures', () => {
     const { db } = app.services;
     (app.services as { db: unknown }).db = unreachable.db;
     try {
-      const error = onlyError(await app.gql('{ auditLog { items { action } } }'));
+      const error = onlyError(await app.gql(StoreErrorsAuditActionsDocument));
       expect(error.extensions?.code).toBe('UNAVAILABLE');
       expect(error.message).toBe('the PostgreSQL server cannot be reached (ECONNREFUSED); retrying later may work');
     } finally {

@@ -1,26 +1,25 @@
 import { once } from 'node:events';
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import type { ExecutionResult } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { MAX_REQUEST_BODY_BYTES } from '../../server/graphql/bodyLimit.ts';
 import { createLogger } from '../../server/logger.ts';
+import { WebsocketRetrieveDocument as WS_RETRIEVE } from '../generated/graphql.ts';
 import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
-import { CREATE_MEMORY, IMPORT_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CREATE_MEMORY,
+  CREATE_TOKEN,
+  IMPORT_MEMORIES,
+  REINDEX_PROGRESS,
+  REVOKE_TOKEN,
+  START_REINDEX,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { subscribe, subscribeOverWebSocket } from '../helpers/subscribe.ts';
 import { startTestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 import { startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';
-
-const JOB = 'id status total processed failed';
-const PROGRESS = `subscription Progress($jobId: ID!) { reindexProgress(jobId: $jobId) { ${JOB} } }`;
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { items { memory { apiKeyId content } } } }`;
-
-interface Job {
-  id: string;
-  status: string;
-  total: number;
-  processed: number;
-}
 
 let app: VectorApp;
 beforeAll(async () => {
@@ -37,15 +36,19 @@ afterEach(() => {
 });
 
 /** Runs one operation over WebSocket to its end. */
-const overWebSocket = <T>(query: string, variables: Record<string, unknown>, token?: string | null, how?: 'payload' | 'header') =>
-  subscribeOverWebSocket<T>(app.url, query, variables, token, how).rest();
+const overWebSocket = <T, V>(
+  query: DocumentTypeDecoration<T, V> | string,
+  variables: NoInfer<V>,
+  token?: string | null,
+  how?: 'payload' | 'header',
+) => subscribeOverWebSocket(app.url, query, variables, token, how).rest();
 
 const codesOf = (results: ExecutionResult<unknown>[]) => results.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code);
 
-async function startReindex(): Promise<Job> {
+async function startReindex() {
   const memories = Array.from({ length: 23 }, (_, i) => ({ apiKeyId: 'key-r', key: `m${i}`, content: `I eat mango on day ${i}` }));
   await app.ok(IMPORT_MEMORIES, { memories });
-  return (await app.ok(`mutation { reindex(force: true) { ${JOB} } }`)).reindex;
+  return (await app.ok(START_REINDEX, { force: true })).reindex;
 }
 
 describe('GraphQL over WebSocket on /graphql', () => {
@@ -55,8 +58,8 @@ describe('GraphQL over WebSocket on /graphql', () => {
     const job = await startReindex();
     await hold.reached;
     const streams = [
-      subscribeOverWebSocket<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: job.id }),
-      subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: job.id }),
+      subscribeOverWebSocket(app.url, REINDEX_PROGRESS, { jobId: job.id }),
+      subscribe(app.url, REINDEX_PROGRESS, { jobId: job.id }),
     ];
     const firsts = await Promise.all(streams.map((s) => s.next()));
     hold.open();
@@ -71,42 +74,40 @@ describe('GraphQL over WebSocket on /graphql', () => {
 
   it('takes the token from the upgrade request’s Authorization header too', async () => {
     const token = await app.mintToken({ apiKeyId: 'key-a' });
-    const [result] = await overWebSocket(RETRIEVE, { input: { apiKeyId: 'key-a', query: 'deploy' } }, token, 'header');
+    const [result] = await overWebSocket(WS_RETRIEVE, { input: { apiKeyId: 'key-a', query: 'deploy' } }, token, 'header');
     expect(result?.data).toEqual({ retrieve: { items: [{ memory: { apiKeyId: 'key-a', content: 'I deploy with Helm' } }] } });
   });
 
   it('confines a bound token to its own API key', async () => {
     const token = await app.mintToken({ apiKeyId: 'key-a' });
-    const results = await overWebSocket(RETRIEVE, { input: { apiKeyId: 'key-b', query: 'deploy' } }, token);
+    const results = await overWebSocket(WS_RETRIEVE, { input: { apiKeyId: 'key-b', query: 'deploy' } }, token);
     expect(codesOf(results)).toEqual(['FORBIDDEN']);
   });
 
   it('refuses a connection without a token, or with an unknown one, with 4403', async () => {
-    await expect(overWebSocket(RETRIEVE, { input: { apiKeyId: 'key-a', query: 'x' } }, null)).rejects.toMatchObject({ code: 4403 });
-    await expect(overWebSocket(RETRIEVE, { input: { apiKeyId: 'key-a', query: 'x' } }, 'not-a-token')).rejects.toMatchObject({
+    await expect(overWebSocket(WS_RETRIEVE, { input: { apiKeyId: 'key-a', query: 'x' } }, null)).rejects.toMatchObject({ code: 4403 });
+    await expect(overWebSocket(WS_RETRIEVE, { input: { apiKeyId: 'key-a', query: 'x' } }, 'not-a-token')).rejects.toMatchObject({
       code: 4403,
     });
   });
 
   it('stops a token revoked while its connection is open at its next operation', async () => {
-    const minted = await app.ok(
-      `mutation { createAccessToken(input: { name: "ws", role: GATEWAY, apiKeyId: "key-a" }) { token accessToken { id } } }`,
-    );
+    const minted = await app.ok(CREATE_TOKEN, { input: { name: 'ws', role: 'GATEWAY', apiKeyId: 'key-a' } });
     const { token, accessToken } = minted.createAccessToken;
     const input = { input: { apiKeyId: 'key-a', query: 'deploy' } };
-    const first = subscribeOverWebSocket(app.url, RETRIEVE, input, token);
+    const first = subscribeOverWebSocket(app.url, WS_RETRIEVE, input, token);
     expect((await first.next())?.data).toBeTruthy();
     await app.ok(REVOKE_TOKEN, { id: accessToken.id });
     // The same connection, a new operation.
     // graphql-ws answers an operation refused before it runs with an error message: the client rejects.
-    const refused = first.client.iterate({ query: RETRIEVE, variables: input }).next();
+    const refused = first.client.iterate({ query: String(WS_RETRIEVE), variables: input }).next();
     await expect(refused).rejects.toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
     first.close();
   });
 
   it('applies the same query limits as HTTP', async () => {
     const tooManyAliases = `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: memorySettings { enabled }`).join(' ')} }`;
-    const overHttp = await app.gql(tooManyAliases);
+    const overHttp = await app.gqlRaw(tooManyAliases);
     expect(overHttp.errors?.[0]?.message).toMatch(/Aliases limit of 20 exceeded/);
     await expect(overWebSocket(tooManyAliases, {})).rejects.toEqual(
       overHttp.errors?.map((e) => expect.objectContaining({ message: e.message })),
