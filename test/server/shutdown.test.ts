@@ -3,12 +3,11 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../server/embedding/embedder.ts';
+import { GET_SETTINGS, IMPORT_MEMORIES, REINDEX_PROGRESS, START_REINDEX } from '../helpers/operations.ts';
 import { subscribe, subscribeOverWebSocket } from '../helpers/subscribe.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
-
-const IMPORT = `mutation Import($memories: [MemoryInput!]!) { importMemories(memories: $memories) { imported } }`;
 
 let app: TestApp | null = null;
 afterEach(async () => {
@@ -27,7 +26,10 @@ const readyz = async (target: TestApp) => {
  * once `arrived` resolves, and finishes it only after `finish()` sends the rest.
  */
 function requestInTwoParts(target: TestApp) {
-  const body = JSON.stringify({ query: IMPORT, variables: { memories: [{ apiKeyId: 'k1', key: 'editor', content: 'Uses Helix' }] } });
+  const body = JSON.stringify({
+    query: String(IMPORT_MEMORIES),
+    variables: { memories: [{ apiKeyId: 'k1', key: 'editor', content: 'Uses Helix' }] },
+  });
   const arrived = once(target.http.server, 'request');
   const req = request(`${target.url}/graphql`, {
     method: 'POST',
@@ -57,7 +59,7 @@ describe('/readyz', () => {
     let answer = '';
     socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
     const closed = once(socket, 'close');
-    const body = JSON.stringify({ query: '{ memorySettings { enabled } }' });
+    const body = JSON.stringify({ query: String(GET_SETTINGS) });
     const head = `POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-length: ${body.length}\r\n\r\n`;
     const arrived = once(app.http.server, 'request');
     socket.write(head);
@@ -107,7 +109,7 @@ describe('draining', () => {
     ['WebSocket', subscribeOverWebSocket],
   ])('ends a subscription over %s with a complete event', async (_transport, open) => {
     app = await startTestApp({ engine: topicEngine(topicModelDir()) });
-    await app.ok(IMPORT, { memories: [{ apiKeyId: 'k1', key: 'editor', content: 'Uses Helix' }] });
+    await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'k1', key: 'editor', content: 'Uses Helix' }] });
     const { embedder } = await app.services.vectors.embedding();
     let reach!: () => void;
     const reached = new Promise<void>((resolve) => (reach = resolve));
@@ -120,15 +122,9 @@ describe('draining', () => {
       await released;
       return embed(texts);
     });
-    const { reindex } = await app.ok(`mutation { reindex { id } }`);
+    const { reindex } = await app.ok(START_REINDEX);
     await reached;
-    const stream = open<{ reindexProgress: { status: string } }>(
-      app.url,
-      `subscription($id: ID!) { reindexProgress(jobId: $id) { status } }`,
-      {
-        id: reindex.id,
-      },
-    );
+    const stream = open(app.url, REINDEX_PROGRESS, { jobId: reindex.id });
     expect((await stream.next())?.data?.reindexProgress.status).toBe('RUNNING');
     const drained = app.http.drain(60_000);
     // null: the client saw the server's complete event (a cut connection would reject instead).
