@@ -395,6 +395,13 @@ export type BodyLimitTypenameQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type BodyLimitTypenameQuery = { __typename: 'Query' };
 
+export type MemoryBadinputExportSinceQueryVariables = Exact<{
+  createdAfter?: string | null | undefined;
+}>;
+
+
+export type MemoryBadinputExportSinceQuery = { exportMemories: Array<{ id: string }> };
+
 export type MetricsAliasedRootFieldsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -411,6 +418,11 @@ export type WebsocketRetrieveQueryVariables = Exact<{
 
 
 export type WebsocketRetrieveQuery = { retrieve: { items: Array<{ memory: { apiKeyId: string, content: string } }> } };
+
+export type WellFormedOwnMemoriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WellFormedOwnMemoriesQuery = { memories: { items: Array<{ apiKeyId: string, content: string }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1132,6 +1144,13 @@ export const BodyLimitTypenameDocument = new TypedDocumentString(`
   __typename
 }
     `) as unknown as TypedDocumentString<BodyLimitTypenameQuery, BodyLimitTypenameQueryVariables>;
+export const MemoryBadinputExportSinceDocument = new TypedDocumentString(`
+    query MemoryBadinputExportSince($createdAfter: DateTime) {
+  exportMemories(createdAfter: $createdAfter) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryBadinputExportSinceQuery, MemoryBadinputExportSinceQueryVariables>;
 export const MetricsAliasedRootFieldsDocument = new TypedDocumentString(`
     query MetricsAliasedRootFields {
   a: memory(id: "missing") {
@@ -1163,3 +1182,13 @@ export const WebsocketRetrieveDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<WebsocketRetrieveQuery, WebsocketRetrieveQueryVariables>;
+export const WellFormedOwnMemoriesDocument = new TypedDocumentString(`
+    query WellFormedOwnMemories {
+  memories(limit: 500) {
+    items {
+      apiKeyId
+      content
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WellFormedOwnMemoriesQuery, WellFormedOwnMemoriesQueryVariables>;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryBadinputExportSinceDocument } from '../generated/graphql.ts';
 import {
   CLEAR_MEMORIES,
   CREATE_MEMORY,
@@ -51,6 +52,7 @@ function expectRejected(res: GraphQLResponse, code: string, message: string | Re
 
 interface Case {
   name: string;
+  /** A typed operation, or a text whose inline values are the bad input. */
   query: Operation;
   variables?: () => Record<string, unknown>;
   code?: string;
@@ -59,6 +61,9 @@ interface Case {
 
 const inlineCreate = (fields: string) => `mutation { createMemory(input: { apiKeyId: "bad-1", content: "valid text", ${fields} }) { id } }`;
 const inlineUpdate = (fields: string) => `mutation($id: ID!) { updateMemory(id: $id, input: { ${fields} }) { id } }`;
+/** Sends a case's operation: a text as written, a typed document with variables that may be wrong on purpose. */
+const send = (query: Operation, variables?: Record<string, unknown>) =>
+  typeof query === 'string' ? app.gqlRaw(query, variables) : app.gql(query, variables);
 const createWith = (input: Record<string, unknown>) => () => ({ input: { apiKeyId: 'bad-1', content: 'valid text', ...input } });
 const updateWith = (input: Record<string, unknown>, id?: string) => () => ({ id: id ?? existing.id, input });
 
@@ -327,7 +332,7 @@ for (const [mutation, list] of Object.entries(cases)) {
   describe(`${mutation} with bad input`, () => {
     it.each(list)('rejects $name with a clear error and changes nothing', async ({ query, variables, code, message }) => {
       const before = await snapshot();
-      const res = await app.gql(query, variables?.());
+      const res = await send(query, variables?.());
       expectRejected(res, code ?? 'BAD_USER_INPUT', message);
       expect(await snapshot()).toBe(before);
     });
@@ -359,15 +364,15 @@ const LIST_BAD: Case[] = [
   { name: 'an empty memory id', query: GET_MEMORY, variables: () => ({ id: '' }), message: 'id must be a UUID' },
   {
     name: 'an export with a createdAfter that is not a date',
-    query: `query($d: DateTime) { exportMemories(createdAfter: $d) { id } }`,
-    variables: () => ({ d: '2026-01-01 12:00' }),
+    query: MemoryBadinputExportSinceDocument,
+    variables: () => ({ createdAfter: '2026-01-01 12:00' }),
     message: /DateTime/,
   },
 ];
 
 describe('reading memories with bad input', () => {
   it.each(LIST_BAD)('rejects $name with a clear error', async ({ query, variables, code, message }) => {
-    expectRejected(await app.gql(query, variables?.()), code ?? 'BAD_USER_INPUT', message);
+    expectRejected(await send(query, variables?.()), code ?? 'BAD_USER_INPUT', message);
   });
 
   it('reports an unknown memory id as absent, not as an error', async () => {
@@ -438,7 +443,7 @@ describe('an import row that SQLite itself refuses', () => {
         updated: 0,
         rejected: [{ index: 1, key: 'b', reason: 'the database refused this row (SQLITE_CONSTRAINT_TRIGGER)' }],
       });
-      const listed = (await app.ok(LIST_MEMORIES, { apiKeyId: 'refused-import' })).memories.items.map((m: { key: string }) => m.key);
+      const listed = (await app.ok(LIST_MEMORIES, { apiKeyId: 'refused-import' })).memories.items.map((m) => m.key);
       expect(listed.sort()).toEqual(['a', 'c']);
     } finally {
       app.database.sqlite.exec('drop trigger refuse_row');

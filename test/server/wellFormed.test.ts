@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../server/memory/memory.service.ts';
-import { CREATE_MEMORY, CREATE_TOKEN, IMPORT_MEMORIES, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { WellFormedOwnMemoriesDocument as OWN_MEMORIES } from '../generated/graphql.ts';
+import {
+  CREATE_MEMORY,
+  CREATE_TOKEN,
+  EXTRACT_FACTS,
+  IMPORT_MEMORIES,
+  LIST_MEMORIES,
+  RETRIEVE,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { type GraphQLResponse, type Operation, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
@@ -11,10 +20,6 @@ beforeAll(async () => {
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
 });
 afterAll(() => app.close());
-
-const RETRIEVE = `query($input: RetrieveInput!) { retrieve(input: $input) { items { memory { content } } } }`;
-const EXTRACT = `mutation($input: ExtractFactsInput!) { extractFacts(input: $input) { facts { content } } }`;
-const OWN_MEMORIES = `{ memories(limit: 500) { items { apiKeyId content } } }`;
 
 /** Any sequence of UTF-16 code units, lone surrogates included (what a JSON body's \\uD800 escapes can carry). */
 const codeUnits = (maxLength = 12) =>
@@ -86,8 +91,7 @@ describe('identifiers', () => {
     const decomposed = 'cafe\u0301';
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: `  ${composed}\t`, content: 'composed' } });
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: decomposed, content: 'decomposed' } });
-    const list = async (apiKeyId: string) =>
-      (await app.ok(LIST_MEMORIES, { apiKeyId })).memories.items.map((m: { content: string }) => m.content);
+    const list = async (apiKeyId: string) => (await app.ok(LIST_MEMORIES, { apiKeyId })).memories.items.map((m) => m.content);
     expect(await list(composed)).toEqual(['composed']);
     expect(await list(decomposed)).toEqual(['decomposed']);
   });
@@ -120,7 +124,7 @@ describe('any API key, through the API (property)', () => {
         expect(res.errors).toBeUndefined();
         expect(res.data.createMemory.apiKeyId).toBe(name);
         const token = await app.mintToken({ apiKeyId: name });
-        const own = (await app.ok(OWN_MEMORIES, {}, token)).memories.items as { apiKeyId: string }[];
+        const own = (await app.ok(OWN_MEMORIES, {}, token)).memories.items;
         expect(own.length).toBeGreaterThan(0);
         expect(own.every((m) => m.apiKeyId === name)).toBe(true);
       }),
@@ -137,7 +141,7 @@ describe('any API key, through the API (property)', () => {
         const tb = await app.mintToken({ apiKeyId: b });
         const marker = `marker-${Math.random()}`;
         await app.ok(CREATE_MEMORY, { input: { content: marker } }, ta);
-        const seenByB = (await app.ok(OWN_MEMORIES, {}, tb)).memories.items as { content: string }[];
+        const seenByB = (await app.ok(OWN_MEMORIES, {}, tb)).memories.items;
         expect(seenByB.some((m) => m.content === marker)).toBe(false);
       }),
       { numRuns: 40 },
@@ -164,7 +168,7 @@ describe('every text field, through the API (property)', () => {
     ],
     ['search', LIST_MEMORIES, (s) => ({ apiKeyId: 'wf', search: s })],
     ['query', RETRIEVE, (s) => ({ input: { apiKeyId: 'wf', query: s } })],
-    ['text', EXTRACT, (s) => ({ input: { apiKeyId: 'wf', role: 'USER', text: `I prefer ${s}` } })],
+    ['text', EXTRACT_FACTS, (s) => ({ input: { apiKeyId: 'wf', role: 'USER', text: `I prefer ${s}` } })],
     ['name', CREATE_TOKEN, (s) => ({ input: { name: s } })],
   ];
 
