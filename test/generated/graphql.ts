@@ -390,6 +390,26 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
 
+export type AuthEveryTokenFieldQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuthEveryTokenFieldQuery = { accessTokens: Array<{ id: string, name: string, role: TokenRole, apiKeyId: string | null, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+
+export type AuthAccessTokenFieldNamesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuthAccessTokenFieldNamesQuery = { __type: { fields: Array<{ name: string }> | null } | null };
+
+export type AuthTokenStartsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuthTokenStartsQuery = { accessTokens: Array<{ id: string, tokenStart: string | null }> };
+
+export type AuthViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuthViewerQuery = { viewer: { role: TokenRole, apiKeyId: string | null } };
+
 export type BodyLimitTypenameQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1139,6 +1159,44 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
+export const AuthEveryTokenFieldDocument = new TypedDocumentString(`
+    query AuthEveryTokenField {
+  accessTokens(includeRevoked: true) {
+    id
+    name
+    role
+    apiKeyId
+    createdAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<AuthEveryTokenFieldQuery, AuthEveryTokenFieldQueryVariables>;
+export const AuthAccessTokenFieldNamesDocument = new TypedDocumentString(`
+    query AuthAccessTokenFieldNames {
+  __type(name: "AccessToken") {
+    fields {
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuthAccessTokenFieldNamesQuery, AuthAccessTokenFieldNamesQueryVariables>;
+export const AuthTokenStartsDocument = new TypedDocumentString(`
+    query AuthTokenStarts {
+  accessTokens {
+    id
+    tokenStart
+  }
+}
+    `) as unknown as TypedDocumentString<AuthTokenStartsQuery, AuthTokenStartsQueryVariables>;
+export const AuthViewerDocument = new TypedDocumentString(`
+    query AuthViewer {
+  viewer {
+    role
+    apiKeyId
+  }
+}
+    `) as unknown as TypedDocumentString<AuthViewerQuery, AuthViewerQueryVariables>;
 export const BodyLimitTypenameDocument = new TypedDocumentString(`
     query BodyLimitTypename {
   __typename

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  AuthAccessTokenFieldNamesDocument,
+  AuthEveryTokenFieldDocument,
+  AuthTokenStartsDocument,
+  type CreateAccessTokenInput,
+  AuthViewerDocument as VIEWER,
+} from '../generated/graphql.ts';
+import {
   CLEAR_MEMORIES,
   CREATE_MEMORY,
   CREATE_TOKEN,
@@ -31,9 +38,8 @@ const asAdmin = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d
 const codeOf = (res: Awaited<ReturnType<TestApp['gql']>>) => onlyError(res).extensions?.code;
 
 /** Mints a token and also returns its id, for tests that revoke it. */
-async function mint(input: { name: string; role?: 'ADMIN' | 'GATEWAY'; apiKeyId?: string }) {
-  const { createAccessToken } = await app.ok(CREATE_TOKEN, { input });
-  return createAccessToken as { token: string; accessToken: { id: string; name: string; role: string; apiKeyId: string | null } };
+async function mint(input: CreateAccessTokenInput) {
+  return (await app.ok(CREATE_TOKEN, { input })).createAccessToken;
 }
 
 /** The raw HTTP exchange, for checks on status and body that the JSON helper hides. */
@@ -117,7 +123,7 @@ describe('a gateway token bound to API key "a"', () => {
 
     const listed = await asA(LIST_MEMORIES, { apiKeyId: 'a' });
     expect(listed.errors).toBeUndefined();
-    expect(listed.data.memories.items.map((m: { id: string }) => m.id)).toContain(id);
+    expect(listed.data.memories.items.map((m) => m.id)).toContain(id);
 
     const read = await asA(GET_MEMORY, { id });
     expect(read.data.memory?.content).toBe('A likes coffee');
@@ -138,19 +144,19 @@ describe('a gateway token bound to API key "a"', () => {
 
     const listed = await asA(LIST_MEMORIES, {});
     expect(listed.errors).toBeUndefined();
-    const keys = listed.data.memories.items.map((m: { apiKeyId: string }) => m.apiKeyId);
+    const keys = listed.data.memories.items.map((m) => m.apiKeyId);
     expect(new Set(keys)).toEqual(new Set(['a']));
 
     const exported = await asA(EXPORT_MEMORIES, {});
     expect(exported.errors).toBeUndefined();
-    expect(exported.data.exportMemories.map((m: { key: string }) => m.key)).toContain('bound-default');
+    expect(exported.data.exportMemories.map((m) => m.key)).toContain('bound-default');
   });
 
   it('is FORBIDDEN to create a memory for "b"', async () => {
     const res = await asA(CREATE_MEMORY, { input: { apiKeyId: 'b', content: 'sneaky' } });
     expect(codeOf(res)).toBe('FORBIDDEN');
     const ofB = await app.ok(EXPORT_MEMORIES, { apiKeyId: 'b' });
-    expect(ofB.exportMemories.map((m: { content: string }) => m.content)).not.toContain('sneaky');
+    expect(ofB.exportMemories.map((m) => m.content)).not.toContain('sneaky');
   });
 
   it('is FORBIDDEN to list the memories of "b"', async () => {
@@ -207,9 +213,9 @@ describe('a gateway token bound to API key "a"', () => {
     expect(importMemories.rejected[0]?.reason).toContain('"b"');
 
     const ofA = await app.ok(EXPORT_MEMORIES, { apiKeyId: 'a' });
-    expect(ofA.exportMemories.map((m: { key: string }) => m.key)).toEqual(expect.arrayContaining(['import-a-1', 'import-a-2']));
+    expect(ofA.exportMemories.map((m) => m.key)).toEqual(expect.arrayContaining(['import-a-1', 'import-a-2']));
     const ofB = await app.ok(EXPORT_MEMORIES, { apiKeyId: 'b' });
-    expect(ofB.exportMemories.map((m: { key: string }) => m.key)).not.toContain('import-b');
+    expect(ofB.exportMemories.map((m) => m.key)).not.toContain('import-b');
   });
 
   it('is FORBIDDEN to read or change settings and tokens', async () => {
@@ -231,7 +237,7 @@ describe('an unbound gateway token', () => {
     expect(one.errors).toBeUndefined();
     expect(two.errors).toBeUndefined();
     const list = await app.gql(LIST_MEMORIES, { apiKeyId: 'u2' }, token);
-    expect(list.data.memories.items.map((m: { content: string }) => m.content)).toEqual(['for u2']);
+    expect(list.data.memories.items.map((m) => m.content)).toEqual(['for u2']);
     expect((await app.gql(GET_MEMORY, { id: one.data.createMemory.id }, token)).data.memory?.content).toBe('for u1');
   });
 
@@ -258,7 +264,7 @@ describe('an unbound gateway token', () => {
       token,
     );
     expect(importMemories.imported).toBe(1);
-    expect(importMemories.rejected.map((r: { index: number }) => r.index)).toEqual([1]);
+    expect(importMemories.rejected.map((r) => r.index)).toEqual([1]);
   });
 
   it('is FORBIDDEN to read the settings', async () => {
@@ -278,7 +284,7 @@ describe('an unbound gateway token', () => {
   it('is FORBIDDEN to mint access tokens', async () => {
     expect(codeOf(await app.gql(CREATE_TOKEN, { input: { name: 'escalate', role: 'ADMIN' } }, token))).toBe('FORBIDDEN');
     const { accessTokens } = await app.ok(LIST_TOKENS);
-    expect(accessTokens.map((t: { name: string }) => t.name)).not.toContain('escalate');
+    expect(accessTokens.map((t) => t.name)).not.toContain('escalate');
   });
 
   it('is FORBIDDEN to revoke access tokens, and the target keeps working', async () => {
@@ -293,11 +299,11 @@ describe('admins', () => {
     await asAdmin({ apiKeyId: 'all-1', content: 'one of all' });
     await asAdmin({ apiKeyId: 'all-2', content: 'two of all' });
     const { memories } = await app.ok(LIST_MEMORIES, { limit: 500 });
-    const keys = new Set(memories.items.map((m: { apiKeyId: string }) => m.apiKeyId));
+    const keys = new Set(memories.items.map((m) => m.apiKeyId));
     expect(keys).toContain('all-1');
     expect(keys).toContain('all-2');
     const { exportMemories } = await app.ok(EXPORT_MEMORIES, {});
-    expect(exportMemories.map((m: { apiKeyId: string }) => m.apiKeyId)).toEqual(expect.arrayContaining(['all-1', 'all-2']));
+    expect(exportMemories.map((m) => m.apiKeyId)).toEqual(expect.arrayContaining(['all-1', 'all-2']));
   });
 
   it('can mint an ADMIN token that can do admin things, and it is never bound to a key', async () => {
@@ -342,21 +348,20 @@ describe('token secrets', () => {
   it('shows the secret once, when minted, and never in accessTokens', async () => {
     const { token } = await mint({ name: 'shown once' });
     expect(token).toMatch(/^mnemo_[A-Za-z0-9_-]{43}$/);
-    const everyField = `{ accessTokens(includeRevoked: true) { id name role apiKeyId createdAt lastUsedAt revokedAt } }`;
-    const listed = await app.ok(everyField);
+    const listed = await app.ok(AuthEveryTokenFieldDocument);
     expect(JSON.stringify(listed)).not.toContain(token);
   });
 
   it('has no field on AccessToken that could carry the secret or its hash', async () => {
-    const { __type } = await app.ok(`{ __type(name: "AccessToken") { fields { name } } }`);
-    const fields = __type.fields.map((f: { name: string }) => f.name).sort();
+    const { __type } = await app.ok(AuthAccessTokenFieldNamesDocument);
+    const fields = __type!.fields!.map((f) => f.name).sort();
     expect(fields).toEqual(['apiKeyId', 'createdAt', 'id', 'lastUsedAt', 'mayForgetKey', 'name', 'revokedAt', 'role', 'tokenStart']);
   });
 
   it('keeps the secret\'s first 4 characters after "mnemo_" to tell tokens apart, and nothing more of it', async () => {
     const { token, accessToken } = await mint({ name: 'told apart' });
-    const { accessTokens } = await app.ok(`{ accessTokens { id tokenStart } }`);
-    const start = accessTokens.find((t: { id: string }) => t.id === accessToken.id).tokenStart;
+    const { accessTokens } = await app.ok(AuthTokenStartsDocument);
+    const start = accessTokens.find((t) => t.id === accessToken.id)!.tokenStart;
     expect(start).toBe(token.slice(0, 10));
     const dump = JSON.stringify(await storedTokens());
     expect(dump).not.toContain(token.slice(0, 11));
@@ -364,8 +369,6 @@ describe('token secrets', () => {
 });
 
 describe('viewer', () => {
-  const VIEWER = `{ viewer { role apiKeyId } }`;
-
   it('tells an admin token it is an admin', async () => {
     expect((await app.ok(VIEWER)).viewer).toEqual({ role: 'ADMIN', apiKeyId: null });
   });
@@ -409,8 +412,7 @@ describe('error masking', () => {
 
 describe('query limits', () => {
   const probe = (key: string) => `createMemory(input: { apiKeyId: "limits", key: "${key}", content: "probe" }) { id }`;
-  const exists = async (key: string) =>
-    (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'limits' })).exportMemories.some((m: { key: string }) => m.key === key);
+  const exists = async (key: string) => (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'limits' })).exportMemories.some((m) => m.key === key);
 
   /** Nests a selection in inline fragments, each of which the depth limit counts as a level. */
   const nested = (levels: number, inner: string) => {
@@ -420,13 +422,13 @@ describe('query limits', () => {
   };
 
   it('runs a document within the depth limit', async () => {
-    const res = await app.gql(nested(8, probe('depth-ok')));
+    const res = await app.gqlRaw(nested(8, probe('depth-ok')));
     expect(res.errors).toBeUndefined();
     expect(await exists('depth-ok')).toBe(true);
   });
 
   it('refuses a document deeper than 10 levels without executing it', async () => {
-    const res = await app.gql(nested(12, probe('too-deep')));
+    const res = await app.gqlRaw(nested(12, probe('too-deep')));
     expect(res.data ?? null).toBeNull();
     expect(onlyError(res).message).toMatch(/depth limit of 10 exceeded/);
     expect(await exists('too-deep')).toBe(false);
@@ -434,14 +436,14 @@ describe('query limits', () => {
 
   it('refuses a document with more than 20 aliases without executing any of them', async () => {
     const fields = Array.from({ length: 21 }, (_, i) => `m${i}: ${probe(`alias-${i}`)}`).join('\n');
-    const res = await app.gql(`mutation { ${fields} }`);
+    const res = await app.gqlRaw(`mutation { ${fields} }`);
     expect(res.data ?? null).toBeNull();
     expect(res.errors?.[0]?.message).toMatch(/Aliases limit of 20 exceeded/);
     expect(await exists('alias-0')).toBe(false);
   });
 
   it('refuses a document of more than 2000 tokens', async () => {
-    const res = await app.gql(`mutation { ${probe('many-tokens')} ${' __typename'.repeat(2000)} }`);
+    const res = await app.gqlRaw(`mutation { ${probe('many-tokens')} ${' __typename'.repeat(2000)} }`);
     expect(res.data ?? null).toBeNull();
     expect(res.errors?.[0]?.message).toMatch(/Token limit of 2000 exceeded/);
     expect(await exists('many-tokens')).toBe(false);
@@ -451,7 +453,7 @@ describe('query limits', () => {
     const items = `items { id apiKeyId sessionId type key content metadata tokens createdAt updatedAt expiresAt accessCount status }`;
     let doc = Array.from({ length: 10 }, (_, i) => `p${i}: memories(apiKeyId: "limits") { ${items} }`).join('\n');
     for (let i = 0; i < 7; i++) doc = `... on Query { ${doc} }`;
-    const res = await app.gql(`{ ${doc} }`);
+    const res = await app.gqlRaw(`{ ${doc} }`);
     expect(res.data ?? null).toBeNull();
     expect(onlyError(res).message).toMatch(/Cost limit of 5000 exceeded/);
   });
