@@ -148,6 +148,50 @@ export type MessageRole =
   | 'ASSISTANT'
   | 'USER';
 
+export type ModelKind =
+  | 'EMBEDDING'
+  | 'RERANK';
+
+export type ModelProviderInput = {
+  /** Write-only. Omit to keep the stored key; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  /** API root as in OpenAI SDKs, e.g. https://api.openai.com/v1. */
+  baseUrl: string;
+  id: string;
+  /** The endpoint needs no API key (a local server). Omit to keep the stored mark. */
+  keyless?: boolean | null | undefined;
+  models: Array<ProviderModelInput>;
+};
+
+export type ProviderModelInput = {
+  dimension?: number | null | undefined;
+  kind: ModelKind;
+  maxInputTokens?: number | null | undefined;
+  name: string;
+};
+
+export type QdrantQuantization =
+  /** Binary quantization, rescored with the original vectors. */
+  | 'BINARY'
+  /** Scalar int8 quantization, rescored with the original vectors. */
+  | 'INT8'
+  | 'NONE';
+
+export type QdrantSettingsInput = {
+  /** Write-only. Omit to keep; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  collection?: string | null | undefined;
+  /** true sets vectorStore to QDRANT; false returns it to AUTO. */
+  enabled?: boolean | null | undefined;
+  host?: string | null | undefined;
+  https?: boolean | null | undefined;
+  port?: number | null | undefined;
+  quantization?: QdrantQuantization | null | undefined;
+  timeoutMs?: number | null | undefined;
+  /** e.g. http://localhost:6333; or give host and port. */
+  url?: string | null | undefined;
+};
+
 export type ReindexStatus =
   | 'CANCELLED'
   | 'COMPLETED'
@@ -414,6 +458,30 @@ export type BodyLimitTypenameQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type BodyLimitTypenameQuery = { __typename: 'Query' };
+
+export type LogsRecallQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LogsRecallQuery = { memories: { totalCount: number }, other: { enabled: boolean } };
+
+export type LogsUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type LogsUpsertProviderMutation = { upsertModelProvider: { id: string, hasApiKey: boolean } };
+
+export type LogsUpdateQdrantMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type LogsUpdateQdrantMutation = { updateQdrantSettings: { hasApiKey: boolean } };
+
+export type LogsSecretReadersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LogsSecretReadersQuery = { qdrantHealth: { error: string | null }, engineStatus: { qdrant: { error: string | null }, embedding: { reason: string } } };
 
 export type MemoryBadinputExportSinceQueryVariables = Exact<{
   createdAfter?: string | null | undefined;
@@ -1202,6 +1270,46 @@ export const BodyLimitTypenameDocument = new TypedDocumentString(`
   __typename
 }
     `) as unknown as TypedDocumentString<BodyLimitTypenameQuery, BodyLimitTypenameQueryVariables>;
+export const LogsRecallDocument = new TypedDocumentString(`
+    query LogsRecall {
+  memories(apiKeyId: "k1") {
+    totalCount
+  }
+  other: memorySettings {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<LogsRecallQuery, LogsRecallQueryVariables>;
+export const LogsUpsertProviderDocument = new TypedDocumentString(`
+    mutation LogsUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+    hasApiKey
+  }
+}
+    `) as unknown as TypedDocumentString<LogsUpsertProviderMutation, LogsUpsertProviderMutationVariables>;
+export const LogsUpdateQdrantDocument = new TypedDocumentString(`
+    mutation LogsUpdateQdrant($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    hasApiKey
+  }
+}
+    `) as unknown as TypedDocumentString<LogsUpdateQdrantMutation, LogsUpdateQdrantMutationVariables>;
+export const LogsSecretReadersDocument = new TypedDocumentString(`
+    query LogsSecretReaders {
+  qdrantHealth {
+    error
+  }
+  engineStatus {
+    qdrant {
+      error
+    }
+    embedding {
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LogsSecretReadersQuery, LogsSecretReadersQueryVariables>;
 export const MemoryBadinputExportSinceDocument = new TypedDocumentString(`
     query MemoryBadinputExportSince($createdAfter: DateTime) {
   exportMemories(createdAfter: $createdAfter) {

@@ -3,7 +3,15 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../server/logger.ts';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import {
+  type CreateTokenMutation,
+  LogsRecallDocument,
+  LogsSecretReadersDocument,
+  LogsUpdateQdrantDocument,
+  LogsUpsertProviderDocument,
+} from '../generated/graphql.ts';
+import { CREATE_TOKEN, DELETE_MEMORY, GET_SETTINGS, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { ADMIN_TOKEN, type Operation, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 interface LogLine {
   level: number;
@@ -13,8 +21,15 @@ interface LogLine {
   [field: string]: unknown;
 }
 
-interface GraphQLBody {
-  data?: { createAccessToken?: { token: string } } | null;
+/** What a test posts: a typed operation, or a text that must reach the server as it is written. */
+interface Body<TResult> {
+  query: Operation<TResult>;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+interface GraphQLBody<TResult> {
+  data?: TResult | null;
   errors: { message: string; extensions?: Record<string, unknown> }[];
 }
 
@@ -44,13 +59,13 @@ async function logged() {
   };
 }
 
-async function post(target: TestApp, body: unknown, headers: Record<string, string> = {}) {
+async function post<TResult>(target: TestApp, body: Body<TResult>, headers: Record<string, string> = {}) {
   const res = await fetch(`${target.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}`, ...headers },
-    body: JSON.stringify(body),
+    body: JSON.stringify({ ...body, query: String(body.query) }),
   });
-  return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as GraphQLBody };
+  return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as GraphQLBody<TResult> };
 }
 
 /** The access line of the request with this id (it is written once the response is done). */
@@ -62,11 +77,7 @@ async function accessLine(log: { lines(): LogLine[] }, requestId: string) {
 describe('request ids', () => {
   it('keeps a sane x-request-id: echoed in the response header, on every line of the request, in each error', async () => {
     const log = await logged();
-    const res = await post(
-      log.app,
-      { query: `mutation { deleteMemory(id: "${randomUUID()}") { id } }` },
-      { 'x-request-id': 'req-2026.12.02:abc_1' },
-    );
+    const res = await post(log.app, { query: DELETE_MEMORY, variables: { id: randomUUID() } }, { 'x-request-id': 'req-2026.12.02:abc_1' });
     expect(res.requestId).toBe('req-2026.12.02:abc_1');
     expect(res.body.errors[0]!.extensions).toEqual({ code: 'NOT_FOUND', requestId: 'req-2026.12.02:abc_1' });
     await accessLine(log, 'req-2026.12.02:abc_1');
@@ -84,7 +95,7 @@ describe('request ids', () => {
     ['shaped like a key', 'sk-live-0123456789abcdefABCDEF'],
   ])('replaces one that is %s by a generated one', async (_what, given) => {
     const log = await logged();
-    const res = await post(log.app, { query: '{ memorySettings { enabled } }' }, given ? { 'x-request-id': given } : {});
+    const res = await post(log.app, { query: GET_SETTINGS }, given ? { 'x-request-id': given } : {});
     expect(res.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     await accessLine(log, res.requestId!);
     if (given) expect(log.text()).not.toContain(given);
@@ -96,11 +107,7 @@ describe('the access line', () => {
     const log = await logged();
     const token = await log.app.mintToken({ apiKeyId: 'k1' });
     const [tokenRow] = await log.app.services.tokens.list();
-    const res = await post(
-      log.app,
-      { query: 'query Recall { memories(apiKeyId: "k1") { totalCount } other: memorySettings { enabled } }', operationName: 'Recall' },
-      { authorization: `Bearer ${token}` },
-    );
+    const res = await post(log.app, { query: LogsRecallDocument, operationName: 'LogsRecall' }, { authorization: `Bearer ${token}` });
     const line = await accessLine(log, res.requestId!);
     expect(line).toMatchObject({
       level: INFO,
@@ -108,7 +115,7 @@ describe('the access line', () => {
       path: '/graphql',
       status: 200,
       operation: 'query',
-      operationName: 'Recall',
+      operationName: 'LogsRecall',
       fields: ['memories', 'memorySettings'],
       outcomes: ['OK', 'FORBIDDEN'],
       tokenId: tokenRow!.id,
@@ -175,13 +182,14 @@ describe('error levels', () => {
 
   it("logs a caller's mistakes at info, without a stack", async () => {
     const log = await logged();
-    for (const body of [
-      { query: 'mutation { updateMemorySettings(input: { maxTokens: -1 }) { maxTokens } }' },
-      { query: `mutation { deleteMemory(id: "${randomUUID()}") { id } }` },
+    const mistakes: Body<unknown>[] = [
+      { query: UPDATE_SETTINGS, variables: { input: { maxTokens: -1 } } },
+      { query: DELETE_MEMORY, variables: { id: randomUUID() } },
       { query: '{ nope }' },
       { query: '{ memories(' },
-      { query: 'query($n: Int) { memories(limit: $n) { totalCount } }', variables: { n: 'many' } },
-    ]) {
+      { query: LIST_MEMORIES, variables: { limit: 'many' } },
+    ];
+    for (const body of mistakes) {
       const res = await post(log.app, body);
       await accessLine(log, res.requestId!);
       expect(levelsOf(log, res.requestId!)).toEqual([{ level: INFO, stack: false }]);
@@ -192,9 +200,9 @@ describe('error levels', () => {
     const log = await logged();
     const gateway = await log.app.mintToken({ apiKeyId: 'k1' });
     const refusals = [
-      await post(log.app, { query: '{ memorySettings { enabled } }' }, { authorization: '' }),
-      await post(log.app, { query: '{ memorySettings { enabled } }' }, { authorization: 'Bearer mnemo_not-a-token' }),
-      await post(log.app, { query: '{ memories(apiKeyId: "k2") { totalCount } }' }, { authorization: `Bearer ${gateway}` }),
+      await post(log.app, { query: GET_SETTINGS }, { authorization: '' }),
+      await post(log.app, { query: GET_SETTINGS }, { authorization: 'Bearer mnemo_not-a-token' }),
+      await post(log.app, { query: LIST_MEMORIES, variables: { apiKeyId: 'k2' } }, { authorization: `Bearer ${gateway}` }),
     ].map((r) => r.requestId!);
     const csrf = await fetch(`${log.app.url}/graphql`, {
       method: 'POST',
@@ -213,7 +221,7 @@ describe('error levels', () => {
   it('logs an unexpected error at error with its stack; the caller gets only INTERNAL_SERVER_ERROR and the request id', async () => {
     const log = await logged();
     vi.spyOn(log.app.services.settings, 'get').mockRejectedValue(new Error('SQLITE_CORRUPT: database disk image is malformed'));
-    const res = await post(log.app, { query: '{ memorySettings { enabled } }' });
+    const res = await post(log.app, { query: GET_SETTINGS });
     expect(res.body.errors).toEqual([
       expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: res.requestId } }),
     ]);
@@ -230,11 +238,11 @@ describe('error levels', () => {
   it('cuts a 10 MB value sent as an Int to a short prefix, in the answer and in the log', async () => {
     const log = await logged();
     const huge = '9'.repeat(10_000_000);
-    const res = await post(log.app, { query: 'query($n: Int) { memories(limit: $n) { totalCount } }', variables: { n: huge } });
+    const res = await post(log.app, { query: LIST_MEMORIES, variables: { limit: huge } });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body).length).toBeLessThan(1000);
     expect(res.body.errors[0]!.message).toMatch(
-      /^Variable "\$n" got invalid value "9{40}…"; Int cannot represent non-integer value: "9{40}…"$/,
+      /^Variable "\$limit" got invalid value "9{40}…"; Int cannot represent non-integer value: "9{40}…"$/,
     );
     await accessLine(log, res.requestId!);
     expect(log.text().length).toBeLessThan(4000);
@@ -260,10 +268,6 @@ function tooLarge(target: TestApp) {
 }
 
 describe('secrets in the log', () => {
-  const PROVIDER = `mutation P($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id hasApiKey } }`;
-  const QDRANT = `mutation Q($input: QdrantSettingsInput!) { updateQdrantSettings(input: $input) { hasApiKey } }`;
-  const MINT = `mutation M($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }`;
-
   it('never reach it: secrets sent through valid and malformed calls of every operation that takes one', async () => {
     const log = await logged();
     const secrets = {
@@ -276,11 +280,11 @@ describe('secrets in the log', () => {
     };
     const gateway = await log.app.mintToken({ apiKeyId: 'k1' });
     const provider = (apiKey: unknown, extra: Record<string, unknown> = {}) => ({
-      query: PROVIDER,
+      query: LogsUpsertProviderDocument,
       variables: { input: { id: 'p1', baseUrl: 'http://127.0.0.1:9/v1', apiKey, models: [{ name: 'e', kind: 'EMBEDDING' }], ...extra } },
     });
-    const qdrant = (input: Record<string, unknown>) => ({ query: QDRANT, variables: { input } });
-    const calls: [unknown, Record<string, string>?][] = [
+    const qdrant = (input: Record<string, unknown>) => ({ query: LogsUpdateQdrantDocument, variables: { input } });
+    const calls: [Body<unknown>, Record<string, string>?][] = [
       // upsertModelProvider: valid, a wrong type beside the key, an unknown field, a bad URL, a key too long,
       // the key inline with a bad value beside it, a syntax error after it, and from a token that may not.
       [provider(secrets.providerKey)],
@@ -299,19 +303,21 @@ describe('secrets in the log', () => {
       [qdrant({ apiKey: secrets.qdrantKey, timeoutMs: 5 })],
       [qdrant({ url: `http://admin:${secrets.urlPassword}@127.0.0.1:9`, port: 'x' })],
       // createAccessToken: valid (the minted token is a secret too) and malformed.
-      [{ query: MINT, variables: { input: { name: 'ci', role: 'GATEWAY' } } }],
-      [{ query: MINT, variables: { input: { name: 'ci', role: 'ROOT' } } }],
+      [{ query: CREATE_TOKEN, variables: { input: { name: 'ci', role: 'GATEWAY' } } }],
+      [{ query: CREATE_TOKEN, variables: { input: { name: 'ci', role: 'ROOT' } } }],
       // Tokens in the Authorization header: unknown, and a gateway token where an admin one is needed.
-      [{ query: '{ memorySettings { enabled } }' }, { authorization: `Bearer ${secrets.wrongBearer}` }],
-      [{ query: '{ memorySettings { enabled } }' }, { authorization: `Bearer ${gateway}` }],
+      [{ query: GET_SETTINGS }, { authorization: `Bearer ${secrets.wrongBearer}` }],
+      [{ query: GET_SETTINGS }, { authorization: `Bearer ${gateway}` }],
       // What reads the configured secrets: Qdrant's health and the engine, whose calls fail.
-      [{ query: '{ qdrantHealth { error } engineStatus { qdrant { error } embedding { reason } } }' }],
+      [{ query: LogsSecretReadersDocument }],
     ];
     const minted: string[] = [];
     for (const [body, headers] of calls) {
       const res = await post(log.app, body, headers);
       await accessLine(log, res.requestId!);
-      if (res.body.data?.createAccessToken) minted.push(res.body.data.createAccessToken.token);
+      // Only a createAccessToken call answers with a token.
+      const { data } = res.body as GraphQLBody<Partial<CreateTokenMutation>>;
+      if (data?.createAccessToken) minted.push(data.createAccessToken.token);
     }
     expect(minted).toHaveLength(1);
     const text = log.text();
