@@ -459,6 +459,18 @@ export type BodyLimitTypenameQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type BodyLimitTypenameQuery = { __typename: 'Query' };
 
+export type CliTokenNamesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CliTokenNamesQuery = { accessTokens: Array<{ name: string, role: TokenRole }> };
+
+export type CliForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type CliForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string } };
+
 export type LogsRecallQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1270,6 +1282,21 @@ export const BodyLimitTypenameDocument = new TypedDocumentString(`
   __typename
 }
     `) as unknown as TypedDocumentString<BodyLimitTypenameQuery, BodyLimitTypenameQueryVariables>;
+export const CliTokenNamesDocument = new TypedDocumentString(`
+    query CliTokenNames {
+  accessTokens {
+    name
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<CliTokenNamesQuery, CliTokenNamesQueryVariables>;
+export const CliForgetApiKeyDocument = new TypedDocumentString(`
+    mutation CliForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    apiKeyId
+  }
+}
+    `) as unknown as TypedDocumentString<CliForgetApiKeyMutation, CliForgetApiKeyMutationVariables>;
 export const LogsRecallDocument = new TypedDocumentString(`
     query LogsRecall {
   memories(apiKeyId: "k1") {

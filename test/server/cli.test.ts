@@ -5,12 +5,26 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import SQLite from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../server/cli.ts';
+import { CliForgetApiKeyDocument, CliTokenNamesDocument } from '../generated/graphql.ts';
 import { runMnemo, spawnMnemo as spawnMnemoProcess } from '../helpers/mnemoProcess.ts';
+import {
+  CREATE_MEMORY,
+  CREATE_TOKEN,
+  GET_SETTINGS,
+  IMPORT_MEMORIES,
+  LIST_MEMORIES,
+  MEMORY_STATS,
+  REINDEX_PROGRESS,
+  RETRIEVE_PREVIEW,
+  START_REINDEX,
+} from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
+import type { GraphQLResponse } from '../helpers/testApp.ts';
 import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
 
 const TOKEN = /mnemo_[A-Za-z0-9_-]{43}/;
@@ -68,13 +82,19 @@ async function serve(env: Record<string, string> = {}) {
   return { url: await Promise.race([url, failed]), out, stop };
 }
 
-async function gql(url: string, token: string, query: string, variables: Record<string, unknown> = {}) {
+/** Sends one typed operation to a server the test started, with this token. */
+async function gql<TResult, TVariables>(
+  url: string,
+  token: string,
+  query: DocumentTypeDecoration<TResult, TVariables>,
+  variables?: NoInfer<TVariables>,
+): Promise<GraphQLResponse<TResult>> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: String(query), variables }),
   });
-  return { status: res.status, ...((await res.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] }) };
+  return { status: res.status, ...((await res.json()) as Omit<GraphQLResponse<TResult>, 'status'>) };
 }
 
 const MINTED = 'shown only this once';
@@ -144,7 +164,7 @@ describe('mnemo serve', () => {
     const admin = 'cli-admin-token-0123456789';
     const { out, url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
     expect(out.stdout).not.toContain(MINTED);
-    const res = await gql(url, admin, '{ memorySettings { enabled } }');
+    const res = await gql(url, admin, GET_SETTINGS);
     expect(res.errors).toBeUndefined();
   });
 
@@ -154,7 +174,7 @@ describe('mnemo serve', () => {
     const token = TOKEN.exec(first.out.stdout)?.[0];
     expect(token).toBeDefined();
     expect(count(first.out.stdout + first.out.stderr, token!)).toBe(1);
-    const asAdmin = await gql(first.url, token!, '{ accessTokens { name role } }');
+    const asAdmin = await gql(first.url, token!, CliTokenNamesDocument);
     expect(asAdmin.errors).toBeUndefined();
     expect(asAdmin.data.accessTokens).toEqual([{ name: 'initial admin', role: 'ADMIN' }]);
     expect(await first.stop()).toBe(0);
@@ -162,7 +182,7 @@ describe('mnemo serve', () => {
     const second = await serve();
     expect(second.out.stdout).not.toContain(MINTED);
     expect(second.out.stdout).not.toMatch(TOKEN);
-    expect((await gql(second.url, token!, '{ memorySettings { enabled } }')).errors).toBeUndefined();
+    expect((await gql(second.url, token!, GET_SETTINGS)).errors).toBeUndefined();
   });
 
   it('serves /metrics only on MNEMO_METRICS_PORT when it is set', async () => {
@@ -235,16 +255,15 @@ describe('mnemo backup and restore', () => {
     models = topicModelDir();
   });
   const create = (url: string, token: string, key: string, content: string) =>
-    gql(url, token, 'mutation($i: MemoryInput!) { createMemory(input: $i) { id } }', { i: { apiKeyId: 'k1', key, content } });
+    gql(url, token, CREATE_MEMORY, { input: { apiKeyId: 'k1', key, content } });
 
   it('backs up while 8 clients write, and a server restored from it has every memory acknowledged before, its vectors and tokens', async () => {
     const source = await serve(withModel());
-    const gateway = (await gql(source.url, admin, 'mutation { createAccessToken(input: { name: "gw", apiKeyId: "k1" }) { token } }')).data
-      .createAccessToken.token as string;
+    const gateway = (await gql(source.url, admin, CREATE_TOKEN, { input: { name: 'gw', apiKeyId: 'k1' } })).data.createAccessToken.token;
     for (let i = 0; i < 10; i++)
       expect((await create(source.url, admin, `seed-${i}`, `the dog fetched ball number ${i}`)).errors).toBeUndefined();
-    const job = (await gql(source.url, admin, 'mutation { reindex { id } }')).data.reindex.id as string;
-    await subscribe(source.url, 'subscription($id: ID!) { reindexProgress(jobId: $id) { status } }', { id: job }, admin).rest();
+    const job = (await gql(source.url, admin, START_REINDEX)).data.reindex.id;
+    await subscribe(source.url, REINDEX_PROGRESS, { jobId: job }, admin).rest();
 
     let acknowledged = 0;
     let writing = true;
@@ -275,19 +294,14 @@ describe('mnemo backup and restore', () => {
     copy.close();
     const restored = await serve(withModel({ MNEMO_DATA_DIR: restoredDir }));
     // The request path never waits for a model to load; a reindex job loads it (and embeds the writers' lines).
-    const loaded = (await gql(restored.url, admin, 'mutation { reindex { id } }')).data.reindex.id as string;
-    await subscribe(restored.url, 'subscription($id: ID!) { reindexProgress(jobId: $id) { status } }', { id: loaded }, admin).rest();
-    const stats = await gql(restored.url, admin, '{ memories(apiKeyId: "k1", limit: 1) { stats { totalEntries } } }');
+    const loaded = (await gql(restored.url, admin, START_REINDEX)).data.reindex.id;
+    await subscribe(restored.url, REINDEX_PROGRESS, { jobId: loaded }, admin).rest();
+    const stats = await gql(restored.url, admin, MEMORY_STATS, { apiKeyId: 'k1' });
     expect(stats.data.memories.stats.totalEntries).toBeGreaterThanOrEqual(10 + acknowledgedBefore);
-    const found = await gql(
-      restored.url,
-      gateway,
-      'query($i: RetrieveInput!) { retrievePreview(input: $i) { resolution { tiers } items { memory { key } } } }',
-      { i: { query: 'puppy kitten', strategy: 'SEMANTIC', limit: 3 } },
-    );
+    const found = await gql(restored.url, gateway, RETRIEVE_PREVIEW, { input: { query: 'puppy kitten', strategy: 'SEMANTIC', limit: 3 } });
     expect(found.errors).toBeUndefined();
     expect(found.data.retrievePreview.resolution.tiers).toContain('VECTOR');
-    expect(found.data.retrievePreview.items[0].memory.key).toMatch(/^seed-/);
+    expect(found.data.retrievePreview.items[0]?.memory.key).toMatch(/^seed-/);
   });
 
   it('restore refuses while a server holds the data folder (exit 69) and a file that is not a backup (exit 65)', async () => {
@@ -351,12 +365,12 @@ describe('mnemo token', () => {
     expect(created.stderr).toContain('bound to k1');
 
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
-    const write = await gql(url, token, 'mutation { createMemory(input: { content: "from ci" }) { apiKeyId } }');
+    const write = await gql(url, token, CREATE_MEMORY, { input: { content: 'from ci' } });
     expect(write.errors).toBeUndefined();
     expect(write.data.createMemory.apiKeyId).toBe('k1');
-    const elsewhere = await gql(url, token, 'mutation { createMemory(input: { apiKeyId: "k2", content: "nope" }) { id } }');
+    const elsewhere = await gql(url, token, CREATE_MEMORY, { input: { apiKeyId: 'k2', content: 'nope' } });
     expect(elsewhere.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const settings = await gql(url, token, '{ memorySettings { enabled } }');
+    const settings = await gql(url, token, GET_SETTINGS);
     expect(settings.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -366,8 +380,8 @@ describe('mnemo token', () => {
     expect(created.stderr).toContain('bound to k1, may forget it');
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
     const token = created.stdout.trim();
-    expect((await gql(url, token, 'mutation { forgetApiKey(apiKeyId: "k1") { apiKeyId } }')).data.forgetApiKey.apiKeyId).toBe('k1');
-    const other = await gql(url, token, 'mutation { forgetApiKey(apiKeyId: "k2") { apiKeyId } }');
+    expect((await gql(url, token, CliForgetApiKeyDocument, { apiKeyId: 'k1' })).data.forgetApiKey.apiKeyId).toBe('k1');
+    const other = await gql(url, token, CliForgetApiKeyDocument, { apiKeyId: 'k2' });
     expect(other.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -381,7 +395,7 @@ describe('mnemo token', () => {
     const created = await run(['token', 'create', '--name', 'ops', '--admin']);
     expect(created.code).toBe(0);
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
-    expect((await gql(url, created.stdout.trim(), '{ memorySettings { enabled } }')).errors).toBeUndefined();
+    expect((await gql(url, created.stdout.trim(), GET_SETTINGS)).errors).toBeUndefined();
   });
 
   it('create without --name exits 64', async () => {
@@ -407,7 +421,7 @@ describe('mnemo token', () => {
     expect((await run(['token', 'list'])).stdout).toMatch(/\trevoked \d{4}-/);
 
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
-    const res = await gql(url, token, '{ memories { totalCount } }');
+    const res = await gql(url, token, LIST_MEMORIES);
     expect(res.status).toBe(401);
   });
 
@@ -469,8 +483,8 @@ describe('the mnemo process', () => {
     const url = `${await listening()}/`;
     const memories = Array.from({ length: 2000 }, (_, i) => ({ apiKeyId: 'k1', key: `fact-${i}`, content: `fact number ${i}` }));
     const body = JSON.stringify({
-      query: 'mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported } }',
-      variables: { m: memories },
+      query: String(IMPORT_MEMORIES),
+      variables: { memories },
     });
     const req = httpRequest(`${url}graphql`, {
       method: 'POST',
