@@ -3,6 +3,27 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AuditAction =
+  | 'API_KEY_FORGET'
+  | 'AUDIT_PURGE'
+  | 'DATABASE_BACKUP'
+  | 'DATABASE_RESTORE'
+  | 'MEMORIES_CLEAR'
+  | 'MEMORIES_EXPORT'
+  | 'MEMORIES_IMPORT'
+  | 'MEMORIES_PURGE'
+  | 'MEMORIES_SUMMARIZE'
+  | 'PROVIDER_DELETE'
+  | 'PROVIDER_UPSERT'
+  | 'QDRANT_CLEANUP'
+  | 'QDRANT_SETTINGS_UPDATE'
+  | 'REINDEX_CANCEL'
+  | 'REINDEX_START'
+  | 'SETTINGS_UPDATE'
+  | 'SUMMARY_RESTORE'
+  | 'TOKEN_CREATE'
+  | 'TOKEN_REVOKE';
+
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
@@ -127,6 +148,50 @@ export type MessageRole =
   | 'ASSISTANT'
   | 'USER';
 
+export type ModelKind =
+  | 'EMBEDDING'
+  | 'RERANK';
+
+export type ModelProviderInput = {
+  /** Write-only. Omit to keep the stored key; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  /** API root as in OpenAI SDKs, e.g. https://api.openai.com/v1. */
+  baseUrl: string;
+  id: string;
+  /** The endpoint needs no API key (a local server). Omit to keep the stored mark. */
+  keyless?: boolean | null | undefined;
+  models: Array<ProviderModelInput>;
+};
+
+export type ProviderModelInput = {
+  dimension?: number | null | undefined;
+  kind: ModelKind;
+  maxInputTokens?: number | null | undefined;
+  name: string;
+};
+
+export type QdrantQuantization =
+  /** Binary quantization, rescored with the original vectors. */
+  | 'BINARY'
+  /** Scalar int8 quantization, rescored with the original vectors. */
+  | 'INT8'
+  | 'NONE';
+
+export type QdrantSettingsInput = {
+  /** Write-only. Omit to keep; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  collection?: string | null | undefined;
+  /** true sets vectorStore to QDRANT; false returns it to AUTO. */
+  enabled?: boolean | null | undefined;
+  host?: string | null | undefined;
+  https?: boolean | null | undefined;
+  port?: number | null | undefined;
+  quantization?: QdrantQuantization | null | undefined;
+  timeoutMs?: number | null | undefined;
+  /** e.g. http://localhost:6333; or give host and port. */
+  url?: string | null | undefined;
+};
+
 export type ReindexStatus =
   | 'CANCELLED'
   | 'COMPLETED'
@@ -175,6 +240,14 @@ export type RetrieveInput = {
   strategy?: RetrievalStrategy | null | undefined;
   types?: Array<MemoryType> | null | undefined;
 };
+
+export type SecretChange =
+  /** A secret was replaced by another. */
+  | 'CHANGED'
+  /** A secret was removed. */
+  | 'REMOVED'
+  /** A secret was set where there was none. */
+  | 'SET';
 
 export type SortDirection =
   | 'ASC'
@@ -368,6 +441,52 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type AuditLogQueryVariables = Exact<{
+  action?: AuditAction | null | undefined;
+  actor?: string | null | undefined;
+  apiKeyId?: string | null | undefined;
+  since?: string | null | undefined;
+  until?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { totalCount: number, hasMore: boolean, items: Array<{ id: string, at: string, actorId: string, actorName: string, requestId: string | null, action: AuditAction, apiKeyId: string | null, target: Record<string, unknown> | null, outcome: string, changes: Array<{ field: string, before: string | null, after: string | null, secret: SecretChange | null }> }> } };
+
+export type AuditUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type AuditUpsertProviderMutation = { upsertModelProvider: { id: string } };
+
+export type AuditUpdateQdrantMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type AuditUpdateQdrantMutation = { updateQdrantSettings: { hasApiKey: boolean } };
+
+export type AuditCancelReindexMutationVariables = Exact<{
+  jobId: string | number;
+}>;
+
+
+export type AuditCancelReindexMutation = { cancelReindex: { id: string } };
+
+export type AuditBackupMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditBackupMutation = { backupDatabase: { file: string } };
+
+export type AuditForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type AuditForgetApiKeyMutation = { forgetApiKey: { memories: number, auditApiKeyId: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1084,3 +1203,72 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($action: AuditAction, $actor: String, $apiKeyId: String, $since: DateTime, $until: DateTime, $limit: Int, $offset: Int) {
+  auditLog(
+    action: $action
+    actor: $actor
+    apiKeyId: $apiKeyId
+    since: $since
+    until: $until
+    limit: $limit
+    offset: $offset
+  ) {
+    totalCount
+    hasMore
+    items {
+      id
+      at
+      actorId
+      actorName
+      requestId
+      action
+      apiKeyId
+      target
+      outcome
+      changes {
+        field
+        before
+        after
+        secret
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const AuditUpsertProviderDocument = new TypedDocumentString(`
+    mutation AuditUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<AuditUpsertProviderMutation, AuditUpsertProviderMutationVariables>;
+export const AuditUpdateQdrantDocument = new TypedDocumentString(`
+    mutation AuditUpdateQdrant($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    hasApiKey
+  }
+}
+    `) as unknown as TypedDocumentString<AuditUpdateQdrantMutation, AuditUpdateQdrantMutationVariables>;
+export const AuditCancelReindexDocument = new TypedDocumentString(`
+    mutation AuditCancelReindex($jobId: ID!) {
+  cancelReindex(jobId: $jobId) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<AuditCancelReindexMutation, AuditCancelReindexMutationVariables>;
+export const AuditBackupDocument = new TypedDocumentString(`
+    mutation AuditBackup {
+  backupDatabase {
+    file
+  }
+}
+    `) as unknown as TypedDocumentString<AuditBackupMutation, AuditBackupMutationVariables>;
+export const AuditForgetApiKeyDocument = new TypedDocumentString(`
+    mutation AuditForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    memories
+    auditApiKeyId
+  }
+}
+    `) as unknown as TypedDocumentString<AuditForgetApiKeyMutation, AuditForgetApiKeyMutationVariables>;
