@@ -488,6 +488,29 @@ export type AuditForgetApiKeyMutationVariables = Exact<{
 
 export type AuditForgetApiKeyMutation = { forgetApiKey: { memories: number, auditApiKeyId: string } };
 
+export type BackupDatabaseMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BackupDatabaseMutation = { backupDatabase: { file: string, bytes: number, migration: string | null, createdAt: string } };
+
+export type RetentionImportMutationVariables = Exact<{
+  memories: Array<MemoryInput> | MemoryInput;
+  dryRun?: boolean | null | undefined;
+}>;
+
+
+export type RetentionImportMutation = { importMemories: { dryRun: boolean, imported: number, updated: number, outsideRetention: number, expired: number, nextPurgeAt: string | null, rejected: Array<{ index: number }> } };
+
+export type RetentionWindowQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RetentionWindowQuery = { memorySettings: { retentionDays: number, retentionEnabled: boolean } };
+
+export type RetentionDefaultsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RetentionDefaultsQuery = { memorySettings: { retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1272,3 +1295,45 @@ export const AuditForgetApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AuditForgetApiKeyMutation, AuditForgetApiKeyMutationVariables>;
+export const BackupDatabaseDocument = new TypedDocumentString(`
+    mutation BackupDatabase {
+  backupDatabase {
+    file
+    bytes
+    migration
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<BackupDatabaseMutation, BackupDatabaseMutationVariables>;
+export const RetentionImportDocument = new TypedDocumentString(`
+    mutation RetentionImport($memories: [MemoryInput!]!, $dryRun: Boolean) {
+  importMemories(memories: $memories, dryRun: $dryRun) {
+    dryRun
+    imported
+    updated
+    rejected {
+      index
+    }
+    outsideRetention
+    expired
+    nextPurgeAt
+  }
+}
+    `) as unknown as TypedDocumentString<RetentionImportMutation, RetentionImportMutationVariables>;
+export const RetentionWindowDocument = new TypedDocumentString(`
+    query RetentionWindow {
+  memorySettings {
+    retentionDays
+    retentionEnabled
+  }
+}
+    `) as unknown as TypedDocumentString<RetentionWindowQuery, RetentionWindowQueryVariables>;
+export const RetentionDefaultsDocument = new TypedDocumentString(`
+    query RetentionDefaults {
+  memorySettings {
+    retentionDays
+    retentionEnabled
+    purgeGraceDays
+  }
+}
+    `) as unknown as TypedDocumentString<RetentionDefaultsQuery, RetentionDefaultsQueryVariables>;
