@@ -493,6 +493,52 @@ export type BackupDatabaseMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type BackupDatabaseMutation = { backupDatabase: { file: string, bytes: number, migration: string | null, createdAt: string } };
 
+export type ErasureEnableQdrantMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type ErasureEnableQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
+
+export type ErasureForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type ErasureForgetApiKeyMutation = { forgetApiKey: { memories: number } };
+
+export type ForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type ForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string, memories: number, archivedOriginals: number, summaries: number, keywordEntries: number, vectors: number, qdrantDeletesQueued: number, retrievals: number, walEmptied: boolean } };
+
+export type ForgetTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ForgetTokensQuery = { accessTokens: Array<{ apiKeyId: string | null, mayForgetKey: boolean }> };
+
+export type PurgeStatsQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type PurgeStatsQuery = { memories: { stats: { totalEntries: number, hiddenByExpiry: number, hiddenByRetention: number, nextPurgeAt: string | null } } };
+
+export type PurgeWithArchivedQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+}>;
+
+
+export type PurgeWithArchivedQuery = { memories: { items: Array<{ id: string, key: string }> } };
+
+export type PurgeRetentionSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PurgeRetentionSettingsQuery = { memorySettings: { purgeGraceDays: number, retentionEnabled: boolean, retentionDays: number } };
+
 export type RetentionImportMutationVariables = Exact<{
   memories: Array<MemoryInput> | MemoryInput;
   dryRun?: boolean | null | undefined;
@@ -1305,6 +1351,74 @@ export const BackupDatabaseDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BackupDatabaseMutation, BackupDatabaseMutationVariables>;
+export const ErasureEnableQdrantDocument = new TypedDocumentString(`
+    mutation ErasureEnableQdrant($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<ErasureEnableQdrantMutation, ErasureEnableQdrantMutationVariables>;
+export const ErasureForgetApiKeyDocument = new TypedDocumentString(`
+    mutation ErasureForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    memories
+  }
+}
+    `) as unknown as TypedDocumentString<ErasureForgetApiKeyMutation, ErasureForgetApiKeyMutationVariables>;
+export const ForgetApiKeyDocument = new TypedDocumentString(`
+    mutation ForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    apiKeyId
+    memories
+    archivedOriginals
+    summaries
+    keywordEntries
+    vectors
+    qdrantDeletesQueued
+    retrievals
+    walEmptied
+  }
+}
+    `) as unknown as TypedDocumentString<ForgetApiKeyMutation, ForgetApiKeyMutationVariables>;
+export const ForgetTokensDocument = new TypedDocumentString(`
+    query ForgetTokens {
+  accessTokens {
+    apiKeyId
+    mayForgetKey
+  }
+}
+    `) as unknown as TypedDocumentString<ForgetTokensQuery, ForgetTokensQueryVariables>;
+export const PurgeStatsDocument = new TypedDocumentString(`
+    query PurgeStats($apiKeyId: String, $includeExpired: Boolean) {
+  memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) {
+    stats {
+      totalEntries
+      hiddenByExpiry
+      hiddenByRetention
+      nextPurgeAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PurgeStatsQuery, PurgeStatsQueryVariables>;
+export const PurgeWithArchivedDocument = new TypedDocumentString(`
+    query PurgeWithArchived($apiKeyId: String) {
+  memories(apiKeyId: $apiKeyId, includeArchived: true) {
+    items {
+      id
+      key
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PurgeWithArchivedQuery, PurgeWithArchivedQueryVariables>;
+export const PurgeRetentionSettingsDocument = new TypedDocumentString(`
+    query PurgeRetentionSettings {
+  memorySettings {
+    purgeGraceDays
+    retentionEnabled
+    retentionDays
+  }
+}
+    `) as unknown as TypedDocumentString<PurgeRetentionSettingsQuery, PurgeRetentionSettingsQueryVariables>;
 export const RetentionImportDocument = new TypedDocumentString(`
     mutation RetentionImport($memories: [MemoryInput!]!, $dryRun: Boolean) {
   importMemories(memories: $memories, dryRun: $dryRun) {
