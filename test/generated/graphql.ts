@@ -557,6 +557,54 @@ export type RetentionDefaultsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RetentionDefaultsQuery = { memorySettings: { retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number } };
 
+export type SummarizeMemoryFragment = { archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus };
+
+export type SummarizeRunMutationVariables = Exact<{
+  apiKeyId: string;
+  olderThanDays?: number | null | undefined;
+  dryRun?: boolean | null | undefined;
+}>;
+
+
+export type SummarizeRunMutation = { summarize: { dryRun: boolean, olderThanDays: number, candidateCount: number, tokensBefore: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, summaries: Array<{ archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, groups: Array<{ sessionId: string | null, tokensBefore: number, summaryTokens: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ id: string }>, summary: { id: string } | null }> } };
+
+export type SummarizeByDefaultMutationVariables = Exact<{
+  apiKeyId: string;
+  olderThanDays?: number | null | undefined;
+}>;
+
+
+export type SummarizeByDefaultMutation = { summarize: { dryRun: boolean, candidateCount: number, summaries: Array<{ id: string }> } };
+
+export type SummarizeDefaultCutoffMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type SummarizeDefaultCutoffMutation = { summarize: { olderThanDays: number, candidateCount: number, refusedReason: string | null } };
+
+export type SummarizeListQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  includeArchived?: boolean | null | undefined;
+}>;
+
+
+export type SummarizeListQuery = { memories: { totalCount: number, items: Array<{ archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }> } };
+
+export type SummarizeCreateMemoryMutationVariables = Exact<{
+  input: MemoryInput;
+}>;
+
+
+export type SummarizeCreateMemoryMutation = { createMemory: { archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } };
+
+export type SummarizeGetMemoryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SummarizeGetMemoryQuery = { memory: { archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } | null };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -731,6 +779,27 @@ export const TestSummaryFragmentDoc = new TypedDocumentString(`
   pendingReindex
   status
 }`, {"fragmentName":"TestSummary"}) as unknown as TypedDocumentString<TestSummaryFragment, unknown>;
+export const SummarizeMemoryFragmentDoc = new TypedDocumentString(`
+    fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}`, {"fragmentName":"SummarizeMemory"}) as unknown as TypedDocumentString<SummarizeMemoryFragment, unknown>;
 export const CreateMemoryDocument = new TypedDocumentString(`
     mutation CreateMemory($input: MemoryInput!) {
   createMemory(input: $input) {
@@ -1451,3 +1520,156 @@ export const RetentionDefaultsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RetentionDefaultsQuery, RetentionDefaultsQueryVariables>;
+export const SummarizeRunDocument = new TypedDocumentString(`
+    mutation SummarizeRun($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean) {
+  summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays, dryRun: $dryRun) {
+    dryRun
+    olderThanDays
+    candidateCount
+    candidates {
+      ...SummarizeMemory
+    }
+    tokensBefore
+    tokensAfter
+    tokensSaved
+    refusedReason
+    summaries {
+      ...SummarizeMemory
+    }
+    groups {
+      sessionId
+      candidates {
+        id
+      }
+      tokensBefore
+      summaryTokens
+      tokensAfter
+      tokensSaved
+      refusedReason
+      summary {
+        id
+      }
+    }
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}`) as unknown as TypedDocumentString<SummarizeRunMutation, SummarizeRunMutationVariables>;
+export const SummarizeByDefaultDocument = new TypedDocumentString(`
+    mutation SummarizeByDefault($apiKeyId: String!, $olderThanDays: Int) {
+  summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays) {
+    dryRun
+    candidateCount
+    summaries {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SummarizeByDefaultMutation, SummarizeByDefaultMutationVariables>;
+export const SummarizeDefaultCutoffDocument = new TypedDocumentString(`
+    mutation SummarizeDefaultCutoff($apiKeyId: String!) {
+  summarize(apiKeyId: $apiKeyId) {
+    olderThanDays
+    candidateCount
+    refusedReason
+  }
+}
+    `) as unknown as TypedDocumentString<SummarizeDefaultCutoffMutation, SummarizeDefaultCutoffMutationVariables>;
+export const SummarizeListDocument = new TypedDocumentString(`
+    query SummarizeList($apiKeyId: String, $includeArchived: Boolean) {
+  memories(apiKeyId: $apiKeyId, includeArchived: $includeArchived, limit: 500) {
+    totalCount
+    items {
+      ...SummarizeMemory
+    }
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}`) as unknown as TypedDocumentString<SummarizeListQuery, SummarizeListQueryVariables>;
+export const SummarizeCreateMemoryDocument = new TypedDocumentString(`
+    mutation SummarizeCreateMemory($input: MemoryInput!) {
+  createMemory(input: $input) {
+    ...SummarizeMemory
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}`) as unknown as TypedDocumentString<SummarizeCreateMemoryMutation, SummarizeCreateMemoryMutationVariables>;
+export const SummarizeGetMemoryDocument = new TypedDocumentString(`
+    query SummarizeGetMemory($id: ID!) {
+  memory(id: $id) {
+    ...SummarizeMemory
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}`) as unknown as TypedDocumentString<SummarizeGetMemoryQuery, SummarizeGetMemoryQueryVariables>;
