@@ -539,6 +539,16 @@ export type PurgeRetentionSettingsQueryVariables = Exact<{ [key: string]: never;
 
 export type PurgeRetentionSettingsQuery = { memorySettings: { purgeGraceDays: number, retentionEnabled: boolean, retentionDays: number } };
 
+export type ReplicasEnableQdrantMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ReplicasEnableQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
+
+export type ReplicasViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ReplicasViewerQuery = { viewer: { role: TokenRole } };
+
 export type RetentionImportMutationVariables = Exact<{
   memories: Array<MemoryInput> | MemoryInput;
   dryRun?: boolean | null | undefined;
@@ -1488,6 +1498,20 @@ export const PurgeRetentionSettingsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PurgeRetentionSettingsQuery, PurgeRetentionSettingsQueryVariables>;
+export const ReplicasEnableQdrantDocument = new TypedDocumentString(`
+    mutation ReplicasEnableQdrant {
+  updateQdrantSettings(input: {enabled: true}) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<ReplicasEnableQdrantMutation, ReplicasEnableQdrantMutationVariables>;
+export const ReplicasViewerDocument = new TypedDocumentString(`
+    query ReplicasViewer {
+  viewer {
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ReplicasViewerQuery, ReplicasViewerQueryVariables>;
 export const RetentionImportDocument = new TypedDocumentString(`
     mutation RetentionImport($memories: [MemoryInput!]!, $dryRun: Boolean) {
   importMemories(memories: $memories, dryRun: $dryRun) {
