@@ -241,6 +241,14 @@ export type RetrieveInput = {
   types?: Array<MemoryType> | null | undefined;
 };
 
+export type SecretChange =
+  /** A secret was replaced by another. */
+  | 'CHANGED'
+  /** A secret was removed. */
+  | 'REMOVED'
+  /** A secret was set where there was none. */
+  | 'SET';
+
 export type SortDirection =
   | 'ASC'
   | 'DESC';
@@ -434,6 +442,52 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
 
+export type AuditLogQueryVariables = Exact<{
+  action?: AuditAction | null | undefined;
+  actor?: string | null | undefined;
+  apiKeyId?: string | null | undefined;
+  since?: string | null | undefined;
+  until?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { totalCount: number, hasMore: boolean, items: Array<{ id: string, at: string, actorId: string, actorName: string, requestId: string | null, action: AuditAction, apiKeyId: string | null, target: Record<string, unknown> | null, outcome: string, changes: Array<{ field: string, before: string | null, after: string | null, secret: SecretChange | null }> }> } };
+
+export type AuditUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type AuditUpsertProviderMutation = { upsertModelProvider: { id: string } };
+
+export type AuditUpdateQdrantMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type AuditUpdateQdrantMutation = { updateQdrantSettings: { hasApiKey: boolean } };
+
+export type AuditCancelReindexMutationVariables = Exact<{
+  jobId: string | number;
+}>;
+
+
+export type AuditCancelReindexMutation = { cancelReindex: { id: string } };
+
+export type AuditBackupMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditBackupMutation = { backupDatabase: { file: string } };
+
+export type AuditForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type AuditForgetApiKeyMutation = { forgetApiKey: { memories: number, auditApiKeyId: string } };
+
 export type AuthEveryTokenFieldQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -454,6 +508,11 @@ export type AuthViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type AuthViewerQuery = { viewer: { role: TokenRole, apiKeyId: string | null } };
 
+export type BackupDatabaseMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BackupDatabaseMutation = { backupDatabase: { file: string, bytes: number, migration: string | null, createdAt: string } };
+
 export type BodyLimitTypenameQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -470,6 +529,32 @@ export type CliForgetApiKeyMutationVariables = Exact<{
 
 
 export type CliForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string } };
+
+export type ErasureEnableQdrantMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type ErasureEnableQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
+
+export type ErasureForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type ErasureForgetApiKeyMutation = { forgetApiKey: { memories: number } };
+
+export type ForgetApiKeyMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type ForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string, memories: number, archivedOriginals: number, summaries: number, keywordEntries: number, vectors: number, qdrantDeletesQueued: number, retrievals: number, walEmptied: boolean } };
+
+export type ForgetTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ForgetTokensQuery = { accessTokens: Array<{ apiKeyId: string | null, mayForgetKey: boolean }> };
 
 export type LogsRecallQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -507,10 +592,106 @@ export type MetricsAliasedRootFieldsQueryVariables = Exact<{ [key: string]: neve
 
 export type MetricsAliasedRootFieldsQuery = { a: { id: string } | null, b: Array<{ id: string }> };
 
+export type PurgeStatsQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type PurgeStatsQuery = { memories: { stats: { totalEntries: number, hiddenByExpiry: number, hiddenByRetention: number, nextPurgeAt: string | null } } };
+
+export type PurgeWithArchivedQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+}>;
+
+
+export type PurgeWithArchivedQuery = { memories: { items: Array<{ id: string, key: string }> } };
+
+export type PurgeRetentionSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PurgeRetentionSettingsQuery = { memorySettings: { purgeGraceDays: number, retentionEnabled: boolean, retentionDays: number } };
+
+export type ReplicasEnableQdrantMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ReplicasEnableQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
+
+export type ReplicasViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ReplicasViewerQuery = { viewer: { role: TokenRole } };
+
+export type RetentionImportMutationVariables = Exact<{
+  memories: Array<MemoryInput> | MemoryInput;
+  dryRun?: boolean | null | undefined;
+}>;
+
+
+export type RetentionImportMutation = { importMemories: { dryRun: boolean, imported: number, updated: number, outsideRetention: number, expired: number, nextPurgeAt: string | null, rejected: Array<{ index: number }> } };
+
+export type RetentionWindowQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RetentionWindowQuery = { memorySettings: { retentionDays: number, retentionEnabled: boolean } };
+
+export type RetentionDefaultsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RetentionDefaultsQuery = { memorySettings: { retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number } };
+
 export type StoreErrorsAuditActionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type StoreErrorsAuditActionsQuery = { auditLog: { items: Array<{ action: AuditAction }> } };
+
+export type SummarizeMemoryFragment = { archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus };
+
+export type SummarizeRunMutationVariables = Exact<{
+  apiKeyId: string;
+  olderThanDays?: number | null | undefined;
+  dryRun?: boolean | null | undefined;
+}>;
+
+
+export type SummarizeRunMutation = { summarize: { dryRun: boolean, olderThanDays: number, candidateCount: number, tokensBefore: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, summaries: Array<{ archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, groups: Array<{ sessionId: string | null, tokensBefore: number, summaryTokens: number, tokensAfter: number, tokensSaved: number, refusedReason: string | null, candidates: Array<{ id: string }>, summary: { id: string } | null }> } };
+
+export type SummarizeByDefaultMutationVariables = Exact<{
+  apiKeyId: string;
+  olderThanDays?: number | null | undefined;
+}>;
+
+
+export type SummarizeByDefaultMutation = { summarize: { dryRun: boolean, candidateCount: number, summaries: Array<{ id: string }> } };
+
+export type SummarizeDefaultCutoffMutationVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type SummarizeDefaultCutoffMutation = { summarize: { olderThanDays: number, candidateCount: number, refusedReason: string | null } };
+
+export type SummarizeListQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  includeArchived?: boolean | null | undefined;
+}>;
+
+
+export type SummarizeListQuery = { memories: { totalCount: number, items: Array<{ archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }> } };
+
+export type SummarizeCreateMemoryMutationVariables = Exact<{
+  input: MemoryInput;
+}>;
+
+
+export type SummarizeCreateMemoryMutation = { createMemory: { archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } };
+
+export type SummarizeGetMemoryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SummarizeGetMemoryQuery = { memory: { archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus } | null };
 
 export type WebsocketRetrieveQueryVariables = Exact<{
   input: RetrieveInput;
@@ -698,6 +879,27 @@ export const TestSummaryFragmentDoc = new TypedDocumentString(`
   pendingReindex
   status
 }`, {"fragmentName":"TestSummary"}) as unknown as TypedDocumentString<TestSummaryFragment, unknown>;
+export const SummarizeMemoryFragmentDoc = new TypedDocumentString(`
+    fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}`, {"fragmentName":"SummarizeMemory"}) as unknown as TypedDocumentString<SummarizeMemoryFragment, unknown>;
 export const CreateMemoryDocument = new TypedDocumentString(`
     mutation CreateMemory($input: MemoryInput!) {
   createMemory(input: $input) {
@@ -1239,6 +1441,75 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($action: AuditAction, $actor: String, $apiKeyId: String, $since: DateTime, $until: DateTime, $limit: Int, $offset: Int) {
+  auditLog(
+    action: $action
+    actor: $actor
+    apiKeyId: $apiKeyId
+    since: $since
+    until: $until
+    limit: $limit
+    offset: $offset
+  ) {
+    totalCount
+    hasMore
+    items {
+      id
+      at
+      actorId
+      actorName
+      requestId
+      action
+      apiKeyId
+      target
+      outcome
+      changes {
+        field
+        before
+        after
+        secret
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const AuditUpsertProviderDocument = new TypedDocumentString(`
+    mutation AuditUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<AuditUpsertProviderMutation, AuditUpsertProviderMutationVariables>;
+export const AuditUpdateQdrantDocument = new TypedDocumentString(`
+    mutation AuditUpdateQdrant($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    hasApiKey
+  }
+}
+    `) as unknown as TypedDocumentString<AuditUpdateQdrantMutation, AuditUpdateQdrantMutationVariables>;
+export const AuditCancelReindexDocument = new TypedDocumentString(`
+    mutation AuditCancelReindex($jobId: ID!) {
+  cancelReindex(jobId: $jobId) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<AuditCancelReindexMutation, AuditCancelReindexMutationVariables>;
+export const AuditBackupDocument = new TypedDocumentString(`
+    mutation AuditBackup {
+  backupDatabase {
+    file
+  }
+}
+    `) as unknown as TypedDocumentString<AuditBackupMutation, AuditBackupMutationVariables>;
+export const AuditForgetApiKeyDocument = new TypedDocumentString(`
+    mutation AuditForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    memories
+    auditApiKeyId
+  }
+}
+    `) as unknown as TypedDocumentString<AuditForgetApiKeyMutation, AuditForgetApiKeyMutationVariables>;
 export const AuthEveryTokenFieldDocument = new TypedDocumentString(`
     query AuthEveryTokenField {
   accessTokens(includeRevoked: true) {
@@ -1277,6 +1548,16 @@ export const AuthViewerDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AuthViewerQuery, AuthViewerQueryVariables>;
+export const BackupDatabaseDocument = new TypedDocumentString(`
+    mutation BackupDatabase {
+  backupDatabase {
+    file
+    bytes
+    migration
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<BackupDatabaseMutation, BackupDatabaseMutationVariables>;
 export const BodyLimitTypenameDocument = new TypedDocumentString(`
     query BodyLimitTypename {
   __typename
@@ -1297,6 +1578,43 @@ export const CliForgetApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CliForgetApiKeyMutation, CliForgetApiKeyMutationVariables>;
+export const ErasureEnableQdrantDocument = new TypedDocumentString(`
+    mutation ErasureEnableQdrant($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<ErasureEnableQdrantMutation, ErasureEnableQdrantMutationVariables>;
+export const ErasureForgetApiKeyDocument = new TypedDocumentString(`
+    mutation ErasureForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    memories
+  }
+}
+    `) as unknown as TypedDocumentString<ErasureForgetApiKeyMutation, ErasureForgetApiKeyMutationVariables>;
+export const ForgetApiKeyDocument = new TypedDocumentString(`
+    mutation ForgetApiKey($apiKeyId: String!) {
+  forgetApiKey(apiKeyId: $apiKeyId) {
+    apiKeyId
+    memories
+    archivedOriginals
+    summaries
+    keywordEntries
+    vectors
+    qdrantDeletesQueued
+    retrievals
+    walEmptied
+  }
+}
+    `) as unknown as TypedDocumentString<ForgetApiKeyMutation, ForgetApiKeyMutationVariables>;
+export const ForgetTokensDocument = new TypedDocumentString(`
+    query ForgetTokens {
+  accessTokens {
+    apiKeyId
+    mayForgetKey
+  }
+}
+    `) as unknown as TypedDocumentString<ForgetTokensQuery, ForgetTokensQueryVariables>;
 export const LogsRecallDocument = new TypedDocumentString(`
     query LogsRecall {
   memories(apiKeyId: "k1") {
@@ -1354,6 +1672,83 @@ export const MetricsAliasedRootFieldsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MetricsAliasedRootFieldsQuery, MetricsAliasedRootFieldsQueryVariables>;
+export const PurgeStatsDocument = new TypedDocumentString(`
+    query PurgeStats($apiKeyId: String, $includeExpired: Boolean) {
+  memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) {
+    stats {
+      totalEntries
+      hiddenByExpiry
+      hiddenByRetention
+      nextPurgeAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PurgeStatsQuery, PurgeStatsQueryVariables>;
+export const PurgeWithArchivedDocument = new TypedDocumentString(`
+    query PurgeWithArchived($apiKeyId: String) {
+  memories(apiKeyId: $apiKeyId, includeArchived: true) {
+    items {
+      id
+      key
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PurgeWithArchivedQuery, PurgeWithArchivedQueryVariables>;
+export const PurgeRetentionSettingsDocument = new TypedDocumentString(`
+    query PurgeRetentionSettings {
+  memorySettings {
+    purgeGraceDays
+    retentionEnabled
+    retentionDays
+  }
+}
+    `) as unknown as TypedDocumentString<PurgeRetentionSettingsQuery, PurgeRetentionSettingsQueryVariables>;
+export const ReplicasEnableQdrantDocument = new TypedDocumentString(`
+    mutation ReplicasEnableQdrant {
+  updateQdrantSettings(input: {enabled: true}) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<ReplicasEnableQdrantMutation, ReplicasEnableQdrantMutationVariables>;
+export const ReplicasViewerDocument = new TypedDocumentString(`
+    query ReplicasViewer {
+  viewer {
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ReplicasViewerQuery, ReplicasViewerQueryVariables>;
+export const RetentionImportDocument = new TypedDocumentString(`
+    mutation RetentionImport($memories: [MemoryInput!]!, $dryRun: Boolean) {
+  importMemories(memories: $memories, dryRun: $dryRun) {
+    dryRun
+    imported
+    updated
+    rejected {
+      index
+    }
+    outsideRetention
+    expired
+    nextPurgeAt
+  }
+}
+    `) as unknown as TypedDocumentString<RetentionImportMutation, RetentionImportMutationVariables>;
+export const RetentionWindowDocument = new TypedDocumentString(`
+    query RetentionWindow {
+  memorySettings {
+    retentionDays
+    retentionEnabled
+  }
+}
+    `) as unknown as TypedDocumentString<RetentionWindowQuery, RetentionWindowQueryVariables>;
+export const RetentionDefaultsDocument = new TypedDocumentString(`
+    query RetentionDefaults {
+  memorySettings {
+    retentionDays
+    retentionEnabled
+    purgeGraceDays
+  }
+}
+    `) as unknown as TypedDocumentString<RetentionDefaultsQuery, RetentionDefaultsQueryVariables>;
 export const StoreErrorsAuditActionsDocument = new TypedDocumentString(`
     query StoreErrorsAuditActions {
   auditLog {
@@ -1363,6 +1758,159 @@ export const StoreErrorsAuditActionsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<StoreErrorsAuditActionsQuery, StoreErrorsAuditActionsQueryVariables>;
+export const SummarizeRunDocument = new TypedDocumentString(`
+    mutation SummarizeRun($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean) {
+  summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays, dryRun: $dryRun) {
+    dryRun
+    olderThanDays
+    candidateCount
+    candidates {
+      ...SummarizeMemory
+    }
+    tokensBefore
+    tokensAfter
+    tokensSaved
+    refusedReason
+    summaries {
+      ...SummarizeMemory
+    }
+    groups {
+      sessionId
+      candidates {
+        id
+      }
+      tokensBefore
+      summaryTokens
+      tokensAfter
+      tokensSaved
+      refusedReason
+      summary {
+        id
+      }
+    }
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}`) as unknown as TypedDocumentString<SummarizeRunMutation, SummarizeRunMutationVariables>;
+export const SummarizeByDefaultDocument = new TypedDocumentString(`
+    mutation SummarizeByDefault($apiKeyId: String!, $olderThanDays: Int) {
+  summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays) {
+    dryRun
+    candidateCount
+    summaries {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SummarizeByDefaultMutation, SummarizeByDefaultMutationVariables>;
+export const SummarizeDefaultCutoffDocument = new TypedDocumentString(`
+    mutation SummarizeDefaultCutoff($apiKeyId: String!) {
+  summarize(apiKeyId: $apiKeyId) {
+    olderThanDays
+    candidateCount
+    refusedReason
+  }
+}
+    `) as unknown as TypedDocumentString<SummarizeDefaultCutoffMutation, SummarizeDefaultCutoffMutationVariables>;
+export const SummarizeListDocument = new TypedDocumentString(`
+    query SummarizeList($apiKeyId: String, $includeArchived: Boolean) {
+  memories(apiKeyId: $apiKeyId, includeArchived: $includeArchived, limit: 500) {
+    totalCount
+    items {
+      ...SummarizeMemory
+    }
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}`) as unknown as TypedDocumentString<SummarizeListQuery, SummarizeListQueryVariables>;
+export const SummarizeCreateMemoryDocument = new TypedDocumentString(`
+    mutation SummarizeCreateMemory($input: MemoryInput!) {
+  createMemory(input: $input) {
+    ...SummarizeMemory
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}`) as unknown as TypedDocumentString<SummarizeCreateMemoryMutation, SummarizeCreateMemoryMutationVariables>;
+export const SummarizeGetMemoryDocument = new TypedDocumentString(`
+    query SummarizeGetMemory($id: ID!) {
+  memory(id: $id) {
+    ...SummarizeMemory
+  }
+}
+    fragment TestMemory on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  pendingReindex
+  status
+}
+fragment SummarizeMemory on Memory {
+  ...TestMemory
+  archivedBy
+}`) as unknown as TypedDocumentString<SummarizeGetMemoryQuery, SummarizeGetMemoryQueryVariables>;
 export const WebsocketRetrieveDocument = new TypedDocumentString(`
     query WebsocketRetrieve($input: RetrieveInput!) {
   retrieve(input: $input) {

@@ -4,33 +4,33 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuditEntryInput, purgeAudit, recordAudit } from '../../server/audit/audit.service.ts';
 import { runCli } from '../../server/cli.ts';
+import {
+  AuditLogDocument as AUDIT_LOG,
+  type AuditLogQuery,
+  type AuditLogQueryVariables,
+  AuditBackupDocument as BACKUP,
+  AuditCancelReindexDocument as CANCEL_REINDEX,
+  AuditForgetApiKeyDocument as FORGET_API_KEY,
+  AuditUpsertProviderDocument as PROVIDER,
+  AuditUpdateQdrantDocument as QDRANT,
+} from '../generated/graphql.ts';
 import { httpTransport, mcpClient } from '../helpers/mcp.ts';
-import { CREATE_TOKEN, IMPORT_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CLEAR_MEMORIES,
+  CREATE_TOKEN,
+  EXPORT_MEMORIES,
+  IMPORT_MEMORIES,
+  RESTORE_SUMMARY,
+  REVOKE_TOKEN,
+  START_REINDEX,
+  SUMMARIZE,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 import { onPostgres, startVectorApp } from '../helpers/vectorStore.ts';
 
-const AUDIT_LOG = `query Audit($action: AuditAction, $actor: String, $apiKeyId: String, $since: DateTime, $until: DateTime, $limit: Int, $offset: Int) {
-  auditLog(action: $action, actor: $actor, apiKeyId: $apiKeyId, since: $since, until: $until, limit: $limit, offset: $offset) {
-    totalCount hasMore
-    items { id at actorId actorName requestId action apiKeyId target outcome changes { field before after secret } }
-  }
-}`;
-const PROVIDER = `mutation P($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }`;
-const QDRANT = `mutation Q($input: QdrantSettingsInput!) { updateQdrantSettings(input: $input) { hasApiKey } }`;
-
-interface Entry {
-  id: string;
-  at: string;
-  actorId: string;
-  actorName: string;
-  requestId: string | null;
-  action: string;
-  apiKeyId: string | null;
-  target: Record<string, unknown> | null;
-  outcome: string;
-  changes: { field: string; before: string | null; after: string | null; secret: string | null }[];
-}
+type Entry = AuditLogQuery['auditLog']['items'][number];
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -42,14 +42,14 @@ async function started() {
   return app;
 }
 
-async function entries(app: TestApp, filter: Record<string, unknown> = {}): Promise<Entry[]> {
+async function entries(app: TestApp, filter: AuditLogQueryVariables = {}) {
   return (await app.ok(AUDIT_LOG, filter)).auditLog.items;
 }
 
 /** An admin token of its own name, so the entries it causes have an actor to check. */
 async function namedAdmin(app: TestApp, name = 'ops-alice') {
   const { createAccessToken } = await app.ok(CREATE_TOKEN, { input: { name, role: 'ADMIN' } });
-  return { token: createAccessToken.token as string, id: createAccessToken.accessToken.id as string };
+  return { token: createAccessToken.token, id: createAccessToken.accessToken.id };
 }
 
 describe('the audit log', () => {
@@ -59,7 +59,7 @@ describe('the audit log', () => {
     const res = await fetch(`${app.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}`, 'x-request-id': 'change-42' },
-      body: JSON.stringify({ query: UPDATE_SETTINGS, variables: { input: { enabled: true, maxTokens: 900, retentionDays: 30 } } }),
+      body: JSON.stringify({ query: String(UPDATE_SETTINGS), variables: { input: { enabled: true, maxTokens: 900, retentionDays: 30 } } }),
     });
     expect(res.status).toBe(200);
     const [entry] = await entries(app, { action: 'SETTINGS_UPDATE' });
@@ -114,16 +114,17 @@ describe('the audit log', () => {
     const old = new Date(Date.now() - 60 * 86_400_000).toISOString();
     const rows = Array.from({ length: 10 }, (_, i) => ({ apiKeyId: 'k1', content: `Alice likes item ${i}`, createdAt: old }));
     await app.ok(IMPORT_MEMORIES, { memories: rows });
-    await app.ok(`{ exportMemories(apiKeyId: "k1", includeExpired: true) { id } }`);
-    const { summarize } = await app.ok(`mutation { summarize(apiKeyId: "k1", olderThanDays: 30, dryRun: false) { summaries { id } } }`);
-    await app.ok(`mutation($id: ID!) { restoreSummary(summaryId: $id) { restored } }`, { id: summarize.summaries[0].id });
-    await app.ok(`mutation { clearMemories(apiKeyId: "k1") }`);
-    const { reindex } = await app.ok(`mutation { reindex { id } }`);
+    await app.ok(EXPORT_MEMORIES, { apiKeyId: 'k1', includeExpired: true });
+    const { summarize } = await app.ok(SUMMARIZE, { apiKeyId: 'k1', olderThanDays: 30, dryRun: false });
+    const summaryId = summarize.summaries[0]!.id;
+    await app.ok(RESTORE_SUMMARY, { summaryId });
+    await app.ok(CLEAR_MEMORIES, { apiKeyId: 'k1' });
+    const { reindex } = await app.ok(START_REINDEX);
     await app.services.reindex.idle();
-    await app.gql(`mutation($id: ID!) { cancelReindex(jobId: $id) { id } }`, { id: reindex.id });
+    await app.gql(CANCEL_REINDEX, { jobId: reindex.id });
     // backupDatabase copies a SQLite file; on PostgreSQL it is refused (pg_dump backs PostgreSQL up), and the refusal is
     // what the log records.
-    const backup = await app.gql(`mutation { backupDatabase { file } }`);
+    const backup = await app.gql(BACKUP);
     if (onPostgres) expect(onlyError(backup).extensions?.code).toBe('BAD_USER_INPUT');
     else expect(backup.errors).toBeUndefined();
 
@@ -134,8 +135,8 @@ describe('the audit log', () => {
       ['TOKEN_REVOKE', 'k1', { tokenId: createAccessToken.accessToken.id, name: 'gw-eu' }],
       ['MEMORIES_IMPORT', 'k1', { rows: 10, apiKeys: 1, imported: 10, updated: 0, rejected: 0 }],
       ['MEMORIES_EXPORT', 'k1', { count: 10 }],
-      ['MEMORIES_SUMMARIZE', 'k1', { archived: 10, summaries: [summarize.summaries[0].id], tokensSaved: expect.any(Number) }],
-      ['SUMMARY_RESTORE', 'k1', { summaryId: summarize.summaries[0].id, restored: 10 }],
+      ['MEMORIES_SUMMARIZE', 'k1', { archived: 10, summaries: [summaryId], tokensSaved: expect.any(Number) }],
+      ['SUMMARY_RESTORE', 'k1', { summaryId, restored: 10 }],
       ['MEMORIES_CLEAR', 'k1', { types: null, createdBefore: null, deleted: 10 }],
       ['REINDEX_START', null, { force: false, jobId: reindex.id }],
       ['REINDEX_CANCEL', null, { jobId: reindex.id }],
@@ -161,8 +162,8 @@ describe('the audit log', () => {
   it('records what a gateway token does to its own key, and a dry run not at all', async () => {
     const app = await started();
     const gateway = await app.mintToken({ apiKeyId: 'k1' });
-    await app.ok(`mutation { clearMemories(apiKeyId: "k1") }`, {}, gateway);
-    await app.ok(`mutation { summarize(apiKeyId: "k1") { dryRun } }`, {}, gateway);
+    await app.ok(CLEAR_MEMORIES, { apiKeyId: 'k1' }, gateway);
+    await app.ok(SUMMARIZE, { apiKeyId: 'k1' }, gateway);
     const [clear] = await entries(app, { action: 'MEMORIES_CLEAR' });
     expect(clear).toMatchObject({ actorName: 'test GATEWAY k1', apiKeyId: 'k1', target: { deleted: 0 } });
     expect(await entries(app, { action: 'MEMORIES_SUMMARIZE' })).toEqual([]);
@@ -221,7 +222,7 @@ describe('the audit log and erasure', () => {
     const app = await started();
     await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'key-gone', key: 'k', content: 'a fact to forget' }] });
     await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'key-kept', key: 'k', content: 'a fact to keep' }] });
-    const { forgetApiKey } = await app.ok(`mutation { forgetApiKey(apiKeyId: "key-gone") { memories auditApiKeyId } }`);
+    const { forgetApiKey } = await app.ok(FORGET_API_KEY, { apiKeyId: 'key-gone' });
     expect(forgetApiKey.auditApiKeyId).toMatch(/^forgotten:[0-9a-f-]{36}$/);
     const all = await entries(app);
     expect(all.map((e) => [e.action, e.apiKeyId])).toEqual([

@@ -6,7 +6,16 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tenantPrefix, tenantTerms } from '../../server/db/tenantTerms.ts';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
-import { CLEAR_MEMORIES, DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { ErasureEnableQdrantDocument as ENABLE_QDRANT, ErasureForgetApiKeyDocument as FORGET_API_KEY } from '../generated/graphql.ts';
+import {
+  CLEAR_MEMORIES,
+  DELETE_MEMORY,
+  GET_MEMORY,
+  IMPORT_MEMORIES,
+  SUMMARIZE,
+  UPDATE_MEMORY,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
@@ -46,9 +55,7 @@ async function scene(): Promise<Scene> {
   cleanups.push(() => app.close());
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
   await app.services.vectors.loadForJob();
-  await app.ok(`mutation($input: QdrantSettingsInput!) { updateQdrantSettings(input: $input) { enabled } }`, {
-    input: { url: qdrant.url, enabled: true },
-  });
+  await app.ok(ENABLE_QDRANT, { input: { url: qdrant.url, enabled: true } });
 
   // Lower-case, and ending in a digit: the porter stemmer leaves it whole, so its stored term is known exactly.
   const marker = `zqv${randomBytes(8).toString('hex')}7`;
@@ -67,12 +74,9 @@ async function scene(): Promise<Scene> {
       { apiKeyId, key: markerKey, content, createdAt: written },
     ],
   });
-  const { summarize } = await app.ok(
-    `mutation($k: String!) { summarize(apiKeyId: $k, olderThanDays: 30, dryRun: false) { summaries { id content } } }`,
-    { k: apiKeyId },
-  );
+  const { summarize } = await app.ok(SUMMARIZE, { apiKeyId, olderThanDays: 30, dryRun: false });
   expect(summarize.summaries).toHaveLength(1);
-  expect(summarize.summaries[0].content).toContain(marker);
+  expect(summarize.summaries[0]!.content).toContain(marker);
   await drainWorker(app);
   // The planner's statistics may be refreshed at any moment (pragma optimize, at start and hourly).
   app.database.sqlite.exec('analyze');
@@ -80,7 +84,7 @@ async function scene(): Promise<Scene> {
   const sqlite = app.database.sqlite;
   const pkOf = (id: string) => (sqlite.prepare('select pk from memories where id = ?').get(id) as { pk: number }).pk;
   const markerId = (sqlite.prepare('select id from memories where key = ?').get(markerKey) as { id: string }).id;
-  const summaryId = summarize.summaries[0].id as string;
+  const summaryId = summarize.summaries[0]!.id;
   const vectorOf = (id: string) => {
     const row = sqlite.prepare('select embedding from memory_vec where memory_pk = ?').get(BigInt(pkOf(id))) as { embedding: Buffer };
     return Buffer.from(row.embedding);
@@ -160,8 +164,8 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
   it('after deleteMemory (its summary rebuilt without it)', async () => {
     const s = await scene();
     await s.app.ok(DELETE_MEMORY, { id: s.markerId });
-    const summary = (await s.app.ok(`query($id: ID!) { memory(id: $id) { content } }`, { id: s.summaryId })).memory;
-    expect(summary.content).toContain('banana');
+    const summary = (await s.app.ok(GET_MEMORY, { id: s.summaryId })).memory;
+    expect(summary!.content).toContain('banana');
     await expectErased(s);
   });
 
@@ -173,7 +177,7 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
 
   it('after forgetApiKey, which also leaves neither the API key nor its tenant prefix', async () => {
     const s = await scene();
-    await s.app.ok(`mutation($k: String!) { forgetApiKey(apiKeyId: $k) { memories } }`, { k: s.apiKeyId });
+    await s.app.ok(FORGET_API_KEY, { apiKeyId: s.apiKeyId });
     s.needles.push(
       { what: 'the API key', bytes: Buffer.from(s.apiKeyId) },
       { what: "the key's tenant prefix", bytes: Buffer.from(tenantPrefix(s.apiKeyId)) },
@@ -221,11 +225,8 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
         { apiKeyId, key: markerKey, content: `The piano tennis umbrella locker word is ${marker}`, createdAt: written },
       ],
     });
-    const { summarize } = await app.ok(
-      `mutation($k: String!) { summarize(apiKeyId: $k, olderThanDays: 30, dryRun: false) { summaries { id content } } }`,
-      { k: apiKeyId },
-    );
-    expect(summarize.summaries[0].content).toContain(marker);
+    const { summarize } = await app.ok(SUMMARIZE, { apiKeyId, olderThanDays: 30, dryRun: false });
+    expect(summarize.summaries[0]!.content).toContain(marker);
     // The planner's statistics may be refreshed at any moment (autovacuum's ANALYZE).
     await sql`analyze`.execute(app.database.db);
     const { id: markerId } = await app.database.db
@@ -238,7 +239,7 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     expect(await rowVersionsHolding(app, marker)).toEqual(
       expect.arrayContaining(['memories', 'memories_api_key_key_unique', 'memory_search', 'memory_postings', 'memory_postings_by_word']),
     );
-    return { app, apiKeyId, marker, markerId, summaryId: summarize.summaries[0].id as string };
+    return { app, apiKeyId, marker, markerId, summaryId: summarize.summaries[0]!.id };
   }
 
   /** The tables and indexes of TABLES whose pages hold `text` in a row version (live or dead) or an index entry. */
@@ -285,8 +286,8 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
   it('after deleteMemory (its summary rebuilt without it)', async () => {
     const s = await pgScene();
     await s.app.ok(DELETE_MEMORY, { id: s.markerId });
-    const summary = (await s.app.ok(`query($id: ID!) { memory(id: $id) { content } }`, { id: s.summaryId })).memory;
-    expect(summary.content).toContain('banana');
+    const summary = (await s.app.ok(GET_MEMORY, { id: s.summaryId })).memory;
+    expect(summary!.content).toContain('banana');
     await expectNoRowVersion(s);
   });
 
@@ -298,7 +299,7 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
 
   it('after forgetApiKey, which also leaves no row version naming the API key', async () => {
     const s = await pgScene();
-    await s.app.ok(`mutation($k: String!) { forgetApiKey(apiKeyId: $k) { memories } }`, { k: s.apiKeyId });
+    await s.app.ok(FORGET_API_KEY, { apiKeyId: s.apiKeyId });
     await expectNoRowVersion(s, s.apiKeyId);
   });
 

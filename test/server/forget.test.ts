@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_TOKEN, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { ForgetApiKeyDocument as FORGET, ForgetTokensDocument as TOKENS } from '../generated/graphql.ts';
+import { CREATE_TOKEN, IMPORT_MEMORIES, MEMORY_STATS, RETRIEVE, SUMMARIZE, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
 
@@ -17,8 +18,6 @@ afterAll(() => app.close());
 
 const DAY = 86_400_000;
 const key = () => `forget-${randomUUID().slice(0, 8)}`;
-const REPORT = 'apiKeyId memories archivedOriginals summaries keywordEntries vectors qdrantDeletesQueued retrievals walEmptied';
-const FORGET = `mutation Forget($apiKeyId: String!) { forgetApiKey(apiKeyId: $apiKeyId) { ${REPORT} } }`;
 const forget = (apiKeyId: string, token?: string) => app.gql(FORGET, { apiKeyId }, token);
 /** Rows of `table` that name the key (only archived ones: memories archived by a summary). */
 const rowsNaming = async (table: 'memories' | 'memory_counts' | 'retrieval_stats', apiKeyId: string, archived = false) => {
@@ -42,13 +41,9 @@ async function seedKey(apiKeyId: string) {
     { apiKeyId, key: 'pet', content: 'Has a tabby cat', expiresAt: new Date(Date.now() - DAY).toISOString() },
   ];
   await app.ok(IMPORT_MEMORIES, { memories });
-  const s = await app.ok(`mutation($k: String!) { summarize(apiKeyId: $k, olderThanDays: 30, dryRun: false) { summaries { id } } }`, {
-    k: apiKeyId,
-  });
+  const s = await app.ok(SUMMARIZE, { apiKeyId, olderThanDays: 30, dryRun: false });
   expect(s.summarize.summaries).toHaveLength(1);
-  for (const query of ['Ghent', 'cat']) {
-    await app.ok(`query($input: RetrieveInput!) { retrieve(input: $input) { items { content } } }`, { input: { apiKeyId, query } });
-  }
+  for (const query of ['Ghent', 'cat']) await app.ok(RETRIEVE, { input: { apiKeyId, query } });
   // Retrievals are counted behind; written now, so the tables show them.
   await app.services.access.flush();
 }
@@ -80,7 +75,7 @@ describe('forgetApiKey', () => {
     const old = new Date(Date.now() - 60 * DAY).toISOString();
     const memories = Array.from({ length: 240 }, (_, i) => ({ apiKeyId: k, key: `m${i}`, content: `Likes item ${i}`, createdAt: old }));
     await app.ok(IMPORT_MEMORIES, { memories: [...memories, { apiKeyId: k, key: 'new', content: 'Fresh fact' }] });
-    await app.ok(`mutation($k: String!) { summarize(apiKeyId: $k, olderThanDays: 30, dryRun: false) { summaries { id } } }`, { k });
+    await app.ok(SUMMARIZE, { apiKeyId: k, olderThanDays: 30, dryRun: false });
     const archived = await rowsNaming('memories', k, true);
     expect(archived).toBeGreaterThan(0);
 
@@ -152,7 +147,7 @@ describe('who may forget a key', () => {
   it('lists which tokens may forget their key', async () => {
     const k = key();
     await mint({ apiKeyId: k, mayForgetKey: true });
-    const tokens = (await app.ok(`{ accessTokens { apiKeyId mayForgetKey } }`)).accessTokens;
+    const tokens = (await app.ok(TOKENS)).accessTokens;
     expect(tokens).toContainEqual({ apiKeyId: k, mayForgetKey: true });
   });
 

@@ -4,8 +4,23 @@ import { runCli } from '../../server/cli.ts';
 import { PurgeRunner } from '../../server/jobs/purge.ts';
 import { createLogger } from '../../server/logger.ts';
 import { purgeMemories } from '../../server/memory/purge.service.ts';
+import {
+  PurgeRetentionSettingsDocument as RETENTION_SETTINGS,
+  PurgeStatsDocument as STATS,
+  PurgeWithArchivedDocument as WITH_ARCHIVED,
+} from '../generated/graphql.ts';
 import { indexedMatches } from '../helpers/keywordIndex.ts';
-import { CREATE_MEMORY, GET_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, type MemoryInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CREATE_MEMORY,
+  GET_MEMORY,
+  IMPORT_MEMORIES,
+  LIST_MEMORIES,
+  type MemoryInput,
+  type MemorySettingsInput,
+  SUMMARIZE,
+  UPDATE_MEMORY,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreArgs, testStoreKind } from '../helpers/testStore.ts';
 
@@ -24,10 +39,8 @@ const key = () => `purge-${randomUUID().slice(0, 8)}`;
 const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const importRows = (memories: MemoryInput[]) => app.ok(IMPORT_MEMORIES, { memories }).then((d) => d.importMemories);
 const listed = async (apiKeyId: string) =>
-  ((await app.ok(LIST_MEMORIES, { apiKeyId, includeExpired: true, limit: 500 })).memories.items as { key: string }[])
-    .map((m) => m.key)
-    .sort();
-const settings = (input: Record<string, unknown>) => app.ok(UPDATE_SETTINGS, { input });
+  (await app.ok(LIST_MEMORIES, { apiKeyId, includeExpired: true, limit: 500 })).memories.items.map((m) => m.key).sort();
+const settings = (input: MemorySettingsInput) => app.ok(UPDATE_SETTINGS, { input });
 const rowsOf = async (apiKeyId: string) =>
   (
     await app.database.db
@@ -37,8 +50,6 @@ const rowsOf = async (apiKeyId: string) =>
       .executeTakeFirstOrThrow()
   ).n;
 const indexed = (word: string) => indexedMatches(app.database, word);
-const STATS = `query Stats($apiKeyId: String, $includeExpired: Boolean) {
-  memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) { stats { totalEntries hiddenByExpiry hiddenByRetention nextPurgeAt } } }`;
 /** Rows of one key last written 90 days ago: out of the default retention window and its grace days. */
 const oldRows = (apiKeyId: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `Old fact ${i}`, createdAt: ago(90) }));
@@ -103,23 +114,15 @@ describe('the purge', () => {
       ...Array.from({ length: 10 }, (_, i) => ({ apiKeyId: k, key: `f${i}`, content: `Likes item ${i}`, createdAt: ago(20) })),
       { apiKeyId: k, key: 'b', content: 'Allergic to peanuts', createdAt: ago(20) },
     ]);
-    const { summarize } = await app.ok(
-      `mutation($k: String!) { summarize(apiKeyId: $k, olderThanDays: 10, dryRun: false) { summaries { id content } } }`,
-      { k },
-    );
-    expect(summarize.summaries[0].content).toContain('peanuts');
-    const archived = (
-      await app.ok(`query($k: String) { memories(apiKeyId: $k, includeArchived: true) { items { id key } } }`, { k })
-    ).memories.items.find((m: { key: string }) => m.key === 'b');
+    const { summarize } = await app.ok(SUMMARIZE, { apiKeyId: k, olderThanDays: 10, dryRun: false });
+    expect(summarize.summaries[0]!.content).toContain('peanuts');
+    const archived = (await app.ok(WITH_ARCHIVED, { apiKeyId: k })).memories.items.find((m) => m.key === 'b')!;
     // An archived original whose expiry passed long ago: due for the purge.
-    await app.ok(`mutation($id: ID!, $input: MemoryPatchInput!) { updateMemory(id: $id, input: $input) { id } }`, {
-      id: archived.id,
-      input: { expiresAt: ago(10) },
-    });
+    await app.ok(UPDATE_MEMORY, { id: archived.id, input: { expiresAt: ago(10) } });
 
     await app.services.purge.pass();
 
-    const summary = (await app.ok(GET_MEMORY, { id: summarize.summaries[0].id })).memory;
+    const summary = (await app.ok(GET_MEMORY, { id: summarize.summaries[0]!.id })).memory;
     expect(summary?.content).not.toContain('peanuts');
     expect(summary?.content).toContain('Likes item 3');
   });
@@ -178,7 +181,7 @@ describe('the purge', () => {
       const error = onlyError(await app.gql(UPDATE_SETTINGS, { input: { purgeGraceDays } }));
       expect(error).toMatchObject({ message: 'purgeGraceDays must be between 0 and 365', extensions: { code: 'BAD_USER_INPUT' } });
     }
-    expect((await app.ok(`{ memorySettings { purgeGraceDays retentionEnabled retentionDays } }`)).memorySettings).toEqual({
+    expect((await app.ok(RETENTION_SETTINGS)).memorySettings).toEqual({
       purgeGraceDays: 7,
       retentionEnabled: true,
       retentionDays: 30,
@@ -205,7 +208,7 @@ describe('memory stats', () => {
     await importRows([{ apiKeyId: k, key: 'old', content: 'Written 31 days ago', createdAt: new Date(written).toISOString() }]);
     const { nextPurgeAt } = await stats(k);
     // No background purge runs in this process: the moment it becomes due (30 days of retention + 7 of grace).
-    expect(new Date(nextPurgeAt).getTime()).toBe(written + 37 * DAY);
+    expect(new Date(nextPurgeAt!).getTime()).toBe(written + 37 * DAY);
   });
 
   it('say when the next scheduled pass deletes it, when the background purge runs', async () => {
@@ -215,7 +218,7 @@ describe('memory stats', () => {
     const runner = app.services.purge;
     runner.start();
     try {
-      const at = new Date((await stats(k)).nextPurgeAt).getTime();
+      const at = new Date((await stats(k)).nextPurgeAt!).getTime();
       // Due four days from now (7 days of grace); the hourly pass that starts within the hour after that.
       expect(at).toBeGreaterThanOrEqual(expired + 7 * DAY);
       expect(at).toBeLessThan(expired + 7 * DAY + 3_600_000);

@@ -1,10 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
+import { ReplicasEnableQdrantDocument as ENABLE_QDRANT, ReplicasViewerDocument as VIEWER } from '../generated/graphql.ts';
 import { type MnemoProcess, spawnMnemo } from '../helpers/mnemoProcess.ts';
+import {
+  CREATE_MEMORY,
+  CREATE_TOKEN,
+  GET_SETTINGS,
+  IMPORT_MEMORIES,
+  LIST_MEMORIES,
+  REINDEX_PROGRESS,
+  REVOKE_TOKEN,
+  START_REINDEX,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { dropDatabase, ensureDatabase, withPostgres } from '../helpers/postgres.ts';
 import { subscribe } from '../helpers/subscribe.ts';
 import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
@@ -15,8 +28,6 @@ import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
 
 const ADMIN = 'replicas-admin-token-0123456789';
 const DATABASE = 'mnemo_replicas';
-const PROGRESS = 'subscription($id: ID!) { reindexProgress(jobId: $id) { status processed failed total } }';
-const REINDEX = 'mutation($force: Boolean) { reindex(force: $force) { id status } }';
 const MEMORIES = 400;
 
 interface Replica {
@@ -59,17 +70,18 @@ interface GqlResult<T> {
   errors?: { message: string; extensions?: { code?: string } }[];
 }
 
-async function gql<T>(url: string, query: string, variables: Record<string, unknown> = {}, token = ADMIN): Promise<GqlResult<T>> {
+/** One of the tests' typed operations, sent to one replica. */
+async function gql<T, V>(url: string, query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>, token = ADMIN): Promise<GqlResult<T>> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: String(query), variables }),
   });
   return { status: res.status, ...((await res.json()) as Omit<GqlResult<T>, 'status'>) };
 }
 
-async function ok<T>(url: string, query: string, variables: Record<string, unknown> = {}, token = ADMIN): Promise<T> {
-  const result = await gql<T>(url, query, variables, token);
+async function ok<T, V>(url: string, query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>, token = ADMIN): Promise<T> {
+  const result = await gql(url, query, variables, token);
   if (result.errors) throw new Error(JSON.stringify(result.errors));
   return result.data!;
 }
@@ -108,7 +120,7 @@ async function runnerOf(jobId: string): Promise<Replica> {
 
 async function importMemories(apiKeyId: string, n: number) {
   const memories = Array.from({ length: n }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat mango on day ${i}` }));
-  await ok(replicas[0]!.url, 'mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported } }', { m: memories });
+  await ok(replicas[0]!.url, IMPORT_MEMORIES, { memories });
 }
 
 beforeAll(async () => {
@@ -119,7 +131,7 @@ beforeAll(async () => {
   models = topicModelDir();
   folders.push(models);
   replicas = await Promise.all(['A', 'B', 'C'].map(start));
-  await ok(replicas[0]!.url, 'mutation { updateQdrantSettings(input: { enabled: true }) { enabled } }');
+  await ok(replicas[0]!.url, ENABLE_QDRANT);
 }, 120_000);
 
 afterAll(async () => {
@@ -143,19 +155,15 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
         const url = replicas[client % replicas.length]!.url;
         for (let write = 0; write < WRITES; write++) {
           const key = `shared-${(client + write) % KEYS}`;
-          const { createMemory } = await ok<{ createMemory: { id: string } }>(
-            url,
-            'mutation($input: MemoryInput!) { createMemory(input: $input) { id } }',
-            { input: { apiKeyId: 'race', key, content: `client ${client} wrote ${write}`, metadata: { [`c${client}`]: write } } },
-          );
+          const { createMemory } = await ok(url, CREATE_MEMORY, {
+            input: { apiKeyId: 'race', key, content: `client ${client} wrote ${write}`, metadata: { [`c${client}`]: write } },
+          });
           acknowledged.set(key, (acknowledged.get(key) ?? new Map()).set(`c${client}`, write));
           ids.set(key, (ids.get(key) ?? new Set()).add(createMemory.id));
         }
       }),
     );
-    const { memories } = await ok<{
-      memories: { totalCount: number; items: { id: string; key: string; metadata: Record<string, number> }[] };
-    }>(replicas[2]!.url, '{ memories(apiKeyId: "race", limit: 100) { totalCount items { id key metadata } } }');
+    const { memories } = await ok(replicas[2]!.url, LIST_MEMORIES, { apiKeyId: 'race', limit: 100 });
     expect(memories.totalCount).toBe(KEYS);
     for (const memory of memories.items) {
       expect([...ids.get(memory.key)!]).toEqual([memory.id]);
@@ -165,58 +173,46 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
 
   it('see a settings change made on another replica without a restart', async () => {
     const [a, b, c] = replicas;
-    const read = async (r: Replica) =>
-      (await ok<{ memorySettings: { maxTokens: number } }>(r.url, '{ memorySettings { maxTokens } }')).memorySettings;
+    const read = async (r: Replica) => (await ok(r.url, GET_SETTINGS)).memorySettings;
     const before = (await read(b!)).maxTokens;
     await read(c!);
-    await ok(a!.url, 'mutation($n: Int!) { updateMemorySettings(input: { maxTokens: $n }) { maxTokens } }', { n: before + 7 });
+    await ok(a!.url, UPDATE_SETTINGS, { input: { maxTokens: before + 7 } });
     for (const r of [b!, c!]) await vi.waitFor(async () => expect((await read(r)).maxTokens).toBe(before + 7), { timeout: 5_000 });
   });
 
   it('refuse on replica C, at the next call, a token revoked on replica A', async () => {
     const [a, , c] = replicas;
-    const { createAccessToken } = await ok<{ createAccessToken: { token: string; accessToken: { id: string } } }>(
-      a!.url,
-      'mutation { createAccessToken(input: { name: "revoked across replicas", apiKeyId: "tokens" }) { token accessToken { id } } }',
-    );
-    const viewer = '{ viewer { role } }';
-    expect((await gql(c!.url, viewer, {}, createAccessToken.token)).status).toBe(200);
-    await ok(a!.url, 'mutation($id: ID!) { revokeAccessToken(id: $id) { revokedAt } }', { id: createAccessToken.accessToken.id });
-    const refused = await gql(c!.url, viewer, {}, createAccessToken.token);
+    const { createAccessToken } = await ok(a!.url, CREATE_TOKEN, { input: { name: 'revoked across replicas', apiKeyId: 'tokens' } });
+    expect((await gql(c!.url, VIEWER, {}, createAccessToken.token)).status).toBe(200);
+    await ok(a!.url, REVOKE_TOKEN, { id: createAccessToken.accessToken.id });
+    const refused = await gql(c!.url, VIEWER, {}, createAccessToken.token);
     expect(refused.status).toBe(401);
     expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 
   it('run one reindex job at a time: replicas asked at once all answer with the same job', async () => {
     await importMemories('jobs', MEMORIES);
-    const answers = await Promise.all(
-      replicas.map((r) => ok<{ reindex: { id: string } }>(r.url, REINDEX, { force: true }).then((d) => d.reindex.id)),
-    );
+    const answers = await Promise.all(replicas.map((r) => ok(r.url, START_REINDEX, { force: true }).then((d) => d.reindex.id)));
     expect(new Set(answers).size).toBe(1);
-    const events = await subscribe<{ reindexProgress: { status: string } }>(replicas[0]!.url, PROGRESS, { id: answers[0] }, ADMIN).rest();
+    const events = await subscribe(replicas[0]!.url, REINDEX_PROGRESS, { jobId: answers[0]! }, ADMIN).rest();
     expect(events.at(-1)?.data?.reindexProgress.status).toBe('COMPLETED');
   });
 
   it("show a job's progress in a subscription on a replica that does not run it", async () => {
     const [a, b] = replicas;
-    const { reindex } = await ok<{ reindex: { id: string } }>(a!.url, REINDEX, { force: true });
+    const { reindex } = await ok(a!.url, START_REINDEX, { force: true });
     expect((await runnerOf(reindex.id)).name).toBe('A');
-    const events = await subscribe<{ reindexProgress: { status: string; processed: number; total: number } }>(
-      b!.url,
-      PROGRESS,
-      { id: reindex.id },
-      ADMIN,
-    ).rest();
+    const events = await subscribe(b!.url, REINDEX_PROGRESS, { jobId: reindex.id }, ADMIN).rest();
     const seen = events.map((e) => e.data!.reindexProgress);
     expect(seen.some((p) => p.status === 'RUNNING' && p.processed > 0)).toBe(true);
     expect(seen.at(-1)).toMatchObject({ status: 'COMPLETED', processed: seen.at(-1)!.total });
   });
 
   it('resume a reindex job on another replica when the one running it is killed', async () => {
-    const { reindex } = await ok<{ reindex: { id: string } }>(replicas[0]!.url, REINDEX, { force: true });
+    const { reindex } = await ok(replicas[0]!.url, START_REINDEX, { force: true });
     const runner = await runnerOf(reindex.id);
     const others = replicas.filter((r) => r !== runner);
-    const watcher = subscribe<{ reindexProgress: { processed: number } }>(others[0]!.url, PROGRESS, { id: reindex.id }, ADMIN);
+    const watcher = subscribe(others[0]!.url, REINDEX_PROGRESS, { jobId: reindex.id }, ADMIN);
     for (let e = await watcher.next(); e && (e.data?.reindexProgress.processed ?? 0) === 0; e = await watcher.next());
     runner.process.child.kill('SIGKILL');
     expect(await runner.process.exited).toBeNull();

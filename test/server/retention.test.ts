@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GET_SETTINGS, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  RetentionImportDocument as IMPORT,
+  RetentionDefaultsDocument as RETENTION_DEFAULTS,
+  RetentionWindowDocument as RETENTION_WINDOW,
+} from '../generated/graphql.ts';
+import { GET_SETTINGS, LIST_MEMORIES, type MemoryInput, RETRIEVE, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 // Imports that retention will hide say so, and retention can be turned off (keep forever). Default settings
@@ -16,21 +21,11 @@ afterAll(() => app.close());
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const key = () => `ret-${randomUUID().slice(0, 8)}`;
-const IMPORT = `mutation Import($memories: [MemoryInput!]!, $dryRun: Boolean) { importMemories(memories: $memories, dryRun: $dryRun) {
-  dryRun imported updated rejected { index } outsideRetention expired nextPurgeAt } }`;
-const importRows = (memories: Record<string, unknown>[], dryRun?: boolean) =>
-  app.ok(IMPORT, { memories, dryRun }).then((d) => d.importMemories);
+const importRows = (memories: MemoryInput[], dryRun?: boolean) => app.ok(IMPORT, { memories, dryRun }).then((d) => d.importMemories);
 const listed = async (apiKeyId: string) =>
-  ((await app.ok(LIST_MEMORIES, { apiKeyId, limit: 500 })).memories.items as { key: string; status: string }[]).map((m) => [
-    m.key,
-    m.status,
-  ]);
+  (await app.ok(LIST_MEMORIES, { apiKeyId, limit: 500 })).memories.items.map((m) => [m.key, m.status]);
 const retrieved = async (apiKeyId: string, query: string) =>
-  (
-    await app.ok(`query($input: RetrieveInput!) { retrieve(input: $input) { items { memory { key } } } }`, {
-      input: { apiKeyId, query, strategy: 'EXACT' },
-    })
-  ).retrieve.items.map((i: { memory: { key: string } }) => i.memory.key);
+  (await app.ok(RETRIEVE, { input: { apiKeyId, query, strategy: 'EXACT' } })).retrieve.items.map((i) => i.memory.key);
 const withRetentionOff = async (run: () => Promise<void>) => {
   await app.ok(UPDATE_SETTINGS, { input: { retentionEnabled: false } });
   try {
@@ -51,7 +46,7 @@ describe('an import of memories older than the retention window', () => {
     ]);
     expect(report).toMatchObject({ dryRun: false, imported: 3, updated: 0, outsideRetention: 2, expired: 0 });
     // 30 days of retention and 7 of grace after the older one was written (no background purge runs in this test).
-    expect(new Date(report.nextPurgeAt).getTime()).toBe(older + 37 * DAY);
+    expect(new Date(report.nextPurgeAt!).getTime()).toBe(older + 37 * DAY);
   });
 
   it('counts rows stored with an expiry already past', async () => {
@@ -102,7 +97,7 @@ describe('retention turned off', () => {
     await app.ok(UPDATE_SETTINGS, { input: { retentionDays: 90, retentionEnabled: false } });
     try {
       await app.ok(UPDATE_SETTINGS, { input: { retentionEnabled: null, retentionDays: null } });
-      expect((await app.ok(`{ memorySettings { retentionDays retentionEnabled } }`)).memorySettings).toEqual({
+      expect((await app.ok(RETENTION_WINDOW)).memorySettings).toEqual({
         retentionDays: 90,
         retentionEnabled: false,
       });
@@ -114,7 +109,7 @@ describe('retention turned off', () => {
   it('is on by default: 30 days, as before', async () => {
     const own = await startTestApp();
     try {
-      const s = (await own.ok(`{ memorySettings { retentionDays retentionEnabled purgeGraceDays } }`)).memorySettings;
+      const s = (await own.ok(RETENTION_DEFAULTS)).memorySettings;
       expect(s).toEqual({ retentionDays: 30, retentionEnabled: true, purgeGraceDays: 7 });
       expect((await own.ok(GET_SETTINGS)).memorySettings.retentionDays).toBe(30);
     } finally {

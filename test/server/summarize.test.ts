@@ -3,33 +3,27 @@ import { lineTokens } from '../../server/memory/blockTokens.ts';
 import { compactOldMemories, summarize as summarizeInProcess } from '../../server/memory/summary.service.ts';
 import { countTokens } from '../../server/tokenCount.ts';
 import {
+  SummarizeCreateMemoryDocument as CREATE_MEMORY,
+  SummarizeGetMemoryDocument as GET,
+  SummarizeListDocument as LIST,
+  SummarizeRunDocument as SUMMARIZE,
+  SummarizeByDefaultDocument as SUMMARIZE_BY_DEFAULT,
+  SummarizeDefaultCutoffDocument as SUMMARIZE_DEFAULT_CUTOFF,
+  type SummarizeMemoryFragment,
+} from '../generated/graphql.ts';
+import {
   CLEAR_MEMORIES,
   DELETE_MEMORY,
   IMPORT_MEMORIES,
-  MEMORY_FIELDS,
   type MemoryInput,
+  RESTORE_SUMMARY as RESTORE,
+  RETRIEVE,
+  RETRIEVE_PREVIEW,
+  type RetrieveInput,
   UPDATE_MEMORY,
   UPDATE_SETTINGS,
 } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
-
-const FIELDS = `${MEMORY_FIELDS} archivedBy`;
-const SUMMARIZE = `mutation Summarize($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean) {
-  summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays, dryRun: $dryRun) {
-    dryRun olderThanDays candidateCount candidates { ${FIELDS} } tokensBefore tokensAfter tokensSaved refusedReason
-    summaries { ${FIELDS} }
-    groups { sessionId candidates { id } tokensBefore summaryTokens tokensAfter tokensSaved refusedReason summary { id } }
-  }
-}`;
-const RESTORE = `mutation Restore($summaryId: ID!) { restoreSummary(summaryId: $summaryId) { restored summary { ${FIELDS} } } }`;
-const LIST = `query List($apiKeyId: String, $includeArchived: Boolean) {
-  memories(apiKeyId: $apiKeyId, includeArchived: $includeArchived, limit: 500) { totalCount items { ${FIELDS} } }
-}`;
-const CREATE_MEMORY = `mutation Create($input: MemoryInput!) { createMemory(input: $input) { ${FIELDS} } }`;
-const GET = `query Get($id: ID!) { memory(id: $id) { ${FIELDS} } }`;
-const RETRIEVAL = `items { memory { id key } content } block`;
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ${RETRIEVAL} } }`;
-const PREVIEW = `query Preview($input: RetrieveInput!) { retrievePreview(input: $input) { ${RETRIEVAL} } }`;
 
 const DAY = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -77,7 +71,7 @@ const compact = async (apiKeyId: string, olderThanDays = 30) => {
 const compactOne = async (apiKeyId: string) => {
   const s = await compact(apiKeyId);
   expect(s.summaries).toHaveLength(1);
-  return { ...s, summary: s.summaries[0] };
+  return { ...s, summary: s.summaries[0]! };
 };
 
 /**
@@ -86,9 +80,9 @@ const compactOne = async (apiKeyId: string) => {
  */
 const facts = (label: string, n = 10, extra: Partial<Seed> = {}): Seed[] =>
   Array.from({ length: n }, (_, i) => ({ content: `${label} likes item ${i}`, ...extra }));
-const summaries = (memories: any[]) => memories.filter((m) => m.key.startsWith('summary:'));
+const summaries = <M extends { key: string }>(memories: M[]) => memories.filter((m) => m.key.startsWith('summary:'));
 
-const listAll = async (target: TestApp, apiKeyId: string, includeArchived = false): Promise<any[]> =>
+const listAll = async (target: TestApp, apiKeyId: string, includeArchived = false) =>
   (await target.ok(LIST, { apiKeyId, includeArchived })).memories.items;
 
 /** Every stored row of one API key, straight from the store, ordered by pk. */
@@ -103,7 +97,7 @@ const memoryCount = async () =>
   ).n;
 
 /** What a memory is, without the counters that retrieval changes. */
-const essence = (m: any) => ({
+const essence = (m: SummarizeMemoryFragment) => ({
   id: m.id,
   apiKeyId: m.apiKeyId,
   sessionId: m.sessionId,
@@ -116,6 +110,9 @@ const essence = (m: any) => ({
   expiresAt: m.expiresAt,
 });
 const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+
+const retrieve = async (input: RetrieveInput) => (await app.ok(RETRIEVE, { input })).retrieve;
+const preview = async (input: RetrieveInput) => (await app.ok(RETRIEVE_PREVIEW, { input })).retrievePreview;
 
 /** About 200 tokens: long enough that a summary line (capped at 120 tokens) is shorter than the memory. */
 const longFact = (topic: string) =>
@@ -132,7 +129,7 @@ describe('summarize: dry run', () => {
     ]);
     const { summarize: s } = (await summarize('sum-dry', 30, true)).data!;
     expect(s).toMatchObject({ dryRun: true, olderThanDays: 30, candidateCount: 3, summaries: [], refusedReason: null });
-    expect(s.candidates.map((m: any) => m.key).sort()).toEqual(['garage', 'garden', 'kitchen']);
+    expect(s.candidates.map((m) => m.key).sort()).toEqual(['garage', 'garden', 'kitchen']);
     expect(s.tokensAfter).toBeGreaterThan(0);
     expect(s.tokensSaved).toBe(s.tokensBefore - s.tokensAfter);
     expect(s.tokensSaved).toBeGreaterThan(0);
@@ -141,9 +138,9 @@ describe('summarize: dry run', () => {
   it("weighs what is injected: the candidates' lines in the memory block against the summary's line", async () => {
     await seed(app, 'sum-dry-cost', facts('Cost'));
     const s = (await summarize('sum-dry-cost', 30, true)).data!.summarize;
-    expect(s.tokensBefore).toBe(s.candidates.reduce((n: number, m: any) => n + lineTokens({ type: 'factual', content: m.content }), 0));
+    expect(s.tokensBefore).toBe(s.candidates.reduce((n, m) => n + lineTokens({ type: 'factual', content: m.content }), 0));
     expect(s.groups).toEqual([expect.objectContaining({ sessionId: null, tokensBefore: s.tokensBefore, tokensAfter: s.tokensAfter })]);
-    expect(s.groups[0].summaryTokens).toBe(s.tokensAfter);
+    expect(s.groups[0]!.summaryTokens).toBe(s.tokensAfter);
   });
 
   it('changes nothing: every row and the list stay exactly as they were', async () => {
@@ -159,9 +156,7 @@ describe('summarize: dry run', () => {
 
   it('is a dry run unless dryRun: false is given', async () => {
     await seed(app, 'sum-default', facts('Default'));
-    const res = await app.ok(
-      `mutation { summarize(apiKeyId: "sum-default", olderThanDays: 30) { dryRun candidateCount summaries { id } } }`,
-    );
+    const res = await app.ok(SUMMARIZE_BY_DEFAULT, { apiKeyId: 'sum-default', olderThanDays: 30 });
     expect(res.summarize).toEqual({ dryRun: true, candidateCount: 10, summaries: [] });
   });
 });
@@ -172,7 +167,7 @@ describe('summarize: the cut-off by default', () => {
     const fresh = await startTestApp();
     try {
       await seed(fresh, 'sum-cutoff', facts('Cutoff', 10, { days: 20 }));
-      const s = (await fresh.ok(`mutation { summarize(apiKeyId: "sum-cutoff") { olderThanDays candidateCount refusedReason } }`)).summarize;
+      const s = (await fresh.ok(SUMMARIZE_DEFAULT_CUTOFF, { apiKeyId: 'sum-cutoff' })).summarize;
       expect(s).toEqual({ olderThanDays: 15, candidateCount: 10, refusedReason: null });
     } finally {
       await fresh.close();
@@ -213,19 +208,18 @@ describe('summarize: a real run', () => {
 
   it('never returns an archived original from retrieve or retrievePreview', async () => {
     const originals = await seed(app, 'sum-retrieve', facts('Favourite colour'));
-    const input = { apiKeyId: 'sum-retrieve', query: 'favourite colour item', strategy: 'HYBRID' };
-    const before = (await app.ok(PREVIEW, { input })).retrievePreview.items.map((i: any) => i.memory.id);
+    const input: RetrieveInput = { apiKeyId: 'sum-retrieve', query: 'favourite colour item', strategy: 'HYBRID' };
+    const before = (await preview(input)).items.map((i) => i.memory.id);
     expect(before.sort()).toEqual(originals.map((m) => m.id).sort());
 
     const { summary } = await compactOne('sum-retrieve');
     const ids = new Set(originals.map((m) => m.id));
-    for (const query of [RETRIEVE, PREVIEW]) {
-      for (const strategy of ['HYBRID', 'EXACT']) {
-        const data = await app.ok(query, { input: { ...input, strategy } });
-        const items = (data.retrieve ?? data.retrievePreview).items;
-        expect(items.filter((i: any) => ids.has(i.memory.id))).toEqual([]);
+    for (const retrieval of [retrieve, preview]) {
+      for (const strategy of ['HYBRID', 'EXACT'] as const) {
+        const { items } = await retrieval({ ...input, strategy });
+        expect(items.filter((i) => ids.has(i.memory.id))).toEqual([]);
         // The facts still reach the model, through the summary.
-        expect(items.map((i: any) => i.memory.id)).toEqual([summary.id]);
+        expect(items.map((i) => i.memory.id)).toEqual([summary.id]);
       }
     }
   });
@@ -235,7 +229,7 @@ describe('summarize: a real run', () => {
     await seed(app, 'sum-tenant-b', facts('Tenant B'));
     const rowsB = await rowsOf(app, 'sum-tenant-b');
     const { summary, candidates } = await compactOne('sum-tenant-a');
-    expect(candidates.every((m: any) => m.apiKeyId === 'sum-tenant-a')).toBe(true);
+    expect(candidates.every((m) => m.apiKeyId === 'sum-tenant-a')).toBe(true);
     expect(summary.content).not.toContain('Tenant B');
     expect(await rowsOf(app, 'sum-tenant-b')).toEqual(rowsB);
     expect((await listAll(app, 'sum-tenant-b')).every((m) => m.status === 'ACTIVE' && !m.key.startsWith('summary:'))).toBe(true);
@@ -259,23 +253,23 @@ describe('summarize: a real run', () => {
     const written = results.flatMap((r) => r.data?.summarize?.summaries ?? []);
     const stored = summaries(await listAll(app, 'sum-race', true));
     expect(stored).toHaveLength(1);
-    expect(written.map((s: any) => s.id)).toEqual([stored[0].id]);
+    expect(written.map((s) => s.id)).toEqual([stored[0]!.id]);
     const archived = (await listAll(app, 'sum-race', true)).filter((m) => m.status === 'ARCHIVED');
-    expect(archived.map((m) => m.archivedBy)).toEqual(Array(10).fill(stored[0].id));
+    expect(archived.map((m) => m.archivedBy)).toEqual(Array(10).fill(stored[0]!.id));
   });
 
   it('brings a memory back when it is written again after being archived', async () => {
     const old = (await seed(app, 'sum-rewrite', [{ key: 'editor', content: 'Uses vim' }, ...facts('Rewrite')])).find(
       (m) => m.key === 'editor',
-    );
+    )!;
     await compactOne('sum-rewrite');
     // The user states a newer fact under the same key: it is fresh, not part of any summary, so it must be retrievable.
     const { createMemory } = await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'sum-rewrite', key: 'editor', content: 'Uses Zed now' } });
     expect(createMemory).toMatchObject({ id: old.id, status: 'ACTIVE', archivedBy: null, content: 'Uses Zed now' });
     const items = (await app.ok(RETRIEVE, { input: { apiKeyId: 'sum-rewrite', query: 'Zed' } })).retrieve.items;
-    expect(items.map((i: any) => i.content)).toContain('Uses Zed now');
+    expect(items.map((i) => i.content)).toContain('Uses Zed now');
     // And the summary no longer says the old fact.
-    expect(summaries(await listAll(app, 'sum-rewrite'))[0].content).not.toContain('Uses vim');
+    expect(summaries(await listAll(app, 'sum-rewrite'))[0]!.content).not.toContain('Uses vim');
   });
 
   it('keeps a memory archived when the same fact is merely restated: the summary already carries it', async () => {
@@ -294,9 +288,9 @@ describe('summaries keep session scope', () => {
       ...facts('Gamma', 10),
     ]);
     const s = await compact('sum-sessions');
-    expect(s.summaries.map((m: any) => m.sessionId).sort()).toEqual([null, 's1', 's2'].sort());
-    expect(s.groups.map((g: any) => g.sessionId).sort()).toEqual([null, 's1', 's2'].sort());
-    const bySession = Object.fromEntries(s.summaries.map((m: any) => [m.sessionId ?? 'none', m.content]));
+    expect(s.summaries.map((m) => m.sessionId).sort()).toEqual([null, 's1', 's2'].sort());
+    expect(s.groups.map((g) => g.sessionId).sort()).toEqual([null, 's1', 's2'].sort());
+    const bySession = Object.fromEntries(s.summaries.map((m) => [m.sessionId ?? 'none', m.content]));
     expect(bySession.s1).toContain('Alpha');
     expect(bySession.s1).not.toMatch(/Beta|Gamma/);
     expect(bySession.s2).toContain('Beta');
@@ -308,18 +302,15 @@ describe('summaries keep session scope', () => {
   it("never lets a retrieval for one session see another session's text through a summary", async () => {
     await seed(app, 'sum-leak', [...facts('Secretive', 10, { sessionId: 's1' }), ...facts('Open', 10)]);
     await compact('sum-leak');
-    for (const strategy of ['HYBRID', 'EXACT']) {
+    for (const strategy of ['HYBRID', 'EXACT'] as const) {
       const input = { apiKeyId: 'sum-leak', sessionId: 's2', query: 'secretive likes item', strategy };
-      for (const [query, field] of [
-        [RETRIEVE, 'retrieve'],
-        [PREVIEW, 'retrievePreview'],
-      ] as const) {
-        const r = (await app.ok(query, { input }))[field];
+      for (const retrieval of [retrieve, preview]) {
+        const r = await retrieval(input);
         expect(r.block).not.toContain('Secretive');
         expect(r.items.length).toBeGreaterThan(0);
       }
       // Session s1 still gets its own facts, through its summary.
-      const own = (await app.ok(RETRIEVE, { input: { ...input, sessionId: 's1' } })).retrieve;
+      const own = await retrieve({ ...input, sessionId: 's1' });
       expect(own.block).toContain('Secretive');
     }
   });
@@ -331,7 +322,7 @@ describe('a summary never costs more than it saves', () => {
     const rowsBefore = await rowsOf(app, 'sum-costly');
     for (const dryRun of [true, false]) {
       const s = (await summarize('sum-costly', 30, dryRun)).data!.summarize;
-      const [group] = s.groups;
+      const group = s.groups[0]!;
       expect(group.summaryTokens).toBeGreaterThanOrEqual(group.tokensBefore);
       expect(group).toMatchObject({ candidates: expect.any(Array), tokensAfter: group.tokensBefore, tokensSaved: 0, summary: null });
       expect(group.refusedReason).toBe(
@@ -350,8 +341,8 @@ describe('a summary never costs more than it saves', () => {
       { content: 'Short two', sessionId: 's2' },
     ]);
     const s = await compact('sum-mixed');
-    const bySession = Object.fromEntries(s.groups.map((g: any) => [g.sessionId, g]));
-    expect(bySession.s1).toMatchObject({ refusedReason: null, summary: { id: s.summaries[0].id } });
+    const bySession = Object.fromEntries(s.groups.map((g) => [g.sessionId, g]));
+    expect(bySession.s1).toMatchObject({ refusedReason: null, summary: { id: s.summaries[0]!.id } });
     expect(bySession.s1.tokensSaved).toBe(bySession.s1.tokensBefore - bySession.s1.tokensAfter);
     expect(bySession.s2).toMatchObject({ tokensSaved: 0, summary: null });
     expect(bySession.s2.refusedReason).toMatch(/would not be smaller/);
@@ -376,7 +367,7 @@ describe('deleted means gone, from the summary too', () => {
   it('rebuilds the summary without a deleted memory, in the same call: its text is never injected again', async () => {
     const { summary, marker } = await covered('sum-del');
     await app.ok(DELETE_MEMORY, { id: marker.id });
-    const [rebuilt] = await summaryNow('sum-del');
+    const rebuilt = (await summaryNow('sum-del'))[0]!;
     expect(rebuilt).toMatchObject({ id: summary.id, updatedAt: summary.updatedAt, metadata: { summary: { count: 10 } } });
     expect(rebuilt.content).not.toContain('zanzibar');
     expect(rebuilt.content).toContain('Cover likes item 3');
@@ -388,8 +379,8 @@ describe('deleted means gone, from the summary too', () => {
     const { marker } = await covered('sum-edit');
     const { updateMemory } = await app.ok(UPDATE_MEMORY, { id: marker.id, input: { content: 'Keeps a pet tortoise' } });
     expect(updateMemory).toMatchObject({ status: 'ACTIVE' });
-    expect((await app.ok(GET, { id: marker.id })).memory.archivedBy).toBeNull();
-    const [rebuilt] = await summaryNow('sum-edit');
+    expect((await app.ok(GET, { id: marker.id })).memory!.archivedBy).toBeNull();
+    const rebuilt = (await summaryNow('sum-edit'))[0]!;
     expect(rebuilt.content).not.toContain('zanzibar');
     expect(await retrievedBlock('sum-edit')).not.toContain('zanzibar');
   });
@@ -402,7 +393,7 @@ describe('deleted means gone, from the summary too', () => {
     const { summary } = await compactOne('sum-clear');
     expect(originals).toHaveLength(11);
     expect((await app.ok(CLEAR_MEMORIES, { apiKeyId: 'sum-clear', type: 'EPISODIC' })).clearMemories).toBe(1);
-    const [rebuilt] = await summaryNow('sum-clear');
+    const rebuilt = (await summaryNow('sum-clear'))[0]!;
     expect(rebuilt.id).toBe(summary.id);
     expect(rebuilt.content).not.toContain('zanzibar');
   });
@@ -424,7 +415,7 @@ describe('deleted means gone, from the summary too', () => {
     expect(left.map((m) => m.id).sort()).toEqual(
       originals
         .slice(8)
-        .map((m: any) => m.id)
+        .map((m) => m.id)
         .sort(),
     );
     expect(left.every((m) => m.status === 'ACTIVE' && m.archivedBy === null)).toBe(true);
@@ -451,7 +442,7 @@ describe('deleted means gone, from the summary too', () => {
     const { summary, marker } = await covered('sum-del-vector');
     await app.database.db.updateTable('memories').set({ needs_reindex: 0 }).where('id', '=', summary.id).execute();
     await app.ok(DELETE_MEMORY, { id: marker.id });
-    expect((await app.ok(GET, { id: summary.id })).memory.pendingReindex).toBe(true);
+    expect((await app.ok(GET, { id: summary.id })).memory!.pendingReindex).toBe(true);
   });
 });
 
@@ -480,11 +471,11 @@ describe('restoreSummary', () => {
     const { summary } = await compactOne('sum-restore-2');
     await app.ok(RESTORE, { summaryId: summary.id });
     const items = (await app.ok(RETRIEVE, { input: { apiKeyId: 'sum-restore-2', query: 'favourite pasta' } })).retrieve.items;
-    expect(items.map((i: any) => i.memory.id).sort()).toEqual(originals.map((m) => m.id).sort());
+    expect(items.map((i) => i.memory.id).sort()).toEqual(originals.map((m) => m.id).sort());
   });
 
   it('answers NOT_FOUND for a summary that was already restored, and for an ordinary memory', async () => {
-    const [plain] = await seed(app, 'sum-restore-3', facts('Reads'));
+    const plain = (await seed(app, 'sum-restore-3', facts('Reads')))[0]!;
     const { summary } = await compactOne('sum-restore-3');
     await app.ok(RESTORE, { summaryId: summary.id });
     expect(onlyError(await app.gql(RESTORE, { summaryId: summary.id })).extensions?.code).toBe('NOT_FOUND');
@@ -501,7 +492,7 @@ describe('which memories are candidates', () => {
       { key: 'fresh', content: 'Started a sourdough course', days: 3 },
     ]);
     const dry = (await summarize('sum-cand', 30, true)).data!.summarize;
-    expect(dry.candidates.every((m: any) => m.content.startsWith('Bakery'))).toBe(true);
+    expect(dry.candidates.every((m) => m.content.startsWith('Bakery'))).toBe(true);
     expect(dry.candidateCount).toBe(10);
 
     const { summary } = await compactOne('sum-cand');
@@ -516,7 +507,7 @@ describe('which memories are candidates', () => {
     await seed(app, 'sum-age', [{ key: 'z', content: 'Old z' }, ...facts('Age')]);
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'sum-age', key: 'z', content: 'New z' } });
     const dry = (await summarize('sum-age', 30, true)).data!.summarize;
-    expect(dry.candidates.map((m: any) => m.key)).not.toContain('z');
+    expect(dry.candidates.map((m) => m.key)).not.toContain('z');
     expect(dry.candidateCount).toBe(10);
   });
 
@@ -531,7 +522,7 @@ describe('which memories are candidates', () => {
     expect(s).toMatchObject({ dryRun: false, candidateCount: 0, tokensSaved: 0, summaries: [] });
     expect(s.refusedReason).toBe('key-wide memories: a summary needs at least two memories');
     expect(await rowsOf(app, 'sum-few')).toEqual(rowsBefore);
-    expect((await app.ok(GET, { id: old!.id })).memory.status).toBe('ACTIVE');
+    expect((await app.ok(GET, { id: old!.id })).memory!.status).toBe('ACTIVE');
 
     const none = (await summarize('sum-nothing-here', 30, false)).data!.summarize;
     expect(none).toMatchObject({ candidateCount: 0, tokensBefore: 0, tokensSaved: 0, summaries: [], groups: [] });
@@ -556,7 +547,7 @@ describe('who may summarize', () => {
     const token = await app.mintToken({ apiKeyId: 'sum-auth-own' });
     const res = await summarize('sum-auth-own', 30, false, token);
     expect(res.errors).toBeUndefined();
-    expect(res.data!.summarize.summaries[0].apiKeyId).toBe('sum-auth-own');
+    expect(res.data!.summarize.summaries[0]!.apiKeyId).toBe('sum-auth-own');
   });
 
   it('answers NOT_FOUND when a token bound to "a" restores a summary of "b", which stays in place', async () => {
@@ -604,10 +595,10 @@ describe('compactOldMemories (the autoSummarize entry point)', () => {
       const all = await listAll(own, key, true);
       const written = summaries(all);
       expect(written).toHaveLength(1);
-      expect(written[0].apiKeyId).toBe(key);
-      expect(written[0].content).toContain(mine);
-      expect(written[0].content).not.toContain(theirs);
-      expect(all.filter((m) => m.status === 'ARCHIVED').every((m) => m.archivedBy === written[0].id)).toBe(true);
+      expect(written[0]!.apiKeyId).toBe(key);
+      expect(written[0]!.content).toContain(mine);
+      expect(written[0]!.content).not.toContain(theirs);
+      expect(all.filter((m) => m.status === 'ARCHIVED').every((m) => m.archivedBy === written[0]!.id)).toBe(true);
     }
     expect((await listAll(own, 'auto-3', true)).every((m) => m.status === 'ACTIVE' && !m.key.startsWith('summary:'))).toBe(true);
   });
@@ -642,9 +633,9 @@ describe('compactOldMemories (the autoSummarize entry point)', () => {
     // Exactly one of the two runs reports the archiving, and every original points at the one summary.
     const archivedByAuto = auto.results.find((r) => r.apiKeyId === 'overlap')?.archived ?? 0;
     expect(archivedByAuto + (manual.summaries.length > 0 ? manual.candidates.length : 0)).toBe(10);
-    expect(all.filter((m) => m.status === 'ARCHIVED').map((m) => m.archivedBy)).toEqual(Array(10).fill(written[0].id));
+    expect(all.filter((m) => m.status === 'ARCHIVED').map((m) => m.archivedBy)).toEqual(Array(10).fill(written[0]!.id));
     // So restoring it brings everything back and leaves no second summary behind.
-    await own.ok(RESTORE, { summaryId: written[0].id });
+    await own.ok(RESTORE, { summaryId: written[0]!.id });
     expect((await listAll(own, 'overlap', true)).map((m) => m.content).sort()).toEqual(
       facts('Overlap')
         .map((f) => f.content)
