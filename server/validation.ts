@@ -111,6 +111,14 @@ export const olderThanDaysSchema = wholeNumber('olderThanDays', 0, LIMITS.olderT
 export const limitSchema = wholeNumber('limit', 1, LIMITS.pageSize);
 export const offsetSchema = z.number().int('offset must be a whole number').min(0, 'offset must not be negative');
 
+/**
+ * The range a number schema accepts, as the API's descriptions print it ("1 to 500"): taken from the schema, so what a
+ * description promises is what validation enforces.
+ */
+export function rangeText(schema: z.ZodNumber): string {
+  return `${schema.minValue} to ${schema.maxValue}`;
+}
+
 /** Any JSON object (not an array, a string or a number), before the limits of what it is for. */
 export const anyJsonObject = (what: string) => z.record(z.string(), z.unknown(), { error: `${what} must be a JSON object` });
 
