@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { LEASE_MS } from './jobs/lease.ts';
-import { describeIssues } from './validation.ts';
+import { checkInput } from './validation.ts';
 
 const portSchema = (name: string) => z.coerce.number().int().min(0, `${name} must be 0 to 65535`).max(65535, `${name} must be 0 to 65535`);
 const secretSchema = (name: string) =>
@@ -69,7 +69,7 @@ export function loadConfig(
   flags: { dataDir?: string; host?: string; port?: string; databaseUrl?: string },
   env: NodeJS.ProcessEnv = process.env,
 ): Config {
-  const parsed = configSchema.safeParse({
+  const checked = checkInput(configSchema, {
     dataDir: flags.dataDir ?? env.MNEMO_DATA_DIR,
     host: flags.host ?? env.MNEMO_HOST,
     port: flags.port ?? env.MNEMO_PORT,
@@ -84,8 +84,8 @@ export function loadConfig(
     trustedDocuments: env.MNEMO_TRUSTED_DOCUMENTS || undefined,
     trustedDocumentsAllowAdmin: env.MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN || undefined,
   });
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
-  const dataDir = path.resolve(parsed.data.dataDir);
-  const backupDir = path.resolve(parsed.data.backupDir ?? path.join(dataDir, 'backups'));
-  return { ...parsed.data, dataDir, backupDir, databaseFile: path.join(dataDir, 'mnemo.db') };
+  if (!checked.ok) throw new ConfigError(checked.problems);
+  const dataDir = path.resolve(checked.value.dataDir);
+  const backupDir = path.resolve(checked.value.backupDir ?? path.join(dataDir, 'backups'));
+  return { ...checked.value, dataDir, backupDir, databaseFile: path.join(dataDir, 'mnemo.db') };
 }

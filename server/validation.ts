@@ -31,6 +31,30 @@ export const LIMITS = {
   auditRetentionDaysMin: 30,
   auditRetentionDays: 3650,
   purgeGraceDays: 365,
+  /** How old, in days, the memories a summary compacts may be asked to be: up to ten years. */
+  olderThanDays: 3650,
+  /** Rows one purge batch (one transaction) deletes at most. */
+  purgeBatchRows: 10_000,
+  /** The admin's Qdrant search test: its query, and how many hits it asks for. */
+  qdrantQueryChars: 10_000,
+  qdrantTopK: 100,
+  /** An access token's name. */
+  tokenNameChars: 100,
+  /** The name of a model or of the provider serving it: a provider's model, a "provider/model" setting, the provider a gateway forwards to. */
+  modelNameChars: 200,
+  /** A model provider's id, part of the "provider/model" names the settings use. */
+  providerIdChars: 64,
+  /** Models one provider lists. */
+  providerModels: 100,
+  /** An API key given for a model provider. */
+  providerKeyChars: 4096,
+  /** The vector size a provider's embedding model may declare (OpenAI's largest is 3072). */
+  embeddingDimension: 16_384,
+  /** The input limit, in tokens, a provider's model may declare. */
+  modelInputTokens: 1_000_000,
+  /** The providers or models listed as rejecting the system role (userRoleProviders), and the length of each. */
+  userRoleProviders: 100,
+  userRoleProviderChars: 100,
 } as const;
 
 /**
@@ -82,16 +106,28 @@ export const maxTokensSchema = wholeNumber('maxTokens', 0, LIMITS.maxTokens);
 export const retentionDaysSchema = wholeNumber('retentionDays', 1, LIMITS.retentionDays);
 export const auditRetentionDaysSchema = wholeNumber('auditRetentionDays', LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDays);
 export const purgeGraceDaysSchema = wholeNumber('purgeGraceDays', 0, LIMITS.purgeGraceDays);
+export const olderThanDaysSchema = wholeNumber('olderThanDays', 0, LIMITS.olderThanDays);
 /** Items in one answer: a page of memories, or the memories of one retrieval. */
 export const limitSchema = wholeNumber('limit', 1, LIMITS.pageSize);
 export const offsetSchema = z.number().int('offset must be a whole number').min(0, 'offset must not be negative');
+
+/**
+ * The range a number schema accepts, as the API's descriptions print it ("1 to 500"): taken from the schema, so what a
+ * description promises is what validation enforces.
+ */
+export function rangeText(schema: z.ZodNumber): string {
+  return `${schema.minValue} to ${schema.maxValue}`;
+}
+
+/** Any JSON object (not an array, a string or a number), before the limits of what it is for. */
+export const anyJsonObject = (what: string) => z.record(z.string(), z.unknown(), { error: `${what} must be a JSON object` });
 
 /**
  * A JSON object from the caller: well-formed text throughout, at most `maxDepth` levels deep and, when given, `maxBytes` as
  * JSON. The depth is checked first and without recursion: JSON.stringify of a value thousands of levels deep throws.
  */
 export const jsonObject = (what: string, limits: { maxDepth: number; maxBytes?: number }) =>
-  z.record(z.string(), z.unknown(), { error: `${what} must be a JSON object` }).superRefine((value, ctx) => {
+  anyJsonObject(what).superRefine((value, ctx) => {
     const fail = (message: string) => ctx.addIssue({ code: 'custom', message, path: [] });
     const { depth, illFormedAt } = inspectJson(value, what, limits.maxDepth);
     if (illFormedAt !== null) return fail(notWellFormed(illFormedAt));
@@ -193,12 +229,24 @@ export function inspectJson(value: unknown, root: string, maxDepth = Number.POSI
 
 /** Validates with a schema; a failure becomes one BAD_USER_INPUT error naming every problem. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw badInput(describeIssues(result.error));
-  return result.data;
+  const checked = checkInput(schema, input);
+  if (!checked.ok) throw badInput(checked.problems);
+  return checked.value;
 }
 
-export function describeIssues(error: z.ZodError): string {
+/**
+ * Validates with a schema without throwing, for callers that report a bad value rather than refuse the whole call (one
+ * row of an import, a stored setting): the value, or every problem in the words parseInput's error would use.
+ */
+export function checkInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { ok: true; value: z.output<S> } | { ok: false; problems: string } {
+  const result = schema.safeParse(input);
+  return result.success ? { ok: true, value: result.data } : { ok: false, problems: describeIssues(result.error) };
+}
+
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((i) => (i.path.length > 0 && !i.message.startsWith(String(i.path[0])) ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ');

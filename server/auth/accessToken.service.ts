@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import type { AccessTokenRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { apiKeyIdSchema, parseInput } from '../validation.ts';
+import { apiKeyIdSchema, LIMITS, parseInput } from '../validation.ts';
 import * as repo from './accessToken.repository.ts';
 import { generateToken, hashToken, sameHash, tokenStart } from './tokenHash.ts';
 import type { Viewer } from './viewer.ts';
@@ -26,7 +26,11 @@ export interface AccessToken {
 
 const mintSchema = z
   .object({
-    name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is longer than 100 characters'),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'name must not be empty')
+      .max(LIMITS.tokenNameChars, `name is longer than ${LIMITS.tokenNameChars} characters`),
     role: z.enum(['admin', 'gateway']).default('gateway'),
     apiKeyId: apiKeyIdSchema.nullish(),
     mayForgetKey: z.boolean().nullish(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput, notFound } from '../errors.ts';
 import { ConfigVersion } from '../settings/configVersion.ts';
-import { parseInput } from '../validation.ts';
+import { LIMITS, parseInput } from '../validation.ts';
 import type { EnvProvider } from '../vectorConfig.ts';
 import * as repo from './provider.repository.ts';
 
@@ -46,36 +46,38 @@ export const ENV_PROVIDER_ID = 'env';
 export const providerModelName = (providerId: string, model: string) => `${providerId}/${model}`;
 
 const modelSchema = z.object({
-  name: z.string().trim().min(1, 'model name must not be empty').max(200),
+  name: z.string().trim().min(1, 'model name must not be empty').max(LIMITS.modelNameChars),
   kind: z.enum(['embedding', 'rerank']),
   dimension: z
     .number()
     .int()
     .min(1)
-    .max(16_384)
+    .max(LIMITS.embeddingDimension)
     .nullish()
     .transform((v) => v ?? null),
   maxInputTokens: z
     .number()
     .int()
     .min(1)
-    .max(1_000_000)
+    .max(LIMITS.modelInputTokens)
     .nullish()
     .transform((v) => v ?? null),
 });
+
+const PROVIDER_ID = new RegExp(`^[a-z0-9][a-z0-9_-]{0,${LIMITS.providerIdChars - 1}}$`);
 
 const upsertSchema = z.object({
   id: z
     .string()
     .trim()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'id must be 1 to 64 lowercase letters, digits, "-" or "_"')
+    .regex(PROVIDER_ID, `id must be 1 to ${LIMITS.providerIdChars} lowercase letters, digits, "-" or "_"`)
     .refine((id) => id !== ENV_PROVIDER_ID, `"${ENV_PROVIDER_ID}" is the provider from the environment`),
   baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL' }),
   /** undefined keeps the stored key, '' removes it. */
-  apiKey: z.string().max(4096).optional(),
+  apiKey: z.string().max(LIMITS.providerKeyChars).optional(),
   /** undefined keeps the stored mark. */
   keyless: z.boolean().optional(),
-  models: z.array(modelSchema).max(100),
+  models: z.array(modelSchema).max(LIMITS.providerModels),
 });
 
 /**

@@ -75,23 +75,35 @@ export function endpointUrl(baseUrl: string, path: string): string {
   return url;
 }
 
+/** What a provider put where its explanation goes: a string as it is, anything else (FastAPI's list of issues) as JSON. */
+const explanation = z
+  .unknown()
+  .refine((v) => v !== undefined && v !== null)
+  .transform((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+
 /**
- * The provider's own explanation from an error body: OpenAI's `{error: {message}}`, Cohere's `{message}`,
- * FastAPI-style `{detail}` (Jina) or `{error: "..."}`; else the body itself (a proxy's HTML page); null when
- * the body is empty.
+ * The error bodies providers send, tried in this order: OpenAI's `{error: {message}}`, `{error: "..."}` (any JSON
+ * scalar), Cohere's `{message}`, FastAPI-style `{detail}` (Jina). An `error` object without a message falls through.
  */
+const errorBody = z.union([
+  z.object({ error: z.object({ message: explanation }) }).transform((b) => b.error.message),
+  z.object({ error: z.union([z.string(), z.number(), z.boolean()]) }).transform((b) => String(b.error)),
+  z.object({ message: explanation }).transform((b) => b.message),
+  z.object({ detail: explanation }).transform((b) => b.detail),
+]);
+
+/** The provider's own explanation from an error body; else the body itself (a proxy's HTML page); null when it is empty. */
 export function providerErrorMessage(body: string): string | null {
-  let message: unknown;
+  const said = errorBody.safeParse(jsonOrUndefined(body));
+  return (said.success ? said.data : body).trim() || null;
+}
+
+function jsonOrUndefined(text: string): unknown {
   try {
-    const json = JSON.parse(body) as Record<string, unknown> | null;
-    const error = json?.error;
-    message =
-      (typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error) ?? json?.message ?? json?.detail;
+    return JSON.parse(text);
   } catch {
-    message = body;
+    return undefined;
   }
-  if (typeof message !== 'string') message = message === undefined ? body : JSON.stringify(message);
-  return (message as string).trim() || null;
 }
 
 /** fetch() reports network failures as "fetch failed" with the useful part (ECONNREFUSED, ...) in `cause`. */

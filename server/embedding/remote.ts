@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countTokens, truncateToTokens } from '../tokenCount.ts';
+import { checkInput } from '../validation.ts';
 import { type Embedder, type EmbedderState, EmbeddingError, l2normalize } from './embedder.ts';
 import { badIndex, endpointUrl, listIndex, parseProviderBody, postToProvider } from './providerHttp.ts';
 
@@ -90,11 +91,14 @@ export class RemoteEmbedder implements Embedder {
 
     // Bad numbers are configuration mistakes, not provider failures: say so at startup, not per request.
     if (!options.model.trim()) throw new TypeError('RemoteEmbedder: model must not be empty');
-    requireInteger('dimension', this.#dimension ?? 1, 1);
-    requireInteger('batchSize', this.#batchSize, 1, MAX_BATCH_SIZE);
-    requireInteger('maxInputTokens', this.#maxInputTokens, 1);
-    requireInteger('timeoutMs', this.#timeoutMs, 1);
-    requireInteger('maxRetries', this.#maxRetries, 0);
+    const checked = checkInput(numberOptions, {
+      dimension: this.#dimension,
+      batchSize: this.#batchSize,
+      maxInputTokens: this.#maxInputTokens,
+      timeoutMs: this.#timeoutMs,
+      maxRetries: this.#maxRetries,
+    });
+    if (!checked.ok) throw new RangeError(`RemoteEmbedder: ${checked.problems}`);
   }
 
   dimension(): number | null {
@@ -301,8 +305,16 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   return wait === null ? null : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.ceil(wait)));
 }
 
-function requireInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`RemoteEmbedder: ${name} must be an integer from ${min} to ${max}, got ${value}`);
-  }
+/** An option that must be a whole number from `min` to `max`; the message names what was given. */
+function wholeOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  const error = (issue: { input: unknown }) => `${name} must be an integer from ${min} to ${max}, got ${String(issue.input)}`;
+  return z.number({ error }).int({ error, abort: true }).min(min, { error }).max(max, { error });
 }
+
+const numberOptions = z.object({
+  dimension: wholeOption('dimension', 1).nullable(),
+  batchSize: wholeOption('batchSize', 1, MAX_BATCH_SIZE),
+  maxInputTokens: wholeOption('maxInputTokens', 1),
+  timeoutMs: wholeOption('timeoutMs', 1),
+  maxRetries: wholeOption('maxRetries', 0),
+});

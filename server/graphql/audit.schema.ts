@@ -1,4 +1,5 @@
 import { AUDIT_ACTIONS, type AuditChange, type AuditEntry, auditLog } from '../audit/audit.service.ts';
+import { limitSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 
 const AuditActionEnum = builder.enumType('AuditAction', { values: AUDIT_ACTIONS });
@@ -75,7 +76,7 @@ builder.queryField('auditLog', (t) =>
       apiKeyId: t.arg.string(),
       since: t.arg({ type: 'DateTime', description: 'Entries at or after this instant.' }),
       until: t.arg({ type: 'DateTime', description: 'Entries before this instant.' }),
-      limit: t.arg.int({ defaultValue: 50, description: 'Page size, 1 to 500.' }),
+      limit: t.arg.int({ defaultValue: 50, description: `Page size, ${rangeText(limitSchema)}.` }),
       offset: t.arg.int({ defaultValue: 0 }),
     },
     resolve: async (_root, { limit, offset, ...query }, ctx) => {

@@ -1,5 +1,5 @@
 import { exactlyOneKey } from '../auth/viewer.ts';
-import type { ExtractedFact } from '../memory/extraction.ts';
+import { type ExtractedFact, MAX_EXTRACTION_INPUT } from '../memory/extraction.ts';
 import { type ExtractOutcome, extractAndStore, type InjectOutcome, injectMemory } from '../memory/gateway.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
@@ -107,7 +107,7 @@ const ExtractFactsInputRef = builder.inputType('ExtractFactsInput', {
   fields: (t) => ({
     apiKeyId: t.string({ description: 'Optional for tokens bound to one key.' }),
     sessionId: t.string({ description: "Recorded in the facts' metadata; facts themselves are key-wide." }),
-    text: t.string({ required: true, description: 'Message text; only the last 64 KiB is mined.' }),
+    text: t.string({ required: true, description: `Message text; only the last ${MAX_EXTRACTION_INPUT} characters are mined.` }),
     role: t.field({ type: MessageRoleEnum, required: true }),
     persist: t.boolean({
       defaultValue: true,

@@ -3,6 +3,7 @@ import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
+import { limitSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
 
@@ -198,7 +199,7 @@ builder.queryFields((t) => ({
     description: 'The API keys that have memories, by name, with how many; for suggestions and overviews.',
     args: {
       contains: t.arg.string({ description: 'Only keys whose name contains this text (case-insensitive for ASCII).' }),
-      limit: t.arg.int({ defaultValue: 50, description: 'Page size, 1 to 500.' }),
+      limit: t.arg.int({ defaultValue: 50, description: `Page size, ${rangeText(limitSchema)}.` }),
       offset: t.arg.int({ defaultValue: 0 }),
     },
     resolve: (_root, args, ctx) => memories.listApiKeys(ctx.services, args),
@@ -207,7 +208,7 @@ builder.queryFields((t) => ({
     type: MemoryPageRef,
     args: {
       ...filterArgs(t),
-      limit: t.arg.int({ defaultValue: 20, description: 'Page size, 1 to 500.' }),
+      limit: t.arg.int({ defaultValue: 20, description: `Page size, ${rangeText(limitSchema)}.` }),
       offset: t.arg.int({ defaultValue: 0 }),
       orderBy: t.arg({ type: MemoryOrderEnum, defaultValue: 'created_at' }),
       direction: t.arg({ type: SortDirectionEnum, defaultValue: 'desc' }),

@@ -1,6 +1,7 @@
 import { exactlyOneKey } from '../auth/viewer.ts';
 import type { FusionShares } from '../memory/fusion.ts';
 import { type RetrievalResult, type RetrievedMemory, retrieve } from '../memory/retrieval.service.ts';
+import { limitSchema, maxTokensSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
 import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
@@ -122,8 +123,8 @@ export const RetrieveInputRef = builder.inputType('RetrieveInput', {
     sessionId: t.string({ description: 'Limit to this session and the key-wide memories.' }),
     query: t.string({ description: 'The text to match, usually the last user message.' }),
     strategy: t.field({ type: StrategyEnum, description: 'Defaults to the settings.' }),
-    maxTokens: t.int({ description: 'Budget for the injected block, 0 to 16000; defaults to the settings.' }),
-    limit: t.int({ description: 'At most this many memories, 1 to 500 (default 50).' }),
+    maxTokens: t.int({ description: `Budget for the injected block, ${rangeText(maxTokensSchema)}; defaults to the settings.` }),
+    limit: t.int({ description: `At most this many memories, ${rangeText(limitSchema)} (default 50).` }),
     types: t.field({ type: [MemoryTypeEnum] }),
   }),
 });

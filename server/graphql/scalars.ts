@@ -1,5 +1,5 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
-import { dateTimeSchema } from '../validation.ts';
+import { anyJsonObject, checkInput, dateTimeSchema } from '../validation.ts';
 import { builder } from './builder.ts';
 
 const badValue = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
@@ -12,9 +12,9 @@ builder.scalarType('DateTime', {
 });
 
 function parseDate(v: unknown): Date {
-  const parsed = dateTimeSchema.safeParse(v);
-  if (!parsed.success) throw badValue(parsed.error.issues[0]!.message);
-  return parsed.data;
+  const checked = checkInput(dateTimeSchema, v);
+  if (!checked.ok) throw badValue(checked.problems);
+  return checked.value;
 }
 
 builder.scalarType('JSONObject', {
@@ -24,8 +24,13 @@ builder.scalarType('JSONObject', {
   parseLiteral: (ast) => asObject(literalValue(ast)),
 });
 
+// Named for its commonest use; the operations check what each object holds (its size, its depth) themselves.
+const jsonObjectSchema = anyJsonObject('metadata');
+
+/** The object as given, not the schema's copy: what each operation checks and stores is what the caller sent. */
 function asObject(v: unknown): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badValue('metadata must be a JSON object');
+  const checked = checkInput(jsonObjectSchema, v);
+  if (!checked.ok) throw badValue(checked.problems);
   return v as Record<string, unknown>;
 }
 

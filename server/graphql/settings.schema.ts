@@ -1,6 +1,7 @@
 import { audited } from '../audit/audited.ts';
 import { settingsSnapshot } from '../audit/snapshots.ts';
 import { EMBEDDING_SOURCES, type Settings, STRATEGIES, VECTOR_STORES } from '../settings/settings.service.ts';
+import { auditRetentionDaysSchema, maxTokensSchema, purgeGraceDaysSchema, rangeText, retentionDaysSchema } from '../validation.ts';
 import { builder } from './builder.ts';
 
 const asValues = <T extends readonly string[]>(values: T) => values;
@@ -12,16 +13,15 @@ const VectorStoreEnum = builder.enumType('VectorStore', { values: asValues(VECTO
 const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implement({
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'Inject memories into requests. Every injected token is billed by the provider.' }),
-    maxTokens: t.exposeInt('maxTokens', { description: 'Token budget for injected memories, 0 to 16000.' }),
+    maxTokens: t.exposeInt('maxTokens', { description: `Token budget for injected memories, ${rangeText(maxTokensSchema)}.` }),
     retentionDays: t.exposeInt('retentionDays', {
-      description: 'While retentionEnabled: memories last written longer ago are not retrieved, and later purged; 1 to 365.',
+      description: `While retentionEnabled: memories last written longer ago are not retrieved, and later purged; ${rangeText(retentionDaysSchema)}.`,
     }),
     retentionEnabled: t.exposeBoolean('retentionEnabled', {
       description: 'false keeps every memory, however old (expiresAt still applies); retentionDays then waits for it to be turned on.',
     }),
     purgeGraceDays: t.exposeInt('purgeGraceDays', {
-      description:
-        'Days, 0 to 365, that a memory stays in the database after it expired or left the retention window, before the purge deletes it (hourly and at start). Until then includeExpired lists it.',
+      description: `Days, ${rangeText(purgeGraceDaysSchema)}, that a memory stays in the database after it expired or left the retention window, before the purge deletes it (hourly and at start). Until then includeExpired lists it.`,
     }),
     strategy: t.expose('strategy', { type: StrategyEnum }),
     embeddingSource: t.expose('embeddingSource', { type: EmbeddingSourceEnum }),
@@ -44,7 +44,7 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
       description: 'Providers or models that reject the system role; memories reach them as a user message.',
     }),
     auditRetentionDays: t.exposeInt('auditRetentionDays', {
-      description: 'Audit entries older than this are deleted, 30 to 3650 days (default 365).',
+      description: `Audit entries older than this are deleted, ${rangeText(auditRetentionDaysSchema)} days (default 365).`,
     }),
   }),
 });

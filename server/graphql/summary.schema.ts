@@ -2,6 +2,7 @@ import { someIds } from '../audit/audit.service.ts';
 import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, mayUseKey } from '../auth/viewer.ts';
 import { restoreSummary, type SummaryGroup, type SummaryOutcome, summarize } from '../memory/summary.service.ts';
+import { olderThanDaysSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
 
@@ -75,8 +76,7 @@ builder.mutationFields((t) => ({
     args: {
       apiKeyId: t.arg.string({ required: true }),
       olderThanDays: t.arg.int({
-        description:
-          'Memories last written more than this many days ago (0 to 3650). Default: half the retention window, as the auto pass uses.',
+        description: `Memories last written more than this many days ago (${rangeText(olderThanDaysSchema)}). Default: half the retention window, as the auto pass uses.`,
       }),
       dryRun: t.arg.boolean({ defaultValue: true }),
     },

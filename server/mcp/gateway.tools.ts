@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { exactlyOneKey } from '../auth/viewer.ts';
+import { MAX_EXTRACTION_INPUT } from '../memory/extraction.ts';
 import { extractAndStore } from '../memory/gateway.service.ts';
 import { MEMORY_TYPES } from '../memory/memory.ts';
 import { apiKeyIdArg, MEMORY_OFF, memoryJson, memoryOutput, sessionIdArg } from './memory.tools.ts';
@@ -12,7 +13,7 @@ export const memoryExtract = defineTool({
     'Reads a message for durable facts about the user (preferences, decisions, habits, identity, goals) and stores each under its own key, replacing what was stored under that key before (so "I now prefer Helix" replaces "I prefer Vim"). Secrets are never stored. With memory switched off nothing is stored, and the answer says so.',
   input: z.strictObject({
     apiKeyId: apiKeyIdArg,
-    text: z.string().describe('The message text; only its last 64 KiB is read.'),
+    text: z.string().describe(`The message text; only its last ${MAX_EXTRACTION_INPUT} characters are read.`),
     role: z.enum(['user', 'assistant']).optional().describe('Who wrote the text (default user).'),
     includeAssistant: z
       .boolean()

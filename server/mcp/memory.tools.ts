@@ -4,7 +4,16 @@ import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema, memoryStatus } from '../memory/memory.ts';
 import type { Services } from '../services.ts';
-import { apiKeyIdSchema, dateTimeSchema, limitSchema, metadataSchema, offsetSchema, sessionIdSchema } from '../validation.ts';
+import {
+  apiKeyIdSchema,
+  dateTimeSchema,
+  LIMITS,
+  limitSchema,
+  metadataSchema,
+  offsetSchema,
+  rangeText,
+  sessionIdSchema,
+} from '../validation.ts';
 import { defineTool, READS, type ToolContext, WRITES } from './tool.ts';
 
 /** The argument every tool that acts on one key takes; exactlyOneKey or oneKeyOrAll decide what it means. */
@@ -80,7 +89,7 @@ export const memoryList = defineTool({
     sessionId: sessionIdArg.optional(),
     type: memoryTypeArg.optional(),
     search: z.string().optional().describe('Words that must all appear in the content or key; the last one may be a prefix.'),
-    limit: limitSchema.optional().describe('Page size, 1 to 500 (default 20).'),
+    limit: limitSchema.optional().describe(`Page size, ${rangeText(limitSchema)} (default 20).`),
     offset: offsetSchema.optional().describe('Memories to skip (default 0).'),
     includeExpired: z.boolean().optional().describe('Also list expired and out-of-retention memories.'),
     includeArchived: z.boolean().optional().describe('Also list memories archived by a summary.'),
@@ -130,10 +139,12 @@ export const memoryAdd = defineTool({
     sessionId: sessionIdArg.optional().describe('Confine the memory to one session; leave it out for a key-wide memory.'),
     type: memoryTypeArg,
     key: memoryKeySchema.describe('The upsert key within the API key: the same key replaces the memory stored under it.'),
-    content: memoryContentSchema.describe('The text to remember, at most 65,536 characters.'),
+    content: memoryContentSchema.describe(`The text to remember, at most ${LIMITS.contentChars} characters.`),
     metadata: metadataSchema
       .optional()
-      .describe('A JSON object (at most 16 KB), merged shallowly into the metadata of the memory it replaces.'),
+      .describe(
+        `A JSON object (at most ${LIMITS.metadataBytes} bytes as JSON), merged shallowly into the metadata of the memory it replaces.`,
+      ),
     expiresAt: dateTimeSchema
       .optional()
       .describe('When the memory stops being retrieved, as an ISO 8601 date-time (2026-01-31T12:00:00Z).'),

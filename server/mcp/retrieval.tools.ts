@@ -3,7 +3,7 @@ import { exactlyOneKey } from '../auth/viewer.ts';
 import { MEMORY_TYPES } from '../memory/memory.ts';
 import { type RetrievalResult, retrieve, TIERS } from '../memory/retrieval.service.ts';
 import { STRATEGIES } from '../settings/settings.service.ts';
-import { limitSchema, maxTokensSchema } from '../validation.ts';
+import { limitSchema, maxTokensSchema, rangeText } from '../validation.ts';
 import { apiKeyIdArg, MEMORY_OFF, memoryTypeArg, sessionIdArg } from './memory.tools.ts';
 import { defineTool, READS } from './tool.ts';
 
@@ -27,8 +27,10 @@ export const memorySearch = defineTool({
       .describe("What to look for, in plain words (usually the user's last message). Without it: the newest memories."),
     sessionId: sessionIdArg.optional().describe("Limit to this session's memories and the key-wide ones."),
     type: memoryTypeArg.optional().describe('Only memories of this type.'),
-    maxTokens: maxTokensSchema.optional().describe('Token budget of the memory block, 0 to 16000; defaults to the settings.'),
-    limit: limitSchema.optional().describe('At most this many memories, 1 to 500 (default 50).'),
+    maxTokens: maxTokensSchema
+      .optional()
+      .describe(`Token budget of the memory block, ${rangeText(maxTokensSchema)}; defaults to the settings.`),
+    limit: limitSchema.optional().describe(`At most this many memories, ${rangeText(limitSchema)} (default 50).`),
     strategy: z
       .enum(STRATEGIES)
       .optional()

@@ -29,7 +29,11 @@ export interface InjectOutcome {
   optedOut: boolean;
 }
 
-const providerSchema = z.string().trim().min(1, 'provider must not be empty').max(200, 'provider is longer than 200 characters');
+const providerSchema = z
+  .string()
+  .trim()
+  .min(1, 'provider must not be empty')
+  .max(LIMITS.modelNameChars, `provider is longer than ${LIMITS.modelNameChars} characters`);
 const requestSchema = jsonObject('request', { maxDepth: LIMITS.requestDepth });
 
 export async function injectMemory(deps: MemoryDeps, input: InjectInput): Promise<InjectOutcome> {

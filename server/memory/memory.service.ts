@@ -9,7 +9,7 @@ import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, describeIssues, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
+import { apiKeyIdSchema, checkInput, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
 import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
@@ -101,6 +101,8 @@ export interface ImportReport {
 
 /** Rows of an import written under one savepoint (see importMemories). */
 const IMPORT_CHUNK_ROWS = 100;
+/** The import as a whole; each row is checked on its own, so one bad row is reported rather than refusing the rest. */
+const importBatchSchema = z.array(z.unknown()).max(LIMITS.importRows, `import at most ${LIMITS.importRows} rows per call; split the file`);
 
 /** Thrown inside a dry run's transaction so that it rolls back. */
 class DryRun extends Error {}
@@ -284,7 +286,7 @@ export async function importMemories(
   canWrite: KeyGuard,
   opts: { dryRun?: boolean } = {},
 ): Promise<ImportReport> {
-  if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
+  parseInput(importBatchSchema, rows);
   const dryRun = opts.dryRun ?? false;
   const report: ImportReport = { dryRun, imported: 0, updated: 0, rejected: [], outsideRetention: 0, expired: 0, purgeDueAt: null };
   const now = clock(deps);
@@ -293,12 +295,12 @@ export async function importMemories(
   let firstDue = Number.POSITIVE_INFINITY;
   const pending: { index: number; key: string | null; row: ReturnType<typeof toRow> }[] = [];
   for (const [index, input] of rows.entries()) {
-    const parsed = schema.safeParse(input);
+    const checked = checkInput(schema, input);
     const key = typeof input.key === 'string' ? input.key : null;
-    if (!parsed.success) report.rejected.push({ index, key, reason: describeIssues(parsed.error) });
-    else if (!canWrite(parsed.data.apiKeyId)) {
-      report.rejected.push({ index, key, reason: `this token may not write to API key "${parsed.data.apiKeyId}"` });
-    } else pending.push({ index, key, row: toRow(parsed.data, now) });
+    if (!checked.ok) report.rejected.push({ index, key, reason: checked.problems });
+    else if (!canWrite(checked.value.apiKeyId)) {
+      report.rejected.push({ index, key, reason: `this token may not write to API key "${checked.value.apiKeyId}"` });
+    } else pending.push({ index, key, row: toRow(checked.value, now) });
   }
   const count = (stored: Memory, row: ReturnType<typeof toRow>) => {
     if (stored.id === row.id) report.imported++;

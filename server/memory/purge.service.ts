@@ -1,11 +1,11 @@
 import { afterErase } from '../db/maintenance.ts';
-import { parseInput, wholeNumber } from '../validation.ts';
+import { LIMITS, parseInput, wholeNumber } from '../validation.ts';
 import { type BatchedDelete, DELETE_BATCH_SIZE, deleteInBatches } from './batchedDelete.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import * as repo from './purge.repository.ts';
 import { purgeCutoffs } from './purgeRules.ts';
 
-const batchSizeSchema = wholeNumber('batchSize', 1, 10_000);
+const batchSizeSchema = wholeNumber('batchSize', 1, LIMITS.purgeBatchRows);
 
 export interface PurgeProgress {
   deleted: number;

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { badInput, DomainError } from '../errors.ts';
 import { retentionCutoff } from '../settings/settings.service.ts';
-import { apiKeyIdSchema, parseInput } from '../validation.ts';
+import { apiKeyIdSchema, LIMITS, parseInput } from '../validation.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { type Memory, rowToMemory } from './memory.ts';
 import { memoriesInScope, type RetrievalScope } from './retrieval.repository.ts';
 
+const topKRange = `topK must be 1 to ${LIMITS.qdrantTopK}`;
+
 const inputSchema = z.object({
   apiKeyId: apiKeyIdSchema,
-  query: z.string().trim().min(1, 'query must not be empty').max(10_000),
-  topK: z.number().int().min(1, 'topK must be 1 to 100').max(100, 'topK must be 1 to 100'),
+  query: z.string().trim().min(1, 'query must not be empty').max(LIMITS.qdrantQueryChars),
+  topK: z.number().int().min(1, topKRange).max(LIMITS.qdrantTopK, topKRange),
 });
 
 export interface QdrantSearchResult {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import { DAY_MS, retentionCutoff, type Settings } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, parseInput, wholeNumber } from '../validation.ts';
+import { apiKeyIdSchema, olderThanDaysSchema, parseInput } from '../validation.ts';
 import { digest, injectedTokens, SUMMARY_KEY_PREFIX, SUMMARY_TYPE, summaryLineTokens, summaryMetadata } from './digest.ts';
 import type { KeyGuard, MemoryDeps } from './memory.service.ts';
 import { type Memory, rowToMemory } from './memory.ts';
@@ -11,7 +11,7 @@ import * as repo from './summary.repository.ts';
 
 const inputSchema = z.object({
   apiKeyId: apiKeyIdSchema,
-  olderThanDays: wholeNumber('olderThanDays', 0, 3650).nullish(),
+  olderThanDays: olderThanDaysSchema.nullish(),
   dryRun: z.boolean(),
 });
 

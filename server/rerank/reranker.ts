@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { badIndex, endpointUrl, listIndex, parseProviderBody, postToProvider } from '../embedding/providerHttp.ts';
+import { checkInput } from '../validation.ts';
 
 /** One reranked document: its position in the documents given to rerank() and the model's relevance score. */
 export interface RerankResult {
@@ -62,17 +63,15 @@ export class RemoteReranker implements Reranker {
     this.#apiKey = options.apiKey?.trim() || null;
     this.#timeoutMs = options.timeoutMs ?? 3000;
     this.#fetch = options.fetch ?? globalThis.fetch;
-    if (!Number.isInteger(this.#timeoutMs) || this.#timeoutMs < 1) {
-      throw new RangeError(`RemoteReranker: timeoutMs must be a positive integer, got ${this.#timeoutMs}`);
-    }
+    const timeout = checkInput(timeoutMsSchema, this.#timeoutMs);
+    if (!timeout.ok) throw new RangeError(`RemoteReranker: ${timeout.problems}`);
   }
 
   async rerank(query: string, documents: readonly string[], topN?: number): Promise<RerankResult[]> {
     const apiKey = this.#apiKey;
     if (apiKey === null) throw new RerankError('no_key', `No API key is configured for the rerank model ${this.model}`);
-    if (topN !== undefined && (!Number.isInteger(topN) || topN < 1)) {
-      throw new RangeError(`topN must be a positive integer, got ${topN}`);
-    }
+    const top = checkInput(topNSchema, topN);
+    if (!top.ok) throw new RangeError(top.problems);
     if (documents.length === 0) return [];
     const wanted = Math.min(topN ?? documents.length, documents.length);
     const body = await this.#send(JSON.stringify({ model: this.model, query, documents, top_n: wanted }), apiKey);
@@ -108,6 +107,15 @@ export class RemoteReranker implements Reranker {
     return results.map(({ index, relevance_score: score }) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
   }
 }
+
+/** A number the caller passes that must be a whole number of at least 1; the message names what was given. */
+function positiveInteger(name: string) {
+  const error = (issue: { input: unknown }) => `${name} must be a positive integer, got ${String(issue.input)}`;
+  return z.number({ error }).int({ error, abort: true }).min(1, { error });
+}
+
+const timeoutMsSchema = positiveInteger('timeoutMs');
+const topNSchema = positiveInteger('topN').optional();
 
 /** The Cohere/Jina rerank response, as far as mnemo reads it; indexes are checked against the documents after parsing. */
 const rerankResponse = z.object(

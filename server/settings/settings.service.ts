@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import {
   auditRetentionDaysSchema,
-  describeIssues,
+  checkInput,
+  LIMITS,
   maxTokensSchema,
   parseInput,
   purgeGraceDaysSchema,
@@ -18,7 +19,7 @@ export const VECTOR_STORES = ['AUTO', 'SQLITE_VEC', 'QDRANT'] as const;
 /** Providers and models that reject or mishandle the system role, by provider id or model id. */
 export const DEFAULT_USER_ROLE_PROVIDERS: readonly string[] = ['o1', 'o1-mini', 'o1-preview', 'glm', 'glmt', 'glm-cn', 'zai', 'qianfan'];
 
-const optionalName = z.string().trim().max(200, 'is longer than 200 characters').nullable();
+const optionalName = z.string().trim().max(LIMITS.modelNameChars, `is longer than ${LIMITS.modelNameChars} characters`).nullable();
 
 /** Every setting with its range and default. Out-of-range values are rejected, never clamped. */
 export const settingsSchema = z.object({
@@ -50,8 +51,14 @@ export const settingsSchema = z.object({
   profileBudgetPercent: z.number().int('must be a whole number').min(0, 'must be at least 0').max(100, 'must be at most 100').default(25),
   /** Providers or models that reject the system role: memories reach them as a user message. */
   userRoleProviders: z
-    .array(z.string().trim().min(1, 'must not be empty').max(100, 'is longer than 100 characters'))
-    .max(100, 'lists at most 100 providers')
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(LIMITS.userRoleProviderChars, `is longer than ${LIMITS.userRoleProviderChars} characters`),
+    )
+    .max(LIMITS.userRoleProviders, `lists at most ${LIMITS.userRoleProviders} providers`)
     .default([...DEFAULT_USER_ROLE_PROVIDERS]),
   /** Audit entries older than this are deleted (server/audit); its own setting, apart from the memories' retentionDays. */
   auditRetentionDays: auditRetentionDaysSchema.default(365),
@@ -129,9 +136,9 @@ export class SettingsService {
         this.onInvalidRow(row.name, 'is not valid JSON');
         continue;
       }
-      const parsed = field.safeParse(value);
-      if (parsed.success) result[row.name] = parsed.data;
-      else this.onInvalidRow(row.name, describeIssues(parsed.error));
+      const checked = checkInput(field, value);
+      if (checked.ok) result[row.name] = checked.value;
+      else this.onInvalidRow(row.name, checked.problems);
     }
     return result as Settings;
   }

@@ -51,7 +51,7 @@ export type ExtractFactsInput = {
   role: MessageRole;
   /** Recorded in the facts' metadata; facts themselves are key-wide. */
   sessionId?: string | null | undefined;
-  /** Message text; only the last 64 KiB is mined. */
+  /** Message text; only the last 65536 characters are mined. */
   text: string;
 };
 
