@@ -51,6 +51,16 @@ export type FactPolarity =
   | 'NEGATIVE'
   | 'POSITIVE';
 
+export type HealthCheckName =
+  /** A write to a scratch table, committed and then deleted. */
+  | 'COMMIT'
+  | 'CREATE'
+  | 'DELETE'
+  /** Free space on the disk of the database. */
+  | 'DISK'
+  | 'READ'
+  | 'SEARCH';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -127,6 +137,28 @@ export type MessageRole =
   | 'ASSISTANT'
   | 'USER';
 
+export type QdrantQuantization =
+  /** Binary quantization, rescored with the original vectors. */
+  | 'BINARY'
+  /** Scalar int8 quantization, rescored with the original vectors. */
+  | 'INT8'
+  | 'NONE';
+
+export type QdrantSettingsInput = {
+  /** Write-only. Omit to keep; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  collection?: string | null | undefined;
+  /** true sets vectorStore to QDRANT; false returns it to AUTO. */
+  enabled?: boolean | null | undefined;
+  host?: string | null | undefined;
+  https?: boolean | null | undefined;
+  port?: number | null | undefined;
+  quantization?: QdrantQuantization | null | undefined;
+  timeoutMs?: number | null | undefined;
+  /** e.g. http://localhost:6333; or give host and port. */
+  url?: string | null | undefined;
+};
+
 export type ReindexStatus =
   | 'CANCELLED'
   | 'COMPLETED'
@@ -179,6 +211,12 @@ export type RetrieveInput = {
 export type SortDirection =
   | 'ASC'
   | 'DESC';
+
+export type StoreKind =
+  /** A PostgreSQL server (MNEMO_DATABASE_URL), shared by any number of replicas. */
+  | 'POSTGRES'
+  /** A SQLite file in the data folder: one mnemo process. */
+  | 'SQLITE';
 
 export type TokenRole =
   /** Everything, including settings and tokens. */
@@ -368,6 +406,28 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type VectorStoreConnectQdrantMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type VectorStoreConnectQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
+
+export type HealthProbeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HealthProbeQuery = { memoryHealth: { ok: boolean, latencyMs: number, error: string | null, checkedAt: string, checks: Array<{ name: HealthCheckName, ok: boolean, latencyMs: number }> } };
+
+export type HealthStoreKindQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HealthStoreKindQuery = { memoryHealth: { store: StoreKind, ok: boolean } };
+
+export type HealthEngineStoreQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HealthEngineStoreQuery = { engineStatus: { store: { kind: StoreKind, available: boolean, error: string | null, file: string | null, host: string | null, port: number | null, database: string | null, version: string | null } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1084,3 +1144,49 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
+export const VectorStoreConnectQdrantDocument = new TypedDocumentString(`
+    mutation VectorStoreConnectQdrant($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<VectorStoreConnectQdrantMutation, VectorStoreConnectQdrantMutationVariables>;
+export const HealthProbeDocument = new TypedDocumentString(`
+    query HealthProbe {
+  memoryHealth {
+    ok
+    latencyMs
+    error
+    checkedAt
+    checks {
+      name
+      ok
+      latencyMs
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HealthProbeQuery, HealthProbeQueryVariables>;
+export const HealthStoreKindDocument = new TypedDocumentString(`
+    query HealthStoreKind {
+  memoryHealth {
+    store
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<HealthStoreKindQuery, HealthStoreKindQueryVariables>;
+export const HealthEngineStoreDocument = new TypedDocumentString(`
+    query HealthEngineStore {
+  engineStatus {
+    store {
+      kind
+      available
+      error
+      file
+      host
+      port
+      database
+      version
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HealthEngineStoreQuery, HealthEngineStoreQueryVariables>;
