@@ -3,6 +3,14 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type ChatRequestShape =
+  /** Anthropic messages: { system, messages }. */
+  | 'ANTHROPIC'
+  /** OpenAI chat completions: { messages }. */
+  | 'CHAT_MESSAGES'
+  /** OpenAI Responses API: { input, instructions }. */
+  | 'RESPONSES_INPUT';
+
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
@@ -60,6 +68,19 @@ export type HealthCheckName =
   | 'DISK'
   | 'READ'
   | 'SEARCH';
+
+export type InjectMemoryInput = {
+  /** The request opted out of memory: nothing is retrieved or injected. */
+  noMemory?: boolean | null | undefined;
+  /** Provider or model id, e.g. "openai/gpt-4o" or "o1-mini". */
+  provider: string;
+  /** The chat request as the gateway would forward it. */
+  request: Record<string, unknown>;
+  /** query defaults to the last user message. */
+  retrieval: RetrieveInput;
+  /** The request format, when known; detected otherwise. */
+  shape?: ChatRequestShape | null | undefined;
+};
 
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
@@ -428,6 +449,13 @@ export type HealthEngineStoreQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type HealthEngineStoreQuery = { engineStatus: { store: { kind: StoreKind, available: boolean, error: string | null, file: string | null, host: string | null, port: number | null, database: string | null, version: string | null } } };
+
+export type ProfileInjectMutationVariables = Exact<{
+  input: InjectMemoryInput;
+}>;
+
+
+export type ProfileInjectMutation = { injectMemory: { injected: boolean, retrieval: { tokensUsed: number, maxTokens: number, items: Array<{ content: string, tier: RetrievalTier, score: number }>, resolution: { tiers: Array<RetrievalTier> } } | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1190,3 +1218,22 @@ export const HealthEngineStoreDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<HealthEngineStoreQuery, HealthEngineStoreQueryVariables>;
+export const ProfileInjectDocument = new TypedDocumentString(`
+    mutation ProfileInject($input: InjectMemoryInput!) {
+  injectMemory(input: $input) {
+    injected
+    retrieval {
+      tokensUsed
+      maxTokens
+      items {
+        content
+        tier
+        score
+      }
+      resolution {
+        tiers
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProfileInjectMutation, ProfileInjectMutationVariables>;
