@@ -158,6 +158,28 @@ export type MessageRole =
   | 'ASSISTANT'
   | 'USER';
 
+export type ModelKind =
+  | 'EMBEDDING'
+  | 'RERANK';
+
+export type ModelProviderInput = {
+  /** Write-only. Omit to keep the stored key; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  /** API root as in OpenAI SDKs, e.g. https://api.openai.com/v1. */
+  baseUrl: string;
+  id: string;
+  /** The endpoint needs no API key (a local server). Omit to keep the stored mark. */
+  keyless?: boolean | null | undefined;
+  models: Array<ProviderModelInput>;
+};
+
+export type ProviderModelInput = {
+  dimension?: number | null | undefined;
+  kind: ModelKind;
+  maxInputTokens?: number | null | undefined;
+  name: string;
+};
+
 export type QdrantQuantization =
   /** Binary quantization, rescored with the original vectors. */
   | 'BINARY'
@@ -435,6 +457,34 @@ export type VectorStoreConnectQdrantMutationVariables = Exact<{
 
 export type VectorStoreConnectQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
 
+export type EngineCallsRecentFragment = { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null };
+
+export type EngineCallsStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineCallsStatusQuery = { engineStatus: { embedding: { state: string, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null }, rerank: { enabled: boolean, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null } } };
+
+export type EngineCallsUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type EngineCallsUpsertProviderMutation = { upsertModelProvider: { id: string } };
+
+export type EngineCallsTestModelMutationVariables = Exact<{
+  kind: ModelKind;
+}>;
+
+
+export type EngineCallsTestModelMutation = { testEngineModel: { kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null } };
+
+export type EngineCallsTestProviderMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EngineCallsTestProviderMutation = { testModelProvider: Array<{ kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null }> };
+
 export type HealthProbeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -631,6 +681,16 @@ export const TestSummaryFragmentDoc = new TypedDocumentString(`
   pendingReindex
   status
 }`, {"fragmentName":"TestSummary"}) as unknown as TypedDocumentString<TestSummaryFragment, unknown>;
+export const EngineCallsRecentFragmentDoc = new TypedDocumentString(`
+    fragment EngineCallsRecent on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}
+    `, {"fragmentName":"EngineCallsRecent"}) as unknown as TypedDocumentString<EngineCallsRecentFragment, unknown>;
 export const CreateMemoryDocument = new TypedDocumentString(`
     mutation CreateMemory($input: MemoryInput!) {
   createMemory(input: $input) {
@@ -1179,6 +1239,62 @@ export const VectorStoreConnectQdrantDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<VectorStoreConnectQdrantMutation, VectorStoreConnectQdrantMutationVariables>;
+export const EngineCallsStatusDocument = new TypedDocumentString(`
+    query EngineCallsStatus {
+  engineStatus {
+    embedding {
+      state
+      calls {
+        ...EngineCallsRecent
+      }
+    }
+    rerank {
+      enabled
+      calls {
+        ...EngineCallsRecent
+      }
+    }
+  }
+}
+    fragment EngineCallsRecent on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}`) as unknown as TypedDocumentString<EngineCallsStatusQuery, EngineCallsStatusQueryVariables>;
+export const EngineCallsUpsertProviderDocument = new TypedDocumentString(`
+    mutation EngineCallsUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<EngineCallsUpsertProviderMutation, EngineCallsUpsertProviderMutationVariables>;
+export const EngineCallsTestModelDocument = new TypedDocumentString(`
+    mutation EngineCallsTestModel($kind: ModelKind!) {
+  testEngineModel(kind: $kind) {
+    kind
+    model
+    ok
+    latencyMs
+    answer
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<EngineCallsTestModelMutation, EngineCallsTestModelMutationVariables>;
+export const EngineCallsTestProviderDocument = new TypedDocumentString(`
+    mutation EngineCallsTestProvider($id: ID!) {
+  testModelProvider(id: $id) {
+    kind
+    model
+    ok
+    latencyMs
+    answer
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<EngineCallsTestProviderMutation, EngineCallsTestProviderMutationVariables>;
 export const HealthProbeDocument = new TypedDocumentString(`
     query HealthProbe {
   memoryHealth {
