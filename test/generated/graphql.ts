@@ -457,6 +457,40 @@ export type VectorStoreConnectQdrantMutationVariables = Exact<{
 
 export type VectorStoreConnectQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
 
+export type EngineStatusViewQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineStatusViewQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, latencyMs: number, error: string | null, documents: number }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string }, reindex: { id: string, status: ReindexStatus, total: number, processed: number } | null } };
+
+export type EngineVectorStoreWithoutQdrantQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineVectorStoreWithoutQdrantQuery = { engineStatus: { vectorStore: { backend: string, available: boolean, unavailableReason: string | null, rows: number } } };
+
+export type EngineVectorStoreAvailabilityQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineVectorStoreAvailabilityQuery = { engineStatus: { vectorStore: { available: boolean, unavailableReason: string | null } } };
+
+export type EngineProvidersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineProvidersQuery = { embeddingProviders: Array<{ id: string, baseUrl: string, hasApiKey: boolean, keyless: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> }> };
+
+export type EngineUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type EngineUpsertProviderMutation = { upsertModelProvider: { id: string, baseUrl: string, hasApiKey: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null }> } };
+
+export type EngineDeleteProviderMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EngineDeleteProviderMutation = { deleteModelProvider: boolean };
+
 export type EngineCallsRecentFragment = { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null };
 
 export type EngineCallsStatusQueryVariables = Exact<{ [key: string]: never; }>;
@@ -1239,6 +1273,119 @@ export const VectorStoreConnectQdrantDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<VectorStoreConnectQdrantMutation, VectorStoreConnectQdrantMutationVariables>;
+export const EngineStatusViewDocument = new TypedDocumentString(`
+    query EngineStatusView {
+  engineStatus {
+    keyword {
+      available
+      latencyMs
+      error
+      documents
+    }
+    embedding {
+      source
+      model
+      dimension
+      state
+      reason
+      lastError {
+        kind
+        message
+      }
+      cache {
+        hits
+        misses
+        size
+        max
+        ttlMs
+      }
+    }
+    vectorStore {
+      backend
+      available
+      extensionVersion
+      rows
+      pendingReindex
+      signature
+      signatureMatches
+      dimension
+      quantization
+      lastResetAt
+    }
+    rerank {
+      enabled
+      model
+      reason
+    }
+    reindex {
+      id
+      status
+      total
+      processed
+    }
+    checkedAt
+  }
+}
+    `) as unknown as TypedDocumentString<EngineStatusViewQuery, EngineStatusViewQueryVariables>;
+export const EngineVectorStoreWithoutQdrantDocument = new TypedDocumentString(`
+    query EngineVectorStoreWithoutQdrant {
+  engineStatus {
+    vectorStore {
+      backend
+      available
+      unavailableReason
+      rows
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EngineVectorStoreWithoutQdrantQuery, EngineVectorStoreWithoutQdrantQueryVariables>;
+export const EngineVectorStoreAvailabilityDocument = new TypedDocumentString(`
+    query EngineVectorStoreAvailability {
+  engineStatus {
+    vectorStore {
+      available
+      unavailableReason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EngineVectorStoreAvailabilityQuery, EngineVectorStoreAvailabilityQueryVariables>;
+export const EngineProvidersDocument = new TypedDocumentString(`
+    query EngineProviders {
+  embeddingProviders {
+    id
+    baseUrl
+    hasApiKey
+    keyless
+    origin
+    models {
+      name
+      kind
+      dimension
+      maxInputTokens
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EngineProvidersQuery, EngineProvidersQueryVariables>;
+export const EngineUpsertProviderDocument = new TypedDocumentString(`
+    mutation EngineUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+    baseUrl
+    hasApiKey
+    origin
+    models {
+      name
+      kind
+      dimension
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EngineUpsertProviderMutation, EngineUpsertProviderMutationVariables>;
+export const EngineDeleteProviderDocument = new TypedDocumentString(`
+    mutation EngineDeleteProvider($id: ID!) {
+  deleteModelProvider(id: $id)
+}
+    `) as unknown as TypedDocumentString<EngineDeleteProviderMutation, EngineDeleteProviderMutationVariables>;
 export const EngineCallsStatusDocument = new TypedDocumentString(`
     query EngineCallsStatus {
   engineStatus {
