@@ -541,6 +541,54 @@ export type ProfileInjectMutationVariables = Exact<{
 
 export type ProfileInjectMutation = { injectMemory: { injected: boolean, retrieval: { tokensUsed: number, maxTokens: number, items: Array<{ content: string, tier: RetrievalTier, score: number }>, resolution: { tiers: Array<RetrievalTier> } } | null } };
 
+export type QdrantSettingsFieldsFragment = { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> };
+
+export type QdrantGetSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantGetSettingsQuery = { qdrantSettings: { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> } };
+
+export type QdrantUpdateSettingsMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type QdrantUpdateSettingsMutation = { updateQdrantSettings: { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> } };
+
+export type QdrantEngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantEngineStatusQuery = { engineStatus: { qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number } } };
+
+export type QdrantWaitingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantWaitingQuery = { engineStatus: { vectorStore: { pendingReindex: number }, qdrant: { pendingSync: number } } };
+
+export type QdrantCallsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantCallsQuery = { engineStatus: { qdrant: { calls: { calls: number, failures: number, lastError: string | null } | null } } };
+
+export type QdrantHealthCheckQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantHealthCheckQuery = { qdrantHealth: { ready: boolean, latencyMs: number, error: string | null } };
+
+export type QdrantSearchTestMutationVariables = Exact<{
+  apiKeyId: string;
+  query: string;
+  topK?: number | null | undefined;
+}>;
+
+
+export type QdrantSearchTestMutation = { qdrantSearchTest: { latencyMs: number, hits: Array<{ score: number, memory: { id: string, apiKeyId: string, content: string } }> } };
+
+export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantCleanupMutation = { qdrantCleanup: number };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -725,6 +773,17 @@ export const EngineCallsRecentFragmentDoc = new TypedDocumentString(`
   lastSuccessAt
 }
     `, {"fragmentName":"EngineCallsRecent"}) as unknown as TypedDocumentString<EngineCallsRecentFragment, unknown>;
+export const QdrantSettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}
+    `, {"fragmentName":"QdrantSettingsFields"}) as unknown as TypedDocumentString<QdrantSettingsFieldsFragment, unknown>;
 export const CreateMemoryDocument = new TypedDocumentString(`
     mutation CreateMemory($input: MemoryInput!) {
   createMemory(input: $input) {
@@ -1500,3 +1559,107 @@ export const ProfileInjectDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProfileInjectMutation, ProfileInjectMutationVariables>;
+export const QdrantGetSettingsDocument = new TypedDocumentString(`
+    query QdrantGetSettings {
+  qdrantSettings {
+    ...QdrantSettingsFields
+  }
+}
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}`) as unknown as TypedDocumentString<QdrantGetSettingsQuery, QdrantGetSettingsQueryVariables>;
+export const QdrantUpdateSettingsDocument = new TypedDocumentString(`
+    mutation QdrantUpdateSettings($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    ...QdrantSettingsFields
+  }
+}
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}`) as unknown as TypedDocumentString<QdrantUpdateSettingsMutation, QdrantUpdateSettingsMutationVariables>;
+export const QdrantEngineStatusDocument = new TypedDocumentString(`
+    query QdrantEngineStatus {
+  engineStatus {
+    qdrant {
+      configured
+      enabled
+      url
+      collection
+      breaker
+      ready
+      latencyMs
+      error
+      compatible
+      incompatibleReason
+      points
+      pendingSync
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantEngineStatusQuery, QdrantEngineStatusQueryVariables>;
+export const QdrantWaitingDocument = new TypedDocumentString(`
+    query QdrantWaiting {
+  engineStatus {
+    vectorStore {
+      pendingReindex
+    }
+    qdrant {
+      pendingSync
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantWaitingQuery, QdrantWaitingQueryVariables>;
+export const QdrantCallsDocument = new TypedDocumentString(`
+    query QdrantCalls {
+  engineStatus {
+    qdrant {
+      calls {
+        calls
+        failures
+        lastError
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantCallsQuery, QdrantCallsQueryVariables>;
+export const QdrantHealthCheckDocument = new TypedDocumentString(`
+    query QdrantHealthCheck {
+  qdrantHealth {
+    ready
+    latencyMs
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantHealthCheckQuery, QdrantHealthCheckQueryVariables>;
+export const QdrantSearchTestDocument = new TypedDocumentString(`
+    mutation QdrantSearchTest($apiKeyId: String!, $query: String!, $topK: Int) {
+  qdrantSearchTest(apiKeyId: $apiKeyId, query: $query, topK: $topK) {
+    latencyMs
+    hits {
+      score
+      memory {
+        id
+        apiKeyId
+        content
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantSearchTestMutation, QdrantSearchTestMutationVariables>;
+export const QdrantCleanupDocument = new TypedDocumentString(`
+    mutation QdrantCleanup {
+  qdrantCleanup
+}
+    `) as unknown as TypedDocumentString<QdrantCleanupMutation, QdrantCleanupMutationVariables>;
