@@ -24,6 +24,14 @@ export type AuditAction =
   | 'TOKEN_CREATE'
   | 'TOKEN_REVOKE';
 
+export type ChatRequestShape =
+  /** Anthropic messages: { system, messages }. */
+  | 'ANTHROPIC'
+  /** OpenAI chat completions: { messages }. */
+  | 'CHAT_MESSAGES'
+  /** OpenAI Responses API: { input, instructions }. */
+  | 'RESPONSES_INPUT';
+
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
@@ -71,6 +79,29 @@ export type FactCategory =
 export type FactPolarity =
   | 'NEGATIVE'
   | 'POSITIVE';
+
+export type HealthCheckName =
+  /** A write to a scratch table, committed and then deleted. */
+  | 'COMMIT'
+  | 'CREATE'
+  | 'DELETE'
+  /** Free space on the disk of the database. */
+  | 'DISK'
+  | 'READ'
+  | 'SEARCH';
+
+export type InjectMemoryInput = {
+  /** The request opted out of memory: nothing is retrieved or injected. */
+  noMemory?: boolean | null | undefined;
+  /** Provider or model id, e.g. "openai/gpt-4o" or "o1-mini". */
+  provider: string;
+  /** The chat request as the gateway would forward it. */
+  request: Record<string, unknown>;
+  /** query defaults to the last user message. */
+  retrieval: RetrieveInput;
+  /** The request format, when known; detected otherwise. */
+  shape?: ChatRequestShape | null | undefined;
+};
 
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
@@ -252,6 +283,12 @@ export type SecretChange =
 export type SortDirection =
   | 'ASC'
   | 'DESC';
+
+export type StoreKind =
+  /** A PostgreSQL server (MNEMO_DATABASE_URL), shared by any number of replicas. */
+  | 'POSTGRES'
+  /** A SQLite file in the data folder: one mnemo process. */
+  | 'SQLITE';
 
 export type TokenRole =
   /** Everything, including settings and tokens. */
@@ -442,6 +479,13 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
 
+export type VectorStoreConnectQdrantMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type VectorStoreConnectQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
+
 export type AuditLogQueryVariables = Exact<{
   action?: AuditAction | null | undefined;
   actor?: string | null | undefined;
@@ -530,6 +574,68 @@ export type CliForgetApiKeyMutationVariables = Exact<{
 
 export type CliForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string } };
 
+export type EngineStatusViewQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineStatusViewQuery = { engineStatus: { checkedAt: string, keyword: { available: boolean, latencyMs: number, error: string | null, documents: number }, embedding: { source: string | null, model: string | null, dimension: number | null, state: string, reason: string, lastError: { kind: string, message: string } | null, cache: { hits: number, misses: number, size: number, max: number, ttlMs: number } | null }, vectorStore: { backend: string, available: boolean, extensionVersion: string | null, rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null }, rerank: { enabled: boolean, model: string | null, reason: string }, reindex: { id: string, status: ReindexStatus, total: number, processed: number } | null } };
+
+export type EngineVectorStoreWithoutQdrantQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineVectorStoreWithoutQdrantQuery = { engineStatus: { vectorStore: { backend: string, available: boolean, unavailableReason: string | null, rows: number } } };
+
+export type EngineVectorStoreAvailabilityQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineVectorStoreAvailabilityQuery = { engineStatus: { vectorStore: { available: boolean, unavailableReason: string | null } } };
+
+export type EngineProvidersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineProvidersQuery = { embeddingProviders: Array<{ id: string, baseUrl: string, hasApiKey: boolean, keyless: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null, maxInputTokens: number | null }> }> };
+
+export type EngineUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type EngineUpsertProviderMutation = { upsertModelProvider: { id: string, baseUrl: string, hasApiKey: boolean, origin: string, models: Array<{ name: string, kind: ModelKind, dimension: number | null }> } };
+
+export type EngineDeleteProviderMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EngineDeleteProviderMutation = { deleteModelProvider: boolean };
+
+export type EngineCallsRecentFragment = { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null };
+
+export type EngineCallsStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EngineCallsStatusQuery = { engineStatus: { embedding: { state: string, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null }, rerank: { enabled: boolean, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null } } };
+
+export type EngineCallsUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type EngineCallsUpsertProviderMutation = { upsertModelProvider: { id: string } };
+
+export type EngineCallsTestModelMutationVariables = Exact<{
+  kind: ModelKind;
+}>;
+
+
+export type EngineCallsTestModelMutation = { testEngineModel: { kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null } };
+
+export type EngineCallsTestProviderMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EngineCallsTestProviderMutation = { testModelProvider: Array<{ kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null }> };
+
 export type ErasureEnableQdrantMutationVariables = Exact<{
   input: QdrantSettingsInput;
 }>;
@@ -555,6 +661,21 @@ export type ForgetTokensQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ForgetTokensQuery = { accessTokens: Array<{ apiKeyId: string | null, mayForgetKey: boolean }> };
+
+export type HealthProbeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HealthProbeQuery = { memoryHealth: { ok: boolean, latencyMs: number, error: string | null, checkedAt: string, checks: Array<{ name: HealthCheckName, ok: boolean, latencyMs: number }> } };
+
+export type HealthStoreKindQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HealthStoreKindQuery = { memoryHealth: { store: StoreKind, ok: boolean } };
+
+export type HealthEngineStoreQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HealthEngineStoreQuery = { engineStatus: { store: { kind: StoreKind, available: boolean, error: string | null, file: string | null, host: string | null, port: number | null, database: string | null, version: string | null } } };
 
 export type LogsRecallQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -592,6 +713,13 @@ export type MetricsAliasedRootFieldsQueryVariables = Exact<{ [key: string]: neve
 
 export type MetricsAliasedRootFieldsQuery = { a: { id: string } | null, b: Array<{ id: string }> };
 
+export type ProfileInjectMutationVariables = Exact<{
+  input: InjectMemoryInput;
+}>;
+
+
+export type ProfileInjectMutation = { injectMemory: { injected: boolean, retrieval: { tokensUsed: number, maxTokens: number, items: Array<{ content: string, tier: RetrievalTier, score: number }>, resolution: { tiers: Array<RetrievalTier> } } | null } };
+
 export type PurgeStatsQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
@@ -611,6 +739,54 @@ export type PurgeRetentionSettingsQueryVariables = Exact<{ [key: string]: never;
 
 
 export type PurgeRetentionSettingsQuery = { memorySettings: { purgeGraceDays: number, retentionEnabled: boolean, retentionDays: number } };
+
+export type QdrantSettingsFieldsFragment = { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> };
+
+export type QdrantGetSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantGetSettingsQuery = { qdrantSettings: { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> } };
+
+export type QdrantUpdateSettingsMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type QdrantUpdateSettingsMutation = { updateQdrantSettings: { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, quantization: QdrantQuantization, timeoutMs: number, fromEnvironment: Array<string> } };
+
+export type QdrantEngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantEngineStatusQuery = { engineStatus: { qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number } } };
+
+export type QdrantWaitingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantWaitingQuery = { engineStatus: { vectorStore: { pendingReindex: number }, qdrant: { pendingSync: number } } };
+
+export type QdrantCallsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantCallsQuery = { engineStatus: { qdrant: { calls: { calls: number, failures: number, lastError: string | null } | null } } };
+
+export type QdrantHealthCheckQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantHealthCheckQuery = { qdrantHealth: { ready: boolean, latencyMs: number, error: string | null } };
+
+export type QdrantSearchTestMutationVariables = Exact<{
+  apiKeyId: string;
+  query: string;
+  topK?: number | null | undefined;
+}>;
+
+
+export type QdrantSearchTestMutation = { qdrantSearchTest: { latencyMs: number, hits: Array<{ score: number, memory: { id: string, apiKeyId: string, content: string } }> } };
+
+export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantCleanupMutation = { qdrantCleanup: number };
 
 export type ReplicasEnableQdrantMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -879,6 +1055,27 @@ export const TestSummaryFragmentDoc = new TypedDocumentString(`
   pendingReindex
   status
 }`, {"fragmentName":"TestSummary"}) as unknown as TypedDocumentString<TestSummaryFragment, unknown>;
+export const EngineCallsRecentFragmentDoc = new TypedDocumentString(`
+    fragment EngineCallsRecent on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}
+    `, {"fragmentName":"EngineCallsRecent"}) as unknown as TypedDocumentString<EngineCallsRecentFragment, unknown>;
+export const QdrantSettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}
+    `, {"fragmentName":"QdrantSettingsFields"}) as unknown as TypedDocumentString<QdrantSettingsFieldsFragment, unknown>;
 export const SummarizeMemoryFragmentDoc = new TypedDocumentString(`
     fragment SummarizeMemory on Memory {
   ...TestMemory
@@ -1441,6 +1638,13 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
+export const VectorStoreConnectQdrantDocument = new TypedDocumentString(`
+    mutation VectorStoreConnectQdrant($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<VectorStoreConnectQdrantMutation, VectorStoreConnectQdrantMutationVariables>;
 export const AuditLogDocument = new TypedDocumentString(`
     query AuditLog($action: AuditAction, $actor: String, $apiKeyId: String, $since: DateTime, $until: DateTime, $limit: Int, $offset: Int) {
   auditLog(
@@ -1578,6 +1782,175 @@ export const CliForgetApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CliForgetApiKeyMutation, CliForgetApiKeyMutationVariables>;
+export const EngineStatusViewDocument = new TypedDocumentString(`
+    query EngineStatusView {
+  engineStatus {
+    keyword {
+      available
+      latencyMs
+      error
+      documents
+    }
+    embedding {
+      source
+      model
+      dimension
+      state
+      reason
+      lastError {
+        kind
+        message
+      }
+      cache {
+        hits
+        misses
+        size
+        max
+        ttlMs
+      }
+    }
+    vectorStore {
+      backend
+      available
+      extensionVersion
+      rows
+      pendingReindex
+      signature
+      signatureMatches
+      dimension
+      quantization
+      lastResetAt
+    }
+    rerank {
+      enabled
+      model
+      reason
+    }
+    reindex {
+      id
+      status
+      total
+      processed
+    }
+    checkedAt
+  }
+}
+    `) as unknown as TypedDocumentString<EngineStatusViewQuery, EngineStatusViewQueryVariables>;
+export const EngineVectorStoreWithoutQdrantDocument = new TypedDocumentString(`
+    query EngineVectorStoreWithoutQdrant {
+  engineStatus {
+    vectorStore {
+      backend
+      available
+      unavailableReason
+      rows
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EngineVectorStoreWithoutQdrantQuery, EngineVectorStoreWithoutQdrantQueryVariables>;
+export const EngineVectorStoreAvailabilityDocument = new TypedDocumentString(`
+    query EngineVectorStoreAvailability {
+  engineStatus {
+    vectorStore {
+      available
+      unavailableReason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EngineVectorStoreAvailabilityQuery, EngineVectorStoreAvailabilityQueryVariables>;
+export const EngineProvidersDocument = new TypedDocumentString(`
+    query EngineProviders {
+  embeddingProviders {
+    id
+    baseUrl
+    hasApiKey
+    keyless
+    origin
+    models {
+      name
+      kind
+      dimension
+      maxInputTokens
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EngineProvidersQuery, EngineProvidersQueryVariables>;
+export const EngineUpsertProviderDocument = new TypedDocumentString(`
+    mutation EngineUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+    baseUrl
+    hasApiKey
+    origin
+    models {
+      name
+      kind
+      dimension
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EngineUpsertProviderMutation, EngineUpsertProviderMutationVariables>;
+export const EngineDeleteProviderDocument = new TypedDocumentString(`
+    mutation EngineDeleteProvider($id: ID!) {
+  deleteModelProvider(id: $id)
+}
+    `) as unknown as TypedDocumentString<EngineDeleteProviderMutation, EngineDeleteProviderMutationVariables>;
+export const EngineCallsStatusDocument = new TypedDocumentString(`
+    query EngineCallsStatus {
+  engineStatus {
+    embedding {
+      state
+      calls {
+        ...EngineCallsRecent
+      }
+    }
+    rerank {
+      enabled
+      calls {
+        ...EngineCallsRecent
+      }
+    }
+  }
+}
+    fragment EngineCallsRecent on RecentCalls {
+  windowSeconds
+  calls
+  failures
+  lastError
+  lastErrorAt
+  lastSuccessAt
+}`) as unknown as TypedDocumentString<EngineCallsStatusQuery, EngineCallsStatusQueryVariables>;
+export const EngineCallsUpsertProviderDocument = new TypedDocumentString(`
+    mutation EngineCallsUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<EngineCallsUpsertProviderMutation, EngineCallsUpsertProviderMutationVariables>;
+export const EngineCallsTestModelDocument = new TypedDocumentString(`
+    mutation EngineCallsTestModel($kind: ModelKind!) {
+  testEngineModel(kind: $kind) {
+    kind
+    model
+    ok
+    latencyMs
+    answer
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<EngineCallsTestModelMutation, EngineCallsTestModelMutationVariables>;
+export const EngineCallsTestProviderDocument = new TypedDocumentString(`
+    mutation EngineCallsTestProvider($id: ID!) {
+  testModelProvider(id: $id) {
+    kind
+    model
+    ok
+    latencyMs
+    answer
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<EngineCallsTestProviderMutation, EngineCallsTestProviderMutationVariables>;
 export const ErasureEnableQdrantDocument = new TypedDocumentString(`
     mutation ErasureEnableQdrant($input: QdrantSettingsInput!) {
   updateQdrantSettings(input: $input) {
@@ -1615,6 +1988,45 @@ export const ForgetTokensDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ForgetTokensQuery, ForgetTokensQueryVariables>;
+export const HealthProbeDocument = new TypedDocumentString(`
+    query HealthProbe {
+  memoryHealth {
+    ok
+    latencyMs
+    error
+    checkedAt
+    checks {
+      name
+      ok
+      latencyMs
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HealthProbeQuery, HealthProbeQueryVariables>;
+export const HealthStoreKindDocument = new TypedDocumentString(`
+    query HealthStoreKind {
+  memoryHealth {
+    store
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<HealthStoreKindQuery, HealthStoreKindQueryVariables>;
+export const HealthEngineStoreDocument = new TypedDocumentString(`
+    query HealthEngineStore {
+  engineStatus {
+    store {
+      kind
+      available
+      error
+      file
+      host
+      port
+      database
+      version
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HealthEngineStoreQuery, HealthEngineStoreQueryVariables>;
 export const LogsRecallDocument = new TypedDocumentString(`
     query LogsRecall {
   memories(apiKeyId: "k1") {
@@ -1672,6 +2084,25 @@ export const MetricsAliasedRootFieldsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MetricsAliasedRootFieldsQuery, MetricsAliasedRootFieldsQueryVariables>;
+export const ProfileInjectDocument = new TypedDocumentString(`
+    mutation ProfileInject($input: InjectMemoryInput!) {
+  injectMemory(input: $input) {
+    injected
+    retrieval {
+      tokensUsed
+      maxTokens
+      items {
+        content
+        tier
+        score
+      }
+      resolution {
+        tiers
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProfileInjectMutation, ProfileInjectMutationVariables>;
 export const PurgeStatsDocument = new TypedDocumentString(`
     query PurgeStats($apiKeyId: String, $includeExpired: Boolean) {
   memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) {
@@ -1703,6 +2134,110 @@ export const PurgeRetentionSettingsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PurgeRetentionSettingsQuery, PurgeRetentionSettingsQueryVariables>;
+export const QdrantGetSettingsDocument = new TypedDocumentString(`
+    query QdrantGetSettings {
+  qdrantSettings {
+    ...QdrantSettingsFields
+  }
+}
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}`) as unknown as TypedDocumentString<QdrantGetSettingsQuery, QdrantGetSettingsQueryVariables>;
+export const QdrantUpdateSettingsDocument = new TypedDocumentString(`
+    mutation QdrantUpdateSettings($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    ...QdrantSettingsFields
+  }
+}
+    fragment QdrantSettingsFields on QdrantSettings {
+  enabled
+  url
+  collection
+  hasApiKey
+  quantization
+  timeoutMs
+  fromEnvironment
+}`) as unknown as TypedDocumentString<QdrantUpdateSettingsMutation, QdrantUpdateSettingsMutationVariables>;
+export const QdrantEngineStatusDocument = new TypedDocumentString(`
+    query QdrantEngineStatus {
+  engineStatus {
+    qdrant {
+      configured
+      enabled
+      url
+      collection
+      breaker
+      ready
+      latencyMs
+      error
+      compatible
+      incompatibleReason
+      points
+      pendingSync
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantEngineStatusQuery, QdrantEngineStatusQueryVariables>;
+export const QdrantWaitingDocument = new TypedDocumentString(`
+    query QdrantWaiting {
+  engineStatus {
+    vectorStore {
+      pendingReindex
+    }
+    qdrant {
+      pendingSync
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantWaitingQuery, QdrantWaitingQueryVariables>;
+export const QdrantCallsDocument = new TypedDocumentString(`
+    query QdrantCalls {
+  engineStatus {
+    qdrant {
+      calls {
+        calls
+        failures
+        lastError
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantCallsQuery, QdrantCallsQueryVariables>;
+export const QdrantHealthCheckDocument = new TypedDocumentString(`
+    query QdrantHealthCheck {
+  qdrantHealth {
+    ready
+    latencyMs
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantHealthCheckQuery, QdrantHealthCheckQueryVariables>;
+export const QdrantSearchTestDocument = new TypedDocumentString(`
+    mutation QdrantSearchTest($apiKeyId: String!, $query: String!, $topK: Int) {
+  qdrantSearchTest(apiKeyId: $apiKeyId, query: $query, topK: $topK) {
+    latencyMs
+    hits {
+      score
+      memory {
+        id
+        apiKeyId
+        content
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantSearchTestMutation, QdrantSearchTestMutationVariables>;
+export const QdrantCleanupDocument = new TypedDocumentString(`
+    mutation QdrantCleanup {
+  qdrantCleanup
+}
+    `) as unknown as TypedDocumentString<QdrantCleanupMutation, QdrantCleanupMutationVariables>;
 export const ReplicasEnableQdrantDocument = new TypedDocumentString(`
     mutation ReplicasEnableQdrant {
   updateQdrantSettings(input: {enabled: true}) {

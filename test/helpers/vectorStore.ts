@@ -1,4 +1,5 @@
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
+import { VectorStoreConnectQdrantDocument } from '../generated/graphql.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './testApp.ts';
 import { testStoreKind } from './testStore.ts';
 
@@ -7,8 +8,6 @@ export const onPostgres = testStoreKind() === 'postgres';
 
 /** The vector store retrieval and the engine status name: sqlite-vec in the SQLite file, Qdrant on PostgreSQL. */
 export const VECTOR_BACKEND = onPostgres ? 'qdrant' : 'sqlite-vec';
-
-const UPDATE_QDRANT = `mutation Q($input: QdrantSettingsInput!) { updateQdrantSettings(input: $input) { enabled } }`;
 
 export interface VectorApp extends TestApp {
   /** The Qdrant double that holds the vectors on PostgreSQL; null on SQLite, whose vectors are in its file. */
@@ -25,7 +24,7 @@ export async function startVectorApp(options: TestAppOptions & { qdrant?: Qdrant
   // A double passed in (a store reopened by a second app) is the caller's to close.
   const qdrant = options.qdrant ?? (await startQdrantDouble());
   const app = await startTestApp(options);
-  await app.ok(UPDATE_QDRANT, { input: { url: qdrant.url, enabled: true } });
+  await app.ok(VectorStoreConnectQdrantDocument, { input: { url: qdrant.url, enabled: true } });
   const close = async () => {
     await app.close();
     if (!options.qdrant) await qdrant.close();

@@ -5,26 +5,19 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadVectorConfig } from '../../server/vectorConfig.ts';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
-import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import {
+  EngineDeleteProviderDocument as DELETE_PROVIDER,
+  type ModelProviderInput,
+  EngineProvidersDocument as PROVIDERS,
+  EngineStatusViewDocument as STATUS,
+  EngineUpsertProviderDocument as UPSERT_PROVIDER,
+  EngineVectorStoreAvailabilityDocument as VECTOR_STORE_AVAILABILITY,
+  EngineVectorStoreWithoutQdrantDocument as VECTOR_STORE_WITHOUT_QDRANT,
+} from '../generated/graphql.ts';
+import { GET_SETTINGS, IMPORT_MEMORIES, RETRIEVE, RETRIEVE_PREVIEW, START_REINDEX, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { type Operation, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir, writeTopicModel } from '../helpers/topicModel.ts';
 import { onPostgres, startVectorApp, VECTOR_BACKEND } from '../helpers/vectorStore.ts';
-
-const STATUS = `{ engineStatus {
-  keyword { available latencyMs error documents }
-  embedding { source model dimension state reason lastError { kind message } cache { hits misses size max ttlMs } }
-  vectorStore { backend available extensionVersion rows pendingReindex signature signatureMatches dimension quantization lastResetAt }
-  rerank { enabled model reason }
-  reindex { id status total processed }
-  checkedAt } }`;
-const PROVIDERS = `{ embeddingProviders { id baseUrl hasApiKey keyless origin models { name kind dimension maxInputTokens } } }`;
-const UPSERT_PROVIDER = `mutation Upsert($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id baseUrl hasApiKey origin models { name kind dimension } } }`;
-const DELETE_PROVIDER = `mutation Delete($id: ID!) { deleteModelProvider(id: $id) }`;
-const REINDEX = `mutation { reindex { id status total } }`;
-const RESULT = `resolution { tiers fallback fallbackReason embeddingSource embeddingModel reranked rerankModel rerankReason }
-  items { tier score vectorScore memory { content } }`;
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ${RESULT} } }`;
-const PREVIEW = `query Preview($input: RetrieveInput!) { retrievePreview(input: $input) { ${RESULT} } }`;
 
 const key = () => `k-${randomUUID().slice(0, 8)}`;
 const status = async (target: TestApp) => (await target.ok(STATUS)).engineStatus;
@@ -36,7 +29,7 @@ async function importMemories(target: TestApp, apiKeyId: string, contents: strin
 }
 
 async function reindex(target: TestApp) {
-  const job = (await target.ok(REINDEX)).reindex;
+  const job = (await target.ok(START_REINDEX)).reindex;
   await target.services.reindex.idle();
   return job;
 }
@@ -110,7 +103,7 @@ describe('engine status', () => {
     });
     // sqlite-vec records when its table was built; Qdrant keeps no such time (null).
     if (onPostgres) expect(s.vectorStore.lastResetAt).toBeNull();
-    else expect(Date.parse(s.vectorStore.lastResetAt)).not.toBeNaN();
+    else expect(Date.parse(s.vectorStore.lastResetAt!)).not.toBeNaN();
     expect(s.reindex).toEqual({ id: job.id, status: 'COMPLETED', total: job.total, processed: job.total });
 
     await importMemories(app, apiKeyId, ['I eat cherry']);
@@ -120,13 +113,13 @@ describe('engine status', () => {
   it('counts embedding cache hits and misses as retrievals embed queries', async () => {
     const apiKeyId = key();
     await app.services.vectors.loadForJob();
-    const before = (await status(app)).embedding.cache;
+    const before = (await status(app)).embedding.cache!;
     expect(before).toMatchObject({ max: 10_000, ttlMs: 3_600_000 });
     const query = `papaya ${randomUUID()}`;
-    await app.ok(PREVIEW, { input: { apiKeyId, query, strategy: 'SEMANTIC' } });
+    await app.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query, strategy: 'SEMANTIC' } });
     const once = (await status(app)).embedding.cache;
     expect(once).toMatchObject({ hits: before.hits, misses: before.misses + 1, size: before.size + 1 });
-    await app.ok(PREVIEW, { input: { apiKeyId, query, strategy: 'SEMANTIC' } });
+    await app.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query, strategy: 'SEMANTIC' } });
     expect((await status(app)).embedding.cache).toMatchObject({ hits: before.hits + 1, misses: before.misses + 1, size: before.size + 1 });
   });
 
@@ -165,7 +158,7 @@ describe('engine status', () => {
       await target.services.vectors.loadForJob();
       const s = await status(target);
       expect(s.embedding).toMatchObject({ source: 'static', state: 'failed', dimension: null, lastError: { kind: 'model_unavailable' } });
-      expect(s.embedding.lastError.message).toMatch(/failed to load/);
+      expect(s.embedding.lastError!.message).toMatch(/failed to load/);
     } finally {
       await target.close();
     }
@@ -174,7 +167,7 @@ describe('engine status', () => {
   it.runIf(onPostgres)('reports the vector store as unavailable on PostgreSQL without Qdrant, and why', async () => {
     const bare = await startTestApp({ engine: topicEngine(models) });
     try {
-      const s = (await bare.ok(`{ engineStatus { vectorStore { backend available unavailableReason rows } } }`)).engineStatus;
+      const s = (await bare.ok(VECTOR_STORE_WITHOUT_QDRANT)).engineStatus;
       expect(s.vectorStore).toEqual({
         backend: 'qdrant',
         available: false,
@@ -187,7 +180,7 @@ describe('engine status', () => {
   });
 
   it.runIf(!onPostgres)('reports the vector store as available with no reason to give', async () => {
-    const s = (await app.ok(`{ engineStatus { vectorStore { available unavailableReason } } }`)).engineStatus;
+    const s = (await app.ok(VECTOR_STORE_AVAILABILITY)).engineStatus;
     expect(s.vectorStore).toEqual({ available: true, unavailableReason: null });
   });
 
@@ -225,8 +218,8 @@ describe('model providers', () => {
   });
   afterAll(() => app.close());
 
-  const upsert = (input: Record<string, unknown>) => app.ok(UPSERT_PROVIDER, { input }).then((d) => d.upsertModelProvider);
-  const provider = (id: string, over: Record<string, unknown> = {}) => ({
+  const upsert = (input: ModelProviderInput) => app.ok(UPSERT_PROVIDER, { input }).then((d) => d.upsertModelProvider);
+  const provider = (id: string, over: Partial<ModelProviderInput> = {}): ModelProviderInput => ({
     id,
     baseUrl: 'https://api.example.com/v1',
     models: [{ name: 'embed-small', kind: 'EMBEDDING', dimension: 8 }],
@@ -247,7 +240,7 @@ describe('model providers', () => {
     expect(listed.data.embeddingProviders).toContainEqual(expect.objectContaining({ id: 'acme', hasApiKey: true }));
     await app.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: 'acme/embed-small' } });
     const engine = await app.gql(STATUS);
-    const settings = await app.gql(`{ memorySettings { embeddingProviderModel } }`);
+    const settings = await app.gql(GET_SETTINGS);
     for (const response of [saved, listed, engine, settings]) expect(JSON.stringify(response)).not.toContain(SECRET);
     await app.ok(UPDATE_SETTINGS, { input: { embeddingProviderModel: null } });
   });
@@ -261,7 +254,7 @@ describe('model providers', () => {
   it('removes the key when apiKey is an empty string', async () => {
     await upsert(provider('drops', { apiKey: SECRET }));
     expect(await upsert(provider('drops', { apiKey: '' }))).toMatchObject({ hasApiKey: false });
-    expect((await providers(app)).find((p: { id: string }) => p.id === 'drops')).toMatchObject({ hasApiKey: false });
+    expect((await providers(app)).find((p) => p.id === 'drops')).toMatchObject({ hasApiKey: false });
   });
 
   it('does not use a provider model without a key, and says so', async () => {
@@ -277,7 +270,7 @@ describe('model providers', () => {
   it('deletes a provider, and answers NOT_FOUND for one that does not exist', async () => {
     await upsert(provider('gone'));
     expect((await app.ok(DELETE_PROVIDER, { id: 'gone' })).deleteModelProvider).toBe(true);
-    expect((await providers(app)).map((p: { id: string }) => p.id)).not.toContain('gone');
+    expect((await providers(app)).map((p) => p.id)).not.toContain('gone');
     expect(onlyError(await app.gql(DELETE_PROVIDER, { id: 'gone' })).extensions?.code).toBe('NOT_FOUND');
   });
 
@@ -289,14 +282,15 @@ describe('model providers', () => {
 
   it('refuses a gateway token on providers, and on changing them', async () => {
     const token = await app.mintToken();
-    for (const [doc, vars] of [
+    const refused: [Operation, Record<string, unknown>][] = [
       [PROVIDERS, {}],
       [UPSERT_PROVIDER, { input: provider('sneaky', { apiKey: SECRET }) }],
       [DELETE_PROVIDER, { id: 'acme' }],
-    ] as const) {
+    ];
+    for (const [doc, vars] of refused) {
       expect(onlyError(await app.gql(doc, vars, token)).extensions?.code).toBe('FORBIDDEN');
     }
-    expect((await providers(app)).map((p: { id: string }) => p.id)).not.toContain('sneaky');
+    expect((await providers(app)).map((p) => p.id)).not.toContain('sneaky');
   });
 
   describe('from the environment', () => {
@@ -341,7 +335,7 @@ describe('model providers', () => {
       expect(onlyError(await envApp.gql(UPSERT_PROVIDER, { input: provider('env', { apiKey: 'sk-other' }) })).extensions?.code).toBe(
         'BAD_USER_INPUT',
       );
-      expect((await providers(envApp)).filter((p: { id: string }) => p.id === 'env')).toEqual([
+      expect((await providers(envApp)).filter((p) => p.id === 'env')).toEqual([
         expect.objectContaining({ origin: 'env', baseUrl: 'https://embeddings.example.com/v1' }),
       ]);
     });
@@ -397,7 +391,7 @@ describe('remote embedding through a model API', () => {
     const r = (await app.ok(RETRIEVE, { input: { apiKeyId, query: 'I write rust', strategy: 'SEMANTIC' } })).retrieve;
     expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false, embeddingSource: 'remote', embeddingModel: 'embed-1' });
     expect(r.items[0]).toMatchObject({ tier: 'VECTOR', memory: { content: 'I write rust' } });
-    expect(r.items[0].vectorScore).toBeCloseTo(1, 5);
+    expect(r.items[0]!.vectorScore).toBeCloseTo(1, 5);
   });
 
   it('falls back to keyword search when the provider rejects the request, without leaking the key', async () => {
@@ -406,8 +400,9 @@ describe('remote embedding through a model API', () => {
     await reindex(app);
     api.inject({ kind: 'status', status: 400, message: `bad request for key ${api.apiKey}` });
     // A query the cache has not seen, so it reaches the provider.
-    const r = (await app.ok(PREVIEW, { input: { apiKeyId, query: `quokka ${randomUUID()}`, strategy: 'HYBRID' } })).retrievePreview;
-    expect(r.items.map((i: { memory: { content: string } }) => i.memory.content)).toEqual(['quokka sightings on the island']);
+    const r = (await app.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query: `quokka ${randomUUID()}`, strategy: 'HYBRID' } }))
+      .retrievePreview;
+    expect(r.items.map((i) => i.memory.content)).toEqual(['quokka sightings on the island']);
     expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
     expect(r.resolution.fallbackReason).toMatch(/HTTP 400/);
     expect(r.resolution.fallbackReason).not.toContain(api.apiKey);
@@ -423,7 +418,8 @@ describe('remote embedding through a model API', () => {
       await importMemories(once, apiKeyId, ['quokka sightings on the island']);
       const before = api.requests.length;
       api.inject({ kind: 'status', status: 503 });
-      const r = (await once.ok(PREVIEW, { input: { apiKeyId, query: `quokka ${randomUUID()}`, strategy: 'HYBRID' } })).retrievePreview;
+      const r = (await once.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query: `quokka ${randomUUID()}`, strategy: 'HYBRID' } }))
+        .retrievePreview;
       expect(r.resolution).toMatchObject({ tiers: ['KEYWORD'], fallback: true });
       expect(r.resolution.fallbackReason).toMatch(/HTTP 503/);
       expect(api.requests.length - before).toBe(1);
@@ -455,7 +451,7 @@ describe('AUTO: the first embedding source that can embed', () => {
       await target.close();
     }
   }
-  const upsert = (target: TestApp, input: Record<string, unknown>) => target.ok(UPSERT_PROVIDER, { input });
+  const upsert = (target: TestApp, input: ModelProviderInput) => target.ok(UPSERT_PROVIDER, { input });
   const embedding = async (target: TestApp) => (await status(target)).embedding;
 
   it('uses a configured provider with an embedding model and a key, ahead of the static model, without naming it', async () => {
@@ -481,7 +477,7 @@ describe('AUTO: the first embedding source that can embed', () => {
   it('counts a local endpoint marked keyless as configured, and calls it without an Authorization header', async () => {
     await withProviders(async (target) => {
       await upsert(target, { id: 'local', baseUrl: local.baseUrl, keyless: true, models: [{ name: 'nomic', kind: 'EMBEDDING' }] });
-      expect((await providers(target)).find((p: { id: string }) => p.id === 'local')).toMatchObject({ hasApiKey: false, keyless: true });
+      expect((await providers(target)).find((p) => p.id === 'local')).toMatchObject({ hasApiKey: false, keyless: true });
       expect(await embedding(target)).toMatchObject({
         source: 'remote',
         model: 'nomic',
@@ -521,7 +517,7 @@ describe('AUTO: the first embedding source that can embed', () => {
     const target = await startVectorApp({ engine });
     try {
       expect(await embedding(target)).toMatchObject({ source: 'remote', model: 'env-local' });
-      expect((await providers(target)).find((p: { id: string }) => p.id === 'env')).toMatchObject({ hasApiKey: false, keyless: true });
+      expect((await providers(target)).find((p) => p.id === 'env')).toMatchObject({ hasApiKey: false, keyless: true });
     } finally {
       await target.close();
     }
@@ -563,7 +559,7 @@ describe('reranking', () => {
 
   it('keeps the fused order when rerank is off', async () => {
     const r = await retrieve();
-    expect(r.items.map((i: { memory: { content: string } }) => i.memory.content)).toEqual([PURE, MIXED]);
+    expect(r.items.map((i) => i.memory.content)).toEqual([PURE, MIXED]);
     expect(r.resolution).toMatchObject({ reranked: false, rerankReason: 'rerankEnabled is off' });
   });
 
@@ -571,8 +567,8 @@ describe('reranking', () => {
     await enable();
     const before = api.requests.length;
     const r = await retrieve();
-    expect(r.items.map((i: { memory: { content: string } }) => i.memory.content)).toEqual([MIXED, PURE]);
-    expect(r.items.map((i: { score: number }) => i.score)).toEqual([1, 0]);
+    expect(r.items.map((i) => i.memory.content)).toEqual([MIXED, PURE]);
+    expect(r.items.map((i) => i.score)).toEqual([1, 0]);
     expect(r.resolution).toMatchObject({ reranked: true, rerankModel: 'rerank-1', rerankReason: 'using double/rerank-1' });
     const calls = api.requests.slice(before).filter((q) => q.path === '/v1/rerank');
     expect(calls).toHaveLength(1);
@@ -584,7 +580,7 @@ describe('reranking', () => {
     await enable();
     api.inject({ kind: 'hang' });
     const r = await retrieve();
-    expect(r.items.map((i: { memory: { content: string } }) => i.memory.content)).toEqual([PURE, MIXED]);
+    expect(r.items.map((i) => i.memory.content)).toEqual([PURE, MIXED]);
     expect(r.resolution).toMatchObject({ reranked: false, rerankModel: 'rerank-1' });
     expect(r.resolution.rerankReason).toMatch(/^rerank failed \(.*got no answer within 250 ms\); fused order kept$/);
   });
@@ -593,7 +589,7 @@ describe('reranking', () => {
     await enable();
     api.inject({ kind: 'status', status: 500 });
     const r = await retrieve();
-    expect(r.items.map((i: { memory: { content: string } }) => i.memory.content)).toEqual([PURE, MIXED]);
+    expect(r.items.map((i) => i.memory.content)).toEqual([PURE, MIXED]);
     expect(r.resolution).toMatchObject({ reranked: false, rerankModel: 'rerank-1' });
     expect(r.resolution.rerankReason).toMatch(/^rerank failed \(.*HTTP 500.*\); fused order kept$/);
   });
@@ -601,7 +597,7 @@ describe('reranking', () => {
   it('says so when the rerank model is not configured', async () => {
     await app.ok(UPDATE_SETTINGS, { input: { rerankEnabled: true, rerankProviderModel: 'nowhere/rerank' } });
     const r = await retrieve();
-    expect(r.items.map((i: { memory: { content: string } }) => i.memory.content)).toEqual([PURE, MIXED]);
+    expect(r.items.map((i) => i.memory.content)).toEqual([PURE, MIXED]);
     expect(r.resolution).toMatchObject({ reranked: false, rerankReason: 'rerank model "nowhere/rerank" is not configured' });
   });
 });

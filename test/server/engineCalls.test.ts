@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
-import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  EngineCallsStatusDocument as STATUS,
+  EngineCallsTestModelDocument as TEST_MODEL,
+  EngineCallsTestProviderDocument as TEST_PROVIDER,
+  EngineCallsUpsertProviderDocument as UPSERT_PROVIDER,
+} from '../generated/graphql.ts';
+import { IMPORT_MEMORIES, RETRIEVE_PREVIEW, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 import { startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';
-
-const CALLS = `calls { windowSeconds calls failures lastError lastErrorAt lastSuccessAt }`;
-const STATUS = `{ engineStatus { embedding { state ${CALLS} } rerank { enabled ${CALLS} } } }`;
-const UPSERT_PROVIDER = `mutation Upsert($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }`;
-const TEST_MODEL = `mutation Test($kind: ModelKind!) { testEngineModel(kind: $kind) { kind model ok latencyMs answer error } }`;
-const TEST_PROVIDER = `mutation Test($id: ID!) { testModelProvider(id: $id) { kind model ok latencyMs answer error } }`;
-const PREVIEW = `query Preview($input: RetrieveInput!) { retrievePreview(input: $input) { resolution { reranked rerankReason } } }`;
 
 const models = topicModelDir();
 let api: ModelApiDouble;
@@ -49,11 +48,11 @@ afterAll(async () => {
 
 const status = async () => (await app.ok(STATUS)).engineStatus;
 /** A query the embedding cache has not seen, so it reaches the model. */
-const preview = () => app.ok(PREVIEW, { input: { apiKeyId, query: `banana rust ${randomUUID()}`, strategy: 'HYBRID' } });
+const preview = () => app.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query: `banana rust ${randomUUID()}`, strategy: 'HYBRID' } });
 
 describe('recent calls in engineStatus', () => {
   it('counts the calls to the embedding model and the failed ones, with the last error and its time', async () => {
-    const before = (await status()).embedding.calls;
+    const before = (await status()).embedding.calls!;
     await preview();
     // A 400 is not retried: one failed call.
     api.inject({ kind: 'status', status: 400, message: 'input rejected' });
@@ -62,10 +61,11 @@ describe('recent calls in engineStatus', () => {
     // The state alone still says "ready": the failures are what tell the truth.
     expect(embedding.state).toBe('ready');
     expect(embedding.calls).toMatchObject({ windowSeconds: 600, failures: before.failures + 1 });
-    expect(embedding.calls.calls).toBeGreaterThanOrEqual(before.calls + 2);
-    expect(embedding.calls.lastError).toMatch(/HTTP 400: input rejected/);
-    expect(Math.abs(Date.parse(embedding.calls.lastErrorAt) - Date.now())).toBeLessThan(60_000);
-    expect(Date.parse(embedding.calls.lastSuccessAt)).toBeLessThanOrEqual(Date.parse(embedding.calls.lastErrorAt));
+    const calls = embedding.calls!;
+    expect(calls.calls).toBeGreaterThanOrEqual(before.calls + 2);
+    expect(calls.lastError).toMatch(/HTTP 400: input rejected/);
+    expect(Math.abs(Date.parse(calls.lastErrorAt!) - Date.now())).toBeLessThan(60_000);
+    expect(Date.parse(calls.lastSuccessAt!)).toBeLessThanOrEqual(Date.parse(calls.lastErrorAt!));
   });
 
   it('counts the calls to the rerank model, a failed one with its error', async () => {
@@ -77,9 +77,9 @@ describe('recent calls in engineStatus', () => {
     expect(r.resolution.reranked).toBe(false);
     const { rerank } = await status();
     expect(rerank.enabled).toBe(true);
-    expect(rerank.calls.failures).toBe(1);
-    expect(rerank.calls.calls).toBeGreaterThanOrEqual(2);
-    expect(rerank.calls.lastError).toMatch(/HTTP 503: overloaded/);
+    expect(rerank.calls!.failures).toBe(1);
+    expect(rerank.calls!.calls).toBeGreaterThanOrEqual(2);
+    expect(rerank.calls!.lastError).toMatch(/HTTP 503: overloaded/);
   });
 });
 
@@ -98,7 +98,7 @@ describe('testEngineModel', () => {
     const { testEngineModel: t } = await app.ok(TEST_MODEL, { kind: 'EMBEDDING' });
     expect(t).toMatchObject({ ok: false, answer: null });
     expect(t.error).toMatch(/HTTP 401: Incorrect API key provided/);
-    expect((await status()).embedding.calls.lastError).toMatch(/HTTP 401/);
+    expect((await status()).embedding.calls!.lastError).toMatch(/HTTP 401/);
   });
 
   it('makes one real call to the rerank model in use', async () => {
@@ -137,7 +137,7 @@ describe('testModelProvider', () => {
     const { testModelProvider: results } = await app.ok(TEST_PROVIDER, { id: 'wrong-key' });
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ ok: false, answer: null });
-    expect(results[0].error).toMatch(/HTTP 401/);
+    expect(results[0]!.error).toMatch(/HTTP 401/);
     expect(JSON.stringify(results)).not.toContain('sk-wrong-0123');
     expect(api.requests.length - before).toBe(1);
   });
@@ -150,7 +150,7 @@ describe('testModelProvider', () => {
     });
     const { testModelProvider: results } = await app.ok(TEST_PROVIDER, { id: 'gone' });
     expect(results[0]).toMatchObject({ kind: 'RERANK', ok: false });
-    expect(results[0].error).toMatch(/ECONNREFUSED/);
+    expect(results[0]!.error).toMatch(/ECONNREFUSED/);
   });
 
   it('answers NOT_FOUND for a provider that does not exist, and FORBIDDEN to a gateway token', async () => {

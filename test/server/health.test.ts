@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  HealthProbeDocument as HEALTH,
+  HealthEngineStoreDocument as STORE,
+  HealthStoreKindDocument as STORE_KIND,
+} from '../generated/graphql.ts';
+import { IMPORT_MEMORIES, RETRIEVE, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
-
-const HEALTH = `{ memoryHealth { ok latencyMs error checkedAt checks { name ok latencyMs } } }`;
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { items { memory { id } } } }`;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -73,7 +75,7 @@ describe('memoryHealth', () => {
     const { memoryHealth: h } = await app.ok(HEALTH);
     expect(h.ok).toBe(true);
     expect(h.error).toBeNull();
-    expect(h.checks.map((c: any) => c.name)).toEqual(['CREATE', 'READ', 'SEARCH', 'DELETE', 'COMMIT', 'DISK']);
+    expect(h.checks.map((c) => c.name)).toEqual(['CREATE', 'READ', 'SEARCH', 'DELETE', 'COMMIT', 'DISK']);
     for (const c of h.checks) {
       expect(c.ok).toBe(true);
       expect(c.latencyMs).toBeGreaterThanOrEqual(0);
@@ -131,7 +133,7 @@ describe('memoryHealth on a fresh server', () => {
     try {
       const { memoryHealth: h } = await fresh.ok(HEALTH);
       expect(h).toMatchObject({ ok: true, error: null });
-      expect(h.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual(
+      expect(h.checks.map((c) => [c.name, c.ok])).toEqual(
         ['CREATE', 'READ', 'SEARCH', 'DELETE', 'COMMIT', 'DISK'].map((name) => [name, true]),
       );
       expect(await fresh.database.db.selectFrom('memories').select('pk').execute()).toEqual([]);
@@ -142,10 +144,8 @@ describe('memoryHealth on a fresh server', () => {
 });
 
 describe('the store in use', () => {
-  const STORE = `{ engineStatus { store { kind available error file host port database version } } }`;
-
   it('is named by memoryHealth', async () => {
-    const { memoryHealth } = await app.ok('{ memoryHealth { store ok } }');
+    const { memoryHealth } = await app.ok(STORE_KIND);
     expect(memoryHealth).toEqual({ store: testStoreKind().toUpperCase(), ok: true });
   });
 

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { ProfileInjectDocument as INJECT } from '../generated/graphql.ts';
+import { CREATE_MEMORY, EXTRACT_FACTS, RETRIEVE_PREVIEW, type RetrieveInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
-
-const EXTRACT = `mutation Extract($input: ExtractFactsInput!) { extractFacts(input: $input) { facts { key content } } }`;
-const INJECT = `mutation Inject($input: InjectMemoryInput!) {
-  injectMemory(input: $input) { injected retrieval { tokensUsed maxTokens items { content tier score } resolution { tiers } } }
-}`;
-const PREVIEW = `query Preview($input: RetrieveInput!) {
-  retrievePreview(input: $input) { tokensUsed maxTokens items { content tier tokens } resolution { tiers } }
-}`;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -27,8 +20,8 @@ const ask = (apiKeyId: string, content: string, maxTokens = 800) =>
       },
     })
     .then((d) => d.injectMemory);
-const preview = (input: Record<string, unknown>) => app.ok(PREVIEW, { input }).then((d) => d.retrievePreview);
-const learn = (apiKeyId: string, text: string) => app.ok(EXTRACT, { input: { apiKeyId, role: 'USER', text } });
+const preview = (input: RetrieveInput) => app.ok(RETRIEVE_PREVIEW, { input }).then((d) => d.retrievePreview);
+const learn = (apiKeyId: string, text: string) => app.ok(EXTRACT_FACTS, { input: { apiKeyId, role: 'USER', text } });
 
 describe('profile fill: a key is never empty-handed', () => {
   it("the README's example injects the Helix preference for a question that shares no word with it", async () => {
@@ -36,15 +29,15 @@ describe('profile fill: a key is never empty-handed', () => {
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'readme', content: 'Always use the Catppuccin theme' } });
     const r = await ask('readme', 'Which editor should I configure?');
     expect(r.injected).toBe(true);
-    expect(r.retrieval.items).toEqual([{ content: 'Prefers Helix over Vim', tier: 'PROFILE', score: 0 }]);
-    expect(r.retrieval.resolution.tiers).toContain('PROFILE');
+    expect(r.retrieval!.items).toEqual([{ content: 'Prefers Helix over Vim', tier: 'PROFILE', score: 0 }]);
+    expect(r.retrieval!.resolution.tiers).toContain('PROFILE');
   });
 
   it('adds standing facts only after the relevant hits', async () => {
     await learn('after', 'I prefer tabs over spaces.');
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'after', content: 'The deploy script lives in ops/deploy.sh' } });
     const r = await preview({ apiKeyId: 'after', query: 'where is the deploy script?' });
-    expect(r.items.map((i: { tier: string }) => i.tier)).toEqual(['KEYWORD', 'PROFILE']);
+    expect(r.items.map((i) => i.tier)).toEqual(['KEYWORD', 'PROFILE']);
     expect(r.resolution.tiers).toEqual(['KEYWORD', 'PROFILE']);
   });
 
@@ -52,7 +45,7 @@ describe('profile fill: a key is never empty-handed', () => {
     for (const fact of ['I prefer Helix over Vim.', 'I prefer dark mode.', 'I prefer tea over coffee.', 'I prefer short answers.'])
       await learn('share', fact);
     const r = await preview({ apiKeyId: 'share', query: 'anything new?', maxTokens: 60 });
-    const profile = r.items.filter((i: { tier: string }) => i.tier === 'PROFILE');
+    const profile = r.items.filter((i) => i.tier === 'PROFILE');
     expect(profile.length).toBeGreaterThan(0);
     expect(profile.length).toBeLessThan(4);
     expect(r.tokensUsed).toBeLessThanOrEqual(r.maxTokens);
@@ -62,7 +55,7 @@ describe('profile fill: a key is never empty-handed', () => {
     await learn('full', 'I prefer Helix over Vim.');
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'full', content: 'Release notes are written in docs/releases' } });
     const hit = await preview({ apiKeyId: 'full', query: 'release notes', limit: 1 });
-    expect(hit.items.map((i: { tier: string }) => i.tier)).toEqual(['KEYWORD']);
+    expect(hit.items.map((i) => i.tier)).toEqual(['KEYWORD']);
   });
 
   it('is off at profileBudgetPercent 0', async () => {

@@ -5,10 +5,38 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BREAKER_COOLDOWN_MS, BREAKER_THRESHOLD } from '../../server/vector/qdrantIndex.ts';
 import { type QdrantDouble, type RecordedRequest, startQdrantDouble } from '../doubles/qdrant.ts';
+import {
+  QdrantCallsDocument as CALLS,
+  QdrantCleanupDocument as CLEANUP,
+  QdrantHealthCheckDocument as HEALTH,
+  QdrantGetSettingsDocument as QDRANT_SETTINGS,
+  type QdrantQuantization,
+  type QdrantSettingsInput,
+  QdrantSearchTestDocument as SEARCH_TEST,
+  QdrantEngineStatusDocument as STATUS,
+  QdrantUpdateSettingsDocument as UPDATE_QDRANT,
+  QdrantWaitingDocument as WAITING,
+} from '../generated/graphql.ts';
 import { type TestClock, testClock } from '../helpers/clock.ts';
-import { CREATE_MEMORY, DELETE_MEMORY, IMPORT_MEMORIES, type MemoryInput, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CREATE_MEMORY,
+  DELETE_MEMORY,
+  GET_SETTINGS,
+  IMPORT_MEMORIES,
+  type MemoryInput,
+  REINDEX_JOB,
+  REINDEX_PROGRESS,
+  RETRIEVE,
+  RETRIEVE_PREVIEW,
+  type RetrieveInput,
+  START_REINDEX,
+  SUMMARIZE,
+  type TestRetrievalFragment,
+  UPDATE_MEMORY,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
-import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { type Operation, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 import { onPostgres } from '../helpers/vectorStore.ts';
 
@@ -18,33 +46,11 @@ import { onPostgres } from '../helpers/vectorStore.ts';
 // what one round of the background worker does.
 
 const COLLECTION = 'mnemo_memory';
-const SETTINGS = `enabled url collection hasApiKey quantization timeoutMs fromEnvironment`;
-const QDRANT_SETTINGS = `{ qdrantSettings { ${SETTINGS} } }`;
-const UPDATE_QDRANT = `mutation Q($input: QdrantSettingsInput!) { updateQdrantSettings(input: $input) { ${SETTINGS} } }`;
-const QDRANT_STATUS = `configured enabled url collection breaker ready latencyMs error compatible incompatibleReason points pendingSync`;
-const STATUS = `{ engineStatus { qdrant { ${QDRANT_STATUS} } } }`;
-/** What is still to reach Qdrant: memories awaiting their vector, and changes queued in the outbox. */
-const WAITING = `{ engineStatus { vectorStore { pendingReindex } qdrant { pendingSync } } }`;
-const HEALTH = `{ qdrantHealth { ready latencyMs error } }`;
-const SEARCH_TEST = `mutation S($apiKeyId: String!, $query: String!, $topK: Int) {
-  qdrantSearchTest(apiKeyId: $apiKeyId, query: $query, topK: $topK) { latencyMs hits { score memory { id apiKeyId content } } } }`;
-const CLEANUP = `mutation { qdrantCleanup }`;
-const REINDEX = `mutation Reindex($force: Boolean) { reindex(force: $force) { id } }`;
-const JOB = `query Job($id: ID) { reindexJob(id: $id) { id status total processed failed error } }`;
-const PROGRESS = `subscription Progress($jobId: ID!) { reindexProgress(jobId: $jobId) { status total processed failed } }`;
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) {
-  resolution { tiers fallback fallbackReason vectorStore } items { tier memory { id content } } } }`;
-const SUMMARIZE = `mutation Summarize($apiKeyId: String!) { summarize(apiKeyId: $apiKeyId, olderThanDays: 30, dryRun: false) { summaries { id } } }`;
 
 const DAY = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const key = () => `k-${randomUUID().slice(0, 8)}`;
 const models = topicModelDir();
-
-interface Retrieved {
-  resolution: { tiers: string[]; fallback: boolean; fallbackReason: string | null; vectorStore: string | null };
-  items: { tier: string; memory: { id: string; content: string } }[];
-}
 
 interface QdrantApp extends TestApp {
   /** The double this app's Qdrant settings point at (once connected). */
@@ -82,18 +88,18 @@ async function start(opts: { env?: Record<string, string>; apiKey?: string; batc
 }
 
 /** An app with Qdrant configured at its double and selected as the vector store. */
-async function startWithQdrant(input: Record<string, unknown> = {}, opts: Parameters<typeof start>[0] = {}) {
+async function startWithQdrant(input: QdrantSettingsInput = {}, opts: Parameters<typeof start>[0] = {}) {
   const app = await start(opts);
   await connect(app, input);
   return app;
 }
 
-const connect = (app: QdrantApp, input: Record<string, unknown> = {}) =>
+const connect = (app: QdrantApp, input: QdrantSettingsInput = {}) =>
   app.ok(UPDATE_QDRANT, { input: { url: app.qdrant.url, enabled: true, ...input } }).then((d) => d.updateQdrantSettings);
 const create = (app: QdrantApp, input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
-const retrieve = (app: QdrantApp, input: Record<string, unknown>): Promise<Retrieved> =>
+const retrieve = (app: QdrantApp, input: RetrieveInput) =>
   app.ok(RETRIEVE, { input: { strategy: 'SEMANTIC', ...input } }).then((d) => d.retrieve);
-const contents = (r: Retrieved) => r.items.map((i) => i.memory.content).sort();
+const contents = (r: TestRetrievalFragment) => r.items.map((i) => i.memory.content).sort();
 const status = (app: QdrantApp) => app.ok(STATUS).then((d) => d.engineStatus.qdrant);
 const importMemories = async (app: QdrantApp, memories: MemoryInput[]) => {
   expect((await app.ok(IMPORT_MEMORIES, { memories })).importMemories.rejected).toEqual([]);
@@ -107,9 +113,9 @@ async function tick(app: QdrantApp) {
 
 /** Runs a reindex job to its end, as the admin would start it. */
 async function reindex(app: QdrantApp, force = false) {
-  const { id } = (await app.ok(REINDEX, { force })).reindex;
+  const { id } = (await app.ok(START_REINDEX, { force })).reindex;
   await app.services.reindex.idle();
-  return (await app.ok(JOB, { id })).reindexJob;
+  return (await app.ok(REINDEX_JOB, { id })).reindexJob!;
 }
 
 const outbox = (app: QdrantApp) =>
@@ -164,7 +170,7 @@ describe('the collection', () => {
     });
   });
 
-  it.each([
+  it.each<[QdrantQuantization, Record<string, unknown>]>([
     ['INT8', { scalar: { type: 'int8', quantile: 0.99, always_ram: true } }],
     ['BINARY', { binary: { always_ram: true } }],
   ])('with %s quantization is created quantized, and searches ask for rescoring', async (quantization, config) => {
@@ -316,7 +322,7 @@ describe('SEMANTIC retrieval from Qdrant', () => {
     );
     await tick(app);
     const originals = [...points(app).keys()];
-    expect((await app.ok(SUMMARIZE, { apiKeyId })).summarize.summaries).toHaveLength(1);
+    expect((await app.ok(SUMMARIZE, { apiKeyId, olderThanDays: 30, dryRun: false })).summarize.summaries).toHaveLength(1);
     await tick(app);
     for (const id of originals) expect(points(app).get(id)!.archived).toBe(true);
     const r = await retrieve(app, { apiKeyId, query: 'mango' });
@@ -456,9 +462,8 @@ describe('backfill by reindex', () => {
         await held;
         return load();
       });
-    const { id } = (await app.ok(REINDEX)).reindex;
-    type Frame = { status: string; total: number; processed: number; failed: number };
-    const stream = subscribe<{ reindexProgress: Frame }>(app.url, PROGRESS, { jobId: id });
+    const { id } = (await app.ok(START_REINDEX)).reindex;
+    const stream = subscribe(app.url, REINDEX_PROGRESS, { jobId: id });
     cleanups.push(async () => stream.close());
     const first = (await stream.next())?.data?.reindexProgress;
     expect(first).toMatchObject({ status: 'RUNNING', processed: 0, total: 12 });
@@ -503,10 +508,10 @@ describe.runIf(onPostgres)('Qdrant as the only vector store (PostgreSQL)', () =>
 
   it('refuses a reindex without Qdrant, saying why, and starts no job', async () => {
     const app = await start();
-    const error = onlyError(await app.gql(REINDEX, { force: false }));
+    const error = onlyError(await app.gql(START_REINDEX, { force: false }));
     expect(error.extensions?.code).toBe('BAD_USER_INPUT');
     expect(error.message).toMatch(/^reindex not started: PostgreSQL store: vectors need Qdrant/);
-    expect((await app.ok(JOB, {})).reindexJob).toBeNull();
+    expect((await app.ok(REINDEX_JOB, {})).reindexJob).toBeNull();
   });
 
   it('writes a memory embedded by a retrieval straight to Qdrant, which answers', async () => {
@@ -529,9 +534,7 @@ describe.runIf(onPostgres)('Qdrant as the only vector store (PostgreSQL)', () =>
     expect(await outbox(app)).toEqual([{ id: m.id, op: 'delete' }]);
     // The old point is still in Qdrant until the outbox is carried: the search leaves it out all the same.
     expect(points(app).has(m.id)).toBe(true);
-    const preview = (
-      await app.ok(RETRIEVE.replace('retrieve(', 'retrievePreview('), { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })
-    ).retrievePreview as Retrieved;
+    const preview = (await app.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
     expect(preview.items).toEqual([]);
   });
 
@@ -584,8 +587,7 @@ describe('outage and recovery', () => {
 
   it('counts the failed calls in the status with the last error, and not the calls the open breaker refused', async () => {
     const { app, apiKeyId } = await synced();
-    const calls = async () =>
-      (await app.ok(`{ engineStatus { qdrant { calls { calls failures lastError } } } }`)).engineStatus.qdrant.calls;
+    const calls = async () => (await app.ok(CALLS)).engineStatus.qdrant.calls!;
     const before = await calls();
     expect(before.failures).toBe(0);
     app.qdrant.fault({ type: 'unavailable', times: Infinity });
@@ -704,9 +706,9 @@ describe('settings', () => {
   it('enabling selects QDRANT as the vector store; disabling returns it to AUTO', async () => {
     const app = await start();
     expect((await connect(app)).enabled).toBe(true);
-    expect((await app.ok(`{ memorySettings { vectorStore } }`)).memorySettings.vectorStore).toBe('QDRANT');
+    expect((await app.ok(GET_SETTINGS)).memorySettings.vectorStore).toBe('QDRANT');
     expect((await app.ok(UPDATE_QDRANT, { input: { enabled: false } })).updateQdrantSettings.enabled).toBe(false);
-    expect((await app.ok(`{ memorySettings { vectorStore } }`)).memorySettings.vectorStore).toBe('AUTO');
+    expect((await app.ok(GET_SETTINGS)).memorySettings.vectorStore).toBe('AUTO');
   });
 
   it('cannot enable Qdrant without a URL', async () => {
@@ -851,14 +853,14 @@ describe('qdrantSearchTest', () => {
     await tick(app);
     const { hits, latencyMs } = (await app.ok(SEARCH_TEST, { apiKeyId: mine, query: 'mango' })).qdrantSearchTest;
     expect(hits[0]).toMatchObject({ memory: { id: banana.id, apiKeyId: mine, content: 'I eat banana' } });
-    expect(hits[0].score).toBeGreaterThan(0.5);
-    expect(hits.every((h: { memory: { apiKeyId: string } }) => h.memory.apiKeyId === mine)).toBe(true);
+    expect(hits[0]!.score).toBeGreaterThan(0.5);
+    expect(hits.every((h) => h.memory.apiKeyId === mine)).toBe(true);
     expect(latencyMs).toBeGreaterThanOrEqual(0);
   });
 
   it('requires apiKeyId', async () => {
     const app = await startWithQdrant();
-    const res = await app.gql(`mutation { qdrantSearchTest(query: "mango") { latencyMs } }`);
+    const res = await app.gqlRaw(`mutation { qdrantSearchTest(query: "mango") { latencyMs } }`);
     expect(onlyError(res).message).toMatch(/argument "apiKeyId" of type "String!" is required/);
   });
 
@@ -952,7 +954,7 @@ describe('qdrantCleanup', () => {
 });
 
 describe('bad input', () => {
-  const cases: [string, string, Record<string, unknown>, RegExp][] = [
+  const cases: [string, Operation, Record<string, unknown>, RegExp][] = [
     ['topK 0', SEARCH_TEST, { apiKeyId: 'a', query: 'mango', topK: 0 }, /topK must be 1 to 100/],
     ['topK 101', SEARCH_TEST, { apiKeyId: 'a', query: 'mango', topK: 101 }, /topK must be 1 to 100/],
     ['an empty query', SEARCH_TEST, { apiKeyId: 'a', query: '   ' }, /query must not be empty/],

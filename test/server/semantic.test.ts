@@ -4,38 +4,28 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as retrievalRepository from '../../server/memory/retrieval.repository.ts';
-import { CREATE_MEMORY, IMPORT_MEMORIES, type MemoryInput, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CREATE_MEMORY,
+  DELETE_MEMORY,
+  GET_MEMORY,
+  IMPORT_MEMORIES,
+  type MemoryInput,
+  RESTORE_SUMMARY,
+  RETRIEVE,
+  RETRIEVE_PREVIEW,
+  type RetrieveInput,
+  START_REINDEX,
+  SUMMARIZE,
+  type TestRetrievalFragment,
+  UPDATE_MEMORY,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import type { TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 import { pkOf, startVectorApp, storedVectors, VECTOR_BACKEND, type VectorApp } from '../helpers/vectorStore.ts';
 
-const RESULT = `candidates
-  resolution { requestedStrategy tiers fallback fallbackReason embeddingSource embeddingModel embeddingReason vectorStore
-    fusion { keywordShare vectorShare agreement margin reason } }
-  items { tier score keywordScore keywordRank vectorScore vectorRank memory { id key content pendingReindex } }`;
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ${RESULT} } }`;
-const PREVIEW = `query Preview($input: RetrieveInput!) { retrievePreview(input: $input) { ${RESULT} } }`;
-const GET = `query Get($id: ID!) { memory(id: $id) { id content pendingReindex } }`;
-const SUMMARIZE = `mutation Summarize($apiKeyId: String!) { summarize(apiKeyId: $apiKeyId, olderThanDays: 30, dryRun: false) { summaries { id } candidates { id } } }`;
-const RESTORE = `mutation Restore($summaryId: ID!) { restoreSummary(summaryId: $summaryId) { restored } }`;
-
 const DAY = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-
-interface Item {
-  tier: string;
-  score: number;
-  keywordScore: number | null;
-  keywordRank: number | null;
-  vectorScore: number | null;
-  vectorRank: number | null;
-  memory: { id: string; key: string; content: string; pendingReindex: boolean };
-}
-interface Result {
-  candidates: number;
-  resolution: Record<string, any>;
-  items: Item[];
-}
 
 const models = topicModelDir();
 let app: VectorApp;
@@ -62,10 +52,10 @@ afterEach(() => {
 const key = () => `k-${randomUUID().slice(0, 8)}`;
 const on = (target: TestApp) => ({
   create: (input: MemoryInput) => target.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory),
-  retrieve: (input: Record<string, unknown>): Promise<Result> => target.ok(RETRIEVE, { input }).then((d) => d.retrieve),
-  preview: (input: Record<string, unknown>): Promise<Result> => target.ok(PREVIEW, { input }).then((d) => d.retrievePreview),
+  retrieve: (input: RetrieveInput) => target.ok(RETRIEVE, { input }).then((d) => d.retrieve),
+  preview: (input: RetrieveInput) => target.ok(RETRIEVE_PREVIEW, { input }).then((d) => d.retrievePreview),
 });
-const contents = (r: Result) => r.items.map((i) => i.memory.content);
+const contents = (r: TestRetrievalFragment) => r.items.map((i) => i.memory.content);
 const importMemories = async (memories: MemoryInput[]) => {
   const report = (await app.ok(IMPORT_MEMORIES, { memories })).importMemories;
   expect(report.rejected).toEqual([]);
@@ -160,8 +150,8 @@ describe('HYBRID retrieval', () => {
     });
     // Each found by one tier, last of its two hits there: normalised 0. The lists share one of their two hits, so
     // the guard opens half way.
-    expect(r.resolution.fusion.agreement).toBe(0.5);
-    expect(r.resolution.fusion.vectorShare).toBeCloseTo(0.3, 12);
+    expect(r.resolution.fusion!.agreement).toBe(0.5);
+    expect(r.resolution.fusion!.vectorShare).toBeCloseTo(0.3, 12);
     expect(byContent['I eat banana on my day of notes']!.score).toBe(0);
     expect(r.items).toHaveLength(3);
   });
@@ -269,12 +259,12 @@ describe('filters in the vector tier', () => {
     const before = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     const originals = before.items.map((i) => i.memory.id).sort();
     expect(originals).toHaveLength(facts.length);
-    const { summaries, candidates } = (await app.ok(SUMMARIZE, { apiKeyId })).summarize;
-    expect(candidates.map((c: { id: string }) => c.id).sort()).toEqual(originals);
+    const { summaries, candidates } = (await app.ok(SUMMARIZE, { apiKeyId, olderThanDays: 30, dryRun: false })).summarize;
+    expect(candidates.map((c) => c.id).sort()).toEqual(originals);
     const after = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     // The summary holds the facts and may be found; the archived originals may not.
     for (const id of originals) expect(after.items.map((i) => i.memory.id)).not.toContain(id);
-    await app.ok(RESTORE, { summaryId: summaries[0].id });
+    await app.ok(RESTORE_SUMMARY, { summaryId: summaries[0]!.id });
     const restored = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     expect(restored.items.map((i) => i.memory.id).sort()).toEqual(originals);
   });
@@ -294,7 +284,7 @@ describe('filters in the vector tier', () => {
     const token = await app.mintToken({ apiKeyId: mine });
     await on(app).create({ apiKeyId: `${mine}-other`, content: 'mango' });
     await on(app).retrieve({ apiKeyId: `${mine}-other`, query: 'mango', strategy: 'SEMANTIC' });
-    const r = (await app.ok(RETRIEVE, { input: { query: 'mango', strategy: 'SEMANTIC' } }, token)).retrieve as Result;
+    const r = (await app.ok(RETRIEVE, { input: { query: 'mango', strategy: 'SEMANTIC' } }, token)).retrieve;
     expect(r.items).toEqual([]);
     expect(r.resolution.fallback).toBe(false);
   });
@@ -302,7 +292,7 @@ describe('filters in the vector tier', () => {
 
 describe('keeping vectors current', () => {
   it('embeds memories written after a reindex on the next retrieve, and not on a preview', async () => {
-    await app.ok(`mutation { reindex { id } }`);
+    await app.ok(START_REINDEX);
     await app.services.reindex.idle();
     const apiKeyId = key();
     const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
@@ -312,12 +302,12 @@ describe('keeping vectors current', () => {
     const dry = await on(app).preview({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     expect(dry.items).toEqual([]);
     expect(dry.resolution.fallback).toBe(false);
-    expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(true);
+    expect((await app.ok(GET_MEMORY, { id: m.id })).memory!.pendingReindex).toBe(true);
     expect(await storedVectors(app)).toBe(rows);
 
     const r = await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     expect(contents(r)).toEqual(['I eat banana']);
-    expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(false);
+    expect((await app.ok(GET_MEMORY, { id: m.id })).memory!.pendingReindex).toBe(false);
     expect(await storedVectors(app)).toBe(rows + 1);
   });
 
@@ -326,7 +316,7 @@ describe('keeping vectors current', () => {
     const other = await on(app).create({ apiKeyId: key(), content: 'I eat apple' });
     await on(app).create({ apiKeyId, content: 'I eat banana' });
     await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
-    expect((await app.ok(GET, { id: other.id })).memory.pendingReindex).toBe(true);
+    expect((await app.ok(GET_MEMORY, { id: other.id })).memory!.pendingReindex).toBe(true);
   });
 
   it('no longer finds a memory by its old meaning once its content changes', async () => {
@@ -370,7 +360,7 @@ describe('keeping vectors current', () => {
     release();
     await retrieval;
     expect((await on(app).preview({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' })).items).toEqual([]);
-    expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(true);
+    expect((await app.ok(GET_MEMORY, { id: m.id })).memory!.pendingReindex).toBe(true);
     expect(contents(await on(app).retrieve({ apiKeyId, query: 'python', strategy: 'SEMANTIC' }))).toEqual(['I write rust']);
   });
 
@@ -379,7 +369,7 @@ describe('keeping vectors current', () => {
     const m = await on(app).create({ apiKeyId, content: 'I eat banana' });
     await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     await app.ok(UPDATE_MEMORY, { id: m.id, input: { type: 'PROCEDURAL', sessionId: 's9' } });
-    expect((await app.ok(GET, { id: m.id })).memory.pendingReindex).toBe(false);
+    expect((await app.ok(GET_MEMORY, { id: m.id })).memory!.pendingReindex).toBe(false);
     const moved = await on(app).preview({ apiKeyId, sessionId: 's9', query: 'mango', strategy: 'SEMANTIC', types: ['PROCEDURAL'] });
     expect(contents(moved)).toEqual(['I eat banana']);
     expect((await on(app).preview({ apiKeyId, sessionId: 's1', query: 'mango', strategy: 'SEMANTIC' })).items).toEqual([]);
@@ -392,7 +382,7 @@ describe('keeping vectors current', () => {
     await on(app).retrieve({ apiKeyId, query: 'mango', strategy: 'SEMANTIC' });
     const pk = await pkOf(app, m.id);
     expect(await storedVectors(app, pk)).toBe(1);
-    await app.ok(`mutation Delete($id: ID!) { deleteMemory(id: $id) { id } }`, { id: m.id });
+    await app.ok(DELETE_MEMORY, { id: m.id });
     expect(await storedVectors(app, pk)).toBe(0);
   });
 });

@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, SettingsService } from '../../server/settings/settings.service.ts';
+import { GET_SETTINGS, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { openTestStore, testStoreKind } from '../helpers/testStore.ts';
 
+/** The settings as the shared TestSettings fragment selects them (helpers/operations.graphql), on a fresh install. */
 const DEFAULTS = {
   enabled: false,
   maxTokens: 2000,
@@ -17,11 +19,6 @@ const DEFAULTS = {
   vectorStore: 'AUTO',
   autoSummarize: false,
 };
-
-// Exactly the fields checked here, so settings added later do not change what these tests compare.
-const FIELDS = Object.keys(DEFAULTS).join(' ');
-const GET_SETTINGS = `{ memorySettings { ${FIELDS} } }`;
-const UPDATE_SETTINGS = `mutation Settings($input: MemorySettingsInput!) { updateMemorySettings(input: $input) { ${FIELDS} } }`;
 
 let app: TestApp;
 beforeAll(async () => {
