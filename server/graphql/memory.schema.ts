@@ -3,7 +3,7 @@ import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
-import { limitSchema, rangeText } from '../validation.ts';
+import { LIMITS, limitSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
 
@@ -231,6 +231,10 @@ builder.queryFields((t) => ({
         () => memories.exportMemories(ctx.services, query),
       );
     },
+  }),
+  importRowLimit: t.int({
+    description: 'The most rows one importMemories call takes; a larger set goes in several calls.',
+    resolve: () => LIMITS.importRows,
   }),
   memory: t.field({
     type: MemoryRef,

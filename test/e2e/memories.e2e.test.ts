@@ -619,6 +619,22 @@ describe('the Memories tab', () => {
     expect(await apiKey.evaluate((el) => el === document.activeElement)).toBe(true);
   });
 
+  it("shows the server's objection to an inline edit beside the field it names", async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('edit-refused');
+    await importRows([{ apiKeyId, key: 'old-expiry', content: 'Expires in the past' }]);
+    await showKey(page, apiKeyId);
+    await page.getByRole('button', { name: 'Edit old-expiry' }).click();
+    const form = page.getByRole('form', { name: 'Edit memory old-expiry' });
+    const expiry = form.getByLabel('Expires at');
+    await expiry.fill('1960-01-01T10:00');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => expiry.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await expiry.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/^expiresAt must be between 1970/);
+    expect(await form.getByRole('alert').textContent()).toBe('Not saved: see the fields marked above.');
+  });
+
   it('looks right with data (docs/memories.png)', async () => {
     const { page } = e2e;
     const apiKeyId = 'acme-support';

@@ -102,6 +102,18 @@ describe('the Qdrant card and panel', () => {
     expect(qdrant.collections.get(COLLECTION)?.points.size).toBe(MEMORIES.length);
   });
 
+  it("shows the server's objection to a search test beside the field it names", async () => {
+    const form = e2e.page.getByRole('form', { name: 'Qdrant search test' });
+    await form.getByLabel('Query').fill('mango');
+    await form.getByLabel('API key ID').fill('acme');
+    const topK = form.getByLabel('Top K');
+    await topK.fill('500');
+    await form.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => topK.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await topK.getAttribute('aria-describedby');
+    expect(await e2e.page.locator(`[id="${describedBy}"]`).textContent()).toBe('topK must be 1 to 100');
+  });
+
   it('runs a search test that returns hits with scores and content, within one API key', async () => {
     const { page } = e2e;
     const form = page.getByRole('form', { name: 'Qdrant search test' });

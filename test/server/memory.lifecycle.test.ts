@@ -246,6 +246,19 @@ describe('importing memories', () => {
     expect(keysOf(await list({ apiKeyId: 'life-imp-3' }))).toEqual(['good-0', 'good-8']);
   });
 
+  it('says how many rows one call takes, and refuses a call of one more', async () => {
+    const { importRowLimit } = await app.ok<{ importRowLimit: number }>('{ importRowLimit }');
+    const rows = Array.from({ length: importRowLimit + 1 }, (_, i) => ({ apiKeyId: 'life-imp-limit', key: `k${i}`, content: 'row' }));
+    const res = await app.gql(IMPORT_MEMORIES, { memories: rows });
+    expect(res.errors).toEqual([
+      expect.objectContaining({
+        message: `import at most ${importRowLimit} rows per call; split the file`,
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
+    expect(await countOf('life-imp-limit')).toBe(0);
+  });
+
   it('lets a token bound to one API key import only into that key', async () => {
     const token = await app.mintToken({ apiKeyId: 'life-imp-4' });
     const report = await importRows(

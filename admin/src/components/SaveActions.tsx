@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { GraphQLRequestError } from '../lib/fetcher';
 import type { DraftForm } from '../lib/useDraftForm';
 import { ErrorNote } from './ErrorNote';
+import { FormError } from './FormError';
 
 /**
  * The foot of every settings form: why a save failed, the submit button, extra buttons, "Saved", and whether edits
@@ -18,23 +18,9 @@ export function SaveActions<T extends object>(props: {
   children?: ReactNode;
 }) {
   const { save, form } = props;
-  const inputError = save.error instanceof GraphQLRequestError && save.error.code === 'BAD_USER_INPUT';
   return (
     <>
-      {form && inputError ? (
-        <div role="alert" className="error">
-          {form.formProblems.length === 0 ? (
-            'Not saved: see the fields marked above.'
-          ) : (
-            <>
-              Not saved: {form.formProblems.join('; ')}
-              <span className="code"> BAD_USER_INPUT</span>
-            </>
-          )}
-        </div>
-      ) : (
-        <ErrorNote error={save.error} prefix="Not saved" />
-      )}
+      {form ? <FormError error={save.error} form={form} prefix="Not saved" /> : <ErrorNote error={save.error} prefix="Not saved" />}
       <div className="actions">
         <button type="submit" className="primary" disabled={props.disabled || save.isPending}>
           {save.isPending ? 'Saving…' : props.label}

@@ -6,7 +6,10 @@ export function formatInt(n: number): string {
   return integer.format(n);
 }
 
-/** Scores of different tiers live on different scales (RRF ≈ 0.03, BM25 ≈ 5, cosine 0–1): keep 3 significant digits. */
+/**
+ * Scores live on different scales (BM25 ≈ 5, cosine 0–1, the fused score 0–1 and near 0 for a hit one tier barely
+ * ranks): keep 3 significant digits.
+ */
 export function formatScore(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';
   if (n === 0) return '0';

@@ -159,7 +159,8 @@ export function RerankSettings() {
     <form className="card" onSubmit={form.submit} aria-labelledby="rerank-title" noValidate>
       <h2 id="rerank-title">Rerank</h2>
       <p className="muted">
-        A Cohere/Jina-style rerank model reorders the top 50 candidates after search. If it fails or times out, the fused order is kept.
+        A Cohere/Jina-style rerank model reorders the best-ranked candidates after search. If it fails or times out, the fused order is
+        kept.
       </p>
       <label className="switch">
         <input type="checkbox" checked={draft.rerankEnabled} onChange={(e) => edit({ rerankEnabled: e.target.checked })} />

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { ApiKeyInput } from '../components/ApiKeyInput';
+import { useId, useState } from 'react';
 import { Card } from '../components/Card';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
+import { FormError } from '../components/FormError';
 import { formatInt, formatScore } from '../components/format';
 import { KeyField, useWriteOnlyKey } from '../components/KeyState';
 import { SaveActions } from '../components/SaveActions';
@@ -225,44 +225,50 @@ function ConnectionForm({ settings }: { settings: Settings }) {
   );
 }
 
+interface SearchDraft {
+  query: string;
+  apiKeyId: string;
+  topK: string;
+}
+
+const NEW_SEARCH: SearchDraft = { query: '', apiKeyId: '', topK: '10' };
+
 /** Searches Qdrant alone for one API key, with the current embedding model: what does it hold? */
 function SearchTest({ configured }: { configured: boolean }) {
-  const [query, setQuery] = useState('');
-  const [apiKeyId, setApiKeyId] = useState('');
-  const [topK, setTopK] = useState('10');
   const search = useQdrantSearchTestMutation();
-  // topK's range is the server's to judge; its message shows below.
-  const valid = query.trim() !== '' && apiKeyId.trim() !== '' && numberProblem('Top K', topK, { required: true }) === undefined;
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!valid) return;
-    search.mutate({ query: query.trim(), apiKeyId: apiKeyId.trim(), topK: numberOf(topK) });
-  }
+  // topK's range is the server's to judge; its message shows beside the field.
+  const form = useDraftForm<SearchDraft>({
+    source: NEW_SEARCH,
+    error: search.error,
+    check: (d) => ({
+      query: d.query.trim() === '' ? 'Type what to search for.' : undefined,
+      apiKeyId: d.apiKeyId.trim() === '' ? 'Enter the API key to search within.' : undefined,
+      topK: numberProblem('Top K', d.topK, { required: true }),
+    }),
+    onSubmit: (d) => search.mutate({ query: d.query.trim(), apiKeyId: d.apiKeyId.trim(), topK: numberOf(d.topK) }),
+  });
 
   const result = search.data?.qdrantSearchTest;
   return (
-    <form className="qdrant-tool" onSubmit={submit} aria-label="Qdrant search test" noValidate>
+    <form className="qdrant-tool" onSubmit={form.submit} aria-label="Qdrant search test" noValidate>
       <h3>Search test</h3>
       <p className="muted small-note">Embeds the query with the current model and searches Qdrant alone, within one API key.</p>
       <div className="qdrant-search-fields">
-        <label className="field qdrant-query">
-          <span>Query</span>
-          <input value={query} onChange={(e) => setQuery(e.target.value)} placeholder="what does the user like?" autoComplete="off" />
-        </label>
-        <label className="field">
-          <span>API key ID</span>
-          <ApiKeyInput value={apiKeyId} onChange={(e) => setApiKeyId(e.target.value)} placeholder="acme" />
-        </label>
-        <label className="field qdrant-topk">
-          <span>Top K</span>
-          <input inputMode="numeric" value={topK} onChange={(e) => setTopK(e.target.value)} />
-        </label>
-        <button type="submit" className="primary" disabled={!configured || !valid || search.isPending}>
+        <DraftField
+          form={form}
+          name="query"
+          label="Query"
+          className="qdrant-query"
+          placeholder="what does the user like?"
+          autoComplete="off"
+        />
+        <DraftField form={form} name="apiKeyId" label="API key ID" apiKey placeholder="acme" />
+        <DraftField form={form} name="topK" label="Top K" className="qdrant-topk" inputMode="numeric" />
+        <button type="submit" className="primary" disabled={!configured || search.isPending}>
           {search.isPending ? 'Searching…' : 'Search'}
         </button>
       </div>
-      <ErrorNote error={search.error} prefix="Search failed" />
+      <FormError error={search.error} form={form} prefix="Search failed" />
       {result && (
         <section className="qdrant-hits" aria-label="Search test hits">
           <p className="muted small-note">

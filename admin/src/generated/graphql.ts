@@ -476,6 +476,11 @@ export type DeleteMemoryMutationVariables = Exact<{
 
 export type DeleteMemoryMutation = { deleteMemory: { id: string, key: string } };
 
+export type ImportRowLimitQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ImportRowLimitQuery = { importRowLimit: number };
+
 export type ImportMemoriesMutationVariables = Exact<{
   memories: Array<MemoryInput> | MemoryInput;
   dryRun?: boolean | null | undefined;
@@ -1793,6 +1798,33 @@ export const useDeleteMemoryMutation = <
 
 
 useDeleteMemoryMutation.fetcher = (variables: DeleteMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteMemoryMutation, DeleteMemoryMutationVariables>(DeleteMemoryDocument, variables, options);
+
+export const ImportRowLimitDocument = new TypedDocumentString(`
+    query ImportRowLimit {
+  importRowLimit
+}
+    `);
+
+export const useImportRowLimitQuery = <
+      TData = ImportRowLimitQuery,
+      TError = unknown
+    >(
+      variables?: ImportRowLimitQueryVariables,
+      options?: Omit<UseQueryOptions<ImportRowLimitQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<ImportRowLimitQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<ImportRowLimitQuery, TError, TData>(
+      {
+    queryKey: variables === undefined ? ['ImportRowLimit'] : ['ImportRowLimit', variables],
+    queryFn: fetcher<ImportRowLimitQuery, ImportRowLimitQueryVariables>(ImportRowLimitDocument, variables),
+    ...options
+  }
+    )};
+
+useImportRowLimitQuery.getKey = (variables?: ImportRowLimitQueryVariables) => variables === undefined ? ['ImportRowLimit'] : ['ImportRowLimit', variables];
+
+
+useImportRowLimitQuery.fetcher = (variables?: ImportRowLimitQueryVariables, options?: RequestInit['headers']) => fetcher<ImportRowLimitQuery, ImportRowLimitQueryVariables>(ImportRowLimitDocument, variables, options);
 
 export const ImportMemoriesDocument = new TypedDocumentString(`
     mutation ImportMemories($memories: [MemoryInput!]!, $dryRun: Boolean) {

@@ -1,6 +1,9 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { ErrorNote } from '../components/ErrorNote';
+import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { DraftField } from '../components/DraftField';
+import { FieldProblem } from '../components/FieldProblem';
+import { FormError } from '../components/FormError';
 import { type MemoryRowFieldsFragment, type MemoryType, useUpdateMemoryMutation } from '../generated/graphql';
+import { useDraftForm } from '../lib/useDraftForm';
 import { ExpiryField, MetadataField, TypeSelect } from './fields';
 import { fromLocalInput, toLocalInput } from './format';
 import { metadataText, parseMetadata } from './metadata';
@@ -13,6 +16,22 @@ interface Props {
   onDone: (saved: boolean) => void;
 }
 
+interface Draft {
+  content: string;
+  type: MemoryType;
+  key: string;
+  metadata: string;
+  expiresAt: string;
+}
+
+const draftOf = (m: MemoryRowFieldsFragment): Draft => ({
+  content: m.content,
+  type: m.type,
+  key: m.key,
+  metadata: metadataText(m.metadata),
+  expiresAt: toLocalInput(m.expiresAt),
+});
+
 /** A row being edited in place: content, type, key, metadata and expiry. Esc cancels, Ctrl/⌘+Enter saves. */
 export function EditMemoryRow({ memory, columns, onDone }: Props) {
   const invalidate = useInvalidateMemories();
@@ -22,26 +41,29 @@ export function EditMemoryRow({ memory, columns, onDone }: Props) {
       onDone(true);
     },
   });
-  const [content, setContent] = useState(memory.content);
-  const [type, setType] = useState<MemoryType>(memory.type);
-  const [key, setKey] = useState(memory.key);
-  const [metadata, setMetadata] = useState(metadataText(memory.metadata));
-  const [expires, setExpires] = useState(toLocalInput(memory.expiresAt));
+  const form = useDraftForm<Draft>({
+    source: draftOf(memory),
+    error: update.error,
+    onEdit: update.reset,
+    check: (d) => ({
+      content: d.content.trim() === '' ? 'Content must not be empty.' : undefined,
+      key: d.key.trim() === '' ? 'Key must not be empty.' : undefined,
+    }),
+    onSubmit: (d) => {
+      const metadata = parseMetadata(d.metadata);
+      if (!metadata.ok || update.isPending) return;
+      update.mutate({
+        id: memory.id,
+        input: { content: d.content, type: d.type, key: d.key.trim(), metadata: metadata.value, expiresAt: fromLocalInput(d.expiresAt) },
+      });
+    },
+  });
+  const draft = form.draft!;
+  const edit = form.edit;
+  const check = parseMetadata(draft.metadata);
+  const formRef = useRef<HTMLFormElement>(null);
   const contentRef = useRef<HTMLTextAreaElement>(null);
   useEffect(() => contentRef.current?.focus(), []);
-
-  const check = parseMetadata(metadata);
-  const problem = content.trim() === '' ? 'Content must not be empty.' : key.trim() === '' ? 'Key must not be empty.' : null;
-  const canSave = check.ok && problem === null && !update.isPending;
-
-  function save(event?: FormEvent) {
-    event?.preventDefault();
-    if (!canSave || !check.ok) return;
-    update.mutate({
-      id: memory.id,
-      input: { content, type, key: key.trim(), metadata: check.value, expiresAt: fromLocalInput(expires) },
-    });
-  }
 
   function onKeyDown(event: KeyboardEvent) {
     if (event.key === 'Escape') {
@@ -53,42 +75,56 @@ export function EditMemoryRow({ memory, columns, onDone }: Props) {
   function onContentKeyDown(event: KeyboardEvent) {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      save();
+      formRef.current?.requestSubmit();
     }
   }
 
   return (
     <tr className="mem-editing">
       <td colSpan={columns}>
-        <form className="mem-edit" aria-label={`Edit memory ${memory.key}`} onSubmit={save} onKeyDown={onKeyDown}>
+        <form
+          ref={formRef}
+          className="mem-edit"
+          aria-label={`Edit memory ${memory.key}`}
+          onSubmit={form.submit}
+          onKeyDown={onKeyDown}
+          noValidate
+        >
           <div className="mem-edit-grid">
             <label className="field mem-edit-content">
               <span>Content</span>
               <textarea
                 ref={contentRef}
-                value={content}
+                value={draft.content}
                 rows={4}
-                onChange={(e) => setContent(e.target.value)}
+                onChange={(e) => edit({ content: e.target.value })}
                 onKeyDown={onContentKeyDown}
-                aria-invalid={content.trim() === ''}
+                {...form.field('content')}
               />
+              <FieldProblem form={form} name="content" />
             </label>
             <div className="mem-edit-side">
-              <label className="field">
-                <span>Key</span>
-                <input value={key} onChange={(e) => setKey(e.target.value)} spellCheck={false} aria-invalid={key.trim() === ''} />
-              </label>
-              <TypeSelect value={type} onChange={setType} />
-              <ExpiryField value={expires} onChange={setExpires} />
+              <DraftField form={form} name="key" label="Key" spellCheck={false} />
+              <TypeSelect value={draft.type} onChange={(type) => edit({ type })} />
+              <ExpiryField
+                value={draft.expiresAt}
+                onChange={(expiresAt) => edit({ expiresAt })}
+                serverProblem={form.problem('expiresAt')}
+              />
             </div>
             <div className="mem-edit-meta">
-              <MetadataField value={metadata} onChange={setMetadata} check={check} rows={4} />
+              <MetadataField
+                value={draft.metadata}
+                onChange={(metadata) => edit({ metadata })}
+                check={check}
+                serverProblem={form.problem('metadata')}
+                rows={4}
+              />
             </div>
           </div>
-          {problem && <p className="error">{problem}</p>}
-          <ErrorNote error={update.error} prefix="Not saved" />
+          <FormError error={update.error} form={form} prefix="Not saved" />
           <div className="actions">
-            <button type="submit" className="primary" disabled={!canSave}>
+            <button type="submit" className="primary" disabled={!check.ok || update.isPending}>
               {update.isPending ? 'Saving…' : 'Save changes'}
             </button>
             <button type="button" onClick={() => onDone(false)}>

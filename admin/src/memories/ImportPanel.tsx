@@ -1,9 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
-import { useImportMemoriesMutation } from '../generated/graphql';
+import { useImportMemoriesMutation, useImportRowLimitQuery } from '../generated/graphql';
 import { formatDate, formatNumber, plural } from './format';
 import { ImportReport, type ImportSummary } from './ImportReport';
-import { batches, IMPORT_BATCH_ROWS, type ParsedImport, parseImportFile } from './importFile';
+import { batches, type ParsedImport, parseImportFile } from './importFile';
 import { useInvalidateMemories } from './useInvalidateMemories';
 
 interface Props {
@@ -17,12 +18,15 @@ type Check = { state: 'checking' } | { state: 'checked'; report: ImportSummary }
 
 /**
  * Reads a JSON file (the export's format) and checks it with a dry run, which warns before anything is stored about
- * rows that retention or expiry would hide (and the purge delete); then upserts it in batches of at most 10,000 rows
- * (the server's limit per call) and reports imported, updated and rejected rows with reasons. Rows whose fields have
- * the wrong JSON types are rejected here: GraphQL would refuse their whole batch.
+ * rows that retention or expiry would hide (and the purge delete); then upserts it in batches of as many rows as the
+ * server takes per call (importRowLimit) and reports imported, updated and rejected rows with reasons. Rows whose
+ * fields have the wrong JSON types are rejected here: GraphQL would refuse their whole batch.
  */
 export function ImportPanel({ id, onClose }: Props) {
   const invalidate = useInvalidateMemories();
+  const queryClient = useQueryClient();
+  // The limit does not change while the server runs.
+  const rowLimit = useImportRowLimitQuery(undefined, { staleTime: Number.POSITIVE_INFINITY });
   const importBatch = useImportMemoriesMutation();
   const [file, setFile] = useState<{ name: string; parsed: ParsedImport } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -59,11 +63,15 @@ export function ImportPanel({ id, onClose }: Props) {
   /** Sends the rows batch by batch; a dry run stores nothing and answers what the import would do. */
   async function importInBatches({ rows, rejected }: ParsedImport, dryRun: boolean, onBatch?: (batch: number, of: number) => void) {
     const report: ImportSummary = { imported: 0, updated: 0, rejected: [...rejected], outsideRetention: 0, expired: 0, nextPurgeAt: null };
-    const parts = batches(rows, IMPORT_BATCH_ROWS);
     let error: unknown = null;
-    for (const [i, part] of parts.entries()) {
-      onBatch?.(i + 1, parts.length);
-      try {
+    try {
+      const { importRowLimit } = await queryClient.ensureQueryData({
+        queryKey: useImportRowLimitQuery.getKey(),
+        queryFn: useImportRowLimitQuery.fetcher(),
+      });
+      const parts = batches(rows, importRowLimit);
+      for (const [i, part] of parts.entries()) {
+        onBatch?.(i + 1, parts.length);
         const { importMemories: r } = await importBatch.mutateAsync({ memories: part.map((row) => row.input), dryRun });
         report.imported += r.imported;
         report.updated += r.updated;
@@ -72,10 +80,9 @@ export function ImportPanel({ id, onClose }: Props) {
         if (r.nextPurgeAt && (!report.nextPurgeAt || r.nextPurgeAt < report.nextPurgeAt)) report.nextPurgeAt = r.nextPurgeAt;
         // The server numbers rows within the batch; the report numbers them within the file.
         for (const rej of r.rejected) report.rejected.push({ ...rej, index: part[rej.index]?.index ?? rej.index });
-      } catch (e) {
-        error = e;
-        break;
       }
+    } catch (e) {
+      error = e;
     }
     report.rejected.sort((a, b) => a.index - b.index);
     return { report, error };
@@ -100,7 +107,8 @@ export function ImportPanel({ id, onClose }: Props) {
       </div>
       <p className="muted">
         A file from <strong>Export JSON</strong>, or a JSON array of memories. Rows are upserted by API key and key,{' '}
-        {formatNumber(IMPORT_BATCH_ROWS)} per request; a bad row is reported and never stops the others.
+        {rowLimit.data ? `${formatNumber(rowLimit.data.importRowLimit)} per request` : 'in batches'}; a bad row is reported and never stops
+        the others.
       </p>
       <div className="row">
         <label className="field">

@@ -49,13 +49,34 @@ export function MetadataField({
 }
 
 /** Local date and time; empty means the memory never expires. */
-export function ExpiryField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+export function ExpiryField({
+  value,
+  onChange,
+  serverProblem = null,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  /** What the server said was wrong with the expiry (e.g. before 1970). */
+  serverProblem?: string | null;
+}) {
+  const problemId = useId();
   return (
     <div className="mem-field-block">
       <label className="field">
         <span>Expires at</span>
-        <input type="datetime-local" value={value} onChange={(e) => onChange(e.target.value)} />
+        <input
+          type="datetime-local"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={serverProblem !== null}
+          aria-describedby={serverProblem === null ? undefined : problemId}
+        />
       </label>
+      {serverProblem !== null && (
+        <p id={problemId} className="error mem-field-error">
+          {serverProblem}
+        </p>
+      )}
       <p className="mem-field-hint muted">
         {value ? (
           <button type="button" className="mem-linkish" onClick={() => onChange('')}>

@@ -1,9 +1,6 @@
 import type { ImportMemoriesMutation, MemoryInput } from '../generated/graphql';
 import { isMemoryType, MEMORY_TYPES } from './types';
 
-/** The server takes at most this many rows per importMemories call. */
-export const IMPORT_BATCH_ROWS = 10_000;
-
 export type Rejection = ImportMemoriesMutation['importMemories']['rejected'][number];
 
 export interface ParsedImport {
@@ -14,6 +11,11 @@ export interface ParsedImport {
   total: number;
 }
 
+/**
+ * The server's DateTime form, checked here because GraphQL refuses a whole batch for one row's bad date, in a message
+ * that names no row. What the server checks of a valid row (empty content, lengths, dates out of its range) comes back
+ * as that row's rejection in its report, so only the GraphQL types are checked here.
+ */
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -82,7 +84,7 @@ function isIsoDate(v: unknown): boolean {
   return d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
-export function batches<T>(items: readonly T[], size = IMPORT_BATCH_ROWS): T[][] {
+export function batches<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;

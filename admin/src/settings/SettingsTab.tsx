@@ -125,7 +125,7 @@ export function SettingsTab() {
           <DraftField
             form={form}
             name="fusionVectorShare"
-            label="Hybrid vector share (0 to 1)"
+            label="Hybrid vector share"
             inputMode="decimal"
             placeholder="calibrated per query"
           />
