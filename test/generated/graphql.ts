@@ -3,6 +3,14 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type ChatRequestShape =
+  /** Anthropic messages: { system, messages }. */
+  | 'ANTHROPIC'
+  /** OpenAI chat completions: { messages }. */
+  | 'CHAT_MESSAGES'
+  /** OpenAI Responses API: { input, instructions }. */
+  | 'RESPONSES_INPUT';
+
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
@@ -50,6 +58,19 @@ export type FactCategory =
 export type FactPolarity =
   | 'NEGATIVE'
   | 'POSITIVE';
+
+export type InjectMemoryInput = {
+  /** The request opted out of memory: nothing is retrieved or injected. */
+  noMemory?: boolean | null | undefined;
+  /** Provider or model id, e.g. "openai/gpt-4o" or "o1-mini". */
+  provider: string;
+  /** The chat request as the gateway would forward it. */
+  request: Record<string, unknown>;
+  /** query defaults to the last user message. */
+  retrieval: RetrieveInput;
+  /** The request format, when known; detected otherwise. */
+  shape?: ChatRequestShape | null | undefined;
+};
 
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
@@ -368,6 +389,68 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type ExtractFactsInjectMutationVariables = Exact<{
+  input: InjectMemoryInput;
+}>;
+
+
+export type ExtractFactsInjectMutation = { injectMemory: { request: Record<string, unknown>, injected: boolean, retrieval: { skipped: RetrievalSkip | null, items: Array<{ content: string }> } | null } };
+
+export type MemoryByweekStatsQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  search?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type MemoryByweekStatsQuery = { memories: { stats: { totalEntries: number, byWeek: Array<{ weekStart: string, count: number }> } } };
+
+export type MemoryListStatsQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type MemoryListStatsQuery = { memories: { stats: { totalEntries: number, tokensUsed: number, hitRate: number | null, retrievals: number, byType: Array<{ type: MemoryType, count: number }> } } };
+
+export type MemoryListExportQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  search?: string | null | undefined;
+  sessionId?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type MemoryListExportQuery = { exportMemories: Array<{ key: string, content: string, type: MemoryType }> };
+
+export type MemoryListSearchWordsQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type MemoryListSearchWordsQuery = { memories: { searchWords: Array<string> } };
+
+export type MemoryListHiddenByRetentionQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type MemoryListHiddenByRetentionQuery = { memories: { totalCount: number, stats: { totalEntries: number, hiddenByRetention: number, retentionDays: number } } };
+
+export type MemoryListApiKeysQueryVariables = Exact<{
+  contains?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MemoryListApiKeysQuery = { apiKeys: { totalCount: number, limit: number, offset: number, items: Array<{ apiKeyId: string, memories: number }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1084,3 +1167,104 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
+export const ExtractFactsInjectDocument = new TypedDocumentString(`
+    mutation ExtractFactsInject($input: InjectMemoryInput!) {
+  injectMemory(input: $input) {
+    request
+    injected
+    retrieval {
+      skipped
+      items {
+        content
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExtractFactsInjectMutation, ExtractFactsInjectMutationVariables>;
+export const MemoryByweekStatsDocument = new TypedDocumentString(`
+    query MemoryByweekStats($apiKeyId: String, $type: MemoryType, $search: String, $includeExpired: Boolean) {
+  memories(
+    apiKeyId: $apiKeyId
+    type: $type
+    search: $search
+    includeExpired: $includeExpired
+    limit: 1
+  ) {
+    stats {
+      totalEntries
+      byWeek {
+        weekStart
+        count
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryByweekStatsQuery, MemoryByweekStatsQueryVariables>;
+export const MemoryListStatsDocument = new TypedDocumentString(`
+    query MemoryListStats($apiKeyId: String, $type: MemoryType, $includeExpired: Boolean) {
+  memories(
+    apiKeyId: $apiKeyId
+    type: $type
+    includeExpired: $includeExpired
+    limit: 1
+  ) {
+    stats {
+      totalEntries
+      tokensUsed
+      hitRate
+      retrievals
+      byType {
+        type
+        count
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListStatsQuery, MemoryListStatsQueryVariables>;
+export const MemoryListExportDocument = new TypedDocumentString(`
+    query MemoryListExport($apiKeyId: String, $type: MemoryType, $search: String, $sessionId: String, $includeExpired: Boolean) {
+  exportMemories(
+    apiKeyId: $apiKeyId
+    type: $type
+    search: $search
+    sessionId: $sessionId
+    includeExpired: $includeExpired
+  ) {
+    key
+    content
+    type
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListExportQuery, MemoryListExportQueryVariables>;
+export const MemoryListSearchWordsDocument = new TypedDocumentString(`
+    query MemoryListSearchWords($apiKeyId: String, $search: String) {
+  memories(apiKeyId: $apiKeyId, search: $search, limit: 1) {
+    searchWords
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListSearchWordsQuery, MemoryListSearchWordsQueryVariables>;
+export const MemoryListHiddenByRetentionDocument = new TypedDocumentString(`
+    query MemoryListHiddenByRetention($apiKeyId: String, $includeExpired: Boolean) {
+  memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) {
+    totalCount
+    stats {
+      totalEntries
+      hiddenByRetention
+      retentionDays
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListHiddenByRetentionQuery, MemoryListHiddenByRetentionQueryVariables>;
+export const MemoryListApiKeysDocument = new TypedDocumentString(`
+    query MemoryListApiKeys($contains: String, $limit: Int, $offset: Int) {
+  apiKeys(contains: $contains, limit: $limit, offset: $offset) {
+    totalCount
+    limit
+    offset
+    items {
+      apiKeyId
+      memories
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListApiKeysQuery, MemoryListApiKeysQueryVariables>;
