@@ -72,6 +72,10 @@ export type InjectMemoryInput = {
   shape?: ChatRequestShape | null | undefined;
 };
 
+export type InjectionRole =
+  | 'SYSTEM'
+  | 'USER';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -396,6 +400,13 @@ export type ExtractFactsInjectMutationVariables = Exact<{
 
 
 export type ExtractFactsInjectMutation = { injectMemory: { request: Record<string, unknown>, injected: boolean, retrieval: { skipped: RetrievalSkip | null, items: Array<{ content: string }> } | null } };
+
+export type InjectRequestMutationVariables = Exact<{
+  input: InjectMemoryInput;
+}>;
+
+
+export type InjectRequestMutation = { injectMemory: { request: Record<string, unknown>, injected: boolean, role: InjectionRole | null, shape: ChatRequestShape | null, optedOut: boolean, retrieval: { tokensUsed: number, maxTokens: number, block: string | null, items: Array<{ content: string, truncated: boolean, memory: { id: string, content: string, accessCount: number } }> } | null } };
 
 export type MemoryByweekStatsQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -1181,6 +1192,31 @@ export const ExtractFactsInjectDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ExtractFactsInjectMutation, ExtractFactsInjectMutationVariables>;
+export const InjectRequestDocument = new TypedDocumentString(`
+    mutation InjectRequest($input: InjectMemoryInput!) {
+  injectMemory(input: $input) {
+    request
+    injected
+    role
+    shape
+    optedOut
+    retrieval {
+      tokensUsed
+      maxTokens
+      block
+      items {
+        memory {
+          id
+          content
+          accessCount
+        }
+        content
+        truncated
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InjectRequestMutation, InjectRequestMutationVariables>;
 export const MemoryByweekStatsDocument = new TypedDocumentString(`
     query MemoryByweekStats($apiKeyId: String, $type: MemoryType, $search: String, $includeExpired: Boolean) {
   memories(
