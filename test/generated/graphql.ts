@@ -152,6 +152,28 @@ export type MessageRole =
   | 'ASSISTANT'
   | 'USER';
 
+export type ModelKind =
+  | 'EMBEDDING'
+  | 'RERANK';
+
+export type ModelProviderInput = {
+  /** Write-only. Omit to keep the stored key; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  /** API root as in OpenAI SDKs, e.g. https://api.openai.com/v1. */
+  baseUrl: string;
+  id: string;
+  /** The endpoint needs no API key (a local server). Omit to keep the stored mark. */
+  keyless?: boolean | null | undefined;
+  models: Array<ProviderModelInput>;
+};
+
+export type ProviderModelInput = {
+  dimension?: number | null | undefined;
+  kind: ModelKind;
+  maxInputTokens?: number | null | undefined;
+  name: string;
+};
+
 export type ReindexStatus =
   | 'CANCELLED'
   | 'COMPLETED'
@@ -462,6 +484,25 @@ export type MemoryListApiKeysQueryVariables = Exact<{
 
 
 export type MemoryListApiKeysQuery = { apiKeys: { totalCount: number, limit: number, offset: number, items: Array<{ apiKeyId: string, memories: number }> } };
+
+export type ReindexCancelMutationVariables = Exact<{
+  jobId: string | number;
+}>;
+
+
+export type ReindexCancelMutation = { cancelReindex: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type ReindexEngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ReindexEngineStatusQuery = { engineStatus: { embedding: { source: string | null, model: string | null, dimension: number | null, state: string }, vectorStore: { rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null } } };
+
+export type ReindexUpsertModelProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type ReindexUpsertModelProviderMutation = { upsertModelProvider: { id: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1304,3 +1345,51 @@ export const MemoryListApiKeysDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MemoryListApiKeysQuery, MemoryListApiKeysQueryVariables>;
+export const ReindexCancelDocument = new TypedDocumentString(`
+    mutation ReindexCancel($jobId: ID!) {
+  cancelReindex(jobId: $jobId) {
+    ...TestReindexJob
+  }
+}
+    fragment TestReindexJob on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  rate
+  etaSeconds
+  error
+  startedAt
+  updatedAt
+  finishedAt
+}`) as unknown as TypedDocumentString<ReindexCancelMutation, ReindexCancelMutationVariables>;
+export const ReindexEngineStatusDocument = new TypedDocumentString(`
+    query ReindexEngineStatus {
+  engineStatus {
+    embedding {
+      source
+      model
+      dimension
+      state
+    }
+    vectorStore {
+      rows
+      pendingReindex
+      signature
+      signatureMatches
+      dimension
+      quantization
+      lastResetAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ReindexEngineStatusQuery, ReindexEngineStatusQueryVariables>;
+export const ReindexUpsertModelProviderDocument = new TypedDocumentString(`
+    mutation ReindexUpsertModelProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ReindexUpsertModelProviderMutation, ReindexUpsertModelProviderMutationVariables>;
