@@ -59,6 +59,16 @@ export type FactPolarity =
   | 'NEGATIVE'
   | 'POSITIVE';
 
+export type HealthCheckName =
+  /** A write to a scratch table, committed and then deleted. */
+  | 'COMMIT'
+  | 'CREATE'
+  | 'DELETE'
+  /** Free space on the disk of the database. */
+  | 'DISK'
+  | 'READ'
+  | 'SEARCH';
+
 export type InjectMemoryInput = {
   /** The request opted out of memory: nothing is retrieved or injected. */
   noMemory?: boolean | null | undefined;
@@ -237,6 +247,11 @@ export type VectorStore =
   | 'AUTO'
   | 'QDRANT'
   | 'SQLITE_VEC';
+
+export type FaultsFullDiskHealthQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type FaultsFullDiskHealthQuery = { memoryHealth: { ok: boolean, error: string | null, errorCode: string | null, checks: Array<{ name: HealthCheckName, ok: boolean }> } };
 
 export type TestMemoryFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus };
 
@@ -678,6 +693,19 @@ export const TestSummaryFragmentDoc = new TypedDocumentString(`
   pendingReindex
   status
 }`, {"fragmentName":"TestSummary"}) as unknown as TypedDocumentString<TestSummaryFragment, unknown>;
+export const FaultsFullDiskHealthDocument = new TypedDocumentString(`
+    query FaultsFullDiskHealth {
+  memoryHealth {
+    ok
+    error
+    errorCode
+    checks {
+      name
+      ok
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FaultsFullDiskHealthQuery, FaultsFullDiskHealthQueryVariables>;
 export const CreateMemoryDocument = new TypedDocumentString(`
     mutation CreateMemory($input: MemoryInput!) {
   createMemory(input: $input) {
