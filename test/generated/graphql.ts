@@ -431,6 +431,11 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
 
+export type PackagingInstallEnableMemoryMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PackagingInstallEnableMemoryMutation = { updateMemorySettings: { enabled: boolean } };
+
 export type ExtractFactsInjectMutationVariables = Exact<{
   input: InjectMemoryInput;
 }>;
@@ -1247,6 +1252,13 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
+export const PackagingInstallEnableMemoryDocument = new TypedDocumentString(`
+    mutation PackagingInstallEnableMemory {
+  updateMemorySettings(input: {enabled: true}) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<PackagingInstallEnableMemoryMutation, PackagingInstallEnableMemoryMutationVariables>;
 export const ExtractFactsInjectDocument = new TypedDocumentString(`
     mutation ExtractFactsInject($input: InjectMemoryInput!) {
   injectMemory(input: $input) {
