@@ -3,11 +3,9 @@ import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { FaultsFullDiskHealthDocument as HEALTH } from '../generated/graphql.ts';
+import { CREATE_MEMORY, EXTRACT_FACTS, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
-
-const HEALTH = '{ memoryHealth { ok error errorCode checks { name ok } } }';
-const EXTRACT = 'mutation($input: ExtractFactsInput!) { extractFacts(input: $input) { error facts { content } } }';
 
 /** A 4 MiB tmpfs of its own: a disk that fills up in a second. Mounting needs root on Linux; elsewhere this is skipped. */
 const disk = mkdtempSync(path.join(tmpdir(), 'mnemo-full-'));
@@ -63,7 +61,7 @@ describe.skipIf(!mounted)('a full disk', () => {
   });
 
   it('says in extractFacts why the facts were not stored', async () => {
-    const { extractFacts } = await app.ok(EXTRACT, { input: { apiKeyId: 'full', role: 'USER', text: 'I prefer green tea.' } });
+    const { extractFacts } = await app.ok(EXTRACT_FACTS, { input: { apiKeyId: 'full', role: 'USER', text: 'I prefer green tea.' } });
     expect(extractFacts.error).toContain('its disk is full');
   });
 
@@ -71,7 +69,7 @@ describe.skipIf(!mounted)('a full disk', () => {
     const { memoryHealth } = await app.ok(HEALTH);
     expect(memoryHealth).toMatchObject({ ok: false, errorCode: 'STORAGE_FULL' });
     expect(memoryHealth.error).toMatch(/disk/);
-    expect(memoryHealth.checks.some((c: { name: string; ok: boolean }) => ['COMMIT', 'DISK'].includes(c.name) && !c.ok)).toBe(true);
+    expect(memoryHealth.checks.some((c) => ['COMMIT', 'DISK'].includes(c.name) && !c.ok)).toBe(true);
   });
 
   it('once space is freed: healthy, writes land, and every memory acknowledged before is there', async () => {

@@ -103,6 +103,10 @@ export type InjectMemoryInput = {
   shape?: ChatRequestShape | null | undefined;
 };
 
+export type InjectionRole =
+  | 'SYSTEM'
+  | 'USER';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -301,6 +305,11 @@ export type VectorStore =
   | 'QDRANT'
   | 'SQLITE_VEC';
 
+export type FaultsFullDiskHealthQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type FaultsFullDiskHealthQuery = { memoryHealth: { ok: boolean, error: string | null, errorCode: string | null, checks: Array<{ name: HealthCheckName, ok: boolean }> } };
+
 export type TestMemoryFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus };
 
 export type TestSettingsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean };
@@ -486,6 +495,11 @@ export type VectorStoreConnectQdrantMutationVariables = Exact<{
 
 export type VectorStoreConnectQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
 
+export type PackagingInstallEnableMemoryMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PackagingInstallEnableMemoryMutation = { updateMemorySettings: { enabled: boolean } };
+
 export type AuditLogQueryVariables = Exact<{
   action?: AuditAction | null | undefined;
   actor?: string | null | undefined;
@@ -650,6 +664,13 @@ export type ErasureForgetApiKeyMutationVariables = Exact<{
 
 export type ErasureForgetApiKeyMutation = { forgetApiKey: { memories: number } };
 
+export type ExtractFactsInjectMutationVariables = Exact<{
+  input: InjectMemoryInput;
+}>;
+
+
+export type ExtractFactsInjectMutation = { injectMemory: { request: Record<string, unknown>, injected: boolean, retrieval: { skipped: RetrievalSkip | null, items: Array<{ content: string }> } | null } };
+
 export type ForgetApiKeyMutationVariables = Exact<{
   apiKeyId: string;
 }>;
@@ -676,6 +697,13 @@ export type HealthEngineStoreQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type HealthEngineStoreQuery = { engineStatus: { store: { kind: StoreKind, available: boolean, error: string | null, file: string | null, host: string | null, port: number | null, database: string | null, version: string | null } } };
+
+export type InjectRequestMutationVariables = Exact<{
+  input: InjectMemoryInput;
+}>;
+
+
+export type InjectRequestMutation = { injectMemory: { request: Record<string, unknown>, injected: boolean, role: InjectionRole | null, shape: ChatRequestShape | null, optedOut: boolean, retrieval: { tokensUsed: number, maxTokens: number, block: string | null, items: Array<{ content: string, truncated: boolean, memory: { id: string, content: string, accessCount: number } }> } | null } };
 
 export type LogsRecallQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -707,6 +735,61 @@ export type MemoryBadinputExportSinceQueryVariables = Exact<{
 
 
 export type MemoryBadinputExportSinceQuery = { exportMemories: Array<{ id: string }> };
+
+export type MemoryByweekStatsQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  search?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type MemoryByweekStatsQuery = { memories: { stats: { totalEntries: number, byWeek: Array<{ weekStart: string, count: number }> } } };
+
+export type MemoryListStatsQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type MemoryListStatsQuery = { memories: { stats: { totalEntries: number, tokensUsed: number, hitRate: number | null, retrievals: number, byType: Array<{ type: MemoryType, count: number }> } } };
+
+export type MemoryListExportQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  type?: MemoryType | null | undefined;
+  search?: string | null | undefined;
+  sessionId?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type MemoryListExportQuery = { exportMemories: Array<{ key: string, content: string, type: MemoryType }> };
+
+export type MemoryListSearchWordsQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type MemoryListSearchWordsQuery = { memories: { searchWords: Array<string> } };
+
+export type MemoryListHiddenByRetentionQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+  includeExpired?: boolean | null | undefined;
+}>;
+
+
+export type MemoryListHiddenByRetentionQuery = { memories: { totalCount: number, stats: { totalEntries: number, hiddenByRetention: number, retentionDays: number } } };
+
+export type MemoryListApiKeysQueryVariables = Exact<{
+  contains?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MemoryListApiKeysQuery = { apiKeys: { totalCount: number, limit: number, offset: number, items: Array<{ apiKeyId: string, memories: number }> } };
 
 export type MetricsAliasedRootFieldsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -787,6 +870,25 @@ export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
 
 
 export type QdrantCleanupMutation = { qdrantCleanup: number };
+
+export type ReindexCancelMutationVariables = Exact<{
+  jobId: string | number;
+}>;
+
+
+export type ReindexCancelMutation = { cancelReindex: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
+
+export type ReindexEngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ReindexEngineStatusQuery = { engineStatus: { embedding: { source: string | null, model: string | null, dimension: number | null, state: string }, vectorStore: { rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null } } };
+
+export type ReindexUpsertModelProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type ReindexUpsertModelProviderMutation = { upsertModelProvider: { id: string } };
 
 export type ReplicasEnableQdrantMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -1097,6 +1199,19 @@ export const SummarizeMemoryFragmentDoc = new TypedDocumentString(`
   pendingReindex
   status
 }`, {"fragmentName":"SummarizeMemory"}) as unknown as TypedDocumentString<SummarizeMemoryFragment, unknown>;
+export const FaultsFullDiskHealthDocument = new TypedDocumentString(`
+    query FaultsFullDiskHealth {
+  memoryHealth {
+    ok
+    error
+    errorCode
+    checks {
+      name
+      ok
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FaultsFullDiskHealthQuery, FaultsFullDiskHealthQueryVariables>;
 export const CreateMemoryDocument = new TypedDocumentString(`
     mutation CreateMemory($input: MemoryInput!) {
   createMemory(input: $input) {
@@ -1645,6 +1760,13 @@ export const VectorStoreConnectQdrantDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<VectorStoreConnectQdrantMutation, VectorStoreConnectQdrantMutationVariables>;
+export const PackagingInstallEnableMemoryDocument = new TypedDocumentString(`
+    mutation PackagingInstallEnableMemory {
+  updateMemorySettings(input: {enabled: true}) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<PackagingInstallEnableMemoryMutation, PackagingInstallEnableMemoryMutationVariables>;
 export const AuditLogDocument = new TypedDocumentString(`
     query AuditLog($action: AuditAction, $actor: String, $apiKeyId: String, $since: DateTime, $until: DateTime, $limit: Int, $offset: Int) {
   auditLog(
@@ -1965,6 +2087,20 @@ export const ErasureForgetApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ErasureForgetApiKeyMutation, ErasureForgetApiKeyMutationVariables>;
+export const ExtractFactsInjectDocument = new TypedDocumentString(`
+    mutation ExtractFactsInject($input: InjectMemoryInput!) {
+  injectMemory(input: $input) {
+    request
+    injected
+    retrieval {
+      skipped
+      items {
+        content
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExtractFactsInjectMutation, ExtractFactsInjectMutationVariables>;
 export const ForgetApiKeyDocument = new TypedDocumentString(`
     mutation ForgetApiKey($apiKeyId: String!) {
   forgetApiKey(apiKeyId: $apiKeyId) {
@@ -2027,6 +2163,31 @@ export const HealthEngineStoreDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<HealthEngineStoreQuery, HealthEngineStoreQueryVariables>;
+export const InjectRequestDocument = new TypedDocumentString(`
+    mutation InjectRequest($input: InjectMemoryInput!) {
+  injectMemory(input: $input) {
+    request
+    injected
+    role
+    shape
+    optedOut
+    retrieval {
+      tokensUsed
+      maxTokens
+      block
+      items {
+        memory {
+          id
+          content
+          accessCount
+        }
+        content
+        truncated
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InjectRequestMutation, InjectRequestMutationVariables>;
 export const LogsRecallDocument = new TypedDocumentString(`
     query LogsRecall {
   memories(apiKeyId: "k1") {
@@ -2074,6 +2235,93 @@ export const MemoryBadinputExportSinceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MemoryBadinputExportSinceQuery, MemoryBadinputExportSinceQueryVariables>;
+export const MemoryByweekStatsDocument = new TypedDocumentString(`
+    query MemoryByweekStats($apiKeyId: String, $type: MemoryType, $search: String, $includeExpired: Boolean) {
+  memories(
+    apiKeyId: $apiKeyId
+    type: $type
+    search: $search
+    includeExpired: $includeExpired
+    limit: 1
+  ) {
+    stats {
+      totalEntries
+      byWeek {
+        weekStart
+        count
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryByweekStatsQuery, MemoryByweekStatsQueryVariables>;
+export const MemoryListStatsDocument = new TypedDocumentString(`
+    query MemoryListStats($apiKeyId: String, $type: MemoryType, $includeExpired: Boolean) {
+  memories(
+    apiKeyId: $apiKeyId
+    type: $type
+    includeExpired: $includeExpired
+    limit: 1
+  ) {
+    stats {
+      totalEntries
+      tokensUsed
+      hitRate
+      retrievals
+      byType {
+        type
+        count
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListStatsQuery, MemoryListStatsQueryVariables>;
+export const MemoryListExportDocument = new TypedDocumentString(`
+    query MemoryListExport($apiKeyId: String, $type: MemoryType, $search: String, $sessionId: String, $includeExpired: Boolean) {
+  exportMemories(
+    apiKeyId: $apiKeyId
+    type: $type
+    search: $search
+    sessionId: $sessionId
+    includeExpired: $includeExpired
+  ) {
+    key
+    content
+    type
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListExportQuery, MemoryListExportQueryVariables>;
+export const MemoryListSearchWordsDocument = new TypedDocumentString(`
+    query MemoryListSearchWords($apiKeyId: String, $search: String) {
+  memories(apiKeyId: $apiKeyId, search: $search, limit: 1) {
+    searchWords
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListSearchWordsQuery, MemoryListSearchWordsQueryVariables>;
+export const MemoryListHiddenByRetentionDocument = new TypedDocumentString(`
+    query MemoryListHiddenByRetention($apiKeyId: String, $includeExpired: Boolean) {
+  memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) {
+    totalCount
+    stats {
+      totalEntries
+      hiddenByRetention
+      retentionDays
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListHiddenByRetentionQuery, MemoryListHiddenByRetentionQueryVariables>;
+export const MemoryListApiKeysDocument = new TypedDocumentString(`
+    query MemoryListApiKeys($contains: String, $limit: Int, $offset: Int) {
+  apiKeys(contains: $contains, limit: $limit, offset: $offset) {
+    totalCount
+    limit
+    offset
+    items {
+      apiKeyId
+      memories
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MemoryListApiKeysQuery, MemoryListApiKeysQueryVariables>;
 export const MetricsAliasedRootFieldsDocument = new TypedDocumentString(`
     query MetricsAliasedRootFields {
   a: memory(id: "missing") {
@@ -2238,6 +2486,54 @@ export const QdrantCleanupDocument = new TypedDocumentString(`
   qdrantCleanup
 }
     `) as unknown as TypedDocumentString<QdrantCleanupMutation, QdrantCleanupMutationVariables>;
+export const ReindexCancelDocument = new TypedDocumentString(`
+    mutation ReindexCancel($jobId: ID!) {
+  cancelReindex(jobId: $jobId) {
+    ...TestReindexJob
+  }
+}
+    fragment TestReindexJob on ReindexJob {
+  id
+  status
+  force
+  total
+  processed
+  failed
+  rate
+  etaSeconds
+  error
+  startedAt
+  updatedAt
+  finishedAt
+}`) as unknown as TypedDocumentString<ReindexCancelMutation, ReindexCancelMutationVariables>;
+export const ReindexEngineStatusDocument = new TypedDocumentString(`
+    query ReindexEngineStatus {
+  engineStatus {
+    embedding {
+      source
+      model
+      dimension
+      state
+    }
+    vectorStore {
+      rows
+      pendingReindex
+      signature
+      signatureMatches
+      dimension
+      quantization
+      lastResetAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ReindexEngineStatusQuery, ReindexEngineStatusQueryVariables>;
+export const ReindexUpsertModelProviderDocument = new TypedDocumentString(`
+    mutation ReindexUpsertModelProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ReindexUpsertModelProviderMutation, ReindexUpsertModelProviderMutationVariables>;
 export const ReplicasEnableQdrantDocument = new TypedDocumentString(`
     mutation ReplicasEnableQdrant {
   updateQdrantSettings(input: {enabled: true}) {

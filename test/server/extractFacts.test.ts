@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CREATE_MEMORY, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { type ExtractFactsInput, ExtractFactsInjectDocument as INJECT } from '../generated/graphql.ts';
+import { CREATE_MEMORY, EXTRACT_FACTS, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
-
-const EXTRACT = `mutation Extract($input: ExtractFactsInput!) {
-  extractFacts(input: $input) { error skipped facts { key content type category polarity } memories { id key content metadata } }
-}`;
-const INJECT = `mutation Inject($input: InjectMemoryInput!) { injectMemory(input: $input) { request injected retrieval { skipped items { content } } } }`;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -15,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const extract = (input: Record<string, unknown>) => app.ok(EXTRACT, { input }).then((d) => d.extractFacts);
+const extract = (input: ExtractFactsInput) => app.ok(EXTRACT_FACTS, { input }).then((d) => d.extractFacts);
 const stored = async (apiKeyId: string) => (await app.ok(LIST_MEMORIES, { apiKeyId, limit: 100 })).memories.items;
 
 describe('extractFacts', () => {
@@ -29,9 +25,7 @@ describe('extractFacts', () => {
     expect(r.error).toBeNull();
     expect(r.facts.length).toBeGreaterThanOrEqual(2);
     const memories = await stored('ex-1');
-    expect(memories.map((m: { content: string }) => m.content)).toEqual(
-      expect.arrayContaining(r.facts.map((f: { content: string }) => f.content)),
-    );
+    expect(memories.map((m) => m.content)).toEqual(expect.arrayContaining(r.facts.map((f) => f.content)));
     expect(memories[0]).toMatchObject({ sessionId: null, metadata: { source: 'extraction', sessionId: 'chat-9', role: 'user' } });
     expect(r.skipped).toBeNull();
   });
@@ -39,7 +33,7 @@ describe('extractFacts', () => {
   it('records when each fact was extracted', async () => {
     const before = Date.now();
     const r = await extract({ apiKeyId: 'ex-at', role: 'USER', text: 'I tend to write tests first.' });
-    const extractedAt = Date.parse(r.memories[0].metadata.extractedAt);
+    const extractedAt = Date.parse(String(r.memories[0]?.metadata?.extractedAt));
     expect(extractedAt).toBeGreaterThanOrEqual(before);
     expect(extractedAt).toBeLessThanOrEqual(Date.now());
   });
@@ -83,7 +77,7 @@ describe('extractFacts', () => {
       throw new Error('disk I/O error');
     });
     try {
-      const res = await app.gql(EXTRACT, { input: { apiKeyId: 'ex-6', role: 'USER', text: 'I like tea.' } });
+      const res = await app.gql(EXTRACT_FACTS, { input: { apiKeyId: 'ex-6', role: 'USER', text: 'I like tea.' } });
       expect(res.errors).toBeUndefined();
       expect(res.data.extractFacts.facts).toHaveLength(1);
       expect(res.data.extractFacts.error).toMatch(/storing/);
@@ -95,9 +89,9 @@ describe('extractFacts', () => {
 
   it('keeps a bound token to its own key', async () => {
     const token = await app.mintToken({ apiKeyId: 'ex-own' });
-    const res = await app.gql(EXTRACT, { input: { apiKeyId: 'ex-other', role: 'USER', text: 'I like tea.' } }, token);
+    const res = await app.gql(EXTRACT_FACTS, { input: { apiKeyId: 'ex-other', role: 'USER', text: 'I like tea.' } }, token);
     expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
-    const own = await app.ok(EXTRACT, { input: { role: 'USER', text: 'I like tea.' } }, token);
+    const own = await app.ok(EXTRACT_FACTS, { input: { role: 'USER', text: 'I like tea.' } }, token);
     expect(own.extractFacts.memories).toHaveLength(1);
   });
 });
@@ -116,7 +110,7 @@ describe('with memory disabled', () => {
   it('still answers a dry run (persist: false) with the facts it would store, storing nothing', async () => {
     const r = await extract({ apiKeyId: 'ex-off-dry', role: 'USER', text: 'I prefer dark mode.', persist: false });
     expect(r.skipped).toBeNull();
-    expect(r.facts.map((f: { content: string }) => f.content)).toEqual(['Prefers dark mode']);
+    expect(r.facts.map((f) => f.content)).toEqual(['Prefers dark mode']);
     expect(await stored('ex-off-dry')).toEqual([]);
   });
 

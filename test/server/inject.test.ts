@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../server/tokenCount.ts';
-import { CREATE_MEMORY, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { InjectRequestDocument as INJECT, type InjectMemoryInput } from '../generated/graphql.ts';
+import { CREATE_MEMORY, LIST_MEMORIES, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
-
-const INJECT = `mutation Inject($input: InjectMemoryInput!) {
-  injectMemory(input: $input) {
-    request injected role shape optedOut
-    retrieval { tokensUsed maxTokens block items { memory { id content accessCount } content truncated } }
-  }
-}`;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -21,12 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const inject = (input: Record<string, unknown>, token?: string) => app.gql(INJECT, { input }, token);
-const injected = async (input: Record<string, unknown>, token?: string) => {
+const inject = (input: InjectMemoryInput, token?: string) => app.gql(INJECT, { input }, token);
+const injected = async (input: InjectMemoryInput, token?: string) => {
   const res = await inject(input, token);
   expect(res.errors).toBeUndefined();
   return res.data!.injectMemory;
 };
+/** The messages of a chat request that came back: a JSON object to GraphQL, so the tests name the shape they read. */
+const messagesOf = (request: Record<string, unknown>) => request.messages as { role: string; content: string }[];
 const retrievals = async (apiKeyId: string): Promise<number> => (await app.ok(MEMORY_STATS, { apiKeyId })).memories.stats.retrievals;
 
 const chatRequest = () => ({
@@ -46,11 +42,11 @@ describe('injectMemory: where the block goes', () => {
     const request = chatRequest();
     const r = await injected({ request, provider: 'openai/gpt-4o', retrieval: { apiKeyId: 'inj' } });
     expect(r).toMatchObject({ injected: true, role: 'SYSTEM', shape: 'CHAT_MESSAGES', optedOut: false });
-    const [first, ...rest] = r.request.messages;
-    expect(first.role).toBe('system');
-    expect(first.content).toMatch(/^<memory>\n[\s\S]*\n<\/memory>$/);
-    expect(first.content).toContain('Uses the Helix editor for all code');
-    expect(first.content).toBe(r.retrieval.block);
+    const [first, ...rest] = messagesOf(r.request);
+    expect(first?.role).toBe('system');
+    expect(first?.content).toMatch(/^<memory>\n[\s\S]*\n<\/memory>$/);
+    expect(first?.content).toContain('Uses the Helix editor for all code');
+    expect(first?.content).toBe(r.retrieval?.block);
     expect(rest).toEqual(request.messages);
     const { messages: _m, ...others } = r.request;
     const { messages: _o, ...originalOthers } = request;
@@ -61,13 +57,13 @@ describe('injectMemory: where the block goes', () => {
     const request = chatRequest();
     const r = await injected({ request, provider: 'o1-mini', retrieval: { apiKeyId: 'inj' } });
     expect(r).toMatchObject({ injected: true, role: 'USER', shape: 'CHAT_MESSAGES' });
-    const messages = r.request.messages;
+    const messages = messagesOf(r.request);
     expect(messages).toHaveLength(request.messages.length + 1);
-    expect(messages.at(-2).role).toBe('user');
-    expect(messages.at(-2).content).toContain('Uses the Helix editor for all code');
+    expect(messages.at(-2)?.role).toBe('user');
+    expect(messages.at(-2)?.content).toContain('Uses the Helix editor for all code');
     expect(messages.at(-1)).toEqual(request.messages.at(-1));
     expect(messages.slice(0, -2)).toEqual(request.messages.slice(0, -1));
-    expect(messages.some((m: any) => m.role === 'system' && m.content.includes('<memory>'))).toBe(false);
+    expect(messages.some((m) => m.role === 'system' && m.content.includes('<memory>'))).toBe(false);
     expect(r.request.model).toBe('gpt-4o');
   });
 
@@ -75,7 +71,7 @@ describe('injectMemory: where the block goes', () => {
     const request = { model: 'gpt-4.1', instructions: 'Answer in one line.', input: 'Which editor should I configure?', store: false };
     const r = await injected({ request, provider: 'openai/gpt-4.1', retrieval: { apiKeyId: 'inj' } });
     expect(r).toMatchObject({ injected: true, role: 'SYSTEM', shape: 'RESPONSES_INPUT' });
-    expect(r.request.instructions).toBe(`${r.retrieval.block}\n\nAnswer in one line.`);
+    expect(r.request.instructions).toBe(`${r.retrieval?.block}\n\nAnswer in one line.`);
     expect(r.request.instructions).toContain('Helix');
     expect({ ...r.request, instructions: request.instructions }).toEqual(request);
   });
@@ -89,7 +85,7 @@ describe('injectMemory: where the block goes', () => {
     };
     const r = await injected({ request, provider: 'anthropic/claude-sonnet-4', retrieval: { apiKeyId: 'inj' } });
     expect(r).toMatchObject({ injected: true, role: 'SYSTEM', shape: 'ANTHROPIC' });
-    expect(r.request.system).toBe(`${r.retrieval.block}\n\nBe brief.`);
+    expect(r.request.system).toBe(`${r.retrieval?.block}\n\nBe brief.`);
     expect(r.request.system).toContain('Helix');
     expect({ ...r.request, system: request.system }).toEqual(request);
   });
@@ -98,7 +94,7 @@ describe('injectMemory: where the block goes', () => {
 describe('injectMemory: what is retrieved', () => {
   it('queries with the last user message by default: a matching memory is injected, an unrelated one is not', async () => {
     const r = await injected({ request: chatRequest(), provider: 'openai/gpt-4o', retrieval: { apiKeyId: 'inj' } });
-    const block = r.request.messages[0].content;
+    const block = messagesOf(r.request)[0]?.content;
     expect(block).toContain('Helix');
     expect(block).not.toContain('Miso');
 
@@ -110,8 +106,8 @@ describe('injectMemory: what is retrieved', () => {
       ],
     };
     const cat = await injected({ request: aboutTheCat, provider: 'openai/gpt-4o', retrieval: { apiKeyId: 'inj' } });
-    expect(cat.request.messages[0].content).toContain('Miso');
-    expect(cat.request.messages[0].content).not.toContain('Helix');
+    expect(messagesOf(cat.request)[0]?.content).toContain('Miso');
+    expect(messagesOf(cat.request)[0]?.content).not.toContain('Helix');
   });
 
   it('injects nothing and leaves the request as it was when no memory matches', async () => {
@@ -123,14 +119,13 @@ describe('injectMemory: what is retrieved', () => {
   it('never injects memories of another API key', async () => {
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'inj-other', content: 'Other tenant uses the Emacs editor' } });
     const r = await injected({ request: chatRequest(), provider: 'openai/gpt-4o', retrieval: { apiKeyId: 'inj' } });
-    expect(r.request.messages[0].content).not.toContain('Emacs');
+    expect(messagesOf(r.request)[0]?.content).not.toContain('Emacs');
   });
 });
 
 describe('injectMemory: opting out and bad requests', () => {
   it('returns the request unchanged with optedOut for noMemory: true, and counts no retrieval', async () => {
-    const helixAccessCount = async () =>
-      (await app.ok(`query { memories(apiKeyId: "inj", search: "Helix") { items { accessCount } } }`)).memories.items[0].accessCount;
+    const helixAccessCount = async () => (await app.ok(LIST_MEMORIES, { apiKeyId: 'inj', search: 'Helix' })).memories.items[0]!.accessCount;
     const before = { retrievals: await retrievals('inj'), accessCount: await helixAccessCount() };
     const request = chatRequest();
     const r = await injected({ request, provider: 'openai/gpt-4o', noMemory: true, retrieval: { apiKeyId: 'inj' } });
@@ -173,8 +168,8 @@ describe('injectMemory: safety', () => {
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'inj-hostile', content: 'Password manager is 1Password' } });
     const request = { messages: [{ role: 'user', content: 'Where do I keep my password?' }] };
     const r = await injected({ request, provider: 'openai/gpt-4o', retrieval: { apiKeyId: 'inj-hostile' } });
-    const block: string = r.request.messages[0].content;
-    expect(r.retrieval.items).toHaveLength(2);
+    const block = messagesOf(r.request)[0]!.content;
+    expect(r.retrieval?.items).toHaveLength(2);
     expect(block.match(/<\s*\/\s*memory\s*>/gi)).toEqual(['</memory>']);
     expect(block.endsWith('\n</memory>')).toBe(true);
     expect(block.match(/<\s*memory\s*>/gi)).toEqual(['<memory>']);
@@ -201,8 +196,8 @@ describe('injectMemory: safety', () => {
     await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'inj-bound', content: 'Prefers the Kakoune editor' } });
     const token = await app.mintToken({ apiKeyId: 'inj-bound' });
     const r = await injected({ request: chatRequest(), provider: 'openai/gpt-4o', retrieval: {} }, token);
-    expect(r.request.messages[0].content).toContain('Kakoune');
-    expect(r.request.messages[0].content).not.toContain('Helix');
+    expect(messagesOf(r.request)[0]?.content).toContain('Kakoune');
+    expect(messagesOf(r.request)[0]?.content).not.toContain('Helix');
   });
 
   it('never injects a block larger than retrieval.maxTokens', async () => {
@@ -217,19 +212,19 @@ describe('injectMemory: safety', () => {
     for (const maxTokens of [40, 60, 100, 300]) {
       for (const provider of ['openai/gpt-4o', 'o1-mini']) {
         const r = await injected({ request, provider, retrieval: { apiKeyId: 'inj-budget', maxTokens } });
-        expect(r.retrieval.maxTokens).toBe(maxTokens);
+        expect(r.retrieval?.maxTokens).toBe(maxTokens);
         if (!r.injected) {
           expect(r.request).toEqual(request);
           continue;
         }
-        const block: string = r.request.messages.find((m: any) => m.content.startsWith('<memory>')).content;
+        const block = messagesOf(r.request).find((m) => m.content.startsWith('<memory>'))!.content;
         expect(countTokens(block)).toBeLessThanOrEqual(maxTokens);
-        expect(countTokens(block)).toBe(r.retrieval.tokensUsed);
+        expect(countTokens(block)).toBe(r.retrieval?.tokensUsed);
       }
     }
     // At 60 tokens the block still carries something: the enforced memory, or the best match cut to fit.
     const r = await injected({ request, provider: 'openai/gpt-4o', retrieval: { apiKeyId: 'inj-budget', maxTokens: 60 } });
     expect(r.injected).toBe(true);
-    expect(countTokens(r.request.messages[0].content)).toBeLessThanOrEqual(60);
+    expect(countTokens(messagesOf(r.request)[0]!.content)).toBeLessThanOrEqual(60);
   });
 });

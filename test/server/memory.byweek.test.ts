@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryByweekStatsDocument, type MemoryByweekStatsQueryVariables } from '../generated/graphql.ts';
 import { IMPORT_MEMORIES, type MemoryInput } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
@@ -10,12 +11,7 @@ afterAll(() => app.close());
 
 const importRows = (memories: MemoryInput[]) => app.ok(IMPORT_MEMORIES, { memories }).then((d) => d.importMemories);
 
-const STATS = `query Weeks($apiKeyId: String, $type: MemoryType, $search: String, $includeExpired: Boolean) {
-  memories(apiKeyId: $apiKeyId, type: $type, search: $search, includeExpired: $includeExpired, limit: 1) {
-    stats { totalEntries byWeek { weekStart count } }
-  }
-}`;
-const stats = (vars: Record<string, unknown>) => app.ok(STATS, vars).then((d) => d.memories.stats);
+const stats = (vars: MemoryByweekStatsQueryVariables) => app.ok(MemoryByweekStatsDocument, vars).then((d) => d.memories.stats);
 
 describe('memories per week', () => {
   const key = 'weeks';
@@ -50,7 +46,7 @@ describe('memories per week', () => {
       { weekStart: '2026-03-02T00:00:00.000Z', count: 3 },
       { weekStart: '2026-03-23T00:00:00.000Z', count: 1 },
     ]);
-    expect(s.byWeek.reduce((n: number, w: { count: number }) => n + w.count, 0)).toBe(s.totalEntries);
+    expect(s.byWeek.reduce((n, w) => n + w.count, 0)).toBe(s.totalEntries);
   });
 
   it('applies the same filters as the list', async () => {
@@ -70,11 +66,11 @@ describe('memories per week', () => {
     const s = await stats({ apiKeyId: key });
     expect(s.totalEntries).toBe(1);
     expect(s.byWeek).toHaveLength(1);
-    const monday = new Date(s.byWeek[0].weekStart);
+    const monday = new Date(s.byWeek[0]!.weekStart);
     expect(monday.getUTCDay()).toBe(1);
     expect(monday.getUTCHours() + monday.getUTCMinutes() + monday.getUTCSeconds()).toBe(0);
     expect(Date.now() - monday.getTime()).toBeLessThan(7 * 86_400_000);
-    expect(s.byWeek[0].count).toBe(1);
+    expect(s.byWeek[0]!.count).toBe(1);
   });
 
   it('is empty for a key without memories and for a search without searchable words', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keywordSearch } from '../../server/memory/keywordSearch.ts';
-import { CREATE_MEMORY, DELETE_MEMORY, GET_MEMORY, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
+import { CREATE_MEMORY, DELETE_MEMORY, GET_MEMORY, LIST_MEMORIES, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
@@ -62,7 +62,7 @@ describe('creating, reading, updating and deleting memories', () => {
         extensions: { code: 'BAD_USER_INPUT' },
       });
     }
-    expect((await app.ok(`{ memories(apiKeyId: "crud-proto") { totalCount } }`)).memories.totalCount).toBe(0);
+    expect((await app.ok(LIST_MEMORIES, { apiKeyId: 'crud-proto' })).memories.totalCount).toBe(0);
   });
 
   it('keeps the same key apart for different API keys', async () => {

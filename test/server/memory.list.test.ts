@@ -1,5 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_MEMORY, IMPORT_MEMORIES, LIST_MEMORIES, MEMORY_STATS, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
+import {
+  MemoryListApiKeysDocument as API_KEYS,
+  MemoryListHiddenByRetentionDocument as HIDDEN,
+  type ListMemoriesQueryVariables,
+  MemoryListExportDocument,
+  type MemoryListExportQueryVariables,
+  MemoryListSearchWordsDocument,
+  MemoryListStatsDocument,
+  type MemoryListStatsQueryVariables,
+} from '../generated/graphql.ts';
+import {
+  CLEAR_MEMORIES,
+  CREATE_MEMORY,
+  IMPORT_MEMORIES,
+  LIST_MEMORIES,
+  MEMORY_STATS,
+  type MemoryInput,
+  UPDATE_MEMORY,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
@@ -13,22 +32,13 @@ const minutesAgo = (n: number) => new Date(Date.now() - n * MINUTE).toISOString(
 
 const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const importRows = (memories: MemoryInput[]) => app.ok(IMPORT_MEMORIES, { memories }).then((d) => d.importMemories);
-const list = (vars: Record<string, unknown>) => app.ok(LIST_MEMORIES, vars).then((d) => d.memories);
+const list = (vars: ListMemoriesQueryVariables) => app.ok(LIST_MEMORIES, vars).then((d) => d.memories);
 const keysOf = (page: { items: { key: string }[] }) => page.items.map((m) => m.key);
 const search = (apiKeyId: string, text: string) => list({ apiKeyId, search: text, limit: 500 }).then(keysOf);
 
-const STATS = `query Stats($apiKeyId: String, $type: MemoryType, $includeExpired: Boolean) {
-  memories(apiKeyId: $apiKeyId, type: $type, includeExpired: $includeExpired, limit: 1) {
-    stats { totalEntries tokensUsed hitRate retrievals byType { type count } }
-  }
-}`;
-const stats = (vars: Record<string, unknown>) => app.ok(STATS, vars).then((d) => d.memories.stats);
-
-const EXPORT = `query Export($apiKeyId: String, $type: MemoryType, $search: String, $sessionId: String, $includeExpired: Boolean) {
-  exportMemories(apiKeyId: $apiKeyId, type: $type, search: $search, sessionId: $sessionId, includeExpired: $includeExpired) { key content type }
-}`;
-const exportKeys = (vars: Record<string, unknown>) =>
-  app.ok(EXPORT, vars).then((d) => (d.exportMemories as { key: string }[]).map((m) => m.key));
+const stats = (vars: MemoryListStatsQueryVariables) => app.ok(MemoryListStatsDocument, vars).then((d) => d.memories.stats);
+const exportKeys = (vars: MemoryListExportQueryVariables) =>
+  app.ok(MemoryListExportDocument, vars).then((d) => d.exportMemories.map((m) => m.key));
 
 describe('paging through memories', () => {
   const key = 'list-page';
@@ -117,7 +127,7 @@ describe('filtering memories', () => {
 
   it('lets an admin omit apiKeyId to list every key', async () => {
     const page = await list({ limit: 500 });
-    const owners = new Set(page.items.map((m: { apiKeyId: string }) => m.apiKeyId));
+    const owners = new Set(page.items.map((m) => m.apiKeyId));
     expect(owners).toContain('list-f1');
     expect(owners).toContain('list-f2');
   });
@@ -133,7 +143,7 @@ describe('filtering memories', () => {
 
   it('lists memories created strictly after createdAfter and strictly before createdBefore', async () => {
     const all = (await list({ apiKeyId: 'list-f1', orderBy: 'CREATED_AT', direction: 'ASC' })).items;
-    const [a, b, c, d] = all as { createdAt: string }[];
+    const [a, b, c, d] = all;
     expect(keysOf(await list({ apiKeyId: 'list-f1', createdAfter: b!.createdAt }))).toEqual(['d', 'c']);
     expect(keysOf(await list({ apiKeyId: 'list-f1', createdBefore: c!.createdAt }))).toEqual(['b', 'a']);
     expect(keysOf(await list({ apiKeyId: 'list-f1', createdAfter: a!.createdAt, createdBefore: d!.createdAt }))).toEqual(['c', 'b']);
@@ -254,7 +264,7 @@ describe('ordering memories', () => {
 
   it('orders by last update', async () => {
     const page = await list({ apiKeyId: key });
-    const c = page.items.find((m: { key: string }) => m.key === 'c');
+    const c = page.items.find((m) => m.key === 'c');
     await app.ok(UPDATE_MEMORY, { id: c!.id, input: { metadata: { touched: true } } });
     expect(keysOf(await list({ apiKeyId: key, orderBy: 'UPDATED_AT', direction: 'DESC' }))[0]).toBe('c');
   });
@@ -290,7 +300,7 @@ describe('memory statistics', () => {
         content: `episode ${i} happened`,
       })),
     ]);
-    const all = (await list({ apiKeyId: 'list-stats', limit: 500 })).items as { tokens: number }[];
+    const all = (await list({ apiKeyId: 'list-stats', limit: 500 })).items;
     const s = await stats({ apiKeyId: 'list-stats' });
     expect(s.totalEntries).toBe(42);
     expect(s.tokensUsed).toBe(all.reduce((n, m) => n + m.tokens, 0));
@@ -365,8 +375,8 @@ describe('exporting memories', () => {
 });
 
 describe('how a search was read', () => {
-  const WORDS = `query Words($apiKeyId: String, $search: String) { memories(apiKeyId: $apiKeyId, search: $search, limit: 1) { searchWords } }`;
-  const words = (search: string) => app.ok(WORDS, { apiKeyId: 'read-as', search }).then((d) => d.memories.searchWords);
+  const words = (search: string) =>
+    app.ok(MemoryListSearchWordsDocument, { apiKeyId: 'read-as', search }).then((d) => d.memories.searchWords);
 
   it('says that "c++" is read as the prefix "c", which is why it matches so much', async () => {
     expect(await words('c++')).toEqual(['c*']);
@@ -381,11 +391,8 @@ describe('how a search was read', () => {
 describe('memories hidden by retention', () => {
   const DAY = 86_400_000;
   const apiKeyId = 'retention-hint';
-  const HIDDEN = `query Hidden($apiKeyId: String, $includeExpired: Boolean) {
-    memories(apiKeyId: $apiKeyId, includeExpired: $includeExpired, limit: 1) { totalCount stats { totalEntries hiddenByRetention retentionDays } }
-  }`;
   beforeAll(async () => {
-    await app.ok(`mutation { updateMemorySettings(input: { retentionDays: 30 }) { retentionDays } }`);
+    await app.ok(UPDATE_SETTINGS, { input: { retentionDays: 30 } });
     const at = (days: number) => new Date(Date.now() - days * DAY).toISOString();
     await importRows([
       { apiKeyId, key: 'fresh', content: 'Written yesterday', createdAt: at(1) },
@@ -410,9 +417,6 @@ describe('memories hidden by retention', () => {
 });
 
 describe('the API keys with memories', () => {
-  const KEYS = `query Keys($contains: String, $limit: Int, $offset: Int) {
-    apiKeys(contains: $contains, limit: $limit, offset: $offset) { totalCount limit offset items { apiKeyId memories } }
-  }`;
   beforeAll(async () => {
     await importRows([
       ...Array.from({ length: 3 }, (_, i) => ({ apiKeyId: 'keys-acme_eu', content: `acme eu ${i}` })),
@@ -422,7 +426,7 @@ describe('the API keys with memories', () => {
   });
 
   it('lists them by name with how many memories each, paged', async () => {
-    const first = (await app.ok(KEYS, { contains: 'keys-', limit: 2 })).apiKeys;
+    const first = (await app.ok(API_KEYS, { contains: 'keys-', limit: 2 })).apiKeys;
     expect(first).toEqual({
       totalCount: 3,
       limit: 2,
@@ -432,29 +436,26 @@ describe('the API keys with memories', () => {
         { apiKeyId: 'keys-acme_eu', memories: 3 },
       ],
     });
-    const second = (await app.ok(KEYS, { contains: 'keys-', limit: 2, offset: 2 })).apiKeys;
+    const second = (await app.ok(API_KEYS, { contains: 'keys-', limit: 2, offset: 2 })).apiKeys;
     expect(second.items).toEqual([{ apiKeyId: 'keys-globex', memories: 1 }]);
   });
 
   it('narrows by a part of the name, taking "_" and "%" literally', async () => {
-    expect((await app.ok(KEYS, { contains: 'ACME' })).apiKeys.items.map((k: { apiKeyId: string }) => k.apiKeyId)).toEqual([
-      'keys-acme-us',
-      'keys-acme_eu',
-    ]);
-    expect((await app.ok(KEYS, { contains: 'acme_' })).apiKeys.items).toEqual([{ apiKeyId: 'keys-acme_eu', memories: 3 }]);
-    expect((await app.ok(KEYS, { contains: '%' })).apiKeys.totalCount).toBe(0);
+    expect((await app.ok(API_KEYS, { contains: 'ACME' })).apiKeys.items.map((k) => k.apiKeyId)).toEqual(['keys-acme-us', 'keys-acme_eu']);
+    expect((await app.ok(API_KEYS, { contains: 'acme_' })).apiKeys.items).toEqual([{ apiKeyId: 'keys-acme_eu', memories: 3 }]);
+    expect((await app.ok(API_KEYS, { contains: '%' })).apiKeys.totalCount).toBe(0);
   });
 
   it('leaves out keys whose memories were all deleted', async () => {
     await importRows([{ apiKeyId: 'keys-gone', content: 'soon gone' }]);
-    await app.ok(`mutation { clearMemories(apiKeyId: "keys-gone") }`);
-    expect((await app.ok(KEYS, { contains: 'keys-gone' })).apiKeys.totalCount).toBe(0);
+    await app.ok(CLEAR_MEMORIES, { apiKeyId: 'keys-gone' });
+    expect((await app.ok(API_KEYS, { contains: 'keys-gone' })).apiKeys.totalCount).toBe(0);
   });
 
   it('is for admins only, and refuses a page size out of range', async () => {
     const gateway = await app.mintToken();
-    expect((await app.gql(KEYS, {}, gateway)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const res = await app.gql(KEYS, { limit: 0 });
+    expect((await app.gql(API_KEYS, {}, gateway)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const res = await app.gql(API_KEYS, { limit: 0 });
     expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: 'limit must be between 1 and 500' });
   });
 });

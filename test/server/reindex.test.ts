@@ -11,34 +11,27 @@ import { ReindexRunner } from '../../server/jobs/reindex.service.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startModelApi } from '../doubles/modelApi.ts';
 import { startQdrantDouble } from '../doubles/qdrant.ts';
+import {
+  ReindexCancelDocument as CANCEL,
+  ReindexUpsertModelProviderDocument as PROVIDER,
+  type ReindexProgressSubscription,
+  ReindexEngineStatusDocument as STATUS,
+} from '../generated/graphql.ts';
 import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
-import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  IMPORT_MEMORIES,
+  REINDEX_JOB,
+  REINDEX_PROGRESS,
+  RETRIEVE,
+  RETRIEVE_PREVIEW,
+  START_REINDEX,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
 import { onlyError, type TestApp } from '../helpers/testApp.ts';
 import { openTestStore } from '../helpers/testStore.ts';
 import { topicEngine, topicModelDir, writeTopicModel } from '../helpers/topicModel.ts';
 import { onPostgres, startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';
-
-const JOB = `id status force total processed failed error startedAt updatedAt finishedAt rate etaSeconds`;
-const REINDEX = `mutation Reindex($force: Boolean) { reindex(force: $force) { ${JOB} } }`;
-const CANCEL = `mutation Cancel($jobId: ID!) { cancelReindex(jobId: $jobId) { ${JOB} } }`;
-const JOB_QUERY = `query Job($id: ID) { reindexJob(id: $id) { ${JOB} } }`;
-const PROGRESS = `subscription Progress($jobId: ID!) { reindexProgress(jobId: $jobId) { ${JOB} } }`;
-const STATUS = `{ engineStatus { embedding { source model dimension state } vectorStore { rows pendingReindex signature signatureMatches dimension quantization lastResetAt } } }`;
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrievePreview(input: $input) { resolution { tiers fallback } items { tier memory { content } } } }`;
-const GATEWAY_RETRIEVE = RETRIEVE.replace('retrievePreview(', 'retrieve(');
-
-interface Job {
-  id: string;
-  status: 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-  force: boolean;
-  total: number;
-  processed: number;
-  failed: number;
-  error: string | null;
-  updatedAt: string;
-  finishedAt: string | null;
-}
 
 /** Small batches, so a job over a few dozen memories takes several steps that the tests can watch. */
 const BATCH = 5;
@@ -60,7 +53,7 @@ afterEach(async () => {
 });
 
 const key = () => `k-${randomUUID().slice(0, 8)}`;
-const startJob = (target: TestApp, force = false): Promise<Job> => target.ok(REINDEX, { force }).then((d) => d.reindex);
+const startJob = (target: TestApp, force = false) => target.ok(START_REINDEX, { force }).then((d) => d.reindex);
 
 async function importMemories(target: TestApp, count: number, apiKeyId = key()) {
   const fruit = ['banana', 'apple', 'mango', 'cherry', 'papaya'];
@@ -136,7 +129,7 @@ async function insertJob(
  * Cancels a job whose embedding is held, and lets it go on only once the cancellation is registered, so the
  * job ends after exactly the batch it was embedding.
  */
-async function cancelWhileHeld(target: TestApp, hold: { open(): void }, jobId: string): Promise<Job> {
+async function cancelWhileHeld(target: TestApp, hold: { open(): void }, jobId: string) {
   const cancel = target.services.reindex.cancel.bind(target.services.reindex);
   let called!: () => void;
   const calledPromise = new Promise<void>((resolve) => (called = resolve));
@@ -154,10 +147,9 @@ async function cancelWhileHeld(target: TestApp, hold: { open(): void }, jobId: s
 }
 
 /** reindexProgress of one job, read as Memory Studio reads it. */
-const watch = (target: TestApp, jobId: string, token?: string | null) =>
-  subscribe<{ reindexProgress: Job }>(target.url, PROGRESS, { jobId }, token);
+const watch = (target: TestApp, jobId: string, token?: string | null) => subscribe(target.url, REINDEX_PROGRESS, { jobId }, token);
 
-const jobsOf = (results: ExecutionResult<{ reindexProgress: Job }>[]): Job[] =>
+const jobsOf = (results: ExecutionResult<ReindexProgressSubscription>[]) =>
   results.flatMap((r) => (r.data ? [r.data.reindexProgress] : []));
 const codesOf = (results: ExecutionResult[]) => results.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code);
 
@@ -241,7 +233,7 @@ describe('what a job embeds', () => {
     await importMemories(app, 17);
     const job = await startJob(app);
     await app.services.reindex.idle();
-    const done: Job = (await app.ok(JOB_QUERY, { id: job.id })).reindexJob;
+    const done = (await app.ok(REINDEX_JOB, { id: job.id })).reindexJob;
     expect(done).toMatchObject({ status: 'COMPLETED', processed: job.total, total: job.total, failed: 0 });
     await expectFullyIndexed(app, (await counts(app)).memories);
   });
@@ -252,7 +244,7 @@ describe('what a job embeds', () => {
     await app.services.reindex.idle();
     const job = await startJob(app);
     await app.services.reindex.idle();
-    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', total: 0, processed: 0 });
+    expect((await app.ok(REINDEX_JOB, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', total: 0, processed: 0 });
   });
 
   it('re-embeds every memory with force, and still keeps one vector per memory', async () => {
@@ -263,7 +255,7 @@ describe('what a job embeds', () => {
     const job = await startJob(app, true);
     expect(job).toMatchObject({ force: true, total: memories });
     await app.services.reindex.idle();
-    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({
+    expect((await app.ok(REINDEX_JOB, { id: job.id })).reindexJob).toMatchObject({
       status: 'COMPLETED',
       force: true,
       processed: memories,
@@ -276,7 +268,7 @@ describe('what a job embeds', () => {
     await importMemories(app, 1);
     const job = await startJob(app);
     await app.services.reindex.idle();
-    expect((await app.ok(JOB_QUERY, {})).reindexJob.id).toBe(job.id);
+    expect((await app.ok(REINDEX_JOB, {})).reindexJob?.id).toBe(job.id);
   });
 });
 
@@ -328,12 +320,12 @@ describe('admin only', () => {
     const bound = await app.mintToken({ apiKeyId: key() });
     for (const t of [token, bound]) {
       for (const [doc, vars] of [
-        [REINDEX, { force: true }],
+        [START_REINDEX, { force: true }],
         [CANCEL, { jobId: randomUUID() }],
-        [JOB_QUERY, {}],
+        [REINDEX_JOB, {}],
         [STATUS, {}],
       ] as const) {
-        const res = await app.gql(doc, vars, t);
+        const res = await app.gql<Record<string, unknown> | null>(doc, vars, t);
         expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
         // Null data, or a nullable field left null: nothing about any job.
         expect(Object.values(res.data ?? {}).every((v) => v === null)).toBe(true);
@@ -381,7 +373,7 @@ describe('surviving a crash', () => {
       const stopping = first.services.reindex.stop();
       hold.open();
       await stopping;
-      const stopped: Job = (await first.ok(JOB_QUERY, { id: job.id })).reindexJob;
+      const stopped = (await first.ok(REINDEX_JOB, { id: job.id })).reindexJob;
       expect(stopped).toMatchObject({ status: 'RUNNING', processed: BATCH, total: 40 });
       await first.close();
       // A process that died stops beating its heartbeat: its job looks abandoned after 30 s.
@@ -398,7 +390,7 @@ describe('surviving a crash', () => {
         const resumed = await second.services.reindex.resumeInterrupted();
         expect(resumed?.id).toBe(job.id);
         await second.services.reindex.idle();
-        expect((await second.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({
+        expect((await second.ok(REINDEX_JOB, { id: job.id })).reindexJob).toMatchObject({
           status: 'COMPLETED',
           processed: 40,
           total: 40,
@@ -433,7 +425,7 @@ describe('surviving a crash', () => {
     const job = await startJob(app);
     expect(job.id).toBe(id);
     await app.services.reindex.idle();
-    expect((await app.ok(JOB_QUERY, { id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: pending, total: pending });
+    expect((await app.ok(REINDEX_JOB, { id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: pending, total: pending });
     await expectFullyIndexed(app, (await counts(app)).memories);
   });
 
@@ -498,7 +490,7 @@ describe('jobs of other processes', () => {
     const job = await startJob(app);
     expect(job).toMatchObject({ id, status: 'RUNNING' });
     await app.services.reindex.idle();
-    expect((await app.ok(JOB_QUERY, { id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: pending });
+    expect((await app.ok(REINDEX_JOB, { id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: pending });
   });
 
   it('leaves a heartbeating job of a live process on this host to it', async () => {
@@ -525,7 +517,7 @@ describe('jobs of other processes', () => {
     await setJob(job.id, `status = 'cancelled', finished_at = updated_at`);
     hold.open();
     await app.services.reindex.idle();
-    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'CANCELLED', processed: 0 });
+    expect((await app.ok(REINDEX_JOB, { id: job.id })).reindexJob).toMatchObject({ status: 'CANCELLED', processed: 0 });
     expect((await counts(app)).pending).toBe(total);
     await startJob(app);
     await app.services.reindex.idle();
@@ -541,7 +533,7 @@ describe('jobs of other processes', () => {
     await setJob(job.id, `owner = 'another-process'`);
     hold.open();
     await app.services.reindex.idle();
-    expect((await app.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'RUNNING', processed: 0, total });
+    expect((await app.ok(REINDEX_JOB, { id: job.id })).reindexJob).toMatchObject({ status: 'RUNNING', processed: 0, total });
     expect((await counts(app)).pending).toBe(total);
     await setJob(job.id, `status = 'cancelled', finished_at = updated_at`);
   });
@@ -550,7 +542,7 @@ describe('jobs of other processes', () => {
     const id = await leaveJob(app, `${hostname()}:${process.pid}:another2`, 10);
     // The server reads a job run elsewhere every FOLLOW_MS (500 ms) on an interval; the test moves that time itself.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const sub = subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: id });
+    const sub = subscribe(app.url, REINDEX_PROGRESS, { jobId: id });
     try {
       expect((await sub.next())?.data?.reindexProgress).toMatchObject({ status: 'RUNNING', processed: 0 });
       // A heartbeat before each of four reads of the job: nothing new to tell, so the next event is the next step.
@@ -618,7 +610,7 @@ describe('jobs of other processes', () => {
     await importMemories(app, 6);
     const { pending } = await counts(app);
     const id = await leaveJob(app, `${hostname()}:${deadPid()}:4e5f6a7b`, pending);
-    const sub = subscribe<{ reindexProgress: Job }>(app.url, PROGRESS, { jobId: id });
+    const sub = subscribe(app.url, REINDEX_PROGRESS, { jobId: id });
     try {
       const events = (await sub.rest()).map((r) => r.data?.reindexProgress);
       expect(events.at(-1)).toMatchObject({ status: 'COMPLETED', processed: pending });
@@ -633,8 +625,6 @@ describe('jobs of other processes', () => {
 });
 
 describe('failures', () => {
-  const PROVIDER = `mutation($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }`;
-
   /** An app whose embeddings come from the model API double, through a provider named "double". */
   async function withRemoteModel(api: { baseUrl: string; apiKey: string | null }) {
     const target = await startVectorApp({ engine: engine() });
@@ -650,10 +640,10 @@ describe('failures', () => {
     try {
       await bare.ok(UPDATE_SETTINGS, { input: { staticEnabled: false } });
       await importMemories(bare, 3);
-      const error = onlyError(await bare.gql(REINDEX, { force: true }));
+      const error = onlyError(await bare.gql(START_REINDEX, { force: true }));
       expect(error.extensions?.code).toBe('BAD_USER_INPUT');
       expect(error.message).toMatch(/^reindex not started: .*keyword search only/);
-      expect((await bare.ok(JOB_QUERY, {})).reindexJob).toBeNull();
+      expect((await bare.ok(REINDEX_JOB, {})).reindexJob).toBeNull();
       expect((await counts(bare)).pending).toBe(3);
     } finally {
       await bare.close();
@@ -666,12 +656,12 @@ describe('failures', () => {
     try {
       await importMemories(target, 4);
       api.inject({ kind: 'status', status: 401, message: 'Incorrect API key provided' });
-      const error = onlyError(await target.gql(REINDEX, {}));
+      const error = onlyError(await target.gql(START_REINDEX, {}));
       expect(error.extensions?.code).toBe('UNAVAILABLE');
       expect(error.message).toMatch(
         /^reindex not started: the embedding model failed a test call \(.*HTTP 401: Incorrect API key provided\)$/,
       );
-      expect((await target.ok(JOB_QUERY, {})).reindexJob).toBeNull();
+      expect((await target.ok(REINDEX_JOB, {})).reindexJob).toBeNull();
       expect((await counts(target)).pending).toBe(4);
       // The test call was one request, not a job's worth of retries.
       expect(api.requests.filter((r) => r.path === '/v1/embeddings')).toHaveLength(1);
@@ -687,7 +677,7 @@ describe('failures', () => {
     await api.close();
     try {
       await importMemories(target, 2);
-      const error = onlyError(await target.gql(REINDEX, {}));
+      const error = onlyError(await target.gql(START_REINDEX, {}));
       expect(error.extensions?.code).toBe('UNAVAILABLE');
       expect(error.message).toMatch(/ECONNREFUSED/);
     } finally {
@@ -703,9 +693,9 @@ describe('failures', () => {
       await importMemories(target, 20);
       const job = await startJob(target);
       await target.services.reindex.idle();
-      const failed: Job = (await target.ok(JOB_QUERY, { id: job.id })).reindexJob;
+      const failed = (await target.ok(REINDEX_JOB, { id: job.id })).reindexJob;
       expect(failed).toMatchObject({ status: 'FAILED', processed: 0, failed: 3 * BATCH, total: 20 });
-      expect(failed.error).toMatch(/HTTP 400: .*maximum context length/);
+      expect(failed?.error).toMatch(/HTTP 400: .*maximum context length/);
       expect((await counts(target)).pending).toBe(20);
     } finally {
       await target.close();
@@ -735,7 +725,7 @@ describe.skipIf(onPostgres)('a new embedding signature (sqlite-vec)', () => {
       try {
         const job = await startJob(after);
         await after.services.reindex.idle();
-        expect((await after.ok(JOB_QUERY, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: 12, total: 12 });
+        expect((await after.ok(REINDEX_JOB, { id: job.id })).reindexJob).toMatchObject({ status: 'COMPLETED', processed: 12, total: 12 });
         await expectFullyIndexed(after, 12);
         const status = (await after.ok(STATUS)).engineStatus;
         expect(status.vectorStore).toMatchObject({
@@ -746,7 +736,7 @@ describe.skipIf(onPostgres)('a new embedding signature (sqlite-vec)', () => {
           pendingReindex: 0,
         });
         expect(status.vectorStore.lastResetAt).not.toBeNull();
-        const r = (await after.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
+        const r = (await after.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
         expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false });
         expect(r.items).toHaveLength(12);
       } finally {
@@ -777,7 +767,7 @@ describe.skipIf(onPostgres)('a new embedding signature (sqlite-vec)', () => {
           quantization: 'int8',
           signatureMatches: true,
         });
-        const r = (await after.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
+        const r = (await after.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrievePreview;
         expect(r.items).toHaveLength(9);
       } finally {
         await after.close();
@@ -800,11 +790,11 @@ describe.skipIf(onPostgres)('a new embedding signature (sqlite-vec)', () => {
       try {
         await after.services.vectors.loadForJob();
         // A preview changes nothing: it falls back instead of rebuilding.
-        const preview = await after.ok(RETRIEVE, { input: { apiKeyId: key(), query: 'mango', strategy: 'SEMANTIC' } });
+        const preview = await after.ok(RETRIEVE_PREVIEW, { input: { apiKeyId: key(), query: 'mango', strategy: 'SEMANTIC' } });
         expect(preview.retrievePreview.resolution.fallback).toBe(true);
         expect(await counts(after)).toMatchObject({ memories: 5, vectors: 5, pending: 0 });
         // The first gateway retrieval with the new signature notices the change and rebuilds.
-        await after.ok(GATEWAY_RETRIEVE, { input: { apiKeyId: key(), query: 'mango', strategy: 'SEMANTIC', maxTokens: 500 } });
+        await after.ok(RETRIEVE, { input: { apiKeyId: key(), query: 'mango', strategy: 'SEMANTIC', maxTokens: 500 } });
         expect((await counts(after)).memories).toBe(5);
         expect((await counts(after)).vectors + (await counts(after)).pending).toBe(5);
       } finally {

@@ -2,15 +2,18 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../server/tokenCount.ts';
-import { CREATE_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, type MemoryInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CREATE_MEMORY,
+  IMPORT_MEMORIES,
+  MEMORY_STATS,
+  type MemoryInput,
+  RETRIEVE,
+  RETRIEVE_PREVIEW,
+  type RetrieveInput,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
-
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { ...R } }
-fragment R on RetrievalResult { tokensUsed maxTokens candidates skipped block
-  resolution { requestedStrategy tiers fallback fallbackReason nearDuplicates }
-  items { content truncated tier score keywordScore keywordRank tokens adjacentTo memory { id key content type accessCount } } }`;
-const PREVIEW = RETRIEVE.replace('query Retrieve', 'query Preview').replace('retrieve(input', 'retrievePreview(input');
 
 let app: TestApp;
 beforeAll(async () => {
@@ -21,8 +24,8 @@ afterAll(() => app.close());
 
 const key = () => `k-${randomUUID().slice(0, 8)}`;
 const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
-const retrieve = (input: Record<string, unknown>) => app.ok(RETRIEVE, { input }).then((d) => d.retrieve);
-const preview = (input: Record<string, unknown>) => app.ok(PREVIEW, { input }).then((d) => d.retrievePreview);
+const retrieve = (input: RetrieveInput) => app.ok(RETRIEVE, { input }).then((d) => d.retrieve);
+const preview = (input: RetrieveInput) => app.ok(RETRIEVE_PREVIEW, { input }).then((d) => d.retrievePreview);
 const contents = (r: { items: { memory: { content: string } }[] }) => r.items.map((i) => i.memory.content);
 
 describe('keyword retrieval', () => {
@@ -31,7 +34,7 @@ describe('keyword retrieval', () => {
     await create({ apiKeyId, content: 'The deployment pipeline runs on Buildkite' });
     const r = await retrieve({ apiKeyId, query: 'buildkite', strategy: 'HYBRID' });
     expect(contents(r)).toEqual(['The deployment pipeline runs on Buildkite']);
-    expect(r.items[0].tier).toBe('KEYWORD');
+    expect(r.items[0]?.tier).toBe('KEYWORD');
   });
 
   it('answers a natural-language question from the content words, ignoring stop words and stemming', async () => {
@@ -59,8 +62,8 @@ describe('keyword retrieval', () => {
     });
     const r = await retrieve({ apiKeyId, query: 'rust services' });
     expect(contents(r)[0]).toBe('rust rust rust: the team writes rust services');
-    expect(r.items[0].keywordScore).toBeGreaterThan(r.items[1].keywordScore);
-    expect(r.items.map((i: { keywordRank: number }) => i.keywordRank)).toEqual([1, 2]);
+    expect(r.items[0]?.keywordScore).toBeGreaterThan(r.items[1]!.keywordScore!);
+    expect(r.items.map((i) => i.keywordRank)).toEqual([1, 2]);
   });
 
   const nasty = [
@@ -123,7 +126,7 @@ describe('keyword retrieval', () => {
       fc.asyncProperty(
         fc.string({ unit: 'binary', maxLength: 200 }).filter((q) => !q.includes('\0')),
         async (query) => {
-          const res = await app.gql(PREVIEW, { input: { apiKeyId, query } });
+          const res = await app.gql(RETRIEVE_PREVIEW, { input: { apiKeyId, query } });
           return res.errors === undefined;
         },
       ),
@@ -133,7 +136,7 @@ describe('keyword retrieval', () => {
 });
 
 describe('filters shared by every strategy', () => {
-  for (const strategy of ['EXACT', 'SEMANTIC', 'HYBRID']) {
+  for (const strategy of ['EXACT', 'SEMANTIC', 'HYBRID'] as const) {
     it(`${strategy} returns only the caller's key, its session and key-wide memories, live and of the asked types`, async () => {
       const apiKeyId = key();
       const past = new Date(Date.now() - 60_000).toISOString();
@@ -194,7 +197,7 @@ describe('strategies', () => {
     await create({ apiKeyId, content: 'Never share the staging URL', type: 'ENFORCED' });
     await create({ apiKeyId, content: 'Likes green tea' });
     const r = await retrieve({ apiKeyId, query: 'green tea' });
-    expect(r.items.map((i: { tier: string }) => i.tier)).toEqual(['ENFORCED', 'KEYWORD']);
+    expect(r.items.map((i) => i.tier)).toEqual(['ENFORCED', 'KEYWORD']);
   });
 });
 
@@ -219,9 +222,9 @@ describe('context and diversity', () => {
     await conversation(apiKeyId, 's2', ['The coffee beans come from Kenya']);
     const r = await preview({ apiKeyId, query: 'editor for rust' });
     expect(contents(r)).toEqual(['Which editor should I set up for Rust?', 'I switched to Helix last week', 'Lunch was pasta']);
-    expect(r.items.map((i: { tier: string }) => i.tier)).toEqual(['KEYWORD', 'ADJACENT', 'ADJACENT']);
-    expect(r.items[1].adjacentTo).toBe(r.items[0].memory.id);
-    expect(r.items[1].score).toBeLessThan(r.items[0].score);
+    expect(r.items.map((i) => i.tier)).toEqual(['KEYWORD', 'ADJACENT', 'ADJACENT']);
+    expect(r.items[1]?.adjacentTo).toBe(r.items[0]?.memory.id);
+    expect(r.items[1]?.score).toBeLessThan(r.items[0]!.score);
     expect(r.resolution.tiers).toEqual(['KEYWORD', 'ADJACENT']);
   });
 
@@ -271,7 +274,7 @@ describe('context and diversity', () => {
     expect(contents(r).filter((c) => /prefer helix over vim/i.test(c))).toHaveLength(1);
     expect(contents(r)).toContain('Helix uses the Catppuccin theme');
     expect(r.resolution.nearDuplicates).toBe(1);
-    expect(r.block.match(/prefer helix over vim/gi)).toHaveLength(1);
+    expect(r.block?.match(/prefer helix over vim/gi)).toHaveLength(1);
   });
 
   it('breaks a tie in score by recency: of two equally relevant memories, the more recently written comes first', async () => {
@@ -284,7 +287,7 @@ describe('context and diversity', () => {
       ],
     });
     const r = await retrieve({ apiKeyId, query: 'rust tips' });
-    expect(r.items[0].keywordScore).toBe(r.items[1].keywordScore);
+    expect(r.items[0]?.keywordScore).toBe(r.items[1]?.keywordScore);
     expect(contents(r)).toEqual(['rust tips one', 'rust tips two']);
   });
 });
@@ -301,7 +304,7 @@ describe('token budget', () => {
       if (r.block) expect(countTokens(r.block)).toBe(r.tokensUsed);
     }
     const r = await retrieve({ apiKeyId, query: 'kiwi kiwi fruit', maxTokens: 90 });
-    expect(r.items.map((i: { memory: { key: string } }) => i.memory.key).sort()).toEqual(['small', 'small2']);
+    expect(r.items.map((i) => i.memory.key).sort()).toEqual(['small', 'small2']);
   });
 
   it('shortens the best memory to fit when nothing fits whole', async () => {
@@ -309,10 +312,10 @@ describe('token budget', () => {
     await create({ apiKeyId, content: `durian ${'a remarkably pungent fruit '.repeat(100)}` });
     const r = await retrieve({ apiKeyId, query: 'durian', maxTokens: 50 });
     expect(r.items).toHaveLength(1);
-    expect(r.items[0].truncated).toBe(true);
-    expect(r.items[0].content.endsWith('…')).toBe(true);
+    expect(r.items[0]?.truncated).toBe(true);
+    expect(r.items[0]?.content.endsWith('…')).toBe(true);
     expect(r.tokensUsed).toBeLessThanOrEqual(50);
-    expect(countTokens(r.block)).toBe(r.tokensUsed);
+    expect(countTokens(r.block!)).toBe(r.tokensUsed);
   });
 
   it('counts tokens with a real tokenizer, so CJK text is not underestimated', async () => {
@@ -353,7 +356,7 @@ describe('side effects', () => {
     await retrieve({ apiKeyId, query: 'bicycle' });
     await retrieve({ apiKeyId, query: 'submarine' });
     const r = await preview({ apiKeyId, query: 'bicycle' });
-    expect(r.items[0].memory.accessCount).toBe(1);
+    expect(r.items[0]?.memory.accessCount).toBe(1);
     expect((await app.ok(MEMORY_STATS, { apiKeyId })).memories.stats).toMatchObject({ retrievals: 2, hitRate: 0.5 });
   });
 
@@ -373,8 +376,8 @@ describe('tenancy', () => {
   it('a token bound to one key cannot retrieve or preview another key', async () => {
     const token = await app.mintToken({ apiKeyId: 'tenant-a' });
     await create({ apiKeyId: 'tenant-b', content: 'secret plans of tenant b' });
-    for (const doc of [RETRIEVE, PREVIEW]) {
-      const res = await app.gql(doc, { input: { apiKeyId: 'tenant-b', query: 'secret plans' } }, token);
+    for (const doc of [RETRIEVE, RETRIEVE_PREVIEW]) {
+      const res = await app.gql<unknown>(doc, { input: { apiKeyId: 'tenant-b', query: 'secret plans' } }, token);
       expect(onlyError(res).extensions?.code).toBe('FORBIDDEN');
     }
     const own = await app.ok(RETRIEVE, { input: { query: 'secret plans' } }, token);
@@ -390,18 +393,17 @@ describe('tenancy', () => {
       for (const content of ['rust compiler tips', 'python packaging tips', 'rust borrow checker'])
         await own.ok(CREATE_MEMORY, { input: { apiKeyId, content } });
       const ranking = async () =>
-        (await own.ok(PREVIEW, { input: { apiKeyId, query: 'rust tips' } })).retrievePreview.items.map((i: any) => [
-          i.memory.content,
-          i.keywordScore,
-        ]);
+        (await own.ok(RETRIEVE_PREVIEW, { input: { apiKeyId, query: 'rust tips' } })).retrievePreview.items.map(
+          (i) => [i.memory.content, i.keywordScore] as const,
+        );
       const before = await ranking();
       // Everywhere else "rust" becomes a common word: statistics over all keys would now weigh it less here.
       const others = Array.from({ length: 40 }, (_, i) => ({ apiKeyId: `stats-other-${i}`, content: 'rust borrow checker' }));
       await own.ok(IMPORT_MEMORIES, { memories: others });
       const after = await ranking();
-      expect(before.map(([content]: [string]) => content)).toEqual(['rust compiler tips', 'rust borrow checker', 'python packaging tips']);
-      expect(after.map(([content]: [string]) => content)).toEqual(before.map(([content]: [string]) => content));
-      for (const [i, [, score]] of (after as [string, number][]).entries()) expect(score).toBeCloseTo(before[i][1], 9);
+      expect(before.map(([content]) => content)).toEqual(['rust compiler tips', 'rust borrow checker', 'python packaging tips']);
+      expect(after.map(([content]) => content)).toEqual(before.map(([content]) => content));
+      for (const [i, [, score]] of after.entries()) expect(score).toBeCloseTo(before[i]![1]!, 9);
     } finally {
       await own.close();
     }

@@ -1,13 +1,19 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../server/tokenCount.ts';
-import { CREATE_MEMORY, GET_MEMORY, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CREATE_MEMORY,
+  EXTRACT_FACTS,
+  GET_MEMORY,
+  IMPORT_MEMORIES,
+  MEMORY_STATS,
+  RETRIEVE,
+  SUMMARIZE,
+  UPDATE_MEMORY,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { ALL_SPECIAL_TOKENS } from '../helpers/specialTokens.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
-
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { tokensUsed maxTokens block items { memory { id } tokens } } }`;
-const EXTRACT = `mutation Extract($input: ExtractFactsInput!) { extractFacts(input: $input) { error facts { content } memories { id content } } }`;
-const SUMMARIZE = `mutation Summarize($apiKeyId: String!) { summarize(apiKeyId: $apiKeyId, olderThanDays: 30, dryRun: false) { tokensAfter summaries { content tokens } } }`;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -50,11 +56,11 @@ describe('text that names model special tokens', () => {
   });
 
   it('keeps the facts of a message that mentions one', async () => {
-    const { extractFacts } = await app.ok(EXTRACT, {
+    const { extractFacts } = await app.ok(EXTRACT_FACTS, {
       input: { apiKeyId: 'st-extract', role: 'USER', text: 'I prefer ending prompts with <|endoftext|>. I like Rust.' },
     });
     expect(extractFacts.error).toBeNull();
-    expect(extractFacts.facts.map((f: { content: string }) => f.content).join(' ')).toMatch(/<\|endoftext\|>/);
+    expect(extractFacts.facts.map((f) => f.content).join(' ')).toMatch(/<\|endoftext\|>/);
     expect(extractFacts.memories).toHaveLength(extractFacts.facts.length);
     expect(extractFacts.facts.length).toBeGreaterThanOrEqual(2);
   });
@@ -65,7 +71,7 @@ describe('text that names model special tokens', () => {
     }
     const { retrieve } = await app.ok(RETRIEVE, { input: { apiKeyId: 'st-retrieve', strategy: 'EXACT', maxTokens: 60 } });
     expect(retrieve.items.length).toBeGreaterThan(0);
-    expect(retrieve.tokensUsed).toBe(countTokens(retrieve.block));
+    expect(retrieve.tokensUsed).toBe(countTokens(retrieve.block!));
     expect(retrieve.tokensUsed).toBeLessThanOrEqual(60);
   });
 
@@ -78,10 +84,10 @@ describe('text that names model special tokens', () => {
       createdAt: old,
     }));
     await app.ok(IMPORT_MEMORIES, { memories });
-    const { summarize } = await app.ok(SUMMARIZE, { apiKeyId: 'st-summary' });
+    const { summarize } = await app.ok(SUMMARIZE, { apiKeyId: 'st-summary', olderThanDays: 30, dryRun: false });
     const [summary] = summarize.summaries;
-    expect(summary.content).toContain('<|endoftext|>');
-    expect(summary.tokens).toBe(countTokens(summary.content));
+    expect(summary!.content).toContain('<|endoftext|>');
+    expect(summary!.tokens).toBe(countTokens(summary!.content));
   });
 });
 
@@ -106,7 +112,7 @@ describe('any text with special tokens in it', () => {
         expect(memory).toMatchObject({ content, tokens: countTokens(content) });
         const { retrieve } = await app.ok(RETRIEVE, { input: { apiKeyId, strategy: 'EXACT', maxTokens: 16_000 } });
         expect(retrieve.items).toHaveLength(1);
-        expect(retrieve.tokensUsed).toBe(countTokens(retrieve.block));
+        expect(retrieve.tokensUsed).toBe(countTokens(retrieve.block!));
       }),
       { numRuns: 60 },
     );

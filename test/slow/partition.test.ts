@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { CREATE_MEMORY, RETRIEVE, START_REINDEX, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir, topicVector } from '../helpers/topicModel.ts';
-
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) {
-  resolution { tiers fallback fallbackReason } items { tier vectorRank vectorScore memory { content } } } }`;
 
 const CROWD = 100_000;
 const CROWD_KEYS = 50;
@@ -94,7 +91,7 @@ function nearestUnfiltered(query: Float32Array, apiKeyId?: string) {
 
 async function embedAll(apiKeyId: string, memories: { content: string; sessionId?: string }[]) {
   for (const m of memories) await app.ok(CREATE_MEMORY, { input: { apiKeyId, ...m } });
-  await app.ok(`mutation { reindex { id } }`);
+  await app.ok(START_REINDEX);
   await app.services.reindex.idle();
 }
 
@@ -121,7 +118,7 @@ describe('partitioned vector search', () => {
     const r = (await app.ok(RETRIEVE, { input: { apiKeyId, query: 'mango', strategy: 'SEMANTIC' } })).retrieve;
     expect(r.resolution).toMatchObject({ tiers: ['VECTOR'], fallback: false });
     expect(contents(r)).toEqual(['I eat mango', 'I eat banana on my day', 'I eat cherry on my day of notes']);
-    expect(r.items.map((i: { vectorRank: number }) => i.vectorRank)).toEqual([1, 2, 3]);
+    expect(r.items.map((i) => i.vectorRank)).toEqual([1, 2, 3]);
   }, 120_000);
 
   it("finds a session's memories among 40,000 closer memories of the same key that the filters exclude", async () => {

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { RETRIEVE, type RetrieveInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
-
-const RETRIEVE = `query Retrieve($input: RetrieveInput!) { retrieve(input: $input) { items { memory { content } } } }`;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -13,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const key = () => `k-${randomUUID().slice(0, 8)}`;
-const retrieve = (input: Record<string, unknown>) => app.ok(RETRIEVE, { input }).then((d) => d.retrieve);
+const retrieve = (input: RetrieveInput) => app.ok(RETRIEVE, { input }).then((d) => d.retrieve);
 const contents = (r: { items: { memory: { content: string } }[] }) => r.items.map((i) => i.memory.content);
 
 describe('keyword retrieval at scale', () => {
