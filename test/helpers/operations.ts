@@ -2,8 +2,6 @@
  * The operations the tests share: typed documents generated from operations.graphql (`npm run codegen`), under the
  * names the tests use. The test app's ok() and gql() return their result types.
  */
-import { TestMemoryFragmentDoc } from '../generated/graphql.ts';
-
 export type {
   MemoryInput,
   MemoryPatchInput,
@@ -38,10 +36,3 @@ export {
   UpdateMemoryDocument as UPDATE_MEMORY,
   UpdateSettingsDocument as UPDATE_SETTINGS,
 } from '../generated/graphql.ts';
-
-/** The fields of the TestMemory fragment, for the operations a test still writes as a string. */
-export const MEMORY_FIELDS = String(TestMemoryFragmentDoc)
-  .replace(/^[^{]*\{|\}\s*$/g, '')
-  .trim()
-  .split(/\s+/)
-  .join(' ');

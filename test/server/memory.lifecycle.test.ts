@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ClearMemoriesMutationVariables } from '../generated/graphql.ts';
+import type { ClearMemoriesMutationVariables, ExportMemoriesQuery, ListMemoriesQuery } from '../generated/graphql.ts';
 import { indexedMatches } from '../helpers/keywordIndex.ts';
 import {
   CLEAR_MEMORIES,
@@ -28,8 +28,10 @@ const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString();
 const create = (input: MemoryInput) => app.ok(CREATE_MEMORY, { input }).then((d) => d.createMemory);
 const importRows = (memories: MemoryInput[], token?: string) => app.ok(IMPORT_MEMORIES, { memories }, token).then((d) => d.importMemories);
 const list = (vars: Record<string, unknown>) => app.ok(LIST_MEMORIES, { limit: 500, ...vars }).then((d) => d.memories);
-const keysOf = (page: { items: { key: string }[] }) => page.items.map((m) => m.key).sort();
-const byKey = (page: { items: { key: string }[] }, key: string) => page.items.find((m) => m.key === key) as Record<string, any> | undefined;
+type Page = ListMemoriesQuery['memories'];
+type Exported = ExportMemoriesQuery['exportMemories'][number];
+const keysOf = (page: Page) => page.items.map((m) => m.key).sort();
+const byKey = (page: Page, key: string) => page.items.find((m) => m.key === key);
 const clear = (vars: ClearMemoriesMutationVariables) => app.ok(CLEAR_MEMORIES, vars).then((d) => d.clearMemories);
 const countOf = async (apiKeyId: string) =>
   (
@@ -294,13 +296,21 @@ describe('importing memories', () => {
       },
       { apiKeyId: 'life-imp-6', type: 'SEMANTIC', key: 'likes', content: 'likes jazz', expiresAt: fromNow(DAY) },
     ]);
-    const exported = (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'life-imp-6' })).exportMemories as Record<string, any>[];
+    const exported = (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'life-imp-6' })).exportMemories;
     await clear({ apiKeyId: 'life-imp-6' });
-    const fields = ['apiKeyId', 'sessionId', 'type', 'key', 'content', 'metadata', 'createdAt', 'expiresAt'] as const;
-    const pick = (m: Record<string, any>) => Object.fromEntries(fields.map((f) => [f, m[f]])) as MemoryInput;
+    const pick = ({ apiKeyId, sessionId, type, key, content, metadata, createdAt, expiresAt }: Exported): MemoryInput => ({
+      apiKeyId,
+      sessionId,
+      type,
+      key,
+      content,
+      metadata,
+      createdAt,
+      expiresAt,
+    });
     expect(await importRows(exported.map(pick))).toEqual({ imported: 2, updated: 0, rejected: [] });
-    const restored = (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'life-imp-6' })).exportMemories as Record<string, any>[];
-    const byKeyOrder = (ms: Record<string, any>[]) => ms.map(pick).sort((a, b) => String(a.key).localeCompare(String(b.key)));
+    const restored = (await app.ok(EXPORT_MEMORIES, { apiKeyId: 'life-imp-6' })).exportMemories;
+    const byKeyOrder = (ms: Exported[]) => ms.map(pick).sort((a, b) => String(a.key).localeCompare(String(b.key)));
     expect(byKeyOrder(restored)).toEqual(byKeyOrder(exported));
   });
 });
