@@ -104,13 +104,14 @@ function toClientError(error: unknown): Error {
     });
   }
   if (original instanceof GraphQLError) {
-    // A bad variable for a built-in scalar (maxTokens: 1.5) arrives wrapped in an error that names the
-    // field ('at "input.maxTokens"'); the inner one alone names nothing and carries no code. graphql-js's own
-    // request errors (a null for a non-null variable) are not wrapped, but have no code or path either.
-    if (graphqlError && !graphqlError.path && !original.extensions.code) {
+    // A bad variable (maxTokens: 1.5, a createdAt in row 3 of an import) arrives wrapped in an error that names
+    // where it is ('at "memories[3].createdAt"'); the inner one alone names no place, and a built-in scalar's
+    // carries no code. graphql-js's own request errors (a null for a non-null variable) are not wrapped, but have
+    // no code or path either.
+    if (graphqlError && !graphqlError.path && (graphqlError !== original || !original.extensions.code)) {
       return createGraphQLError(graphqlError.message, {
         nodes: graphqlError.nodes,
-        extensions: { ...graphqlError.extensions, code: 'BAD_USER_INPUT' },
+        extensions: { ...graphqlError.extensions, code: original.extensions.code ?? 'BAD_USER_INPUT' },
       });
     }
     return original;

@@ -394,6 +394,16 @@ describe('dates at the edge of the calendar', () => {
   it.each(['2027-02-29', '2026-04-31T00:00:00Z', '2026-00-10', '2026-06-00T00:00:00Z'])('rejects the impossible date %s', async (d) => {
     expectRejected(await app.gql(LIST_MEMORIES, { createdAfter: d }), 'BAD_USER_INPUT', 'not a valid date');
   });
+
+  it('names the import row whose date is not one, so a file of thousands can be mended', async () => {
+    const memories = [
+      { apiKeyId: 'date-import', content: 'first', createdAt: '2026-01-31T00:00:00Z' },
+      { apiKeyId: 'date-import', content: 'second', createdAt: '31/01/2026' },
+    ];
+    const res = await app.gql(IMPORT_MEMORIES, { memories });
+    expectRejected(res, 'BAD_USER_INPUT', 'at "memories[1].createdAt"');
+    expect(res.errors![0]!.message).toContain('DateTime must be an ISO 8601 string');
+  });
 });
 
 describe('metadata 10,000 levels deep, as a variable', () => {

@@ -12,8 +12,8 @@ export interface ParsedImport {
 }
 
 /**
- * The server's DateTime form, checked here because GraphQL refuses a whole batch for one row's bad date, in a message
- * that names no row. What the server checks of a valid row (empty content, lengths, dates out of its range) comes back
+ * The server's DateTime form, checked here because GraphQL refuses a whole batch for one row's bad date (its message
+ * names the row, but the other rows of the batch are not stored): here the bad row alone is rejected. What the server checks of a valid row (empty content, lengths, dates out of its range) comes back
  * as that row's rejection in its report, so only the GraphQL types are checked here.
  */
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
