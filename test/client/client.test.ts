@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMnemoClient, isMnemoError, type MnemoClientOptions, MnemoError } from '../../client/src/index.ts';
 import { type NetworkDouble, startNetworkDouble } from '../doubles/proxy.ts';
+import { testClock } from '../helpers/clock.ts';
 import { REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
@@ -114,11 +115,12 @@ describe('the circuit breaker', () => {
 
   it('lets one trial through once the window has passed, and closes again when mnemo answers', async () => {
     network.delayMs = 5_000;
-    const gateway = client({ deadlineMs: 200, breaker: { failureThreshold: 1, openMs: 100 } });
+    const clock = testClock();
+    const gateway = client({ deadlineMs: 200, breaker: { failureThreshold: 1, openMs: 60_000 }, now: clock.now });
     expect(await reasonOf(gateway.inject(chatRequest(), INJECT))).toBe('timeout');
     expect(await reasonOf(gateway.inject(chatRequest(), INJECT))).toBe('circuit-open');
     network.delayMs = 0;
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    clock.skip(60_000);
     expect(await reasonOf(gateway.inject(chatRequest(), { ...INJECT, deadlineMs: 5_000 }))).toBe('injected');
     expect(gateway.stats().circuit).toBe('closed');
   });
