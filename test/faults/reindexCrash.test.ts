@@ -57,7 +57,7 @@ function onDisk(dataDir: string, jobId: string) {
   }
 }
 
-it('after kill -9 in the middle of a reindex and a restart 1 s later, the job completes and every watcher sees it end', async () => {
+it('after kill -9 in the middle of a reindex and a restart, the job completes and every watcher sees it end', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-fault-'));
   const models = topicModelDir();
   folders.push(dataDir, models);
@@ -77,7 +77,7 @@ it('after kill -9 in the middle of a reindex and a restart 1 s later, the job co
   expect(killed.job).toMatchObject({ status: 'running' });
   expect(killed.job.processed).toBeLessThan(MEMORIES);
 
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // The restarted server takes the job over at once: its owner's process is gone.
   const second = serve(dataDir, models);
   const url2 = await second.listening();
   const watchers = Array.from({ length: WATCHERS }, () =>
