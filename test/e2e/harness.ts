@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { mnemoEntry, ROOT } from '../helpers/mnemoEntry.ts';
+import { ROOT } from '../helpers/mnemoEntry.ts';
+import { spawnMnemo } from '../helpers/mnemoProcess.ts';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 export const DOCS = path.join(ROOT, 'docs');
@@ -197,42 +198,19 @@ export async function horizontalOverflow(page: Page): Promise<{ overflow: number
 
 /** A `mnemo serve` child process; `log()` is all it has printed so far. */
 async function serve(dataDir: string, env: Record<string, string>): Promise<{ url: string; process: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, [...mnemoEntry(), 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      MNEMO_DATA_DIR: dataDir,
-      MNEMO_ADMIN_TOKEN: ADMIN_TOKEN,
-      MNEMO_LOG_LEVEL: 'info',
-      MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
-      // Converting the installed word-vector package (~300 MB) would make every served test wait on it.
-      MEMORY_STATIC_PACKAGE: '',
-      MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const mnemo = spawnMnemo(['serve', '--port', '0'], {
+    HOME: dataDir,
+    MNEMO_DATA_DIR: dataDir,
+    MNEMO_ADMIN_TOKEN: ADMIN_TOKEN,
+    MNEMO_LOG_LEVEL: 'info',
+    MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+    // Converting the installed word-vector package (~300 MB) would make every served test wait on it.
+    MEMORY_STATIC_PACKAGE: '',
+    MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
+    ...env,
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`mnemo serve did not start:\n${output}`));
-    }, 30_000);
-    let started = false;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = started ? undefined : output.split('\n').find((l) => l.includes('mnemo is listening'));
-      if (line) {
-        started = true;
-        clearTimeout(timer);
-        resolve({ url: (JSON.parse(line) as { url: string }).url.replace(/\/$/, ''), process: child, log: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`mnemo serve exited with ${code}:\n${output}`));
-    });
-  });
+  // A server that never says it listens is killed, so the file fails with its output and leaves no process behind.
+  const timer = setTimeout(() => mnemo.child.kill('SIGKILL'), 30_000);
+  const url = await mnemo.listening().finally(() => clearTimeout(timer));
+  return { url, process: mnemo.child, log: () => mnemo.out.stdout + mnemo.out.stderr };
 }
