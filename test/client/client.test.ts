@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createMnemoClient, isMnemoError, type MnemoClientOptions, MnemoError } from '../../client/src/index.ts';
 import { type NetworkDouble, startNetworkDouble } from '../doubles/proxy.ts';
 import { testClock } from '../helpers/clock.ts';
-import { REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { CREATE_MEMORY, CREATE_TOKEN, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   app = await startTestApp({ engine: topicEngine(topicModelDir()) });
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
   gatewayToken = await app.mintToken({ apiKeyId: 'gw' });
-  await app.ok(`mutation { createMemory(input: { apiKeyId: "gw", content: "Uses the Helix editor for all code" }) { id } }`);
+  await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'gw', content: 'Uses the Helix editor for all code' } });
 });
 afterAll(() => app.close());
 beforeEach(async () => {
@@ -78,9 +78,7 @@ describe('inject', () => {
   });
 
   it('hands the request back with the server’s code when the token was revoked', async () => {
-    const minted = await app.ok(
-      `mutation { createAccessToken(input: { name: "revoked", role: GATEWAY, apiKeyId: "gw" }) { token accessToken { id } } }`,
-    );
+    const minted = await app.ok(CREATE_TOKEN, { input: { name: 'revoked', role: 'GATEWAY', apiKeyId: 'gw' } });
     const { token, accessToken } = minted.createAccessToken;
     await app.ok(REVOKE_TOKEN, { id: accessToken.id });
     const request = chatRequest();
