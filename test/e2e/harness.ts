@@ -27,7 +27,7 @@ export interface E2E {
   context: BrowserContext;
   page: Page;
   /** GraphQL as the admin, for arranging data the test is not about: a typed document from test/generated/graphql.ts. */
-  gql<T = any, V = Record<string, unknown>>(query: DocumentTypeDecoration<T, V> | string, variables?: NoInfer<V>): Promise<T>;
+  gql<T, V>(query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>): Promise<T>;
   /**
    * Awaits `waiting` (a locator's wait); when it fails, the error also tells what the page showed and the server's
    * last log lines, which a CI log otherwise never shows.
@@ -65,13 +65,14 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  const gql: E2E['gql'] = async (query, variables) => {
+  const gql = async <T, V>(query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>): Promise<T> => {
     const res = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
       body: JSON.stringify({ query: String(query), variables: variables ?? {} }),
     });
-    const body = (await res.json()) as { data?: any; errors?: unknown[] };
+    // Without errors, a GraphQL response carries its data.
+    const body = (await res.json()) as { data: T; errors?: unknown[] };
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
@@ -169,7 +170,8 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
     // axe-core's global, injected above.
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    const { axe } = window as unknown as { axe: typeof import('axe-core') };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations as AxeViolation[];
   });
   return violations

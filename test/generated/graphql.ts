@@ -3,6 +3,27 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AuditAction =
+  | 'API_KEY_FORGET'
+  | 'AUDIT_PURGE'
+  | 'DATABASE_BACKUP'
+  | 'DATABASE_RESTORE'
+  | 'MEMORIES_CLEAR'
+  | 'MEMORIES_EXPORT'
+  | 'MEMORIES_IMPORT'
+  | 'MEMORIES_PURGE'
+  | 'MEMORIES_SUMMARIZE'
+  | 'PROVIDER_DELETE'
+  | 'PROVIDER_UPSERT'
+  | 'QDRANT_CLEANUP'
+  | 'QDRANT_SETTINGS_UPDATE'
+  | 'REINDEX_CANCEL'
+  | 'REINDEX_START'
+  | 'SETTINGS_UPDATE'
+  | 'SUMMARY_RESTORE'
+  | 'TOKEN_CREATE'
+  | 'TOKEN_REVOKE';
+
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
@@ -127,6 +148,28 @@ export type MessageRole =
   | 'ASSISTANT'
   | 'USER';
 
+export type ModelKind =
+  | 'EMBEDDING'
+  | 'RERANK';
+
+export type ModelProviderInput = {
+  /** Write-only. Omit to keep the stored key; an empty string removes it. */
+  apiKey?: string | null | undefined;
+  /** API root as in OpenAI SDKs, e.g. https://api.openai.com/v1. */
+  baseUrl: string;
+  id: string;
+  /** The endpoint needs no API key (a local server). Omit to keep the stored mark. */
+  keyless?: boolean | null | undefined;
+  models: Array<ProviderModelInput>;
+};
+
+export type ProviderModelInput = {
+  dimension?: number | null | undefined;
+  kind: ModelKind;
+  maxInputTokens?: number | null | undefined;
+  name: string;
+};
+
 export type ReindexStatus =
   | 'CANCELLED'
   | 'COMPLETED'
@@ -190,6 +233,59 @@ export type VectorStore =
   | 'AUTO'
   | 'QDRANT'
   | 'SQLITE_VEC';
+
+export type E2eMemoryCountQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+}>;
+
+
+export type E2eMemoryCountQuery = { memories: { totalCount: number } };
+
+export type E2eMemoriesQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+}>;
+
+
+export type E2eMemoriesQuery = { memories: { totalCount: number, items: Array<{ id: string, key: string, content: string, type: MemoryType, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus }> } };
+
+export type E2eRetentionStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eRetentionStatsQuery = { memories: { stats: { nextPurgeAt: string | null, hiddenByRetention: number, hiddenByExpiry: number } } };
+
+export type E2eSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eSettingsQuery = { memorySettings: { retentionEnabled: boolean, retentionDays: number, purgeGraceDays: number, userRoleProviders: Array<string> } };
+
+export type E2eAuditLogQueryVariables = Exact<{
+  action?: AuditAction | null | undefined;
+}>;
+
+
+export type E2eAuditLogQuery = { auditLog: { items: Array<{ apiKeyId: string | null, target: Record<string, unknown> | null }> } };
+
+export type E2eProvidersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eProvidersQuery = { embeddingProviders: Array<{ id: string, baseUrl: string, hasApiKey: boolean, models: Array<{ name: string, kind: ModelKind, dimension: number | null }> }> };
+
+export type E2eUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type E2eUpsertProviderMutation = { upsertModelProvider: { id: string } };
+
+export type E2eQdrantSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eQdrantSettingsQuery = { qdrantSettings: { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, fromEnvironment: Array<string> }, memorySettings: { vectorStore: VectorStore } };
+
+export type E2eQdrantStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eQdrantStatusQuery = { engineStatus: { qdrant: { url: string | null, error: string | null, incompatibleReason: string | null } } };
 
 export type TestMemoryFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus };
 
@@ -543,6 +639,111 @@ export const TestSummaryFragmentDoc = new TypedDocumentString(`
   pendingReindex
   status
 }`, {"fragmentName":"TestSummary"}) as unknown as TypedDocumentString<TestSummaryFragment, unknown>;
+export const E2eMemoryCountDocument = new TypedDocumentString(`
+    query E2eMemoryCount($apiKeyId: String) {
+  memories(apiKeyId: $apiKeyId, includeExpired: true, includeArchived: true) {
+    totalCount
+  }
+}
+    `) as unknown as TypedDocumentString<E2eMemoryCountQuery, E2eMemoryCountQueryVariables>;
+export const E2eMemoriesDocument = new TypedDocumentString(`
+    query E2eMemories($apiKeyId: String) {
+  memories(
+    apiKeyId: $apiKeyId
+    limit: 500
+    includeExpired: true
+    includeArchived: true
+  ) {
+    totalCount
+    items {
+      id
+      key
+      content
+      type
+      metadata
+      tokens
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eMemoriesQuery, E2eMemoriesQueryVariables>;
+export const E2eRetentionStatsDocument = new TypedDocumentString(`
+    query E2eRetentionStats {
+  memories(limit: 1) {
+    stats {
+      nextPurgeAt
+      hiddenByRetention
+      hiddenByExpiry
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eRetentionStatsQuery, E2eRetentionStatsQueryVariables>;
+export const E2eSettingsDocument = new TypedDocumentString(`
+    query E2eSettings {
+  memorySettings {
+    retentionEnabled
+    retentionDays
+    purgeGraceDays
+    userRoleProviders
+  }
+}
+    `) as unknown as TypedDocumentString<E2eSettingsQuery, E2eSettingsQueryVariables>;
+export const E2eAuditLogDocument = new TypedDocumentString(`
+    query E2eAuditLog($action: AuditAction) {
+  auditLog(action: $action) {
+    items {
+      apiKeyId
+      target
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eAuditLogQuery, E2eAuditLogQueryVariables>;
+export const E2eProvidersDocument = new TypedDocumentString(`
+    query E2eProviders {
+  embeddingProviders {
+    id
+    baseUrl
+    hasApiKey
+    models {
+      name
+      kind
+      dimension
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eProvidersQuery, E2eProvidersQueryVariables>;
+export const E2eUpsertProviderDocument = new TypedDocumentString(`
+    mutation E2eUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<E2eUpsertProviderMutation, E2eUpsertProviderMutationVariables>;
+export const E2eQdrantSettingsDocument = new TypedDocumentString(`
+    query E2eQdrantSettings {
+  qdrantSettings {
+    enabled
+    url
+    collection
+    hasApiKey
+    fromEnvironment
+  }
+  memorySettings {
+    vectorStore
+  }
+}
+    `) as unknown as TypedDocumentString<E2eQdrantSettingsQuery, E2eQdrantSettingsQueryVariables>;
+export const E2eQdrantStatusDocument = new TypedDocumentString(`
+    query E2eQdrantStatus {
+  engineStatus {
+    qdrant {
+      url
+      error
+      incompatibleReason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eQdrantStatusQuery, E2eQdrantStatusQueryVariables>;
 export const CreateMemoryDocument = new TypedDocumentString(`
     mutation CreateMemory($input: MemoryInput!) {
   createMemory(input: $input) {
