@@ -53,6 +53,8 @@ export interface MnemoClientOptions {
   fetch?: typeof fetch;
   /** More headers on every request. */
   headers?: Record<string, string>;
+  /** The clock (ms) the circuit breaker measures its open window on; by default Date.now. A test moves its own instead of waiting. */
+  now?: () => number;
 }
 
 /** Why inject handed the request back unchanged. */
@@ -126,7 +128,7 @@ export class MnemoClient {
         authorization: `Bearer ${options.token}`,
       },
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-      breaker: new CircuitBreaker(options.breaker),
+      breaker: new CircuitBreaker(options.breaker, options.now),
       retry: { attempts: options.retry?.attempts ?? 2, baseDelayMs: options.retry?.baseDelayMs ?? 10 },
       random: Math.random,
     };

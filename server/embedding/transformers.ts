@@ -37,6 +37,8 @@ export interface TransformersEmbedderOptions {
   retryAfterMs?: number;
   /** The clock retryAfterMs is measured with, default Date.now. */
   now?: () => number;
+  /** How @huggingface/transformers is imported; by default once per process. Tests pass one that fails as a missing package's does. */
+  importLibrary?: () => Promise<TransformersLibrary>;
 }
 
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/all-MiniLM-L6-v2';
@@ -56,6 +58,7 @@ export class TransformersEmbedder extends LocalModelEmbedder<LoadedPipeline> imp
   readonly #cacheDir: string;
   readonly #allowRemote: boolean;
   readonly #dir: string;
+  readonly #importLibrary: () => Promise<TransformersLibrary>;
   protected readonly loader: ModelLoader<LoadedPipeline>;
 
   constructor(options: TransformersEmbedderOptions) {
@@ -64,6 +67,8 @@ export class TransformersEmbedder extends LocalModelEmbedder<LoadedPipeline> imp
     this.#cacheDir = path.resolve(options.cacheDir);
     this.#allowRemote = options.allowRemote;
     this.#dir = path.join(this.#cacheDir, this.model);
+    const imported = options.importLibrary;
+    this.#importLibrary = imported ? () => explainedImport(imported) : importLibrary;
     this.loader = new ModelLoader(() => this.#load(), {
       retryAfterMs: options.retryAfterMs ?? 30_000,
       now: options.now ?? Date.now,
@@ -118,7 +123,7 @@ export class TransformersEmbedder extends LocalModelEmbedder<LoadedPipeline> imp
       }
     }
 
-    const lib = await importLibrary();
+    const lib = await this.#importLibrary();
     lib.env.allowLocalModels = true;
     lib.env.localModelPath = this.#cacheDir;
 
@@ -143,7 +148,7 @@ export class TransformersEmbedder extends LocalModelEmbedder<LoadedPipeline> imp
   }
 }
 
-type TransformersLibrary = typeof import('@huggingface/transformers');
+export type TransformersLibrary = typeof import('@huggingface/transformers');
 let library: Promise<TransformersLibrary> | undefined;
 
 /**
@@ -152,8 +157,18 @@ let library: Promise<TransformersLibrary> | undefined;
  * per process, shared by all instances; a failed one is tried again by the next load.
  */
 function importLibrary(): Promise<TransformersLibrary> {
-  library ??= import('@huggingface/transformers').catch((err: unknown) => {
+  library ??= explainedImport(() => import('@huggingface/transformers')).catch((err: unknown) => {
     library = undefined;
+    throw err;
+  });
+  return library;
+}
+
+/** The library, or a load failure that tells the operator what is wrong with it. */
+async function explainedImport(load: () => Promise<TransformersLibrary>): Promise<TransformersLibrary> {
+  try {
+    return await load();
+  } catch (err) {
     // An optional dependency: `npm ci --omit=optional` (or a failed onnxruntime/sharp install) leaves it out.
     const missing = (err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(err).includes('@huggingface/transformers');
     throw new EmbeddingError(
@@ -163,8 +178,7 @@ function importLibrary(): Promise<TransformersLibrary> {
         : `@huggingface/transformers could not be loaded (onnxruntime-node binary?): ${describeError(err)}`,
       { cause: err },
     );
-  });
-  return library;
+  }
 }
 
 /**

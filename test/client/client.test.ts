@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMnemoClient, isMnemoError, type MnemoClientOptions, MnemoError } from '../../client/src/index.ts';
 import { type NetworkDouble, startNetworkDouble } from '../doubles/proxy.ts';
-import { REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { testClock } from '../helpers/clock.ts';
+import { CREATE_MEMORY, CREATE_TOKEN, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
   app = await startTestApp({ engine: topicEngine(topicModelDir()) });
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
   gatewayToken = await app.mintToken({ apiKeyId: 'gw' });
-  await app.ok(`mutation { createMemory(input: { apiKeyId: "gw", content: "Uses the Helix editor for all code" }) { id } }`);
+  await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'gw', content: 'Uses the Helix editor for all code' } });
 });
 afterAll(() => app.close());
 beforeEach(async () => {
@@ -77,9 +78,7 @@ describe('inject', () => {
   });
 
   it('hands the request back with the server’s code when the token was revoked', async () => {
-    const minted = await app.ok(
-      `mutation { createAccessToken(input: { name: "revoked", role: GATEWAY, apiKeyId: "gw" }) { token accessToken { id } } }`,
-    );
+    const minted = await app.ok(CREATE_TOKEN, { input: { name: 'revoked', role: 'GATEWAY', apiKeyId: 'gw' } });
     const { token, accessToken } = minted.createAccessToken;
     await app.ok(REVOKE_TOKEN, { id: accessToken.id });
     const request = chatRequest();
@@ -114,11 +113,12 @@ describe('the circuit breaker', () => {
 
   it('lets one trial through once the window has passed, and closes again when mnemo answers', async () => {
     network.delayMs = 5_000;
-    const gateway = client({ deadlineMs: 200, breaker: { failureThreshold: 1, openMs: 100 } });
+    const clock = testClock();
+    const gateway = client({ deadlineMs: 200, breaker: { failureThreshold: 1, openMs: 60_000 }, now: clock.now });
     expect(await reasonOf(gateway.inject(chatRequest(), INJECT))).toBe('timeout');
     expect(await reasonOf(gateway.inject(chatRequest(), INJECT))).toBe('circuit-open');
     network.delayMs = 0;
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    clock.skip(60_000);
     expect(await reasonOf(gateway.inject(chatRequest(), { ...INJECT, deadlineMs: 5_000 }))).toBe('injected');
     expect(gateway.stats().circuit).toBe('closed');
   });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2eMemoryCountDocument } from '../generated/graphql.ts';
+import { CREATE_TOKEN } from '../helpers/operations.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -11,7 +13,7 @@ const memoriesWith = async (url: string, token: string) => {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: '{ memories(apiKeyId: "acme") { totalCount } }' }),
+    body: JSON.stringify({ query: String(E2eMemoryCountDocument), variables: { apiKeyId: 'acme' } }),
   });
   return res.status;
 };
@@ -47,12 +49,7 @@ describe('the Access tab', () => {
 
   it('tells tokens of the same name apart by their first characters and id, warns on a duplicate name, and shows when each was used', async () => {
     const { page, url } = e2e;
-    const mint = async (name: string) =>
-      (
-        await e2e.gql('mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token accessToken { id } } }', {
-          input: { name, apiKeyId: 'acme' },
-        })
-      ).createAccessToken as { token: string; accessToken: { id: string } };
+    const mint = async (name: string) => (await e2e.gql(CREATE_TOKEN, { input: { name, apiKeyId: 'acme' } })).createAccessToken;
     const first = await mint('gateway-shared');
     const second = await mint('gateway-shared');
     expect(await memoriesWith(url, second.token)).toBe(200);

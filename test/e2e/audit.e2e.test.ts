@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2eUpsertProviderDocument } from '../generated/graphql.ts';
+import { CREATE_TOKEN, GET_SETTINGS, IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -11,20 +13,20 @@ beforeAll(async () => {
   // The actions the log must show, oldest first: two imports, 25 tokens (5 bound to audit-a), a provider with a key,
   // and a settings change.
   for (const apiKeyId of ['audit-a', 'audit-b']) {
-    await e2e.gql('mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported } }', {
-      m: [{ apiKeyId, key: 'home', content: `Lives in ${apiKeyId === 'audit-a' ? 'Ghent' : 'Leuven'}` }],
+    await e2e.gql(IMPORT_MEMORIES, {
+      memories: [{ apiKeyId, key: 'home', content: `Lives in ${apiKeyId === 'audit-a' ? 'Ghent' : 'Leuven'}` }],
     });
   }
   for (let i = 0; i < 25; i++) {
-    await e2e.gql('mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }', {
+    await e2e.gql(CREATE_TOKEN, {
       input: { name: `gateway-${i}`, apiKeyId: i < 5 ? 'audit-a' : null },
     });
   }
-  await e2e.gql('mutation($input: ModelProviderInput!) { upsertModelProvider(input: $input) { id } }', {
+  await e2e.gql(E2eUpsertProviderDocument, {
     input: { id: 'p1', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'provider-secret-key', models: [] },
   });
-  maxTokensBefore = (await e2e.gql('{ memorySettings { maxTokens } }')).memorySettings.maxTokens;
-  await e2e.gql('mutation { updateMemorySettings(input: { maxTokens: 1234, strategy: EXACT }) { maxTokens } }');
+  maxTokensBefore = (await e2e.gql(GET_SETTINGS)).memorySettings.maxTokens;
+  await e2e.gql(UPDATE_SETTINGS, { input: { maxTokens: 1234, strategy: 'EXACT' } });
 }, 60_000);
 afterAll(() => e2e?.close());
 

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2eAuditLogDocument, E2eMemoryCountDocument, E2eRetentionStatsDocument } from '../generated/graphql.ts';
+import { IMPORT_MEMORIES, type MemoryInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -11,20 +13,12 @@ afterAll(() => e2e?.close());
 const DAY = 86_400_000;
 const daysFromNow = (n: number) => new Date(Date.now() + n * DAY).toISOString();
 
-async function importRows(rows: Record<string, unknown>[]) {
-  const { importMemories } = await e2e.gql(
-    'mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
-    { m: rows },
-  );
+async function importRows(rows: MemoryInput[]) {
+  const { importMemories } = await e2e.gql(IMPORT_MEMORIES, { memories: rows });
   expect(importMemories.rejected).toEqual([]);
 }
 
-const countOf = async (apiKeyId: string) =>
-  (
-    await e2e.gql('query($k: String) { memories(apiKeyId: $k, includeExpired: true, includeArchived: true) { totalCount } }', {
-      k: apiKeyId,
-    })
-  ).memories.totalCount as number;
+const countOf = async (apiKeyId: string) => (await e2e.gql(E2eMemoryCountDocument, { apiKeyId })).memories.totalCount;
 
 async function openData(page: Page) {
   await page.goto(`${e2e.url}/admin/#/data`);
@@ -52,15 +46,13 @@ describe('the Data tab', () => {
 
   it('shows retention, what it hides and when the purge deletes the first of it, as the server counts them', async () => {
     const { page } = e2e;
-    await e2e.gql(
-      'mutation { updateMemorySettings(input: { retentionEnabled: true, retentionDays: 30, purgeGraceDays: 7 }) { retentionDays } }',
-    );
+    await e2e.gql(UPDATE_SETTINGS, { input: { retentionEnabled: true, retentionDays: 30, purgeGraceDays: 7 } });
     await importRows([
       { apiKeyId: 'acme-old', key: 'old', content: 'Used Sublime Text back then', createdAt: daysFromNow(-32) },
       { apiKeyId: 'acme-old', key: 'gone', content: 'On call this week', expiresAt: daysFromNow(-1) },
       { apiKeyId: 'acme-old', key: 'fresh', content: 'Prefers dark mode' },
     ]);
-    const { stats } = (await e2e.gql('{ memories(limit: 1) { stats { nextPurgeAt hiddenByRetention hiddenByExpiry } } }')).memories;
+    const { stats } = (await e2e.gql(E2eRetentionStatsDocument)).memories;
     expect(stats).toMatchObject({ hiddenByRetention: 1, hiddenByExpiry: 1 });
     await openData(page);
     const status = Object.fromEntries(await pairsOf(page, '.purge-status'));
@@ -69,7 +61,7 @@ describe('the Data tab', () => {
         new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }).format(
           new Date(iso),
         ),
-      stats.nextPurgeAt,
+      stats.nextPurgeAt!,
     );
     expect(status.Retention).toBe('On: a memory last written more than 30 days ago is no longer retrieved.');
     expect(status['Purge grace']).toMatch(/^7 days: /);
@@ -117,20 +109,20 @@ describe('the Data tab', () => {
     // The focus moves on to what happened.
     expect(await report.evaluate((el) => el === document.activeElement)).toBe(true);
     const pairs = Object.fromEntries(await pairsOf(page, '.forget-report dl'));
-    const [entry] = (await e2e.gql('{ auditLog(action: API_KEY_FORGET) { items { apiKeyId target } } }')).auditLog.items;
+    const entry = (await e2e.gql(E2eAuditLogDocument, { action: 'API_KEY_FORGET' })).auditLog.items[0]!;
     expect(entry.apiKeyId).toMatch(/^forgotten:[0-9a-f-]{36}$/);
     expect(pairs).toEqual({
       Memories: '3',
       Summaries: '0',
       'Archived originals': '0',
-      'Keyword entries': String(entry.target.keywordEntries),
+      'Keyword entries': String(entry.target?.keywordEntries),
       Vectors: '0',
       'Qdrant removals queued': '0',
       'Retrievals in its statistics': '0',
       'In the audit log now': `${entry.apiKeyId} (its entries)`,
       'Write-ahead log': 'emptied at once',
     });
-    expect(entry.target.keywordEntries).toBeGreaterThan(0);
+    expect(entry.target?.keywordEntries).toBeGreaterThan(0);
     expect(await countOf('acme-forget')).toBe(0);
     expect(await countOf('acme-keep')).toBe(1);
     // The purge card counts again without the key (acme-old's fresh memory and acme-keep's remain).

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
+import { E2eProvidersDocument } from '../generated/graphql.ts';
 import { writeStaticModel } from '../helpers/models.ts';
+import { GET_SETTINGS, IMPORT_MEMORIES, REINDEX_JOB, START_REINDEX } from '../helpers/operations.ts';
 import { type E2E, modelApiEnv, screenshot, startE2E } from './harness.ts';
 
 const WORDS = [
@@ -61,11 +63,8 @@ beforeAll(async () => {
       MEMORY_EMBEDDING_CACHE_MAX: '0',
     },
   });
-  const { importMemories } = await e2e.gql(
-    'mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
-    { m: Array.from({ length: MEMORIES }, (_, i) => memory(i)) },
-  );
-  expect(importMemories).toEqual({ imported: MEMORIES, rejected: [] });
+  const { importMemories } = await e2e.gql(IMPORT_MEMORIES, { memories: Array.from({ length: MEMORIES }, (_, i) => memory(i)) });
+  expect(importMemories).toMatchObject({ imported: MEMORIES, rejected: [] });
 }, 120_000);
 
 afterAll(async () => {
@@ -124,7 +123,7 @@ describe('the Engine tab', () => {
 
   it('follows a job started outside the page, live', async () => {
     const hold = api.hold(IN_EVERY_MEMORY);
-    const { reindex } = await e2e.gql('mutation { reindex(force: true) { id status total } }');
+    const { reindex } = await e2e.gql(START_REINDEX, { force: true });
     expect(reindex).toMatchObject({ status: 'RUNNING', total: MEMORIES });
     await hold.reached;
     // Found by the page's poll while its first batch is held, then followed to its end.
@@ -150,9 +149,9 @@ describe('the Engine tab', () => {
     hold.release();
     await job().getByText('Cancelled').waitFor();
     expect(await progressOf()).toBeLessThan(100);
-    const { reindexJob } = await e2e.gql('{ reindexJob { status processed total } }');
-    expect(reindexJob.status).toBe('CANCELLED');
-    expect(reindexJob.processed).toBeLessThan(reindexJob.total);
+    const { reindexJob } = await e2e.gql(REINDEX_JOB);
+    expect(reindexJob?.status).toBe('CANCELLED');
+    expect(reindexJob?.processed).toBeLessThan(reindexJob!.total);
   });
 
   it('saves a switch of the embedding source', async () => {
@@ -161,7 +160,7 @@ describe('the Engine tab', () => {
     await form.getByRole('radio', { name: 'Static' }).check();
     await form.getByRole('button', { name: 'Save embedding' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
-    const { memorySettings } = await e2e.gql('{ memorySettings { embeddingSource } }');
+    const { memorySettings } = await e2e.gql(GET_SETTINGS);
     expect(memorySettings.embeddingSource).toBe('STATIC');
     await page.getByRole('article', { name: 'Embedding status' }).getByText('embeddingSource is STATIC').waitFor();
   });
@@ -185,7 +184,7 @@ describe('the Engine tab', () => {
     await row.getByText('key set').waitFor();
     await expect(row.textContent()).resolves.toContain('text-embedding-3-small');
     expect(await page.content()).not.toContain(secret);
-    const { embeddingProviders } = await e2e.gql('{ embeddingProviders { id baseUrl hasApiKey models { name kind dimension } } }');
+    const { embeddingProviders } = await e2e.gql(E2eProvidersDocument);
     expect(JSON.stringify(embeddingProviders)).not.toContain(secret);
     // The environment's provider (the model API double) comes first.
     expect(embeddingProviders).toEqual([
@@ -208,7 +207,7 @@ describe('the Engine tab', () => {
     await edit.getByRole('button', { name: 'Remove key' }).click();
     await edit.getByRole('button', { name: 'Save provider' }).click();
     await row.getByText('no key').waitFor();
-    expect((await e2e.gql('{ embeddingProviders { id hasApiKey } }')).embeddingProviders).toEqual([
+    expect((await e2e.gql(E2eProvidersDocument)).embeddingProviders.map(({ id, hasApiKey }) => ({ id, hasApiKey }))).toEqual([
       { id: 'env', hasApiKey: true },
       { id: 'acme-ai', hasApiKey: false },
     ]);
@@ -216,6 +215,6 @@ describe('the Engine tab', () => {
     await row.getByRole('button', { name: 'Delete acme-ai' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete provider' }).click();
     await row.waitFor({ state: 'detached' });
-    expect((await e2e.gql('{ embeddingProviders { id } }')).embeddingProviders).toEqual([{ id: 'env' }]);
+    expect((await e2e.gql(E2eProvidersDocument)).embeddingProviders.map(({ id }) => ({ id }))).toEqual([{ id: 'env' }]);
   });
 });

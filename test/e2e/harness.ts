@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { mnemoEntry, ROOT } from '../helpers/mnemoEntry.ts';
+import { ROOT } from '../helpers/mnemoEntry.ts';
+import { spawnMnemo } from '../helpers/mnemoProcess.ts';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 export const DOCS = path.join(ROOT, 'docs');
@@ -26,7 +27,7 @@ export interface E2E {
   context: BrowserContext;
   page: Page;
   /** GraphQL as the admin, for arranging data the test is not about: a typed document from test/generated/graphql.ts. */
-  gql<T = any, V = Record<string, unknown>>(query: DocumentTypeDecoration<T, V> | string, variables?: NoInfer<V>): Promise<T>;
+  gql<T, V>(query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>): Promise<T>;
   /**
    * Awaits `waiting` (a locator's wait); when it fails, the error also tells what the page showed and the server's
    * last log lines, which a CI log otherwise never shows.
@@ -64,13 +65,14 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  const gql: E2E['gql'] = async (query, variables) => {
+  const gql = async <T, V>(query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>): Promise<T> => {
     const res = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
       body: JSON.stringify({ query: String(query), variables: variables ?? {} }),
     });
-    const body = (await res.json()) as { data?: any; errors?: unknown[] };
+    // Without errors, a GraphQL response carries its data.
+    const body = (await res.json()) as { data: T; errors?: unknown[] };
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
@@ -168,7 +170,8 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
     // axe-core's global, injected above.
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    const { axe } = window as unknown as { axe: typeof import('axe-core') };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations as AxeViolation[];
   });
   return violations
@@ -197,42 +200,19 @@ export async function horizontalOverflow(page: Page): Promise<{ overflow: number
 
 /** A `mnemo serve` child process; `log()` is all it has printed so far. */
 async function serve(dataDir: string, env: Record<string, string>): Promise<{ url: string; process: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, [...mnemoEntry(), 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      MNEMO_DATA_DIR: dataDir,
-      MNEMO_ADMIN_TOKEN: ADMIN_TOKEN,
-      MNEMO_LOG_LEVEL: 'info',
-      MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
-      // Converting the installed word-vector package (~300 MB) would make every served test wait on it.
-      MEMORY_STATIC_PACKAGE: '',
-      MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const mnemo = spawnMnemo(['serve', '--port', '0'], {
+    HOME: dataDir,
+    MNEMO_DATA_DIR: dataDir,
+    MNEMO_ADMIN_TOKEN: ADMIN_TOKEN,
+    MNEMO_LOG_LEVEL: 'info',
+    MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+    // Converting the installed word-vector package (~300 MB) would make every served test wait on it.
+    MEMORY_STATIC_PACKAGE: '',
+    MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
+    ...env,
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`mnemo serve did not start:\n${output}`));
-    }, 30_000);
-    let started = false;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = started ? undefined : output.split('\n').find((l) => l.includes('mnemo is listening'));
-      if (line) {
-        started = true;
-        clearTimeout(timer);
-        resolve({ url: (JSON.parse(line) as { url: string }).url.replace(/\/$/, ''), process: child, log: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`mnemo serve exited with ${code}:\n${output}`));
-    });
-  });
+  // A server that never says it listens is killed, so the file fails with its output and leaves no process behind.
+  const timer = setTimeout(() => mnemo.child.kill('SIGKILL'), 30_000);
+  const url = await mnemo.listening().finally(() => clearTimeout(timer));
+  return { url, process: mnemo.child, log: () => mnemo.out.stdout + mnemo.out.stderr };
 }

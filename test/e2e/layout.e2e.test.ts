@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
+import { CREATE_TOKEN, IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import {
   type AxeViolation,
   type E2E,
@@ -40,12 +41,12 @@ beforeAll(async () => {
     'Reported that CSV exports drop the last row of files larger than 10 MB',
     'On the Team plan since March, 14 seats',
   ];
-  await e2e.gql('mutation($m: [MemoryInput!]!) { importMemories(memories: $m) { imported } }', {
-    m: facts.map((content, i) => ({ apiKeyId: 'acme-support', key: `fact-${i}`, content, sessionId: i % 2 ? 'onboarding' : null })),
+  await e2e.gql(IMPORT_MEMORIES, {
+    memories: facts.map((content, i) => ({ apiKeyId: 'acme-support', key: `fact-${i}`, content, sessionId: i % 2 ? 'onboarding' : null })),
   });
-  await e2e.gql('mutation { updateMemorySettings(input: { enabled: true, rerankEnabled: true }) { enabled } }');
+  await e2e.gql(UPDATE_SETTINGS, { input: { enabled: true, rerankEnabled: true } });
   for (const name of ['gateway-eu-1', 'gateway-us-1']) {
-    await e2e.gql('mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }', {
+    await e2e.gql(CREATE_TOKEN, {
       input: { name, apiKeyId: 'acme-support' },
     });
   }

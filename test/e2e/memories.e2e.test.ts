@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { E2eMemoriesDocument, type MemoryType } from '../generated/graphql.ts';
+import { IMPORT_MEMORIES, type MemoryInput, RETRIEVE, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
 beforeAll(async () => {
   e2e = await startE2E();
   // Old seeded memories (compaction, the chart) must still be inside the retention window.
-  await e2e.gql(`mutation { updateMemorySettings(input: { retentionDays: 365 }) { retentionDays } }`);
+  await e2e.gql(UPDATE_SETTINGS, { input: { retentionDays: 365 } });
 });
 afterAll(() => e2e?.close());
 
@@ -24,34 +26,17 @@ const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++cou
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
 
-interface Row {
-  apiKeyId: string;
-  key?: string;
-  content: string;
-  type?: string;
-  sessionId?: string;
-  createdAt?: string;
-  metadata?: Record<string, unknown>;
-}
+/** A memory this file imports: always for a key of its own. */
+type Row = MemoryInput & { apiKeyId: string };
 
 async function importRows(rows: Row[]) {
-  const { importMemories } = await e2e.gql(
-    `mutation($memories: [MemoryInput!]!) { importMemories(memories: $memories) { imported updated rejected { index reason } } }`,
-    { memories: rows },
-  );
+  const { importMemories } = await e2e.gql(IMPORT_MEMORIES, { memories: rows });
   expect(importMemories.rejected).toEqual([]);
   return importMemories;
 }
 
 async function memoriesOf(apiKeyId: string) {
-  const { memories } = await e2e.gql(
-    `query($apiKeyId: String) { memories(apiKeyId: $apiKeyId, limit: 500, includeExpired: true, includeArchived: true) { totalCount items { id key content type metadata tokens status } } }`,
-    { apiKeyId },
-  );
-  return memories as {
-    totalCount: number;
-    items: { id: string; key: string; content: string; type: string; metadata: Record<string, unknown>; tokens: number; status: string }[];
-  };
+  return (await e2e.gql(E2eMemoriesDocument, { apiKeyId })).memories;
 }
 
 const filterBar = (page: Page) => page.getByRole('search', { name: 'Filter memories' });
@@ -495,13 +480,13 @@ describe('the Memories tab', () => {
         apiKeyId,
         key: `f${i}`,
         content,
-        type: 'FACTUAL',
+        type: 'FACTUAL' as const,
       })),
       ...['Asked about flights to Rome', 'Booked a hotel in Milan'].map((content, i) => ({
         apiKeyId,
         key: `e${i}`,
         content,
-        type: 'EPISODIC',
+        type: 'EPISODIC' as const,
         createdAt: daysAgo(14),
       })),
     ]);
@@ -638,7 +623,7 @@ describe('the Memories tab', () => {
   it('looks right with data (docs/memories.png)', async () => {
     const { page } = e2e;
     const apiKeyId = 'acme-support';
-    const facts: [string, string, string, number][] = [
+    const facts: [MemoryType, string, string, number][] = [
       ['FACTUAL', 'user.timezone', 'Works from Berlin (CET) and prefers meetings before noon', 1],
       ['FACTUAL', 'user.editor', 'Uses VS Code with the Vim keybindings extension', 4],
       ['PROCEDURAL', 'deploy.checklist', 'Run the migration dry run, then tag the release and deploy with make release', 6],
@@ -671,15 +656,16 @@ describe('the Memories tab', () => {
       });
     await importRows(rows);
     // A few gateway retrievals, one of which finds nothing, so the hit rate has a value.
-    await e2e.gql(`mutation { updateMemorySettings(input: { enabled: true }) { enabled } }`);
-    for (const [query, types] of [
+    await e2e.gql(UPDATE_SETTINGS, { input: { enabled: true } });
+    const retrievals: [query: string, types?: MemoryType[]][] = [
       ['timezone'],
       ['deploy release'],
       ['plans'],
       ['webhook retries'],
       ['kubernetes', ['SEMANTIC']],
-    ] as const) {
-      await e2e.gql(`query($input: RetrieveInput!) { retrieve(input: $input) { tokensUsed } }`, {
+    ];
+    for (const [query, types] of retrievals) {
+      await e2e.gql(RETRIEVE, {
         input: { apiKeyId, query, types, strategy: 'HYBRID' },
       });
     }

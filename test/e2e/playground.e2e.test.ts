@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_MEMORIES, type MemoryInput, RETRIEVE_PREVIEW, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { type E2E, fillPlaygroundApiKey, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
 beforeAll(async () => {
   // The default harness: no embedding model on disk and downloads off, so semantic search must fall back.
   e2e = await startE2E();
-  const memories = [
+  const memories: MemoryInput[] = [
     { apiKeyId: 'acme', type: 'ENFORCED', content: 'Always answer in British English.' },
     { apiKeyId: 'acme', type: 'FACTUAL', content: 'The user prefers a dark editor theme in VS Code and in the terminal.' },
     { apiKeyId: 'acme', type: 'FACTUAL', content: 'The team deploys to production on Tuesdays after the standup.' },
@@ -14,11 +15,8 @@ beforeAll(async () => {
     { apiKeyId: 'acme', type: 'SEMANTIC', content: 'A dark theme reduces eye strain during long editing sessions.' },
     { apiKeyId: 'globex', type: 'FACTUAL', content: 'The user prefers a light editor theme.' },
   ];
-  const { importMemories } = await e2e.gql(
-    'mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
-    { m: memories },
-  );
-  expect(importMemories).toEqual({ imported: memories.length, rejected: [] });
+  const { importMemories } = await e2e.gql(IMPORT_MEMORIES, { memories });
+  expect(importMemories).toMatchObject({ imported: memories.length, rejected: [] });
 });
 afterAll(() => e2e?.close());
 
@@ -67,8 +65,8 @@ describe('the Playground tab', () => {
     expect(block).toContain('- [enforced] Always answer in British English.');
     expect(block).toContain('- [factual] The user prefers a dark editor theme in VS Code and in the terminal.');
     // Exactly what the API returns as the block.
-    const { retrievePreview } = await e2e.gql('query ($i: RetrieveInput!) { retrievePreview(input: $i) { block } }', {
-      i: { apiKeyId: 'acme', query: 'Which editor theme does the user prefer?', strategy: 'HYBRID', maxTokens: 2000 },
+    const { retrievePreview } = await e2e.gql(RETRIEVE_PREVIEW, {
+      input: { apiKeyId: 'acme', query: 'Which editor theme does the user prefer?', strategy: 'HYBRID', maxTokens: 2000 },
     });
     expect(block).toBe(retrievePreview.block);
 
@@ -132,7 +130,7 @@ describe('the Playground tab', () => {
 
   it('keeps the saved token budget when the admin starts typing before the settings have arrived', async () => {
     const { page } = e2e;
-    await e2e.gql('mutation { updateMemorySettings(input: { maxTokens: 1234 }) { maxTokens } }');
+    await e2e.gql(UPDATE_SETTINGS, { input: { maxTokens: 1234 } });
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;

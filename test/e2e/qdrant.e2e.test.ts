@@ -4,6 +4,8 @@ import path from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
+import { E2eQdrantSettingsDocument, E2eQdrantStatusDocument } from '../generated/graphql.ts';
+import { IMPORT_MEMORIES } from '../helpers/operations.ts';
 import { writeTopicModel } from '../helpers/topicModel.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
@@ -36,11 +38,8 @@ beforeAll(async () => {
       MEMORY_WORKER_INTERVAL_MS: '0',
     },
   });
-  const { importMemories } = await e2e.gql(
-    'mutation ($m: [MemoryInput!]!) { importMemories(memories: $m) { imported rejected { reason } } }',
-    { m: MEMORIES },
-  );
-  expect(importMemories).toEqual({ imported: MEMORIES.length, rejected: [] });
+  const { importMemories } = await e2e.gql(IMPORT_MEMORIES, { memories: MEMORIES });
+  expect(importMemories).toMatchObject({ imported: MEMORIES.length, rejected: [] });
 }, 120_000);
 
 afterAll(async () => {
@@ -73,8 +72,8 @@ describe('the Qdrant card and panel', () => {
     // The key field is emptied and never filled from the server.
     expect(await connection().getByLabel('API key').inputValue()).toBe('');
     expect(await page.content()).not.toContain(SECRET);
-    const { qdrantSettings, memorySettings } = await e2e.gql('{ qdrantSettings { enabled url hasApiKey } memorySettings { vectorStore } }');
-    expect(qdrantSettings).toEqual({ enabled: true, url: qdrant.url, hasApiKey: true });
+    const { qdrantSettings, memorySettings } = await e2e.gql(E2eQdrantSettingsDocument);
+    expect(qdrantSettings).toMatchObject({ enabled: true, url: qdrant.url, hasApiKey: true });
     expect(memorySettings.vectorStore).toBe('QDRANT');
     // The card follows at its next refresh.
     await card().getByText(COLLECTION).waitFor({ timeout: 10_000 });
@@ -160,12 +159,8 @@ describe('the Qdrant card and panel', () => {
   it('never shows the API key, and pictures the Qdrant card and panel', async () => {
     const { page } = e2e;
     expect(await page.content()).not.toContain(SECRET);
-    for (const query of [
-      '{ qdrantSettings { url collection hasApiKey fromEnvironment } }',
-      '{ engineStatus { qdrant { url error incompatibleReason } } }',
-    ]) {
-      expect(JSON.stringify(await e2e.gql(query))).not.toContain(SECRET);
-    }
+    expect(JSON.stringify(await e2e.gql(E2eQdrantSettingsDocument))).not.toContain(SECRET);
+    expect(JSON.stringify(await e2e.gql(E2eQdrantStatusDocument))).not.toContain(SECRET);
     expect(qdrant.responseProblems).toEqual([]);
     // Tall enough for the status cards, the reindex job and the whole Qdrant panel in one picture.
     await page.evaluate(() => window.scrollTo(0, 0));

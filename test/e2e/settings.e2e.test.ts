@@ -1,5 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2eSettingsDocument } from '../generated/graphql.ts';
+import { GET_SETTINGS } from '../helpers/operations.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -27,8 +29,8 @@ describe('the Settings tab', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await screenshot(page, 'settings');
-    const { memorySettings } = await e2e.gql('{ memorySettings { enabled maxTokens } }');
-    expect(memorySettings).toEqual({ enabled: true, maxTokens: 1200 });
+    const { memorySettings } = await e2e.gql(GET_SETTINGS);
+    expect(memorySettings).toMatchObject({ enabled: true, maxTokens: 1200 });
   });
 
   it('refuses an empty Max tokens beside the field, and saves nothing (not "up to 0 extra tokens")', async () => {
@@ -40,7 +42,7 @@ describe('the Settings tab', () => {
     await expect.poll(() => problemOf(field)).toBe('Max tokens is required.');
     // The field in trouble has the focus.
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
-    expect((await e2e.gql('{ memorySettings { maxTokens } }')).memorySettings.maxTokens).toBe(1200);
+    expect((await e2e.gql(GET_SETTINGS)).memorySettings.maxTokens).toBe(1200);
   });
 
   it("shows the server's own message beside a field it refuses, never the browser's", async () => {
@@ -52,7 +54,7 @@ describe('the Settings tab', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => problemOf(field)).toBe('maxTokens must be between 0 and 16000');
     await settingsForm().getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
-    expect((await e2e.gql('{ memorySettings { maxTokens } }')).memorySettings.maxTokens).toBe(1200);
+    expect((await e2e.gql(GET_SETTINGS)).memorySettings.maxTokens).toBe(1200);
     await field.fill('1500');
     expect(await problemOf(field)).toBeNull();
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -82,7 +84,7 @@ describe('the Settings tab', () => {
     await providers.fill('o1-mini\nmy-proxy');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
-    expect((await e2e.gql('{ memorySettings { userRoleProviders } }')).memorySettings.userRoleProviders).toEqual(['o1-mini', 'my-proxy']);
+    expect((await e2e.gql(E2eSettingsDocument)).memorySettings.userRoleProviders).toEqual(['o1-mini', 'my-proxy']);
   });
 
   it('turns retention off and sets the purge grace, and says what that means', async () => {
@@ -91,8 +93,8 @@ describe('the Settings tab', () => {
     await page.getByLabel('Purge grace (days)').fill('14');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
-    const { memorySettings } = await e2e.gql('{ memorySettings { retentionEnabled purgeGraceDays } }');
-    expect(memorySettings).toEqual({ retentionEnabled: false, purgeGraceDays: 14 });
+    const { memorySettings } = await e2e.gql(E2eSettingsDocument);
+    expect(memorySettings).toMatchObject({ retentionEnabled: false, purgeGraceDays: 14 });
     const retention = page.getByRole('region', { name: 'Retention and purge' });
     expect(await retention.textContent()).toContain('Retention is off');
     await page.getByLabel('Retention on (off: keep every memory, however old)').check();

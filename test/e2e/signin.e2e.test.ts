@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateAccessTokenInput } from '../generated/graphql.ts';
+import { CREATE_TOKEN } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, type E2E, screenshot, signIn, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -19,9 +21,7 @@ describe('signing in', () => {
 
   it('refuses a gateway token, bound or not, saying that Memory Studio needs an admin token', async () => {
     const { page, url } = e2e;
-    const mint = async (input: Record<string, unknown>) =>
-      (await e2e.gql('mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { token } }', { input }))
-        .createAccessToken.token as string;
+    const mint = async (input: CreateAccessTokenInput) => (await e2e.gql(CREATE_TOKEN, { input })).createAccessToken.token;
     for (const [token, says] of [
       [
         await mint({ name: 'bound gateway', apiKeyId: 'acme' }),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
 import { freePort } from '../helpers/freePort.ts';
+import { IMPORT_MEMORIES, REINDEX_JOB, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { type E2E, modelApiEnv, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -13,7 +14,7 @@ beforeAll(async () => {
   e2e = await startE2E({
     env: modelApiEnv(api),
   });
-  await e2e.gql('mutation { updateMemorySettings(input: { rerankEnabled: true }) { rerankEnabled } }');
+  await e2e.gql(UPDATE_SETTINGS, { input: { rerankEnabled: true } });
 }, 60_000);
 
 afterAll(async () => {
@@ -59,12 +60,12 @@ describe('the engine status', () => {
     await card('Rerank').getByRole('status').filter({ hasText: 'ECONNREFUSED' }).waitFor();
     await expect.poll(() => card('Rerank').locator('.chip').textContent()).toBe('Failing');
 
-    await e2e.gql('mutation { importMemories(memories: [{ apiKeyId: "acme", content: "Likes tea" }]) { imported } }');
+    await e2e.gql(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'acme', content: 'Likes tea' }] });
     await page.getByRole('button', { name: 'Reindex now' }).click();
     const refusal = page.getByRole('alert').filter({ hasText: 'reindex not started' });
     await refusal.waitFor({ timeout: 20_000 });
     expect(await refusal.textContent()).toMatch(/failed a test call .*ECONNREFUSED/);
-    expect((await e2e.gql('{ reindexJob { id } }')).reindexJob).toBeNull();
+    expect((await e2e.gql(REINDEX_JOB)).reindexJob).toBeNull();
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'engine-failing');
   });

@@ -305,6 +305,59 @@ export type VectorStore =
   | 'QDRANT'
   | 'SQLITE_VEC';
 
+export type E2eMemoryCountQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+}>;
+
+
+export type E2eMemoryCountQuery = { memories: { totalCount: number } };
+
+export type E2eMemoriesQueryVariables = Exact<{
+  apiKeyId?: string | null | undefined;
+}>;
+
+
+export type E2eMemoriesQuery = { memories: { totalCount: number, items: Array<{ id: string, key: string, content: string, type: MemoryType, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus }> } };
+
+export type E2eRetentionStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eRetentionStatsQuery = { memories: { stats: { nextPurgeAt: string | null, hiddenByRetention: number, hiddenByExpiry: number } } };
+
+export type E2eSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eSettingsQuery = { memorySettings: { retentionEnabled: boolean, retentionDays: number, purgeGraceDays: number, userRoleProviders: Array<string> } };
+
+export type E2eAuditLogQueryVariables = Exact<{
+  action?: AuditAction | null | undefined;
+}>;
+
+
+export type E2eAuditLogQuery = { auditLog: { items: Array<{ apiKeyId: string | null, target: Record<string, unknown> | null }> } };
+
+export type E2eProvidersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eProvidersQuery = { embeddingProviders: Array<{ id: string, baseUrl: string, hasApiKey: boolean, models: Array<{ name: string, kind: ModelKind, dimension: number | null }> }> };
+
+export type E2eUpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type E2eUpsertProviderMutation = { upsertModelProvider: { id: string } };
+
+export type E2eQdrantSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eQdrantSettingsQuery = { qdrantSettings: { enabled: boolean, url: string | null, collection: string, hasApiKey: boolean, fromEnvironment: Array<string> }, memorySettings: { vectorStore: VectorStore } };
+
+export type E2eQdrantStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type E2eQdrantStatusQuery = { engineStatus: { qdrant: { url: string | null, error: string | null, incompatibleReason: string | null } } };
+
 export type FaultsFullDiskHealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1199,6 +1252,111 @@ export const SummarizeMemoryFragmentDoc = new TypedDocumentString(`
   pendingReindex
   status
 }`, {"fragmentName":"SummarizeMemory"}) as unknown as TypedDocumentString<SummarizeMemoryFragment, unknown>;
+export const E2eMemoryCountDocument = new TypedDocumentString(`
+    query E2eMemoryCount($apiKeyId: String) {
+  memories(apiKeyId: $apiKeyId, includeExpired: true, includeArchived: true) {
+    totalCount
+  }
+}
+    `) as unknown as TypedDocumentString<E2eMemoryCountQuery, E2eMemoryCountQueryVariables>;
+export const E2eMemoriesDocument = new TypedDocumentString(`
+    query E2eMemories($apiKeyId: String) {
+  memories(
+    apiKeyId: $apiKeyId
+    limit: 500
+    includeExpired: true
+    includeArchived: true
+  ) {
+    totalCount
+    items {
+      id
+      key
+      content
+      type
+      metadata
+      tokens
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eMemoriesQuery, E2eMemoriesQueryVariables>;
+export const E2eRetentionStatsDocument = new TypedDocumentString(`
+    query E2eRetentionStats {
+  memories(limit: 1) {
+    stats {
+      nextPurgeAt
+      hiddenByRetention
+      hiddenByExpiry
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eRetentionStatsQuery, E2eRetentionStatsQueryVariables>;
+export const E2eSettingsDocument = new TypedDocumentString(`
+    query E2eSettings {
+  memorySettings {
+    retentionEnabled
+    retentionDays
+    purgeGraceDays
+    userRoleProviders
+  }
+}
+    `) as unknown as TypedDocumentString<E2eSettingsQuery, E2eSettingsQueryVariables>;
+export const E2eAuditLogDocument = new TypedDocumentString(`
+    query E2eAuditLog($action: AuditAction) {
+  auditLog(action: $action) {
+    items {
+      apiKeyId
+      target
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eAuditLogQuery, E2eAuditLogQueryVariables>;
+export const E2eProvidersDocument = new TypedDocumentString(`
+    query E2eProviders {
+  embeddingProviders {
+    id
+    baseUrl
+    hasApiKey
+    models {
+      name
+      kind
+      dimension
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eProvidersQuery, E2eProvidersQueryVariables>;
+export const E2eUpsertProviderDocument = new TypedDocumentString(`
+    mutation E2eUpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<E2eUpsertProviderMutation, E2eUpsertProviderMutationVariables>;
+export const E2eQdrantSettingsDocument = new TypedDocumentString(`
+    query E2eQdrantSettings {
+  qdrantSettings {
+    enabled
+    url
+    collection
+    hasApiKey
+    fromEnvironment
+  }
+  memorySettings {
+    vectorStore
+  }
+}
+    `) as unknown as TypedDocumentString<E2eQdrantSettingsQuery, E2eQdrantSettingsQueryVariables>;
+export const E2eQdrantStatusDocument = new TypedDocumentString(`
+    query E2eQdrantStatus {
+  engineStatus {
+    qdrant {
+      url
+      error
+      incompatibleReason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<E2eQdrantStatusQuery, E2eQdrantStatusQueryVariables>;
 export const FaultsFullDiskHealthDocument = new TypedDocumentString(`
     query FaultsFullDiskHealth {
   memoryHealth {

@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type App, type AppOptions, createApp } from '../../server/app.ts';
-import { createLogger, type Logger } from '../../server/logger.ts';
-import { createServices, type Services } from '../../server/services.ts';
-import type { VectorConfig } from '../../server/vectorConfig.ts';
+import type { Services } from '../../server/services.ts';
 import { CREATE_TOKEN } from './operations.ts';
-import { dropTestStore, openTestStore, type TestStore } from './testStore.ts';
+import { ADMIN_TOKEN, openTestDb, type TestDbOptions } from './testDb.ts';
+import type { TestStore } from './testStore.ts';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export { ADMIN_TOKEN };
 
 /**
  * An operation: a typed document from test/generated/graphql.ts (result and variables typed), or a string a test
@@ -63,21 +59,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions {
-  /** The vector engine's configuration; by default the offline one (no model, no worker). */
-  engine?: VectorConfig;
-  /** The environment the services read (MNEMO_QDRANT_*); by default none. */
-  env?: NodeJS.ProcessEnv;
-  /** The services' clock (every timestamp, delay and cutoff they use); a test moves it instead of waiting (helpers/clock.ts). */
-  clock?: () => number;
-  /** An existing folder to use (its mnemo.db is opened, not replaced); by default a fresh temp folder. */
-  dir?: string;
-  /** Where backupDatabase writes; by default none, so it is refused. */
-  backupDir?: string;
+/** The services' options (engine, env, clock, folder, backups, logger: see openTestDb), and the HTTP app's. */
+export interface TestAppOptions extends TestDbOptions {
   /** The HTTP app's own options (the metrics token). */
   app?: AppOptions;
-  /** Where the server logs; by default nowhere. */
-  logger?: Logger;
 }
 
 /**
@@ -85,17 +70,8 @@ export interface TestAppOptions {
  * migrated by the real migrator and listening on a free loopback port.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'mnemo-test-'));
-  const database = await openTestStore(dir);
-  const services = createServices({
-    db: database.db,
-    logger: options.logger ?? createLogger('silent'),
-    adminToken: ADMIN_TOKEN,
-    vectorConfig: options.engine,
-    env: options.env,
-    clock: options.clock,
-    backupDir: options.backupDir,
-  });
+  const store = await openTestDb(options);
+  const { dir, database, services } = store;
   const app = createApp(services, options.app);
   const address = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
@@ -137,13 +113,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // A running reindex job stops between batches, as at a server's shutdown.
       await services.reindex.stop();
       await app.close();
-      await services.access.flush();
-      await database.close();
-      // A folder the caller passed in is the caller's: another app may open the same database after this one.
-      if (!options.dir) {
-        await dropTestStore(dir);
-        rmSync(dir, { recursive: true, force: true });
-      }
+      await store.close();
     },
   };
 }

@@ -1,62 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryExtract } from '../../server/mcp/gateway.tools.ts';
 import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryList, memoryUpdate } from '../../server/mcp/memory.tools.ts';
-import { call, callError, httpTransport, mcpClient, RETRIEVE, type RetrieveAnswer } from '../helpers/mcp.ts';
+import { call, callError, httpTransport, mcpClient } from '../helpers/mcp.ts';
 import { mnemoEntry, ROOT } from '../helpers/mnemoEntry.ts';
-import { CREATE_TOKEN, GET_MEMORY, LIST_MEMORIES, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import type { Operation } from '../helpers/testApp.ts';
+import { CREATE_TOKEN, GET_MEMORY, LIST_MEMORIES, RETRIEVE, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
-const ADMIN_TOKEN = 'mcp-admin-token-0123456789';
-
-let dataDir: string;
-let server: ChildProcess;
-let url: string;
+let app: TestApp;
 /** Errors the clients saw outside any call: a line on a stdio client's stdout that is not a frame would be one. */
 const clientErrors: Error[] = [];
 const stderrOfMcp: string[] = [];
 
-/** A real `mnemo serve` (the CLI as a child process) on a temp data folder. */
-async function serve(): Promise<void> {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'mnemo-mcp-'));
-  server = spawn(process.execPath, [...mnemoEntry(), 'serve', '--port', '0', '--host', '127.0.0.1'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dataDir,
-      MNEMO_DATA_DIR: dataDir,
-      MNEMO_ADMIN_TOKEN: ADMIN_TOKEN,
-      MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
-      MEMORY_STATIC_PACKAGE: '',
-      MEMORY_TRANSFORMERS_ALLOW_REMOTE: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((l) => l.includes('mnemo is listening'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url.replace(/\/$/, ''));
-    };
-    server.stdout!.on('data', onData);
-    server.stderr!.on('data', onData);
-    server.once('exit', (code) => reject(new Error(`mnemo serve exited with ${code}:\n${output}`)));
-  });
-}
-
-/** `mnemo mcp` as an MCP client launches it: a child process speaking on its stdin and stdout. */
+/** `mnemo mcp` as an MCP client launches it: a child process speaking on its stdin and stdout, relaying to the app. */
 async function stdioClient(token: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...mnemoEntry(), 'mcp'],
     cwd: ROOT,
-    env: { MNEMO_URL: url, MNEMO_TOKEN: token },
+    env: { MNEMO_URL: app.url, MNEMO_TOKEN: token },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => stderrOfMcp.push(chunk.toString()));
@@ -65,38 +28,20 @@ async function stdioClient(token: string): Promise<Client> {
   return client;
 }
 
-async function gql<T>(query: Operation<T>, variables: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ query: String(query), variables }),
-  });
-  const body = (await res.json()) as { data: T; errors?: unknown[] };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
-
-interface Listed {
-  memories: { totalCount: number; items: { id: string; key: string; content: string; type: string; metadata: Record<string, unknown> }[] };
-}
-const listOf = (apiKeyId: string) => gql<Listed>(LIST_MEMORIES, { apiKeyId, limit: 100 }).then((d) => d.memories);
+const listOf = async (apiKeyId: string) => (await app.ok(LIST_MEMORIES, { apiKeyId, limit: 100 })).memories;
 
 const clients: Record<string, Client> = {};
 
 beforeAll(async () => {
-  await serve();
-  await gql(UPDATE_SETTINGS, { input: { enabled: true } });
-  clients.http = await mcpClient(httpTransport(url, ADMIN_TOKEN));
+  app = await startTestApp();
+  await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+  clients.http = await mcpClient(httpTransport(app.url, ADMIN_TOKEN));
   clients.stdio = await stdioClient(ADMIN_TOKEN);
 }, 120_000);
 
 afterAll(async () => {
   await Promise.all(Object.values(clients).map((c) => c.close()));
-  if (server) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await app?.close();
 });
 
 it('lists the same tools over stdio as over streamable HTTP', async () => {
@@ -122,7 +67,7 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
     await call(client(), memoryAdd, { apiKeyId, type: 'procedural', key: 'deploy', content: 'Deploys go out on Tuesdays after review.' });
     const args = { apiKeyId, query: 'which editor does the user prefer', maxTokens: 200 };
     const result = await client().callTool({ name: 'memory_search', arguments: args });
-    const { retrieve } = await gql<RetrieveAnswer>(RETRIEVE, { input: args });
+    const { retrieve } = await app.ok(RETRIEVE, { input: args });
     const found = result.structuredContent as { memories: { id: string; content: string }[] };
     expect(found.memories.map((m) => m.id)).toEqual(retrieve.items.map((i) => i.memory.id));
     expect(found.memories[0]!.content).toBe('The user prefers Helix.');
@@ -148,14 +93,14 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
     expect(listed.totalCount).toBe(viaGraphql.totalCount);
     expect(listed.memories.map((m) => m.id)).toEqual(viaGraphql.items.map((m) => m.id));
     const { memory } = await call(client(), memoryGet, { id: listed.memories[0]!.id });
-    const viaGraphqlMemory = (await gql(GET_MEMORY, { id: memory.id })).memory!;
+    const viaGraphqlMemory = (await app.ok(GET_MEMORY, { id: memory.id })).memory!;
     expect(memory).toMatchObject({
       id: viaGraphqlMemory.id,
       key: viaGraphqlMemory.key,
       content: viaGraphqlMemory.content,
-      type: String(viaGraphqlMemory.type).toLowerCase(),
+      type: viaGraphqlMemory.type.toLowerCase(),
       createdAt: viaGraphqlMemory.createdAt,
-      status: String(viaGraphqlMemory.status).toLowerCase(),
+      status: viaGraphqlMemory.status.toLowerCase(),
     });
   });
 
@@ -167,14 +112,14 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
       sessionId: 'week-49',
     });
     expect(memory).toMatchObject({ content: 'Deploys go out on Wednesdays.', sessionId: 'week-49', type: 'procedural' });
-    expect((await gql(GET_MEMORY, { id: deploy!.id })).memory?.content).toBe('Deploys go out on Wednesdays.');
+    expect((await app.ok(GET_MEMORY, { id: deploy!.id })).memory?.content).toBe('Deploys go out on Wednesdays.');
   });
 
   it('memory_delete removes the memory for good and returns it as it was', async () => {
     const [deploy] = (await listOf(apiKeyId)).items.filter((m) => m.key === 'deploy');
     const { deleted } = await call(client(), memoryDelete, { id: deploy!.id });
     expect(deleted).toMatchObject({ id: deploy!.id, content: 'Deploys go out on Wednesdays.' });
-    expect((await gql(GET_MEMORY, { id: deploy!.id })).memory).toBeNull();
+    expect((await app.ok(GET_MEMORY, { id: deploy!.id })).memory).toBeNull();
     expect((await callError(client(), 'memory_delete', { id: deploy!.id })).code).toBe('NOT_FOUND');
   });
 
@@ -207,13 +152,13 @@ describe('mnemo mcp', () => {
   });
 
   it('answers every call with UNAUTHENTICATED once its token is revoked, and keeps running', async () => {
-    const { createAccessToken } = await gql(CREATE_TOKEN, {
+    const { createAccessToken } = await app.ok(CREATE_TOKEN, {
       input: { name: 'ide', role: 'GATEWAY', apiKeyId: 'key-ide' },
     });
     const ide = await stdioClient(createAccessToken.token);
     clients.ide = ide;
     await call(ide, memoryAdd, { type: 'factual', key: 'k', content: 'Remember this.' });
-    await gql(REVOKE_TOKEN, { id: createAccessToken.accessToken.id });
+    await app.ok(REVOKE_TOKEN, { id: createAccessToken.accessToken.id });
     const refused = { code: 'UNAUTHENTICATED', message: 'the bearer token is unknown or revoked' };
     expect(await callError(ide, 'memory_search', { query: 'this' })).toEqual(refused);
     expect(await callError(ide, 'memory_add', { type: 'factual', key: 'k', content: 'And this.' })).toEqual(refused);
