@@ -799,6 +799,11 @@ export type MemoryByweekStatsQueryVariables = Exact<{
 
 export type MemoryByweekStatsQuery = { memories: { stats: { totalEntries: number, byWeek: Array<{ weekStart: string, count: number }> } } };
 
+export type MemoryLifecycleImportRowLimitQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MemoryLifecycleImportRowLimitQuery = { importRowLimit: number };
+
 export type MemoryListStatsQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
   type?: MemoryType | null | undefined;
@@ -2412,6 +2417,11 @@ export const MemoryByweekStatsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MemoryByweekStatsQuery, MemoryByweekStatsQueryVariables>;
+export const MemoryLifecycleImportRowLimitDocument = new TypedDocumentString(`
+    query MemoryLifecycleImportRowLimit {
+  importRowLimit
+}
+    `) as unknown as TypedDocumentString<MemoryLifecycleImportRowLimitQuery, MemoryLifecycleImportRowLimitQueryVariables>;
 export const MemoryListStatsDocument = new TypedDocumentString(`
     query MemoryListStats($apiKeyId: String, $type: MemoryType, $includeExpired: Boolean) {
   memories(

@@ -4,19 +4,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { AnyTool } from '../../server/mcp/tool.ts';
-import type { RetrieveQuery } from '../generated/graphql.ts';
-import { RETRIEVE as TYPED_RETRIEVE } from './operations.ts';
-import type { Operation } from './testApp.ts';
-
-/** What GraphQL's retrieve answers, which memory_search's answer is compared with. */
-export type RetrieveAnswer = RetrieveQuery;
-
-/**
- * The shared RETRIEVE of operations.ts, for the tests that build its variables loosely: its result is typed, its
- * variables are not checked.
- */
-export const RETRIEVE: Operation<RetrieveAnswer> = TYPED_RETRIEVE;
-
 /** The SDK's own client, connected over `transport`, with the tool list read (so it checks every result's structured content against the tool's output schema). */
 export async function mcpClient(transport: Transport): Promise<Client> {
   const client = new Client({ name: 'mnemo-tests', version: '1.0.0' });

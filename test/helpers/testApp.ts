@@ -8,10 +8,10 @@ import type { TestStore } from './testStore.ts';
 export { ADMIN_TOKEN };
 
 /**
- * An operation: a typed document from test/generated/graphql.ts (result and variables typed), or a string a test
- * writes itself (untyped).
+ * An operation: a typed document from test/generated/graphql.ts (result and variables typed). A text that is not one
+ * goes through gqlRaw.
  */
-export type Operation<TResult = any, TVariables = any> = DocumentTypeDecoration<TResult, TVariables> | string;
+export type Operation<TResult = any, TVariables = any> = DocumentTypeDecoration<TResult, TVariables>;
 
 export interface GraphQLResponse<T = any> {
   status: number;

@@ -23,7 +23,7 @@ interface LogLine {
 
 /** What a test posts: a typed operation, or a text that must reach the server as it is written. */
 interface Body<TResult> {
-  query: Operation<TResult>;
+  query: Operation<TResult> | string;
   variables?: Record<string, unknown>;
   operationName?: string;
 }

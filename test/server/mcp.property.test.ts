@@ -7,8 +7,9 @@ import { memorySearch } from '../../server/mcp/retrieval.tools.ts';
 import { createMemory } from '../../server/memory/memory.service.ts';
 import { MEMORY_TYPES } from '../../server/memory/memory.ts';
 import { STRATEGIES } from '../../server/settings/settings.service.ts';
-import { httpTransport, mcpClient, RETRIEVE, type RetrieveAnswer } from '../helpers/mcp.ts';
-import { UPDATE_SETTINGS } from '../helpers/operations.ts';
+import type { MemoryType } from '../generated/graphql.ts';
+import { httpTransport, mcpClient } from '../helpers/mcp.ts';
+import { RETRIEVE, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
@@ -59,8 +60,8 @@ it('memory_search returns the same memories, in the same order, with the same bl
       const { type, ...rest } = search;
       const result = (await client.callTool({ name: memorySearch.name, arguments: { apiKeyId, ...search } })) as CallToolResult;
       const viaMcp = result.structuredContent as z.input<typeof memorySearch.output>;
-      const { retrieve } = await app.ok<RetrieveAnswer>(RETRIEVE, {
-        input: { apiKeyId, ...rest, types: type ? [type.toUpperCase()] : null },
+      const { retrieve } = await app.ok(RETRIEVE, {
+        input: { apiKeyId, ...rest, types: type ? [type.toUpperCase() as MemoryType] : null },
       });
 
       expect(viaMcp.memories.map((m) => [m.id, m.tier, m.score, m.tokens, m.content, m.truncated])).toEqual(

@@ -53,7 +53,7 @@ function expectRejected(res: GraphQLResponse, code: string, message: string | Re
 interface Case {
   name: string;
   /** A typed operation, or a text whose inline values are the bad input. */
-  query: Operation;
+  query: Operation | string;
   variables?: () => Record<string, unknown>;
   code?: string;
   message: string | RegExp;
@@ -62,7 +62,7 @@ interface Case {
 const inlineCreate = (fields: string) => `mutation { createMemory(input: { apiKeyId: "bad-1", content: "valid text", ${fields} }) { id } }`;
 const inlineUpdate = (fields: string) => `mutation($id: ID!) { updateMemory(id: $id, input: { ${fields} }) { id } }`;
 /** Sends a case's operation: a text as written, a typed document with variables that may be wrong on purpose. */
-const send = (query: Operation, variables?: Record<string, unknown>) =>
+const send = (query: Operation | string, variables?: Record<string, unknown>) =>
   typeof query === 'string' ? app.gqlRaw(query, variables) : app.gql(query, variables);
 const createWith = (input: Record<string, unknown>) => () => ({ input: { apiKeyId: 'bad-1', content: 'valid text', ...input } });
 const updateWith = (input: Record<string, unknown>, id?: string) => () => ({ id: id ?? existing.id, input });

@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ClearMemoriesMutationVariables, ExportMemoriesQuery, ListMemoriesQuery } from '../generated/graphql.ts';
+import {
+  type ClearMemoriesMutationVariables,
+  type ExportMemoriesQuery,
+  type ListMemoriesQuery,
+  MemoryLifecycleImportRowLimitDocument,
+} from '../generated/graphql.ts';
 import { indexedMatches } from '../helpers/keywordIndex.ts';
 import {
   CLEAR_MEMORIES,
@@ -249,7 +254,7 @@ describe('importing memories', () => {
   });
 
   it('says how many rows one call takes, and refuses a call of one more', async () => {
-    const { importRowLimit } = await app.ok<{ importRowLimit: number }>('{ importRowLimit }');
+    const { importRowLimit } = await app.ok(MemoryLifecycleImportRowLimitDocument);
     const rows = Array.from({ length: importRowLimit + 1 }, (_, i) => ({ apiKeyId: 'life-imp-limit', key: `k${i}`, content: 'row' }));
     const res = await app.gql(IMPORT_MEMORIES, { memories: rows });
     expect(res.errors).toEqual([
