@@ -252,13 +252,16 @@ export class VectorService {
 
   /**
    * The admin's Qdrant search test: the query embedded with the current model and searched in Qdrant only,
-   * always within one API key. Fails with BAD_USER_INPUT when Qdrant or the model is not set up to be used,
-   * and with UNAVAILABLE when Qdrant or the embedding provider cannot be reached.
+   * always within one API key. Fails with BAD_USER_INPUT when Qdrant (configured and selected) or the model is not
+   * set up to be used, and with UNAVAILABLE when Qdrant or the embedding provider cannot be reached.
    */
   async searchQdrant(query: string, filter: VectorFilter, topK: number): Promise<{ hits: VectorHit[]; latencyMs: number }> {
     const qdrant = this.deps.qdrant;
-    const index = await qdrant?.index();
-    if (!qdrant || !index) throw badInput('Qdrant is not configured');
+    if (!qdrant || !(await qdrant.index())) throw badInput('Qdrant is not configured');
+    // Only the selected Qdrant is the engine's: readying another one's collection would create it and queue every
+    // vector for it (SQLite) or flag every memory to be embedded into it (PostgreSQL), which a test must not do.
+    const index = await qdrant.active();
+    if (!index) throw badInput('Qdrant is configured but not enabled: enable it in the Qdrant settings to search it');
     const ready = await this.loadForJob();
     if (!ready.ready) throw badInput(ready.reason);
     const [vector] = await ready.embedder.embed([query]).catch((error: unknown) => {
