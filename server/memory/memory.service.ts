@@ -14,7 +14,6 @@ import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import { searchWords } from './ftsQuery.ts';
-import { type KeywordMatches, keywordSearch } from './keywordSearch.ts';
 import * as repo from './memory.repository.ts';
 import {
   contentKey,
@@ -367,20 +366,17 @@ export function listSearchWords(search: string | null | undefined): string[] {
   return search ? searchWords(search, { prefixLast: true }) : [];
 }
 
-/** Returns null when the search text has no searchable word: such a search matches nothing. */
+/** Returns null when the search text has no searchable word: such a search matches nothing, and is not sent. */
 async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFilter | null> {
-  let keywordMatches: KeywordMatches | null = null;
-  if (q.search != null && q.search.trim() !== '') {
-    keywordMatches = keywordSearch(deps.db).listSearchMatches(q.search, q.apiKeyId);
-    if (keywordMatches === null) return null;
-  }
+  const search = q.search != null && q.search.trim() !== '' ? q.search : null;
+  if (search !== null && listSearchWords(search).length === 0) return null;
   const now = clock(deps);
   const settings = await deps.settings.get();
   return {
     apiKeyId: q.apiKeyId,
     sessionId: q.sessionId,
     types: q.types,
-    keywordMatches,
+    search,
     createdAfter: q.createdAfter?.getTime(),
     createdBefore: q.createdBefore?.getTime(),
     activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, settings) },
