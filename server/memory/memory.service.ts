@@ -41,6 +41,8 @@ export interface MemoryDeps {
   metrics?: Metrics;
   /** The services' clock (ms since the epoch). */
   now: () => number;
+  /** The background purge's schedule, when this process runs one: when what is due gets deleted. */
+  purge?: { firstPassFrom(due: number): number };
 }
 
 /** Whether the caller may see a memory of this API key; decided by auth, applied here. */
@@ -80,8 +82,8 @@ export interface MemoryStats {
   hiddenByExpiry: number;
   /** The same, because they were last written before the retention window (and have not expired). */
   hiddenByRetention: number;
-  /** When the purge may delete the first of them (purgeRules.ts); null when none is hidden. */
-  purgeDueAt: Date | null;
+  /** When the purge deletes the first of them (see nextPurgeAt); null when none is hidden. */
+  nextPurgeAt: Date | null;
 }
 
 export interface ImportReport {
@@ -94,8 +96,8 @@ export interface ImportReport {
   outsideRetention: number;
   /** Stored, but with an expiresAt already past. */
   expired: number;
-  /** When the purge may delete the first of those; null when there are none. */
-  purgeDueAt: Date | null;
+  /** When the purge deletes the first of those (see nextPurgeAt); null when there are none. */
+  nextPurgeAt: Date | null;
 }
 
 /** Rows of an import written under one savepoint (see importMemories). */
@@ -186,6 +188,20 @@ export const clearAudit = (f: ClearFilter): Audited<number> => ({
   describe: (deleted) => ({ target: { deleted } }),
 });
 
+/**
+ * How an import is recorded in the audit log, by the keys its rows name: that key when they name one, the count of
+ * keys otherwise. A dry run changes nothing and is not recorded.
+ */
+export function importAudit(rows: readonly { apiKeyId: string }[]): Audited<ImportReport> {
+  const keys = new Set(rows.map((r) => r.apiKeyId.trim()));
+  return {
+    action: 'MEMORIES_IMPORT',
+    apiKeyId: keys.size === 1 ? [...keys][0] : null,
+    target: { rows: rows.length, apiKeys: keys.size },
+    describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
+  };
+}
+
 export async function clearMemories(deps: MemoryDeps, f: ClearFilter): Promise<number> {
   // A blank key names no tenant: answering 0 would hide the caller's mistake.
   const apiKeyId = parseInput(apiKeyIdSchema, f.apiKeyId);
@@ -245,7 +261,7 @@ export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise
     byWeek: byWeek.map((r) => ({ weekStart: new Date(r.week_start), count: r.count })),
     hiddenByExpiry: hidden?.expired ?? 0,
     hiddenByRetention: hidden?.out_of_retention ?? 0,
-    purgeDueAt: due === null ? null : new Date(due),
+    nextPurgeAt: nextPurgeAt(deps, due),
   };
 }
 
@@ -285,7 +301,7 @@ export async function importMemories(
 ): Promise<ImportReport> {
   if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
   const dryRun = opts.dryRun ?? false;
-  const report: ImportReport = { dryRun, imported: 0, updated: 0, rejected: [], outsideRetention: 0, expired: 0, purgeDueAt: null };
+  const report: ImportReport = { dryRun, imported: 0, updated: 0, rejected: [], outsideRetention: 0, expired: 0, nextPurgeAt: null };
   const now = clock(deps);
   const schema = memoryInputSchema(now);
   const settings = await deps.settings.get();
@@ -350,8 +366,16 @@ export async function importMemories(
   } catch (e) {
     if (!(e instanceof DryRun)) throw e;
   }
-  if (Number.isFinite(firstDue)) report.purgeDueAt = new Date(firstDue);
+  if (Number.isFinite(firstDue)) report.nextPurgeAt = nextPurgeAt(deps, firstDue);
   return report;
+}
+
+/**
+ * The first purge pass that deletes what is due at `due` (purgeRules.ts): the background purge's next scheduled pass
+ * from then, or `due` itself without one in this process.
+ */
+function nextPurgeAt(deps: MemoryDeps, due: number | null): Date | null {
+  return due === null ? null : new Date(deps.purge?.firstPassFrom(due) ?? due);
 }
 
 /** The memory with this id, if the caller may see it; NOT_FOUND otherwise (another key's memory looks absent). */
