@@ -2,6 +2,7 @@ import type { Db } from './db/open.ts';
 import { type StoreKind, storeKind } from './db/store.ts';
 import { describeStore, type StoreDescription } from './db/storeDescription.ts';
 import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
+import type { RerankService } from './memory/rerank.service.ts';
 import { probeKeywordIndex } from './memory/retrieval.repository.ts';
 import type { QdrantService, QdrantStatus } from './vector/qdrant.service.ts';
 import type { RecentCalls } from './vector/recentCalls.ts';
@@ -37,6 +38,7 @@ export async function engineStatus(deps: {
   db: Db;
   now: () => number;
   vectors: VectorService;
+  rerank: RerankService;
   reindex: ReindexRunner;
   qdrant: QdrantService;
 }): Promise<EngineStatus> {
@@ -48,7 +50,7 @@ export async function engineStatus(deps: {
     vectors.embeddingStatus(),
     vectors.index.status(),
     repo.countPending(db),
-    vectors.reranker(),
+    deps.rerank.reranker(),
     reindex.latest(),
     qdrant.status(),
   ]);

@@ -28,6 +28,7 @@ import {
   type ValidMemoryInput,
 } from './memory.ts';
 import { purgeDueAt } from './purgeRules.ts';
+import type { RerankService } from './rerank.service.ts';
 
 export interface MemoryDeps {
   db: Db;
@@ -35,6 +36,8 @@ export interface MemoryDeps {
   logger?: Logger;
   /** Vector search; without it SEMANTIC and HYBRID answer from keyword search and say so. */
   vectors?: VectorService;
+  /** The reranker the settings choose; without it the ranking stays as fused. */
+  rerank?: RerankService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
   access: AccessRecorder;
   /** Counts gateway retrievals; tools and tests may go without. */

@@ -378,9 +378,8 @@ function fuse(
 
 /** Reorders the head of the ranking with the configured reranker; on any failure the order stays as it was. */
 async function rerank(deps: MemoryDeps, query: string, ranked: Ranked): Promise<Ranked> {
-  const engine = deps.vectors;
-  if (!engine || ranked.candidates.length < 2 || query.trim() === '') return ranked;
-  const { reranker, reason } = await engine.reranker();
+  if (!deps.rerank || ranked.candidates.length < 2 || query.trim() === '') return ranked;
+  const { reranker, reason } = await deps.rerank.reranker();
   if (!reranker) return { ...ranked, resolution: { ...ranked.resolution, rerank: { applied: false, model: null, reason } } };
   const head = ranked.candidates.slice(0, RERANK_DEPTH);
   try {
