@@ -33,7 +33,7 @@ export interface EngineStatus {
   checkedAt: Date;
 }
 
-/** What each tier can do right now, each one probed with a real query rather than assumed. */
+/** What each part of retrieval can do right now, each one probed with a real query rather than assumed. */
 export async function engineStatus(deps: {
   db: Db;
   now: () => number;

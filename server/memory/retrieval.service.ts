@@ -315,17 +315,17 @@ async function vectorTier(
   limit: number,
   opts: { maintainIndex: boolean },
 ): Promise<TierResult> {
-  const engine = deps.vectors;
-  if (!engine) return { ok: false, reason: 'no vector engine is configured', embedding: null, store: null };
-  const { choice } = await engine.embedding();
-  const info = { embedding: { source: choice.source, model: choice.model, reason: choice.reason }, store: engine.index.backend };
-  const readiness = await engine.readiness();
+  const vectors = deps.vectors;
+  if (!vectors) return { ok: false, reason: 'no vector search is configured', embedding: null, store: null };
+  const { choice } = await vectors.embedding();
+  const info = { embedding: { source: choice.source, model: choice.model, reason: choice.reason }, store: vectors.index.backend };
+  const readiness = await vectors.readiness();
   if (!readiness.ready) return { ...info, ok: false, reason: readiness.reason };
   if (query.trim() === '') return { ...info, ok: true, candidates: [] };
   try {
     // Lazy backfill: memories written since the worker last ran get their vectors before the search.
-    if (opts.maintainIndex) await engine.embedPending({ limit: engine.backfillLimit, apiKeyId: scope.apiKeyId });
-    const { hits, store, note } = await engine.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
+    if (opts.maintainIndex) await vectors.embedPending({ limit: vectors.backfillLimit, apiKeyId: scope.apiKeyId });
+    const { hits, store, note } = await vectors.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
     const rows = new Map(
       (
         await repo.memoriesInScope(
