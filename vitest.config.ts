@@ -52,6 +52,7 @@ const POSTGRES_SUITES = [
   'test/server/bodyLimit.test.ts',
   'test/server/schema.test.ts',
   'test/server/qdrant.test.ts',
+  'test/server/qdrantNotSelected.test.ts',
   'test/server/reindex.test.ts',
   'test/server/engine.test.ts',
   'test/server/engineCalls.test.ts',

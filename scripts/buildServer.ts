@@ -37,4 +37,4 @@ await build({
   logLevel: 'warning',
 });
 // The backup worker is loaded by URL at run time, beside the code that loads it.
-copyFileSync('server/backup/vacuumInto.worker.mjs', `${OUT}/vacuumInto.worker.mjs`);
+copyFileSync('server/db/vacuumInto.worker.mjs', `${OUT}/vacuumInto.worker.mjs`);

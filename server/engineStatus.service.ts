@@ -2,6 +2,7 @@ import type { Db } from './db/open.ts';
 import { type StoreKind, storeKind } from './db/store.ts';
 import { describeStore, type StoreDescription } from './db/storeDescription.ts';
 import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
+import type { RerankService } from './memory/rerank.service.ts';
 import { probeKeywordIndex } from './memory/retrieval.repository.ts';
 import type { QdrantService, QdrantStatus } from './vector/qdrant.service.ts';
 import type { RecentCalls } from './vector/recentCalls.ts';
@@ -32,11 +33,12 @@ export interface EngineStatus {
   checkedAt: Date;
 }
 
-/** What each tier can do right now, each one probed with a real query rather than assumed. */
+/** What each part of retrieval can do right now, each one probed with a real query rather than assumed. */
 export async function engineStatus(deps: {
   db: Db;
   now: () => number;
   vectors: VectorService;
+  rerank: RerankService;
   reindex: ReindexRunner;
   qdrant: QdrantService;
 }): Promise<EngineStatus> {
@@ -48,7 +50,7 @@ export async function engineStatus(deps: {
     vectors.embeddingStatus(),
     vectors.index.status(),
     repo.countPending(db),
-    vectors.reranker(),
+    deps.rerank.reranker(),
     reindex.latest(),
     qdrant.status(),
   ]);

@@ -10,6 +10,7 @@ import { PurgeRunner } from './jobs/purge.ts';
 import { ReindexRunner } from './jobs/reindex.service.ts';
 import type { Logger } from './logger.ts';
 import { AccessRecorder } from './memory/accessRecorder.ts';
+import { RerankService } from './memory/rerank.service.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { newInstanceId } from './processInstance.ts';
 import { ConfigVersion } from './settings/configVersion.ts';
@@ -34,6 +35,8 @@ export interface Services {
   tokens: AccessTokenService;
   providers: ProviderService;
   vectors: VectorService;
+  /** Retrieval's reranker, as the settings choose it. */
+  rerank: RerankService;
   reindex: ReindexRunner;
   /** The background purge of expired and out-of-retention memories; `mnemo serve` starts it. */
   purge: PurgeRunner;
@@ -117,6 +120,7 @@ export function createServices(opts: {
     tokens: new AccessTokenService({ db, now }, opts.adminToken ?? null),
     providers,
     vectors,
+    rerank: new RerankService({ settings, providers, now, timeoutMs: config.rerankTimeoutMs }),
     reindex: new ReindexRunner({ db, now, vectors, logger, batchSize: config.batchSize }),
     purge: new PurgeRunner({ db, now, settings, logger, leases }),
     leases,

@@ -46,7 +46,7 @@ export interface EnvProvider {
   rerankModel: string | null;
 }
 
-/** Settings of the vector engine that belong to the deployment, not to the admin UI: read once at start. */
+/** Settings of the models, the vector search and its worker that belong to the deployment, not to the admin UI: read once at start. */
 export interface VectorConfig {
   staticModel: string;
   staticCacheDir: string;

@@ -33,6 +33,15 @@ export function exactlyOneKey(viewer: Viewer, requested: string | null | undefin
 }
 
 /**
+ * The API key one row of a batch is written to: the one it names, else the token's own. '' when neither names one,
+ * which that row's validation refuses without failing the others; a key the viewer may not use is the caller's to
+ * refuse, row by row.
+ */
+export function keyOfRow(viewer: Viewer, named: string | null | undefined): string {
+  return named ?? viewer.apiKeyId ?? '';
+}
+
+/**
  * The API key a read is confined to, or null for every key. Only admins may read across keys;
  * an unbound gateway token must name the key it reads.
  */

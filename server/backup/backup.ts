@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { migrations } from '../../migrations/index.ts';
+import { appliedMigrations, integrityCheck, openReadOnly, VacuumWorkerStopped, vacuumInto } from '../db/sqliteFile.ts';
 
 /** How far a backup has come: bytes written so far against the database's size (its file and WAL). */
 export interface BackupProgress {
@@ -37,11 +37,8 @@ export async function backupDatabase(source: string, target: string, onProgress?
   const ticker =
     onProgress && setInterval(() => onProgress({ bytes: Math.min(sizeOf(partial), totalBytes), totalBytes }), PROGRESS_INTERVAL_MS);
   try {
-    const checked = await new Promise<{ integrity: string[]; migrations: string[] }>((resolve, reject) => {
-      const worker = new Worker(new URL('./vacuumInto.worker.mjs', import.meta.url), { workerData: { source, target: partial } });
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new BackupError(`the backup worker stopped (exit code ${code})`)));
+    const checked = await vacuumInto(source, partial).catch((error: unknown) => {
+      throw error instanceof VacuumWorkerStopped ? new BackupError(error.message) : error;
     });
     if (checked.integrity.join() !== 'ok') {
       throw new BackupError(`the copy failed its integrity check: ${checked.integrity.slice(0, 5).join('; ')}`);
@@ -61,21 +58,21 @@ export function inspectBackup(file: string): { migration: string | null } {
   if (!existsSync(file)) throw new BackupError(`${file} does not exist`);
   let db: SQLite.Database;
   try {
-    db = new SQLite(file, { readonly: true, fileMustExist: true });
+    db = openReadOnly(file);
   } catch (error) {
     throw new BackupError(`${file} cannot be opened as a database (${(error as Error).message})`);
   }
   try {
     let integrity: string[];
     try {
-      integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+      integrity = integrityCheck(db);
     } catch (error) {
       integrity = [(error as Error).message];
     }
     if (integrity.join() !== 'ok') throw new BackupError(`${file} fails its integrity check: ${integrity.slice(0, 5).join('; ')}`);
     let applied: string[];
     try {
-      applied = db.prepare('select name from kysely_migration order by name').pluck().all() as string[];
+      applied = appliedMigrations(db);
     } catch (error) {
       throw new BackupError(`${file} is not a mnemo database (${(error as Error).message})`);
     }

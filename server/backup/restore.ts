@@ -1,5 +1,5 @@
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
-import SQLite from 'better-sqlite3';
+import { checkpointFile } from '../db/sqliteFile.ts';
 import { inspectBackup } from './backup.ts';
 import { DataFolderBusyError, dataFolderHolder } from './dataFolderLock.ts';
 
@@ -21,12 +21,7 @@ export function restoreDatabase(opts: { dataDir: string; databaseFile: string; f
   let previous: string | null = null;
   try {
     // Folds the WAL into the file (a crash may have left one), so the file moved aside is the whole database.
-    const current = new SQLite(opts.databaseFile, { fileMustExist: true });
-    try {
-      current.pragma('wal_checkpoint(TRUNCATE)');
-    } finally {
-      current.close();
-    }
+    checkpointFile(opts.databaseFile);
     previous = moveAside(opts.databaseFile);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';

@@ -26,9 +26,9 @@ const StoreStatusRef = builder.objectRef<EngineStatus['store']>('StoreStatus').i
   }),
 });
 
-const KeywordTierRef = builder.objectRef<EngineStatus['keyword']>('KeywordTierStatus').implement({
+const KeywordIndexRef = builder.objectRef<EngineStatus['keyword']>('KeywordIndexStatus').implement({
   fields: (t) => ({
-    available: t.exposeBoolean('available', { description: 'Probed with a real FTS5 query.' }),
+    available: t.exposeBoolean('available', { description: 'Probed with a real query against the keyword index.' }),
     latencyMs: t.exposeFloat('latencyMs'),
     error: t.exposeString('error', { nullable: true }),
     documents: t.exposeInt('documents'),
@@ -101,7 +101,7 @@ const RerankStatusRef = builder.objectRef<EngineStatus['rerank']>('RerankStatus'
 const EngineStatusRef = builder.objectRef<EngineStatus>('EngineStatus').implement({
   fields: (t) => ({
     store: t.field({ type: StoreStatusRef, resolve: (s) => s.store }),
-    keyword: t.field({ type: KeywordTierRef, resolve: (s) => s.keyword }),
+    keyword: t.field({ type: KeywordIndexRef, resolve: (s) => s.keyword }),
     embedding: t.field({ type: EmbeddingStatusRef, resolve: (s) => s.embedding }),
     vectorStore: t.field({ type: VectorStoreRef, resolve: (s) => s.vectorStore }),
     rerank: t.field({ type: RerankStatusRef, resolve: (s) => s.rerank }),

@@ -1,5 +1,5 @@
 import { audited } from '../audit/audited.ts';
-import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
+import { exactlyOneKey, keyOfRow, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
@@ -63,9 +63,6 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
   }),
 });
 
-/** The first purge pass that deletes something due at `due` (the background purge's schedule, when it runs here). */
-const nextPurgeAt = (due: Date | null, ctx: Context) => (due === null ? null : new Date(ctx.services.purge.firstPassFrom(due.getTime())));
-
 const MemoryTypeCountRef = builder.simpleObject('MemoryTypeCount', {
   fields: (t) => ({ type: t.field({ type: MemoryTypeEnum }), count: t.int() }),
 });
@@ -101,12 +98,11 @@ const MemoryStatsRef = builder.objectRef<MemoryStats>('MemoryStats').implement({
     hiddenByRetention: t.exposeInt('hiddenByRetention', {
       description: 'The same, because they were last written before the retention window (and have not expired); 0 while retention is off.',
     }),
-    nextPurgeAt: t.field({
+    nextPurgeAt: t.expose('nextPurgeAt', {
       type: 'DateTime',
       nullable: true,
       description:
         'When the purge deletes the first of the hidden memories: the first scheduled pass (at start, then hourly) once purgeGraceDays have passed since it expired or left the retention window; without a background purge in this process, the moment it becomes due. In the past: due, deleted by the next pass (or `mnemo purge`). null when none is hidden.',
-      resolve: (s, _args, ctx) => nextPurgeAt(s.purgeDueAt, ctx),
     }),
   }),
 });
@@ -290,11 +286,10 @@ const ImportReportRef = builder.objectRef<ImportReport>('ImportReport').implemen
     expired: t.exposeInt('expired', {
       description: 'Rows stored with an expiresAt already past: never retrieved, purged after purgeGraceDays.',
     }),
-    nextPurgeAt: t.field({
+    nextPurgeAt: t.expose('nextPurgeAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When the purge deletes the first of those rows (as MemoryStats.nextPurgeAt); null when there are none.',
-      resolve: (r, _args, ctx) => nextPurgeAt(r.purgeDueAt, ctx),
     }),
   }),
 });
@@ -356,22 +351,9 @@ builder.mutationFields((t) => ({
       dryRun: t.arg.boolean({ defaultValue: false, description: 'Report what the import would do, and store nothing.' }),
     },
     resolve: (_root, args, ctx) => {
-      const rows = args.memories.map((m) => ({ ...m, apiKeyId: m.apiKeyId ?? ctx.viewer.apiKeyId ?? '' }));
-      const dryRun = args.dryRun ?? false;
-      // A dry run changes nothing, so it leaves no entry.
-      if (dryRun) return memories.importMemories(ctx.services, rows, canSee(ctx), { dryRun });
-      const keys = new Set(rows.map((r) => r.apiKeyId.trim()));
-      return audited(
-        ctx,
-        {
-          action: 'MEMORIES_IMPORT',
-          // One key when the rows name one; the count of keys otherwise.
-          apiKeyId: keys.size === 1 ? [...keys][0] : null,
-          target: { rows: rows.length, apiKeys: keys.size },
-          describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
-        },
-        () => memories.importMemories(ctx.services, rows, canSee(ctx)),
-      );
+      const rows = args.memories.map((m) => ({ ...m, apiKeyId: keyOfRow(ctx.viewer, m.apiKeyId) }));
+      if (args.dryRun) return memories.importMemories(ctx.services, rows, canSee(ctx), { dryRun: true });
+      return audited(ctx, memories.importAudit(rows), () => memories.importMemories(ctx.services, rows, canSee(ctx)));
     },
   }),
 }));

@@ -36,7 +36,7 @@ builder.mutationFields((t) => ({
       "One real call to the model in use (EMBEDDING: one short text embedded, past the cache, with the client's usual retries; RERANK: two documents ranked); " +
       'it counts in engineStatus like any other call. Changes nothing else.',
     args: { kind: t.arg({ type: ModelKindEnum, required: true }) },
-    resolve: (_root, { kind }, ctx) => (kind === 'embedding' ? ctx.services.vectors.testEmbedding() : ctx.services.vectors.testRerank()),
+    resolve: (_root, { kind }, ctx) => (kind === 'embedding' ? ctx.services.vectors.testEmbedding() : ctx.services.rerank.test()),
   }),
   testModelProvider: t.field({
     type: [ModelTestRef],

@@ -106,7 +106,8 @@ builder.mutationFields((t) => ({
   qdrantSearchTest: t.field({
     type: QdrantSearchResultRef,
     authScopes: { admin: true },
-    description: 'Searches Qdrant alone for one API key, to check what it holds. UNAVAILABLE while Qdrant cannot be reached.',
+    description:
+      'Searches Qdrant alone for one API key, to check what it holds. BAD_USER_INPUT until Qdrant is configured and enabled; UNAVAILABLE while it cannot be reached.',
     args: { query: t.arg.string({ required: true }), topK: t.arg.int({ defaultValue: 10 }), apiKeyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) =>
       searchQdrant(ctx.services, { query: args.query, topK: args.topK ?? 10, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) }),

@@ -88,13 +88,7 @@ builder.mutationField('updateMemorySettings', (t) =>
     args: { input: t.arg({ type: MemorySettingsInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
       audited(ctx, { action: 'SETTINGS_UPDATE', snapshot: settingsSnapshot(ctx.services.settings) }, () =>
-        ctx.services.settings.update(withoutNulls(input)),
+        ctx.services.settings.update(input),
       ),
   }),
 );
-
-/** GraphQL null means "leave as is" for the non-nullable settings, and "clear" for the nullable names. */
-function withoutNulls(input: Record<string, unknown>) {
-  const nullable = new Set(['embeddingProviderModel', 'rerankProviderModel', 'fusionVectorShare']);
-  return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && (v !== null || nullable.has(k))));
-}

@@ -10,6 +10,3 @@ import * as sqlite from './keywordSearch.sqlite.ts';
 export function keywordSearch(db: Db): typeof sqlite {
   return { sqlite, postgres }[storeKind(db)];
 }
-
-/** The pks of the memories an admin search matches, as a subquery for `pk in (…)`: see listSearchMatches. */
-export type KeywordMatches = NonNullable<ReturnType<typeof sqlite.listSearchMatches>>;

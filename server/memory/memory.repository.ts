@@ -4,7 +4,7 @@ import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../
 import { storeKind } from '../db/store.ts';
 import * as postgresText from '../db/textMatch.postgres.ts';
 import * as sqliteText from '../db/textMatch.sqlite.ts';
-import type { KeywordMatches } from './keywordSearch.ts';
+import { keywordSearch } from './keywordSearch.ts';
 import * as postgresUpsert from './memoryUpsert.postgres.ts';
 import * as sqliteUpsert from './memoryUpsert.sqlite.ts';
 
@@ -14,8 +14,12 @@ export interface MemoryFilter {
   apiKeyId: string | null;
   sessionId?: string | null;
   types?: readonly MemoryTypeValue[] | null;
-  /** The pks of the memories a search matches, from listSearchMatches (keywordSearch.ts) for the same apiKeyId. */
-  keywordMatches?: KeywordMatches | null;
+  /**
+   * An admin's search: the memories holding every word, the last one as a prefix, in apiKeyId's own words (every key's
+   * without one), by the store's keyword index (listSearchMatches, keywordSearch.ts). A text without a searchable
+   * word matches nothing.
+   */
+  search?: string | null;
   createdAfter?: number | null;
   createdBefore?: number | null;
   /** When set, leaves out expired memories and those last written before the retention cutoff. */
@@ -28,7 +32,7 @@ export type MemoryOrderColumn = 'created_at' | 'updated_at' | 'access_count' | '
 
 type MemorySelect<O> = SelectQueryBuilder<Database, 'memories', O>;
 
-function applyFilter<O>(qb: MemorySelect<O>, f: MemoryFilter): MemorySelect<O> {
+function applyFilter<O>(db: Db, qb: MemorySelect<O>, f: MemoryFilter): MemorySelect<O> {
   let q = qb;
   if (f.apiKeyId !== null) q = q.where('memories.api_key_id', '=', f.apiKeyId);
   if (f.sessionId) q = q.where('memories.session_id', '=', f.sessionId);
@@ -37,7 +41,10 @@ function applyFilter<O>(qb: MemorySelect<O>, f: MemoryFilter): MemorySelect<O> {
   if (f.createdBefore != null) q = q.where('memories.created_at', '<', f.createdBefore);
   if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
   if (!f.includeArchived) q = q.where('memories.archived_by', 'is', null);
-  if (f.keywordMatches) q = q.where('memories.pk', 'in', f.keywordMatches);
+  if (f.search) {
+    const matches = keywordSearch(db).listSearchMatches(f.search, f.apiKeyId);
+    q = matches === null ? q.where((eb) => eb.lit(false)) : q.where('memories.pk', 'in', matches);
+  }
   return q;
 }
 
@@ -58,7 +65,7 @@ export async function listMemoryRows(
   filter: MemoryFilter,
   page: { limit: number; offset: number; orderBy: MemoryOrderColumn; direction: 'asc' | 'desc' },
 ) {
-  return applyFilter(db.selectFrom('memories').selectAll('memories'), filter)
+  return applyFilter(db, db.selectFrom('memories').selectAll('memories'), filter)
     .orderBy(page.orderBy, page.direction)
     .orderBy('pk', page.direction)
     .limit(page.limit)
@@ -70,7 +77,7 @@ export async function listMemoryRows(
 export async function* streamMemoryRows(db: Db, filter: MemoryFilter, batchSize = 1000) {
   let beforePk = Number.MAX_SAFE_INTEGER;
   for (;;) {
-    const rows = await applyFilter(db.selectFrom('memories').selectAll('memories'), filter)
+    const rows = await applyFilter(db, db.selectFrom('memories').selectAll('memories'), filter)
       .where('pk', '<', beforePk)
       .orderBy('pk', 'desc')
       .limit(batchSize)
@@ -82,14 +89,14 @@ export async function* streamMemoryRows(db: Db, filter: MemoryFilter, batchSize 
 }
 
 export async function countMemoryRows(db: Db, filter: MemoryFilter) {
-  const row = await applyFilter(db.selectFrom('memories'), filter)
+  const row = await applyFilter(db, db.selectFrom('memories'), filter)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return row.count;
 }
 
 export async function memoryTotalsByType(db: Db, filter: MemoryFilter) {
-  return applyFilter(db.selectFrom('memories'), filter)
+  return applyFilter(db, db.selectFrom('memories'), filter)
     .select((eb) => ['memories.type', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('memories.tokens').as('tokens')])
     .groupBy('memories.type')
     .execute();
@@ -110,7 +117,7 @@ export async function memoryCountsByWeek(db: Db, filter: MemoryFilter) {
   // PostgreSQL sees the grouped expression and the selected one as the same.
   const sinceMonday = sql`(((memories.created_at - ${sql.lit(FIRST_MONDAY_MS)}) % ${sql.lit(WEEK_MS)}) + ${sql.lit(WEEK_MS)}) % ${sql.lit(WEEK_MS)}`;
   const weekStart = sql<number>`memories.created_at - ${sinceMonday}`;
-  return applyFilter(db.selectFrom('memories'), filter)
+  return applyFilter(db, db.selectFrom('memories'), filter)
     .select((eb) => [weekStart.as('week_start'), eb.fn.countAll<number>().as('count')])
     .groupBy(weekStart)
     .orderBy(weekStart)
@@ -125,7 +132,7 @@ export async function memoryCountsByWeek(db: Db, filter: MemoryFilter) {
 export async function hiddenTotals(db: Db, filter: MemoryFilter, at: { now: number; retentionCutoff: number }) {
   const expired = sql`memories.expires_at <= ${at.now}`;
   const old = sql`memories.updated_at < ${at.retentionCutoff}`;
-  return applyFilter(db.selectFrom('memories'), { ...filter, activeAt: null })
+  return applyFilter(db, db.selectFrom('memories'), { ...filter, activeAt: null })
     .select([
       sql<number>`count(*) filter (where ${expired})`.as('expired'),
       sql<number>`count(*) filter (where not coalesce(${expired}, false) and ${old})`.as('out_of_retention'),

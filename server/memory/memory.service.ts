@@ -14,7 +14,6 @@ import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import { searchWords } from './ftsQuery.ts';
-import { type KeywordMatches, keywordSearch } from './keywordSearch.ts';
 import * as repo from './memory.repository.ts';
 import {
   contentKey,
@@ -29,6 +28,7 @@ import {
   type ValidMemoryInput,
 } from './memory.ts';
 import { purgeDueAt } from './purgeRules.ts';
+import type { RerankService } from './rerank.service.ts';
 
 export interface MemoryDeps {
   db: Db;
@@ -36,12 +36,16 @@ export interface MemoryDeps {
   logger?: Logger;
   /** Vector search; without it SEMANTIC and HYBRID answer from keyword search and say so. */
   vectors?: VectorService;
+  /** The reranker the settings choose; without it the ranking stays as fused. */
+  rerank?: RerankService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
   access: AccessRecorder;
   /** Counts gateway retrievals; tools and tests may go without. */
   metrics?: Metrics;
   /** The services' clock (ms since the epoch). */
   now: () => number;
+  /** The background purge's schedule, when this process runs one: when what is due gets deleted. */
+  purge?: { firstPassFrom(due: number): number };
 }
 
 /** Whether the caller may see a memory of this API key; decided by auth, applied here. */
@@ -81,8 +85,8 @@ export interface MemoryStats {
   hiddenByExpiry: number;
   /** The same, because they were last written before the retention window (and have not expired). */
   hiddenByRetention: number;
-  /** When the purge may delete the first of them (purgeRules.ts); null when none is hidden. */
-  purgeDueAt: Date | null;
+  /** When the purge deletes the first of them (see nextPurgeAt); null when none is hidden. */
+  nextPurgeAt: Date | null;
 }
 
 export interface ImportReport {
@@ -95,8 +99,8 @@ export interface ImportReport {
   outsideRetention: number;
   /** Stored, but with an expiresAt already past. */
   expired: number;
-  /** When the purge may delete the first of those; null when there are none. */
-  purgeDueAt: Date | null;
+  /** When the purge deletes the first of those (see nextPurgeAt); null when there are none. */
+  nextPurgeAt: Date | null;
 }
 
 /** Rows of an import written under one savepoint (see importMemories). */
@@ -189,6 +193,20 @@ export const clearAudit = (f: ClearFilter): Audited<number> => ({
   describe: (deleted) => ({ target: { deleted } }),
 });
 
+/**
+ * How an import is recorded in the audit log, by the keys its rows name: that key when they name one, the count of
+ * keys otherwise. A dry run changes nothing and is not recorded.
+ */
+export function importAudit(rows: readonly { apiKeyId: string }[]): Audited<ImportReport> {
+  const keys = new Set(rows.map((r) => r.apiKeyId.trim()));
+  return {
+    action: 'MEMORIES_IMPORT',
+    apiKeyId: keys.size === 1 ? [...keys][0] : null,
+    target: { rows: rows.length, apiKeys: keys.size },
+    describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
+  };
+}
+
 export async function clearMemories(deps: MemoryDeps, f: ClearFilter): Promise<number> {
   // A blank key names no tenant: answering 0 would hide the caller's mistake.
   const apiKeyId = parseInput(apiKeyIdSchema, f.apiKeyId);
@@ -248,7 +266,7 @@ export async function memoryStats(deps: MemoryDeps, query: MemoryQuery): Promise
     byWeek: byWeek.map((r) => ({ weekStart: new Date(r.week_start), count: r.count })),
     hiddenByExpiry: hidden?.expired ?? 0,
     hiddenByRetention: hidden?.out_of_retention ?? 0,
-    purgeDueAt: due === null ? null : new Date(due),
+    nextPurgeAt: nextPurgeAt(deps, due),
   };
 }
 
@@ -288,7 +306,7 @@ export async function importMemories(
 ): Promise<ImportReport> {
   parseInput(importBatchSchema, rows);
   const dryRun = opts.dryRun ?? false;
-  const report: ImportReport = { dryRun, imported: 0, updated: 0, rejected: [], outsideRetention: 0, expired: 0, purgeDueAt: null };
+  const report: ImportReport = { dryRun, imported: 0, updated: 0, rejected: [], outsideRetention: 0, expired: 0, nextPurgeAt: null };
   const now = clock(deps);
   const schema = memoryInputSchema(now);
   const settings = await deps.settings.get();
@@ -353,8 +371,16 @@ export async function importMemories(
   } catch (e) {
     if (!(e instanceof DryRun)) throw e;
   }
-  if (Number.isFinite(firstDue)) report.purgeDueAt = new Date(firstDue);
+  if (Number.isFinite(firstDue)) report.nextPurgeAt = nextPurgeAt(deps, firstDue);
   return report;
+}
+
+/**
+ * The first purge pass that deletes what is due at `due` (purgeRules.ts): the background purge's next scheduled pass
+ * from then, or `due` itself without one in this process.
+ */
+function nextPurgeAt(deps: MemoryDeps, due: number | null): Date | null {
+  return due === null ? null : new Date(deps.purge?.firstPassFrom(due) ?? due);
 }
 
 /** The memory with this id, if the caller may see it; NOT_FOUND otherwise (another key's memory looks absent). */
@@ -369,20 +395,17 @@ export function listSearchWords(search: string | null | undefined): string[] {
   return search ? searchWords(search, { prefixLast: true }) : [];
 }
 
-/** Returns null when the search text has no searchable word: such a search matches nothing. */
+/** Returns null when the search text has no searchable word: such a search matches nothing, and is not sent. */
 async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFilter | null> {
-  let keywordMatches: KeywordMatches | null = null;
-  if (q.search != null && q.search.trim() !== '') {
-    keywordMatches = keywordSearch(deps.db).listSearchMatches(q.search, q.apiKeyId);
-    if (keywordMatches === null) return null;
-  }
+  const search = q.search != null && q.search.trim() !== '' ? q.search : null;
+  if (search !== null && listSearchWords(search).length === 0) return null;
   const now = clock(deps);
   const settings = await deps.settings.get();
   return {
     apiKeyId: q.apiKeyId,
     sessionId: q.sessionId,
     types: q.types,
-    keywordMatches,
+    search,
     createdAfter: q.createdAfter?.getTime(),
     createdBefore: q.createdBefore?.getTime(),
     activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, settings) },

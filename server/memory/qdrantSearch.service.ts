@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { badInput, DomainError } from '../errors.ts';
-import { retentionCutoff } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, LIMITS, parseInput } from '../validation.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { type Memory, rowToMemory } from './memory.ts';
-import { memoriesInScope, type RetrievalScope } from './retrieval.repository.ts';
+import { memoriesInScope } from './retrieval.repository.ts';
+import { retrievalScope } from './retrieval.service.ts';
 
 const topKRange = `topK must be 1 to ${LIMITS.qdrantTopK}`;
 
@@ -27,14 +27,7 @@ export interface QdrantSearchResult {
 export async function searchQdrant(deps: MemoryDeps, input: z.input<typeof inputSchema>): Promise<QdrantSearchResult> {
   const { apiKeyId, query, topK } = parseInput(inputSchema, input);
   if (!deps.vectors) throw badInput('Qdrant search failed: no vector search is configured');
-  const now = deps.now();
-  const scope: RetrievalScope = {
-    apiKeyId,
-    sessionId: null,
-    types: null,
-    now,
-    retentionCutoff: retentionCutoff(now, await deps.settings.get()),
-  };
+  const scope = retrievalScope(deps.now(), await deps.settings.get(), { apiKeyId });
   const { hits, latencyMs } = await deps.vectors.searchQdrant(query, scope, topK).catch((error: unknown) => {
     throw error instanceof DomainError ? new DomainError(error.code, `Qdrant search failed: ${error.message}`, { cause: error }) : error;
   });

@@ -5,9 +5,9 @@ import { storeKind } from '../db/store.ts';
 import { keywordSearch } from './keywordSearch.ts';
 import * as postgresProfile from './profileFilter.postgres.ts';
 import * as sqliteProfile from './profileFilter.sqlite.ts';
-import { inScope, type RetrievalScope } from './retrievalScope.ts';
+import { inScope, type RetrievalScope } from './retrievalScope.repository.ts';
 
-export type { RetrievalScope } from './retrievalScope.ts';
+export type { RetrievalScope } from './retrievalScope.repository.ts';
 
 const profileFilter = { sqlite: sqliteProfile, postgres: postgresProfile };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MemoryTypeValue } from '../db/schema.ts';
-import { retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
+import { type RetentionSettings, retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
 import { truncateToTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSchema } from '../validation.ts';
 import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
@@ -139,14 +139,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
 
   // A preview shows the counters as they are; the gateway call never waits for a write.
   if (!options.record) await deps.access.flush();
-  const now = deps.now();
-  const scope: repo.RetrievalScope = {
-    apiKeyId: input.apiKeyId,
-    sessionId: input.sessionId ?? null,
-    types: input.types ?? null,
-    now,
-    retentionCutoff: retentionCutoff(now, settings),
-  };
+  const scope = retrievalScope(deps.now(), settings, input);
   const limit = input.limit ?? DEFAULT_LIMIT;
   const ranked = await rank(deps, scope, input.query ?? '', strategy, Math.ceil(limit * CANDIDATE_FACTOR), {
     maintainIndex: options.record,
@@ -169,7 +162,7 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     deps.access.record(
       input.apiKeyId,
       items.map((i) => i.memory.pk),
-      now,
+      scope.now,
     );
   let block: string | null | undefined;
   const result: RetrievalResult = {
@@ -195,6 +188,24 @@ export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, option
     },
   };
   return options.record ? observed(deps, result) : result;
+}
+
+/**
+ * What a retrieval of this key (and session and types, when given) may return at `now`: its memories that are not
+ * archived, expired or out of retention under these settings. The admin's Qdrant search has the same.
+ */
+export function retrievalScope(
+  now: number,
+  settings: RetentionSettings,
+  of: { apiKeyId: string; sessionId?: string | null; types?: readonly MemoryTypeValue[] | null },
+): repo.RetrievalScope {
+  return {
+    apiKeyId: of.apiKeyId,
+    sessionId: of.sessionId ?? null,
+    types: of.types ?? null,
+    now,
+    retentionCutoff: retentionCutoff(now, settings),
+  };
 }
 
 /** Counts a gateway retrieval in the metrics (a preview is not one). */
@@ -304,17 +315,17 @@ async function vectorTier(
   limit: number,
   opts: { maintainIndex: boolean },
 ): Promise<TierResult> {
-  const engine = deps.vectors;
-  if (!engine) return { ok: false, reason: 'no vector engine is configured', embedding: null, store: null };
-  const { choice } = await engine.embedding();
-  const info = { embedding: { source: choice.source, model: choice.model, reason: choice.reason }, store: engine.index.backend };
-  const readiness = await engine.readiness();
+  const vectors = deps.vectors;
+  if (!vectors) return { ok: false, reason: 'no vector search is configured', embedding: null, store: null };
+  const { choice } = await vectors.embedding();
+  const info = { embedding: { source: choice.source, model: choice.model, reason: choice.reason }, store: vectors.index.backend };
+  const readiness = await vectors.readiness();
   if (!readiness.ready) return { ...info, ok: false, reason: readiness.reason };
   if (query.trim() === '') return { ...info, ok: true, candidates: [] };
   try {
     // Lazy backfill: memories written since the worker last ran get their vectors before the search.
-    if (opts.maintainIndex) await engine.embedPending({ limit: engine.backfillLimit, apiKeyId: scope.apiKeyId });
-    const { hits, store, note } = await engine.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
+    if (opts.maintainIndex) await vectors.embedPending({ limit: vectors.backfillLimit, apiKeyId: scope.apiKeyId });
+    const { hits, store, note } = await vectors.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
     const rows = new Map(
       (
         await repo.memoriesInScope(
@@ -367,9 +378,8 @@ function fuse(
 
 /** Reorders the head of the ranking with the configured reranker; on any failure the order stays as it was. */
 async function rerank(deps: MemoryDeps, query: string, ranked: Ranked): Promise<Ranked> {
-  const engine = deps.vectors;
-  if (!engine || ranked.candidates.length < 2 || query.trim() === '') return ranked;
-  const { reranker, reason } = await engine.reranker();
+  if (!deps.rerank || ranked.candidates.length < 2 || query.trim() === '') return ranked;
+  const { reranker, reason } = await deps.rerank.reranker();
   if (!reranker) return { ...ranked, resolution: { ...ranked.resolution, rerank: { applied: false, model: null, reason } } };
   const head = ranked.candidates.slice(0, RERANK_DEPTH);
   try {

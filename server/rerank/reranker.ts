@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProviderEndpoint } from '../embedding/provider.service.ts';
 import { badIndex, endpointUrl, listIndex, parseProviderBody, postToProvider } from '../embedding/providerHttp.ts';
 import { checkInput } from '../validation.ts';
 
@@ -106,6 +107,11 @@ export class RemoteReranker implements Reranker {
     // Providers already sort, but the contract is ours; ties keep the caller's order.
     return results.map(({ index, relevance_score: score }) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
   }
+}
+
+/** The reranker of a provider's rerank model: its endpoint's URL and key, the model's name. */
+export function rerankerAt(endpoint: ProviderEndpoint, timeoutMs: number): RemoteReranker {
+  return new RemoteReranker({ baseUrl: endpoint.baseUrl, model: endpoint.model.name, apiKey: endpoint.apiKey, timeoutMs });
 }
 
 /** A number the caller passes that must be a whole number of at least 1; the message names what was given. */

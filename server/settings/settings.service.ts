@@ -77,10 +77,21 @@ export type RetentionSettings = Pick<Settings, 'retentionDays' | 'retentionEnabl
 export function retentionCutoff(now: number, settings: RetentionSettings): number {
   return settings.retentionEnabled ? now - settings.retentionDays * DAY_MS : Number.MIN_SAFE_INTEGER;
 }
-export type SettingsPatch = Partial<Settings>;
+/**
+ * A change of some settings. null leaves a setting that cannot be null as it is (GraphQL's way of not naming it) and
+ * clears one whose schema takes null (a model name, fusionVectorShare).
+ */
+export type SettingsPatch = { [K in keyof Settings]?: Settings[K] | null };
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
 
 const patchSchema = settingsSchema.partial().strict();
+
+/** The settings whose schema takes null: null clears them. */
+const NULLABLE: ReadonlySet<string> = new Set(
+  Object.entries(settingsSchema.shape)
+    .filter(([, field]) => field.safeParse(null).success)
+    .map(([name]) => name),
+);
 
 /**
  * The one way to read and write settings: validated on the way in, cached in process and read again once the stored
@@ -110,7 +121,7 @@ export class SettingsService {
   }
 
   async update(patch: SettingsPatch): Promise<Settings> {
-    const given = stripUndefined(patch);
+    const given = named(patch);
     const parsed = parseInput(patchSchema, given);
     const now = this.now();
     // Zod 4 fills in defaults even under .partial(): writing all of the parsed patch would reset every
@@ -144,6 +155,7 @@ export class SettingsService {
   }
 }
 
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** The settings a patch changes: those it names, less the nulls of settings that cannot be null. */
+function named(patch: SettingsPatch): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(patch).filter(([name, v]) => v !== undefined && (v !== null || NULLABLE.has(name))));
 }

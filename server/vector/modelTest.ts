@@ -2,7 +2,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { type ModelKind, type ProviderService, providerModelName } from '../embedding/provider.service.ts';
 import { RemoteEmbedder } from '../embedding/remote.ts';
 import { notFound } from '../errors.ts';
-import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
+import { type Reranker, rerankerAt } from '../rerank/reranker.ts';
 
 /** What one real call to a model answered, or why it failed: the admin's "Test" button. */
 export interface ModelTest {
@@ -58,12 +58,14 @@ export async function testProvider(providers: ProviderService, id: string, timeo
       results.push(notTested(m.kind, name, `model "${name}" is not configured`));
       continue;
     }
-    const common = { baseUrl: endpoint.baseUrl, model: m.name, apiKey: endpoint.apiKey, timeoutMs };
     results.push(
       m.kind === 'embedding'
         ? await testEmbedder(
             new RemoteEmbedder({
-              ...common,
+              baseUrl: endpoint.baseUrl,
+              model: m.name,
+              apiKey: endpoint.apiKey,
+              timeoutMs,
               keyless: endpoint.keyless,
               dimension: m.dimension,
               maxInputTokens: m.maxInputTokens ?? undefined,
@@ -71,7 +73,7 @@ export async function testProvider(providers: ProviderService, id: string, timeo
             }),
             name,
           )
-        : await testReranker(new RemoteReranker(common), name),
+        : await testReranker(rerankerAt(endpoint, timeoutMs), name),
     );
   }
   return results;

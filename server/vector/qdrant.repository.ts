@@ -49,7 +49,10 @@ export async function outboxEnabled(db: Db): Promise<boolean> {
   return row?.enabled === 1;
 }
 
-/** Queues every memory that has a local vector: the backfill of a new or rebuilt collection. */
+/**
+ * Queues every memory that has a local vector: the backfill of a new or rebuilt collection. Its callers fill the
+ * selected Qdrant only (never one that is merely configured), so the flag is not read here.
+ */
 export async function enqueueAllWithVectors(db: Db, now: number) {
   await sql`insert into qdrant_outbox (pk, op, enqueued_at) select memory_pk, 'upsert', ${now} from memory_vec where true
     on conflict (pk) do update set op = 'upsert', enqueued_at = excluded.enqueued_at`.execute(db);

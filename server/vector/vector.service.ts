@@ -8,13 +8,12 @@ import { badInput, unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { meteredEmbedder } from '../metrics/meteredEmbedder.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { RemoteReranker, type Reranker } from '../rerank/reranker.ts';
 import type { Settings, SettingsService } from '../settings/settings.service.ts';
 import type { VectorConfig } from '../vectorConfig.ts';
 import { type BatchCounter, BatchRefused, type BatchResult, counted } from './batchCount.ts';
-import { type ModelTest, notTested, testEmbedder, testProvider, testReranker } from './modelTest.ts';
+import { type ModelTest, notTested, testEmbedder, testProvider } from './modelTest.ts';
 import type { QdrantService } from './qdrant.service.ts';
-import { CallRecord, type RecentCalls, trackedEmbedder, trackedReranker } from './recentCalls.ts';
+import { CallRecord, type RecentCalls, trackedEmbedder } from './recentCalls.ts';
 import * as repo from './vector.repository.ts';
 import {
   signatureKey,
@@ -83,7 +82,7 @@ export interface EmbeddingStatus {
 
 /**
  * The vector side of retrieval: which embedder is in use (re-chosen when settings or providers change),
- * the index it fills, the background worker that embeds flagged memories, and the reranker. Writes never
+ * the index it fills, and the background worker that embeds flagged memories. Writes never
  * wait on it: memories are stored and flagged at once, and vectors follow.
  */
 export class VectorService {
@@ -95,7 +94,6 @@ export class VectorService {
     uncached: Embedder | null;
     calls: CallRecord;
   } | null = null;
-  private rerankCalls: { key: string; record: CallRecord } | null = null;
   private resolvedFor: { settings: Settings; providers: number } | null = null;
   private preparedKey: string | null = null;
   private fellBack: { from: string; reason: string } | null = null;
@@ -252,13 +250,16 @@ export class VectorService {
 
   /**
    * The admin's Qdrant search test: the query embedded with the current model and searched in Qdrant only,
-   * always within one API key. Fails with BAD_USER_INPUT when Qdrant or the model is not set up to be used,
-   * and with UNAVAILABLE when Qdrant or the embedding provider cannot be reached.
+   * always within one API key. Fails with BAD_USER_INPUT when Qdrant (configured and selected) or the model is not
+   * set up to be used, and with UNAVAILABLE when Qdrant or the embedding provider cannot be reached.
    */
   async searchQdrant(query: string, filter: VectorFilter, topK: number): Promise<{ hits: VectorHit[]; latencyMs: number }> {
     const qdrant = this.deps.qdrant;
-    const index = await qdrant?.index();
-    if (!qdrant || !index) throw badInput('Qdrant is not configured');
+    if (!qdrant || !(await qdrant.index())) throw badInput('Qdrant is not configured');
+    // Only the selected Qdrant is the engine's: readying another one's collection would create it and queue every
+    // vector for it (SQLite) or flag every memory to be embedded into it (PostgreSQL), which a test must not do.
+    const index = await qdrant.active();
+    if (!index) throw badInput('Qdrant is configured but not enabled: enable it in the Qdrant settings to search it');
     const ready = await this.loadForJob();
     if (!ready.ready) throw badInput(ready.reason);
     const [vector] = await ready.embedder.embed([query]).catch((error: unknown) => {
@@ -335,30 +336,6 @@ export class VectorService {
   }
 
   /**
-   * The reranker chosen in the settings, or null with the reason it is off; `calls` tells how the calls to that
-   * model went lately (counted afresh when another model or endpoint is chosen).
-   */
-  async reranker(): Promise<{ reranker: Reranker | null; reason: string; calls: RecentCalls | null }> {
-    const settings = await this.deps.settings.get();
-    const off = (reason: string) => ({ reranker: null, reason, calls: null });
-    if (!settings.rerankEnabled) return off('rerankEnabled is off');
-    const name = settings.rerankProviderModel ?? this.deps.providers.envRerank();
-    if (!name) return off('no rerankProviderModel is set');
-    const endpoint = await this.deps.providers.endpoint(name, 'rerank');
-    if (!endpoint) return off(`rerank model "${name}" is not configured`);
-    const key = `${name}|${endpoint.baseUrl}`;
-    if (this.rerankCalls?.key !== key) this.rerankCalls = { key, record: new CallRecord(this.deps.now) };
-    const { record } = this.rerankCalls;
-    const reranker = new RemoteReranker({
-      baseUrl: endpoint.baseUrl,
-      model: endpoint.model.name,
-      apiKey: endpoint.apiKey,
-      timeoutMs: this.deps.config.rerankTimeoutMs,
-    });
-    return { reranker: trackedReranker(reranker, record), reason: `using ${name}`, calls: record.snapshot() };
-  }
-
-  /**
    * One real call to the embedding model in use, past the cache (loading the model first, as a job would): what
    * it answered, or why it failed. Counted in the recent calls like any other.
    */
@@ -372,12 +349,6 @@ export class VectorService {
   /** One call to each model of a provider, whether the settings use it or not. */
   testProvider(id: string): Promise<ModelTest[]> {
     return testProvider(this.deps.providers, id, PROVIDER_TEST_TIMEOUT_MS);
-  }
-
-  /** One real call to the rerank model in use, or why there is none. */
-  async testRerank(): Promise<ModelTest> {
-    const { reranker, reason } = await this.reranker();
-    return reranker ? testReranker(reranker) : notTested('rerank', null, reason);
   }
 
   /** The embedding cache's counters as they stand, without choosing an embedder; null when none is cached. */

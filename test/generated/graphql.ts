@@ -929,6 +929,26 @@ export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type QdrantCleanupMutation = { qdrantCleanup: number };
 
+export type QdrantNotSelectedUpdateQdrantMutationVariables = Exact<{
+  input: QdrantSettingsInput;
+}>;
+
+
+export type QdrantNotSelectedUpdateQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
+
+export type QdrantNotSelectedSearchTestMutationVariables = Exact<{
+  apiKeyId: string;
+  query: string;
+}>;
+
+
+export type QdrantNotSelectedSearchTestMutation = { qdrantSearchTest: { hits: Array<{ score: number }> } };
+
+export type QdrantNotSelectedWaitingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantNotSelectedWaitingQuery = { engineStatus: { vectorStore: { pendingReindex: number }, qdrant: { pendingSync: number } } };
+
 export type ReindexCancelMutationVariables = Exact<{
   jobId: string | number;
 }>;
@@ -2654,6 +2674,34 @@ export const QdrantCleanupDocument = new TypedDocumentString(`
   qdrantCleanup
 }
     `) as unknown as TypedDocumentString<QdrantCleanupMutation, QdrantCleanupMutationVariables>;
+export const QdrantNotSelectedUpdateQdrantDocument = new TypedDocumentString(`
+    mutation QdrantNotSelectedUpdateQdrant($input: QdrantSettingsInput!) {
+  updateQdrantSettings(input: $input) {
+    enabled
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantNotSelectedUpdateQdrantMutation, QdrantNotSelectedUpdateQdrantMutationVariables>;
+export const QdrantNotSelectedSearchTestDocument = new TypedDocumentString(`
+    mutation QdrantNotSelectedSearchTest($apiKeyId: String!, $query: String!) {
+  qdrantSearchTest(apiKeyId: $apiKeyId, query: $query) {
+    hits {
+      score
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantNotSelectedSearchTestMutation, QdrantNotSelectedSearchTestMutationVariables>;
+export const QdrantNotSelectedWaitingDocument = new TypedDocumentString(`
+    query QdrantNotSelectedWaiting {
+  engineStatus {
+    vectorStore {
+      pendingReindex
+    }
+    qdrant {
+      pendingSync
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantNotSelectedWaitingQuery, QdrantNotSelectedWaitingQueryVariables>;
 export const ReindexCancelDocument = new TypedDocumentString(`
     mutation ReindexCancel($jobId: ID!) {
   cancelReindex(jobId: $jobId) {

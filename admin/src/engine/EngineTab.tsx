@@ -4,7 +4,7 @@ import { QdrantPanel } from './QdrantPanel';
 import { ReindexPanel } from './ReindexPanel';
 import { StatusPanel } from './StatusPanel';
 
-/** The retrieval engine: what each tier can do now, reindex jobs, and where embeddings and rerank come from. */
+/** The retrieval engine: what each part can do now, reindex jobs, and where embeddings and rerank come from. */
 export function EngineTab() {
   return (
     <>
