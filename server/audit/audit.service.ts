@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
-import type { AuditLogTable } from '../db/schema.ts';
+import type { AuditLogRow } from '../db/schema.ts';
 import { redactSecrets } from '../redact.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, identifier, limitSchema, offsetSchema, parseInput } from '../validation.ts';
@@ -200,7 +199,7 @@ export async function purgeAudit(deps: AuditDeps & { settings: SettingsService }
   return deleted;
 }
 
-function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
+function toEntry(row: AuditLogRow): AuditEntry {
   return {
     id: String(row.id),
     at: new Date(row.at),

@@ -203,3 +203,4 @@ export interface AccessTokensTable {
 export type MemoryRow = Selectable<MemoriesTable>;
 export type NewMemoryRow = Insertable<MemoriesTable>;
 export type AccessTokenRow = Selectable<AccessTokensTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

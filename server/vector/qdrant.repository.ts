@@ -17,7 +17,6 @@ export async function outboxBatchOf(db: Db, apiKeyId: string, limit: number) {
     .execute();
 }
 
-/** Removes entries that were handled, unless they were queued again meanwhile. */
 /** Takes carried entries off the queue (those not queued again meanwhile); `alsoDo` joins the transaction. */
 export async function removeFromOutbox(
   db: Db,
