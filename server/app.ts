@@ -11,7 +11,6 @@ import { createMcpHandler } from './mcp/http.ts';
 import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
 import { PACKAGE_ROOT } from './packageRoot.ts';
 import { scopeRequest } from './requestScope.ts';
-import { registerServerMetrics } from './serverMetrics.ts';
 import type { Services } from './services.ts';
 
 const serveAdmin = adminStatic(path.join(PACKAGE_ROOT, 'admin/dist'));
@@ -43,7 +42,6 @@ export interface AppOptions {
 export function createApp(services: Services, options: AppOptions = {}): App {
   const shutdown = new AbortController();
   const yoga = createMnemoYoga(services, shutdown.signal, options.trustedDocuments);
-  registerServerMetrics(services);
   const { metricsToken } = options;
   const sockets = new Set<Socket>();
   let state: 'starting' | 'ready' | 'draining' = 'starting';

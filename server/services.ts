@@ -13,6 +13,7 @@ import { AccessRecorder } from './memory/accessRecorder.ts';
 import { RerankService } from './memory/rerank.service.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { newInstanceId } from './processInstance.ts';
+import { registerServerMetrics } from './serverMetrics.ts';
 import { ConfigVersion } from './settings/configVersion.ts';
 import { SettingsService } from './settings/settings.service.ts';
 import { QdrantService } from './vector/qdrant.service.ts';
@@ -112,7 +113,7 @@ export function createServices(opts: {
     postgres: () => new QdrantPrimaryIndex({ db, qdrant }),
   }[storeKind(db)]();
   const vectors = new VectorService({ db, now, settings, providers, config, logger, index, qdrant, metrics });
-  return {
+  const services: Services = {
     db,
     logger,
     now,
@@ -130,4 +131,7 @@ export function createServices(opts: {
     metrics,
     backups: new BackupService({ db, folder: opts.backupDir ?? null, now: () => new Date(now()) }),
   };
+  // Once per set of services, whatever number of HTTP apps serve them (a bench starts one per database size).
+  registerServerMetrics(services);
+  return services;
 }

@@ -38,19 +38,19 @@ describe('bench (smoke, tiny sizes)', () => {
     expect(renderTable(createTable(results, o))).toContain('memories/s');
   });
 
-  it('list latency returns percentiles and matches for each query, in-process and over HTTP', async () => {
-    const o = { sizes: [200], apiKeys: 3, iterations: 5, warmup: 1, http: true };
+  it('list latency returns percentiles and matches for each query and size, in-process and over HTTP', async () => {
+    const o = { sizes: [100, 200], apiKeys: 3, iterations: 5, warmup: 1, http: true };
     const report = await benchList(o);
-    expect(report.results).toHaveLength(6);
+    expect(report.results).toHaveLength(12);
+    expect(report.results.map((r) => r.rowsTotal)).toEqual([...Array(6).fill(100), ...Array(6).fill(200)]);
     for (const r of report.results) {
-      expect(r.rowsTotal).toBe(200);
       positive(r.matched);
       positive(r.latency.p50);
       positive(r.latency.p95);
       positive(r.latency.p99);
       expect(r.latency.n).toBe(5);
     }
-    expect(report.seeding[0]?.rows).toBe(200);
+    expect(report.seeding.map((s) => s.rows)).toEqual([100, 100]);
     expect(renderTable(listTable(report, o))).toContain('p99');
   });
 
