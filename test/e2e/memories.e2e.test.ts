@@ -386,6 +386,21 @@ describe('the Memories tab', () => {
     expect((await memoriesOf(apiKeyId)).items.every((m) => m.status === 'ACTIVE')).toBe(true);
   });
 
+  it("shows the server's objection to a compaction's cut-off beside the field it names", async () => {
+    const { page } = e2e;
+    await page.getByRole('button', { name: 'Compact old' }).click();
+    const panel = page.getByRole('region', { name: 'Compact old memories' });
+    await panel.getByLabel('API key').fill(unique('compact-refused'));
+    const days = panel.getByLabel('Older than (days)');
+    await days.fill('5000');
+    await panel.getByRole('button', { name: 'Preview (dry run)' }).click();
+    await expect.poll(() => days.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await days.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/^olderThanDays must be/);
+    expect(await panel.getByRole('alert').textContent()).toBe('Compaction failed: see the fields marked above.');
+    await page.keyboard.press('Escape');
+  });
+
   it('blocks saving while the metadata is not a JSON object', async () => {
     const { page } = e2e;
     const apiKeyId = unique('meta');

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
+import { FormError } from '../components/FormError';
 import { type CompactMemoriesMutation, useCompactMemoriesMutation, useRestoreSummaryMutation } from '../generated/graphql';
-import { GraphQLRequestError } from '../lib/fetcher';
 import { numberOf, numberProblem } from '../lib/numbers';
 import { useDraftForm } from '../lib/useDraftForm';
 import { formatNumber, plural } from './format';
@@ -113,9 +113,7 @@ export function CompactPanel({ id, defaultApiKey, onClose }: Props) {
           {compact.isPending && step.step === 'choose' ? 'Checking…' : 'Preview (dry run)'}
         </button>
       </form>
-      {!(compact.error instanceof GraphQLRequestError && compact.error.code === 'BAD_USER_INPUT' && form.formProblems.length === 0) && (
-        <ErrorNote error={compact.error} prefix="Compaction failed" />
-      )}
+      <FormError error={compact.error} form={form} prefix="Compaction failed" />
       <ErrorNote error={restore.error} prefix="Undo failed" />
 
       {step.step === 'preview' && (
