@@ -107,6 +107,16 @@ export const retentionDaysSchema = wholeNumber('retentionDays', 1, LIMITS.retent
 export const auditRetentionDaysSchema = wholeNumber('auditRetentionDays', LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDays);
 export const purgeGraceDaysSchema = wholeNumber('purgeGraceDays', 0, LIMITS.purgeGraceDays);
 export const olderThanDaysSchema = wholeNumber('olderThanDays', 0, LIMITS.olderThanDays);
+/**
+ * A number a caller's code passes as an option (a timeout, a batch size): a whole number in range, or a message that
+ * names what was given. For programmers' configuration, not the API's input.
+ */
+export function wholeOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+  const error = (issue: { input: unknown }) => `${name} must be an integer ${range}, got ${String(issue.input)}`;
+  return z.number({ error }).int({ error, abort: true }).min(min, { error }).max(max, { error });
+}
+
 /** Items in one answer: a page of memories, or the memories of one retrieval. */
 export const limitSchema = wholeNumber('limit', 1, LIMITS.pageSize);
 export const offsetSchema = z.number().int('offset must be a whole number').min(0, 'offset must not be negative');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countTokens, truncateToTokens } from '../tokenCount.ts';
-import { checkInput } from '../validation.ts';
+import { checkInput, wholeOption } from '../validation.ts';
 import { type Embedder, type EmbedderState, EmbeddingError, l2normalize } from './embedder.ts';
 import { badIndex, endpointUrl, listIndex, parseProviderBody, postToProvider } from './providerHttp.ts';
 
@@ -303,12 +303,6 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   else if (after !== null && /^\d+(\.\d+)?$/.test(after.trim())) wait = Number(after) * 1000;
   else if (after !== null && !Number.isNaN(Date.parse(after))) wait = Date.parse(after) - now;
   return wait === null ? null : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.ceil(wait)));
-}
-
-/** An option that must be a whole number from `min` to `max`; the message names what was given. */
-function wholeOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
-  const error = (issue: { input: unknown }) => `${name} must be an integer from ${min} to ${max}, got ${String(issue.input)}`;
-  return z.number({ error }).int({ error, abort: true }).min(min, { error }).max(max, { error });
 }
 
 const numberOptions = z.object({

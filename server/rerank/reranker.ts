@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ProviderEndpoint } from '../embedding/provider.service.ts';
 import { badIndex, endpointUrl, listIndex, parseProviderBody, postToProvider } from '../embedding/providerHttp.ts';
-import { checkInput } from '../validation.ts';
+import { checkInput, wholeOption } from '../validation.ts';
 
 /** One reranked document: its position in the documents given to rerank() and the model's relevance score. */
 export interface RerankResult {
@@ -114,14 +114,8 @@ export function rerankerAt(endpoint: ProviderEndpoint, timeoutMs: number): Remot
   return new RemoteReranker({ baseUrl: endpoint.baseUrl, model: endpoint.model.name, apiKey: endpoint.apiKey, timeoutMs });
 }
 
-/** A number the caller passes that must be a whole number of at least 1; the message names what was given. */
-function positiveInteger(name: string) {
-  const error = (issue: { input: unknown }) => `${name} must be a positive integer, got ${String(issue.input)}`;
-  return z.number({ error }).int({ error, abort: true }).min(1, { error });
-}
-
-const timeoutMsSchema = positiveInteger('timeoutMs');
-const topNSchema = positiveInteger('topN').optional();
+const timeoutMsSchema = wholeOption('timeoutMs', 1);
+const topNSchema = wholeOption('topN', 1).optional();
 
 /** The Cohere/Jina rerank response, as far as mnemo reads it; indexes are checked against the documents after parsing. */
 const rerankResponse = z.object(
