@@ -113,6 +113,19 @@ describe('the Qdrant card and panel', () => {
     expect(await e2e.page.locator(`[id="${describedBy}"]`).textContent()).toBe('topK must be 1 to 100');
   });
 
+  it('drops its objection once the field it named is edited', async () => {
+    const form = e2e.page.getByRole('form', { name: 'Qdrant search test' });
+    await form.getByLabel('Query').fill('mango');
+    await form.getByLabel('API key ID').fill('acme');
+    const topK = form.getByLabel('Top K');
+    await topK.fill('500');
+    await form.getByRole('button', { name: 'Search' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Search failed: see the fields marked above.' }).waitFor();
+    await topK.fill('10');
+    expect(await topK.getAttribute('aria-invalid')).toBe('false');
+    expect(await form.getByRole('alert').count()).toBe(0);
+  });
+
   it('runs a search test that returns hits with scores and content, within one API key', async () => {
     const { page } = e2e;
     const form = page.getByRole('form', { name: 'Qdrant search test' });

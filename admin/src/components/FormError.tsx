@@ -8,6 +8,8 @@ import { ErrorNote } from './ErrorNote';
  */
 export function FormError<T extends object>({ error, form, prefix }: { error: unknown; form: DraftForm<T>; prefix: string }) {
   if (!(error instanceof GraphQLRequestError && error.code === 'BAD_USER_INPUT')) return <ErrorNote error={error} prefix={prefix} />;
+  // Every field the server named was edited since: nothing it said still applies.
+  if (form.formProblems.length === 0 && !form.serverMarked) return null;
   return (
     <div role="alert" className="error">
       {form.formProblems.length === 0 ? (

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import type { DraftForm } from '../lib/useDraftForm';
-import { ErrorNote } from './ErrorNote';
 import { FormError } from './FormError';
 
 /**
@@ -10,7 +9,7 @@ import { FormError } from './FormError';
  */
 export function SaveActions<T extends object>(props: {
   save: { error: unknown; isPending: boolean; isSuccess: boolean };
-  form?: DraftForm<T>;
+  form: DraftForm<T>;
   label: string;
   disabled?: boolean;
   /** What "Saved" says, e.g. which memory was saved. */
@@ -20,13 +19,13 @@ export function SaveActions<T extends object>(props: {
   const { save, form } = props;
   return (
     <>
-      {form ? <FormError error={save.error} form={form} prefix="Not saved" /> : <ErrorNote error={save.error} prefix="Not saved" />}
+      <FormError error={save.error} form={form} prefix="Not saved" />
       <div className="actions">
         <button type="submit" className="primary" disabled={props.disabled || save.isPending}>
           {save.isPending ? 'Saving…' : props.label}
         </button>
         {props.children}
-        {form?.dirty && !save.isPending && (
+        {form.dirty && !save.isPending && (
           <>
             <span className="muted unsaved">Unsaved changes</span>
             <button type="button" className="ghost small" onClick={form.discard}>
@@ -34,7 +33,7 @@ export function SaveActions<T extends object>(props: {
             </button>
           </>
         )}
-        {save.isSuccess && !form?.dirty && (
+        {save.isSuccess && !form.dirty && (
           <span role="status" className="ok">
             {props.savedText ?? 'Saved'}
           </span>

@@ -254,16 +254,9 @@ function SearchTest({ configured }: { configured: boolean }) {
       <h3>Search test</h3>
       <p className="muted small-note">Embeds the query with the current model and searches Qdrant alone, within one API key.</p>
       <div className="qdrant-search-fields">
-        <DraftField
-          form={form}
-          name="query"
-          label="Query"
-          className="qdrant-query"
-          placeholder="what does the user like?"
-          autoComplete="off"
-        />
+        <DraftField form={form} name="query" label="Query" placeholder="what does the user like?" autoComplete="off" />
         <DraftField form={form} name="apiKeyId" label="API key ID" apiKey placeholder="acme" />
-        <DraftField form={form} name="topK" label="Top K" className="qdrant-topk" inputMode="numeric" />
+        <DraftField form={form} name="topK" label="Top K" inputMode="numeric" />
         <button type="submit" className="primary" disabled={!configured || search.isPending}>
           {search.isPending ? 'Searching…' : 'Search'}
         </button>

@@ -41,6 +41,8 @@ export interface DraftForm<T extends object> {
   problemId(name: FieldName<T>): string;
   /** The server's complaints that name no field of this form. */
   formProblems: string[];
+  /** Some field still shows a complaint of the server's (one not edited since). */
+  serverMarked: boolean;
 }
 
 /**
@@ -107,6 +109,7 @@ export function useDraftForm<T extends object>(options: DraftFormOptions<T>): Dr
     problem,
     problemId,
     formProblems: fromServer.rest,
+    serverMarked: [...fromServer.byField.keys()].some((name) => !stale.has(name)),
   };
 }
 

@@ -107,7 +107,7 @@ export function AddMemoryForm({ id, defaultApiKey, onClose }: Props) {
           />
         </div>
         <div className="mem-span-1">
-          <ExpiryField value={draft.expiresAt} onChange={(expiresAt) => edit({ expiresAt })} serverProblem={form.problem('expiresAt')} />
+          <ExpiryField form={form} />
         </div>
       </div>
       <SaveActions

@@ -106,11 +106,7 @@ export function EditMemoryRow({ memory, columns, onDone }: Props) {
             <div className="mem-edit-side">
               <DraftField form={form} name="key" label="Key" spellCheck={false} />
               <TypeSelect value={draft.type} onChange={(type) => edit({ type })} />
-              <ExpiryField
-                value={draft.expiresAt}
-                onChange={(expiresAt) => edit({ expiresAt })}
-                serverProblem={form.problem('expiresAt')}
-              />
+              <ExpiryField form={form} />
             </div>
             <div className="mem-edit-meta">
               <MetadataField

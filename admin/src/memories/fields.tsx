@@ -1,6 +1,8 @@
 import { useId } from 'react';
 import { ChoiceSelect } from '../components/ChoiceSelect';
+import { FieldProblem } from '../components/FieldProblem';
 import type { MemoryType } from '../generated/graphql';
+import type { DraftForm } from '../lib/useDraftForm';
 import type { MetadataCheck } from './metadata';
 import { TYPE_LABELS } from './types';
 
@@ -48,35 +50,18 @@ export function MetadataField({
   );
 }
 
-/** Local date and time; empty means the memory never expires. */
-export function ExpiryField({
-  value,
-  onChange,
-  serverProblem = null,
-}: {
-  value: string;
-  onChange: (v: string) => void;
-  /** What the server said was wrong with the expiry (e.g. before 1970). */
-  serverProblem?: string | null;
-}) {
-  const problemId = useId();
+/** Local date and time; empty means the memory never expires. The server's objection shows under it, as on any draft field. */
+export function ExpiryField<T extends { expiresAt: string }>({ form }: { form: DraftForm<T> }) {
+  const value = form.draft?.expiresAt ?? '';
+  const onChange = (expiresAt: string) => form.edit({ expiresAt } as Partial<T>);
+  const name = 'expiresAt' as Extract<keyof T, string>;
   return (
     <div className="mem-field-block">
       <label className="field">
         <span>Expires at</span>
-        <input
-          type="datetime-local"
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          aria-invalid={serverProblem !== null}
-          aria-describedby={serverProblem === null ? undefined : problemId}
-        />
+        <input type="datetime-local" value={value} onChange={(e) => onChange(e.target.value)} {...form.field(name)} />
+        <FieldProblem form={form} name={name} />
       </label>
-      {serverProblem !== null && (
-        <p id={problemId} className="error mem-field-error">
-          {serverProblem}
-        </p>
-      )}
       <p className="mem-field-hint muted">
         {value ? (
           <button type="button" className="mem-linkish" onClick={() => onChange('')}>

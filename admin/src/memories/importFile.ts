@@ -11,11 +11,7 @@ export interface ParsedImport {
   total: number;
 }
 
-/**
- * The server's DateTime form, checked here because GraphQL refuses a whole batch for one row's bad date (its message
- * names the row, but the other rows of the batch are not stored): here the bad row alone is rejected. What the server checks of a valid row (empty content, lengths, dates out of its range) comes back
- * as that row's rejection in its report, so only the GraphQL types are checked here.
- */
+/** The server's DateTime form: one row's bad date would make GraphQL refuse its whole batch (see toMemoryInput). */
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -42,7 +38,11 @@ export function parseImportFile(text: string): ParsedImport {
   return parsed;
 }
 
-/** The fields importMemories takes, with their GraphQL types checked; other fields (id, tokens, status…) are ignored. Returns the reason on failure. */
+/**
+ * The fields importMemories takes, with their GraphQL types checked (other fields, id, tokens, status…, are ignored);
+ * the reason on failure. Only the types: what the server checks of a well-typed row (empty content, lengths, dates out
+ * of its range) comes back as that row's rejection in its report, while a wrong type makes GraphQL refuse the batch.
+ */
 function toMemoryInput(raw: unknown): MemoryInput | string {
   if (!isObject(raw)) return 'row is not a JSON object';
   const { apiKeyId, sessionId, type, key, content, metadata, createdAt, expiresAt } = raw;
