@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2eUpsertProviderDocument } from '../generated/graphql.ts';
-import { CREATE_TOKEN, GET_SETTINGS, IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { CREATE_TOKEN, GET_SETTINGS, IMPORT_MEMORIES, UPDATE_SETTINGS, UPSERT_PROVIDER } from '../helpers/operations.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -22,7 +21,7 @@ beforeAll(async () => {
       input: { name: `gateway-${i}`, apiKeyId: i < 5 ? 'audit-a' : null },
     });
   }
-  await e2e.gql(E2eUpsertProviderDocument, {
+  await e2e.gql(UPSERT_PROVIDER, {
     input: { id: 'p1', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'provider-secret-key', models: [] },
   });
   maxTokensBefore = (await e2e.gql(GET_SETTINGS)).memorySettings.maxTokens;

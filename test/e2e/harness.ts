@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { okAt } from '../helpers/graphqlHttp.ts';
 import { ROOT } from '../helpers/mnemoEntry.ts';
 import { spawnMnemo } from '../helpers/mnemoProcess.ts';
 
@@ -65,17 +66,7 @@ export async function startE2E(opts: { signIn?: boolean; env?: Record<string, st
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  const gql = async <T, V>(query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>): Promise<T> => {
-    const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: JSON.stringify({ query: String(query), variables: variables ?? {} }),
-    });
-    // Without errors, a GraphQL response carries its data.
-    const body = (await res.json()) as { data: T; errors?: unknown[] };
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data;
-  };
+  const gql: E2E['gql'] = (query, variables) => okAt(server.url, query, variables, ADMIN_TOKEN);
   if (opts.signIn !== false) await signIn(page, server.url);
   const explained = async <T>(waiting: Promise<T>): Promise<T> => {
     try {

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import SQLite from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, expect, it } from 'vitest';
+import { okAt } from '../helpers/graphqlHttp.ts';
 import { type MnemoProcess, spawnMnemo } from '../helpers/mnemoProcess.ts';
 import { IMPORT_MEMORIES, REINDEX_PROGRESS, START_REINDEX } from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
@@ -34,17 +34,6 @@ function serve(dataDir: string, models: string) {
   return mnemo;
 }
 
-async function gql<T, V>(url: string, query: DocumentTypeDecoration<T, V>, variables: NoInfer<V>): Promise<T> {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
-    body: JSON.stringify({ query: String(query), variables }),
-  });
-  const body = (await res.json()) as { data: T; errors?: unknown[] };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
-
 /** The job's row and the memories still without a vector, as SQLite holds them. */
 function onDisk(dataDir: string, jobId: string) {
   const db = new SQLite(path.join(dataDir, 'mnemo.db'), { readonly: true });
@@ -65,8 +54,8 @@ it('after kill -9 in the middle of a reindex and a restart, the job completes an
   const first = serve(dataDir, models);
   const url = await first.listening();
   const memories = Array.from({ length: MEMORIES }, (_, i) => ({ apiKeyId: 'k1', key: `m${i}`, content: `I eat mango on day ${i}` }));
-  await gql(url, IMPORT_MEMORIES, { memories });
-  const jobId = (await gql(url, START_REINDEX, {})).reindex.id;
+  await okAt(url, IMPORT_MEMORIES, { memories }, ADMIN);
+  const jobId = (await okAt(url, START_REINDEX, {}, ADMIN)).reindex.id;
 
   // Killed as soon as the job has done some of its work.
   const watcher = subscribe(url, REINDEX_PROGRESS, { jobId }, ADMIN);

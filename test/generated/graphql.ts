@@ -327,7 +327,7 @@ export type E2eRetentionStatsQuery = { memories: { stats: { nextPurgeAt: string 
 export type E2eSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type E2eSettingsQuery = { memorySettings: { retentionEnabled: boolean, retentionDays: number, purgeGraceDays: number, userRoleProviders: Array<string> } };
+export type E2eSettingsQuery = { memorySettings: { retentionEnabled: boolean, purgeGraceDays: number, userRoleProviders: Array<string> } };
 
 export type E2eAuditLogQueryVariables = Exact<{
   action?: AuditAction | null | undefined;
@@ -340,13 +340,6 @@ export type E2eProvidersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type E2eProvidersQuery = { embeddingProviders: Array<{ id: string, baseUrl: string, hasApiKey: boolean, models: Array<{ name: string, kind: ModelKind, dimension: number | null }> }> };
-
-export type E2eUpsertProviderMutationVariables = Exact<{
-  input: ModelProviderInput;
-}>;
-
-
-export type E2eUpsertProviderMutation = { upsertModelProvider: { id: string } };
 
 export type E2eQdrantSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -541,12 +534,24 @@ export type ReindexProgressSubscriptionVariables = Exact<{
 
 export type ReindexProgressSubscription = { reindexProgress: { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null } };
 
-export type VectorStoreConnectQdrantMutationVariables = Exact<{
+export type UpdateQdrantMutationVariables = Exact<{
   input: QdrantSettingsInput;
 }>;
 
 
-export type VectorStoreConnectQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
+export type UpdateQdrantMutation = { updateQdrantSettings: { enabled: boolean, hasApiKey: boolean } };
+
+export type UpsertProviderMutationVariables = Exact<{
+  input: ModelProviderInput;
+}>;
+
+
+export type UpsertProviderMutation = { upsertModelProvider: { id: string, hasApiKey: boolean } };
+
+export type QdrantWaitingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QdrantWaitingQuery = { engineStatus: { vectorStore: { pendingReindex: number }, qdrant: { pendingSync: number } } };
 
 export type PackagingInstallEnableMemoryMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -565,20 +570,6 @@ export type AuditLogQueryVariables = Exact<{
 
 
 export type AuditLogQuery = { auditLog: { totalCount: number, hasMore: boolean, items: Array<{ id: string, at: string, actorId: string, actorName: string, requestId: string | null, action: AuditAction, apiKeyId: string | null, target: Record<string, unknown> | null, outcome: string, changes: Array<{ field: string, before: string | null, after: string | null, secret: SecretChange | null }> }> } };
-
-export type AuditUpsertProviderMutationVariables = Exact<{
-  input: ModelProviderInput;
-}>;
-
-
-export type AuditUpsertProviderMutation = { upsertModelProvider: { id: string } };
-
-export type AuditUpdateQdrantMutationVariables = Exact<{
-  input: QdrantSettingsInput;
-}>;
-
-
-export type AuditUpdateQdrantMutation = { updateQdrantSettings: { hasApiKey: boolean } };
 
 export type AuditCancelReindexMutationVariables = Exact<{
   jobId: string | number;
@@ -682,13 +673,6 @@ export type EngineCallsStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type EngineCallsStatusQuery = { engineStatus: { embedding: { state: string, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null }, rerank: { enabled: boolean, calls: { windowSeconds: number, calls: number, failures: number, lastError: string | null, lastErrorAt: string | null, lastSuccessAt: string | null } | null } } };
 
-export type EngineCallsUpsertProviderMutationVariables = Exact<{
-  input: ModelProviderInput;
-}>;
-
-
-export type EngineCallsUpsertProviderMutation = { upsertModelProvider: { id: string } };
-
 export type EngineCallsTestModelMutationVariables = Exact<{
   kind: ModelKind;
 }>;
@@ -702,13 +686,6 @@ export type EngineCallsTestProviderMutationVariables = Exact<{
 
 
 export type EngineCallsTestProviderMutation = { testModelProvider: Array<{ kind: ModelKind, model: string | null, ok: boolean, latencyMs: number, answer: string | null, error: string | null }> };
-
-export type ErasureEnableQdrantMutationVariables = Exact<{
-  input: QdrantSettingsInput;
-}>;
-
-
-export type ErasureEnableQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
 
 export type ErasureForgetApiKeyMutationVariables = Exact<{
   apiKeyId: string;
@@ -762,20 +739,6 @@ export type LogsRecallQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type LogsRecallQuery = { memories: { totalCount: number }, other: { enabled: boolean } };
-
-export type LogsUpsertProviderMutationVariables = Exact<{
-  input: ModelProviderInput;
-}>;
-
-
-export type LogsUpsertProviderMutation = { upsertModelProvider: { id: string, hasApiKey: boolean } };
-
-export type LogsUpdateQdrantMutationVariables = Exact<{
-  input: QdrantSettingsInput;
-}>;
-
-
-export type LogsUpdateQdrantMutation = { updateQdrantSettings: { hasApiKey: boolean } };
 
 export type LogsSecretReadersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -900,11 +863,6 @@ export type QdrantEngineStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type QdrantEngineStatusQuery = { engineStatus: { qdrant: { configured: boolean, enabled: boolean, url: string | null, collection: string | null, breaker: string, ready: boolean | null, latencyMs: number | null, error: string | null, compatible: boolean | null, incompatibleReason: string | null, points: number | null, pendingSync: number } } };
 
-export type QdrantWaitingQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type QdrantWaitingQuery = { engineStatus: { vectorStore: { pendingReindex: number }, qdrant: { pendingSync: number } } };
-
 export type QdrantCallsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -929,13 +887,6 @@ export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type QdrantCleanupMutation = { qdrantCleanup: number };
 
-export type QdrantNotSelectedUpdateQdrantMutationVariables = Exact<{
-  input: QdrantSettingsInput;
-}>;
-
-
-export type QdrantNotSelectedUpdateQdrantMutation = { updateQdrantSettings: { enabled: boolean } };
-
 export type QdrantNotSelectedSearchTestMutationVariables = Exact<{
   apiKeyId: string;
   query: string;
@@ -943,11 +894,6 @@ export type QdrantNotSelectedSearchTestMutationVariables = Exact<{
 
 
 export type QdrantNotSelectedSearchTestMutation = { qdrantSearchTest: { hits: Array<{ score: number }> } };
-
-export type QdrantNotSelectedWaitingQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type QdrantNotSelectedWaitingQuery = { engineStatus: { vectorStore: { pendingReindex: number }, qdrant: { pendingSync: number } } };
 
 export type ReindexCancelMutationVariables = Exact<{
   jobId: string | number;
@@ -960,13 +906,6 @@ export type ReindexEngineStatusQueryVariables = Exact<{ [key: string]: never; }>
 
 
 export type ReindexEngineStatusQuery = { engineStatus: { embedding: { source: string | null, model: string | null, dimension: number | null, state: string }, vectorStore: { rows: number, pendingReindex: number, signature: string | null, signatureMatches: boolean | null, dimension: number | null, quantization: string, lastResetAt: string | null } } };
-
-export type ReindexUpsertModelProviderMutationVariables = Exact<{
-  input: ModelProviderInput;
-}>;
-
-
-export type ReindexUpsertModelProviderMutation = { upsertModelProvider: { id: string } };
 
 export type ReplicasEnableQdrantMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -1320,7 +1259,6 @@ export const E2eSettingsDocument = new TypedDocumentString(`
     query E2eSettings {
   memorySettings {
     retentionEnabled
-    retentionDays
     purgeGraceDays
     userRoleProviders
   }
@@ -1350,13 +1288,6 @@ export const E2eProvidersDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<E2eProvidersQuery, E2eProvidersQueryVariables>;
-export const E2eUpsertProviderDocument = new TypedDocumentString(`
-    mutation E2eUpsertProvider($input: ModelProviderInput!) {
-  upsertModelProvider(input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<E2eUpsertProviderMutation, E2eUpsertProviderMutationVariables>;
 export const E2eQdrantSettingsDocument = new TypedDocumentString(`
     query E2eQdrantSettings {
   qdrantSettings {
@@ -1936,13 +1867,34 @@ export const ReindexProgressDocument = new TypedDocumentString(`
   updatedAt
   finishedAt
 }`) as unknown as TypedDocumentString<ReindexProgressSubscription, ReindexProgressSubscriptionVariables>;
-export const VectorStoreConnectQdrantDocument = new TypedDocumentString(`
-    mutation VectorStoreConnectQdrant($input: QdrantSettingsInput!) {
+export const UpdateQdrantDocument = new TypedDocumentString(`
+    mutation UpdateQdrant($input: QdrantSettingsInput!) {
   updateQdrantSettings(input: $input) {
     enabled
+    hasApiKey
   }
 }
-    `) as unknown as TypedDocumentString<VectorStoreConnectQdrantMutation, VectorStoreConnectQdrantMutationVariables>;
+    `) as unknown as TypedDocumentString<UpdateQdrantMutation, UpdateQdrantMutationVariables>;
+export const UpsertProviderDocument = new TypedDocumentString(`
+    mutation UpsertProvider($input: ModelProviderInput!) {
+  upsertModelProvider(input: $input) {
+    id
+    hasApiKey
+  }
+}
+    `) as unknown as TypedDocumentString<UpsertProviderMutation, UpsertProviderMutationVariables>;
+export const QdrantWaitingDocument = new TypedDocumentString(`
+    query QdrantWaiting {
+  engineStatus {
+    vectorStore {
+      pendingReindex
+    }
+    qdrant {
+      pendingSync
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QdrantWaitingQuery, QdrantWaitingQueryVariables>;
 export const PackagingInstallEnableMemoryDocument = new TypedDocumentString(`
     mutation PackagingInstallEnableMemory {
   updateMemorySettings(input: {enabled: true}) {
@@ -1983,20 +1935,6 @@ export const AuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
-export const AuditUpsertProviderDocument = new TypedDocumentString(`
-    mutation AuditUpsertProvider($input: ModelProviderInput!) {
-  upsertModelProvider(input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<AuditUpsertProviderMutation, AuditUpsertProviderMutationVariables>;
-export const AuditUpdateQdrantDocument = new TypedDocumentString(`
-    mutation AuditUpdateQdrant($input: QdrantSettingsInput!) {
-  updateQdrantSettings(input: $input) {
-    hasApiKey
-  }
-}
-    `) as unknown as TypedDocumentString<AuditUpdateQdrantMutation, AuditUpdateQdrantMutationVariables>;
 export const AuditCancelReindexDocument = new TypedDocumentString(`
     mutation AuditCancelReindex($jobId: ID!) {
   cancelReindex(jobId: $jobId) {
@@ -2225,13 +2163,6 @@ export const EngineCallsStatusDocument = new TypedDocumentString(`
   lastErrorAt
   lastSuccessAt
 }`) as unknown as TypedDocumentString<EngineCallsStatusQuery, EngineCallsStatusQueryVariables>;
-export const EngineCallsUpsertProviderDocument = new TypedDocumentString(`
-    mutation EngineCallsUpsertProvider($input: ModelProviderInput!) {
-  upsertModelProvider(input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<EngineCallsUpsertProviderMutation, EngineCallsUpsertProviderMutationVariables>;
 export const EngineCallsTestModelDocument = new TypedDocumentString(`
     mutation EngineCallsTestModel($kind: ModelKind!) {
   testEngineModel(kind: $kind) {
@@ -2256,13 +2187,6 @@ export const EngineCallsTestProviderDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<EngineCallsTestProviderMutation, EngineCallsTestProviderMutationVariables>;
-export const ErasureEnableQdrantDocument = new TypedDocumentString(`
-    mutation ErasureEnableQdrant($input: QdrantSettingsInput!) {
-  updateQdrantSettings(input: $input) {
-    enabled
-  }
-}
-    `) as unknown as TypedDocumentString<ErasureEnableQdrantMutation, ErasureEnableQdrantMutationVariables>;
 export const ErasureForgetApiKeyDocument = new TypedDocumentString(`
     mutation ErasureForgetApiKey($apiKeyId: String!) {
   forgetApiKey(apiKeyId: $apiKeyId) {
@@ -2381,21 +2305,6 @@ export const LogsRecallDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<LogsRecallQuery, LogsRecallQueryVariables>;
-export const LogsUpsertProviderDocument = new TypedDocumentString(`
-    mutation LogsUpsertProvider($input: ModelProviderInput!) {
-  upsertModelProvider(input: $input) {
-    id
-    hasApiKey
-  }
-}
-    `) as unknown as TypedDocumentString<LogsUpsertProviderMutation, LogsUpsertProviderMutationVariables>;
-export const LogsUpdateQdrantDocument = new TypedDocumentString(`
-    mutation LogsUpdateQdrant($input: QdrantSettingsInput!) {
-  updateQdrantSettings(input: $input) {
-    hasApiKey
-  }
-}
-    `) as unknown as TypedDocumentString<LogsUpdateQdrantMutation, LogsUpdateQdrantMutationVariables>;
 export const LogsSecretReadersDocument = new TypedDocumentString(`
     query LogsSecretReaders {
   qdrantHealth {
@@ -2620,18 +2529,6 @@ export const QdrantEngineStatusDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<QdrantEngineStatusQuery, QdrantEngineStatusQueryVariables>;
-export const QdrantWaitingDocument = new TypedDocumentString(`
-    query QdrantWaiting {
-  engineStatus {
-    vectorStore {
-      pendingReindex
-    }
-    qdrant {
-      pendingSync
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<QdrantWaitingQuery, QdrantWaitingQueryVariables>;
 export const QdrantCallsDocument = new TypedDocumentString(`
     query QdrantCalls {
   engineStatus {
@@ -2674,13 +2571,6 @@ export const QdrantCleanupDocument = new TypedDocumentString(`
   qdrantCleanup
 }
     `) as unknown as TypedDocumentString<QdrantCleanupMutation, QdrantCleanupMutationVariables>;
-export const QdrantNotSelectedUpdateQdrantDocument = new TypedDocumentString(`
-    mutation QdrantNotSelectedUpdateQdrant($input: QdrantSettingsInput!) {
-  updateQdrantSettings(input: $input) {
-    enabled
-  }
-}
-    `) as unknown as TypedDocumentString<QdrantNotSelectedUpdateQdrantMutation, QdrantNotSelectedUpdateQdrantMutationVariables>;
 export const QdrantNotSelectedSearchTestDocument = new TypedDocumentString(`
     mutation QdrantNotSelectedSearchTest($apiKeyId: String!, $query: String!) {
   qdrantSearchTest(apiKeyId: $apiKeyId, query: $query) {
@@ -2690,18 +2580,6 @@ export const QdrantNotSelectedSearchTestDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<QdrantNotSelectedSearchTestMutation, QdrantNotSelectedSearchTestMutationVariables>;
-export const QdrantNotSelectedWaitingDocument = new TypedDocumentString(`
-    query QdrantNotSelectedWaiting {
-  engineStatus {
-    vectorStore {
-      pendingReindex
-    }
-    qdrant {
-      pendingSync
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<QdrantNotSelectedWaitingQuery, QdrantNotSelectedWaitingQueryVariables>;
 export const ReindexCancelDocument = new TypedDocumentString(`
     mutation ReindexCancel($jobId: ID!) {
   cancelReindex(jobId: $jobId) {
@@ -2743,13 +2621,6 @@ export const ReindexEngineStatusDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ReindexEngineStatusQuery, ReindexEngineStatusQueryVariables>;
-export const ReindexUpsertModelProviderDocument = new TypedDocumentString(`
-    mutation ReindexUpsertModelProvider($input: ModelProviderInput!) {
-  upsertModelProvider(input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<ReindexUpsertModelProviderMutation, ReindexUpsertModelProviderMutationVariables>;
 export const ReplicasEnableQdrantDocument = new TypedDocumentString(`
     mutation ReplicasEnableQdrant {
   updateQdrantSettings(input: {enabled: true}) {

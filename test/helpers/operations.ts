@@ -4,11 +4,8 @@
  */
 export type {
   MemoryInput,
-  MemoryPatchInput,
   MemorySettingsInput,
   RetrieveInput,
-  TestMemoryFragment,
-  TestReindexJobFragment,
   TestRetrievalFragment,
 } from '../generated/graphql.ts';
 
@@ -25,6 +22,7 @@ export {
   ListMemoriesDocument as LIST_MEMORIES,
   ListTokensDocument as LIST_TOKENS,
   MemoryStatsDocument as MEMORY_STATS,
+  QdrantWaitingDocument as QDRANT_WAITING,
   ReindexJobDocument as REINDEX_JOB,
   ReindexProgressDocument as REINDEX_PROGRESS,
   RestoreSummaryDocument as RESTORE_SUMMARY,
@@ -34,5 +32,7 @@ export {
   StartReindexDocument as START_REINDEX,
   SummarizeDocument as SUMMARIZE,
   UpdateMemoryDocument as UPDATE_MEMORY,
+  UpdateQdrantDocument as UPDATE_QDRANT,
   UpdateSettingsDocument as UPDATE_SETTINGS,
+  UpsertProviderDocument as UPSERT_PROVIDER,
 } from '../generated/graphql.ts';

@@ -1,6 +1,10 @@
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type App, type AppOptions, createApp } from '../../server/app.ts';
 import type { Services } from '../../server/services.ts';
+import { type GraphQLResponse, okAt, postGraphQL } from './graphqlHttp.ts';
+
+export type { GraphQLResponse } from './graphqlHttp.ts';
+
 import { CREATE_TOKEN } from './operations.ts';
 import { ADMIN_TOKEN, openTestDb, type TestDbOptions } from './testDb.ts';
 import type { TestStore } from './testStore.ts';
@@ -12,16 +16,6 @@ export { ADMIN_TOKEN };
  * goes through gqlRaw.
  */
 export type Operation<TResult = any, TVariables = any> = DocumentTypeDecoration<TResult, TVariables>;
-
-export interface GraphQLResponse<T = any> {
-  status: number;
-  /**
-   * The operation's result: null or absent when the response has errors, typed as present so that a test that has
-   * checked `errors` reads it directly.
-   */
-  data: T;
-  errors: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[] | undefined;
-}
 
 export interface TestApp {
   url: string;
@@ -76,24 +70,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const address = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
 
-  const post = async (body: string, token: string | null) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers, body });
-    const answer = (await res.json()) as { data?: any; errors?: GraphQLResponse['errors'] };
-    return { status: res.status, data: answer.data, errors: answer.errors };
-  };
-  const gql: TestApp['gql'] = (query, variables, token = ADMIN_TOKEN) => post(JSON.stringify({ query: String(query), variables }), token);
-  const gqlRaw: TestApp['gqlRaw'] = (text, variables, token = ADMIN_TOKEN) => post(JSON.stringify({ query: text, variables }), token);
+  // Variables as given, unchecked: how a test sends what the server must refuse.
+  const gql: TestApp['gql'] = (query, variables, token = ADMIN_TOKEN) =>
+    postGraphQL(url, JSON.stringify({ query: String(query), variables }), token);
+  const gqlRaw: TestApp['gqlRaw'] = (text, variables, token = ADMIN_TOKEN) =>
+    postGraphQL(url, JSON.stringify({ query: text, variables }), token);
   const gqlJson: TestApp['gqlJson'] = (query, variablesJson, token = ADMIN_TOKEN) =>
-    post(`{"query":${JSON.stringify(String(query))},"variables":${variablesJson}}`, token);
-
-  async function ok<TResult, TVariables>(query: Operation<TResult, TVariables>, variables?: TVariables, token?: string | null) {
-    const res = await gql(query, variables as Record<string, unknown> | undefined, token);
-    if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
-    // Without errors, a GraphQL response carries its data.
-    return res.data as TResult;
-  }
+    postGraphQL(url, `{"query":${JSON.stringify(String(query))},"variables":${variablesJson}}`, token);
+  const ok: TestApp['ok'] = (query, variables, token = ADMIN_TOKEN) => okAt(url, query, variables, token);
 
   return {
     url,

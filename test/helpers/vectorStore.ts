@@ -1,5 +1,5 @@
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
-import { VectorStoreConnectQdrantDocument } from '../generated/graphql.ts';
+import { UPDATE_QDRANT } from './operations.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './testApp.ts';
 import { testStoreKind } from './testStore.ts';
 
@@ -24,7 +24,7 @@ export async function startVectorApp(options: TestAppOptions & { qdrant?: Qdrant
   // A double passed in (a store reopened by a second app) is the caller's to close.
   const qdrant = options.qdrant ?? (await startQdrantDouble());
   const app = await startTestApp(options);
-  await app.ok(VectorStoreConnectQdrantDocument, { input: { url: qdrant.url, enabled: true } });
+  await app.ok(UPDATE_QDRANT, { input: { url: qdrant.url, enabled: true } });
   const close = async () => {
     await app.close();
     if (!options.qdrant) await qdrant.close();

@@ -4,10 +4,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PrebuildMirror, startPrebuildMirror } from '../doubles/prebuildMirror.js';
 import { PackagingInstallEnableMemoryDocument as ENABLE_MEMORY } from '../generated/graphql.ts';
+import { graphqlAt } from '../helpers/graphqlHttp.ts';
 import { CREATE_MEMORY, CREATE_TOKEN, LIST_MEMORIES } from '../helpers/operations.ts';
 
 /**
@@ -192,23 +192,8 @@ function stopGroup(pid: number) {
 
 /** A gateway token bound to key "gw", minted by the admin. */
 const gatewayToken = async (url: string, name: string) => {
-  const minted = await graphql(url, CREATE_TOKEN, { input: { name, role: 'GATEWAY', apiKeyId: 'gw' } });
+  const minted = await graphqlAt(url, CREATE_TOKEN, { input: { name, role: 'GATEWAY', apiKeyId: 'gw' } }, ADMIN_TOKEN);
   return minted.data!.createAccessToken.token;
-};
-
-/** One operation over plain HTTP, as the admin unless another token is given: what the installed server answers. */
-const graphql = async <TResult, TVariables>(
-  url: string,
-  document: DocumentTypeDecoration<TResult, TVariables>,
-  variables?: NoInfer<TVariables>,
-  token = ADMIN_TOKEN,
-) => {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: String(document), variables }),
-  });
-  return (await res.json()) as { data?: TResult; errors?: { extensions?: { code?: string } }[] };
 };
 
 /**
@@ -267,10 +252,11 @@ describe('the packed packages, installed offline in a gateway’s project', () =
     await withServer({}, async (url) => {
       const admin = await fetch(`${url}/admin/`);
       expect(await admin.text()).toBe(readFileSync(path.join(ROOT, 'admin/dist/index.html'), 'utf8'));
-      expect(await graphql(url, ENABLE_MEMORY)).toEqual({
+      expect(await graphqlAt(url, ENABLE_MEMORY, undefined, ADMIN_TOKEN)).toMatchObject({
         data: { updateMemorySettings: { enabled: true } },
+        errors: undefined,
       });
-      const created = await graphql(url, CREATE_MEMORY, { input: { apiKeyId: 'gw', content: 'Uses the Helix editor' } });
+      const created = await graphqlAt(url, CREATE_MEMORY, { input: { apiKeyId: 'gw', content: 'Uses the Helix editor' } }, ADMIN_TOKEN);
       expect(created.errors).toBeUndefined();
       const token = await gatewayToken(url, 'gw');
       const outcome = injectWithClient(url, token);
@@ -283,7 +269,7 @@ describe('the packed packages, installed offline in a gateway’s project', () =
     const env = { MNEMO_TRUSTED_DOCUMENTS: 'node_modules/mnemo/dist/trusted-documents.json', MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN: 'true' };
     await withServer(env, async (url) => {
       const token = await gatewayToken(url, 'gw2');
-      expect((await graphql(url, LIST_MEMORIES, { apiKeyId: 'gw' }, token)).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
+      expect((await graphqlAt(url, LIST_MEMORIES, { apiKeyId: 'gw' }, token)).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
       expect(injectWithClient(url, token)).toMatchObject({ injected: true });
     });
   }, 120_000);

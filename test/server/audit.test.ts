@@ -11,8 +11,6 @@ import {
   AuditBackupDocument as BACKUP,
   AuditCancelReindexDocument as CANCEL_REINDEX,
   AuditForgetApiKeyDocument as FORGET_API_KEY,
-  AuditUpsertProviderDocument as PROVIDER,
-  AuditUpdateQdrantDocument as QDRANT,
 } from '../generated/graphql.ts';
 import { httpTransport, mcpClient } from '../helpers/mcp.ts';
 import {
@@ -20,6 +18,8 @@ import {
   CREATE_TOKEN,
   EXPORT_MEMORIES,
   IMPORT_MEMORIES,
+  UPSERT_PROVIDER as PROVIDER,
+  UPDATE_QDRANT as QDRANT,
   RESTORE_SUMMARY,
   REVOKE_TOKEN,
   START_REINDEX,

@@ -5,12 +5,12 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import SQLite from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../server/cli.ts';
 import { CliForgetApiKeyDocument, CliTokenNamesDocument } from '../generated/graphql.ts';
+import { graphqlAt } from '../helpers/graphqlHttp.ts';
 import { runMnemo, spawnMnemo as spawnMnemoProcess } from '../helpers/mnemoProcess.ts';
 import {
   CREATE_MEMORY,
@@ -24,7 +24,6 @@ import {
   START_REINDEX,
 } from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
-import type { GraphQLResponse } from '../helpers/testApp.ts';
 import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
 
 const TOKEN = /mnemo_[A-Za-z0-9_-]{43}/;
@@ -80,21 +79,6 @@ async function serve(env: Record<string, string> = {}) {
   running.add(stop);
   const failed = exited.then((code) => Promise.reject(new Error(`serve exited with ${code}:\n${out.stdout}\n${out.stderr}`)));
   return { url: await Promise.race([url, failed]), out, stop };
-}
-
-/** Sends one typed operation to a server the test started, with this token. */
-async function gql<TResult, TVariables>(
-  url: string,
-  token: string,
-  query: DocumentTypeDecoration<TResult, TVariables>,
-  variables?: NoInfer<TVariables>,
-): Promise<GraphQLResponse<TResult>> {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: String(query), variables }),
-  });
-  return { status: res.status, ...((await res.json()) as Omit<GraphQLResponse<TResult>, 'status'>) };
 }
 
 const MINTED = 'shown only this once';
@@ -164,7 +148,7 @@ describe('mnemo serve', () => {
     const admin = 'cli-admin-token-0123456789';
     const { out, url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
     expect(out.stdout).not.toContain(MINTED);
-    const res = await gql(url, admin, GET_SETTINGS);
+    const res = await graphqlAt(url, GET_SETTINGS, undefined, admin);
     expect(res.errors).toBeUndefined();
   });
 
@@ -174,7 +158,7 @@ describe('mnemo serve', () => {
     const token = TOKEN.exec(first.out.stdout)?.[0];
     expect(token).toBeDefined();
     expect(count(first.out.stdout + first.out.stderr, token!)).toBe(1);
-    const asAdmin = await gql(first.url, token!, CliTokenNamesDocument);
+    const asAdmin = await graphqlAt(first.url, CliTokenNamesDocument, undefined, token!);
     expect(asAdmin.errors).toBeUndefined();
     expect(asAdmin.data.accessTokens).toEqual([{ name: 'initial admin', role: 'ADMIN' }]);
     expect(await first.stop()).toBe(0);
@@ -182,7 +166,7 @@ describe('mnemo serve', () => {
     const second = await serve();
     expect(second.out.stdout).not.toContain(MINTED);
     expect(second.out.stdout).not.toMatch(TOKEN);
-    expect((await gql(second.url, token!, GET_SETTINGS)).errors).toBeUndefined();
+    expect((await graphqlAt(second.url, GET_SETTINGS, undefined, token!)).errors).toBeUndefined();
   });
 
   it('serves /metrics only on MNEMO_METRICS_PORT when it is set', async () => {
@@ -255,14 +239,15 @@ describe('mnemo backup and restore', () => {
     models = topicModelDir();
   });
   const create = (url: string, token: string, key: string, content: string) =>
-    gql(url, token, CREATE_MEMORY, { input: { apiKeyId: 'k1', key, content } });
+    graphqlAt(url, CREATE_MEMORY, { input: { apiKeyId: 'k1', key, content } }, token);
 
   it('backs up while 8 clients write, and a server restored from it has every memory acknowledged before, its vectors and tokens', async () => {
     const source = await serve(withModel());
-    const gateway = (await gql(source.url, admin, CREATE_TOKEN, { input: { name: 'gw', apiKeyId: 'k1' } })).data.createAccessToken.token;
+    const gateway = (await graphqlAt(source.url, CREATE_TOKEN, { input: { name: 'gw', apiKeyId: 'k1' } }, admin)).data.createAccessToken
+      .token;
     for (let i = 0; i < 10; i++)
       expect((await create(source.url, admin, `seed-${i}`, `the dog fetched ball number ${i}`)).errors).toBeUndefined();
-    const job = (await gql(source.url, admin, START_REINDEX)).data.reindex.id;
+    const job = (await graphqlAt(source.url, START_REINDEX, undefined, admin)).data.reindex.id;
     await subscribe(source.url, REINDEX_PROGRESS, { jobId: job }, admin).rest();
 
     let acknowledged = 0;
@@ -294,11 +279,16 @@ describe('mnemo backup and restore', () => {
     copy.close();
     const restored = await serve(withModel({ MNEMO_DATA_DIR: restoredDir }));
     // The request path never waits for a model to load; a reindex job loads it (and embeds the writers' lines).
-    const loaded = (await gql(restored.url, admin, START_REINDEX)).data.reindex.id;
+    const loaded = (await graphqlAt(restored.url, START_REINDEX, undefined, admin)).data.reindex.id;
     await subscribe(restored.url, REINDEX_PROGRESS, { jobId: loaded }, admin).rest();
-    const stats = await gql(restored.url, admin, MEMORY_STATS, { apiKeyId: 'k1' });
+    const stats = await graphqlAt(restored.url, MEMORY_STATS, { apiKeyId: 'k1' }, admin);
     expect(stats.data.memories.stats.totalEntries).toBeGreaterThanOrEqual(10 + acknowledgedBefore);
-    const found = await gql(restored.url, gateway, RETRIEVE_PREVIEW, { input: { query: 'puppy kitten', strategy: 'SEMANTIC', limit: 3 } });
+    const found = await graphqlAt(
+      restored.url,
+      RETRIEVE_PREVIEW,
+      { input: { query: 'puppy kitten', strategy: 'SEMANTIC', limit: 3 } },
+      gateway,
+    );
     expect(found.errors).toBeUndefined();
     expect(found.data.retrievePreview.resolution.tiers).toContain('VECTOR');
     expect(found.data.retrievePreview.items[0]?.memory.key).toMatch(/^seed-/);
@@ -365,12 +355,12 @@ describe('mnemo token', () => {
     expect(created.stderr).toContain('bound to k1');
 
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
-    const write = await gql(url, token, CREATE_MEMORY, { input: { content: 'from ci' } });
+    const write = await graphqlAt(url, CREATE_MEMORY, { input: { content: 'from ci' } }, token);
     expect(write.errors).toBeUndefined();
     expect(write.data.createMemory.apiKeyId).toBe('k1');
-    const elsewhere = await gql(url, token, CREATE_MEMORY, { input: { apiKeyId: 'k2', content: 'nope' } });
+    const elsewhere = await graphqlAt(url, CREATE_MEMORY, { input: { apiKeyId: 'k2', content: 'nope' } }, token);
     expect(elsewhere.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const settings = await gql(url, token, GET_SETTINGS);
+    const settings = await graphqlAt(url, GET_SETTINGS, undefined, token);
     expect(settings.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -380,8 +370,8 @@ describe('mnemo token', () => {
     expect(created.stderr).toContain('bound to k1, may forget it');
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
     const token = created.stdout.trim();
-    expect((await gql(url, token, CliForgetApiKeyDocument, { apiKeyId: 'k1' })).data.forgetApiKey.apiKeyId).toBe('k1');
-    const other = await gql(url, token, CliForgetApiKeyDocument, { apiKeyId: 'k2' });
+    expect((await graphqlAt(url, CliForgetApiKeyDocument, { apiKeyId: 'k1' }, token)).data.forgetApiKey.apiKeyId).toBe('k1');
+    const other = await graphqlAt(url, CliForgetApiKeyDocument, { apiKeyId: 'k2' }, token);
     expect(other.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -395,7 +385,7 @@ describe('mnemo token', () => {
     const created = await run(['token', 'create', '--name', 'ops', '--admin']);
     expect(created.code).toBe(0);
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
-    expect((await gql(url, created.stdout.trim(), GET_SETTINGS)).errors).toBeUndefined();
+    expect((await graphqlAt(url, GET_SETTINGS, undefined, created.stdout.trim())).errors).toBeUndefined();
   });
 
   it('create without --name exits 64', async () => {
@@ -421,7 +411,7 @@ describe('mnemo token', () => {
     expect((await run(['token', 'list'])).stdout).toMatch(/\trevoked \d{4}-/);
 
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
-    const res = await gql(url, token, LIST_MEMORIES);
+    const res = await graphqlAt(url, LIST_MEMORIES, undefined, token);
     expect(res.status).toBe(401);
   });
 

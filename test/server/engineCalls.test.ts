@@ -5,9 +5,8 @@ import {
   EngineCallsStatusDocument as STATUS,
   EngineCallsTestModelDocument as TEST_MODEL,
   EngineCallsTestProviderDocument as TEST_PROVIDER,
-  EngineCallsUpsertProviderDocument as UPSERT_PROVIDER,
 } from '../generated/graphql.ts';
-import { IMPORT_MEMORIES, RETRIEVE_PREVIEW, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { IMPORT_MEMORIES, RETRIEVE_PREVIEW, UPDATE_SETTINGS, UPSERT_PROVIDER } from '../helpers/operations.ts';
 import { onlyError } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 import { startVectorApp, type VectorApp } from '../helpers/vectorStore.ts';

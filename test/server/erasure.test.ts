@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tenantPrefix, tenantTerms } from '../../server/db/tenantTerms.ts';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
-import { ErasureEnableQdrantDocument as ENABLE_QDRANT, ErasureForgetApiKeyDocument as FORGET_API_KEY } from '../generated/graphql.ts';
+import { ErasureForgetApiKeyDocument as FORGET_API_KEY } from '../generated/graphql.ts';
 import {
   CLEAR_MEMORIES,
   DELETE_MEMORY,
@@ -14,6 +14,7 @@ import {
   IMPORT_MEMORIES,
   SUMMARIZE,
   UPDATE_MEMORY,
+  UPDATE_QDRANT,
   UPDATE_SETTINGS,
 } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
@@ -55,7 +56,7 @@ async function scene(): Promise<Scene> {
   cleanups.push(() => app.close());
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true, retentionDays: 90 } });
   await app.services.vectors.loadForJob();
-  await app.ok(ENABLE_QDRANT, { input: { url: qdrant.url, enabled: true } });
+  await app.ok(UPDATE_QDRANT, { input: { url: qdrant.url, enabled: true } });
 
   // Lower-case, and ending in a digit: the porter stemmer leaves it whole, so its stored term is known exactly.
   const marker = `zqv${randomBytes(8).toString('hex')}7`;

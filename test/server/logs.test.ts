@@ -3,14 +3,16 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../server/logger.ts';
+import { type CreateTokenMutation, LogsRecallDocument, LogsSecretReadersDocument } from '../generated/graphql.ts';
 import {
-  type CreateTokenMutation,
-  LogsRecallDocument,
-  LogsSecretReadersDocument,
-  LogsUpdateQdrantDocument,
-  LogsUpsertProviderDocument,
-} from '../generated/graphql.ts';
-import { CREATE_TOKEN, DELETE_MEMORY, GET_SETTINGS, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+  CREATE_TOKEN,
+  DELETE_MEMORY,
+  GET_SETTINGS,
+  LIST_MEMORIES,
+  UPDATE_QDRANT,
+  UPDATE_SETTINGS,
+  UPSERT_PROVIDER,
+} from '../helpers/operations.ts';
 import { ADMIN_TOKEN, type Operation, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 interface LogLine {
@@ -280,10 +282,10 @@ describe('secrets in the log', () => {
     };
     const gateway = await log.app.mintToken({ apiKeyId: 'k1' });
     const provider = (apiKey: unknown, extra: Record<string, unknown> = {}) => ({
-      query: LogsUpsertProviderDocument,
+      query: UPSERT_PROVIDER,
       variables: { input: { id: 'p1', baseUrl: 'http://127.0.0.1:9/v1', apiKey, models: [{ name: 'e', kind: 'EMBEDDING' }], ...extra } },
     });
-    const qdrant = (input: Record<string, unknown>) => ({ query: LogsUpdateQdrantDocument, variables: { input } });
+    const qdrant = (input: Record<string, unknown>) => ({ query: UPDATE_QDRANT, variables: { input } });
     const calls: [Body<unknown>, Record<string, string>?][] = [
       // upsertModelProvider: valid, a wrong type beside the key, an unknown field, a bad URL, a key too long,
       // the key inline with a bad value beside it, a syntax error after it, and from a token that may not.

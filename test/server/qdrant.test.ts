@@ -15,7 +15,6 @@ import {
   QdrantSearchTestDocument as SEARCH_TEST,
   QdrantEngineStatusDocument as STATUS,
   QdrantUpdateSettingsDocument as UPDATE_QDRANT,
-  QdrantWaitingDocument as WAITING,
 } from '../generated/graphql.ts';
 import { type TestClock, testClock } from '../helpers/clock.ts';
 import {
@@ -34,6 +33,7 @@ import {
   type TestRetrievalFragment,
   UPDATE_MEMORY,
   UPDATE_SETTINGS,
+  QDRANT_WAITING as WAITING,
 } from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
 import { type Operation, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
-import {
-  QdrantNotSelectedSearchTestDocument as SEARCH_TEST,
-  QdrantNotSelectedUpdateQdrantDocument as UPDATE_QDRANT,
-  QdrantNotSelectedWaitingDocument as WAITING,
-} from '../generated/graphql.ts';
-import { testClock } from '../helpers/clock.ts';
-import { CREATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { QdrantNotSelectedSearchTestDocument as SEARCH_TEST } from '../generated/graphql.ts';
+import { CREATE_MEMORY, UPDATE_QDRANT, UPDATE_SETTINGS, QDRANT_WAITING as WAITING } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
@@ -27,7 +22,7 @@ afterEach(async () => {
 async function deselectedQdrant(): Promise<{ app: TestApp; qdrant: QdrantDouble; apiKeyId: string }> {
   const qdrant = await startQdrantDouble();
   cleanups.push(() => qdrant.close());
-  const app = await startTestApp({ engine: topicEngine(models), clock: testClock().now });
+  const app = await startTestApp({ engine: topicEngine(models) });
   cleanups.push(() => app.close());
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
   await app.services.vectors.loadForJob();

@@ -13,13 +13,13 @@ import { startModelApi } from '../doubles/modelApi.ts';
 import { startQdrantDouble } from '../doubles/qdrant.ts';
 import {
   ReindexCancelDocument as CANCEL,
-  ReindexUpsertModelProviderDocument as PROVIDER,
   type ReindexProgressSubscription,
   ReindexEngineStatusDocument as STATUS,
 } from '../generated/graphql.ts';
 import { holdEmbeddings, releaseHeldEmbeddings } from '../helpers/holdEmbeddings.ts';
 import {
   IMPORT_MEMORIES,
+  UPSERT_PROVIDER as PROVIDER,
   REINDEX_JOB,
   REINDEX_PROGRESS,
   RETRIEVE,

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
 import { ReplicasEnableQdrantDocument as ENABLE_QDRANT, ReplicasViewerDocument as VIEWER } from '../generated/graphql.ts';
+import { graphqlAt, okAt } from '../helpers/graphqlHttp.ts';
 import { type MnemoProcess, spawnMnemo } from '../helpers/mnemoProcess.ts';
 import {
   CREATE_MEMORY,
@@ -64,28 +64,6 @@ async function start(name: string): Promise<Replica> {
   return { name, process: mnemo, url: await mnemo.listening() };
 }
 
-interface GqlResult<T> {
-  status: number;
-  data?: T;
-  errors?: { message: string; extensions?: { code?: string } }[];
-}
-
-/** One of the tests' typed operations, sent to one replica. */
-async function gql<T, V>(url: string, query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>, token = ADMIN): Promise<GqlResult<T>> {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: String(query), variables }),
-  });
-  return { status: res.status, ...((await res.json()) as Omit<GqlResult<T>, 'status'>) };
-}
-
-async function ok<T, V>(url: string, query: DocumentTypeDecoration<T, V>, variables?: NoInfer<V>, token = ADMIN): Promise<T> {
-  const result = await gql(url, query, variables, token);
-  if (result.errors) throw new Error(JSON.stringify(result.errors));
-  return result.data!;
-}
-
 /** The reindex job's row as the shared database holds it. */
 function jobRow(id: string) {
   return withPostgres(databaseUrl, async (db) => {
@@ -120,7 +98,7 @@ async function runnerOf(jobId: string): Promise<Replica> {
 
 async function importMemories(apiKeyId: string, n: number) {
   const memories = Array.from({ length: n }, (_, i) => ({ apiKeyId, key: `m${i}`, content: `I eat mango on day ${i}` }));
-  await ok(replicas[0]!.url, IMPORT_MEMORIES, { memories });
+  await okAt(replicas[0]!.url, IMPORT_MEMORIES, { memories }, ADMIN);
 }
 
 beforeAll(async () => {
@@ -131,7 +109,7 @@ beforeAll(async () => {
   models = topicModelDir();
   folders.push(models);
   replicas = await Promise.all(['A', 'B', 'C'].map(start));
-  await ok(replicas[0]!.url, ENABLE_QDRANT);
+  await okAt(replicas[0]!.url, ENABLE_QDRANT, undefined, ADMIN);
 }, 120_000);
 
 afterAll(async () => {
@@ -155,15 +133,20 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
         const url = replicas[client % replicas.length]!.url;
         for (let write = 0; write < WRITES; write++) {
           const key = `shared-${(client + write) % KEYS}`;
-          const { createMemory } = await ok(url, CREATE_MEMORY, {
-            input: { apiKeyId: 'race', key, content: `client ${client} wrote ${write}`, metadata: { [`c${client}`]: write } },
-          });
+          const { createMemory } = await okAt(
+            url,
+            CREATE_MEMORY,
+            {
+              input: { apiKeyId: 'race', key, content: `client ${client} wrote ${write}`, metadata: { [`c${client}`]: write } },
+            },
+            ADMIN,
+          );
           acknowledged.set(key, (acknowledged.get(key) ?? new Map()).set(`c${client}`, write));
           ids.set(key, (ids.get(key) ?? new Set()).add(createMemory.id));
         }
       }),
     );
-    const { memories } = await ok(replicas[2]!.url, LIST_MEMORIES, { apiKeyId: 'race', limit: 100 });
+    const { memories } = await okAt(replicas[2]!.url, LIST_MEMORIES, { apiKeyId: 'race', limit: 100 }, ADMIN);
     expect(memories.totalCount).toBe(KEYS);
     for (const memory of memories.items) {
       expect([...ids.get(memory.key)!]).toEqual([memory.id]);
@@ -173,26 +156,31 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
 
   it('see a settings change made on another replica without a restart', async () => {
     const [a, b, c] = replicas;
-    const read = async (r: Replica) => (await ok(r.url, GET_SETTINGS)).memorySettings;
+    const read = async (r: Replica) => (await okAt(r.url, GET_SETTINGS, undefined, ADMIN)).memorySettings;
     const before = (await read(b!)).maxTokens;
     await read(c!);
-    await ok(a!.url, UPDATE_SETTINGS, { input: { maxTokens: before + 7 } });
+    await okAt(a!.url, UPDATE_SETTINGS, { input: { maxTokens: before + 7 } }, ADMIN);
     for (const r of [b!, c!]) await vi.waitFor(async () => expect((await read(r)).maxTokens).toBe(before + 7), { timeout: 5_000 });
   });
 
   it('refuse on replica C, at the next call, a token revoked on replica A', async () => {
     const [a, , c] = replicas;
-    const { createAccessToken } = await ok(a!.url, CREATE_TOKEN, { input: { name: 'revoked across replicas', apiKeyId: 'tokens' } });
-    expect((await gql(c!.url, VIEWER, {}, createAccessToken.token)).status).toBe(200);
-    await ok(a!.url, REVOKE_TOKEN, { id: createAccessToken.accessToken.id });
-    const refused = await gql(c!.url, VIEWER, {}, createAccessToken.token);
+    const { createAccessToken } = await okAt(
+      a!.url,
+      CREATE_TOKEN,
+      { input: { name: 'revoked across replicas', apiKeyId: 'tokens' } },
+      ADMIN,
+    );
+    expect((await graphqlAt(c!.url, VIEWER, {}, createAccessToken.token)).status).toBe(200);
+    await okAt(a!.url, REVOKE_TOKEN, { id: createAccessToken.accessToken.id }, ADMIN);
+    const refused = await graphqlAt(c!.url, VIEWER, {}, createAccessToken.token);
     expect(refused.status).toBe(401);
     expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 
   it('run one reindex job at a time: replicas asked at once all answer with the same job', async () => {
     await importMemories('jobs', MEMORIES);
-    const answers = await Promise.all(replicas.map((r) => ok(r.url, START_REINDEX, { force: true }).then((d) => d.reindex.id)));
+    const answers = await Promise.all(replicas.map((r) => okAt(r.url, START_REINDEX, { force: true }, ADMIN).then((d) => d.reindex.id)));
     expect(new Set(answers).size).toBe(1);
     const events = await subscribe(replicas[0]!.url, REINDEX_PROGRESS, { jobId: answers[0]! }, ADMIN).rest();
     expect(events.at(-1)?.data?.reindexProgress.status).toBe('COMPLETED');
@@ -200,7 +188,7 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
 
   it("show a job's progress in a subscription on a replica that does not run it", async () => {
     const [a, b] = replicas;
-    const { reindex } = await ok(a!.url, START_REINDEX, { force: true });
+    const { reindex } = await okAt(a!.url, START_REINDEX, { force: true }, ADMIN);
     expect((await runnerOf(reindex.id)).name).toBe('A');
     const events = await subscribe(b!.url, REINDEX_PROGRESS, { jobId: reindex.id }, ADMIN).rest();
     const seen = events.map((e) => e.data!.reindexProgress);
@@ -209,7 +197,7 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
   });
 
   it('resume a reindex job on another replica when the one running it is killed', async () => {
-    const { reindex } = await ok(replicas[0]!.url, START_REINDEX, { force: true });
+    const { reindex } = await okAt(replicas[0]!.url, START_REINDEX, { force: true }, ADMIN);
     const runner = await runnerOf(reindex.id);
     const others = replicas.filter((r) => r !== runner);
     const watcher = subscribe(others[0]!.url, REINDEX_PROGRESS, { jobId: reindex.id }, ADMIN);
