@@ -101,25 +101,26 @@ describe('the Qdrant card and panel', () => {
     expect(qdrant.collections.get(COLLECTION)?.points.size).toBe(MEMORIES.length);
   });
 
-  it("shows the server's objection to a search test beside the field it names", async () => {
+  /** A search test asking for more hits than the server gives: the form and its Top K field. */
+  async function searchForTooManyHits() {
     const form = e2e.page.getByRole('form', { name: 'Qdrant search test' });
     await form.getByLabel('Query').fill('mango');
     await form.getByLabel('API key ID').fill('acme');
     const topK = form.getByLabel('Top K');
     await topK.fill('500');
     await form.getByRole('button', { name: 'Search' }).click();
+    return { form, topK };
+  }
+
+  it("shows the server's objection to a search test beside the field it names", async () => {
+    const { topK } = await searchForTooManyHits();
     await expect.poll(() => topK.getAttribute('aria-invalid')).toBe('true');
     const describedBy = await topK.getAttribute('aria-describedby');
     expect(await e2e.page.locator(`[id="${describedBy}"]`).textContent()).toBe('topK must be 1 to 100');
   });
 
   it('drops its objection once the field it named is edited', async () => {
-    const form = e2e.page.getByRole('form', { name: 'Qdrant search test' });
-    await form.getByLabel('Query').fill('mango');
-    await form.getByLabel('API key ID').fill('acme');
-    const topK = form.getByLabel('Top K');
-    await topK.fill('500');
-    await form.getByRole('button', { name: 'Search' }).click();
+    const { form, topK } = await searchForTooManyHits();
     await form.getByRole('alert').filter({ hasText: 'Search failed: see the fields marked above.' }).waitFor();
     await topK.fill('10');
     expect(await topK.getAttribute('aria-invalid')).toBe('false');
