@@ -1,13 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
-/** Whether a process with this pid runs on this host (EPERM: it does, as another user). */
-export function isRunning(pid: number): boolean {
+/**
+ * Whether a process with this pid runs on this host (EPERM: it does, as another user). A zombie answers kill(pid, 0)
+ * until its parent reaps it, which can take seconds; where /proc tells, a dead or zombie state is not running.
+ */
+function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !['Z', 'X'].includes(procState(pid) ?? '');
+}
+
+/** The state letter of /proc/<pid>/stat (R, S, Z…), or null where there is no /proc. */
+function procState(pid: number): string | null {
+  try {
+    // The command name (field 2) is in parentheses and may hold spaces: the state follows its last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return null;
   }
 }
 

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { checkpointFile } from '../db/sqliteFile.ts';
 import { inspectBackup } from './backup.ts';
-import { DataFolderBusyError, dataFolderHolder } from './dataFolderLock.ts';
+import { ensureDataFolderFree } from './dataFolderLock.ts';
 
 /**
  * Puts a backup in place of the data folder's database, offline: refused while a server holds the folder;
@@ -13,8 +13,7 @@ export function restoreDatabase(opts: { dataDir: string; databaseFile: string; f
   migration: string | null;
   previous: string | null;
 } {
-  const holder = dataFolderHolder(opts.dataDir);
-  if (holder) throw new DataFolderBusyError(holder);
+  ensureDataFolderFree(opts.dataDir);
   const { migration } = inspectBackup(opts.from);
   const incoming = `${opts.databaseFile}.restoring`;
   copyFileSync(opts.from, incoming);
