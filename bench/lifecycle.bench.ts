@@ -8,7 +8,7 @@ import { DELETE_BATCH_SIZE } from '../server/memory/batchedDelete.ts';
 import { countPurgeable } from '../server/memory/purge.repository.ts';
 import { purgeMemories } from '../server/memory/purge.service.ts';
 import { purgeCutoffs } from '../server/memory/purgeRules.ts';
-import { retrieve } from '../server/memory/retrieval.service.ts';
+import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import { type BenchDb, openBenchDb } from './lib/benchDb.ts';
 import { questionStream } from './lib/queries.ts';
 import type { BenchSection } from './lib/section.ts';

@@ -7,10 +7,11 @@
  */
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
-import { extractFacts } from '../server/memory/extraction.ts';
-import { injectMemory } from '../server/memory/gateway.service.ts';
+import { extractFacts } from '../server/gateway/extraction.ts';
+import { injectMemory } from '../server/gateway/gateway.service.ts';
 import type { MemoryDeps } from '../server/memory/memory.service.ts';
-import { retrieve, type Strategy } from '../server/memory/retrieval.service.ts';
+import { retrieve } from '../server/retrieval/retrieval.service.ts';
+import type { Strategy } from '../server/retrieval/retrieval.ts';
 import { type Answer, answerOfResponse, expectTier, RETRIEVE_QUERY } from './lib/answer.ts';
 import { BENCH_ADMIN_TOKEN, type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import { benchStoreKind } from './lib/benchStore.ts';

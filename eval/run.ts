@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Strategy } from '../server/memory/retrieval.service.ts';
+import type { Strategy } from '../server/retrieval/retrieval.ts';
 import { STRATEGIES } from '../server/settings/settings.service.ts';
 import { startPostgresCluster } from '../test/helpers/postgres.ts';
 import {

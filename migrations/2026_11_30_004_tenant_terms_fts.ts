@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Frozen once shipped. The keyword index gets per-tenant terms (see server/db/tenantTerms.ts): a search of one
 // key reads only that key's postings instead of intersecting every tenant's with a tenant token, and ranks
-// with that key's own statistics (server/memory/bm25.ts), for which memory_counts keeps each key's row count.
+// with that key's own statistics (server/search/bm25.ts), for which memory_counts keeps each key's row count.
 // The index is contentless (it never needs the text back) with contentless_delete, so triggers delete by rowid.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`drop trigger memories_fts_insert`.execute(db);

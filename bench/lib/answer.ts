@@ -3,7 +3,7 @@
  * client process), and the check that it came from the tier the benchmark claims to measure. Shared with the
  * HTTP client (httpClient.ts), which runs in its own process: keep it free of runtime imports from the server.
  */
-import type { Strategy } from '../../server/memory/retrieval.service.ts';
+import type { Strategy } from '../../server/retrieval/retrieval.ts';
 
 export interface Answer {
   items: number;

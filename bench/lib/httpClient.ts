@@ -20,7 +20,7 @@
  */
 import http from 'node:http';
 import { createInterface } from 'node:readline';
-import type { Strategy } from '../../server/memory/retrieval.service.ts';
+import type { Strategy } from '../../server/retrieval/retrieval.ts';
 import { answerOfMcpResponse, answerOfResponse, expectTier } from './answer.ts';
 import { timedPost } from './timedPost.ts';
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Frozen once shipped. The keyword index on PostgreSQL (server/memory/keywordSearch.postgres.ts reads it): each
+// Frozen once shipped. The keyword index on PostgreSQL (server/search/keywordSearch.postgres.ts reads it): each
 // memory's words as a tsvector (english stemming without stop words, like porter on SQLite: the configuration
 // mnemo_english; the key's words weighted 'A', which ranking counts 0.4 like SQLite's key column), in a table of its own so that reading memories never carries the vector along. The GIN index leads with
 // api_key_id (btree_gin), so a search of one key reads only that key's postings, and its counts of matching rows are

@@ -1,6 +1,6 @@
 import { exactlyOneKey } from '../auth/viewer.ts';
-import { type ExtractedFact, MAX_EXTRACTION_INPUT } from '../memory/extraction.ts';
-import { type ExtractOutcome, extractAndStore, type InjectOutcome, injectMemory } from '../memory/gateway.service.ts';
+import { type ExtractedFact, MAX_EXTRACTION_INPUT } from '../gateway/extraction.ts';
+import { type ExtractOutcome, extractAndStore, type InjectOutcome, injectMemory } from '../gateway/gateway.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
 import { RetrievalResultRef, RetrieveInputRef, toRetrieveInput } from './retrieval.schema.ts';

@@ -1,4 +1,4 @@
-import { checkMemoryHealth, type HealthReport } from '../memory/health.service.ts';
+import { checkMemoryHealth, type HealthReport } from '../retrieval/health.service.ts';
 import { builder } from './builder.ts';
 import { StoreKindEnum } from './engineStatus.schema.ts';
 

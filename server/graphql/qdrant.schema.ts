@@ -1,7 +1,7 @@
 import { audited } from '../audit/audited.ts';
 import { qdrantSnapshot } from '../audit/snapshots.ts';
 import { exactlyOneKey } from '../auth/viewer.ts';
-import { searchQdrant } from '../memory/qdrantSearch.service.ts';
+import { searchQdrant } from '../retrieval/qdrantSearch.service.ts';
 import type { QdrantHealth, QdrantSettings, QdrantStatus } from '../vector/qdrant.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';

@@ -1,6 +1,7 @@
 import { exactlyOneKey } from '../auth/viewer.ts';
-import type { FusionShares } from '../memory/fusion.ts';
-import { type RetrievalResult, type RetrievedMemory, retrieve } from '../memory/retrieval.service.ts';
+import type { FusionShares } from '../retrieval/fusion.ts';
+import { retrieve } from '../retrieval/retrieval.service.ts';
+import type { RetrievalResult, RetrievedMemory } from '../retrieval/retrieval.ts';
 import { limitSchema, maxTokensSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';

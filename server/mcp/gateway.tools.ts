@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { exactlyOneKey } from '../auth/viewer.ts';
-import { MAX_EXTRACTION_INPUT } from '../memory/extraction.ts';
-import { extractAndStore } from '../memory/gateway.service.ts';
+import { MAX_EXTRACTION_INPUT } from '../gateway/extraction.ts';
+import { extractAndStore } from '../gateway/gateway.service.ts';
 import { MEMORY_TYPES } from '../memory/memory.ts';
 import { apiKeyIdArg, MEMORY_OFF, memoryJson, memoryOutput, sessionIdArg } from './memory.tools.ts';
 import { defineTool, WRITES } from './tool.ts';

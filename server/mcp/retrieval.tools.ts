@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { exactlyOneKey } from '../auth/viewer.ts';
 import { MEMORY_TYPES } from '../memory/memory.ts';
-import { type RetrievalResult, retrieve, TIERS } from '../memory/retrieval.service.ts';
+import { retrieve } from '../retrieval/retrieval.service.ts';
+import { type RetrievalResult, TIERS } from '../retrieval/retrieval.ts';
 import { STRATEGIES } from '../settings/settings.service.ts';
 import { limitSchema, maxTokensSchema, rangeText } from '../validation.ts';
 import { apiKeyIdArg, MEMORY_OFF, memoryTypeArg, sessionIdArg } from './memory.tools.ts';

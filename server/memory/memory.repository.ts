@@ -1,10 +1,11 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import { type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
 import { storeKind } from '../db/store.ts';
 import * as postgresText from '../db/textMatch.postgres.ts';
 import * as sqliteText from '../db/textMatch.sqlite.ts';
-import { keywordSearch } from './keywordSearch.ts';
+import { keywordSearch } from '../search/keywordSearch.ts';
+import { isActive } from '../search/scope.repository.ts';
 import * as postgresUpsert from './memoryUpsert.postgres.ts';
 import * as sqliteUpsert from './memoryUpsert.sqlite.ts';
 
@@ -46,18 +47,6 @@ function applyFilter<O>(db: Db, qb: MemorySelect<O>, f: MemoryFilter): MemorySel
     q = matches === null ? q.where((eb) => eb.lit(false)) : q.where('memories.pk', 'in', matches);
   }
   return q;
-}
-
-/**
- * Not expired and inside the retention window. The unary `+` keeps SQLite from choosing the updated_at or
- * expiry index for these range checks: nearly every row passes them, and picking that index instead of
- * (api_key_id, created_at) turned "newest 20 of a key" into a sort of the whole tenant (120 ms at 34k rows).
- */
-export function isActive(eb: ExpressionBuilder<Database, 'memories'>, now: number, retentionCutoff: number) {
-  return eb.and([
-    eb.or([eb('memories.expires_at', 'is', null), eb(sql`+memories.expires_at`, '>', now)]),
-    eb(sql`+memories.updated_at`, '>=', retentionCutoff),
-  ]);
 }
 
 export async function listMemoryRows(

@@ -6,14 +6,12 @@ import type { Db } from '../db/open.ts';
 import { inSavepoint, rowRefusal } from '../db/storeErrors.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Metrics } from '../metrics/metrics.ts';
+import { searchWords } from '../search/ftsQuery.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, checkInput, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
-import type { VectorService } from '../vector/vector.service.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
-import { searchWords } from './ftsQuery.ts';
 import * as repo from './memory.repository.ts';
 import {
   contentKey,
@@ -28,20 +26,13 @@ import {
   type ValidMemoryInput,
 } from './memory.ts';
 import { purgeDueAt } from './purgeRules.ts';
-import type { RerankService } from './rerank.service.ts';
 
 export interface MemoryDeps {
   db: Db;
   settings: SettingsService;
   logger?: Logger;
-  /** Vector search; without it SEMANTIC and HYBRID answer from keyword search and say so. */
-  vectors?: VectorService;
-  /** The reranker the settings choose; without it the ranking stays as fused. */
-  rerank?: RerankService;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
   access: AccessRecorder;
-  /** Counts gateway retrievals; tools and tests may go without. */
-  metrics?: Metrics;
   /** The services' clock (ms since the epoch). */
   now: () => number;
   /** The background purge's schedule, when this process runs one: when what is due gets deleted. */

@@ -2,8 +2,8 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import { json } from '../db/json.ts';
 import type { Db } from '../db/open.ts';
 import type { Database, NewMemoryRow } from '../db/schema.ts';
+import { isActive } from '../search/scope.repository.ts';
 import { SUMMARY_KEY_PREFIX } from './digest.ts';
-import { isActive } from './memory.repository.ts';
 
 /**
  * The key starts with the summaries' prefix, in its case: a prefix compare both stores do alike (SQLite's LIKE would

@@ -21,7 +21,7 @@ import {
   tenantTable,
 } from '../../bench/retrieve.bench.ts';
 import { benchKnn, benchReindex, indexSizeTable, knnTable, reindexTable } from '../../bench/vector.bench.ts';
-import { extractFacts } from '../../server/memory/extraction.ts';
+import { extractFacts } from '../../server/gateway/extraction.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
 const sample = { iterations: 5, warmup: 1, maxMsPerCase: 5000 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADJACENT_BOOST, boostNeighbours } from '../../server/memory/adjacency.ts';
+import { ADJACENT_BOOST, boostNeighbours } from '../../server/retrieval/adjacency.ts';
 
 /** Hits as ids with scores, best first; an item is its own id. */
 const ranking = (scores: Record<number, number>) =>

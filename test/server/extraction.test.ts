@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ExtractedFact, extractFacts, MAX_EXTRACTION_INPUT } from '../../server/memory/extraction.ts';
-import { containsSecret } from '../../server/memory/secretFilter.ts';
+import { type ExtractedFact, extractFacts, MAX_EXTRACTION_INPUT } from '../../server/gateway/extraction.ts';
+import { containsSecret } from '../../server/gateway/secretFilter.ts';
 
 const fromUser = (text: string) => extractFacts(text, { role: 'user' });
 const only = (text: string): ExtractedFact => {

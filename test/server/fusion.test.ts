@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuseTiers, fusionShares } from '../../server/memory/fusion.ts';
+import { fuseTiers, fusionShares } from '../../server/retrieval/fusion.ts';
 
 /** Vector hits with ids and similarities, best first. */
 const hits = (ids: number[], scores: number[]) => ids.map((id, i) => ({ id, score: scores[i]! }));

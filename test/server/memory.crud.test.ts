@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keywordSearch } from '../../server/memory/keywordSearch.ts';
+import { keywordSearch } from '../../server/search/keywordSearch.ts';
 import { CREATE_MEMORY, DELETE_MEMORY, GET_MEMORY, LIST_MEMORIES, type MemoryInput, UPDATE_MEMORY } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 

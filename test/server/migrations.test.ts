@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type OpenedDatabase, openDatabase } from '../../server/db/open.ts';
 import { createLogger } from '../../server/logger.ts';
 import { listMemories } from '../../server/memory/memory.service.ts';
-import { retrieve } from '../../server/memory/retrieval.service.ts';
+import { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import { createServices } from '../../server/services.ts';
 import { writeSettings } from '../../server/settings/settings.repository.ts';
 import { memoryRow, recently } from '../helpers/memoryRow.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DistinctTexts } from '../../server/memory/nearDuplicates.ts';
+import { DistinctTexts } from '../../server/retrieval/nearDuplicates.ts';
 
 const admitted = (...texts: string[]) => {
   const distinct = new DistinctTexts();

@@ -7,7 +7,7 @@ import type { Db, OpenedStore } from '../../server/db/open.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { createLogger } from '../../server/logger.ts';
 import { listMemories } from '../../server/memory/memory.service.ts';
-import { retrieve } from '../../server/memory/retrieval.service.ts';
+import { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import { createServices } from '../../server/services.ts';
 import { memoryRow, recently } from '../helpers/memoryRow.ts';
 import { dropDatabase, ensureDatabase } from '../helpers/postgres.ts';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateToken } from '../../server/auth/tokenHash.ts';
-import { extractFacts } from '../../server/memory/extraction.ts';
-import { containsSecret } from '../../server/memory/secretFilter.ts';
+import { extractFacts } from '../../server/gateway/extraction.ts';
+import { containsSecret } from '../../server/gateway/secretFilter.ts';
 import { ORDINARY_SENTENCES } from '../helpers/ordinarySentences.ts';
 
 describe('credential phrasings', () => {

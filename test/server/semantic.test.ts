@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import * as retrievalRepository from '../../server/memory/retrieval.repository.ts';
+import * as retrievalRepository from '../../server/retrieval/retrieval.repository.ts';
 import {
   CREATE_MEMORY,
   DELETE_MEMORY,

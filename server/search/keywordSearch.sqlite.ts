@@ -4,7 +4,7 @@ import type { MemoryRow } from '../db/schema.ts';
 import { tenantBm25Weights } from './bm25.ts';
 import { ftsMatch, quotedWords, toFtsQuery } from './ftsQuery.ts';
 import { firstInScope } from './rankedHead.ts';
-import { inScope, type RetrievalScope } from './retrievalScope.repository.ts';
+import { inScope, type RetrievalScope } from './scope.repository.ts';
 
 /**
  * The keyword tier on SQLite: FTS5 over per-tenant terms (server/db/tenantTerms.ts), ranked by bm25() reweighted to

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { badInput, DomainError } from '../errors.ts';
+import { type Memory, rowToMemory } from '../memory/memory.ts';
 import { apiKeyIdSchema, LIMITS, parseInput } from '../validation.ts';
-import type { MemoryDeps } from './memory.service.ts';
-import { type Memory, rowToMemory } from './memory.ts';
 import { memoriesInScope } from './retrieval.repository.ts';
 import { retrievalScope } from './retrieval.service.ts';
+import type { RetrievalDeps } from './retrieval.ts';
 
 const topKRange = `topK must be 1 to ${LIMITS.qdrantTopK}`;
 
@@ -24,7 +24,7 @@ export interface QdrantSearchResult {
  * scope as retrieval (expired, out-of-retention and archived memories are left out, in Qdrant and again here).
  * Fails with BAD_USER_INPUT while Qdrant or the model is not set up, and UNAVAILABLE while they cannot be reached.
  */
-export async function searchQdrant(deps: MemoryDeps, input: z.input<typeof inputSchema>): Promise<QdrantSearchResult> {
+export async function searchQdrant(deps: RetrievalDeps, input: z.input<typeof inputSchema>): Promise<QdrantSearchResult> {
   const { apiKeyId, query, topK } = parseInput(inputSchema, input);
   if (!deps.vectors) throw badInput('Qdrant search failed: no vector search is configured');
   const scope = retrievalScope(deps.now(), await deps.settings.get(), { apiKeyId });

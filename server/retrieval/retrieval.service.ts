@@ -1,90 +1,18 @@
 import { z } from 'zod';
 import type { MemoryTypeValue } from '../db/schema.ts';
+import { BLOCK_FRAME_TOKENS, lineTokens } from '../memory/blockTokens.ts';
+import { formatMemoryBlock, type InjectableMemory } from '../memory/injection.ts';
+import { MEMORY_TYPES, type Memory, rowToMemory } from '../memory/memory.ts';
 import { type RetentionSettings, retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
 import { truncateToTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSchema } from '../validation.ts';
 import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
-import { BLOCK_FRAME_TOKENS, lineTokens } from './blockTokens.ts';
 import { fitToBudget } from './budget.ts';
-import { searchWords } from './ftsQuery.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
-import { formatMemoryBlock, type InjectableMemory } from './injection.ts';
-import type { MemoryDeps } from './memory.service.ts';
-import { MEMORY_TYPES, type Memory, rowToMemory } from './memory.ts';
 import { DistinctTexts } from './nearDuplicates.ts';
 import * as repo from './retrieval.repository.ts';
-import { STOP_WORDS } from './stopWords.ts';
-
-export type Strategy = (typeof STRATEGIES)[number];
-/**
- * Where a memory came from: `hybrid` when both the keyword and the vector tier found it; `adjacent` when no tier
- * found it but it was written next to a hit in the same session (adjacency.ts); `profile` when it is one of the
- * key's standing facts added after the relevant hits (see withProfile).
- */
-export const TIERS = ['enforced', 'exact', 'keyword', 'vector', 'hybrid', 'adjacent', 'profile'] as const;
-export type Tier = (typeof TIERS)[number];
-
-export interface RetrieveInput {
-  apiKeyId: string;
-  sessionId?: string | null;
-  query?: string | null;
-  strategy?: Strategy | null;
-  maxTokens?: number | null;
-  limit?: number | null;
-  types?: readonly MemoryTypeValue[] | null;
-}
-
-export interface RetrievedMemory {
-  memory: Memory;
-  /** The text injected: the memory's content, shortened only when it alone exceeds the budget. */
-  content: string;
-  truncated: boolean;
-  tier: Tier;
-  /**
-   * Higher is better; comparable within one result (the fused score for HYBRID, rerank score when reranked),
-   * including the session-adjacency boost.
-   */
-  score: number;
-  keywordScore: number | null;
-  keywordRank: number | null;
-  /** Cosine similarity to the query. */
-  vectorScore: number | null;
-  vectorRank: number | null;
-  /** Tokens this memory costs in the injected block. */
-  tokens: number;
-  /** The id of the hit this memory was written next to in the same session, when that raised its rank. */
-  adjacentTo: string | null;
-}
-
-export interface Resolution {
-  requestedStrategy: Strategy;
-  /** The tiers that produced candidates, in the order they ran. */
-  tiers: Tier[];
-  /** Why a tier that the strategy wanted did not answer, or null. */
-  fallbackReason: string | null;
-  embedding: { source: string | null; model: string | null; reason: string } | null;
-  vectorStore: string | null;
-  /** HYBRID with both tiers answering: the shares the tiers were fused with, and why. */
-  fusion: FusionShares | null;
-  rerank: { applied: boolean; model: string | null; reason: string } | null;
-  /** Memories the budget walk left out because they nearly repeat one already in the block (nearDuplicates.ts). */
-  nearDuplicates: number;
-}
-
-export interface RetrievalResult {
-  items: RetrievedMemory[];
-  tokensUsed: number;
-  maxTokens: number;
-  candidates: number;
-  resolution: Resolution;
-  /** Set when nothing was retrieved on purpose: memory is disabled, or the budget is 0. */
-  skipped: 'disabled' | 'zero_budget' | null;
-  /**
-   * The memory block exactly as it is injected (tokensUsed is its cost); null when nothing was retrieved. Made when
-   * first read, so a caller that only wants the items (most gateways) does not pay for formatting it.
-   */
-  readonly block: string | null;
-}
+import type { Resolution, RetrievalDeps, RetrievalResult, RetrievedMemory, RetrieveInput, Strategy, Tier } from './retrieval.ts';
+import { candidate, keywordTier, vectorTier } from './tiers.ts';
 
 const DEFAULT_LIMIT = 50;
 /**
@@ -110,7 +38,7 @@ const inputSchema = z.object({
  * Finds the memories to inject for a query and fits them into the token budget.
  * `record` counts the retrieval (access counters, hit rate), as the gateway call does; a preview does not.
  */
-export async function retrieve(deps: MemoryDeps, rawInput: RetrieveInput, options: { record: boolean }): Promise<RetrievalResult> {
+export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, options: { record: boolean }): Promise<RetrievalResult> {
   const input = parseInput(inputSchema, rawInput);
   const settings = await deps.settings.get();
   const strategy = input.strategy ?? settings.strategy;
@@ -209,7 +137,7 @@ export function retrievalScope(
 }
 
 /** Counts a gateway retrieval in the metrics (a preview is not one). */
-function observed(deps: MemoryDeps, result: RetrievalResult): RetrievalResult {
+function observed(deps: RetrievalDeps, result: RetrievalResult): RetrievalResult {
   deps.metrics?.observeRetrieval({
     strategy: result.resolution.requestedStrategy,
     tiers: result.resolution.tiers,
@@ -224,7 +152,7 @@ function observed(deps: MemoryDeps, result: RetrievalResult): RetrievalResult {
 type Ranked = { candidates: RetrievedMemory[]; resolution: Omit<Resolution, 'requestedStrategy' | 'nearDuplicates'> };
 
 async function rank(
-  deps: MemoryDeps,
+  deps: RetrievalDeps,
   scope: repo.RetrievalScope,
   query: string,
   strategy: Strategy,
@@ -283,69 +211,6 @@ async function rank(
   return rerank(deps, query, { candidates, resolution: { ...resolution, tiers, fallbackReason, fusion } });
 }
 
-type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; reason: string }) & {
-  embedding: Resolution['embedding'];
-  store: string | null;
-  /** Set when another store than the selected one answered (Qdrant down), and why. */
-  note?: string | null;
-};
-
-async function keywordTier(deps: MemoryDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
-  const words = searchWords(query, { skip: STOP_WORDS });
-  const base = { embedding: null, store: null };
-  if (words.length === 0) return { ...base, ok: true, candidates: [] };
-  try {
-    const rows = await repo.keywordCandidates(deps.db, scope, words, limit);
-    const candidates = rows.map((row, i) => ({
-      ...candidate(rowToMemory(row), 'keyword', row.score),
-      keywordScore: row.score,
-      keywordRank: i + 1,
-    }));
-    return { ...base, ok: true, candidates };
-  } catch (error) {
-    deps.logger?.error({ err: error }, 'keyword tier failed');
-    return { ...base, ok: false, reason: 'the keyword index returned an error' };
-  }
-}
-
-async function vectorTier(
-  deps: MemoryDeps,
-  scope: repo.RetrievalScope,
-  query: string,
-  limit: number,
-  opts: { maintainIndex: boolean },
-): Promise<TierResult> {
-  const vectors = deps.vectors;
-  if (!vectors) return { ok: false, reason: 'no vector search is configured', embedding: null, store: null };
-  const { choice } = await vectors.embedding();
-  const info = { embedding: { source: choice.source, model: choice.model, reason: choice.reason }, store: vectors.index.backend };
-  const readiness = await vectors.readiness();
-  if (!readiness.ready) return { ...info, ok: false, reason: readiness.reason };
-  if (query.trim() === '') return { ...info, ok: true, candidates: [] };
-  try {
-    // Lazy backfill: memories written since the worker last ran get their vectors before the search.
-    if (opts.maintainIndex) await vectors.embedPending({ limit: vectors.backfillLimit, apiKeyId: scope.apiKeyId });
-    const { hits, store, note } = await vectors.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
-    const rows = new Map(
-      (
-        await repo.memoriesInScope(
-          deps.db,
-          scope,
-          hits.map((h) => h.pk),
-        )
-      ).map((r) => [r.pk, r]),
-    );
-    const candidates = hits.flatMap((hit, i) => {
-      const row = rows.get(hit.pk);
-      return row ? [{ ...candidate(rowToMemory(row), 'vector', hit.similarity), vectorScore: hit.similarity, vectorRank: i + 1 }] : [];
-    });
-    return { ...info, store, note, ok: true, candidates };
-  } catch (error) {
-    deps.logger?.warn({ err: error }, 'vector tier failed');
-    return { ...info, ok: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 function fuse(
   keyword: RetrievedMemory[],
   vector: RetrievedMemory[],
@@ -377,7 +242,7 @@ function fuse(
 }
 
 /** Reorders the head of the ranking with the configured reranker; on any failure the order stays as it was. */
-async function rerank(deps: MemoryDeps, query: string, ranked: Ranked): Promise<Ranked> {
+async function rerank(deps: RetrievalDeps, query: string, ranked: Ranked): Promise<Ranked> {
   if (!deps.rerank || ranked.candidates.length < 2 || query.trim() === '') return ranked;
   const { reranker, reason } = await deps.rerank.reranker();
   if (!reranker) return { ...ranked, resolution: { ...ranked.resolution, rerank: { applied: false, model: null, reason } } };
@@ -411,27 +276,11 @@ function injectable(i: RetrievedMemory): InjectableMemory {
   return { id: i.memory.id, type: i.memory.type, key: i.memory.key, content: i.content };
 }
 
-function candidate(memory: Memory, tier: Tier, score: number): RetrievedMemory {
-  return {
-    memory,
-    content: memory.content,
-    truncated: false,
-    tier,
-    score,
-    keywordScore: null,
-    keywordRank: null,
-    vectorScore: null,
-    vectorRank: null,
-    tokens: 0,
-    adjacentTo: null,
-  };
-}
-
 /**
  * The ranking with the session neighbours of its best hits boosted (adjacency.ts), then its ties broken: of
  * memories with the same score, the one written or used most recently comes first, then the most used.
  */
-async function inContext(deps: MemoryDeps, scope: repo.RetrievalScope, ranked: RetrievedMemory[]): Promise<RetrievedMemory[]> {
+async function inContext(deps: RetrievalDeps, scope: repo.RetrievalScope, ranked: RetrievedMemory[]): Promise<RetrievedMemory[]> {
   const sources = ranked.slice(0, ADJACENT_SOURCES).filter((c) => c.memory.sessionId !== null);
   if (sources.length === 0) return breakTies(ranked);
   const rows = await repo.sessionNeighbours(
@@ -487,7 +336,7 @@ function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, d
  * gets it. They only take what the relevant hits left, budget and item limit alike, so they never displace one.
  */
 async function withProfile(
-  deps: MemoryDeps,
+  deps: RetrievalDeps,
   scope: repo.RetrievalScope,
   fitted: { items: RetrievedMemory[]; used: number },
   o: { maxTokens: number; limit: number; percent: number; distinct: DistinctTexts },

@@ -3,7 +3,7 @@ import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { searchWords } from './ftsQuery.ts';
 import { firstInScope } from './rankedHead.ts';
-import { inScope, type RetrievalScope } from './retrievalScope.repository.ts';
+import { inScope, type RetrievalScope } from './scope.repository.ts';
 
 /**
  * The keyword tier on PostgreSQL: memory_postings (migrations/postgres 005) holds each memory's words as lexemes under

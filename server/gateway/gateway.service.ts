@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { storageFault } from '../db/storeErrors.ts';
 import { badInput } from '../errors.ts';
+import { type ChatRequestShape, detectShape, type InjectionRole, injectIntoRequest, lastUserText } from '../memory/injection.ts';
+import { createMemory } from '../memory/memory.service.ts';
+import type { Memory } from '../memory/memory.ts';
+import { retrieve } from '../retrieval/retrieval.service.ts';
+import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
 import { apiKeyIdSchema, jsonObject, LIMITS, parseInput, sessionIdSchema } from '../validation.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
-import { type ChatRequestShape, detectShape, type InjectionRole, injectIntoRequest, lastUserText } from './injection.ts';
-import type { MemoryDeps } from './memory.service.ts';
-import { createMemory } from './memory.service.ts';
-import type { Memory } from './memory.ts';
-import { type RetrievalResult, type RetrieveInput, retrieve } from './retrieval.service.ts';
 
 /** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
 export interface InjectInput extends Omit<RetrieveInput, 'query'> {
@@ -36,7 +36,7 @@ const providerSchema = z
   .max(LIMITS.modelNameChars, `provider is longer than ${LIMITS.modelNameChars} characters`);
 const requestSchema = jsonObject('request', { maxDepth: LIMITS.requestDepth });
 
-export async function injectMemory(deps: MemoryDeps, input: InjectInput): Promise<InjectOutcome> {
+export async function injectMemory(deps: RetrievalDeps, input: InjectInput): Promise<InjectOutcome> {
   const provider = parseInput(providerSchema, input.provider);
   parseInput(requestSchema, input.request);
   // Refuse a request we could not inject into before anything is retrieved or counted.
@@ -90,7 +90,7 @@ const extractSchema = z.object({
  * not the conversation, so they are stored key-wide; the session they came from is kept in metadata.
  * With memory disabled nothing is mined or stored; a dry run (`persist: false`) still reports the facts.
  */
-export async function extractAndStore(deps: MemoryDeps, input: ExtractInput): Promise<ExtractOutcome> {
+export async function extractAndStore(deps: RetrievalDeps, input: ExtractInput): Promise<ExtractOutcome> {
   const valid = parseInput(extractSchema, input);
   const nothing = (skipped: ExtractOutcome['skipped']): ExtractOutcome => ({ facts: [], memories: [], error: null, skipped });
   if (input.noMemory) return nothing('opted_out');

@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import { jsonArrayRows } from '../db/jsonArray.ts';
 import type { Db } from '../db/open.ts';
 import { storeKind } from '../db/store.ts';
-import { keywordSearch } from './keywordSearch.ts';
+import { keywordSearch } from '../search/keywordSearch.ts';
+import { inScope, type RetrievalScope } from '../search/scope.repository.ts';
 import * as postgresProfile from './profileFilter.postgres.ts';
 import * as sqliteProfile from './profileFilter.sqlite.ts';
-import { inScope, type RetrievalScope } from './retrievalScope.repository.ts';
 
-export type { RetrievalScope } from './retrievalScope.repository.ts';
+export type { RetrievalScope } from '../search/scope.repository.ts';
 
 const profileFilter = { sqlite: sqliteProfile, postgres: postgresProfile };
 

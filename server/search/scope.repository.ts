@@ -1,6 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database, MemoryTypeValue } from '../db/schema.ts';
-import { isActive } from './memory.repository.ts';
 
 /** What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived. */
 export interface RetrievalScope {
@@ -29,4 +28,16 @@ export function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: Retrieva
     conditions.push(eb.or([eb('memories.session_id', '=', s.sessionId), eb('memories.session_id', 'is', null)]));
   }
   return eb.and(conditions);
+}
+
+/**
+ * Not expired and inside the retention window. The unary `+` keeps SQLite from choosing the updated_at or
+ * expiry index for these range checks: nearly every row passes them, and picking that index instead of
+ * (api_key_id, created_at) turned "newest 20 of a key" into a sort of the whole tenant (120 ms at 34k rows).
+ */
+export function isActive(eb: ExpressionBuilder<Database, 'memories'>, now: number, retentionCutoff: number) {
+  return eb.and([
+    eb.or([eb('memories.expires_at', 'is', null), eb(sql`+memories.expires_at`, '>', now)]),
+    eb(sql`+memories.updated_at`, '>=', retentionCutoff),
+  ]);
 }

@@ -4,8 +4,8 @@ import { freeDiskBytes, probeCommit } from '../db/storageProbe.ts';
 import { type StoreKind, storeKind } from '../db/store.ts';
 import { storageFault } from '../db/storeErrors.ts';
 import { DomainError, type DomainErrorCode } from '../errors.ts';
-import { searchWords } from './ftsQuery.ts';
-import * as memoryRepo from './memory.repository.ts';
+import * as memoryRepo from '../memory/memory.repository.ts';
+import { searchWords } from '../search/ftsQuery.ts';
 import * as retrievalRepo from './retrieval.repository.ts';
 
 export interface HealthCheck {
