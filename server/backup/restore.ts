@@ -36,10 +36,21 @@ export function restoreDatabase(opts: { dataDir: string; databaseFile: string; f
   return { migration, previous };
 }
 
-/** Renames the database (and, when asked, its write-ahead log) to <name>.before-restore; returns the new name. */
+/**
+ * Renames the database (and, when asked, its write-ahead log) to <name>.before-restore, or .before-restore.2, .3…
+ * when earlier restores left theirs: a second restore never overwrites the database the first one set aside.
+ * Returns the new name.
+ */
 function moveAside(databaseFile: string, options: { withLog?: boolean } = {}): string {
-  const previous = `${databaseFile}.before-restore`;
+  const previous = freeName(`${databaseFile}.before-restore`);
   renameSync(databaseFile, previous);
   if (options.withLog && existsSync(`${databaseFile}-wal`)) renameSync(`${databaseFile}-wal`, `${previous}-wal`);
   return previous;
+}
+
+function freeName(base: string): string {
+  if (!existsSync(base)) return base;
+  let n = 2;
+  while (existsSync(`${base}.${n}`)) n++;
+  return `${base}.${n}`;
 }

@@ -117,6 +117,19 @@ describe.skipIf(!onSqlite)('restoreDatabase', () => {
     expect(memoriesIn(path.join(target, 'mnemo.db.before-restore'))).toBe('written since');
   });
 
+  it('keeps the database each restore replaces: a second restore sets its own aside as .before-restore.2', async () => {
+    const source = await folderWith('from the backup');
+    const backup = path.join(tempDir(), 'b.db');
+    await backupDatabase(path.join(source, 'mnemo.db'), backup);
+    const target = await folderWith('written first');
+    const databaseFile = path.join(target, 'mnemo.db');
+    restoreDatabase({ dataDir: target, databaseFile, from: backup });
+    const second = restoreDatabase({ dataDir: target, databaseFile, from: backup });
+    expect(second.previous).toBe(`${databaseFile}.before-restore.2`);
+    expect(memoriesIn(`${databaseFile}.before-restore`)).toBe('written first');
+    expect(memoriesIn(`${databaseFile}.before-restore.2`)).toBe('from the backup');
+  });
+
   it('refuses while a server holds the data folder, and changes nothing', async () => {
     const source = await folderWith('from the backup');
     const backup = path.join(tempDir(), 'b.db');
