@@ -1,3 +1,6 @@
+import { wordlist as bip39English } from '@scure/bip39/wordlists/english.js';
+import { STOP_WORDS } from '../search/stopWords.ts';
+
 /**
  * Whether a sentence holds a credential, so that extraction never stores it. Deliberately eager: a false positive
  * loses one fact, a false negative stores a password. Three detectors:
@@ -6,13 +9,20 @@
  *    hunter2", "pin: 4821"), or a value said to be one ("hunter2 is my password");
  *  - known key formats (sk-..., ghp_..., AKIA..., private key armour, bearer tokens) and card numbers (Luhn);
  *  - random-looking runs of 20+ characters with any prefix (mnemo_..., a bare token): mixed character classes that do
- *    not read as words.
+ *    not read as words;
+ *  - a wallet's seed phrase written out bare: twelve or more words in a row from BIP-39's word list.
  * Every regex runs on whitespace-collapsed text without nested unbounded quantifiers, so the work stays linear.
  */
 export function containsSecret(text: string): boolean {
   if (typeof text !== 'string') return false;
   const flat = text.replace(/\s+/gu, ' ');
-  return KNOWN_FORMATS.some((p) => p.test(flat)) || containsCredentialPhrase(flat) || containsRandomRun(flat) || containsCardNumber(flat);
+  return (
+    KNOWN_FORMATS.some((p) => p.test(flat)) ||
+    containsCredentialPhrase(flat) ||
+    containsRandomRun(flat) ||
+    containsCardNumber(flat) ||
+    containsSeedPhrase(flat)
+  );
 }
 
 const KNOWN_FORMATS: readonly RegExp[] = [
@@ -34,11 +44,17 @@ const KNOWN_FORMATS: readonly RegExp[] = [
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
 const unleet = (text: string) => text.replace(/[013457@$]/g, (c) => LEET[c] ?? c);
 
+/** What opens a door, a gate or a safe: "door code", "alarm code", "safe combination", "the code for the front door". */
+const LOCK_PLACE = '(?:door|gate|garage|alarm|safe|lockbox|keypad|building|apartment|house|entry|lock)';
+const LOCK_CODE = String.raw`(?:${LOCK_PLACE}\s?(?:code|combination)|code(?=\s+(?:to|for|of)\s+(?:the|my|our)\s+(?:\S+\s+)?${LOCK_PLACE}s?(?![\p{L}\p{N}])))`;
+/** A wallet's seed: "seed phrase", "recovery words", "mnemonic phrase". */
+const SEED_WORDS = String.raw`(?:seed|recovery|mnemonic|wallet|backup)\s?(?:phrase|words)`;
+
 /**
  * Words that name a credential, spelled as people type them: password with its usual misspellings (pasword, passwrd,
  * passowrd, pssword), passwd, pwd, pw, pass phrase, pass code, PIN (code/number), keys and tokens of APIs.
  */
-const STRONG = String.raw`(?:pass?w(?:or|ro|o)?r?d|passowrd|pssword|passwort|pwd?|pword|pass\s?phrase|pass\s?code|pin(?:\s?(?:code|number))?|api\s?key|access\s?key|secret\s?key|private\s?key|client\s?secret|(?:auth|access|refresh|api|bearer|session)\s?token|login\s?code|one[\s-]?time\s?code)`;
+const STRONG = String.raw`(?:pass?w(?:or|ro|o)?r?d|passowrd|pssword|passwort|pwd?|pword|pass\s?phrase|pass\s?code|pin(?:\s?(?:code|number))?|api\s?key|access\s?key|secret\s?key|private\s?key|client\s?secret|(?:auth|access|refresh|api|bearer|session)\s?token|login\s?code|one[\s-]?time\s?code|${LOCK_CODE}|${SEED_WORDS})`;
 /** Words that name a credential only when a value follows them: "the secret is patience" is no secret. */
 const WEAK = '(?:secret|token|credentials?)';
 const WORD_START = String.raw`(?<![\p{L}\p{N}])`;
@@ -75,6 +91,27 @@ const VALUE_IS_CREDENTIAL = new RegExp(
   'giu',
 );
 
+/** A value used as one: "I always use hunter2 as my password" (not "Bitwarden as my password manager"). */
+const VALUE_AS_CREDENTIAL = new RegExp(
+  String.raw`${WORD_START}(\S+)\s+as\s+(?:my|the|our|your)(?:\s+\S+)?\s+${STRONG}(?=\s*(?:$|[.,;:!?]|for\s|on\s|at\s|in\s))`,
+  'giu',
+);
+
+/** A passphrase is words: "the passphrase correct horse battery staple" names three or more after the word itself. */
+const PASSPHRASE_WORDS = /(?<![\p{L}\p{N}])pass\s?phrase\s+(\p{L}+)\s+(\p{L}+)\s+(\p{L}+)/giu;
+const NOT_PASSPHRASE_WORDS = new Set([
+  'manager',
+  'managers',
+  'generator',
+  'protected',
+  'prompt',
+  'field',
+  'policy',
+  'reset',
+  'hint',
+  'strength',
+]);
+
 /** A value a credential was given: "I changed my password to bluebird". */
 const SET_TO = new RegExp(
   String.raw`${WORD_START}(?:set|changed?|reset|updated?|switched)\s+(?:(?:my|the|our|your)\s+)?(?:\S+\s+)?${STRONG}\s+to\s+`,
@@ -95,6 +132,15 @@ function containsCredentialPhrase(flat: string): boolean {
   }
   for (const match of plain.matchAll(VALUE_IS_CREDENTIAL)) {
     if (isValue(flat.slice(match.index, match.index + match[1]!.length), true)) return true;
+  }
+  for (const match of plain.matchAll(VALUE_AS_CREDENTIAL)) {
+    if (isValue(flat.slice(match.index, match.index + match[1]!.length), true)) return true;
+  }
+  for (const match of plain.matchAll(PASSPHRASE_WORDS)) {
+    // "the passphrase is required for…", "…passphrase generator in my vault": fillers where a passphrase's words would be.
+    const words = match.slice(1, 4).map((w) => w!.toLowerCase());
+    const fillers = words.filter((w) => NOT_A_VALUE.has(w) || STOP_WORDS.has(w) || NOT_PASSPHRASE_WORDS.has(w)).length;
+    if (fillers <= 1 && !STOP_WORDS.has(words[0]!) && !NOT_PASSPHRASE_WORDS.has(words[0]!)) return true;
   }
   for (const match of plain.matchAll(SET_TO)) {
     const value = /^\S+/.exec(flat.slice(match.index + match[0].length));
@@ -155,6 +201,32 @@ function wordShare(run: string, length: number): number {
     if (piece.replace(/[^aeiouy]/gi, '').length >= piece.length / 5) inWords += piece.length;
   }
   return inWords / Math.max(1, length);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Seed phrases
+
+/** The shortest seed a wallet writes: 12 words of BIP-39's English list of 2048. */
+const SEED_LENGTH = 12;
+const SEED_WORD_LIST: ReadonlySet<string> = new Set(bip39English);
+
+/** A seed's words are drawn at random and seldom repeat; filler ("word word word…") is one list word again and again. */
+const MIN_DISTINCT_IN_SEED = 10;
+
+/** Twelve words in a row, each from the list: prose and ordinary lists ("milk eggs bread…") break off within a few. */
+function containsSeedPhrase(text: string): boolean {
+  let run: string[] = [];
+  for (const raw of text.split(' ')) {
+    const word = raw.replace(/[.,;:!?"”’')]+$/u, '').replace(/^["“‘'(]+/u, '');
+    if (!SEED_WORD_LIST.has(word)) {
+      run = [];
+      continue;
+    }
+    run.push(word);
+    if (run.length > SEED_LENGTH) run.shift();
+    if (run.length === SEED_LENGTH && new Set(run).size >= MIN_DISTINCT_IN_SEED) return true;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -239,4 +239,15 @@ export const ORDINARY_SENTENCES: readonly string[] = [
   'I find it hard to focus in open-plan offices.',
   'The bakery downstairs opens at six in the morning.',
   'I prefer short meetings with a written agenda.',
+  // what trips the door-code, passphrase, "as my password" and seed-phrase detectors
+  'I use Bitwarden as my password manager on every device.',
+  'The passphrase is required for every new device you add.',
+  'The door code changed last week, ask the building manager.',
+  'The code for the garage door is with my neighbour.',
+  'My recovery words are written on paper in a drawer.',
+  'The error code is 404 and the page is blank.',
+  'shopping list milk eggs bread butter cheese apples pears onions garlic rice pasta beans',
+  'ready steady go go go go go go go go go go go go',
+  'I think the whole team should move the weekly sync to thursday afternoon instead of friday morning',
+  'We decided that every pull request needs two approvals before it can be merged into main',
 ];

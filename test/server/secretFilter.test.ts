@@ -32,6 +32,14 @@ describe('credential phrasings', () => {
     'Tr0ub4dor&3 is my wifi password.',
     'I changed my password to bluebird',
     'The login code is 845221',
+    'I always use hunter2 as my password.',
+    'I prefer the passphrase correct horse battery staple for my vault.',
+    'The door code is 4821.',
+    'the code for the front door is 1234#',
+    'garage code: 7777',
+    'The safe combination is 12-34-56',
+    'My seed phrase is abandon ability able about above absent absorb abstract absurd abuse access accident',
+    'my recovery words: legal winner thank year wave sausage worth useful legal winner thank yellow',
   ])('detects "%s"', (text) => {
     expect(containsSecret(text)).toBe(true);
   });
@@ -45,6 +53,11 @@ describe('credential phrasings', () => {
     'I forgot my password again',
     'the token limit is what matters',
     'I changed my password to something longer',
+    'I use Bitwarden as my password manager.',
+    'The passphrase generator in my vault is great.',
+    'The error code is 404.',
+    'The code for the front door was changed last week.',
+    'I keep my recovery words on paper in a drawer.',
   ])('lets "%s" through', (text) => {
     expect(containsSecret(text)).toBe(false);
   });
@@ -52,6 +65,19 @@ describe('credential phrasings', () => {
   it('stores none of the facts of a message that states a credential, and keeps the rest', () => {
     const facts = extractFacts('I like passw0rd hunter2. My wifi password for the office is tr0ub4dor. I prefer tea.', { role: 'user' });
     expect(facts.map((f) => f.content)).toEqual(['Prefers tea']);
+  });
+});
+
+describe('seed phrases written out bare', () => {
+  it.each([
+    'abandon ability able about above absent absorb abstract absurd abuse access accident',
+    'here you go: zoo zone zero youth young yellow year wrong wrist write worth world word wool wood wolf wise wire winter wing wine window',
+  ])('detects "%s"', (text) => {
+    expect(containsSecret(text)).toBe(true);
+  });
+
+  it('lets a long sentence of ordinary prose through', () => {
+    expect(containsSecret('we spent the whole weekend hiking along the coast and then drove back home late on sunday night')).toBe(false);
   });
 });
 
