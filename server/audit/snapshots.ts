@@ -12,20 +12,20 @@ export interface Snapshot {
   secrets: readonly string[];
 }
 
-export const settingsSnapshot = (settings: SettingsService): Snapshot => ({ take: () => settings.get(), secrets: [] });
+export const settingsSnapshot = (deps: { settings: SettingsService }): Snapshot => ({ take: () => deps.settings.get(), secrets: [] });
 
-export const providerSnapshot = (providers: ProviderService, id: string): Snapshot => ({
+export const providerSnapshot = (deps: { providers: ProviderService }, id: string): Snapshot => ({
   take: async () => {
-    const stored = await providers.stored(id);
+    const stored = await deps.providers.stored(id);
     return stored && { baseUrl: stored.baseUrl, keyless: stored.keyless, models: stored.models, apiKey: stored.apiKey };
   },
   secrets: ['apiKey'],
 });
 
-export const qdrantSnapshot = (qdrant: QdrantService, store: QdrantSettingsStore): Snapshot => ({
+export const qdrantSnapshot = (deps: { qdrant: QdrantService; qdrantSettings: QdrantSettingsStore }): Snapshot => ({
   take: async () => {
-    const { enabled, url, collection, quantization, timeoutMs } = await qdrant.settings();
-    return { enabled, url, collection, quantization, timeoutMs, apiKey: await store.apiKey() };
+    const { enabled, url, collection, quantization, timeoutMs } = await deps.qdrant.settings();
+    return { enabled, url, collection, quantization, timeoutMs, apiKey: await deps.qdrantSettings.apiKey() };
   },
   secrets: ['apiKey'],
 });

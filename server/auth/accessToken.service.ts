@@ -24,6 +24,19 @@ export interface AccessToken {
   revokedAt: Date | null;
 }
 
+export interface MintInput {
+  name: string;
+  role?: TokenRole | null;
+  apiKeyId?: string | null;
+  mayForgetKey?: boolean | null;
+}
+
+/** The secret in plain text (shown this once) and the token as stored. */
+export interface MintedToken {
+  token: string;
+  accessToken: AccessToken;
+}
+
 const mintSchema = z
   .object({
     name: z
@@ -88,12 +101,7 @@ export class AccessTokenService {
   }
 
   /** Mints a token; the plain text is returned this once and only its hash is kept. */
-  async mint(input: {
-    name: string;
-    role?: TokenRole | null;
-    apiKeyId?: string | null;
-    mayForgetKey?: boolean | null;
-  }): Promise<{ token: string; accessToken: AccessToken }> {
+  async mint(input: MintInput): Promise<MintedToken> {
     const valid = parseInput(mintSchema, input);
     const token = generateToken();
     const row = await repo.insertAccessToken(this.db, {
@@ -155,4 +163,18 @@ export class AccessTokenService {
     this.lastTouched.set(id, now);
     await repo.touchAccessToken(this.db, id, now);
   }
+}
+
+/* The token operations that resolvers and tools call; the class above also authenticates every request. */
+
+export function listAccessTokens(deps: { tokens: AccessTokenService }, includeRevoked: boolean): Promise<AccessToken[]> {
+  return deps.tokens.list(includeRevoked);
+}
+
+export function createAccessToken(deps: { tokens: AccessTokenService }, input: MintInput): Promise<MintedToken> {
+  return deps.tokens.mint(input);
+}
+
+export function revokeAccessToken(deps: { tokens: AccessTokenService }, id: string): Promise<AccessToken> {
+  return deps.tokens.revoke(id);
 }

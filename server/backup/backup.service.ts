@@ -35,3 +35,8 @@ export class BackupService {
     }
   }
 }
+
+/** The operation behind backupDatabase; the service knows the folder. */
+export function createBackup(deps: { backups: BackupService }): Promise<BackupResult & { createdAt: Date }> {
+  return deps.backups.create();
+}

@@ -80,6 +80,9 @@ const upsertSchema = z.object({
   models: z.array(modelSchema).max(LIMITS.providerModels),
 });
 
+/** A provider as an admin saves it; checked by upsert. */
+export type ProviderInput = z.input<typeof upsertSchema>;
+
 /**
  * Model providers (OpenAI-compatible embeddings, Cohere/Jina-style rerank) configured by admins, plus the
  * one from the environment. API keys are write-only: stored, used, never returned.
@@ -119,7 +122,7 @@ export class ProviderService {
     return this.env ? [envProvider(this.env), ...stored] : stored;
   }
 
-  async upsert(input: z.input<typeof upsertSchema>): Promise<Provider> {
+  async upsert(input: ProviderInput): Promise<Provider> {
     const valid = parseInput(upsertSchema, input);
     const apiKey = valid.apiKey === undefined ? undefined : valid.apiKey.trim() === '' ? null : valid.apiKey.trim();
     await repo.upsertProviderRow(this.db, {
@@ -193,4 +196,18 @@ function envProvider(env: EnvProvider): Provider {
     models.push({ name: env.embeddingModel, kind: 'embedding', dimension: env.embeddingDimension, maxInputTokens: null });
   if (env.rerankModel) models.push({ name: env.rerankModel, kind: 'rerank', dimension: null, maxInputTokens: null });
   return { id: ENV_PROVIDER_ID, baseUrl: env.baseUrl, hasApiKey: env.apiKey !== null, keyless: env.keyless, models, origin: 'env' };
+}
+
+/* The provider operations that resolvers and tools call; the class above also resolves models for the engine. */
+
+export function listProviders(deps: { providers: ProviderService }): Promise<Provider[]> {
+  return deps.providers.list();
+}
+
+export function upsertProvider(deps: { providers: ProviderService }, input: ProviderInput): Promise<Provider> {
+  return deps.providers.upsert(input);
+}
+
+export function deleteProvider(deps: { providers: ProviderService }, id: string): Promise<void> {
+  return deps.providers.delete(id);
 }

@@ -1,5 +1,5 @@
 import { audited } from '../audit/audited.ts';
-import type { AccessToken } from '../auth/accessToken.service.ts';
+import { type AccessToken, createAccessToken, listAccessTokens, revokeAccessToken } from '../auth/accessToken.service.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { builder } from './builder.ts';
 
@@ -69,7 +69,7 @@ builder.queryField('accessTokens', (t) =>
     type: [AccessTokenRef],
     authScopes: { admin: true },
     args: { includeRevoked: t.arg.boolean({ defaultValue: false }) },
-    resolve: (_root, args, ctx) => ctx.services.tokens.list(args.includeRevoked ?? false),
+    resolve: (_root, args, ctx) => listAccessTokens(ctx.services, args.includeRevoked ?? false),
   }),
 );
 
@@ -86,7 +86,7 @@ builder.mutationFields((t) => ({
           target: { name: input.name, role: input.role ?? 'gateway' },
           describe: ({ accessToken: t }) => ({ target: { tokenId: t.id, name: t.name, role: t.role }, apiKeyId: t.apiKeyId }),
         },
-        () => ctx.services.tokens.mint(input),
+        () => createAccessToken(ctx.services, input),
       ),
   }),
   revokeAccessToken: t.field({
@@ -97,7 +97,7 @@ builder.mutationFields((t) => ({
       audited(
         ctx,
         { action: 'TOKEN_REVOKE', target: { tokenId: String(id) }, describe: (t) => ({ target: { name: t.name }, apiKeyId: t.apiKeyId }) },
-        () => ctx.services.tokens.revoke(String(id)),
+        () => revokeAccessToken(ctx.services, String(id)),
       ),
   }),
 }));

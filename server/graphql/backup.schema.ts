@@ -1,4 +1,5 @@
 import { audited } from '../audit/audited.ts';
+import { createBackup } from '../backup/backup.service.ts';
 import { builder } from './builder.ts';
 
 const BackupRef = builder.simpleObject('Backup', {
@@ -20,7 +21,7 @@ builder.mutationField('backupDatabase', (t) =>
       audited(
         ctx,
         { action: 'DATABASE_BACKUP', describe: (b) => ({ target: { file: b.file, bytes: b.bytes, migration: b.migration } }) },
-        () => ctx.services.backups.create(),
+        () => createBackup(ctx.services),
       ),
   }),
 );

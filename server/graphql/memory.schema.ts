@@ -2,7 +2,7 @@ import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, keyOfRow, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
-import { MEMORY_TYPES, type Memory, memoryStatus } from '../memory/memory.ts';
+import { MEMORY_TYPES, type Memory } from '../memory/memory.ts';
 import { LIMITS, limitSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
@@ -58,7 +58,7 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
     archivedBy: t.exposeID('archivedBy', { nullable: true, description: 'The summary that replaced this memory.' }),
     status: t.field({
       type: MemoryStatusEnum,
-      resolve: async (m, _args, ctx) => memoryStatus(m, ctx.services.now(), await ctx.services.settings.get()),
+      resolve: (m, _args, ctx) => memories.currentStatus(ctx.services, m),
     }),
   }),
 });

@@ -1,5 +1,7 @@
-import type { ModelTest } from '../vector/modelTest.ts';
+import { testRerankModel } from '../retrieval/rerank.service.ts';
+import { type ModelTest, testModelProvider } from '../vector/modelTest.ts';
 import type { RecentCalls } from '../vector/recentCalls.ts';
+import { testEmbeddingModel } from '../vector/vector.service.ts';
 import { builder } from './builder.ts';
 import { ModelKindEnum } from './provider.schema.ts';
 
@@ -36,13 +38,13 @@ builder.mutationFields((t) => ({
       "One real call to the model in use (EMBEDDING: one short text embedded, past the cache, with the client's usual retries; RERANK: two documents ranked); " +
       'it counts in engineStatus like any other call. Changes nothing else.',
     args: { kind: t.arg({ type: ModelKindEnum, required: true }) },
-    resolve: (_root, { kind }, ctx) => (kind === 'embedding' ? ctx.services.vectors.testEmbedding() : ctx.services.rerank.test()),
+    resolve: (_root, { kind }, ctx) => (kind === 'embedding' ? testEmbeddingModel(ctx.services) : testRerankModel(ctx.services)),
   }),
   testModelProvider: t.field({
     type: [ModelTestRef],
     authScopes: { admin: true },
     description: 'One real call to each model of this provider, without retries, whether the settings use it or not. Changes nothing.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.vectors.testProvider(String(id)),
+    resolve: (_root, { id }, ctx) => testModelProvider(ctx.services, String(id)),
   }),
 }));

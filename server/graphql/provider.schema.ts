@@ -1,6 +1,6 @@
 import { audited } from '../audit/audited.ts';
 import { providerSnapshot } from '../audit/snapshots.ts';
-import type { Provider, ProviderModel } from '../embedding/provider.service.ts';
+import { deleteProvider, listProviders, type Provider, type ProviderModel, upsertProvider } from '../embedding/provider.service.ts';
 import { builder } from './builder.ts';
 
 export const ModelKindEnum = builder.enumType('ModelKind', {
@@ -53,7 +53,7 @@ builder.queryFields((t) => ({
   embeddingProviders: t.field({
     type: [ProviderRef],
     authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => ctx.services.providers.list(),
+    resolve: (_root, _args, ctx) => listProviders(ctx.services),
   }),
 }));
 
@@ -65,9 +65,9 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, ctx) =>
       audited(
         ctx,
-        { action: 'PROVIDER_UPSERT', target: { providerId: input.id }, snapshot: providerSnapshot(ctx.services.providers, input.id) },
+        { action: 'PROVIDER_UPSERT', target: { providerId: input.id }, snapshot: providerSnapshot(ctx.services, input.id) },
         () =>
-          ctx.services.providers.upsert({
+          upsertProvider(ctx.services, {
             id: input.id,
             baseUrl: input.baseUrl,
             apiKey: input.apiKey ?? undefined,
@@ -82,9 +82,9 @@ builder.mutationFields((t) => ({
     resolve: (_root, { id }, ctx) =>
       audited(
         ctx,
-        { action: 'PROVIDER_DELETE', target: { providerId: String(id) }, snapshot: providerSnapshot(ctx.services.providers, String(id)) },
+        { action: 'PROVIDER_DELETE', target: { providerId: String(id) }, snapshot: providerSnapshot(ctx.services, String(id)) },
         async () => {
-          await ctx.services.providers.delete(String(id));
+          await deleteProvider(ctx.services, String(id));
           return true;
         },
       ),

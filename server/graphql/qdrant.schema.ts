@@ -2,7 +2,15 @@ import { audited } from '../audit/audited.ts';
 import { qdrantSnapshot } from '../audit/snapshots.ts';
 import { exactlyOneKey } from '../auth/viewer.ts';
 import { searchQdrant } from '../retrieval/qdrantSearch.service.ts';
-import type { QdrantHealth, QdrantSettings, QdrantStatus } from '../vector/qdrant.service.ts';
+import {
+  cleanupQdrant,
+  type QdrantHealth,
+  type QdrantSettings,
+  type QdrantStatus,
+  qdrantHealth,
+  qdrantSettings,
+  updateQdrantSettings,
+} from '../vector/qdrant.service.ts';
 import { builder } from './builder.ts';
 import { MemoryRef } from './memory.schema.ts';
 import { RecentCallsRef } from './modelTest.schema.ts';
@@ -83,13 +91,13 @@ builder.queryFields((t) => ({
   qdrantSettings: t.field({
     type: QdrantSettingsRef,
     authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => ctx.services.qdrant.settings(),
+    resolve: (_root, _args, ctx) => qdrantSettings(ctx.services),
   }),
   qdrantHealth: t.field({
     type: QdrantHealthRef,
     authScopes: { admin: true },
     description: "Qdrant's /readyz, timed.",
-    resolve: (_root, _args, ctx) => ctx.services.qdrant.health(),
+    resolve: (_root, _args, ctx) => qdrantHealth(ctx.services),
   }),
 }));
 
@@ -99,8 +107,8 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { input: t.arg({ type: QdrantSettingsInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      audited(ctx, { action: 'QDRANT_SETTINGS_UPDATE', snapshot: qdrantSnapshot(ctx.services.qdrant, ctx.services.qdrantSettings) }, () =>
-        ctx.services.qdrant.updateSettings(input),
+      audited(ctx, { action: 'QDRANT_SETTINGS_UPDATE', snapshot: qdrantSnapshot(ctx.services) }, () =>
+        updateQdrantSettings(ctx.services, input),
       ),
   }),
   qdrantSearchTest: t.field({
@@ -117,6 +125,6 @@ builder.mutationFields((t) => ({
     description:
       'Deletes Qdrant points of expired or out-of-retention memories and of memories that no longer exist; returns how many. UNAVAILABLE while Qdrant cannot be reached.',
     resolve: (_root, _args, ctx) =>
-      audited(ctx, { action: 'QDRANT_CLEANUP', describe: (deleted) => ({ target: { deleted } }) }, () => ctx.services.qdrant.cleanup()),
+      audited(ctx, { action: 'QDRANT_CLEANUP', describe: (deleted) => ({ target: { deleted } }) }, () => cleanupQdrant(ctx.services)),
   }),
 }));

@@ -1,6 +1,6 @@
 import { audited } from '../audit/audited.ts';
 import { forbidden } from '../errors.ts';
-import type { ReindexJob } from '../jobs/reindex.service.ts';
+import { cancelReindex, type ReindexJob, reindexJob, startReindex, watchReindex } from '../jobs/reindex.service.ts';
 import { builder } from './builder.ts';
 
 const JobStatusEnum = builder.enumType('ReindexStatus', {
@@ -36,7 +36,7 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     description: 'A reindex job by id, or the latest one.',
     args: { id: t.arg.id() },
-    resolve: (_root, { id }, ctx) => (id ? ctx.services.reindex.get(String(id)) : ctx.services.reindex.latest()),
+    resolve: (_root, { id }, ctx) => reindexJob(ctx.services, id ? String(id) : null),
   }),
 }));
 
@@ -49,7 +49,7 @@ builder.mutationFields((t) => ({
     args: { force: t.arg.boolean({ defaultValue: false }) },
     resolve: (_root, { force }, ctx) =>
       audited(ctx, { action: 'REINDEX_START', target: { force: force ?? false }, describe: (job) => ({ target: { jobId: job.id } }) }, () =>
-        ctx.services.reindex.start(force ?? false),
+        startReindex(ctx.services, force ?? false),
       ),
   }),
   cancelReindex: t.field({
@@ -57,7 +57,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { jobId: t.arg.id({ required: true }) },
     resolve: (_root, { jobId }, ctx) =>
-      audited(ctx, { action: 'REINDEX_CANCEL', target: { jobId: String(jobId) } }, () => ctx.services.reindex.cancel(String(jobId))),
+      audited(ctx, { action: 'REINDEX_CANCEL', target: { jobId: String(jobId) } }, () => cancelReindex(ctx.services, String(jobId))),
   }),
 }));
 
@@ -70,7 +70,7 @@ builder.subscriptionField('reindexProgress', (t) =>
     subscribe: (_root, { jobId }, ctx) => {
       // Checked here too: field scopes are not guaranteed to run at subscribe time (hayes/pothos#1496).
       if (ctx.viewer.role !== 'admin') throw forbidden('this operation needs an admin token');
-      return ctx.services.reindex.watch(String(jobId));
+      return watchReindex(ctx.services, String(jobId));
     },
     resolve: (job) => job,
   }),

@@ -1,6 +1,13 @@
 import { audited } from '../audit/audited.ts';
 import { settingsSnapshot } from '../audit/snapshots.ts';
-import { EMBEDDING_SOURCES, type Settings, STRATEGIES, VECTOR_STORES } from '../settings/settings.service.ts';
+import {
+  EMBEDDING_SOURCES,
+  memorySettings,
+  type Settings,
+  STRATEGIES,
+  updateMemorySettings,
+  VECTOR_STORES,
+} from '../settings/settings.service.ts';
 import { auditRetentionDaysSchema, maxTokensSchema, purgeGraceDaysSchema, rangeText, retentionDaysSchema } from '../validation.ts';
 import { builder } from './builder.ts';
 
@@ -77,7 +84,7 @@ builder.queryField('memorySettings', (t) =>
   t.field({
     type: MemorySettingsRef,
     authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => ctx.services.settings.get(),
+    resolve: (_root, _args, ctx) => memorySettings(ctx.services),
   }),
 );
 
@@ -87,8 +94,8 @@ builder.mutationField('updateMemorySettings', (t) =>
     authScopes: { admin: true },
     args: { input: t.arg({ type: MemorySettingsInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      audited(ctx, { action: 'SETTINGS_UPDATE', snapshot: settingsSnapshot(ctx.services.settings) }, () =>
-        ctx.services.settings.update(input),
+      audited(ctx, { action: 'SETTINGS_UPDATE', snapshot: settingsSnapshot(ctx.services) }, () =>
+        updateMemorySettings(ctx.services, input),
       ),
   }),
 );

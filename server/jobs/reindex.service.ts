@@ -380,3 +380,22 @@ class NotOurs extends Error {}
 function stateOf(job: ReindexJob): string {
   return `${job.status}|${job.total}|${job.processed}|${job.failed}|${job.error ?? ''}`;
 }
+
+/* The reindex operations that resolvers and tools call; the runner above owns the loops they start and watch. */
+
+/** A job by id, or the latest one (null before the first). */
+export function reindexJob(deps: { reindex: ReindexRunner }, id: string | null): Promise<ReindexJob | null> {
+  return id ? deps.reindex.get(id) : deps.reindex.latest();
+}
+
+export function startReindex(deps: { reindex: ReindexRunner }, force: boolean): Promise<ReindexJob> {
+  return deps.reindex.start(force);
+}
+
+export function cancelReindex(deps: { reindex: ReindexRunner }, id: string): Promise<ReindexJob> {
+  return deps.reindex.cancel(id);
+}
+
+export function watchReindex(deps: { reindex: ReindexRunner }, id: string): AsyncGenerator<ReindexJob> {
+  return deps.reindex.watch(id);
+}

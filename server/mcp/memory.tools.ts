@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import * as memories from '../memory/memory.service.ts';
-import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema, memoryStatus } from '../memory/memory.ts';
+import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema } from '../memory/memory.ts';
 import type { Services } from '../services.ts';
 import {
   apiKeyIdSchema,
@@ -56,7 +56,6 @@ export const memoryOutput = z.object({
 
 /** A memory as the tools return it: the fields of GraphQL's Memory that a model can use, dates as ISO strings. */
 export async function memoryJson(services: Services, m: Memory): Promise<z.input<typeof memoryOutput>> {
-  const settings = await services.settings.get();
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     id: m.id,
@@ -72,7 +71,7 @@ export async function memoryJson(services: Services, m: Memory): Promise<z.input
     expiresAt: iso(m.expiresAt),
     accessCount: m.accessCount,
     lastAccessedAt: iso(m.lastAccessedAt),
-    status: memoryStatus(m, services.now(), settings),
+    status: await memories.currentStatus(services, m),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   type Memory,
   type MemoryInput,
   type MemoryPatch,
+  type MemoryStatus,
   type MemoryType,
   memoryInputSchema,
   memoryPatchSchema,
@@ -371,6 +372,11 @@ export async function importMemories(
  */
 function nextPurgeAt(deps: MemoryDeps, due: number | null): Date | null {
   return due === null ? null : new Date(deps.purge?.firstPassFrom(due) ?? due);
+}
+
+/** A memory's status at the services' clock, under the settings in force. */
+export async function currentStatus(deps: Pick<MemoryDeps, 'settings' | 'now'>, m: Memory): Promise<MemoryStatus> {
+  return memoryStatus(m, deps.now(), await deps.settings.get());
 }
 
 /** The memory with this id, if the caller may see it; NOT_FOUND otherwise (another key's memory looks absent). */

@@ -51,3 +51,8 @@ export class RerankService {
     return reranker ? testReranker(reranker) : notTested('rerank', null, reason);
   }
 }
+
+/** The operation behind testEngineModel(RERANK); the service holds the model it tests. */
+export function testRerankModel(deps: { rerank: RerankService }): Promise<ModelTest> {
+  return deps.rerank.test();
+}

@@ -159,3 +159,13 @@ export class SettingsService {
 function named(patch: SettingsPatch): Record<string, unknown> {
   return Object.fromEntries(Object.entries(patch).filter(([name, v]) => v !== undefined && (v !== null || NULLABLE.has(name))));
 }
+
+/* The settings operations that resolvers and tools call; the class above is the cache they go through. */
+
+export function memorySettings(deps: { settings: SettingsService }): Promise<Settings> {
+  return deps.settings.get();
+}
+
+export function updateMemorySettings(deps: { settings: SettingsService }, patch: SettingsPatch): Promise<Settings> {
+  return deps.settings.update(patch);
+}

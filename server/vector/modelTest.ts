@@ -19,6 +19,9 @@ export interface ModelTest {
   error: string | null;
 }
 
+/** A provider test waits this long for each answer: longer than the request path's rerank budget, since an admin is waiting. */
+const PROVIDER_TEST_TIMEOUT_MS = 10_000;
+
 const TEST_TEXT = 'mnemo connection test';
 const TEST_QUERY = 'which editor does the user prefer';
 const TEST_DOCUMENTS = ['The user prefers the Helix editor.', 'The user deploys on Fridays.'];
@@ -47,7 +50,8 @@ export async function testReranker(reranker: Reranker, name: string = reranker.m
  * One call to each model of a provider, without retries (a retry would hide the first answer) and without touching
  * the models in use: a provider can be checked before the settings name it. NOT_FOUND for an unknown provider.
  */
-export async function testProvider(providers: ProviderService, id: string, timeoutMs: number): Promise<ModelTest[]> {
+export async function testModelProvider(deps: { providers: ProviderService }, id: string): Promise<ModelTest[]> {
+  const { providers } = deps;
   const provider = (await providers.list()).find((p) => p.id === id);
   if (!provider) throw notFound(`no provider with id ${id}`);
   const results: ModelTest[] = [];
@@ -65,7 +69,7 @@ export async function testProvider(providers: ProviderService, id: string, timeo
               baseUrl: endpoint.baseUrl,
               model: m.name,
               apiKey: endpoint.apiKey,
-              timeoutMs,
+              timeoutMs: PROVIDER_TEST_TIMEOUT_MS,
               keyless: endpoint.keyless,
               dimension: m.dimension,
               maxInputTokens: m.maxInputTokens ?? undefined,
@@ -73,7 +77,7 @@ export async function testProvider(providers: ProviderService, id: string, timeo
             }),
             name,
           )
-        : await testReranker(rerankerAt(endpoint, timeoutMs), name),
+        : await testReranker(rerankerAt(endpoint, PROVIDER_TEST_TIMEOUT_MS), name),
     );
   }
   return results;

@@ -18,6 +18,9 @@ export interface QdrantSettings extends QdrantSettingsView {
   enabled: boolean;
 }
 
+/** The connection settings to change, and whether Qdrant is the vector store. */
+export type QdrantSettingsUpdate = QdrantSettingsPatch & { enabled?: boolean | null };
+
 export interface QdrantHealth {
   ready: boolean;
   latencyMs: number;
@@ -74,7 +77,7 @@ export class QdrantService {
    * Saves the connection settings. `enabled: true` selects Qdrant as the vector store (refused, with nothing
    * saved, while no URL is set); `false` returns the choice to AUTO.
    */
-  async updateSettings(patch: QdrantSettingsPatch & { enabled?: boolean | null }): Promise<QdrantSettings> {
+  async updateSettings(patch: QdrantSettingsUpdate): Promise<QdrantSettings> {
     const { enabled, ...connection } = patch;
     await this.deps.qdrant.update(connection, { requireUrl: enabled === true });
     if (enabled != null) await this.deps.settings.update({ vectorStore: enabled ? 'QDRANT' : 'AUTO' });
@@ -268,4 +271,22 @@ export class QdrantService {
       calls: index.breaker.calls.snapshot(),
     };
   }
+}
+
+/* The Qdrant operations that resolvers and tools call; the service above also feeds and searches the index. */
+
+export function qdrantSettings(deps: { qdrant: QdrantService }): Promise<QdrantSettings> {
+  return deps.qdrant.settings();
+}
+
+export function updateQdrantSettings(deps: { qdrant: QdrantService }, patch: QdrantSettingsUpdate): Promise<QdrantSettings> {
+  return deps.qdrant.updateSettings(patch);
+}
+
+export function qdrantHealth(deps: { qdrant: QdrantService }): Promise<QdrantHealth> {
+  return deps.qdrant.health();
+}
+
+export function cleanupQdrant(deps: { qdrant: QdrantService }): Promise<number> {
+  return deps.qdrant.cleanup();
 }

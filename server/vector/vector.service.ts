@@ -11,7 +11,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { Settings, SettingsService } from '../settings/settings.service.ts';
 import type { VectorConfig } from '../vectorConfig.ts';
 import { type BatchCounter, BatchRefused, type BatchResult, counted } from './batchCount.ts';
-import { type ModelTest, notTested, testEmbedder, testProvider } from './modelTest.ts';
+import { type ModelTest, notTested, testEmbedder } from './modelTest.ts';
 import type { QdrantService } from './qdrant.service.ts';
 import { CallRecord, type RecentCalls, trackedEmbedder } from './recentCalls.ts';
 import * as repo from './vector.repository.ts';
@@ -23,9 +23,6 @@ import {
   type VectorIndex,
   type VectorSignature,
 } from './vectorIndex.ts';
-
-/** A provider test waits this long for each answer: longer than the request path's rerank budget, since an admin is waiting. */
-const PROVIDER_TEST_TIMEOUT_MS = 10_000;
 
 export interface VectorServiceDeps {
   db: Db;
@@ -346,11 +343,6 @@ export class VectorService {
     return testEmbedder(model);
   }
 
-  /** One call to each model of a provider, whether the settings use it or not. */
-  testProvider(id: string): Promise<ModelTest[]> {
-    return testProvider(this.deps.providers, id, PROVIDER_TEST_TIMEOUT_MS);
-  }
-
   /** The embedding cache's counters as they stand, without choosing an embedder; null when none is cached. */
   cacheStats(): EmbeddingCacheStats | null {
     const embedder = this.current?.embedder;
@@ -431,4 +423,9 @@ export class VectorService {
       .load()
       .catch((err: unknown) => this.deps.logger.warn({ err, source: embedder.source }, 'embedding model failed to load'));
   }
+}
+
+/** The operation behind testEngineModel(EMBEDDING); the service holds the model it tests. */
+export function testEmbeddingModel(deps: { vectors: VectorService }): Promise<ModelTest> {
+  return deps.vectors.testEmbedding();
 }
