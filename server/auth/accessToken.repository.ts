@@ -10,6 +10,13 @@ export async function findActiveTokenByHash(db: Db, tokenHash: string) {
   return db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
+/** Which of these hashes belong to a token mnemo issued, revoked ones included. */
+export async function issuedTokenHashes(db: Db, tokenHashes: readonly string[]): Promise<string[]> {
+  if (tokenHashes.length === 0) return [];
+  const rows = await db.selectFrom('access_tokens').select('token_hash').where('token_hash', 'in', tokenHashes).execute();
+  return rows.map((r) => r.token_hash);
+}
+
 export async function findAccessTokenName(db: Db, id: string) {
   return (await db.selectFrom('access_tokens').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
 }

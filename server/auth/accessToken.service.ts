@@ -83,6 +83,9 @@ function toAccessToken(row: AccessTokenRow): AccessToken {
   };
 }
 
+/** MNEMO_ADMIN_TOKEN's least length (config.ts); minted tokens are longer. */
+const MIN_TOKEN_CHARS = 16;
+
 export class AccessTokenService {
   private readonly lastTouched = new Map<string, number>();
   private readonly envAdminHash: string | null;
@@ -143,6 +146,23 @@ export class AccessTokenService {
     if (this.envAdminHash || (await repo.countActiveAdminTokens(this.db)) > 0) return null;
     const { token } = await this.mint({ name: 'initial admin', role: 'admin' });
     return token;
+  }
+
+  /**
+   * The tokens this mnemo issued (MNEMO_ADMIN_TOKEN, and minted ones, revoked too) that stand in a text as words,
+   * so that nothing said in a conversation stores one, whatever its format.
+   */
+  async issuedTokensIn(text: string): Promise<string[]> {
+    const words = new Set(
+      text
+        .split(/[\s"'`<>()[\]{},;]+/u)
+        .map((w) => w.replace(/[.:!?]+$/u, ''))
+        .filter((w) => w.length >= MIN_TOKEN_CHARS),
+    );
+    const byHash = new Map([...words].map((w) => [hashToken(w), w]));
+    const issued = await repo.issuedTokenHashes(this.db, [...byHash.keys()]);
+    if (this.envAdminHash && byHash.has(this.envAdminHash)) issued.push(this.envAdminHash);
+    return issued.map((hash) => byHash.get(hash)!);
   }
 
   /** Resolves a bearer token to the caller it stands for, or null when it is unknown or revoked. */

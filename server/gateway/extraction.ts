@@ -25,6 +25,8 @@ export interface ExtractedFact {
 
 export interface ExtractOptions {
   role: 'user' | 'assistant';
+  /** Strings a sentence must not hold to be mined, besides what the secret filter finds: tokens mnemo issued. */
+  knownSecrets?: readonly string[];
   /** Mine assistant text too. Off by default: the assistant's "I'll use fetch" is not the user's decision. */
   includeAssistant?: boolean;
 }
@@ -54,7 +56,7 @@ export function extractFacts(text: string, options: ExtractOptions): ExtractedFa
   if (options.role === 'assistant' && options.includeAssistant !== true) return [];
   const byKey = new Map<string, ExtractedFact>();
   for (const sentence of splitSentences(keepTail(text, MAX_EXTRACTION_INPUT))) {
-    for (const fact of factsInSentence(sentence)) {
+    for (const fact of factsInSentence(sentence, options.knownSecrets ?? [])) {
       // Re-inserting moves the key to the end, so the batch is ordered by each fact's latest statement.
       byKey.delete(fact.key);
       byKey.set(fact.key, fact);
@@ -63,9 +65,9 @@ export function extractFacts(text: string, options: ExtractOptions): ExtractedFa
   return [...byKey.values()];
 }
 
-function factsInSentence(rawSentence: string): ExtractedFact[] {
+function factsInSentence(rawSentence: string, knownSecrets: readonly string[]): ExtractedFact[] {
   const sentence = rawSentence.replace(/\s+/gu, ' ').trim();
-  if (sentence === '' || containsSecret(sentence)) return [];
+  if (sentence === '' || containsSecret(sentence) || knownSecrets.some((secret) => sentence.includes(secret))) return [];
   const facts: ExtractedFact[] = [];
   for (const clause of splitClauses(straightenApostrophes(sentence))) {
     const found = firstMatch(clause.text);

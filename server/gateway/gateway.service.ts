@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AccessTokenService } from '../auth/accessToken.service.ts';
 import { storageFault } from '../db/storeErrors.ts';
 import { badInput } from '../errors.ts';
 import { type ChatRequestShape, detectShape, type InjectionRole, injectIntoRequest, lastUserText } from '../memory/injection.ts';
@@ -10,6 +11,11 @@ import { apiKeyIdSchema, jsonObject, LIMITS, parseInput, sessionIdSchema } from 
 import { type ExtractedFact, extractFacts } from './extraction.ts';
 
 /** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
+/** What the gateway's calls need beyond ranking: the tokens mnemo issued, which extraction never stores. */
+export interface GatewayDeps extends RetrievalDeps {
+  tokens: Pick<AccessTokenService, 'issuedTokensIn'>;
+}
+
 export interface InjectInput extends Omit<RetrieveInput, 'query'> {
   request: Record<string, unknown>;
   provider: string;
@@ -90,13 +96,17 @@ const extractSchema = z.object({
  * not the conversation, so they are stored key-wide; the session they came from is kept in metadata.
  * With memory disabled nothing is mined or stored; a dry run (`persist: false`) still reports the facts.
  */
-export async function extractAndStore(deps: RetrievalDeps, input: ExtractInput): Promise<ExtractOutcome> {
+export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): Promise<ExtractOutcome> {
   const valid = parseInput(extractSchema, input);
   const nothing = (skipped: ExtractOutcome['skipped']): ExtractOutcome => ({ facts: [], memories: [], error: null, skipped });
   if (input.noMemory) return nothing('opted_out');
   const dryRun = input.persist === false;
   if (!dryRun && !(await deps.settings.get()).enabled) return nothing('disabled');
-  const facts = extractFacts(input.text, { role: input.role, includeAssistant: input.includeAssistant ?? false });
+  const facts = extractFacts(input.text, {
+    role: input.role,
+    includeAssistant: input.includeAssistant ?? false,
+    knownSecrets: await deps.tokens.issuedTokensIn(input.text),
+  });
   if (facts.length === 0 || dryRun) return { facts, memories: [], error: null, skipped: null };
   const extractedAt = new Date(deps.now()).toISOString();
   try {

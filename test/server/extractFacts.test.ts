@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ExtractFactsInput, ExtractFactsInjectDocument as INJECT } from '../generated/graphql.ts';
 import { CREATE_MEMORY, EXTRACT_FACTS, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -62,6 +62,17 @@ describe('extractFacts', () => {
     expect(texts).not.toContain('hunter2');
     expect(texts).not.toContain('sk-abcdef');
     expect(texts).toContain('tea');
+  });
+
+  it("never stores a token this mnemo issued, whatever its format: the sentence that holds the server's admin token is not mined", async () => {
+    const r = await extract({
+      apiKeyId: 'ex-own-token',
+      role: 'USER',
+      text: `Keep ${ADMIN_TOKEN} handy, I prefer green tea. I like jazz.`,
+    });
+    const texts = JSON.stringify([r, await stored('ex-own-token')]);
+    expect(texts).not.toContain(ADMIN_TOKEN);
+    expect(r.facts.map((f) => f.content)).toEqual(['Likes jazz']);
   });
 
   it('only reports facts when persist is false, and does nothing when the request opted out', async () => {
