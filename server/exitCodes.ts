@@ -41,8 +41,8 @@ export const EXIT_CODES = {
     code: 64,
     name: 'EX_USAGE',
     meaning:
-      'usage: an unknown command or flag, a missing argument, a setting out of range, an unreadable trusted-documents ' +
-      'manifest; for `mcp`, no `MNEMO_TOKEN` or a bad `MNEMO_URL`',
+      'the command line or a setting is wrong: an unknown command or flag, a missing argument, a setting out of range, ' +
+      'an unreadable trusted-documents manifest; for `mcp`, no `MNEMO_TOKEN` or a bad `MNEMO_URL`',
     matches: (error) =>
       error instanceof UsageError ||
       error instanceof ConfigError ||
