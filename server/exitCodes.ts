@@ -9,7 +9,7 @@ import { VectorConfigError } from './vectorConfig.ts';
 /** The command line is wrong: a missing argument, an unknown command or subcommand. */
 export class UsageError extends Error {}
 
-interface ExitCode {
+export interface ExitCode {
   code: number;
   /** Its name in sysexits(3) (1 has none there: C's own). */
   name: string;
