@@ -11,8 +11,9 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-export { openPostgres, type PostgresOptions } from './postgres/open.ts';
-// The openers, one per store (each binds its store's dialect to the database it opens).
+// The openers, one per store, each in its store's folder: the one place a store is registered. Each binds its store's
+// dialect to the database it opens (storeDialect.ts).
+export { openPostgres } from './postgres/open.ts';
 export { type OpenedDatabase, openDatabase } from './sqlite/open.ts';
 
 /** Resolves when the database answers a query; for /healthz. */
