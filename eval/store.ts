@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrateToLatest } from '../server/db/migrate.ts';
-import { type OpenedStore, openDatabase } from '../server/db/open.ts';
-import { openPostgres } from '../server/db/postgres.ts';
+import { type OpenedStore, openDatabase, openPostgres } from '../server/db/open.ts';
 import { dropDatabase, ensureDatabase } from '../test/helpers/postgres.ts';
 
 /** The store an evaluation runs on, migrated, with what a server does once its tables are filled. */

@@ -1,6 +1,5 @@
 import type { Db } from './db/open.ts';
-import { type StoreKind, storeKind } from './db/store.ts';
-import { describeStore, type StoreDescription } from './db/storeDescription.ts';
+import { type StoreDescription, type StoreKind, storeDialect } from './db/storeDialect.ts';
 import type { ReindexJob, ReindexRunner } from './jobs/reindex.service.ts';
 import type { RerankService } from './retrieval/rerank.service.ts';
 import { probeKeywordIndex } from './retrieval/retrieval.repository.ts';
@@ -44,7 +43,7 @@ export async function engineStatus(deps: {
 }): Promise<EngineStatus> {
   const { db, now, vectors, reindex, qdrant } = deps;
   const [database, keyword, extension, embedding, vectorIndex, pending, rerank, job, qdrantStatus] = await Promise.all([
-    probe(() => describeStore(db)),
+    probe(() => storeDialect(db).describe(db)),
     probe(() => probeKeywordIndex(db)),
     probe(() => vectors.index.version()),
     vectors.embeddingStatus(),
@@ -58,7 +57,7 @@ export async function engineStatus(deps: {
   const current = embedder ? vectors.signatureOf(embedder) : null;
   const where = database.value ?? { file: null, host: null, port: null, database: null, version: null };
   return {
-    store: { ...database.probe, ...where, kind: storeKind(db) },
+    store: { ...database.probe, ...where, kind: storeDialect(db).kind },
     keyword: { ...keyword.probe, documents: keyword.value ?? 0 },
     embedding,
     vectorStore: {

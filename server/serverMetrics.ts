@@ -1,5 +1,5 @@
 import { REINDEX_JOB_STATES } from './db/schema.ts';
-import { storeSize } from './db/storeSize.ts';
+import { storeDialect } from './db/storeDialect.ts';
 import { reindexFigures } from './jobs/reindex.repository.ts';
 import { memoriesByState } from './memory/memory.repository.ts';
 import type { Services } from './services.ts';
@@ -35,7 +35,7 @@ export function registerServerMetrics(services: Services) {
     help: "Size on disk of the database: on SQLite its file (db) and write-ahead log (wal); on PostgreSQL the database (db), whose write-ahead log is the whole cluster's.",
     labelNames: ['file'] as const,
     collect: async (gauge) => {
-      for (const [file, bytes] of Object.entries(await storeSize(db))) gauge.set({ file }, bytes);
+      for (const [file, bytes] of Object.entries(await storeDialect(db).storeSize(db))) gauge.set({ file }, bytes);
     },
   });
   const reindex = oncePerScrape(() => reindexFigures(db));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AccessTokenService } from './auth/accessToken.service.ts';
 import { BackupService } from './backup/backup.service.ts';
 import type { Db } from './db/open.ts';
-import { storeKind } from './db/store.ts';
+import { storeDialect } from './db/storeDialect.ts';
 import { ProviderService } from './embedding/provider.service.ts';
 import { Leases } from './jobs/lease.ts';
 import { PurgeRunner } from './jobs/purge.ts';
@@ -108,10 +108,7 @@ export function createServices(opts: {
   // matches). Without Qdrant selected there is no vector index: semantic and hybrid retrieval answer from keyword
   // search, and the engine status, retrieval's fallback reason and a refused reindex say "PostgreSQL store: vectors need
   // Qdrant".
-  const index = {
-    sqlite: () => new SqliteVecIndex({ db, now }),
-    postgres: () => new QdrantPrimaryIndex({ db, qdrant }),
-  }[storeKind(db)]();
+  const index = storeDialect(db).keepsVectors ? new SqliteVecIndex({ db, now }) : new QdrantPrimaryIndex({ db, qdrant });
   const vectors = new VectorService({ db, now, settings, providers, config, logger, index, qdrant, metrics });
   const services: Services = {
     db,

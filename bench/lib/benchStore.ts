@@ -2,9 +2,8 @@ import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { type OpenedStore, openDatabase } from '../../server/db/open.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
-import type { StoreKind } from '../../server/db/store.ts';
+import { type OpenedStore, openDatabase, openPostgres } from '../../server/db/open.ts';
+import type { StoreKind } from '../../server/db/storeDialect.ts';
 import { dropDatabase, ensureDatabase, type PostgresCluster, startPostgresCluster } from '../../test/helpers/postgres.ts';
 
 /**

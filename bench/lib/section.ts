@@ -1,4 +1,4 @@
-import type { StoreKind } from '../../server/db/store.ts';
+import type { StoreKind } from '../../server/db/storeDialect.ts';
 
 /** A benchmark section: one named part of `npm run bench`, selectable with --only. */
 export interface BenchSection {

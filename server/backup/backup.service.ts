@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../db/open.ts';
-import { databaseFile } from '../db/open.ts';
-import { storeKind } from '../db/store.ts';
+import { type Db, databaseFile } from '../db/open.ts';
+import { storeDialect } from '../db/storeDialect.ts';
 import { badInput, unavailable } from '../errors.ts';
 import { BackupError, type BackupResult, backupDatabase } from './backup.ts';
 
@@ -16,7 +15,7 @@ export class BackupService {
 
   async create(): Promise<BackupResult & { createdAt: Date }> {
     // A backup here is a copy of the SQLite file; PostgreSQL has its own tools, which see the whole server.
-    if (storeKind(this.deps.db) === 'postgres') {
+    if (storeDialect(this.deps.db).kind === 'postgres') {
       throw badInput('the data is in PostgreSQL, and backupDatabase copies a SQLite file: back PostgreSQL up with pg_dump');
     }
     const { folder } = this.deps;

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { holdDataFolder } from '../backup/dataFolderLock.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { type OpenedStore, openDatabase } from '../db/open.ts';
-import { openPostgres } from '../db/postgres.ts';
+import { type OpenedStore, openDatabase, openPostgres } from '../db/open.ts';
 import { type CopyOutcome, type CopyProgress, CopyStoreError, copyStore } from './copyStore.ts';
 
 export interface CopyDataFolderInput {

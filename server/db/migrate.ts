@@ -1,13 +1,11 @@
 import { type MigrationResult, Migrator } from 'kysely';
-import { migrations } from '../../migrations/index.ts';
-import { postgresMigrations } from '../../migrations/postgres/index.ts';
 import type { Db } from './open.ts';
-import { storeKind } from './store.ts';
+import { storeDialect } from './storeDialect.ts';
 
 /** Applies every pending migration of the database's store in order; throws with the failing migration's name. */
 export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
-  const set = storeKind(db) === 'postgres' ? postgresMigrations : migrations;
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => set } });
+  const { migrations } = storeDialect(db);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error');

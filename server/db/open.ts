@@ -1,15 +1,8 @@
-import SQLite from 'better-sqlite3';
-import { type DatabaseConnection, Kysely, type SqliteDatabase, SqliteDialect, SqliteDriver, sql } from 'kysely';
-import { LRUCache } from 'lru-cache';
-import * as sqliteVec from 'sqlite-vec';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.ts';
-import { type StoreKind, storeKind } from './store.ts';
-import { registerTenantTerms } from './tenantTerms.ts';
+import { type StoreKind, storeDialect } from './storeDialect.ts';
 
 export type Db = Kysely<Database>;
-
-/** How long a statement waits for another process's lock before it fails. */
-export const BUSY_TIMEOUT_MS = 5000;
 
 /** An open store of either kind: what the server runs on. */
 export interface OpenedStore {
@@ -18,84 +11,10 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-export interface OpenedDatabase extends OpenedStore {
-  kind: 'sqlite';
-  /**
-   * The raw handle, outside Kysely's one-query-at-a-time discipline: for tests and tools that inspect the file.
-   * Every statement of the server goes through `db` (FTS5 MATCH, vec0 and index maintenance as `sql`), so none
-   * can land inside another request's open transaction.
-   */
-  sqlite: SQLite.Database;
-}
-
-/** Opens (creating if needed) a database file with the pragmas and extensions every connection needs. */
-export function openDatabase(file: string): OpenedDatabase {
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  // A tenant's rows are spread over the whole file as tenants write in turns; a larger page cache (64 MiB)
-  // and memory-mapped reads keep a retrieval from paying a file read per row.
-  sqlite.pragma('cache_size = -65536');
-  sqlite.pragma('mmap_size = 268435456');
-  // A deleted memory leaves no bytes behind: freed cells and pages are overwritten with zeros (the keyword index
-  // does the same inside its segments, migration 009), and ANALYZE keeps counts only, no sample rows (sqlite_stat4
-  // would hold copies of keys and index terms that no delete reaches).
-  sqlite.pragma('secure_delete = ON');
-  sqlite.pragma('analysis_limit = 1000');
-  sqliteVec.load(sqlite);
-  registerTenantTerms(sqlite);
-  // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite), before the
-  // first query; long-running servers repeat it (db/maintenance.ts).
-  sqlite.pragma('optimize = 0x10002');
-  const db = new Kysely<Database>({ dialect: new RollbackAwareDialect(sqlite) });
-  return { db, kind: 'sqlite', sqlite, close: () => db.destroy() };
-}
-
-/**
- * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error). Kysely's rollback would then
- * fail with "cannot rollback - no transaction is active" and throw that in place of the error that says what happened.
- */
-class RollbackAwareDialect extends SqliteDialect {
-  private readonly config: { database: SqliteDatabase };
-
-  constructor(private readonly sqlite: SQLite.Database) {
-    const config = { database: withStatementCache(sqlite) };
-    super(config);
-    this.config = config;
-  }
-
-  override createDriver() {
-    const sqlite = this.sqlite;
-    return new (class extends SqliteDriver {
-      override async rollbackTransaction(connection: DatabaseConnection) {
-        if (sqlite.inTransaction) await super.rollbackTransaction(connection);
-      }
-    })(this.config);
-  }
-}
-
-/**
- * Kysely prepares every query anew, and preparing costs several times more than running a typical
- * statement here (an upsert: ~0.7 ms against ~0.1 ms). Queries built by Kysely repeat the same SQL text
- * with new parameters, so prepared statements are reused by text. Safe because Kysely runs one query at
- * a time on this connection.
- */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
-  return {
-    close: () => sqlite.close(),
-    prepare: (sql) => {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-  };
-}
+// The openers, one per store, each in its store's folder: the one place a store is registered. Each binds its store's
+// dialect to the database it opens (storeDialect.ts).
+export { openPostgres } from './postgres/open.ts';
+export { type OpenedDatabase, openDatabase } from './sqlite/open.ts';
 
 /** Resolves when the database answers a query; for /healthz. */
 export async function ping(db: Db): Promise<void> {
@@ -103,8 +22,4 @@ export async function ping(db: Db): Promise<void> {
 }
 
 /** The file the database lives in; null for an in-memory one, and on PostgreSQL, whose files are the server's. */
-export async function databaseFile(db: Db): Promise<string | null> {
-  if (storeKind(db) !== 'sqlite') return null;
-  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
-  return rows.find((r) => r.name === 'main')?.file || null;
-}
+export const databaseFile = (db: Db): Promise<string | null> => storeDialect(db).databaseFile(db);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './open.ts';
-import type { StoreKind } from './store.ts';
+import type { StoreKind } from './storeDialect.ts';
 
 /**
  * The write path: what the database does by itself, in the same transaction, when a memory is written. Every

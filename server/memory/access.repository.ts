@@ -1,7 +1,5 @@
 import type { Db } from '../db/open.ts';
-import { storeKind } from '../db/store.ts';
-import * as postgres from './accessWrite.postgres.ts';
-import * as sqlite from './accessWrite.sqlite.ts';
+import { storeDialect } from '../db/storeDialect.ts';
 
 /** Access counts gathered over many retrievals (see AccessRecorder), by memory pk and by API key. */
 export interface AccessBatch {
@@ -13,7 +11,7 @@ export interface AccessBatch {
 export async function writeAccess(db: Db, batch: AccessBatch) {
   const memories = [...batch.memories].map(([pk, a]) => [pk, a.count, a.lastAt] as const);
   const keys = [...batch.keys].map(([key, s]) => [key, s.retrievals, s.hits] as const);
-  const write = { sqlite, postgres }[storeKind(db)];
+  const write = storeDialect(db);
   await db.transaction().execute(async (trx) => {
     await write.addMemoryAccess(trx, memories);
     await write.addKeyRetrievals(trx, keys);

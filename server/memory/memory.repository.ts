@@ -1,13 +1,9 @@
 import { type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
-import { storeKind } from '../db/store.ts';
-import * as postgresText from '../db/textMatch.postgres.ts';
-import * as sqliteText from '../db/textMatch.sqlite.ts';
+import { isActive } from '../db/scope.ts';
+import { storeDialect } from '../db/storeDialect.ts';
 import { keywordSearch } from '../search/keywordSearch.ts';
-import { isActive } from '../search/scope.repository.ts';
-import * as postgresUpsert from './memoryUpsert.postgres.ts';
-import * as sqliteUpsert from './memoryUpsert.sqlite.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
 export interface MemoryFilter {
@@ -156,7 +152,7 @@ export async function memoryKeyExists(db: Db, apiKeyId: string, key: string) {
  * duplicate a key. Metadata is merged shallowly: top-level keys of the new object replace the old ones.
  */
 export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
-  const { mergedMetadata } = { sqlite: sqliteUpsert, postgres: postgresUpsert }[storeKind(db)];
+  const { mergedMetadata } = storeDialect(db);
   return db
     .insertInto('memories')
     .values(row)
@@ -217,7 +213,7 @@ export async function memoriesByState(db: Db, now: number, retentionCutoff: numb
 /** Keys whose memories (archived and expired ones too) are stored, with how many, by name; `contains` narrows them. */
 export async function apiKeyCounts(db: Db, f: { contains: string | null; limit: number; offset: number }) {
   let q = db.selectFrom('memory_counts').where('memories', '>', 0);
-  const { likeIgnoringAsciiCase } = { sqlite: sqliteText, postgres: postgresText }[storeKind(db)];
+  const { likeIgnoringAsciiCase } = storeDialect(db);
   // LIKE's wildcards in the text are matched as themselves; ASCII letters match in either case, on both stores.
   if (f.contains) q = q.where(likeIgnoringAsciiCase('api_key_id', `%${f.contains.replace(/[\\%_]/g, '\\$&')}%`));
   const [rows, total] = await Promise.all([

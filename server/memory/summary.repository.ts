@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import { json } from '../db/json.ts';
 import type { Db } from '../db/open.ts';
 import type { Database, NewMemoryRow } from '../db/schema.ts';
-import { isActive } from '../search/scope.repository.ts';
+import { isActive } from '../db/scope.ts';
+import { storeDialect } from '../db/storeDialect.ts';
 import { SUMMARY_KEY_PREFIX } from './digest.ts';
 
 /**
@@ -98,7 +98,7 @@ export async function findSummaryRow(db: Db, id: string) {
       .where('id', '=', id)
       .where(hasSummaryKey)
       // Both marks: a user may pick a key that starts like a summary's, but not also its metadata.
-      .where(json(db).jsonValue('metadata', ['summary', 'count']), 'is not', null)
+      .where(storeDialect(db).jsonValue('metadata', ['summary', 'count']), 'is not', null)
       .executeTakeFirst()
   );
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open.ts';
+import { searchWords } from '../db/searchWords.ts';
 import { freeDiskBytes, probeCommit } from '../db/storageProbe.ts';
-import { type StoreKind, storeKind } from '../db/store.ts';
+import { type StoreKind, storeDialect } from '../db/storeDialect.ts';
 import { storageFault } from '../db/storeErrors.ts';
 import { DomainError, type DomainErrorCode } from '../errors.ts';
 import * as memoryRepo from '../memory/memory.repository.ts';
-import { searchWords } from '../search/ftsQuery.ts';
 import * as retrievalRepo from './retrieval.repository.ts';
 
 export interface HealthCheck {
@@ -73,7 +73,7 @@ export async function checkMemoryHealth(deps: { db: Db; now: () => number }): Pr
   }
   const fault = failure instanceof DomainError ? failure : storageFault(failure);
   return {
-    store: storeKind(db),
+    store: storeDialect(db).kind,
     ok: failure === null,
     latencyMs: performance.now() - started,
     error: failure === null ? null : (fault?.message ?? (failure instanceof Error ? failure.message : String(failure))),

@@ -1,19 +1,14 @@
 import { sql } from 'kysely';
-import { jsonArrayRows } from '../db/jsonArray.ts';
 import type { Db } from '../db/open.ts';
-import { storeKind } from '../db/store.ts';
+import { inScope, type RetrievalScope } from '../db/scope.ts';
+import { storeDialect } from '../db/storeDialect.ts';
 import { keywordSearch } from '../search/keywordSearch.ts';
-import { inScope, type RetrievalScope } from '../search/scope.repository.ts';
-import * as postgresProfile from './profileFilter.postgres.ts';
-import * as sqliteProfile from './profileFilter.sqlite.ts';
 
-export type { RetrievalScope } from '../search/scope.repository.ts';
-
-const profileFilter = { sqlite: sqliteProfile, postgres: postgresProfile };
+export type { RetrievalScope } from '../db/scope.ts';
 
 /**
  * BM25-ranked keyword candidates in scope, best first, each with its score: the words (searchWords) ranked with the
- * key's own statistics, by the store's keyword index (keywordSearch.sqlite.ts, keywordSearch.postgres.ts).
+ * key's own statistics, by the store's keyword index (search/keywordSearch.ts).
  */
 export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number) {
   return keywordSearch(db).keywordCandidates(db, scope, words, limit);
@@ -61,7 +56,7 @@ export async function profileMemories(db: Db, scope: RetrievalScope, limit: numb
     .selectFrom('memories')
     .selectAll()
     .where((eb) => inScope(eb, scope))
-    .where(profileFilter[storeKind(db)].isProfileMemory)
+    .where(storeDialect(db).isProfileMemory)
     .orderBy(sql`case when coalesce(last_accessed_at, 0) > updated_at then last_accessed_at else updated_at end`, 'desc')
     .orderBy('access_count', 'desc')
     .orderBy('pk', 'desc')
@@ -113,7 +108,7 @@ export async function sessionNeighbours(
   };
   const pairs = (direction: 'before' | 'after') =>
     db
-      .selectFrom(sql<{ value: string }>`${jsonArrayRows(db, json)}`.as('hits'))
+      .selectFrom(sql<{ value: string }>`${storeDialect(db).jsonArrayRows(json)}`.as('hits'))
       .select([nearest(direction).as('pk'), sql<number>`cast(hits.value ->> 0 as bigint)`.as('neighbour_of')]);
   return db
     .selectFrom(pairs('before').unionAll(pairs('after')).as('pairs'))

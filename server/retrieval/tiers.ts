@@ -1,5 +1,5 @@
+import { searchWords } from '../db/searchWords.ts';
 import { type Memory, rowToMemory } from '../memory/memory.ts';
-import { searchWords } from '../search/ftsQuery.ts';
 import { STOP_WORDS } from '../search/stopWords.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievedMemory, Tier } from './retrieval.ts';

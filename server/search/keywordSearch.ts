@@ -1,12 +1,10 @@
 import type { Db } from '../db/open.ts';
-import { storeKind } from '../db/store.ts';
-import * as postgres from './keywordSearch.postgres.ts';
-import * as sqlite from './keywordSearch.sqlite.ts';
+import { type KeywordSearch, storeDialect } from '../db/storeDialect.ts';
 
 /**
- * The keyword index of the store a database runs on: FTS5 on SQLite, postings in a B-tree on PostgreSQL, each module
- * with the same exports and the same ranking contract. The one place that picks between them.
+ * The keyword index of the store a database runs on: FTS5 on SQLite, postings in a B-tree on PostgreSQL, each with
+ * the same ranking contract (db/sqlite/keywordSearch.ts, db/postgres/keywordSearch.ts).
  */
-export function keywordSearch(db: Db): typeof sqlite {
-  return { sqlite, postgres }[storeKind(db)];
+export function keywordSearch(db: Db): KeywordSearch {
+  return storeDialect(db).keywordSearch;
 }

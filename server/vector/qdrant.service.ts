@@ -1,13 +1,13 @@
 import type { Db } from '../db/open.ts';
-import { storeKind } from '../db/store.ts';
+import { storeDialect } from '../db/storeDialect.ts';
 import { unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
 import { type BatchCounter, BatchRefused, type BatchResult, counted } from './batchCount.ts';
 import type { BreakerState } from './circuitBreaker.ts';
 import * as repo from './qdrant.repository.ts';
-import * as postgresFeed from './qdrantFeed.postgres.ts';
-import * as sqliteFeed from './qdrantFeed.sqlite.ts';
+import * as mirrorFeed from './qdrantFeed.mirror.ts';
+import * as primaryFeed from './qdrantFeed.primary.ts';
 import { QdrantIncompatibleError, QdrantIndex, QdrantUnavailableError } from './qdrantIndex.ts';
 import type { QdrantSettingsPatch, QdrantSettingsStore, QdrantSettingsView } from './qdrantSettings.ts';
 import type { RecentCalls } from './recentCalls.ts';
@@ -46,12 +46,13 @@ export interface QdrantStatus {
 
 /**
  * Qdrant as the vector store when `vectorStore` is QDRANT: the index for the current connection settings,
- * whether its collection fits the current model, and the outbox that carries every change to it. On SQLite,
- * sqlite-vec keeps a copy of every vector, so retrieval can fall back to it while Qdrant is down; on PostgreSQL Qdrant
- * is the only vector store (the feed modules say what the outbox carries on each).
+ * whether its collection fits the current model, and the outbox that carries every change to it. On a store that
+ * keeps its own vectors (SQLite's sqlite-vec), Qdrant mirrors them and retrieval can fall back to them while Qdrant is
+ * down; on one that does not (PostgreSQL), Qdrant is the only vector store (the feed modules, qdrantFeed.mirror.ts and
+ * qdrantFeed.primary.ts, say what the outbox carries on each).
  */
 export class QdrantService {
-  private readonly feed: typeof sqliteFeed | typeof postgresFeed;
+  private readonly feed: typeof mirrorFeed | typeof primaryFeed;
   private current: { key: string; index: QdrantIndex } | null = null;
   private prepared: string | null = null;
   private incompatible: string | null = null;
@@ -66,7 +67,7 @@ export class QdrantService {
       logger: Logger;
     },
   ) {
-    this.feed = { sqlite: sqliteFeed, postgres: postgresFeed }[storeKind(deps.db)];
+    this.feed = storeDialect(deps.db).keepsVectors ? mirrorFeed : primaryFeed;
   }
 
   async settings(): Promise<QdrantSettings> {

@@ -23,7 +23,7 @@ export const NEEDS_QDRANT = 'PostgreSQL store: vectors need Qdrant';
 /**
  * The vector index of the PostgreSQL store: Qdrant's collection, when Qdrant is configured and selected (vectorStore
  * QDRANT), and none otherwise (retrieval then answers from keyword search and says why). Embedded memories are written
- * to Qdrant directly; deletes and changes of filter fields reach it through the outbox (qdrantFeed.postgres.ts).
+ * to Qdrant directly; deletes and changes of filter fields reach it through the outbox (qdrantFeed.primary.ts).
  */
 export class QdrantPrimaryIndex implements VectorIndex {
   readonly backend = 'qdrant' as const;

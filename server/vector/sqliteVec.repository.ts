@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
-import { storeKind } from '../db/store.ts';
+import { storeDialect } from '../db/storeDialect.ts';
 import { createVectorTriggers, dropVectorTriggers, NEVER_EXPIRES } from '../db/triggers.ts';
 import { enqueueStoredVectors } from './qdrant.repository.ts';
 import { flagAll } from './vector.repository.ts';
@@ -131,7 +131,7 @@ export async function nearestVectors(db: Db, query: Float32Array, quantization: 
  * scan every vector). None on PostgreSQL, which keeps no vectors of its own (they live in Qdrant).
  */
 export async function countVectorsOfKey(db: Db, apiKeyId: string): Promise<number> {
-  if (storeKind(db) === 'postgres' || !(await vectorTableExists(db))) return 0;
+  if (!storeDialect(db).keepsVectors || !(await vectorTableExists(db))) return 0;
   const { rows } = await sql<{ n: number }>`select count(*) as n from memories m join memory_vec v on v.memory_pk = m.pk
     where m.api_key_id = ${apiKeyId}`.execute(db);
   return rows[0]?.n ?? 0;

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
+import { openPostgres } from '../../server/db/open.ts';
 import { ensureDatabase, startPostgresCluster } from './postgres.ts';
 
 /** The template every test database of the run is copied from: migrated once, then left without connections. */

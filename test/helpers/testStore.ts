@@ -3,8 +3,7 @@ import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { inject } from 'vitest';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { type OpenedStore, openDatabase } from '../../server/db/open.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
+import { type OpenedStore, openDatabase, openPostgres } from '../../server/db/open.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './postgres.ts';
 import { TEMPLATE_DATABASE } from './postgresSetup.ts';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { postgresMigrations } from '../../migrations/postgres/index.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import type { Db, OpenedStore } from '../../server/db/open.ts';
-import { openPostgres } from '../../server/db/postgres.ts';
+import { openPostgres } from '../../server/db/open.ts';
 import { createLogger } from '../../server/logger.ts';
 import { listMemories } from '../../server/memory/memory.service.ts';
 import { retrieve } from '../../server/retrieval/retrieval.service.ts';

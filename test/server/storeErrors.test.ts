@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../server/db/postgres.ts';
+import { openPostgres } from '../../server/db/open.ts';
 import { rowRefusal, storageFault } from '../../server/db/storeErrors.ts';
 import { StoreErrorsAuditActionsDocument } from '../generated/graphql.ts';
 import { UPDATE_SETTINGS } from '../helpers/operations.ts';

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/open.ts';
-import type { MemoryRow } from '../db/schema.ts';
+import type { Db } from '../open.ts';
+import { firstInScope } from '../rankedHead.ts';
+import type { MemoryRow } from '../schema.ts';
+import { inScope, type RetrievalScope } from '../scope.ts';
 import { tenantBm25Weights } from './bm25.ts';
 import { ftsMatch, quotedWords, toFtsQuery } from './ftsQuery.ts';
-import { firstInScope } from './rankedHead.ts';
-import { inScope, type RetrievalScope } from './scope.repository.ts';
 
 /**
- * The keyword tier on SQLite: FTS5 over per-tenant terms (server/db/tenantTerms.ts), ranked by bm25() reweighted to
- * each key's own statistics (bm25.ts). keywordSearch.postgres.ts keeps the same contract on PostgreSQL.
+ * The keyword tier on SQLite: FTS5 over per-tenant terms (db/tenantTerms.ts), ranked by bm25() reweighted to
+ * each key's own statistics (bm25.ts). db/postgres/keywordSearch.ts keeps the same contract on PostgreSQL.
  */
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from './open.ts';
-import type { StoreSize } from './storeSize.ts';
+import type { Db } from '../open.ts';
+import type { StoreSize } from '../storeDialect.ts';
 
 /**
  * The database's files as PostgreSQL counts them (pg_database_size: its tables, indexes and TOAST). Its write-ahead

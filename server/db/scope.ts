@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { Database, MemoryTypeValue } from '../db/schema.ts';
+import type { Database, MemoryTypeValue } from './schema.ts';
 
 /** What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived. */
 export interface RetrievalScope {

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
-import { type Db, databaseFile } from './open.ts';
-import type { StoreSize } from './storeSize.ts';
+import type { Db } from '../open.ts';
+import type { StoreSize } from '../storeDialect.ts';
+import { databaseFile } from './databaseFile.ts';
 
 /** The database file and its write-ahead log, as they are on disk; nothing for an in-memory database. */
 export async function storeSize(db: Db): Promise<StoreSize> {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './open.ts';
+import type { Db } from '../open.ts';
 
 /**
  * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes), the keyword index's

@@ -3,8 +3,8 @@ import * as repo from './qdrant.repository.ts';
 import { pointFields, type QdrantIndex } from './qdrantIndex.ts';
 
 /**
- * How Qdrant follows the SQLite store, where it is a copy of the local sqlite-vec vectors: a queued upsert carries the
- * memory's local vector with its fields, a queued delete removes the point.
+ * How Qdrant follows a store that keeps its own vectors (SQLite's sqlite-vec), of which it is a copy: a queued upsert
+ * carries the memory's local vector with its fields, a queued delete removes the point.
  */
 
 /** What a new (empty) collection receives: every local vector, queued. */

@@ -4,9 +4,9 @@ import { pointFields, type QdrantIndex } from './qdrantIndex.ts';
 import { flagAll } from './vector.repository.ts';
 
 /**
- * How Qdrant follows the PostgreSQL store, where it is the only vector store: vectors are written to it directly when
- * memories are embedded (QdrantPrimaryIndex), so the outbox carries the rest, queued by the triggers in the transaction
- * of the change: a delete removes the point (a deleted memory, or new content whose old vector must not be found), an
+ * How Qdrant follows a store that keeps no vectors (PostgreSQL), where it is the only vector store: vectors are written
+ * to it directly when memories are embedded (QdrantPrimaryIndex), so the outbox carries the rest, queued by the triggers
+ * in the transaction of the change: a delete removes the point (a deleted memory, or new content whose old vector must not be found), an
  * upsert rewrites the point's filter fields (type, session, expiry, updated_at, archiving) and keeps its vector.
  */
 

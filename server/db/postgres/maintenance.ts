@@ -1,4 +1,4 @@
-import type { Db } from './open.ts';
+import type { Db } from '../open.ts';
 
 // PostgreSQL keeps its own house: autovacuum refreshes the planner's statistics and merges the keyword index's pending
 // entries, and the server checkpoints and recycles its write-ahead log.

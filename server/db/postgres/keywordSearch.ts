@@ -1,15 +1,15 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/open.ts';
-import type { MemoryRow } from '../db/schema.ts';
-import { searchWords } from './ftsQuery.ts';
-import { firstInScope } from './rankedHead.ts';
-import { inScope, type RetrievalScope } from './scope.repository.ts';
+import type { Db } from '../open.ts';
+import { firstInScope } from '../rankedHead.ts';
+import type { MemoryRow } from '../schema.ts';
+import { inScope, type RetrievalScope } from '../scope.ts';
+import { searchWords } from '../searchWords.ts';
 
 /**
  * The keyword tier on PostgreSQL: memory_postings (migrations/postgres 005) holds each memory's words as lexemes under
  * its key's tenant number, with their frequency and the memory's length; memory_search (002) holds them as a tsvector.
  * The words are stemmed like SQLite's (porter, diacritics removed, no stop words: the configuration mnemo_english), the
- * key's words counting 0.4 against 1 in the content. The ranking contract is SQLite's (keywordSearch.sqlite.ts with
+ * key's words counting 0.4 against 1 in the content. The ranking contract is SQLite's (db/sqlite/keywordSearch.ts with
  * bm25.ts): BM25 with k1 = 1.2 and b = 0.75, summed over the query's words; IDF in Lucene's form
  * log(1 + (N − n + 0.5) / (n + 0.5)) with N the key's indexed memories and n those holding the word; ties go to the
  * newer memory. N and n are the key's own, read from the key's postings in the same statement, so other keys' words

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/open.ts';
+import type { Db } from '../open.ts';
 
 /** Adds [pk, count, lastAt] to each memory's access counter and last access, in one statement (a JSON list). */
 export async function addMemoryAccess(db: Db, memories: readonly (readonly [number, number, number])[]) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { BUSY_TIMEOUT_MS, type Db } from './open.ts';
+import type { Db } from '../open.ts';
+import { BUSY_TIMEOUT_MS } from './busyTimeout.ts';
 
 /** Merge steps one maintenance run may take: about 10,000 pages written, a bounded pause for requests. */
 export const MERGE_STEPS_PER_RUN = 20;
