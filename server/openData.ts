@@ -1,8 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import type { Config } from './config.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { type OpenedDatabase, type OpenedStore, openDatabase } from './db/open.ts';
-import { openPostgres } from './db/postgres.ts';
+import { type OpenedDatabase, type OpenedStore, openDatabase, openPostgres } from './db/open.ts';
 import { postgresCode, sqliteCode, storageFault } from './db/storeErrors.ts';
 
 /**
