@@ -3,7 +3,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { adminStatic } from './adminStatic.ts';
 import { ping } from './db/open.ts';
-import { storeDialect } from './db/storeDialect.ts';
 import type { TrustedDocuments } from './graphql/trustedDocuments.ts';
 import { attachGraphQLWebSocket } from './graphql/websocket.ts';
 import { createMnemoYoga } from './graphql/yoga.ts';
@@ -63,8 +62,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       return void res.end('bad request target');
     }
     if (url.pathname === '/healthz') return void healthz(services, res);
-    if (url.pathname === '/readyz')
-      return sendJson(res, state === 'ready' ? 200 : 503, { status: state, store: storeDialect(services.db).kind });
+    if (url.pathname === '/readyz') return sendJson(res, state === 'ready' ? 200 : 503, { status: state });
     if (url.pathname === '/metrics' && metricsToken) {
       if (metricsTokenAccepted(metricsToken, req.headers.authorization)) return void sendMetrics(services.metrics, req, res);
       res.writeHead(401, { 'www-authenticate': 'Bearer' });
@@ -144,9 +142,9 @@ export function listen(server: Server, port: number, host: string): Promise<Addr
 async function healthz(services: Services, res: ServerResponse) {
   try {
     await ping(services.db);
-    sendJson(res, 200, { status: 'ok', store: storeDialect(services.db).kind });
+    sendJson(res, 200, { status: 'ok' });
   } catch {
-    sendJson(res, 503, { status: 'unavailable', reason: 'database', store: storeDialect(services.db).kind });
+    sendJson(res, 503, { status: 'unavailable', reason: 'database' });
   }
 }
 

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../../server/cli.ts';
+import { HealthStoreKindDocument as HEALTH_STORE } from '../generated/graphql.ts';
+import { okAt } from '../helpers/graphqlHttp.ts';
 import { runMnemo } from '../helpers/mnemoProcess.ts';
 import { databaseUrl, dropDatabase, ensureDatabase, withPostgres } from '../helpers/postgres.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
@@ -40,7 +42,7 @@ describe.skipIf(testStoreKind() !== 'postgres')('mnemo migrate --database-url', 
     expect((await run(['migrate', '--database-url', url])).code).toBe(0);
   });
 
-  it('serves from it: /readyz names the store, and a stop ends it with exit 0', async () => {
+  it('serves from it: ready, answering from PostgreSQL, and a stop ends it with exit 0', async () => {
     let listening: (url: string) => void = () => {};
     const served = new Promise<string>((resolve) => (listening = resolve));
     let stop: () => void = () => {};
@@ -66,7 +68,9 @@ describe.skipIf(testStoreKind() !== 'postgres')('mnemo migrate --database-url', 
       ready = { status: res.status, body: await res.json() };
       if (res.status !== 200) await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(ready).toEqual({ status: 200, body: { status: 'ready', store: 'postgres' } });
+    expect(ready).toEqual({ status: 200, body: { status: 'ready' } });
+    const health = await okAt(base, HEALTH_STORE, undefined, 'cli-admin-token-0123456789');
+    expect(health.memoryHealth).toEqual({ store: 'POSTGRES', ok: true });
     stop();
     expect(await exited).toBe(0);
     expect(out.stderr).toBe('');

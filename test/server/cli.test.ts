@@ -141,7 +141,7 @@ describe('mnemo serve', () => {
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' });
     const res = await fetch(`${url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', store: 'sqlite' });
+    expect(await res.json()).toEqual({ status: 'ok' });
   });
 
   it('accepts MNEMO_ADMIN_TOKEN as an admin token and then prints no generated one', async () => {
