@@ -13,7 +13,7 @@ const profileFilter = { sqlite: sqliteProfile, postgres: postgresProfile };
 
 /**
  * BM25-ranked keyword candidates in scope, best first, each with its score: the words (searchWords) ranked with the
- * key's own statistics, by the store's keyword index (keywordSearch.sqlite.ts, keywordSearch.postgres.ts).
+ * key's own statistics, by the store's keyword index (search/keywordSearch.sqlite.ts, .postgres.ts).
  */
 export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number) {
   return keywordSearch(db).keywordCandidates(db, scope, words, limit);
@@ -47,7 +47,7 @@ export async function enforcedMemories(db: Db, scope: RetrievalScope, limit: num
 }
 
 /**
- * Extraction categories that describe the user for good (extraction.ts), not one conversation: what a profile
+ * Extraction categories that describe the user for good (gateway/extraction.ts), not one conversation: what a profile
  * fill may add to any retrieval. The partial index memories_profile lists exactly these, so keep the two equal.
  */
 export const PROFILE_CATEGORIES = ['preference', 'habit', 'identity', 'decision'] as const;
