@@ -6,6 +6,11 @@
  * wing into another at run time.
  */
 
+// dependency-cruiser reads .ts through Babel 7 (scripts/stripTypes.babel.cjs) and, without it, falls back to a loose
+// parser that misreads TypeScript without a word; so a missing or other Babel stops the check instead.
+const { version: babelVersion } = require('@babel/core');
+if (!babelVersion.startsWith('7.')) throw new Error(`deps:check needs @babel/core 7, found ${babelVersion}`);
+
 /** Folders: written as folders, not files, so that a file added to or moved within a wing needs no change here. */
 const wing = (...names) => `^server/(${names.join('|')})/`;
 
