@@ -613,7 +613,7 @@ export function formatReport(r: EvalReport): string {
 
 const SOURCE_LABEL: Record<EvalSource, string> = { none: 'none', static: 'static*', package: 'package', transformers: 'transformers' };
 
-/** The guard's lowest and highest vector share (memory/fusion.ts). */
+/** The guard's lowest and highest vector share (retrieval/fusion.ts). */
 const MIN_GUARDED_SHARE = 0.1;
 const MAX_GUARDED_SHARE = 0.5;
 

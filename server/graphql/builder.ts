@@ -14,7 +14,7 @@ export interface PothosTypes {
   };
 }
 
-/** Builder setup only; types live in the *.schema.ts files beside their domain. */
+/** Builder setup only; the types are added by the *.schema.ts files beside this one, one per domain, which schema.ts loads. */
 export const builder = new SchemaBuilder<PothosTypes>({
   plugins: [ScopeAuthPlugin, SimpleObjectsPlugin],
   defaultFieldNullability: false,

@@ -13,7 +13,7 @@ export interface MemoryFilter {
   types?: readonly MemoryTypeValue[] | null;
   /**
    * An admin's search: the memories holding every word, the last one as a prefix, in apiKeyId's own words (every key's
-   * without one), by the store's keyword index (listSearchMatches, keywordSearch.ts). A text without a searchable
+   * without one), by the store's keyword index (listSearchMatches, search/keywordSearch.ts). A text without a searchable
    * word matches nothing.
    */
   search?: string | null;

@@ -42,7 +42,7 @@ export async function enforcedMemories(db: Db, scope: RetrievalScope, limit: num
 }
 
 /**
- * Extraction categories that describe the user for good (extraction.ts), not one conversation: what a profile
+ * Extraction categories that describe the user for good (gateway/extraction.ts), not one conversation: what a profile
  * fill may add to any retrieval. The partial index memories_profile lists exactly these, so keep the two equal.
  */
 export const PROFILE_CATEGORIES = ['preference', 'habit', 'identity', 'decision'] as const;

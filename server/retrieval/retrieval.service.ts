@@ -316,7 +316,7 @@ function breakTies(ranked: RetrievedMemory[]): RetrievedMemory[] {
 
 /**
  * Budget walk over the injected block: each memory costs the tokens of its line, the block's frame is paid once,
- * and the parts add up exactly to the block (blockTokens.ts), so the budget is never exceeded.
+ * and the parts add up exactly to the block (memory/blockTokens.ts), so the budget is never exceeded.
  */
 function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, distinct: DistinctTexts) {
   const cost = (c: RetrievedMemory) => (c.truncated ? c.tokens : lineTokens({ type: c.memory.type, content: c.content }));

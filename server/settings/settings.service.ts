@@ -44,7 +44,7 @@ export const settingsSchema = z.object({
   autoSummarize: z.boolean().default(false),
   /**
    * HYBRID's vector-tier share in the fusion, 0 to 1 (keyword's is the rest); null: chosen per query by the
-   * calibrated guard (memory/fusion.ts).
+   * calibrated guard (retrieval/fusion.ts).
    */
   fusionVectorShare: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1').nullable().default(null),
   /** Share of maxTokens that the key's standing facts (preferences, habits) may fill after the relevant hits. */
