@@ -622,7 +622,7 @@ function fusionSummary(f: NonNullable<StrategyReport['fusion']>): string {
   return `vector share ${f.meanVectorShare.toFixed(2)} on average: ${MIN_GUARDED_SHARE} in ${int(f.lowest)}, ${MAX_GUARDED_SHARE} in ${int(f.highest)} of ${int(f.retrievals)} fused retrievals`;
 }
 
-/** One Markdown table over every report: the README's retrieval-quality table. */
+/** One Markdown table over every report: the retrieval-quality table of docs/retrieval-quality.md. */
 export function formatMarkdown(reports: readonly EvalReport[]): string {
   const ks = reports[0]?.ks ?? [];
   const lines = [

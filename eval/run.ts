@@ -75,7 +75,7 @@ const HELP = `npm run eval -- [data folder ...] [options]
                        keyword tier and EXACT run (vectors live in Qdrant there)
   --database-url URL   run on this PostgreSQL server instead (a superuser's URL: a database of its own is created
                        and dropped)
-  --markdown           after the reports, the summary table as Markdown (as in the README)
+  --markdown           after the reports, the summary table as Markdown (as in docs/retrieval-quality.md)
   --help
 
 formats: LongMemEval (*.json question files), BEIR (corpus.jsonl[.gz], queries[.test].jsonl, qrels/test.tsv)

@@ -18,7 +18,7 @@ Usage:
                                                        (a new file), with a progress line; the server may keep running
                                                        (SQLite only: back PostgreSQL up with pg_dump)
   mnemo restore FILE [--data-dir DIR]                 replace the database by a backup, with the server stopped; the
-                                                       replaced one is kept as mnemo.db.before-restore
+                                                       replaced one is kept as mnemo.db.before-restore (.2, .3…)
   mnemo copy-store --from DIR --to postgres://…        copy everything in the data folder's SQLite database into an
                                                        empty PostgreSQL database, with a progress line, the server
                                                        stopped; run it again to continue an interrupted copy. Ends

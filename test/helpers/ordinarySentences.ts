@@ -1,6 +1,6 @@
 /**
  * Ordinary sentences, as users write them to an assistant, none holding a credential: the fixed corpus on which the
- * secret filter's false-positive rate is measured (test/server/secretFilter.test.ts, quoted in the README). Written for
+ * secret filter's false-positive rate is measured (test/server/secretFilter.test.ts, quoted in docs/gateway.md). Written for
  * the test, not sampled; it leans towards what trips a filter: the words password, PIN, token, key and secret used
  * for other things, identifiers, versions, paths, URLs, numbers and dates.
  */
