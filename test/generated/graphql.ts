@@ -752,16 +752,6 @@ export type MemoryBadinputExportSinceQueryVariables = Exact<{
 
 export type MemoryBadinputExportSinceQuery = { exportMemories: Array<{ id: string }> };
 
-export type MemoryByweekStatsQueryVariables = Exact<{
-  apiKeyId?: string | null | undefined;
-  type?: MemoryType | null | undefined;
-  search?: string | null | undefined;
-  includeExpired?: boolean | null | undefined;
-}>;
-
-
-export type MemoryByweekStatsQuery = { memories: { stats: { totalEntries: number, byWeek: Array<{ weekStart: string, count: number }> } } };
-
 export type MemoryLifecycleImportRowLimitQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -2327,25 +2317,6 @@ export const MemoryBadinputExportSinceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MemoryBadinputExportSinceQuery, MemoryBadinputExportSinceQueryVariables>;
-export const MemoryByweekStatsDocument = new TypedDocumentString(`
-    query MemoryByweekStats($apiKeyId: String, $type: MemoryType, $search: String, $includeExpired: Boolean) {
-  memories(
-    apiKeyId: $apiKeyId
-    type: $type
-    search: $search
-    includeExpired: $includeExpired
-    limit: 1
-  ) {
-    stats {
-      totalEntries
-      byWeek {
-        weekStart
-        count
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<MemoryByweekStatsQuery, MemoryByweekStatsQueryVariables>;
 export const MemoryLifecycleImportRowLimitDocument = new TypedDocumentString(`
     query MemoryLifecycleImportRowLimit {
   importRowLimit

@@ -12,8 +12,9 @@ import type { introspection } from '../generated/graphql-env.d.ts';
  * e2e harness take it as they take the generated documents of operations.ts.
  *
  * gql.tada types a field the schema does not have as `unknown` instead of refusing it; this graphql() refuses it at
- * type-check, naming its path (`Not in schema.graphql: memoryStats.totl`), and so an input type the schema does not
- * have. A wrong argument is the server's to refuse: the test fails with its message.
+ * type-check, naming its path (`Not in schema.graphql: memoryStats.totl`), and so a required variable of an input type
+ * the schema does not have (an optional one can only be null). A wrong argument is the server's to refuse: the test
+ * fails with its message.
  */
 export function graphql<const In extends string, const Fragments extends readonly FragmentShape[] = []>(
   input: Checked<In, Document<In, Fragments>>,
