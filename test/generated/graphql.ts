@@ -615,11 +615,6 @@ export type BackupDatabaseMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type BackupDatabaseMutation = { backupDatabase: { file: string, bytes: number, migration: string | null, createdAt: string } };
 
-export type BodyLimitTypenameQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type BodyLimitTypenameQuery = { __typename: 'Query' };
-
 export type CliTokenNamesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1995,11 +1990,6 @@ export const BackupDatabaseDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BackupDatabaseMutation, BackupDatabaseMutationVariables>;
-export const BodyLimitTypenameDocument = new TypedDocumentString(`
-    query BodyLimitTypename {
-  __typename
-}
-    `) as unknown as TypedDocumentString<BodyLimitTypenameQuery, BodyLimitTypenameQueryVariables>;
 export const CliTokenNamesDocument = new TypedDocumentString(`
     query CliTokenNames {
   accessTokens {
