@@ -22,6 +22,7 @@ if (process.argv.includes('--check')) {
     console.error('test/generated/graphql-env.d.ts is stale: run `npm run codegen` and commit it.');
     process.exit(1);
   }
+  console.log('test/generated/graphql-env.d.ts is up to date.');
 } else {
   writeFileSync(file, output);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

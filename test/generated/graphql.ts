@@ -730,16 +730,6 @@ export type InjectRequestMutationVariables = Exact<{
 
 export type InjectRequestMutation = { injectMemory: { request: Record<string, unknown>, injected: boolean, role: InjectionRole | null, shape: ChatRequestShape | null, optedOut: boolean, retrieval: { tokensUsed: number, maxTokens: number, block: string | null, items: Array<{ content: string, truncated: boolean, memory: { id: string, content: string, accessCount: number } }> } | null } };
 
-export type LogsRecallQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type LogsRecallQuery = { memories: { totalCount: number }, other: { enabled: boolean } };
-
-export type LogsSecretReadersQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type LogsSecretReadersQuery = { qdrantHealth: { error: string | null }, engineStatus: { qdrant: { error: string | null }, embedding: { reason: string } } };
-
 export type MemoryBadinputExportSinceQueryVariables = Exact<{
   createdAfter?: string | null | undefined;
 }>;
@@ -2275,31 +2265,6 @@ export const InjectRequestDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InjectRequestMutation, InjectRequestMutationVariables>;
-export const LogsRecallDocument = new TypedDocumentString(`
-    query LogsRecall {
-  memories(apiKeyId: "k1") {
-    totalCount
-  }
-  other: memorySettings {
-    enabled
-  }
-}
-    `) as unknown as TypedDocumentString<LogsRecallQuery, LogsRecallQueryVariables>;
-export const LogsSecretReadersDocument = new TypedDocumentString(`
-    query LogsSecretReaders {
-  qdrantHealth {
-    error
-  }
-  engineStatus {
-    qdrant {
-      error
-    }
-    embedding {
-      reason
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<LogsSecretReadersQuery, LogsSecretReadersQueryVariables>;
 export const MemoryBadinputExportSinceDocument = new TypedDocumentString(`
     query MemoryBadinputExportSince($createdAfter: DateTime) {
   exportMemories(createdAfter: $createdAfter) {
