@@ -910,11 +910,6 @@ export type RetentionDefaultsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RetentionDefaultsQuery = { memorySettings: { retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number } };
 
-export type StoreErrorsAuditActionsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type StoreErrorsAuditActionsQuery = { auditLog: { items: Array<{ action: AuditAction }> } };
-
 export type SummarizeMemoryFragment = { archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus };
 
 export type SummarizeRunMutationVariables = Exact<{
@@ -2593,15 +2588,6 @@ export const RetentionDefaultsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RetentionDefaultsQuery, RetentionDefaultsQueryVariables>;
-export const StoreErrorsAuditActionsDocument = new TypedDocumentString(`
-    query StoreErrorsAuditActions {
-  auditLog {
-    items {
-      action
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<StoreErrorsAuditActionsQuery, StoreErrorsAuditActionsQueryVariables>;
 export const SummarizeRunDocument = new TypedDocumentString(`
     mutation SummarizeRun($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean) {
   summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays, dryRun: $dryRun) {
