@@ -42,7 +42,9 @@ const config: CodegenConfig = {
     'client/src/generated/graphql.ts': { documents: ['client/src/**/*.graphql'], ...typedDocuments },
     // The tests' shared operations, typed the same way: the test app's ok() and gql() take these documents and
     // return their result types, so a schema change that breaks a test's operation or what it reads fails at
-    // type-check instead of at run time.
+    // type-check instead of at run time. A test's own operations may instead be written inline with graphql()
+    // (test/helpers/graphql.ts), typed by gql.tada from test/generated/graphql-env.d.ts, which `npm run codegen`
+    // also writes (scripts/graphqlEnv.ts).
     'test/generated/graphql.ts': { documents: ['test/**/*.graphql'], ...typedDocuments },
   },
 };

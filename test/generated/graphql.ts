@@ -615,11 +615,6 @@ export type BackupDatabaseMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type BackupDatabaseMutation = { backupDatabase: { file: string, bytes: number, migration: string | null, createdAt: string } };
 
-export type BodyLimitTypenameQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type BodyLimitTypenameQuery = { __typename: 'Query' };
-
 export type CliTokenNamesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -735,32 +730,12 @@ export type InjectRequestMutationVariables = Exact<{
 
 export type InjectRequestMutation = { injectMemory: { request: Record<string, unknown>, injected: boolean, role: InjectionRole | null, shape: ChatRequestShape | null, optedOut: boolean, retrieval: { tokensUsed: number, maxTokens: number, block: string | null, items: Array<{ content: string, truncated: boolean, memory: { id: string, content: string, accessCount: number } }> } | null } };
 
-export type LogsRecallQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type LogsRecallQuery = { memories: { totalCount: number }, other: { enabled: boolean } };
-
-export type LogsSecretReadersQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type LogsSecretReadersQuery = { qdrantHealth: { error: string | null }, engineStatus: { qdrant: { error: string | null }, embedding: { reason: string } } };
-
 export type MemoryBadinputExportSinceQueryVariables = Exact<{
   createdAfter?: string | null | undefined;
 }>;
 
 
 export type MemoryBadinputExportSinceQuery = { exportMemories: Array<{ id: string }> };
-
-export type MemoryByweekStatsQueryVariables = Exact<{
-  apiKeyId?: string | null | undefined;
-  type?: MemoryType | null | undefined;
-  search?: string | null | undefined;
-  includeExpired?: boolean | null | undefined;
-}>;
-
-
-export type MemoryByweekStatsQuery = { memories: { stats: { totalEntries: number, byWeek: Array<{ weekStart: string, count: number }> } } };
 
 export type MemoryLifecycleImportRowLimitQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -934,11 +909,6 @@ export type RetentionDefaultsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type RetentionDefaultsQuery = { memorySettings: { retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number } };
-
-export type StoreErrorsAuditActionsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type StoreErrorsAuditActionsQuery = { auditLog: { items: Array<{ action: AuditAction }> } };
 
 export type SummarizeMemoryFragment = { archivedBy: string | null, id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus };
 
@@ -2005,11 +1975,6 @@ export const BackupDatabaseDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BackupDatabaseMutation, BackupDatabaseMutationVariables>;
-export const BodyLimitTypenameDocument = new TypedDocumentString(`
-    query BodyLimitTypename {
-  __typename
-}
-    `) as unknown as TypedDocumentString<BodyLimitTypenameQuery, BodyLimitTypenameQueryVariables>;
 export const CliTokenNamesDocument = new TypedDocumentString(`
     query CliTokenNames {
   accessTokens {
@@ -2295,31 +2260,6 @@ export const InjectRequestDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InjectRequestMutation, InjectRequestMutationVariables>;
-export const LogsRecallDocument = new TypedDocumentString(`
-    query LogsRecall {
-  memories(apiKeyId: "k1") {
-    totalCount
-  }
-  other: memorySettings {
-    enabled
-  }
-}
-    `) as unknown as TypedDocumentString<LogsRecallQuery, LogsRecallQueryVariables>;
-export const LogsSecretReadersDocument = new TypedDocumentString(`
-    query LogsSecretReaders {
-  qdrantHealth {
-    error
-  }
-  engineStatus {
-    qdrant {
-      error
-    }
-    embedding {
-      reason
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<LogsSecretReadersQuery, LogsSecretReadersQueryVariables>;
 export const MemoryBadinputExportSinceDocument = new TypedDocumentString(`
     query MemoryBadinputExportSince($createdAfter: DateTime) {
   exportMemories(createdAfter: $createdAfter) {
@@ -2327,25 +2267,6 @@ export const MemoryBadinputExportSinceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MemoryBadinputExportSinceQuery, MemoryBadinputExportSinceQueryVariables>;
-export const MemoryByweekStatsDocument = new TypedDocumentString(`
-    query MemoryByweekStats($apiKeyId: String, $type: MemoryType, $search: String, $includeExpired: Boolean) {
-  memories(
-    apiKeyId: $apiKeyId
-    type: $type
-    search: $search
-    includeExpired: $includeExpired
-    limit: 1
-  ) {
-    stats {
-      totalEntries
-      byWeek {
-        weekStart
-        count
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<MemoryByweekStatsQuery, MemoryByweekStatsQueryVariables>;
 export const MemoryLifecycleImportRowLimitDocument = new TypedDocumentString(`
     query MemoryLifecycleImportRowLimit {
   importRowLimit
@@ -2667,15 +2588,6 @@ export const RetentionDefaultsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RetentionDefaultsQuery, RetentionDefaultsQueryVariables>;
-export const StoreErrorsAuditActionsDocument = new TypedDocumentString(`
-    query StoreErrorsAuditActions {
-  auditLog {
-    items {
-      action
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<StoreErrorsAuditActionsQuery, StoreErrorsAuditActionsQueryVariables>;
 export const SummarizeRunDocument = new TypedDocumentString(`
     mutation SummarizeRun($apiKeyId: String!, $olderThanDays: Int, $dryRun: Boolean) {
   summarize(apiKeyId: $apiKeyId, olderThanDays: $olderThanDays, dryRun: $dryRun) {

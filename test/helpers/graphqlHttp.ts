@@ -1,4 +1,17 @@
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+import { type DocumentNode, print } from 'graphql';
+
+/**
+ * A typed operation: a generated document of test/generated/graphql.ts (a String with result and variable types) or
+ * a test's inline graphql() document (helpers/graphql.ts, a DocumentNode with the same types). A text that is
+ * neither goes through the test app's gqlRaw.
+ */
+export type Operation<TResult = any, TVariables = any> = DocumentTypeDecoration<TResult, TVariables>;
+
+/** The text that goes on the wire for an operation: a generated document's own string, an inline one printed. */
+export function documentText(query: Operation | string): string {
+  return typeof query === 'object' && 'kind' in query ? print(query as DocumentNode) : String(query);
+}
 
 export interface GraphQLResponse<T = any> {
   status: number;
@@ -22,17 +35,17 @@ export async function postGraphQL(url: string, body: string, token: string | nul
 /** One of the tests' typed operations, sent to a mnemo the test reaches by URL (a process it started, an installed package). */
 export function graphqlAt<TResult, TVariables>(
   url: string,
-  query: DocumentTypeDecoration<TResult, TVariables>,
+  query: Operation<TResult, TVariables>,
   variables: NoInfer<TVariables> | undefined,
   token: string | null,
 ): Promise<GraphQLResponse<TResult>> {
-  return postGraphQL(url, JSON.stringify({ query: String(query), variables }), token);
+  return postGraphQL(url, JSON.stringify({ query: documentText(query), variables }), token);
 }
 
 /** The same, failing the test on any error: the operation's data. */
 export async function okAt<TResult, TVariables>(
   url: string,
-  query: DocumentTypeDecoration<TResult, TVariables>,
+  query: Operation<TResult, TVariables>,
   variables: NoInfer<TVariables> | undefined,
   token: string | null,
 ): Promise<TResult> {

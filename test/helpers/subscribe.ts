@@ -3,6 +3,7 @@ import type { ExecutionResult } from 'graphql';
 import { createClient } from 'graphql-sse';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { documentText } from './graphqlHttp.ts';
 import { ADMIN_TOKEN } from './testApp.ts';
 
 export interface Subscription<T> {
@@ -30,7 +31,9 @@ export function subscribe<T, V = Record<string, unknown>>(
     // A test sees the first failure as it is; the admin's retries wait between attempts.
     retryAttempts: 0,
   });
-  return iterated(client.iterate<T>({ query: String(query), variables: variables as Record<string, unknown> }), () => client.dispose());
+  return iterated(client.iterate<T>({ query: documentText(query), variables: variables as Record<string, unknown> }), () =>
+    client.dispose(),
+  );
 }
 
 /**
@@ -55,7 +58,10 @@ export function subscribeOverWebSocket<T, V = Record<string, unknown>>(
     lazyCloseTimeout: 5_000,
   });
   return {
-    ...iterated(client.iterate<T>({ query: String(query), variables: variables as Record<string, unknown> }), () => void client.dispose()),
+    ...iterated(
+      client.iterate<T>({ query: documentText(query), variables: variables as Record<string, unknown> }),
+      () => void client.dispose(),
+    ),
     client,
   };
 }

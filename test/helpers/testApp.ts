@@ -1,21 +1,14 @@
-import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { type App, type AppOptions, createApp } from '../../server/app.ts';
 import type { Services } from '../../server/services.ts';
-import { type GraphQLResponse, okAt, postGraphQL } from './graphqlHttp.ts';
+import { documentText, type GraphQLResponse, type Operation, okAt, postGraphQL } from './graphqlHttp.ts';
 
-export type { GraphQLResponse } from './graphqlHttp.ts';
+export type { GraphQLResponse, Operation } from './graphqlHttp.ts';
 
 import { CREATE_TOKEN } from './operations.ts';
 import { ADMIN_TOKEN, openTestDb, type TestDbOptions } from './testDb.ts';
 import type { TestStore } from './testStore.ts';
 
 export { ADMIN_TOKEN };
-
-/**
- * An operation: a typed document from test/generated/graphql.ts (result and variables typed). A text that is not one
- * goes through gqlRaw.
- */
-export type Operation<TResult = any, TVariables = any> = DocumentTypeDecoration<TResult, TVariables>;
 
 export interface TestApp {
   url: string;
@@ -72,11 +65,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   // Variables as given, unchecked: how a test sends what the server must refuse.
   const gql: TestApp['gql'] = (query, variables, token = ADMIN_TOKEN) =>
-    postGraphQL(url, JSON.stringify({ query: String(query), variables }), token);
+    postGraphQL(url, JSON.stringify({ query: documentText(query), variables }), token);
   const gqlRaw: TestApp['gqlRaw'] = (text, variables, token = ADMIN_TOKEN) =>
     postGraphQL(url, JSON.stringify({ query: text, variables }), token);
   const gqlJson: TestApp['gqlJson'] = (query, variablesJson, token = ADMIN_TOKEN) =>
-    postGraphQL(url, `{"query":${JSON.stringify(String(query))},"variables":${variablesJson}}`, token);
+    postGraphQL(url, `{"query":${JSON.stringify(documentText(query))},"variables":${variablesJson}}`, token);
   const ok: TestApp['ok'] = (query, variables, token = ADMIN_TOKEN) => okAt(url, query, variables, token);
 
   return {

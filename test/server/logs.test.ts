@@ -3,7 +3,9 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../server/logger.ts';
-import { type CreateTokenMutation, LogsRecallDocument, LogsSecretReadersDocument } from '../generated/graphql.ts';
+import type { CreateTokenMutation } from '../generated/graphql.ts';
+import { graphql } from '../helpers/graphql.ts';
+import { documentText } from '../helpers/graphqlHttp.ts';
 import {
   CREATE_TOKEN,
   DELETE_MEMORY,
@@ -65,7 +67,7 @@ async function post<TResult>(target: TestApp, body: Body<TResult>, headers: Reco
   const res = await fetch(`${target.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}`, ...headers },
-    body: JSON.stringify({ ...body, query: String(body.query) }),
+    body: JSON.stringify({ ...body, query: documentText(body.query) }),
   });
   return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as GraphQLBody<TResult> };
 }
@@ -79,9 +81,29 @@ async function accessLine(log: { lines(): LogLine[] }, requestId: string) {
 describe('request ids', () => {
   it('keeps a sane x-request-id: echoed in the response header, on every line of the request, in each error', async () => {
     const log = await logged();
-    const res = await post(log.app, { query: DELETE_MEMORY, variables: { id: randomUUID() } }, { 'x-request-id': 'req-2026.12.02:abc_1' });
+    const id = 'a1b2c3d4-0000-4000-8000-000000000001';
+    const res = await post(log.app, { query: DELETE_MEMORY, variables: { id } }, { 'x-request-id': 'req-2026.12.02:abc_1' });
     expect(res.requestId).toBe('req-2026.12.02:abc_1');
-    expect(res.body.errors[0]!.extensions).toEqual({ code: 'NOT_FOUND', requestId: 'req-2026.12.02:abc_1' });
+    expect(res.body.errors).toMatchInlineSnapshot(`
+      [
+        {
+          "extensions": {
+            "code": "NOT_FOUND",
+            "requestId": "req-2026.12.02:abc_1",
+          },
+          "locations": [
+            {
+              "column": 3,
+              "line": 3,
+            },
+          ],
+          "message": "no memory with id a1b2c3d4-0000-4000-8000-000000000001",
+          "path": [
+            "deleteMemory",
+          ],
+        },
+      ]
+    `);
     await accessLine(log, 'req-2026.12.02:abc_1');
     const ofRequest = log
       .lines()
@@ -109,7 +131,18 @@ describe('the access line', () => {
     const log = await logged();
     const token = await log.app.mintToken({ apiKeyId: 'k1' });
     const [tokenRow] = await log.app.services.tokens.list();
-    const res = await post(log.app, { query: LogsRecallDocument, operationName: 'LogsRecall' }, { authorization: `Bearer ${token}` });
+    // Two root fields, one under an alias, that a gateway token bound to k1 gets different outcomes from.
+    const recall = graphql(`
+      query LogsRecall {
+        memories(apiKeyId: "k1") {
+          totalCount
+        }
+        other: memorySettings {
+          enabled
+        }
+      }
+    `);
+    const res = await post(log.app, { query: recall, operationName: 'LogsRecall' }, { authorization: `Bearer ${token}` });
     const line = await accessLine(log, res.requestId!);
     expect(line).toMatchObject({
       level: INFO,
@@ -224,9 +257,33 @@ describe('error levels', () => {
     const log = await logged();
     vi.spyOn(log.app.services.settings, 'get').mockRejectedValue(new Error('SQLITE_CORRUPT: database disk image is malformed'));
     const res = await post(log.app, { query: GET_SETTINGS });
-    expect(res.body.errors).toEqual([
-      expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: res.requestId } }),
-    ]);
+    expect(res.body).toMatchInlineSnapshot(
+      { errors: [{ extensions: { requestId: expect.any(String) } }] },
+      `
+      {
+        "data": null,
+        "errors": [
+          {
+            "extensions": {
+              "code": "INTERNAL_SERVER_ERROR",
+              "requestId": Any<String>,
+            },
+            "locations": [
+              {
+                "column": 3,
+                "line": 3,
+              },
+            ],
+            "message": "Unexpected error.",
+            "path": [
+              "memorySettings",
+            ],
+          },
+        ],
+      }
+    `,
+    );
+    expect(res.body.errors[0]!.extensions?.requestId).toBe(res.requestId);
     await accessLine(log, res.requestId!);
     const [line] = log.lines().filter((l) => l.reqId === res.requestId && l.msg === 'unexpected error');
     expect(line).toMatchObject({
@@ -243,8 +300,28 @@ describe('error levels', () => {
     const res = await post(log.app, { query: LIST_MEMORIES, variables: { limit: huge } });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body).length).toBeLessThan(1000);
-    expect(res.body.errors[0]!.message).toMatch(
-      /^Variable "\$limit" got invalid value "9{40}…"; Int cannot represent non-integer value: "9{40}…"$/,
+    // The request id is new for each request.
+    expect(res.body).toMatchInlineSnapshot(
+      { errors: [{ extensions: { requestId: expect.any(String) } }] },
+      `
+      {
+        "errors": [
+          {
+            "extensions": {
+              "code": "BAD_USER_INPUT",
+              "requestId": Any<String>,
+            },
+            "locations": [
+              {
+                "column": 176,
+                "line": 2,
+              },
+            ],
+            "message": "Variable "$limit" got invalid value "9999999999999999999999999999999999999999…"; Int cannot represent non-integer value: "9999999999999999999999999999999999999999…"",
+          },
+        ],
+      }
+    `,
     );
     await accessLine(log, res.requestId!);
     expect(log.text().length).toBeLessThan(4000);
@@ -311,7 +388,7 @@ describe('secrets in the log', () => {
       [{ query: GET_SETTINGS }, { authorization: `Bearer ${secrets.wrongBearer}` }],
       [{ query: GET_SETTINGS }, { authorization: `Bearer ${gateway}` }],
       // What reads the configured secrets: Qdrant's health and the engine, whose calls fail.
-      [{ query: LogsSecretReadersDocument }],
+      [{ query: graphql('query LogsSecretReaders { qdrantHealth { error } engineStatus { qdrant { error } embedding { reason } } }') }],
     ];
     const minted: string[] = [];
     for (const [body, headers] of calls) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryByweekStatsDocument, type MemoryByweekStatsQueryVariables } from '../generated/graphql.ts';
+import { graphql, type VariablesOf } from '../helpers/graphql.ts';
 import { IMPORT_MEMORIES, type MemoryInput } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
@@ -11,7 +11,21 @@ afterAll(() => app.close());
 
 const importRows = (memories: MemoryInput[]) => app.ok(IMPORT_MEMORIES, { memories }).then((d) => d.importMemories);
 
-const stats = (vars: MemoryByweekStatsQueryVariables) => app.ok(MemoryByweekStatsDocument, vars).then((d) => d.memories.stats);
+const STATS = graphql(`
+  query MemoryByweekStats($apiKeyId: String, $type: MemoryType, $search: String, $includeExpired: Boolean) {
+    memories(apiKeyId: $apiKeyId, type: $type, search: $search, includeExpired: $includeExpired, limit: 1) {
+      stats {
+        totalEntries
+        byWeek {
+          weekStart
+          count
+        }
+      }
+    }
+  }
+`);
+
+const stats = (vars: VariablesOf<typeof STATS>) => app.ok(STATS, vars).then((d) => d.memories.stats);
 
 describe('memories per week', () => {
   const key = 'weeks';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../server/db/open.ts';
 import { rowRefusal, storageFault } from '../../server/db/storeErrors.ts';
-import { StoreErrorsAuditActionsDocument } from '../generated/graphql.ts';
+import { graphql } from '../helpers/graphql.ts';
 import { UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
@@ -58,9 +58,27 @@ describe.skipIf(testStoreKind() !== 'postgres')('PostgreSQL failures', () => {
         create trigger settings_disk_full before insert or update on settings for each row execute function settings_disk_full()`)
       .execute(app.database.db);
     try {
-      const error = onlyError(await app.gql(UPDATE_SETTINGS, { input: { maxTokens: 500 } }));
-      expect(error.extensions?.code).toBe('STORAGE_FULL');
-      expect(error.message).toBe("the database cannot grow: the PostgreSQL server's disk is full; free space on it, then retry");
+      expect(onlyError(await app.gql(UPDATE_SETTINGS, { input: { maxTokens: 500 } }))).toMatchInlineSnapshot(
+        { extensions: { requestId: expect.any(String) } },
+        `
+        {
+          "extensions": {
+            "code": "STORAGE_FULL",
+            "requestId": Any<String>,
+          },
+          "locations": [
+            {
+              "column": 3,
+              "line": 3,
+            },
+          ],
+          "message": "the database cannot grow: the PostgreSQL server's disk is full; free space on it, then retry",
+          "path": [
+            "updateMemorySettings",
+          ],
+        }
+      `,
+      );
     } finally {
       await sql.raw('drop trigger settings_disk_full on settings; drop function settings_disk_full()').execute(app.database.db);
     }
@@ -72,9 +90,28 @@ describe.skipIf(testStoreKind() !== 'postgres')('PostgreSQL failures', () => {
     const { db } = app.services;
     (app.services as { db: unknown }).db = unreachable.db;
     try {
-      const error = onlyError(await app.gql(StoreErrorsAuditActionsDocument));
-      expect(error.extensions?.code).toBe('UNAVAILABLE');
-      expect(error.message).toBe('the PostgreSQL server cannot be reached (ECONNREFUSED); retrying later may work');
+      const auditActions = graphql('query StoreErrorsAuditActions { auditLog { items { action } } }');
+      expect(onlyError(await app.gql(auditActions))).toMatchInlineSnapshot(
+        { extensions: { requestId: expect.any(String) } },
+        `
+        {
+          "extensions": {
+            "code": "UNAVAILABLE",
+            "requestId": Any<String>,
+          },
+          "locations": [
+            {
+              "column": 3,
+              "line": 2,
+            },
+          ],
+          "message": "the PostgreSQL server cannot be reached (ECONNREFUSED); retrying later may work",
+          "path": [
+            "auditLog",
+          ],
+        }
+      `,
+      );
     } finally {
       (app.services as { db: unknown }).db = db;
       await unreachable.close();
