@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
-import { dropTestStore, openTestStore, } from '../helpers/testStore.ts';
+import { dropTestStore, openTestStore } from '../helpers/testStore.ts';
 
 let app: TestApp;
 beforeAll(async () => {
