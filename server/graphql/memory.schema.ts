@@ -16,7 +16,7 @@ export const MemoryTypeEnum = builder.enumType('MemoryType', {
 });
 
 const MemoryStatusEnum = builder.enumType('MemoryStatus', {
-  description: 'ACTIVE memories can be retrieved; the others are kept but never injected.',
+  description: 'ACTIVE memories are retrieved while memory is switched on (enabled); the others are kept but never injected.',
   values: {
     ACTIVE: { value: 'active' },
     EXPIRED: { value: 'expired', description: 'expiresAt has passed' },
@@ -291,13 +291,18 @@ const ImportReportRef = builder.objectRef<ImportReport>('ImportReport').implemen
       nullable: true,
       description: 'When the purge deletes the first of those rows (as MemoryStats.nextPurgeAt); null when there are none.',
     }),
+    disabled: t.exposeBoolean('disabled', {
+      description:
+        'Memory is switched off in the settings (enabled: false): the rows are stored all the same, but retrieve and injectMemory return none of them until an admin turns it on.',
+    }),
   }),
 });
 
 builder.mutationFields((t) => ({
   createMemory: t.field({
     type: MemoryRef,
-    description: 'Creates a memory, or updates the one with the same (apiKeyId, key).',
+    description:
+      'Creates a memory, or updates the one with the same (apiKeyId, key). Stored even while memory is switched off (enabled: false); retrieve and injectMemory then return nothing until an admin turns it on.',
     args: { input: t.arg({ type: MemoryInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
       memories.createMemory(ctx.services, { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) }),

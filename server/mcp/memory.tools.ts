@@ -132,7 +132,7 @@ export const memoryAdd = defineTool({
   name: 'memory_add',
   title: 'Add or replace a memory',
   description:
-    'Stores a memory under a key of your choice (for example "preferred-editor"). A memory that already has this key is replaced: its content and type are overwritten and the metadata is merged. Store one durable fact per key, in a sentence that makes sense on its own.',
+    'Stores a memory under a key of your choice (for example "preferred-editor"). A memory that already has this key is replaced: its content and type are overwritten and the metadata is merged. Store one durable fact per key, in a sentence that makes sense on its own. With memory switched off it is stored all the same, but not retrieved, and the answer says so.',
   input: z.strictObject({
     apiKeyId: apiKeyIdArg,
     sessionId: sessionIdArg.optional().describe('Confine the memory to one session; leave it out for a key-wide memory.'),
@@ -148,11 +148,23 @@ export const memoryAdd = defineTool({
       .optional()
       .describe('When the memory stops being retrieved, as an ISO 8601 date-time (2026-01-31T12:00:00Z).'),
   }),
-  output: oneMemory,
+  output: oneMemory.extend({
+    disabled: z
+      .boolean()
+      .describe('Memory is switched off in the settings: the memory is stored, but memory_search and the gateway do not return it.'),
+    reason: z.string().nullable().describe('What storing it did not do, and why; null when memory is on.'),
+  }),
   annotations: WRITES,
   run: async (args, ctx) => {
     const memory = await memories.createMemory(ctx.services, { ...args, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) });
-    return { structured: { memory: await memoryJson(ctx.services, memory) } };
+    const disabled = await memories.memoryDisabled(ctx.services);
+    return {
+      structured: {
+        memory: await memoryJson(ctx.services, memory),
+        disabled,
+        reason: disabled ? `Stored, but nothing will retrieve it yet: ${MEMORY_OFF}` : null,
+      },
+    };
   },
 });
 

@@ -93,6 +93,8 @@ export interface ImportReport {
   expired: number;
   /** When the purge deletes the first of those (see nextPurgeAt); null when there are none. */
   nextPurgeAt: Date | null;
+  /** Memory is switched off in the settings: the rows are stored all the same, but nothing retrieves them until it is on. */
+  disabled: boolean;
 }
 
 /** Rows of an import written under one savepoint (see importMemories). */
@@ -104,6 +106,15 @@ class DryRun extends Error {}
 const clock = (deps: MemoryDeps) => deps.now();
 const uuidSchema = z.uuid('id must be a UUID');
 const pageSchema = z.object({ limit: limitSchema, offset: offsetSchema });
+
+/**
+ * Whether memory is switched off in the settings (enabled: false). Memories written by hand or imported are stored
+ * all the same, for an admin and a gateway token alike: curating before switching memory on is legitimate. But
+ * nothing retrieves them meanwhile, and the answers that report a write (an import's, memory_add's) say so.
+ */
+export async function memoryDisabled(deps: Pick<MemoryDeps, 'settings'>): Promise<boolean> {
+  return !(await deps.settings.get()).enabled;
+}
 
 export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promise<Memory> {
   const valid = parseInput(memoryInputSchema(clock(deps)), input);
@@ -297,10 +308,19 @@ export async function importMemories(
   // Only the call's size refuses it whole: each row is checked on its own, so one bad row is reported, not fatal.
   if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
   const dryRun = opts.dryRun ?? false;
-  const report: ImportReport = { dryRun, imported: 0, updated: 0, rejected: [], outsideRetention: 0, expired: 0, nextPurgeAt: null };
+  const settings = await deps.settings.get();
+  const report: ImportReport = {
+    dryRun,
+    imported: 0,
+    updated: 0,
+    rejected: [],
+    outsideRetention: 0,
+    expired: 0,
+    nextPurgeAt: null,
+    disabled: !settings.enabled,
+  };
   const now = clock(deps);
   const schema = memoryInputSchema(now);
-  const settings = await deps.settings.get();
   let firstDue = Number.POSITIVE_INFINITY;
   const pending: { index: number; key: string | null; row: ReturnType<typeof toRow> }[] = [];
   for (const [index, input] of rows.entries()) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ExtractFactsInput, ExtractFactsInjectDocument as INJECT } from '../generated/graphql.ts';
+import { graphql } from '../helpers/graphql.ts';
 import { CREATE_MEMORY, EXTRACT_FACTS, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
@@ -10,6 +11,15 @@ beforeAll(async () => {
   await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
 });
 afterAll(() => app.close());
+
+const IMPORT = graphql(`
+  mutation ImportUnderTheSwitch($memories: [MemoryInput!]!) {
+    importMemories(memories: $memories) {
+      imported
+      disabled
+    }
+  }
+`);
 
 const extract = (input: ExtractFactsInput) => app.ok(EXTRACT_FACTS, { input }).then((d) => d.extractFacts);
 const stored = async (apiKeyId: string) => (await app.ok(LIST_MEMORIES, { apiKeyId, limit: 100 })).memories.items;
@@ -107,6 +117,13 @@ describe('extractFacts', () => {
   });
 });
 
+describe('importMemories and the memory switch', () => {
+  it('does not say disabled while memory is on', async () => {
+    const r = await app.ok(IMPORT, { memories: [{ apiKeyId: 'imp-on', content: 'Prefers dark mode' }] });
+    expect(r.importMemories).toEqual({ imported: 1, disabled: false });
+  });
+});
+
 describe('with memory disabled', () => {
   beforeAll(() => app.ok(UPDATE_SETTINGS, { input: { enabled: false } }));
   afterAll(() => app.ok(UPDATE_SETTINGS, { input: { enabled: true } }));
@@ -123,6 +140,12 @@ describe('with memory disabled', () => {
     expect(r.skipped).toBeNull();
     expect(r.facts.map((f) => f.content)).toEqual(['Prefers dark mode']);
     expect(await stored('ex-off-dry')).toEqual([]);
+  });
+
+  it('still stores an import, and says that memory is disabled', async () => {
+    const r = await app.ok(IMPORT, { memories: [{ apiKeyId: 'imp-off', content: 'Prefers dark mode' }] });
+    expect(r.importMemories).toEqual({ imported: 1, disabled: true });
+    expect((await stored('imp-off')).map((m) => m.content)).toEqual(['Prefers dark mode']);
   });
 
   it('injects nothing: the request comes back unchanged and the retrieval says DISABLED', async () => {

@@ -166,6 +166,17 @@ describe('the transport', () => {
   });
 });
 
+describe('with memory switched on', () => {
+  beforeAll(async () => {
+    await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+  });
+
+  it('memory_add answers with the memory and no word of memory being off', async () => {
+    const result = await call(admin, memoryAdd, { apiKeyId: 'key-on', type: 'factual', key: 'editor', content: 'The user prefers Helix.' });
+    expect(result).toMatchObject({ memory: { key: 'editor' }, disabled: false, reason: null });
+  });
+});
+
 describe('with memory switched off', () => {
   beforeAll(async () => {
     await app.ok(UPDATE_SETTINGS, { input: { enabled: false } });
@@ -184,6 +195,17 @@ describe('with memory switched off', () => {
     await call(admin, memoryAdd, { apiKeyId: 'key-off', type: 'factual', key: 'shell', content: 'The user works in fish.' });
     const listed = await call(admin, memoryList, { apiKeyId: 'key-off' });
     expect(listed.memories.map((m) => m.key).sort()).toEqual(['editor', 'shell']);
+  });
+
+  it('memory_add says the memory is stored but nothing will retrieve it while memory is off', async () => {
+    const result = await call(admin, memoryAdd, {
+      apiKeyId: 'key-off-add',
+      type: 'factual',
+      key: 'pager',
+      content: 'The user reads with less.',
+    });
+    expect(result).toMatchObject({ memory: { key: 'pager', status: 'active' }, disabled: true });
+    expect(result.reason).toMatch(/^Stored, but nothing will retrieve it yet: memory is switched off in the settings \(enabled: false\)/);
   });
 
   it('memory_extract stores nothing and says why', async () => {

@@ -113,7 +113,7 @@ export type MemorySettingsInput = {
   vectorStore?: VectorStore | null | undefined;
 };
 
-/** ACTIVE memories can be retrieved; the others are kept but never injected. */
+/** ACTIVE memories are retrieved while memory is switched on (enabled); the others are kept but never injected. */
 export type MemoryStatus =
   | 'ACTIVE'
   /** replaced by a summary; restoring the summary brings it back */
