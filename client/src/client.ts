@@ -31,7 +31,7 @@ import {
   RetrievePreviewDocument,
   UpdateMemoryDocument,
 } from './generated/graphql.ts';
-import { DropOldestQueue, type ExtractQueueOptions, type QueueStats } from './queue.ts';
+import { DropOldestQueue, type ExtractDelivery, type ExtractQueueOptions, type QueueStats } from './queue.ts';
 import { type CallOptions, type RetryOptions, send, type TransportConfig, type TypedDocument } from './transport.ts';
 
 export interface MnemoClientOptions {
@@ -132,7 +132,7 @@ export class MnemoClient {
       retry: { attempts: options.retry?.attempts ?? 2, baseDelayMs: options.retry?.baseDelayMs ?? 10 },
       random: Math.random,
     };
-    this.#queue = new DropOldestQueue((input) => this.extractFacts(input), options.extractQueue);
+    this.#queue = new DropOldestQueue(async (input) => deliveryOf(await this.extractFacts(input)), options.extractQueue);
   }
 
   /**
@@ -165,6 +165,7 @@ export class MnemoClient {
   /**
    * Facts out of a message, fire and forget: queued and sent in the background. A full queue drops its
    * oldest entry (counted in `stats().extract.dropped`), so a slow mnemo never grows the gateway's memory.
+   * One that mnemo skipped because memory is switched off is counted in `stats().extract.disabled`, not `sent`.
    */
   extract(input: ExtractInput): void {
     this.#queue.push(input);
@@ -292,6 +293,11 @@ function reasonOf(error: MnemoError): InjectSkipReason {
     default:
       return 'error';
   }
+}
+
+/** An extraction mnemo skipped with memory off stored nothing: it is not counted as sent. */
+function deliveryOf(result: ExtractFactsMutation['extractFacts']): ExtractDelivery {
+  return result.skipped === 'DISABLED' ? 'disabled' : 'sent';
 }
 
 function skipReasonOf(result: InjectMemoryMutation['injectMemory']): InjectSkipReason {

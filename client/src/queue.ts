@@ -5,13 +5,18 @@ export interface ExtractQueueOptions {
   concurrency?: number;
 }
 
+/** How mnemo answered one extraction: it took the message, or skipped it because memory is switched off there. */
+export type ExtractDelivery = 'sent' | 'disabled';
+
 export interface QueueStats {
   /** Waiting now. */
   queued: number;
   /** Sending now. */
   inFlight: number;
-  /** Answered by mnemo. */
+  /** Answered by mnemo, which took what it could from the message (facts it found are stored). */
   sent: number;
+  /** Answered by mnemo with memory switched off in its settings: nothing was extracted or stored. Not counted in sent. */
+  disabled: number;
   /** Dropped to make room, oldest first: the queue was full. */
   dropped: number;
   /** Sent and failed (an error, a timeout, an open circuit). */
@@ -26,14 +31,15 @@ export class DropOldestQueue<T> {
   readonly #items: T[] = [];
   readonly #maxSize: number;
   readonly #concurrency: number;
-  readonly #send: (item: T) => Promise<unknown>;
+  readonly #send: (item: T) => Promise<ExtractDelivery>;
   readonly #idle: (() => void)[] = [];
   #inFlight = 0;
   #sent = 0;
+  #disabled = 0;
   #dropped = 0;
   #failed = 0;
 
-  constructor(send: (item: T) => Promise<unknown>, options: ExtractQueueOptions = {}) {
+  constructor(send: (item: T) => Promise<ExtractDelivery>, options: ExtractQueueOptions = {}) {
     this.#send = send;
     this.#maxSize = Math.max(1, options.maxSize ?? 1000);
     this.#concurrency = Math.max(1, options.concurrency ?? 2);
@@ -49,7 +55,14 @@ export class DropOldestQueue<T> {
   }
 
   stats(): QueueStats {
-    return { queued: this.#items.length, inFlight: this.#inFlight, sent: this.#sent, dropped: this.#dropped, failed: this.#failed };
+    return {
+      queued: this.#items.length,
+      inFlight: this.#inFlight,
+      sent: this.#sent,
+      disabled: this.#disabled,
+      dropped: this.#dropped,
+      failed: this.#failed,
+    };
   }
 
   /** Resolves once nothing is waiting or being sent. */
@@ -63,15 +76,16 @@ export class DropOldestQueue<T> {
       const item = this.#items.shift() as T;
       this.#inFlight += 1;
       this.#send(item).then(
-        () => this.#settle(true),
-        () => this.#settle(false),
+        (delivery) => this.#settle(delivery),
+        () => this.#settle('failed'),
       );
     }
   }
 
-  #settle(ok: boolean): void {
+  #settle(outcome: ExtractDelivery | 'failed'): void {
     this.#inFlight -= 1;
-    if (ok) this.#sent += 1;
+    if (outcome === 'sent') this.#sent += 1;
+    else if (outcome === 'disabled') this.#disabled += 1;
     else this.#failed += 1;
     this.#pump();
     if (this.#items.length === 0 && this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();

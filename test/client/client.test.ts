@@ -158,9 +158,21 @@ describe('extract', () => {
     gateway.extract({ role: 'USER', text: 'I prefer dark roast coffee.' });
     expect(gateway.stats().extract.queued + gateway.stats().extract.inFlight).toBe(1);
     await gateway.flush();
-    expect(gateway.stats().extract).toMatchObject({ sent: 1, failed: 0, dropped: 0, queued: 0 });
+    expect(gateway.stats().extract).toMatchObject({ sent: 1, disabled: 0, failed: 0, dropped: 0, queued: 0 });
     const page = await gateway.memories({ search: 'coffee' });
     expect(page.items.map((m) => m.content).join()).toMatch(/dark roast coffee/i);
+  });
+
+  it('counts an extraction mnemo skipped because memory is off as disabled, not as sent', async () => {
+    await app.ok(UPDATE_SETTINGS, { input: { enabled: false } });
+    try {
+      const gateway = client();
+      gateway.extract({ role: 'USER', text: 'I prefer green tea.' });
+      await gateway.flush();
+      expect(gateway.stats().extract).toMatchObject({ sent: 0, disabled: 1, failed: 0 });
+    } finally {
+      await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+    }
   });
 
   it('keeps at most maxSize extractions while mnemo is slow, dropping the oldest and counting them', async () => {
@@ -192,7 +204,7 @@ describe('typed calls', () => {
     expect(updated.content).toBe('Runs Postgres 17');
     expect((await admin.memories()).items.map((m) => m.content)).toEqual(['Runs Postgres 17']);
     const report = await admin.importMemories([{ content: 'Deploys on Fridays', key: 'deploy' }]);
-    expect(report).toEqual({ imported: 1, updated: 0, rejected: [] });
+    expect(report).toEqual({ imported: 1, updated: 0, rejected: [], disabled: false });
     expect((await admin.exportMemories()).map((m) => m.key).sort()).toEqual(['db', 'deploy']);
     expect((await admin.deleteMemory(created.id)).id).toBe(created.id);
     expect(await admin.clearMemories()).toBe(1);

@@ -255,7 +255,7 @@ export type ImportMemoriesMutationVariables = Exact<{
 }>;
 
 
-export type ImportMemoriesMutation = { importMemories: { imported: number, updated: number, rejected: Array<{ index: number, key: string | null, reason: string }> } };
+export type ImportMemoriesMutation = { importMemories: { imported: number, updated: number, disabled: boolean, rejected: Array<{ index: number, key: string | null, reason: string }> } };
 
 export type ExportMemoriesQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -655,6 +655,7 @@ export const ImportMemoriesDocument = new TypedDocumentString(`
       key
       reason
     }
+    disabled
   }
 }
     `) as unknown as TypedDocumentString<ImportMemoriesMutation, ImportMemoriesMutationVariables>;
