@@ -165,7 +165,8 @@ export class MnemoClient {
   /**
    * Facts out of a message, fire and forget: queued and sent in the background. A full queue drops its
    * oldest entry (counted in `stats().extract.dropped`), so a slow mnemo never grows the gateway's memory.
-   * One that mnemo skipped because memory is switched off is counted in `stats().extract.disabled`, not `sent`.
+   * One that mnemo skipped because memory is switched off is counted in `stats().extract.disabled`, one whose
+   * facts it could not store in `failed`: neither in `sent`.
    */
   extract(input: ExtractInput): void {
     this.#queue.push(input);
@@ -295,9 +296,10 @@ function reasonOf(error: MnemoError): InjectSkipReason {
   }
 }
 
-/** An extraction mnemo skipped with memory off stored nothing: it is not counted as sent. */
+/** mnemo answers an extraction it skipped with memory off, or could not store, as data: neither stored anything. */
 function deliveryOf(result: ExtractFactsMutation['extractFacts']): ExtractDelivery {
-  return result.skipped === 'DISABLED' ? 'disabled' : 'sent';
+  if (result.skipped === 'DISABLED') return 'disabled';
+  return result.error === null ? 'sent' : 'failed';
 }
 
 function skipReasonOf(result: InjectMemoryMutation['injectMemory']): InjectSkipReason {

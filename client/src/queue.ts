@@ -5,8 +5,11 @@ export interface ExtractQueueOptions {
   concurrency?: number;
 }
 
-/** How mnemo answered one extraction: it took the message, or skipped it because memory is switched off there. */
-export type ExtractDelivery = 'sent' | 'disabled';
+/**
+ * How one extraction ended: mnemo took the message, skipped it because memory is switched off there, or it failed
+ * (no answer, an error, or facts mnemo could not store).
+ */
+export type ExtractDelivery = 'sent' | 'disabled' | 'failed';
 
 export interface QueueStats {
   /** Waiting now. */
@@ -19,7 +22,7 @@ export interface QueueStats {
   disabled: number;
   /** Dropped to make room, oldest first: the queue was full. */
   dropped: number;
-  /** Sent and failed (an error, a timeout, an open circuit). */
+  /** Sent and failed (an error, storing the facts included; a timeout; an open circuit). */
   failed: number;
 }
 
@@ -82,7 +85,7 @@ export class DropOldestQueue<T> {
     }
   }
 
-  #settle(outcome: ExtractDelivery | 'failed'): void {
+  #settle(outcome: ExtractDelivery): void {
     this.#inFlight -= 1;
     if (outcome === 'sent') this.#sent += 1;
     else if (outcome === 'disabled') this.#disabled += 1;

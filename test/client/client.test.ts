@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMnemoClient, isMnemoError, type MnemoClientOptions, MnemoError } from '../../client/src/index.ts';
 import { type NetworkDouble, startNetworkDouble } from '../doubles/proxy.ts';
 import { testClock } from '../helpers/clock.ts';
@@ -172,6 +172,20 @@ describe('extract', () => {
       expect(gateway.stats().extract).toMatchObject({ sent: 0, disabled: 1, failed: 0 });
     } finally {
       await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+    }
+  });
+
+  it('counts an extraction whose facts mnemo could not store as failed, not as sent', async () => {
+    const storing = vi.spyOn(app.services.db, 'transaction').mockImplementation(() => {
+      throw new Error('disk full');
+    });
+    try {
+      const gateway = client();
+      gateway.extract({ role: 'USER', text: 'I prefer oolong tea.' });
+      await gateway.flush();
+      expect(gateway.stats().extract).toMatchObject({ sent: 0, disabled: 0, failed: 1 });
+    } finally {
+      storing.mockRestore();
     }
   });
 
