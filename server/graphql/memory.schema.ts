@@ -293,7 +293,7 @@ const ImportReportRef = builder.objectRef<ImportReport>('ImportReport').implemen
     }),
     disabled: t.exposeBoolean('disabled', {
       description:
-        'Memory is switched off in the settings (enabled: false): the rows are stored all the same, but retrieve and injectMemory return none of them until an admin turns it on.',
+        'Memory is switched off in the settings (enabled: false): the rows are stored all the same (unless dryRun), but retrieve and injectMemory return none of them until an admin turns it on.',
     }),
   }),
 });
