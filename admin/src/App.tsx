@@ -8,6 +8,7 @@ import { getToken, onTokenChange, setToken } from './lib/session';
 import { forgetAllDrafts, useUnsavedDrafts } from './lib/useDraftForm';
 import { MemoriesTab } from './memories/MemoriesTab';
 import { SignIn } from './SignIn';
+import { MemoryOffBanner } from './settings/MemoryOffBanner';
 
 // The first screen is Memories: the other tabs load when first opened, keeping their code out of the first paint.
 const TABS = [
@@ -72,6 +73,7 @@ export function App() {
         </div>
       </header>
       <UnreachableBanner />
+      <MemoryOffBanner />
       <main className={unreachable ? 'panel stale' : 'panel'}>
         <div role="tabpanel" id={`panel-${active.id}`} aria-labelledby={`tab-${active.id}`} className="panel-body">
           <Suspense fallback={<p className="muted">Loading…</p>}>
@@ -146,7 +148,7 @@ function UnreachableBanner() {
   }, [since, queryClient]);
   if (since === null) return null;
   return (
-    <div className="unreachable" role="alert">
+    <div className="banner banner-danger" role="alert">
       <strong>The server cannot be reached</strong> (since {formatTime(new Date(since).toISOString())}). What you see was loaded before;
       nothing can be loaded or saved until it answers again.
       <button type="button" className="small" onClick={() => void queryClient.refetchQueries({ type: 'active' })}>

@@ -19,6 +19,7 @@ import {
 import { GraphQLRequestError } from '../lib/fetcher';
 import { numberOf, numberProblem } from '../lib/numbers';
 import { useDraftForm } from '../lib/useDraftForm';
+import { useMemoryOff } from '../settings/useMemoryOff';
 
 type Result = RetrievePreviewQuery['retrievePreview'];
 
@@ -66,6 +67,7 @@ export function PlaygroundTab() {
     placeholderData: keepPreviousData,
   });
   const s = settings.data?.memorySettings;
+  const memoryOff = useMemoryOff();
   // Starts from what the gateway would use: the saved strategy and budget, and the most recently used key.
   const form = useDraftForm<Draft>({
     source: {
@@ -197,18 +199,25 @@ export function PlaygroundTab() {
           <p className="muted">Running the retrieval…</p>
         </div>
       ) : (
-        <Outcome result={result} query={submittedQuery} stale={running} />
+        <Outcome result={result} query={submittedQuery} stale={running} memoryOff={memoryOff} />
       )}
     </>
   );
 }
 
-function Outcome({ result, query, stale }: { result: Result; query: string; stale: boolean }) {
+function Outcome({ result, query, stale, memoryOff }: { result: Result; query: string; stale: boolean; memoryOff: boolean }) {
   return (
     <div className={stale ? 'pg-grid stale' : 'pg-grid'} aria-busy={stale}>
+      {memoryOff && (
+        // retrievePreview runs whatever the settings say; the gateway's own calls do not.
+        <p className="warning pg-off" role="note" aria-label="Memory is off">
+          <strong>Memory is off:</strong> a gateway's injectMemory gets no memories now and its request goes on unchanged. This preview
+          shows what it would get once memory is on.
+        </p>
+      )}
       <div className="pg-main">
         <ResultsCard result={result} query={query} />
-        <BlockCard block={result.block} />
+        <BlockCard block={result.block} memoryOff={memoryOff} />
       </div>
       <div className="pg-side">
         <BudgetCard result={result} />
@@ -247,12 +256,12 @@ function ResultsCard({ result, query }: { result: Result; query: string }) {
   );
 }
 
-function BlockCard({ block }: { block: string | null }) {
+function BlockCard({ block, memoryOff }: { block: string | null; memoryOff: boolean }) {
   return (
     <section className="card" aria-labelledby="pg-block-title">
       <div className="card-head">
         <h2 id="pg-block-title">Injected block</h2>
-        <span className="muted">exactly as the gateway sends it</span>
+        <span className="muted">{memoryOff ? 'as the gateway would send it once memory is on' : 'exactly as the gateway sends it'}</span>
         <span className="spacer" />
         {block !== null && <CopyButton text={block} label="Copy block" />}
       </div>

@@ -1,16 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { FieldProblem } from '../components/FieldProblem';
 import { SaveActions } from '../components/SaveActions';
-import {
-  type RetrievalStrategy,
-  type SettingsFieldsFragment,
-  useMemorySettingsQuery,
-  useUpdateMemorySettingsMutation,
-} from '../generated/graphql';
+import { type RetrievalStrategy, type SettingsFieldsFragment, useMemorySettingsQuery } from '../generated/graphql';
 import { numberOf, numberProblem } from '../lib/numbers';
 import { useDraftForm } from '../lib/useDraftForm';
+import { useSaveMemorySettings } from './useSaveMemorySettings';
 
 interface Draft {
   enabled: boolean;
@@ -42,14 +37,8 @@ const draftOf = (s: SettingsFieldsFragment): Draft => ({
 
 /** Memory on/off and the budget, retention and strategy every retrieval uses. */
 export function SettingsTab() {
-  const queryClient = useQueryClient();
   const { data, error, isPending } = useMemorySettingsQuery();
-  const save = useUpdateMemorySettingsMutation({
-    onSuccess: (result) => {
-      queryClient.setQueryData(useMemorySettingsQuery.getKey(), { memorySettings: result.updateMemorySettings });
-      form.saved();
-    },
-  });
+  const save = useSaveMemorySettings({ onSaved: () => form.saved() });
   const form = useDraftForm<Draft>({
     keep: 'settings/memory',
     source: data ? draftOf(data.memorySettings) : null,
