@@ -59,8 +59,9 @@ export function attachGraphQLWebSocket(
     },
     onSubscribe: async (ctx, _id, params) => {
       const authorization = authorizationOf(ctx);
-      // yoga's context factory reads the token from a fetch Request, as for HTTP.
-      const request = new Request(`http://mnemo${yoga.graphqlEndpoint}`, { headers: { authorization } });
+      // yoga's context factory reads the token from a fetch Request, as for HTTP. A POST, as a message is: yoga refuses
+      // mutations sent by GET (a link or an <img> must not write), and a WebSocket operation is no such thing.
+      const request = new Request(`http://mnemo${yoga.graphqlEndpoint}`, { method: 'POST', headers: { authorization } });
       // Each operation is a request of its own for the logs: its id, its lines, its errors at their level.
       const requestScope = createRequestScope(services.logger, requestIdOf(ctx.extra.request.headers['x-request-id']));
       const enveloped = yoga.getEnveloped({ request, params, requestScope });

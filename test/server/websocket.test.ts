@@ -11,6 +11,7 @@ import {
   CREATE_MEMORY,
   CREATE_TOKEN,
   IMPORT_MEMORIES,
+  LIST_MEMORIES,
   REINDEX_PROGRESS,
   REVOKE_TOKEN,
   START_REINDEX,
@@ -103,6 +104,14 @@ describe('GraphQL over WebSocket on /graphql', () => {
     const refused = first.client.iterate({ query: String(WS_RETRIEVE), variables: input }).next();
     await expect(refused).rejects.toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
     first.close();
+  });
+
+  it('runs mutations, as a POST does', async () => {
+    const token = await app.mintToken({ apiKeyId: 'key-w' });
+    const [result] = await overWebSocket(CREATE_MEMORY, { input: { apiKeyId: 'key-w', content: 'I write over WebSocket' } }, token);
+    expect(result?.errors).toBeUndefined();
+    const stored = await app.ok(LIST_MEMORIES, { apiKeyId: 'key-w' });
+    expect(stored.memories.items.map((m) => m.content)).toEqual(['I write over WebSocket']);
   });
 
   it('applies the same query limits as HTTP', async () => {
