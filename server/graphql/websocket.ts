@@ -30,7 +30,10 @@ export interface GraphQLWebSocket {
  *
  * The token comes from the connection_init payload (`{ authorization: "Bearer <token>" }`) or, failing that,
  * from the upgrade request's Authorization header; it is checked at connection and again for each operation,
- * so a token revoked mid-connection stops working at its next subscribe.
+ * so a token revoked mid-connection stops working at its next subscribe. Queries, mutations and subscriptions
+ * all run. No check of the Origin stands in for HTTP's CSRF prevention: a page of another site can open a
+ * socket, but a browser adds no credential mnemo takes (no cookie; it cannot set an Authorization header on a
+ * WebSocket), so without the token itself the socket is closed at connection_init.
  */
 export function attachGraphQLWebSocket(
   server: Server,
@@ -124,7 +127,8 @@ export function attachGraphQLWebSocket(
         onMessage: (handle) =>
           socket.on('message', async (data) => {
             try {
-              await handle(String(data));
+              // Cast: graphql-ws's parseMessage takes a parsed message as well as its text.
+              await handle((trusted ? withQuery(String(data)) : String(data)) as string);
             } catch (error) {
               services.logger.error({ err: error }, 'a GraphQL WebSocket message failed');
               socket.close(CloseCode.InternalServerError, 'Internal server error');
@@ -152,6 +156,25 @@ export function attachGraphQLWebSocket(
     },
   };
 }
+
+/**
+ * A message, parsed, and if it is a subscribe without `query` (an operation named by its hash alone: `documentId` or
+ * `extensions.persistedQuery`, as HTTP takes it), given an empty one: graphql-ws requires the field and would close the
+ * socket (4400) without it, while the trusted documents look the hash up when the query is empty. Parsed here once,
+ * not again by graphql-ws; text that is not JSON goes on as it is, for graphql-ws to refuse.
+ */
+function withQuery(text: string): unknown {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!isRecord(message) || message.type !== 'subscribe' || !isRecord(message.payload) || message.payload.query != null) return message;
+  return { ...message, payload: { ...message.payload, query: '' } };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What each operation's context carries besides the connection's params: the socket and its upgrade request. */
 interface Extra {
