@@ -74,7 +74,7 @@ export function attachGraphQLWebSocket(
         const query = trusted ? trusted.admit(params, contextValue.viewer.role === 'admin') : params.query;
         const document = enveloped.parse(query);
         const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return errors;
+        if (errors.length > 0) return refusal(errors, requestScope);
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           operationName: params.operationName,
@@ -85,7 +85,7 @@ export function attachGraphQLWebSocket(
         };
         return args;
       } catch (error) {
-        if (error instanceof GraphQLError) return [error];
+        if (error instanceof GraphQLError) return refusal([error], requestScope);
         throw error;
       }
     },
@@ -155,6 +155,19 @@ export function attachGraphQLWebSocket(
       return closing;
     },
   };
+}
+
+/**
+ * Errors that refuse an operation before it runs (a revoked token, an untrusted document, a failed validation), as
+ * HTTP answers them: logged with the operation's request at their level, each with its request id, and without the
+ * HTTP status and headers yoga attaches for its own responses, which mean nothing on a socket.
+ */
+function refusal(errors: readonly GraphQLError[], scope: RequestScope): GraphQLError[] {
+  return (reportedResult({ errors }, scope).errors ?? []).map((error) => {
+    const { http: _http, ...extensions } = error.extensions;
+    const { nodes, source, positions, path, originalError } = error;
+    return new GraphQLError(error.message, { nodes, source, positions, path, originalError, extensions });
+  });
 }
 
 /**
