@@ -69,6 +69,13 @@ export const notWellFormed = (what: string) => `${what} is not well-formed Unico
  */
 export const holdsNul = (s: string) => s.includes('\0');
 export const nulRefused = (what: string) => `${what} holds a NUL character (U+0000), and NUL characters are not accepted`;
+/**
+ * A key named __proto__ is refused wherever a caller's JSON holds it (GraphQL variables, a JSONObject written in the
+ * document, an MCP tool's arguments): validation copies objects key by key, and in a copy that key becomes the
+ * prototype instead of data, so it would vanish (or, nested, survive one copy and not the next) while the write
+ * reports success. Refused wherever it lies, so the rule is one line to document.
+ */
+export const protoKeyRefused = (what: string) => `${what} holds a key named __proto__, which mnemo cannot store`;
 
 /** Well-formed text (content, names, search words). */
 export const text = (what: string) => z.string().refine(isWellFormed, notWellFormed(what));
@@ -182,9 +189,7 @@ export function illFormedArguments(value: unknown): string | null {
   const where = (at: string) => at.replace(/\$\.?/, '');
   if (illFormedAt !== null) return notWellFormed(where(illFormedAt));
   if (nulAt !== null) return nulRefused(where(nulAt));
-  // Validation copies objects key by key, and a copied "__proto__" key becomes the copy's prototype instead of data: it
-  // would vanish while the write reports success. Refused wherever it lies, so the rule is one line to document.
-  if (protoKeyIn !== null) return `${where(protoKeyIn) || 'the arguments'} have a key named __proto__, which mnemo cannot store`;
+  if (protoKeyIn !== null) return protoKeyRefused(where(protoKeyIn) || 'the arguments object');
   return null;
 }
 

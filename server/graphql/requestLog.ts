@@ -17,15 +17,12 @@ export function noteUnexpected(masked: GraphQLError, cause: unknown) {
   unexpectedCauses.set(masked, cause);
 }
 
-/** A caller's own mistakes: logged at info. */
-const CLIENT_MISTAKES = new Set([
-  'BAD_USER_INPUT',
-  'NOT_FOUND',
-  'BAD_REQUEST',
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'PERSISTED_QUERY_NOT_FOUND',
-]);
+/**
+ * A caller's own mistakes: logged at info. Besides these codes, any error that answers with a 4xx status: yoga
+ * and its plugins refuse a malformed request that way (no operation named among several, a hash that is not in
+ * the trusted documents, a mutation sent by GET), each under a code of its own.
+ */
+const CLIENT_MISTAKES = new Set(['BAD_USER_INPUT', 'NOT_FOUND', 'BAD_REQUEST', 'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED']);
 /** Refusals an operator may want to notice (no or a wrong token, another key's data, CSRF, huge bodies) and dependencies down: warn. */
 const REFUSALS = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'REQUEST_ENTITY_TOO_LARGE', 'UNAVAILABLE']);
 const REFUSAL_STATUSES = new Set([401, 403, 413]);
@@ -40,6 +37,7 @@ function levelOf(error: GraphQLError): Level {
   if (typeof status === 'number' && REFUSAL_STATUSES.has(status)) return 'warn';
   if (typeof code === 'string' && REFUSALS.has(code)) return 'warn';
   if (typeof code === 'string' && CLIENT_MISTAKES.has(code)) return 'info';
+  if (typeof status === 'number' && status >= 400 && status < 500) return 'info';
   return 'error';
 }
 

@@ -1,8 +1,8 @@
-import { GraphQLError, Kind, type ValueNode } from 'graphql';
-import { checkInput, dateTimeSchema } from '../validation.ts';
+import { type ASTNode, GraphQLError, Kind, type ValueNode } from 'graphql';
+import { checkInput, dateTimeSchema, protoKeyRefused } from '../validation.ts';
 import { builder } from './builder.ts';
 
-const badValue = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+const badValue = (message: string, node?: ASTNode) => new GraphQLError(message, { nodes: node, extensions: { code: 'BAD_USER_INPUT' } });
 
 builder.scalarType('DateTime', {
   description: 'An instant, as an ISO 8601 string with a time zone (2026-01-31T12:00:00Z).',
@@ -21,7 +21,7 @@ builder.scalarType('JSONObject', {
   description: 'A JSON object (not an array, string or number).',
   serialize: (v) => v,
   parseValue: (v) => asObject(v),
-  parseLiteral: (ast) => asObject(literalValue(ast)),
+  parseLiteral: (ast) => asObject(literalValue(ast, '')),
 });
 
 /**
@@ -33,12 +33,18 @@ function asObject(v: unknown): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-function literalValue(ast: ValueNode): unknown {
+/** A literal's value; `at` is its path inside the outermost object ('note.list[0]'), to name where a refused key lies. */
+function literalValue(ast: ValueNode, at: string): unknown {
   switch (ast.kind) {
     case Kind.OBJECT:
-      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literalValue(f.value)]));
+      return Object.fromEntries(
+        ast.fields.map((f) => {
+          if (f.name.value === '__proto__') throw badValue(protoKeyRefused(at || 'this object'), f);
+          return [f.name.value, literalValue(f.value, at ? `${at}.${f.name.value}` : f.name.value)];
+        }),
+      );
     case Kind.LIST:
-      return ast.values.map(literalValue);
+      return ast.values.map((v, i) => literalValue(v, `${at}[${i}]`));
     case Kind.STRING:
     case Kind.BOOLEAN:
     case Kind.ENUM:

@@ -30,7 +30,10 @@ export interface GraphQLWebSocket {
  *
  * The token comes from the connection_init payload (`{ authorization: "Bearer <token>" }`) or, failing that,
  * from the upgrade request's Authorization header; it is checked at connection and again for each operation,
- * so a token revoked mid-connection stops working at its next subscribe.
+ * so a token revoked mid-connection stops working at its next subscribe. Queries, mutations and subscriptions
+ * all run. No check of the Origin stands in for HTTP's CSRF prevention: a page of another site can open a
+ * socket, but a browser adds no credential mnemo takes (no cookie; it cannot set an Authorization header on a
+ * WebSocket), so without the token itself the socket is closed at connection_init.
  */
 export function attachGraphQLWebSocket(
   server: Server,
@@ -59,8 +62,9 @@ export function attachGraphQLWebSocket(
     },
     onSubscribe: async (ctx, _id, params) => {
       const authorization = authorizationOf(ctx);
-      // yoga's context factory reads the token from a fetch Request, as for HTTP.
-      const request = new Request(`http://mnemo${yoga.graphqlEndpoint}`, { headers: { authorization } });
+      // yoga's context factory reads the token from a fetch Request, as for HTTP. A POST, as a message is: yoga refuses
+      // mutations sent by GET (a link or an <img> must not write), and a WebSocket operation is no such thing.
+      const request = new Request(`http://mnemo${yoga.graphqlEndpoint}`, { method: 'POST', headers: { authorization } });
       // Each operation is a request of its own for the logs: its id, its lines, its errors at their level.
       const requestScope = createRequestScope(services.logger, requestIdOf(ctx.extra.request.headers['x-request-id']));
       const enveloped = yoga.getEnveloped({ request, params, requestScope });
@@ -70,7 +74,7 @@ export function attachGraphQLWebSocket(
         const query = trusted ? trusted.admit(params, contextValue.viewer.role === 'admin') : params.query;
         const document = enveloped.parse(query);
         const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return errors;
+        if (errors.length > 0) return refusal(errors, requestScope);
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           operationName: params.operationName,
@@ -81,7 +85,7 @@ export function attachGraphQLWebSocket(
         };
         return args;
       } catch (error) {
-        if (error instanceof GraphQLError) return [error];
+        if (error instanceof GraphQLError) return refusal([error], requestScope);
         throw error;
       }
     },
@@ -123,7 +127,8 @@ export function attachGraphQLWebSocket(
         onMessage: (handle) =>
           socket.on('message', async (data) => {
             try {
-              await handle(String(data));
+              // Cast: graphql-ws's parseMessage takes a parsed message as well as its text.
+              await handle((trusted ? withQuery(String(data)) : String(data)) as string);
             } catch (error) {
               services.logger.error({ err: error }, 'a GraphQL WebSocket message failed');
               socket.close(CloseCode.InternalServerError, 'Internal server error');
@@ -151,6 +156,38 @@ export function attachGraphQLWebSocket(
     },
   };
 }
+
+/**
+ * Errors that refuse an operation before it runs (a revoked token, an untrusted document, a failed validation), as
+ * HTTP answers them: logged with the operation's request at their level, each with its request id, and without the
+ * HTTP status and headers yoga attaches for its own responses, which mean nothing on a socket.
+ */
+function refusal(errors: readonly GraphQLError[], scope: RequestScope): GraphQLError[] {
+  return (reportedResult({ errors }, scope).errors ?? []).map((error) => {
+    const { http: _http, ...extensions } = error.extensions;
+    const { nodes, source, positions, path, originalError } = error;
+    return new GraphQLError(error.message, { nodes, source, positions, path, originalError, extensions });
+  });
+}
+
+/**
+ * A message, parsed, and if it is a subscribe without `query` (an operation named by its hash alone: `documentId` or
+ * `extensions.persistedQuery`, as HTTP takes it), given an empty one: graphql-ws requires the field and would close the
+ * socket (4400) without it, while the trusted documents look the hash up when the query is empty. Parsed here once,
+ * not again by graphql-ws; text that is not JSON goes on as it is, for graphql-ws to refuse.
+ */
+function withQuery(text: string): unknown {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!isRecord(message) || message.type !== 'subscribe' || !isRecord(message.payload) || message.payload.query != null) return message;
+  return { ...message, payload: { ...message.payload, query: '' } };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What each operation's context carries besides the connection's params: the socket and its upgrade request. */
 interface Extra {

@@ -231,6 +231,17 @@ describe('error levels', () => {
     }
   });
 
+  it('logs a request that names no operation of its several, or one it lacks, at info', async () => {
+    const log = await logged();
+    const twoOperations = 'query A { memorySettings { enabled } } query B { memorySettings { maxTokens } }';
+    for (const body of [{ query: twoOperations }, { query: twoOperations, operationName: 'C' }]) {
+      const res = await post(log.app, body);
+      expect(res.body.errors.map((e) => e.extensions?.code)).toEqual(['OPERATION_RESOLUTION_FAILURE']);
+      await accessLine(log, res.requestId!);
+      expect(levelsOf(log, res.requestId!)).toEqual([{ level: INFO, stack: false }]);
+    }
+  });
+
   it('logs refusals at warn, without a stack: no token, a wrong token, another key, a CSRF refusal, a body too large', async () => {
     const log = await logged();
     const gateway = await log.app.mintToken({ apiKeyId: 'k1' });

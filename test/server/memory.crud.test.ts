@@ -58,11 +58,89 @@ describe('creating, reading, updating and deleting memories', () => {
         input: { apiKeyId: 'crud-proto', content: 'Odd metadata', metadata: JSON.parse(metadata) },
       });
       expect(refused.errors?.[0]).toMatchObject({
-        message: expect.stringContaining('have a key named __proto__, which mnemo cannot store'),
+        message: expect.stringContaining('holds a key named __proto__, which mnemo cannot store'),
         extensions: { code: 'BAD_USER_INPUT' },
       });
     }
     expect((await app.ok(LIST_MEMORIES, { apiKeyId: 'crud-proto' })).memories.totalCount).toBe(0);
+  });
+
+  it('refuses a metadata key named __proto__ written in the document, instead of dropping it', async () => {
+    const refused = await app.gqlRaw(
+      'mutation { createMemory(input: { apiKeyId: "crud-proto-literal", content: "Odd", metadata: { __proto__: { x: 1 }, a: 1 } }) { id } }',
+    );
+    expect(onlyError(refused)).toMatchInlineSnapshot(
+      { extensions: { requestId: expect.any(String) } },
+      `
+      {
+        "extensions": {
+          "code": "BAD_USER_INPUT",
+          "requestId": Any<String>,
+        },
+        "locations": [
+          {
+            "column": 94,
+            "line": 1,
+          },
+        ],
+        "message": "this object holds a key named __proto__, which mnemo cannot store",
+      }
+    `,
+    );
+    expect((await app.ok(LIST_MEMORIES, { apiKeyId: 'crud-proto-literal' })).memories.totalCount).toBe(0);
+  });
+
+  it('refuses a nested metadata key named __proto__ written in the document, instead of storing it', async () => {
+    const refused = await app.gqlRaw(
+      'mutation { createMemory(input: { apiKeyId: "crud-proto-nested", content: "Odd", metadata: { note: { __proto__: 1 } } }) { id } }',
+    );
+    expect(onlyError(refused)).toMatchInlineSnapshot(
+      { extensions: { requestId: expect.any(String) } },
+      `
+      {
+        "extensions": {
+          "code": "BAD_USER_INPUT",
+          "requestId": Any<String>,
+        },
+        "locations": [
+          {
+            "column": 101,
+            "line": 1,
+          },
+        ],
+        "message": "note holds a key named __proto__, which mnemo cannot store",
+      }
+    `,
+    );
+    expect((await app.ok(LIST_MEMORIES, { apiKeyId: 'crud-proto-nested' })).memories.totalCount).toBe(0);
+  });
+
+  it('refuses an import whose rows, written in the document, hold a metadata key named __proto__', async () => {
+    const refused = await app.gqlRaw(`mutation {
+      importMemories(memories: [
+        { apiKeyId: "crud-proto-import", content: "Fine", metadata: { a: 1 } }
+        { apiKeyId: "crud-proto-import", content: "Odd", metadata: { list: [{ __proto__: { x: 1 } }] } }
+      ]) { imported rejected { index reason } }
+    }`);
+    expect(onlyError(refused)).toMatchInlineSnapshot(
+      { extensions: { requestId: expect.any(String) } },
+      `
+      {
+        "extensions": {
+          "code": "BAD_USER_INPUT",
+          "requestId": Any<String>,
+        },
+        "locations": [
+          {
+            "column": 79,
+            "line": 4,
+          },
+        ],
+        "message": "list[0] holds a key named __proto__, which mnemo cannot store",
+      }
+    `,
+    );
+    expect((await app.ok(LIST_MEMORIES, { apiKeyId: 'crud-proto-import' })).memories.totalCount).toBe(0);
   });
 
   it('keeps the same key apart for different API keys', async () => {

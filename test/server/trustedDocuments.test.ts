@@ -1,7 +1,9 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createMnemoClient } from '../../client/src/index.ts';
 import { trustedDocumentsManifest } from '../../scripts/trustedDocuments.ts';
 import { documentHash, loadTrustedDocuments, TrustedDocumentsError } from '../../server/graphql/trustedDocuments.ts';
@@ -76,6 +78,15 @@ describe('trusted documents', () => {
     expect(known?.errors).toBeUndefined();
   });
 
+  it('runs a trusted operation named by its hash alone over WebSocket, as over HTTP', async () => {
+    const hash = documentHash(engineStatus);
+    for (const payload of [{ documentId: `sha256:${hash}` }, { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }]) {
+      const [answer] = await overRawWebSocket(strict, payload);
+      expect(answer).toMatchObject({ type: 'next', payload: { data: { engineStatus: expect.any(Object) } } });
+      expect(answer?.payload?.errors).toBeUndefined();
+    }
+  });
+
   it('refuses a manifest whose hash does not match its document, at start', () => {
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ [documentHash('{ a }')]: '{ b }' }));
@@ -90,4 +101,30 @@ async function post(app: TestApp, body: Record<string, unknown>) {
     body: JSON.stringify(body),
   });
   return (await res.json()) as { data?: { engineStatus?: unknown }; errors?: { extensions?: { code?: string } }[] };
+}
+
+/**
+ * One operation over a WebSocket spoken by hand: graphql-ws's client cannot send a subscribe message without `query`.
+ * The server's messages for it, up to its `complete` or `error`.
+ */
+async function overRawWebSocket(app: TestApp, payload: Record<string, unknown>) {
+  const socket = new WebSocket(`${app.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+  const answers: { type: string; payload?: { data?: unknown; errors?: unknown } }[] = [];
+  const ended = new Promise<void>((resolve, reject) => {
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { type: string; id?: string; payload?: { data?: unknown; errors?: unknown } };
+      if (message.type === 'connection_ack') return socket.send(JSON.stringify({ type: 'subscribe', id: '1', payload }));
+      answers.push(message);
+      if (message.type === 'complete' || message.type === 'error') resolve();
+    });
+    socket.on('close', (code, reason) => reject(new Error(`closed with ${code}: ${reason}`)));
+  });
+  await once(socket, 'open');
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${ADMIN_TOKEN}` } }));
+  try {
+    await ended;
+  } finally {
+    socket.close();
+  }
+  return answers;
 }

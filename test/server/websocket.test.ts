@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-import type { ExecutionResult } from 'graphql';
+import type { ExecutionResult, GraphQLFormattedError } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { MAX_REQUEST_BODY_BYTES } from '../../server/graphql/bodyLimit.ts';
@@ -11,6 +11,7 @@ import {
   CREATE_MEMORY,
   CREATE_TOKEN,
   IMPORT_MEMORIES,
+  LIST_MEMORIES,
   REINDEX_PROGRESS,
   REVOKE_TOKEN,
   START_REINDEX,
@@ -105,6 +106,14 @@ describe('GraphQL over WebSocket on /graphql', () => {
     first.close();
   });
 
+  it('runs mutations, as a POST does', async () => {
+    const token = await app.mintToken({ apiKeyId: 'key-w' });
+    const [result] = await overWebSocket(CREATE_MEMORY, { input: { apiKeyId: 'key-w', content: 'I write over WebSocket' } }, token);
+    expect(result?.errors).toBeUndefined();
+    const stored = await app.ok(LIST_MEMORIES, { apiKeyId: 'key-w' });
+    expect(stored.memories.items.map((m) => m.content)).toEqual(['I write over WebSocket']);
+  });
+
   it('applies the same query limits as HTTP', async () => {
     const tooManyAliases = `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: memorySettings { enabled }`).join(' ')} }`;
     const overHttp = await app.gqlRaw(tooManyAliases);
@@ -112,6 +121,51 @@ describe('GraphQL over WebSocket on /graphql', () => {
     await expect(overWebSocket(tooManyAliases, {})).rejects.toEqual(
       overHttp.errors?.map((e) => expect.objectContaining({ message: e.message })),
     );
+  });
+});
+
+describe('an operation refused over WebSocket before it runs', () => {
+  it('is answered with its request id and logged, as over HTTP', async () => {
+    let log = '';
+    const target = await startTestApp({ logger: createLogger('info', { write: (line: string) => (log += line) }) });
+    try {
+      const minted = await target.ok(CREATE_TOKEN, { input: { name: 'ws', role: 'GATEWAY', apiKeyId: 'key-a' } });
+      const { token, accessToken } = minted.createAccessToken;
+      const input = { input: { apiKeyId: 'key-a', content: 'first' } };
+      const socket = subscribeOverWebSocket(target.url, CREATE_MEMORY, input, token);
+      expect((await socket.next())?.errors).toBeUndefined();
+      await target.ok(REVOKE_TOKEN, { id: accessToken.id });
+      // graphql-ws's client rejects with the errors of an operation refused before it runs.
+      const refused: GraphQLFormattedError[] = await socket.client
+        .iterate({ query: String(CREATE_MEMORY), variables: input })
+        .next()
+        .then(
+          () => [],
+          (errors) => errors,
+        );
+      socket.close();
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toMatchInlineSnapshot(
+        { extensions: { requestId: expect.any(String) } },
+        `
+        {
+          "extensions": {
+            "code": "UNAUTHENTICATED",
+            "requestId": Any<String>,
+          },
+          "message": "the bearer token is unknown or revoked",
+        }
+      `,
+      );
+      const ofRequest = log
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { reqId?: string; level: number; msg: string })
+        .filter((l) => l.reqId === refused[0]?.extensions?.requestId);
+      expect(ofRequest).toMatchObject([{ level: 40, msg: 'request answered with errors' }]);
+    } finally {
+      await target.close();
+    }
   });
 });
 
