@@ -107,8 +107,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     case 'serve':
       return serve(config, io);
     case 'migrate': {
-      // Creating the database is what a first migrate is for (before the first start, or on a new PostgreSQL
-      // database); saying so tells a migrate in the wrong folder from one on the database meant.
+      // A first migrate creates the SQLite database (before the first start is its use); saying so tells a migrate
+      // run in the wrong folder from one on the database meant.
       const created = !config.databaseUrl && !existsSync(config.databaseFile);
       return withDatabase(config, io, { create: true }, async () => {
         io.stdout.write(`${created ? 'created ' : ''}database ${databaseName(config)} is up to date\n`);
@@ -203,7 +203,7 @@ function tokenAction(
           io.stdout.write(`${[t.id, t.role, t.apiKeyId ?? '*', state, t.name].join('\t')}\n`);
         }
         // On stderr: stdout is the listing, one token a line.
-        io.stderr.write(`${tokens.length} tokens in ${databaseName(config)}\n`);
+        io.stderr.write(`tokens in ${databaseName(config)}: ${tokens.length}\n`);
         return 0;
       };
     case 'revoke': {
@@ -393,9 +393,8 @@ async function backupCommand(config: Config, io: CliIo, file: string): Promise<n
 async function restoreCommand(config: Config, io: CliIo, file: string): Promise<number> {
   ensureDataDir(config);
   const { migration, previous } = restoreDatabase({ dataDir: config.dataDir, databaseFile: config.databaseFile, from: file });
-  // Recorded in the restored database (brought to the current schema, as the next start would), so its log says
-  // when it came back and from where.
-  // restoreDatabase put the file in place: nothing is created here.
+  // Recorded in the restored database (in place now, brought to the current schema as the next start would), so its
+  // log says when it came back and from where.
   await withDatabase(config, io, { create: false }, (services) =>
     recordAudit(services, { actor: CLI_ACTOR, action: 'DATABASE_RESTORE', target: { from: file, migration, previous } }),
   );
