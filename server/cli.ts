@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { inspect, parseArgs } from 'node:util';
 import { AUDIT_ACTIONS, type AuditAction, CLI_ACTOR, exportAudit, recordAudit } from './audit/audit.service.ts';
-import { BackupError, backupDatabase } from './backup/backup.ts';
+import { backupDatabase } from './backup/backup.ts';
 import { DataFolderBusyError } from './backup/dataFolderLock.ts';
 import { restoreDatabase } from './backup/restore.ts';
 import { HELP } from './cliHelp.ts';
@@ -13,7 +13,7 @@ import { EXIT, exitCodeOf, UsageError } from './exitCodes.ts';
 import { createLogger } from './logger.ts';
 import { runStdioBridge } from './mcp/stdio.ts';
 import { purgeMemories, purgeTarget } from './memory/purge.service.ts';
-import { databaseName, ensureDataDir, openData, redactUrl } from './openData.ts';
+import { databaseName, ensureDataDir, noDatabase, openData, redactUrl } from './openData.ts';
 import { serve, servicesFromEnvironment } from './serve.ts';
 import { createServices } from './services.ts';
 
@@ -83,6 +83,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       'may-forget-key': { type: 'boolean' },
       from: { type: 'string' },
       to: { type: 'string' },
+      create: { type: 'boolean' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -93,6 +94,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   if ((values.from !== undefined || values.to !== undefined) && command !== 'copy-store') {
     throw new UsageError('--from and --to belong to copy-store');
   }
+  if (values.create && !['serve', 'migrate', 'token', 'reindex', 'purge', 'audit'].includes(command)) {
+    throw new UsageError(`--create does not apply to ${command}`);
+  }
+  const create = values.create ?? false;
   // copy-store's source is a data folder and its target a database URL: the same settings as every command's.
   const config = loadConfig(
     { dataDir: values.from ?? values['data-dir'], host: values.host, port: values.port, databaseUrl: values.to ?? values['database-url'] },
@@ -101,17 +106,21 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   switch (command) {
     case 'serve':
       return serve(config, io);
-    case 'migrate':
-      return withDatabase(config, io, async () => {
-        io.stdout.write(`database ${databaseName(config)} is up to date\n`);
+    case 'migrate': {
+      // A first migrate creates the SQLite database (before the first start is its use); saying so tells a migrate
+      // run in the wrong folder from one on the database meant.
+      const created = !config.databaseUrl && !existsSync(config.databaseFile);
+      return withDatabase(config, io, { create: true }, async () => {
+        io.stdout.write(`${created ? 'created ' : ''}database ${databaseName(config)} is up to date\n`);
         return 0;
       });
+    }
     case 'token':
-      return tokenCommand(config, io, sub, arg, values);
+      return tokenCommand(config, io, create, sub, arg, values);
     case 'reindex':
-      return reindexCommand(config, io, values.force ?? false);
+      return reindexCommand(config, io, create, values.force ?? false);
     case 'purge':
-      return purgeCommand(config, io);
+      return purgeCommand(config, io, create);
     case 'backup':
       if (config.databaseUrl) throw new UsageError('backup copies the SQLite file; the data is in PostgreSQL: back it up with pg_dump');
       if (!sub) throw new UsageError('backup needs the file to write');
@@ -126,7 +135,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return restoreCommand(config, io, path.resolve(sub));
     case 'audit':
       if (sub !== 'export') throw new UsageError('audit needs: export');
-      return auditExportCommand(config, io, values);
+      return auditExportCommand(config, io, create, values);
     case 'copy-store':
       return copyStoreCommand(config, io);
     default:
@@ -137,16 +146,32 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 async function tokenCommand(
   config: Config,
   io: CliIo,
+  create: boolean,
   sub: string | undefined,
   arg: string | undefined,
   values: { name?: string; 'api-key'?: string; admin?: boolean; 'may-forget-key'?: boolean },
 ) {
-  return withDatabase(config, io, async (services) => {
-    switch (sub) {
-      case 'create': {
-        if (!values.name) throw new UsageError('token create needs --name');
+  // The command line is checked before the database is opened: a mistyped one is told so wherever it is run.
+  return withDatabase(config, io, { create }, tokenAction(config, io, sub, arg, values));
+}
+
+type Services = ReturnType<typeof createServices>;
+
+/** What `mnemo token SUB` does once the database is open; a usage error before that. */
+function tokenAction(
+  config: Config,
+  io: CliIo,
+  sub: string | undefined,
+  arg: string | undefined,
+  values: { name?: string; 'api-key'?: string; admin?: boolean; 'may-forget-key'?: boolean },
+): (services: Services) => Promise<number> {
+  switch (sub) {
+    case 'create': {
+      const name = values.name;
+      if (!name) throw new UsageError('token create needs --name');
+      return async (services) => {
         const { token, accessToken } = await services.tokens.mint({
-          name: values.name,
+          name,
           role: values.admin ? 'admin' : 'gateway',
           apiKeyId: values['api-key'] ?? null,
           mayForgetKey: values['may-forget-key'] ?? false,
@@ -163,18 +188,27 @@ async function tokenCommand(
           apiKeyId: accessToken.apiKeyId,
           target: { tokenId: accessToken.id, name: accessToken.name, role: accessToken.role },
         });
-        io.stderr.write(`minted "${accessToken.name}" (${scope}), id ${accessToken.id}. The token is shown only once:\n`);
+        io.stderr.write(
+          `minted "${accessToken.name}" (${scope}), id ${accessToken.id}, in ${databaseName(config)}. The token is shown only once:\n`,
+        );
         io.stdout.write(`${token}\n`);
         return 0;
-      }
-      case 'list':
-        for (const t of await services.tokens.list(true)) {
+      };
+    }
+    case 'list':
+      return async (services) => {
+        const tokens = await services.tokens.list(true);
+        for (const t of tokens) {
           const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active';
           io.stdout.write(`${[t.id, t.role, t.apiKeyId ?? '*', state, t.name].join('\t')}\n`);
         }
+        // On stderr: stdout is the listing, one token a line.
+        io.stderr.write(`tokens in ${databaseName(config)}: ${tokens.length}\n`);
         return 0;
-      case 'revoke': {
-        if (!arg) throw new UsageError('token revoke needs the token id');
+      };
+    case 'revoke': {
+      if (!arg) throw new UsageError('token revoke needs the token id');
+      return async (services) => {
         const t = await services.tokens.revoke(arg);
         await recordAudit(services, {
           actor: CLI_ACTOR,
@@ -182,17 +216,18 @@ async function tokenCommand(
           apiKeyId: t.apiKeyId,
           target: { tokenId: t.id, name: t.name },
         });
-        io.stdout.write(`revoked ${t.id} (${t.name})\n`);
+        io.stdout.write(`revoked ${t.id} (${t.name}) in ${databaseName(config)}\n`);
         return 0;
-      }
-      default:
-        throw new UsageError('token needs one of: create, list, revoke');
+      };
     }
-  });
+    default:
+      throw new UsageError('token needs one of: create, list, revoke');
+  }
 }
 
-async function reindexCommand(config: Config, io: CliIo, force: boolean): Promise<number> {
-  const opened = await openData(config);
+async function reindexCommand(config: Config, io: CliIo, create: boolean, force: boolean): Promise<number> {
+  const opened = await openData(config, { create });
+  io.stderr.write(`reindexing ${databaseName(config)}\n`);
   const services = servicesFromEnvironment(config, io, opened.db, createLogger('warn', io.stdout));
   try {
     const job = await services.reindex.start(force);
@@ -223,8 +258,8 @@ const walNote = (config: Config) =>
     ? '; PostgreSQL keeps the deleted rows in its write-ahead log until it recycles its segments'
     : '; the write-ahead log is still read by another process and is emptied later';
 
-async function purgeCommand(config: Config, io: CliIo): Promise<number> {
-  return withDatabase(config, io, async (services) => {
+async function purgeCommand(config: Config, io: CliIo, create: boolean): Promise<number> {
+  return withDatabase(config, io, { create }, async (services) => {
     const started = performance.now();
     const outcome = await purgeMemories(services, {
       onProgress: ({ deleted, total }) => {
@@ -237,15 +272,15 @@ async function purgeCommand(config: Config, io: CliIo): Promise<number> {
     const deleted = outcome.expired + outcome.outOfRetention;
     await recordAudit(services, { actor: CLI_ACTOR, action: 'MEMORIES_PURGE', target: purgeTarget(outcome) });
     io.stdout.write(
-      `purged ${deleted} memories (${outcome.expired} expired, ${outcome.outOfRetention} out of retention) in ${outcome.batches} batches, ` +
+      `purged ${deleted} memories from ${databaseName(config)} (${outcome.expired} expired, ${outcome.outOfRetention} out of retention) in ${outcome.batches} batches, ` +
         `the longest ${outcome.longestBatchMs.toFixed(0)} ms${outcome.walEmptied ? '' : walNote(config)}\n`,
     );
     return 0;
   });
 }
 
-async function withDatabase<T>(config: Config, io: CliIo, run: (services: ReturnType<typeof createServices>) => Promise<T>) {
-  const opened = await openData(config);
+async function withDatabase<T>(config: Config, io: CliIo, options: { create: boolean }, run: (services: Services) => Promise<T>) {
+  const opened = await openData(config, options);
   try {
     // Warnings to stderr: stdout carries what the command prints (a token, a listing, JSON lines).
     return await run(createServices({ db: opened.db, logger: createLogger('warn', io.stderr), adminToken: config.adminToken }));
@@ -257,6 +292,7 @@ async function withDatabase<T>(config: Config, io: CliIo, run: (services: Return
 async function auditExportCommand(
   config: Config,
   io: CliIo,
+  create: boolean,
   values: { since?: string; until?: string; action?: string; actor?: string; 'api-key'?: string },
 ): Promise<number> {
   const when = (flag: string, value: string | undefined) => {
@@ -276,13 +312,13 @@ async function auditExportCommand(
     actor: values.actor,
     apiKeyId: values['api-key'],
   };
-  return withDatabase(config, io, async (services) => {
+  return withDatabase(config, io, { create }, async (services) => {
     let count = 0;
     for await (const entry of exportAudit(services, query)) {
       io.stdout.write(`${JSON.stringify(entry)}\n`);
       count++;
     }
-    io.stderr.write(`exported ${count} audit entries\n`);
+    io.stderr.write(`exported ${count} audit entries from ${databaseName(config)}\n`);
     return 0;
   });
 }
@@ -332,7 +368,8 @@ async function copyStoreCommand(config: Config, io: CliIo): Promise<number> {
 }
 
 async function backupCommand(config: Config, io: CliIo, file: string): Promise<number> {
-  if (!existsSync(config.databaseFile)) throw new BackupError(`there is no database at ${config.databaseFile}`);
+  // Nothing to copy, and nothing to create: a backup of a new, empty database is not what was asked for.
+  if (!existsSync(config.databaseFile)) throw noDatabase(config.databaseFile, { creatable: false });
   const mib = (bytes: number) => (bytes / 1_048_576).toFixed(1);
   const result = await backupDatabase(config.databaseFile, file, ({ bytes, totalBytes }) => {
     const line = `backup ${mib(bytes)}/${mib(totalBytes)} MiB (${totalBytes > 0 ? ((100 * bytes) / totalBytes).toFixed(0) : 100}%)`;
@@ -340,7 +377,7 @@ async function backupCommand(config: Config, io: CliIo, file: string): Promise<n
   });
   if (io.stderr.isTTY) io.stderr.write('\n');
   // Recorded in the database that was backed up (a server may be using it; SQLite lets both write).
-  await withDatabase(config, io, (services) =>
+  await withDatabase(config, io, { create: false }, (services) =>
     recordAudit(services, {
       actor: CLI_ACTOR,
       action: 'DATABASE_BACKUP',
@@ -356,9 +393,9 @@ async function backupCommand(config: Config, io: CliIo, file: string): Promise<n
 async function restoreCommand(config: Config, io: CliIo, file: string): Promise<number> {
   ensureDataDir(config);
   const { migration, previous } = restoreDatabase({ dataDir: config.dataDir, databaseFile: config.databaseFile, from: file });
-  // Recorded in the restored database (brought to the current schema, as the next start would), so its log says
-  // when it came back and from where.
-  await withDatabase(config, io, (services) =>
+  // Recorded in the restored database (in place now, brought to the current schema as the next start would), so its
+  // log says when it came back and from where.
+  await withDatabase(config, io, { create: false }, (services) =>
     recordAudit(services, { actor: CLI_ACTOR, action: 'DATABASE_RESTORE', target: { from: file, migration, previous } }),
   );
   io.stdout.write(

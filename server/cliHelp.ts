@@ -3,8 +3,9 @@ export const HELP = `mnemo: long-term memory server for LLM gateways
 
 Usage:
   mnemo serve [--port N] [--host H] [--data-dir DIR]   serve GraphQL at /graphql and the admin app at /admin/
-  mnemo migrate [--data-dir DIR]                       apply pending database migrations and exit
-  mnemo token create --name NAME [--api-key ID [--may-forget-key]] [--admin]
+  mnemo migrate [--data-dir DIR]                       apply pending database migrations (creating the database
+                                                       when there is none) and exit
+  mnemo token create --name NAME [--api-key ID [--may-forget-key]] [--admin] [--create] [--data-dir DIR]
                                                        mint an access token (printed once); --may-forget-key lets
                                                        the bound token erase its key (forgetApiKey)
   mnemo token list [--data-dir DIR]                    list access tokens (never their secrets)
@@ -29,6 +30,10 @@ Usage:
   mnemo audit export [--since T] [--until T] [--action A] [--actor ID] [--api-key K] [--data-dir DIR]
                                                        the audit log as JSON lines, oldest first (T: ISO 8601)
   mnemo --help
+
+Every command names the database it used. Only serve and migrate create a SQLite database where there is none;
+token, reindex, purge and audit refuse (exit 66) unless given --create, as run from the wrong folder they would
+start an empty one there.
 
 Environment (flags win):
   MNEMO_DATA_DIR     data folder holding mnemo.db (default ./data)

@@ -64,8 +64,11 @@ export const EXIT_CODES = {
   noInput: {
     code: 66,
     name: 'EX_NOINPUT',
-    meaning: '`copy-store` finds no database in the `--from` folder',
-    matches: (error) => refused(error, 'no-source'),
+    meaning:
+      'no mnemo database where the settings point (`--data-dir`, `MNEMO_DATA_DIR`, `./data`): `token`, `reindex`, ' +
+      '`purge` and `audit export` refuse to start a new one unless given `--create`, and `backup` has nothing to copy; ' +
+      '`copy-store` finds no database in the `--from` folder',
+    matches: (error) => refused(error, 'no-source') || databaseFault(error, 'missing'),
   },
   unavailable: {
     code: 69,

@@ -1,14 +1,17 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import type { Config } from './config.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type OpenedDatabase, type OpenedStore, openDatabase, openPostgres } from './db/open.ts';
 import { postgresCode, sqliteCode, storageFault } from './db/storeErrors.ts';
 
 /**
- * Opens the database in the data folder (creating both) and migrates it to the latest schema. A file that SQLite finds
- * damaged or cannot write fails with a DatabaseFileError that names it and says what to do.
+ * Opens the database in the data folder and migrates it to the latest schema. A SQLite file that is not there is
+ * created (with its folder) only when `create` says so: a command run from the wrong folder would otherwise start an
+ * empty database there and write to it, unnoticed. A file that SQLite finds damaged or cannot write fails with a
+ * DatabaseFileError that names it and says what to do.
  */
-export async function openData(config: Config): Promise<OpenedStore> {
+export async function openData(config: Config, { create }: { create: boolean }): Promise<OpenedStore> {
+  if (!config.databaseUrl && !create && !existsSync(config.databaseFile)) throw noDatabase(config.databaseFile);
   ensureDataDir(config);
   if (config.databaseUrl) {
     const store = openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize });
@@ -47,10 +50,10 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Why the database cannot be used as it is: damaged, not writable, a failing disk, PostgreSQL out of reach, or
+ * Why the database cannot be used as it is: not there, damaged, not writable, a failing disk, PostgreSQL out of reach, or
  * PostgreSQL refusing for another reason. Each has its exit code (exitCodes.ts).
  */
-export type DatabaseFault = 'damaged' | 'unwritable' | 'disk' | 'unreachable' | 'other';
+export type DatabaseFault = 'missing' | 'damaged' | 'unwritable' | 'disk' | 'unreachable' | 'other';
 
 export class DatabaseFileError extends Error {
   constructor(
@@ -59,6 +62,14 @@ export class DatabaseFileError extends Error {
   ) {
     super(message);
   }
+}
+
+/** No SQLite file where the settings point; `--create` is for commands that may start a new one. */
+export function noDatabase(file: string, { creatable = true } = {}): DatabaseFileError {
+  return new DatabaseFileError(
+    'missing',
+    `no mnemo database at ${file}; pass --data-dir or MNEMO_DATA_DIR${creatable ? ', or --create to start a new one' : ''}`,
+  );
 }
 
 function databaseFileError(file: string, error: unknown): DatabaseFileError | null {

@@ -42,7 +42,8 @@ async function serveHolding(
   stopRequested: Promise<void>,
   trustedDocuments: TrustedDocuments | null,
 ): Promise<number> {
-  const opened = await openData(config);
+  // The first start creates the data folder and its database: the README's first command.
+  const opened = await openData(config, { create: true });
   const services = servicesFromEnvironment(config, io, opened.db, logger);
   const firstToken = await services.tokens.ensureAdminToken();
   if (firstToken) {

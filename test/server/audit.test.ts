@@ -306,7 +306,7 @@ describe('mnemo audit export', () => {
       });
       return { code, ...out };
     };
-    await run('token', 'create', '--name', 'ci', '--api-key', 'k1');
+    await run('token', 'create', '--name', 'ci', '--api-key', 'k1', '--create');
     const id = (await run('token', 'list')).stdout.split('\t')[0]!;
     await run('token', 'revoke', id);
     expect((await run('backup', path.join(dataDir, 'copy.db'))).code).toBe(0);

@@ -42,6 +42,16 @@ describe.skipIf(testStoreKind() !== 'postgres')('mnemo migrate --database-url', 
     expect((await run(['migrate', '--database-url', url])).code).toBe(0);
   });
 
+  it('token create on it needs no --create and names the server, without its password', async () => {
+    const withPassword = new URL(url);
+    withPassword.password = 'hunter2-secret';
+    const { code, stderr } = await run(['token', 'create', '--name', 'pg', '--database-url', withPassword.toString()]);
+    expect(code).toBe(0);
+    withPassword.password = '***';
+    expect(stderr).toContain(` in ${withPassword.toString()}. The token is shown only once`);
+    expect(stderr).not.toContain('hunter2');
+  });
+
   it('serves from it: ready, answering from PostgreSQL, and a stop ends it with exit 0', async () => {
     let listening: (url: string) => void = () => {};
     const served = new Promise<string>((resolve) => (listening = resolve));

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import {
   START_REINDEX,
 } from '../helpers/operations.ts';
 import { subscribe } from '../helpers/subscribe.ts';
-import { topicEngineEnv, topicModelDir } from '../helpers/topicModel.ts';
+import { topicEngineEnv, topicModelDir, writeTopicModel } from '../helpers/topicModel.ts';
 
 const TOKEN = /mnemo_[A-Za-z0-9_-]{43}/;
 
@@ -328,6 +328,12 @@ describe('mnemo migrate', () => {
     expect((await run(['migrate'])).code).toBe(0);
   });
 
+  it('says when it created the database, and only then', async () => {
+    const file = path.join(dataDir, 'mnemo.db');
+    expect((await run(['migrate'])).stdout).toBe(`created database ${file} is up to date\n`);
+    expect((await run(['migrate'])).stdout).toBe(`database ${file} is up to date\n`);
+  });
+
   it('honours --data-dir over MNEMO_DATA_DIR', async () => {
     const other = path.join(tmp, 'other');
     const { code, stdout } = await run(['migrate', '--data-dir', other]);
@@ -344,11 +350,78 @@ describe('mnemo migrate', () => {
   });
 });
 
+describe('a command run where there is no database', () => {
+  it.each([
+    [['token', 'create', '--name', 'ci']],
+    [['token', 'list']],
+    [['token', 'revoke', 'some-id']],
+    [['reindex']],
+    [['purge']],
+    [['audit', 'export']],
+  ])('mnemo %j exits 66, names the file it looked for, points to --create, and creates nothing', async (args) => {
+    const { code, stdout, stderr } = await run(args);
+    expect(code).toBe(66);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `mnemo: no mnemo database at ${path.join(dataDir, 'mnemo.db')}; pass --data-dir or MNEMO_DATA_DIR, or --create to start a new one\n`,
+    );
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('mnemo backup exits 66 and names the file it looked for', async () => {
+    const { code, stderr } = await run(['backup', path.join(tmp, 'b.db')]);
+    expect(code).toBe(66);
+    expect(stderr).toBe(`mnemo: no mnemo database at ${path.join(dataDir, 'mnemo.db')}; pass --data-dir or MNEMO_DATA_DIR\n`);
+  });
+
+  it('token create --create starts a new database there and mints the token into it', async () => {
+    const created = await run(['token', 'create', '--name', 'ci', '--create']);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(TOKEN);
+    expect((await run(['token', 'list'])).stdout).toContain('\tci\n');
+  });
+
+  it('refuses --create, exit 64, on a command that never starts a database', async () => {
+    const { code, stderr } = await run(['backup', path.join(tmp, 'b.db'), '--create']);
+    expect(code).toBe(64);
+    expect(stderr).toContain('--create does not apply to backup');
+  });
+
+  it('names a mistyped token subcommand, exit 64, and creates nothing', async () => {
+    const { code, stderr } = await run(['token', 'rotate']);
+    expect(code).toBe(64);
+    expect(stderr).toContain('token needs one of: create, list, revoke');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('each command that opens the database', () => {
+  it.each([
+    ['token create', ['token', 'create', '--name', 'ci'], 'stderr'],
+    ['token list', ['token', 'list'], 'stderr'],
+    ['token revoke', ['token', 'revoke', 'ID'], 'stdout'],
+    ['reindex', ['reindex'], 'stderr'],
+    ['purge', ['purge'], 'stdout'],
+    ['audit export', ['audit', 'export'], 'stderr'],
+  ] as const)('mnemo %s names the database file it used', async (_name, args, stream) => {
+    expect((await run(['migrate'])).code).toBe(0);
+    const id = (await run(['token', 'create', '--name', 'to-revoke'])).stderr.match(/id (\S+),/)?.[1] ?? '';
+    // The generated model: reindex loads one, and nothing comes from the network.
+    const engine = topicEngineEnv(writeTopicModel(path.join(tmp, 'models')));
+    const done = await run(
+      args.map((arg) => (arg === 'ID' ? id : arg)),
+      engine,
+    );
+    expect(done.code).toBe(0);
+    expect(done[stream]).toContain(` ${path.join(dataDir, 'mnemo.db')}`);
+  });
+});
+
 describe('mnemo token', () => {
   const admin = 'cli-admin-token-0123456789';
 
   it('create --name ci --api-key k1 prints a token that authenticates as a gateway token bound to k1', async () => {
-    const created = await run(['token', 'create', '--name', 'ci', '--api-key', 'k1']);
+    const created = await run(['token', 'create', '--name', 'ci', '--api-key', 'k1', '--create']);
     expect(created.code).toBe(0);
     const token = created.stdout.trim();
     expect(token).toMatch(new RegExp(`^${TOKEN.source}$`));
@@ -365,7 +438,7 @@ describe('mnemo token', () => {
   });
 
   it('create --api-key k1 --may-forget-key prints a token that may forget k1, and only k1', async () => {
-    const created = await run(['token', 'create', '--name', 'app', '--api-key', 'k1', '--may-forget-key']);
+    const created = await run(['token', 'create', '--name', 'app', '--api-key', 'k1', '--may-forget-key', '--create']);
     expect(created.code).toBe(0);
     expect(created.stderr).toContain('bound to k1, may forget it');
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
@@ -376,13 +449,13 @@ describe('mnemo token', () => {
   });
 
   it('create --may-forget-key without --api-key exits 64 and says why', async () => {
-    const created = await run(['token', 'create', '--name', 'app', '--may-forget-key']);
+    const created = await run(['token', 'create', '--name', 'app', '--may-forget-key', '--create']);
     expect(created.code).toBe(64);
     expect(created.stderr).toContain('mayForgetKey needs a gateway token bound to one API key');
   });
 
   it('create --admin prints a token with admin rights', async () => {
-    const created = await run(['token', 'create', '--name', 'ops', '--admin']);
+    const created = await run(['token', 'create', '--name', 'ops', '--admin', '--create']);
     expect(created.code).toBe(0);
     const { url } = await serve({ MNEMO_ADMIN_TOKEN: admin });
     expect((await graphqlAt(url, GET_SETTINGS, undefined, created.stdout.trim())).errors).toBeUndefined();
@@ -395,7 +468,7 @@ describe('mnemo token', () => {
   });
 
   it('list shows tokens but never their secrets, and revoke stops a token', async () => {
-    const token = (await run(['token', 'create', '--name', 'short-lived', '--api-key', 'k9'])).stdout.trim();
+    const token = (await run(['token', 'create', '--name', 'short-lived', '--api-key', 'k9', '--create'])).stdout.trim();
     const listed = await run(['token', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('short-lived');
@@ -416,6 +489,7 @@ describe('mnemo token', () => {
   });
 
   it('revoke of an unknown id exits 1 and says so', async () => {
+    expect((await run(['migrate'])).code).toBe(0);
     const { code, stderr } = await run(['token', 'revoke', 'no-such-id']);
     expect(code).toBe(1);
     expect(stderr).toContain('no-such-id');

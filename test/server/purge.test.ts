@@ -250,7 +250,9 @@ describe('mnemo purge', () => {
     const afterErase =
       testStoreKind() === 'postgres' ? '; PostgreSQL keeps the deleted rows in its write-ahead log until it recycles its segments' : '';
     expect(out.stdout).toMatch(
-      new RegExp(`^purged \\d+ memories \\(\\d+ expired, \\d+ out of retention\\) in \\d+ batches, the longest \\d+ ms${afterErase}\n$`),
+      new RegExp(
+        `^purged \\d+ memories from \\S+ \\(\\d+ expired, \\d+ out of retention\\) in \\d+ batches, the longest \\d+ ms${afterErase}\n$`,
+      ),
     );
     expect(await rowsOf(k)).toBe(0);
   });
