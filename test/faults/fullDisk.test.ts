@@ -2,10 +2,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { FaultsFullDiskHealthDocument as HEALTH } from '../generated/graphql.ts';
 import { graphqlAt, okAt } from '../helpers/graphqlHttp.ts';
+import { callError, httpTransport, mcpClient } from '../helpers/mcp.ts';
 import { spawnMnemo } from '../helpers/mnemoProcess.ts';
 import { CREATE_MEMORY, EXTRACT_FACTS, IMPORT_MEMORIES, MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { mountSmallDisk } from '../helpers/smallDisk.ts';
-import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const disk = mountSmallDisk('test/faults/fullDisk.test.ts');
 /** The served folder's own: the suite above fills and frees its disk on a schedule of its own. */
@@ -50,6 +51,21 @@ describe.skipIf(!disk)('a full disk', () => {
   it("answers a gateway's read though the token's last-used time cannot be written", async () => {
     const { memories } = await app.ok(MEMORY_STATS, { apiKeyId: 'full' }, gatewayToken);
     expect(memories.stats.totalEntries).toBe(acknowledged);
+  });
+
+  it('refuses a memory_add over MCP with STORAGE_FULL', async () => {
+    const client = await mcpClient(httpTransport(app.url, ADMIN_TOKEN));
+    try {
+      const error = await callError(client, 'memory_add', {
+        apiKeyId: 'full',
+        type: 'factual',
+        key: 'mcp',
+        content: 'one more thing to remember',
+      });
+      expect(error).toMatchObject({ code: 'STORAGE_FULL', message: expect.stringContaining('its disk is full') });
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a whole import with STORAGE_FULL rather than reporting every row as bad', async () => {
