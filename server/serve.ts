@@ -5,6 +5,7 @@ import type { CliIo } from './cli.ts';
 import type { Config } from './config.ts';
 import { checkpointWal, MERGE_STEPS_PER_RUN, mergeKeywordIndex, optimizeDatabase } from './db/maintenance.ts';
 import type { Db } from './db/open.ts';
+import { loggedFailure } from './db/storeErrors.ts';
 import { EXIT } from './exitCodes.ts';
 import { loadTrustedDocuments, type TrustedDocuments } from './graphql/trustedDocuments.ts';
 import { startAuditRetention } from './jobs/auditRetention.ts';
@@ -105,10 +106,21 @@ async function serveHolding(
   const [{ cut }] = await Promise.all([app.drain(config.shutdownTimeoutMs), services.reindex.stop(), services.purge.stop()]);
   if (cut > 0) logger.warn({ cut }, 'requests still running at the shutdown deadline were cut');
   metricsServer?.close();
+  // What is written from here on is bookkeeping (counts, leases, a checkpoint), the data is committed already: on a
+  // full or failing disk, the shutdown says what it could not write and goes on to stop cleanly.
+  const unwritten = (what: string) => (err: unknown) => {
+    logger.warn(loggedFailure(err), what);
+    return null;
+  };
   await services.access.flush();
   // Other processes on the same database take the background duties over at once instead of when the leases expire.
-  await services.leases.release();
-  if (!(await checkpointWal(opened.db))) logger.warn('the write-ahead log could not be checkpointed in full');
+  await services.leases
+    .release()
+    .catch(unwritten('the leases could not be released; other processes take the duties over once they expire'));
+  const checkpointed = await checkpointWal(opened.db).catch(
+    unwritten('the write-ahead log could not be checkpointed; the next start reads it'),
+  );
+  if (checkpointed === false) logger.warn('the write-ahead log could not be checkpointed in full');
   await opened.close();
   logger.info('stopped');
   return 0;

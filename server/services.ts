@@ -115,7 +115,7 @@ export function createServices(opts: {
     logger,
     now,
     settings,
-    tokens: new AccessTokenService({ db, now }, opts.adminToken ?? null),
+    tokens: new AccessTokenService({ db, now, logger }, opts.adminToken ?? null),
     providers,
     vectors,
     rerank: new RerankService({ settings, providers, now, timeoutMs: config.rerankTimeoutMs }),

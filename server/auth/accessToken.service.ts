@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import type { AccessTokenRow } from '../db/schema.ts';
+import { loggedFailure } from '../db/storeErrors.ts';
 import { notFound } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import { apiKeyIdSchema, LIMITS, parseInput } from '../validation.ts';
 import * as repo from './accessToken.repository.ts';
 import { generateToken, hashToken, sameHash, tokenStart } from './tokenHash.ts';
@@ -92,14 +94,16 @@ export class AccessTokenService {
 
   private readonly db: Db;
   private readonly now: () => number;
+  private readonly logger: Logger;
 
   constructor(
-    deps: { db: Db; now: () => number },
+    deps: { db: Db; now: () => number; logger: Logger },
     /** MNEMO_ADMIN_TOKEN: accepted as an admin token without being stored. */
     envAdminToken: string | null,
   ) {
     this.db = deps.db;
     this.now = deps.now;
+    this.logger = deps.logger;
     this.envAdminHash = envAdminToken ? hashToken(envAdminToken) : null;
   }
 
@@ -181,7 +185,13 @@ export class AccessTokenService {
     const now = this.now();
     if (now - (this.lastTouched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
     this.lastTouched.set(id, now);
-    await repo.touchAccessToken(this.db, id, now);
+    // Bookkeeping: a request is not refused for want of it (on a full disk, say). The next try is a period away, so
+    // this is logged once per period and token.
+    await repo
+      .touchAccessToken(this.db, id, now)
+      .catch((err: unknown) =>
+        this.logger.warn({ tokenId: id, ...loggedFailure(err) }, "could not write the token's last-used time; the request goes on"),
+      );
   }
 }
 

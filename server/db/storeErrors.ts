@@ -86,6 +86,18 @@ function postgresFault(error: unknown): DomainError | null {
   return null;
 }
 
+/**
+ * How a log line tells of a failure: a storage fault by its typed code and what the store said (its code and
+ * message), without a stack, since it is the environment's fault and not a bug of mnemo's; anything else as the
+ * error itself, stack and all.
+ */
+export function loggedFailure(error: unknown): { err: unknown } | { fault: { code: string; storeCode: unknown; message: string } } {
+  const fault = storageFault(error);
+  if (!fault) return { err: error };
+  const storeCode = sqliteCode(error) ?? postgresCode(error) ?? (error as { code?: unknown }).code ?? null;
+  return { fault: { code: fault.code, storeCode, message: error instanceof Error ? error.message : String(error) } };
+}
+
 function diskFull(what: string, error: unknown): DomainError {
   return new DomainError('STORAGE_FULL', `the database cannot grow: ${what}, then retry`, { cause: error });
 }

@@ -1,6 +1,7 @@
 import { audited } from '../audit/audited.ts';
 import { mayForgetKey } from '../auth/viewer.ts';
 import { type ForgetReport, forgetApiKey } from '../memory/forget.service.ts';
+import { normaliseIdentifier } from '../validation.ts';
 import { builder } from './builder.ts';
 
 const ForgetReportRef = builder.objectRef<ForgetReport>('ForgetReport').implement({
@@ -43,6 +44,8 @@ builder.mutationField('forgetApiKey', (t) =>
         ctx,
         {
           action: 'API_KEY_FORGET',
+          // A refused or failed attempt is on record with the key it named; a done one names the key's pseudonym.
+          apiKeyId: normaliseIdentifier(apiKeyId),
           describe: ({ auditApiKeyId, walEmptied: _, apiKeyId: __, ...removed }) => ({ apiKeyId: auditApiKeyId, target: removed }),
         },
         () => forgetApiKey(ctx.services, apiKeyId, (key) => mayForgetKey(ctx.viewer, key)),

@@ -338,13 +338,9 @@ builder.mutationFields((t) => ({
       type: t.arg({ type: MemoryTypeEnum }),
       createdBefore: t.arg({ type: 'DateTime' }),
     },
-    resolve: (_root, args, ctx) => {
-      const filter = {
-        apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId),
-        types: args.type ? [args.type] : null,
-        createdBefore: args.createdBefore,
-      };
-      return audited(ctx, memories.clearAudit(filter), () => memories.clearMemories(ctx.services, filter));
+    resolve: async (_root, args, ctx) => {
+      const request = { apiKeyId: args.apiKeyId, types: args.type ? [args.type] : null, createdBefore: args.createdBefore };
+      return (await memories.clearMemoriesAudited(ctx, request)).removed;
     },
   }),
   importMemories: t.field({

@@ -1,5 +1,6 @@
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
+import { loggedFailure } from '../db/storeErrors.ts';
 import type { Logger } from '../logger.ts';
 import { clientErrorMessage } from '../redact.ts';
 import { createRequestScope, type RequestScope, requestIdOf } from '../requestScope.ts';
@@ -9,10 +10,13 @@ export interface MnemoServerContext {
   requestScope?: RequestScope;
 }
 
-/** Masked errors → what was masked: logged with its stack by the request that got the masked one. */
+/** Masked errors → what was masked: logged by the request that got the masked one. */
 const unexpectedCauses = new WeakMap<GraphQLError, unknown>();
 
-/** Called by the error mapping when it masks an unexpected error, so the request's log shows what it was. */
+/**
+ * Called by the error mapping when it masks an error, so the request's log shows what it was: a bug with its stack, a
+ * storage fault (told to the client as STORAGE_FULL, say) with the store's own code and message.
+ */
 export function noteUnexpected(masked: GraphQLError, cause: unknown) {
   unexpectedCauses.set(masked, cause);
 }
@@ -77,16 +81,26 @@ function reported(result: ExecutionResult, scope: RequestScope): ExecutionResult
   return { ...result, errors };
 }
 
-/** `masked`: the errors as the mapping left them (unexpected ones are known by these); `sent`: as they go out. */
+/**
+ * `masked`: the errors as the mapping left them (unexpected ones are known by these); `sent`: as they go out. A storage
+ * fault is the environment's, not a bug: it is listed with the expected errors, without a stack, at error (its code is
+ * none of the milder ones) since an operator must act (free space, check the disk), and with what the store said.
+ */
 function logErrors(masked: readonly GraphQLError[], sent: readonly GraphQLError[], scope: RequestScope) {
-  const expected: GraphQLError[] = [];
+  const expected: { error: GraphQLError; store?: unknown }[] = [];
   for (const [i, error] of masked.entries()) {
-    if (unexpectedCauses.has(error)) scope.log.error({ err: unexpectedCauses.get(error), path: error.path?.join('.') }, 'unexpected error');
-    else expected.push(sent[i]!);
+    const failure = unexpectedCauses.has(error) ? loggedFailure(unexpectedCauses.get(error)) : null;
+    if (failure && 'err' in failure) scope.log.error({ err: failure.err, path: error.path?.join('.') }, 'unexpected error');
+    else expected.push({ error: sent[i]!, ...(failure && { store: failure.fault }) });
   }
   if (expected.length === 0) return;
-  const level = expected.map(levelOf).reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
-  const listed = expected.slice(0, LISTED).map((e) => ({ code: e.extensions?.code ?? null, path: e.path?.join('.'), message: e.message }));
+  const level = expected.map((e) => levelOf(e.error)).reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
+  const listed = expected.slice(0, LISTED).map(({ error: e, store }) => ({
+    code: e.extensions?.code ?? null,
+    path: e.path?.join('.'),
+    message: e.message,
+    ...(store !== undefined && { store }),
+  }));
   scope.log[level]({ errors: listed, ...(expected.length > LISTED && { more: expected.length - LISTED }) }, 'request answered with errors');
 }
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema } from '../memory/memory.ts';
@@ -214,9 +213,7 @@ export const memoryClear = defineTool({
   output: z.object({ apiKeyId: z.string(), removed: z.int().describe('How many memories were deleted.') }),
   annotations: WRITES,
   run: async (args, ctx) => {
-    const apiKeyId = exactlyOneKey(ctx.viewer, args.apiKeyId);
-    const filter = { apiKeyId, types: args.type ? [args.type] : null, createdBefore: args.olderThan };
-    const removed = await audited(ctx, memories.clearAudit(filter), () => memories.clearMemories(ctx.services, filter));
-    return { structured: { apiKeyId, removed } };
+    const request = { apiKeyId: args.apiKeyId, types: args.type ? [args.type] : null, createdBefore: args.olderThan };
+    return { structured: await memories.clearMemoriesAudited(ctx, request) };
   },
 });

@@ -7,6 +7,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { loggedFailure, storageFault } from '../db/storeErrors.ts';
 import { DomainError } from '../errors.ts';
 import { PACKAGE_VERSION } from '../packageRoot.ts';
 import { illFormedArguments, parseInput } from '../validation.ts';
@@ -62,6 +63,12 @@ async function callTool(name: string, args: unknown, ctx: ToolContext): Promise<
     return { content: [{ type: 'text', text: answer.text ?? JSON.stringify(structuredContent) }], structuredContent };
   } catch (error) {
     if (error instanceof DomainError) return toolError(error.code, error.message);
+    // A full or failing disk is the environment's fault, told as GraphQL tells it, and logged for the operator without a stack.
+    const fault = storageFault(error);
+    if (fault) {
+      ctx.log.error({ tool: name, ...loggedFailure(error) }, 'tool answered with a storage fault');
+      return toolError(fault.code, fault.message);
+    }
     // Anything else is a bug: logged, and masked as GraphQL masks it, so no SQL or stack reaches the client.
     ctx.log.error({ err: error, tool: name }, 'unexpected error');
     return toolError('INTERNAL_SERVER_ERROR', 'Unexpected error.');

@@ -50,7 +50,11 @@ export type ToolErrorCode = DomainErrorCode | 'INTERNAL_SERVER_ERROR';
 
 const toolErrorSchema = z.strictObject({
   error: z.strictObject({
-    code: z.string().describe('BAD_USER_INPUT, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, UNAVAILABLE or INTERNAL_SERVER_ERROR.'),
+    code: z
+      .string()
+      .describe(
+        'BAD_USER_INPUT, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED, UNAVAILABLE, STORAGE_FULL, STORAGE_ERROR or INTERNAL_SERVER_ERROR.',
+      ),
     message: z.string(),
   }),
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Audited } from '../audit/audited.ts';
+import { type AuditContext, type Audited, audited } from '../audit/audited.ts';
+import { exactlyOneKey, type Viewer } from '../auth/viewer.ts';
 import { afterErase } from '../db/maintenance.ts';
 import type { Db } from '../db/open.ts';
 import { searchWords } from '../db/searchWords.ts';
@@ -9,7 +10,7 @@ import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, checkInput, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
+import { apiKeyIdSchema, checkInput, LIMITS, limitSchema, normaliseIdentifier, offsetSchema, parseInput } from '../validation.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import * as repo from './memory.repository.ts';
@@ -186,13 +187,33 @@ export interface ClearFilter {
   createdBefore?: Date | null;
 }
 
-/** How a clear is recorded in the audit log, whoever asks for it (GraphQL's clearMemories, MCP's memory_clear). */
-export const clearAudit = (f: ClearFilter): Audited<number> => ({
-  action: 'MEMORIES_CLEAR',
-  apiKeyId: f.apiKeyId,
-  target: { types: f.types ? [...f.types] : null, createdBefore: f.createdBefore?.toISOString() ?? null },
-  describe: (deleted) => ({ target: { deleted } }),
-});
+/** A clear as a caller asks for it: the key it names (none: a bound token's own), and the types and date it keeps to. */
+export interface ClearRequest extends Omit<ClearFilter, 'apiKeyId'> {
+  apiKeyId?: string | null;
+}
+
+/**
+ * A caller's clear (GraphQL's clearMemories, MCP's memory_clear), recorded in the audit log. The key is checked against
+ * the caller's token inside the recorded action, so a bound token's attempt on another key is on record too: refused
+ * (FORBIDDEN), with the key it named. Returns the key cleared and how many memories went.
+ */
+export function clearMemoriesAudited(
+  ctx: AuditContext & { viewer: Viewer; services: MemoryDeps },
+  request: ClearRequest,
+): Promise<{ apiKeyId: string; removed: number }> {
+  const named = request.apiKeyId == null ? ctx.viewer.apiKeyId : normaliseIdentifier(request.apiKeyId);
+  const filter = { types: request.types, createdBefore: request.createdBefore };
+  const what: Audited<{ removed: number }> = {
+    action: 'MEMORIES_CLEAR',
+    apiKeyId: named,
+    target: { types: filter.types ? [...filter.types] : null, createdBefore: filter.createdBefore?.toISOString() ?? null },
+    describe: ({ removed }) => ({ target: { deleted: removed } }),
+  };
+  return audited(ctx, what, async () => {
+    const apiKeyId = exactlyOneKey(ctx.viewer, request.apiKeyId);
+    return { apiKeyId, removed: await clearMemories(ctx.services, { ...filter, apiKeyId }) };
+  });
+}
 
 /**
  * How an import is recorded in the audit log, by the keys its rows name: that key when they name one, the count of

@@ -12,7 +12,7 @@ import {
   AuditCancelReindexDocument as CANCEL_REINDEX,
   AuditForgetApiKeyDocument as FORGET_API_KEY,
 } from '../generated/graphql.ts';
-import { httpTransport, mcpClient } from '../helpers/mcp.ts';
+import { callError, httpTransport, mcpClient } from '../helpers/mcp.ts';
 import {
   CLEAR_MEMORIES,
   CREATE_TOKEN,
@@ -253,6 +253,41 @@ describe('the audit log and erasure', () => {
     const [entry] = await entries(app, { action: 'MEMORIES_CLEAR' });
     expect(entry).toMatchObject({ actorId: 'env', apiKeyId: 'k1', outcome: 'OK', target: { deleted: 1, types: null } });
     expect(entry!.requestId).toMatch(/\S/);
+  });
+});
+
+describe("a token bound to one key, refused another key's memories", () => {
+  /** A gateway token bound to k1, allowed to forget k1: what it may not do to k2 is the point. */
+  async function boundToK1(app: TestApp) {
+    await app.ok(IMPORT_MEMORIES, { memories: [{ apiKeyId: 'k2', key: 'a', content: 'not theirs' }] });
+    const { createAccessToken } = await app.ok(CREATE_TOKEN, {
+      input: { name: 'gateway-k1', role: 'GATEWAY', apiKeyId: 'k1', mayForgetKey: true },
+    });
+    return { token: createAccessToken.token, id: createAccessToken.accessToken.id };
+  }
+  const refusal = (id: string, action: string) => ({ actorId: id, actorName: 'gateway-k1', action, apiKeyId: 'k2', outcome: 'FORBIDDEN' });
+
+  it('records a refused clearMemories with the token, the key it named and FORBIDDEN', async () => {
+    const app = await started();
+    const { token, id } = await boundToK1(app);
+    expect(onlyError(await app.gql(CLEAR_MEMORIES, { apiKeyId: 'k2' }, token)).extensions?.code).toBe('FORBIDDEN');
+    expect(await entries(app, { action: 'MEMORIES_CLEAR' })).toEqual([expect.objectContaining(refusal(id, 'MEMORIES_CLEAR'))]);
+  });
+
+  it('records a refused forgetApiKey with the token, the key it named and FORBIDDEN', async () => {
+    const app = await started();
+    const { token, id } = await boundToK1(app);
+    expect(onlyError(await app.gql(FORGET_API_KEY, { apiKeyId: 'k2' }, token)).extensions?.code).toBe('FORBIDDEN');
+    expect(await entries(app, { action: 'API_KEY_FORGET' })).toEqual([expect.objectContaining(refusal(id, 'API_KEY_FORGET'))]);
+  });
+
+  it('records a refused memory_clear over MCP as the same refusal as through GraphQL', async () => {
+    const app = await started();
+    const { token, id } = await boundToK1(app);
+    const agent = await mcpClient(httpTransport(app.url, token));
+    cleanup.push(() => agent.close());
+    expect(await callError(agent, 'memory_clear', { apiKeyId: 'k2' })).toMatchObject({ code: 'FORBIDDEN' });
+    expect(await entries(app, { action: 'MEMORIES_CLEAR' })).toEqual([expect.objectContaining(refusal(id, 'MEMORIES_CLEAR'))]);
   });
 });
 

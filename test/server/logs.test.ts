@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { request } from 'node:http';
+import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../server/logger.ts';
 import type { CreateTokenMutation } from '../generated/graphql.ts';
@@ -303,6 +304,29 @@ describe('error levels', () => {
       err: { message: 'SQLITE_CORRUPT: database disk image is malformed' },
     });
     expect(line!.err!.stack).toContain('logs.test.ts');
+  });
+
+  it('logs a full disk at error without a stack and with what the database said, not as an unexpected error', async () => {
+    const log = await logged();
+    vi.spyOn(log.app.services.settings, 'get').mockRejectedValue(new SQLite.SqliteError('database or disk is full', 'SQLITE_FULL'));
+    const res = await post(log.app, { query: GET_SETTINGS });
+    expect(res.body.errors[0]!.extensions?.code).toBe('STORAGE_FULL');
+    await accessLine(log, res.requestId!);
+    const lines = log.lines().filter((l) => l.reqId === res.requestId && l.msg !== 'request');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: ERROR,
+        msg: 'request answered with errors',
+        errors: [
+          expect.objectContaining({
+            code: 'STORAGE_FULL',
+            path: 'memorySettings',
+            store: { code: 'STORAGE_FULL', storeCode: 'SQLITE_FULL', message: 'database or disk is full' },
+          }),
+        ],
+      }),
+    ]);
+    expect(log.text()).not.toContain('\\n    at ');
   });
 
   it('cuts a 10 MB value sent as an Int to a short prefix, in the answer and in the log', async () => {

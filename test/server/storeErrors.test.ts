@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../server/db/open.ts';
 import { rowRefusal, storageFault } from '../../server/db/storeErrors.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { MEMORY_STATS, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 import { testStoreKind } from '../helpers/testStore.ts';
 
@@ -81,6 +81,21 @@ describe.skipIf(testStoreKind() !== 'postgres')('PostgreSQL failures', () => {
       );
     } finally {
       await sql.raw('drop trigger settings_disk_full on settings; drop function settings_disk_full()').execute(app.database.db);
+    }
+  });
+
+  it("answers a gateway's read though the server has no disk for the token's last-used time", async () => {
+    const token = await app.mintToken({ apiKeyId: 'k1' });
+    await sql
+      .raw(`create function tokens_disk_full() returns trigger language plpgsql as $$
+        begin raise exception 'could not extend file "base/1/3": No space left on device' using errcode = 'disk_full'; end $$;
+        create trigger tokens_disk_full before update on access_tokens for each row execute function tokens_disk_full()`)
+      .execute(app.database.db);
+    try {
+      const { memories } = await app.ok(MEMORY_STATS, { apiKeyId: 'k1' }, token);
+      expect(memories.stats.totalEntries).toBe(0);
+    } finally {
+      await sql.raw('drop trigger tokens_disk_full on access_tokens; drop function tokens_disk_full()').execute(app.database.db);
     }
   });
 
