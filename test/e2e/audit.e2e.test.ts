@@ -163,4 +163,24 @@ describe('the Audit log tab', () => {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
   });
+
+  it('moves to another tab with a detail open without an error', async () => {
+    const { page } = e2e;
+    const errors: string[] = [];
+    const record = (error: Error) => errors.push(error.message);
+    page.on('pageerror', record);
+    try {
+      await openAudit(page);
+      await rows(page)
+        .getByRole('button', { name: /^Details of/ })
+        .first()
+        .click();
+      await page.getByRole('term').filter({ hasText: 'Request id' }).waitFor();
+      await page.getByRole('tab', { name: 'Memories' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      page.off('pageerror', record);
+    }
+  });
 });

@@ -101,7 +101,10 @@ export function AuditTable({ items }: { items: readonly AuditEntry[] }) {
 /** Shown once the row's Details is pressed: it brings itself into view, as it opens below a row that may be the last on screen. */
 function AuditDetail({ entry: e }: { entry: AuditEntry }) {
   const shownAt = useRef<HTMLDivElement>(null);
-  useEffect(() => shownAt.current?.scrollIntoView({ block: 'nearest' }), []);
+  useEffect(() => {
+    // A block body: Chromium's scrollIntoView returns a promise, which React would take for a cleanup function.
+    shownAt.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   return (
     <div className="audit-detail" ref={shownAt}>
       {e.changes.length > 0 && <ChangeTable changes={e.changes} />}
