@@ -41,7 +41,8 @@ export function SignIn() {
         </div>
         <h1 id="signin-title">Sign in to Memory Studio</h1>
         <p className="muted">
-          Paste the admin token that `mnemo serve` printed on first start, or one minted with `mnemo token create --admin`.
+          Paste the admin token that <code>mnemo serve</code> printed on first start, or one minted with{' '}
+          <code>mnemo token create --admin</code>.
         </p>
         <label className="field">
           <span>Admin token</span>

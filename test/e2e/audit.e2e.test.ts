@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_TOKEN, GET_SETTINGS, IMPORT_MEMORIES, UPDATE_SETTINGS, UPSERT_PROVIDER } from '../helpers/operations.ts';
+import { CLEAR_MEMORIES, CREATE_TOKEN, GET_SETTINGS, IMPORT_MEMORIES, UPDATE_SETTINGS, UPSERT_PROVIDER } from '../helpers/operations.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -129,5 +129,58 @@ describe('the Audit log tab', () => {
     const apiKey = page.getByRole('table', { name: 'Changes' }).getByRole('row', { name: /^apiKey/ });
     expect(await apiKey.textContent()).toBe('apiKeysecret set its value is never recorded');
     expect(await page.content()).not.toContain('provider-secret-key');
+  });
+
+  it('says a clear of every type cleared all types, never "null"', async () => {
+    const { page } = e2e;
+    await e2e.gql(CLEAR_MEMORIES, { apiKeyId: 'audit-b' });
+    await openAudit(page, '?action=MEMORIES_CLEAR');
+    await rangeIs(page, '1–1 of 1');
+    expect(await cells(page, 5)).toEqual(['types all, deleted 1']);
+    await rows(page)
+      .getByRole('button', { name: /^Details of Memories cleared/ })
+      .click();
+    const detail = page.getByRole('row').filter({ has: page.getByRole('term').filter({ hasText: 'Request id' }) });
+    expect(await detail.getByRole('definition').first().textContent()).toBe('all');
+    expect(await detail.textContent()).not.toContain('null');
+  });
+
+  it('keeps a detail opened on a phone in view', async () => {
+    const { page } = e2e;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await openAudit(page);
+      await rangeIs(page, '1–20 of 30');
+      const details = rows(page).getByRole('button', { name: /^Details of/ });
+      await details.last().click();
+      const region = await page.getByRole('region', { name: 'Audit log table' }).boundingBox();
+      const term = await page.getByRole('term').filter({ hasText: 'Request id' }).boundingBox();
+      expect(term!.x).toBeGreaterThanOrEqual(region!.x);
+      expect(term!.x + term!.width).toBeLessThanOrEqual(region!.x + region!.width);
+      expect(term!.y).toBeGreaterThanOrEqual(0);
+      expect(term!.y + term!.height).toBeLessThanOrEqual(844);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('moves to another tab with a detail open without an error', async () => {
+    const { page } = e2e;
+    const errors: string[] = [];
+    const record = (error: Error) => errors.push(error.message);
+    page.on('pageerror', record);
+    try {
+      await openAudit(page);
+      await rows(page)
+        .getByRole('button', { name: /^Details of/ })
+        .first()
+        .click();
+      await page.getByRole('term').filter({ hasText: 'Request id' }).waitFor();
+      await page.getByRole('tab', { name: 'Memories' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      page.off('pageerror', record);
+    }
   });
 });

@@ -135,6 +135,22 @@ describe('the Engine tab', () => {
     await expect(job().textContent()).resolves.toContain(`${MEMORIES} / ${MEMORIES}`);
   }, 60_000);
 
+  it('says how many memories a running full reindex has left, not how many were waiting before it', async () => {
+    const hold = api.hold(IN_EVERY_MEMORY);
+    const { reindex } = await e2e.gql(START_REINDEX, { force: true });
+    await hold.reached;
+    const card = e2e.page.getByRole('region', { name: 'Reindex', exact: true });
+    try {
+      await job().getByText(reindex.id.slice(0, 8)).waitFor({ timeout: 10_000 });
+      await card.getByText(`${MEMORIES} left in this full reindex`).waitFor();
+      expect(await card.textContent()).not.toContain('waiting now');
+    } finally {
+      hold.release();
+    }
+    await job().getByText('Completed').waitFor({ timeout: 30_000 });
+    await card.getByText('0 waiting now').waitFor();
+  }, 60_000);
+
   it('cancels a running full reindex', async () => {
     const { page } = e2e;
     const hold = api.hold(IN_EVERY_MEMORY);

@@ -97,6 +97,20 @@ describe('every tab at every width', () => {
     }, 120_000);
   }
 
+  it('keeps every radio button its normal size at 390 px', async () => {
+    const { page } = e2e;
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const tab of ['Engine', 'Playground'] as const) {
+      await openTab(tab);
+      const radios = await page.getByRole('radio').all();
+      expect(radios.length, `radios on ${tab}`).toBeGreaterThan(0);
+      for (const radio of radios) {
+        const name = await radio.evaluate((el) => el.closest('label')?.textContent ?? '');
+        expect((await radio.boundingBox())?.width, `the ${name} radio on ${tab}`).toBeGreaterThanOrEqual(12);
+      }
+    }
+  });
+
   it('keeps wide tables inside their own box, which the keyboard can scroll', async () => {
     const { page } = e2e;
     await page.setViewportSize({ width: 390, height: 844 });

@@ -10,6 +10,14 @@ beforeAll(async () => {
 afterAll(() => e2e?.close());
 
 describe('signing in', () => {
+  it('shows the commands that give an admin token as code, without Markdown backticks', async () => {
+    const { page, url } = e2e;
+    await page.goto(`${url}/admin/`);
+    const form = page.getByRole('form', { name: 'Sign in to Memory Studio' });
+    expect(await form.getByRole('code').allTextContents()).toEqual(['mnemo serve', 'mnemo token create --admin']);
+    expect(await form.textContent()).not.toContain('`');
+  });
+
   it('refuses an unknown token with a clear message', async () => {
     const { page, url } = e2e;
     await page.goto(`${url}/admin/`);

@@ -1,4 +1,4 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { formatTime } from '../components/format';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { TableHead } from '../components/TableHead';
@@ -21,14 +21,25 @@ function shown(json: string | null): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** What a null in a target means where it means something (a clear of every type records types null); other nulls say nothing. */
+const NULL_MEANS: Record<string, string> = { types: 'all' };
+
+/** An entry's target as name and text, its nulls as what they mean or left out. */
+function targetFields(e: AuditEntry): [string, string][] {
+  return Object.entries(e.target ?? {}).flatMap(([name, value]): [string, string][] => {
+    if (value === null) return Object.hasOwn(NULL_MEANS, name) ? [[name, NULL_MEANS[name]!]] : [];
+    return [[name, typeof value === 'string' ? value : JSON.stringify(value)]];
+  });
+}
+
 /** One line on what an entry did: the fields it changed, or the first figures of its target (ids only when it has nothing else; the detail shows them all). */
 function summary(e: AuditEntry): string {
   if (e.changes.length > 0) return e.changes.map((c) => c.field).join(', ');
-  const target = Object.entries(e.target ?? {});
+  const target = targetFields(e);
   const named = target.filter(([name]) => !name.endsWith('Id'));
   return (named.length > 0 ? named : target)
     .slice(0, 3)
-    .map(([name, value]) => `${name} ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .map(([name, value]) => `${name} ${value}`)
     .join(', ');
 }
 
@@ -42,7 +53,7 @@ export function AuditTable({ items }: { items: readonly AuditEntry[] }) {
       return next;
     });
   return (
-    <ScrollRegion label="Audit log table">
+    <ScrollRegion label="Audit log table" className="table-scroll audit-scroll">
       <table className="audit-table" aria-label="Audit log">
         <TableHead columns={['When', 'Action', 'Actor', 'API key', 'What', 'Outcome']} controls="Details" />
         <tbody>
@@ -87,16 +98,21 @@ export function AuditTable({ items }: { items: readonly AuditEntry[] }) {
   );
 }
 
+/** Shown once the row's Details is pressed: it brings itself into view, as it opens below a row that may be the last on screen. */
 function AuditDetail({ entry: e }: { entry: AuditEntry }) {
-  const target = Object.entries(e.target ?? {});
+  const shownAt = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // A block body: Chromium's scrollIntoView returns a promise, which React would take for a cleanup function.
+    shownAt.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   return (
-    <div className="audit-detail">
+    <div className="audit-detail" ref={shownAt}>
       {e.changes.length > 0 && <ChangeTable changes={e.changes} />}
       <dl className="kv compact">
-        {target.map(([name, value]) => (
+        {targetFields(e).map(([name, value]) => (
           <Fragment key={name}>
             <dt>{name}</dt>
-            <dd className="mono">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            <dd className="mono">{value}</dd>
           </Fragment>
         ))}
         <dt>Actor id</dt>

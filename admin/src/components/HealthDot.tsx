@@ -1,5 +1,6 @@
 import { useMemoryHealthQuery } from '../generated/graphql';
 import { useUnreachableSince } from '../lib/connection';
+import { STORE_NAME } from './storeName';
 
 /** What the dot says when the storage under the database is at fault: the operator's next step differs. */
 const STORAGE_FAULTS: Record<string, string> = {
@@ -7,8 +8,6 @@ const STORAGE_FAULTS: Record<string, string> = {
   STORAGE_ERROR: 'storage error',
   UNAVAILABLE: 'database unreachable',
 };
-
-const STORE_NAME: Record<string, string> = { SQLITE: 'SQLite', POSTGRES: 'PostgreSQL' };
 
 /**
  * Green when the store answered a real round trip and a committed write, red when not, and red at once when any

@@ -11,9 +11,7 @@ export function EngineTab() {
       <div className="page-head">
         <div>
           <h1>Engine</h1>
-          <p className="muted">
-            How retrieval finds memories: the keyword index, embeddings, the vector store (sqlite-vec or Qdrant) and rerank.
-          </p>
+          <p className="muted">How retrieval finds memories: the keyword index, embeddings, the vector store and rerank.</p>
         </div>
       </div>
       <StatusPanel />

@@ -51,7 +51,7 @@ export function QdrantPanel() {
     <Card
       titleId="qdrant-title"
       title="Qdrant"
-      sub="An external vector store for large memory sets. sqlite-vec keeps a copy of every vector and answers whenever Qdrant cannot."
+      sub="An external vector store for large memory sets. The Qdrant card above says what answers whenever Qdrant cannot."
     >
       {settings.isPending ? (
         <p className="muted">Loading the Qdrant settings…</p>
@@ -149,7 +149,7 @@ function ConnectionForm({ settings }: { settings: Settings }) {
         <span>Use Qdrant as the vector store</span>
       </label>
       <p className="muted small-note qdrant-switch-note">
-        On sets vectorStore to QDRANT; off returns it to AUTO (sqlite-vec). A reindex afterwards copies the existing vectors into Qdrant.
+        On sets vectorStore to QDRANT; off returns it to AUTO. A reindex afterwards gives Qdrant the vector of every memory.
       </p>
       <div className="qdrant-fields">
         <DraftField
@@ -353,7 +353,7 @@ function Cleanup({ configured }: { configured: boolean }) {
       >
         <p>
           Points of memories that have expired, fell out of the retention window or were deleted are removed from the Qdrant collection. The
-          memories themselves and sqlite-vec are not changed; search already leaves these points out.
+          memories themselves are not changed; search already leaves these points out.
         </p>
       </ConfirmDialog>
     </fieldset>

@@ -79,12 +79,7 @@ export function ReindexPanel() {
       sub={
         <>
           Embeds every memory whose vector is missing or stale
-          {pending !== null && (
-            <>
-              {' '}
-              · <strong>{formatInt(pending)}</strong> waiting now
-            </>
-          )}
+          <Backlog job={job} pending={pending} />
         </>
       }
       actions={
@@ -130,6 +125,28 @@ export function ReindexPanel() {
         store this takes a while, and with a remote provider every memory is a billed API call. Search keeps working meanwhile.
       </ConfirmDialog>
     </Card>
+  );
+}
+
+/**
+ * What is left to embed: a full reindex re-embeds memories that count as neither missing nor stale, so while one runs
+ * its own remainder is the truth, not the (often zero) memories waiting.
+ */
+function Backlog({ job, pending }: { job: Job | null; pending: number | null }) {
+  if (job?.status === 'RUNNING' && job.force) {
+    return (
+      <>
+        {' '}
+        · <strong>{formatInt(job.total - job.processed - job.failed)}</strong> left in this full reindex
+      </>
+    );
+  }
+  if (pending === null) return null;
+  return (
+    <>
+      {' '}
+      · <strong>{formatInt(pending)}</strong> waiting now
+    </>
   );
 }
 

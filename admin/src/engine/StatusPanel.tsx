@@ -4,11 +4,13 @@ import { ErrorNote } from '../components/ErrorNote';
 import { formatInt, formatPercent, formatShortTime } from '../components/format';
 import { Reason } from '../components/Reason';
 import { StatusChip, type Tone } from '../components/StatusChip';
+import { STORE_NAME } from '../components/storeName';
 import {
   type EngineStatusQuery,
   type ModelKind,
   type ModelTestFieldsFragment,
   type RecentCallsFieldsFragment,
+  type StoreKind,
   useEngineStatusQuery,
   useQdrantHealthQuery,
   useTestEngineModelMutation,
@@ -45,7 +47,7 @@ export function StatusPanel() {
         <KeywordCard s={s} />
         <EmbeddingCard s={s} />
         <VectorStoreCard s={s} />
-        <QdrantCard q={s.qdrant} />
+        <QdrantCard q={s.qdrant} standby={standbyOf(s.vectorStore.backend)} />
         <RerankCard s={s} />
       </div>
     </section>
@@ -177,7 +179,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function StoreCard({ s }: { s: Status }) {
   const d = s.store;
   const postgres = d.kind === 'POSTGRES';
-  const engine = `${postgres ? 'PostgreSQL' : 'SQLite'}${d.version ? ` ${d.version}` : ''}`;
+  const engine = `${STORE_NAME[d.kind]}${d.version ? ` ${d.version}` : ''}`;
   return (
     <StatusCard
       title="Database"
@@ -211,6 +213,12 @@ function StoreCard({ s }: { s: Status }) {
   );
 }
 
+/** The keyword index each store keeps (server/db/sqlite and server/db/postgres keywordSearch.ts), one ranking for both. */
+const KEYWORD_INDEX: Record<StoreKind, string> = {
+  SQLITE: 'SQLite FTS5, ranked by BM25.',
+  POSTGRES: "PostgreSQL postings (each memory's words in a B-tree), ranked by BM25.",
+};
+
 function KeywordCard({ s }: { s: Status }) {
   const k = s.keyword;
   return (
@@ -218,7 +226,7 @@ function KeywordCard({ s }: { s: Status }) {
       title="Keyword"
       tone={k.available ? 'ok' : 'danger'}
       state={k.available ? 'Ready' : 'Unavailable'}
-      summary="SQLite FTS5, ranked by BM25."
+      summary={KEYWORD_INDEX[s.store.kind]}
     >
       <Row label="Documents">{formatInt(k.documents)}</Row>
       <Row label="Probe">{k.latencyMs.toFixed(1)} ms</Row>
@@ -282,6 +290,19 @@ function EmbeddingCard({ s }: { s: Status }) {
 
 const SOURCE_LABEL: Record<string, string> = { remote: 'Remote', static: 'Static (model2vec)', transformers: 'Transformers.js' };
 
+/**
+ * Where the vectors are, by the backend the server reports: sqlite-vec in the database file, or Qdrant's collection
+ * for a store that keeps no vectors itself (PostgreSQL), which has none until Qdrant is its vector store.
+ */
+function vectorHome(s: Status): string {
+  const v = s.vectorStore;
+  if (v.backend !== 'qdrant') return `${v.backend}${v.extensionVersion ? ` ${v.extensionVersion}` : ''}, in the database file.`;
+  const store = STORE_NAME[s.store.kind];
+  return v.available
+    ? `Qdrant's collection: the ${store} store keeps no vectors itself.`
+    : `None until Qdrant is configured as the vector store: the ${store} store keeps no vectors itself, so semantic search answers from keywords.`;
+}
+
 function VectorStoreCard({ s }: { s: Status }) {
   const v = s.vectorStore;
   const [tone, state]: [Tone, string] = !v.available
@@ -298,10 +319,16 @@ function VectorStoreCard({ s }: { s: Status }) {
       state={state}
       summary={
         <>
-          {v.backend}
-          {v.extensionVersion ? ` ${v.extensionVersion}` : ''}, in the database file.
+          {vectorHome(s)}
           {v.signatureMatches === false && ' The stored vectors come from another model; a reindex replaces them.'}
         </>
+      }
+      footer={
+        v.unavailableReason ? (
+          <p className="reason error-text" role="note">
+            {v.unavailableReason}
+          </p>
+        ) : undefined
       }
     >
       <Row label="Rows">{formatInt(v.rows)}</Row>
@@ -333,35 +360,65 @@ function VectorStoreCard({ s }: { s: Status }) {
 
 type Qdrant = Status['qdrant'];
 
+/** What stands in for Qdrant where it cannot answer, and what the rest of the card says about it. */
+export interface Standby {
+  /** Who answers semantic search instead. */
+  answers: string;
+  /** Where vectors are while no Qdrant is configured. */
+  unconfigured: string;
+  /** How a key's changes still on their way to Qdrant are searched. */
+  syncing: string;
+  /** What backs Qdrant up while it answers. */
+  ready: string;
+}
+
+/** sqlite-vec in the database file holds every vector and answers whenever Qdrant cannot. */
+const SQLITE_VEC_COPY: Standby = {
+  answers: 'sqlite-vec answers',
+  unconfigured: 'Until then vectors live in sqlite-vec.',
+  syncing: 'keys with queued changes are answered by sqlite-vec',
+  ready: 'sqlite-vec keeps a copy to fall back on',
+};
+
+/** The store keeps no vectors (PostgreSQL): Qdrant's collection is the only one, and keywords answer without it. */
+const NO_COPY: Standby = {
+  answers: 'semantic search answers from keywords',
+  unconfigured: 'Until then there are no vectors: semantic search answers from keywords.',
+  syncing: "a search first carries its key's queued changes to Qdrant",
+  ready: 'its collection is the only copy of the vectors',
+};
+
+/** The stand-in by the vector index the server reports: Qdrant itself means there is no copy to fall back on. */
+export const standbyOf = (backend: string): Standby => (backend === 'qdrant' ? NO_COPY : SQLITE_VEC_COPY);
+
 /** The Qdrant card's state: what answers semantic search now, and what (if anything) stands in the way. */
-export function qdrantState(q: Qdrant): { tone: Tone; label: string; summary: string } {
+export function qdrantState(q: Qdrant, standby: Standby): { tone: Tone; label: string; summary: string } {
   if (!q.configured) {
     return q.enabled
-      ? { tone: 'warn', label: 'No URL', summary: 'vectorStore is QDRANT but no Qdrant URL is set: sqlite-vec answers.' }
+      ? { tone: 'warn', label: 'No URL', summary: `vectorStore is QDRANT but no Qdrant URL is set: ${standby.answers}.` }
       : {
           tone: 'grey',
           label: 'Not configured',
-          summary: 'Set a URL in the Qdrant settings below to use it. Until then vectors live in sqlite-vec.',
+          summary: `Set a URL in the Qdrant settings below to use it. ${standby.unconfigured}`,
         };
   }
-  if (!q.enabled) return { tone: 'grey', label: 'Off', summary: 'Configured, but not the vector store: sqlite-vec answers.' };
+  if (!q.enabled) return { tone: 'grey', label: 'Off', summary: `Configured, but not the vector store: ${standby.answers}.` };
   if (q.compatible === false)
-    return { tone: 'danger', label: 'Incompatible', summary: 'The collection does not fit the embedding model: sqlite-vec answers.' };
+    return { tone: 'danger', label: 'Incompatible', summary: `The collection does not fit the embedding model: ${standby.answers}.` };
   if (q.breaker === 'open')
-    return { tone: 'danger', label: 'Breaker open', summary: 'Calls are paused after repeated failures: sqlite-vec answers.' };
+    return { tone: 'danger', label: 'Breaker open', summary: `Calls are paused after repeated failures: ${standby.answers}.` };
   if (q.ready === false)
-    return { tone: 'danger', label: 'Not ready', summary: 'Qdrant does not answer its readiness probe: sqlite-vec answers.' };
+    return { tone: 'danger', label: 'Not ready', summary: `Qdrant does not answer its readiness probe: ${standby.answers}.` };
   if (q.breaker === 'half_open')
-    return { tone: 'warn', label: 'Recovering', summary: 'The next call tries Qdrant again; sqlite-vec answers until it succeeds.' };
-  if (q.pendingSync > 0)
-    return { tone: 'warn', label: 'Syncing', summary: 'Changes are on their way; keys with queued changes are answered by sqlite-vec.' };
-  return { tone: 'ok', label: 'Ready', summary: 'Semantic search is answered by Qdrant; sqlite-vec keeps a copy to fall back on.' };
+    return { tone: 'warn', label: 'Recovering', summary: `The next call tries Qdrant again; until it succeeds ${standby.answers}.` };
+  if (q.pendingSync > 0) return { tone: 'warn', label: 'Syncing', summary: `Changes are on their way; ${standby.syncing}.` };
+  return { tone: 'ok', label: 'Ready', summary: `Semantic search is answered by Qdrant; ${standby.ready}.` };
 }
 
 const BREAKER_LABEL: Record<string, string> = { closed: 'closed', open: 'open (calls paused)', half_open: 'half open (trying again)' };
 
-function QdrantCard({ q }: { q: Qdrant }) {
-  const state = qdrantState(q);
+function QdrantCard({ q, standby }: { q: Qdrant; standby: Standby }) {
+  const state = qdrantState(q, standby);
   const chip = q.enabled ? verdict(state, q.calls) : state;
   return (
     <StatusCard
