@@ -36,7 +36,7 @@ export const SOURCES: readonly EvalSource[] = ['none', 'static', 'package', 'tra
 export const DEFAULT_STATIC_DIM = 256;
 const STATIC_MAX_VOCAB = 100_000;
 
-export type Phase = 'load' | 'import' | 'embed' | 'query';
+export type Phase = 'load' | 'import' | 'replay' | 'embed' | 'query';
 export interface Progress {
   phase: Phase;
   done: number;
@@ -167,32 +167,8 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
     const services = createServices({ db: database.db, logger });
     await services.settings.update({ enabled: true, retentionDays: RETENTION_DAYS });
 
-    // Import: every tenant's memories through the real import path, one transaction per chunk.
     const t0 = performance.now();
-    const memories = { imported: 0, updated: 0, rejected: 0, outsideRetention: 0 };
-    const rejectReasons: Record<string, number> = {};
-    const asOfByKey = new Map(dataset.questions.map((q) => [q.apiKeyId, q.asOf] as const));
-    const totalMemories = dataset.tenants.reduce((n, t) => n + t.memories.length, 0);
-    let done = 0;
-    progress({ phase: 'import', done, total: totalMemories });
-    for (const tenant of dataset.tenants) {
-      const asOf = asOfByKey.get(tenant.apiKeyId) ?? null;
-      for (let i = 0; i < tenant.memories.length; i += IMPORT_CHUNK) {
-        const chunk = tenant.memories.slice(i, i + IMPORT_CHUNK);
-        const rows = chunk.map((m) => ({ apiKeyId: tenant.apiKeyId, type: 'episodic' as const, ...m }));
-        const result = await importMemories(services, rows, () => true);
-        memories.imported += result.imported;
-        memories.updated += result.updated;
-        memories.rejected += result.rejected.length;
-        for (const r of result.rejected) rejectReasons[r.reason] = (rejectReasons[r.reason] ?? 0) + 1;
-        if (asOf !== null) {
-          const cutoff = asOf - RETENTION_DAYS * DAY_MS;
-          memories.outsideRetention += chunk.filter((m) => m.createdAt !== undefined && m.createdAt.getTime() < cutoff).length;
-        }
-        done += chunk.length;
-        progress({ phase: 'import', done, total: totalMemories });
-      }
-    }
+    const { memories, rejectReasons } = await importTenants(services, dataset, progress);
     const importMs = performance.now() - t0;
     // As a server does at start and hourly: statistics for the planner, now that the tables are filled.
     await database.analyze();
@@ -227,7 +203,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
         continue;
       }
       // Generating the static model is part of getting its vectors: the embed phase starts here.
-      if (source === 'static') progress({ phase: 'embed', done: 0, total: totalMemories, detail: source });
+      if (source === 'static') progress({ phase: 'embed', done: 0, total: countMemories(dataset), detail: source });
       const env = options.env ?? process.env;
       const prepared =
         source === 'static'
@@ -275,6 +251,37 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
     await database.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const countMemories = (dataset: EvalDataset) => dataset.tenants.reduce((n, t) => n + t.memories.length, 0);
+
+/** Imports every tenant's memories through the real import path, one transaction per chunk. */
+export async function importTenants(services: Services, dataset: EvalDataset, progress: (p: Progress) => void) {
+  const memories = { imported: 0, updated: 0, rejected: 0, outsideRetention: 0 };
+  const rejectReasons: Record<string, number> = {};
+  const asOfByKey = new Map(dataset.questions.map((q) => [q.apiKeyId, q.asOf] as const));
+  const totalMemories = countMemories(dataset);
+  let done = 0;
+  progress({ phase: 'import', done, total: totalMemories });
+  for (const tenant of dataset.tenants) {
+    const asOf = asOfByKey.get(tenant.apiKeyId) ?? null;
+    for (let i = 0; i < tenant.memories.length; i += IMPORT_CHUNK) {
+      const chunk = tenant.memories.slice(i, i + IMPORT_CHUNK);
+      const rows = chunk.map((m) => ({ apiKeyId: tenant.apiKeyId, type: 'episodic' as const, ...m }));
+      const result = await importMemories(services, rows, () => true);
+      memories.imported += result.imported;
+      memories.updated += result.updated;
+      memories.rejected += result.rejected.length;
+      for (const r of result.rejected) rejectReasons[r.reason] = (rejectReasons[r.reason] ?? 0) + 1;
+      if (asOf !== null) {
+        const cutoff = asOf - RETENTION_DAYS * DAY_MS;
+        memories.outsideRetention += chunk.filter((m) => m.createdAt !== undefined && m.createdAt.getTime() < cutoff).length;
+      }
+      done += chunk.length;
+      progress({ phase: 'import', done, total: totalMemories });
+    }
+  }
+  return { memories, rejectReasons };
 }
 
 /** Asks every question with one strategy and scores the answers. */

@@ -36,6 +36,8 @@ export interface EvalQuestion {
   asOf: number | null;
   /** Keys of the memories that count as a hit. Never empty. */
   relevant: ReadonlySet<string>;
+  /** The expected answer (LongMemEval's answer); null when the data set has none. */
+  answer: string | null;
 }
 
 export interface EvalDataset {
@@ -99,6 +101,7 @@ const lmeQuestionSchema = z.object({
   question_type: z.string().nullish(),
   question: z.string(),
   question_date: z.string().nullish(),
+  answer: z.union([z.string(), z.number()]).nullish(),
   haystack_dates: z.array(z.string()).nullish(),
   haystack_session_ids: z.array(z.coerce.string()).nullish(),
   haystack_sessions: z.array(z.array(lmeTurnSchema)),
@@ -175,6 +178,7 @@ function loadLongMemEval(dir: string, options: LoadOptions): EvalDataset {
         apiKeyId,
         asOf: built.asOf,
         relevant: built.relevant,
+        answer: q.answer === null || q.answer === undefined ? null : String(q.answer),
       });
     }
     options.onProgress?.(i + 1, files.length);
@@ -299,7 +303,15 @@ function loadBeir(dir: string, options: LoadOptions): EvalDataset {
       skip(dataset, 'no judged document in the corpus');
       continue;
     }
-    dataset.questions.push({ id: q._id, type: null, query: q.text, apiKeyId, asOf: null, relevant: new Set(present.map(docKey)) });
+    dataset.questions.push({
+      id: q._id,
+      type: null,
+      query: q.text,
+      apiKeyId,
+      asOf: null,
+      relevant: new Set(present.map(docKey)),
+      answer: null,
+    });
   }
   if (missingDocs > 0) dataset.notes.push(`${missingDocs} judged documents are not in the corpus`);
   options.onProgress?.(3, 3);

@@ -1,6 +1,7 @@
 /**
  * npm run eval -- [data folder ...] [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--source none,static,package,transformers]
  *                  [--max-tokens 16000] [--store sqlite|postgres] [--database-url postgres://…] [--markdown]
+ *                  [--mode direct|gateway] [--capture OFF,USER,ALL]
  *
  * Retrieval recall of mnemo on conversational-memory data sets (LongMemEval) and BEIR folders (SciFact); without a
  * folder, every data set under ../shared/eval/data beside the repository.
@@ -25,6 +26,7 @@ import {
   SOURCES,
 } from './core.ts';
 import { detectFormat, UnsupportedDataError } from './datasets.ts';
+import { CAPTURE_MODES, type CaptureMode, evaluateGatewayFolder, formatGatewayReport } from './gateway.ts';
 
 /** The shared data sets beside a checkout: ../shared/eval/data next to the repository. */
 const DEFAULT_DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'eval', 'data');
@@ -76,6 +78,13 @@ const HELP = `npm run eval -- [data folder ...] [options]
   --database-url URL   run on this PostgreSQL server instead (a superuser's URL: a database of its own is created
                        and dropped)
   --markdown           after the reports, the summary table as Markdown (as in docs/retrieval-quality.md)
+  --mode NAME          direct (default): one memory imported per turn, asked with each strategy and source.
+                       gateway: each LongMemEval conversation replayed as a gateway does (per user turn injectMemory
+                       with the session so far, then extractFacts of the user message and of the answer), then the
+                       question asked through injectMemory and retrieve, beside the direct import with the same
+                       measures; the settings' strategy without an embedding model; the report is Markdown.
+                       BEIR data (SciFact) has no conversations and is skipped
+  --capture LIST       gateway mode: the captureTurns settings to replay with, from ${CAPTURE_MODES.join(', ')} (default: all)
   --help
 
 formats: LongMemEval (*.json question files), BEIR (corpus.jsonl[.gz], queries[.test].jsonl, qrels/test.tsv)
@@ -105,6 +114,8 @@ const parseOptions = (argv: string[]) =>
       store: { type: 'string' },
       'database-url': { type: 'string' },
       markdown: { type: 'boolean' },
+      mode: { type: 'string' },
+      capture: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -134,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
   let maxTokens: number;
   let strategies: Strategy[];
   let sources: EvalSource[];
+  let captures: CaptureMode[];
   try {
     ks = normaliseKs(values.k ? values.k.split(',').map((s) => positiveInt(s.trim(), '--k')) : [...DEFAULT_KS]);
     limit = values.limit ? positiveInt(values.limit, '--limit') : null;
@@ -153,6 +165,14 @@ async function main(argv: string[]): Promise<number> {
     for (const w of wanted)
       if (!(SOURCES as readonly string[]).includes(w)) throw new Error(`unknown source "${w}" (${SOURCES.join(', ')})`);
     sources = wanted.length > 0 ? SOURCES.filter((s) => wanted.includes(s)) : [...SOURCES];
+    captures = values.capture
+      ? values.capture.split(',').map((c) => {
+          const name = c.trim().toUpperCase();
+          if (!(CAPTURE_MODES as readonly string[]).includes(name))
+            throw new Error(`unknown capture mode "${c}" (${CAPTURE_MODES.join(', ')})`);
+          return name as CaptureMode;
+        })
+      : [...CAPTURE_MODES];
   } catch (e) {
     return usage((e as Error).message);
   }
@@ -161,10 +181,29 @@ async function main(argv: string[]): Promise<number> {
   if (store !== 'sqlite' && store !== 'postgres') return usage(`--store is sqlite or postgres, not "${store}"`);
   if (store === 'sqlite' && values['database-url']) return usage('--database-url runs on PostgreSQL: leave out --store sqlite');
 
+  const mode = values.mode ?? 'direct';
+  if (mode !== 'direct' && mode !== 'gateway') return usage(`--mode is direct or gateway, not "${mode}"`);
+  if (mode === 'direct' && values.capture) return usage('--capture is for --mode gateway');
+  if (mode === 'gateway' && (values.strategies || values.source)) {
+    return usage("--mode gateway asks with the settings' strategy and no embedding model: leave out --strategies and --source");
+  }
+
   const progress = progressLine();
   const cluster = store === 'postgres' && !values['database-url'] ? await startPostgresCluster() : null;
   const postgresUrl = values['database-url'] ?? cluster?.url ?? null;
   try {
+    if (mode === 'gateway') {
+      for (const folder of folders) {
+        if (detectFormat(folder) !== 'longmemeval') {
+          process.stderr.write(`${folder}: skipped in gateway mode, its data has no conversations to replay\n`);
+          continue;
+        }
+        const report = await evaluateGatewayFolder(folder, { ks, limit, maxTokens, captures, postgresUrl, onProgress: progress.update });
+        progress.end();
+        process.stdout.write(`${formatGatewayReport(report)}\n`);
+      }
+      return 0;
+    }
     const reports: EvalReport[] = [];
     for (const folder of folders) {
       const report = await evaluateFolder(folder, { ks, limit, maxTokens, strategies, sources, postgresUrl, onProgress: progress.update });
@@ -207,9 +246,11 @@ function progressLine() {
       ? `loading files ${p.done}/${p.total}`
       : p.phase === 'import'
         ? `importing memories ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}`
-        : p.phase === 'embed'
-          ? `embedding memories ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}${p.detail ? ` (${p.detail})` : ''}`
-          : `querying ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}${p.detail ? ` (${p.detail})` : ''}`;
+        : p.phase === 'replay'
+          ? `replaying turns ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} (${p.detail})`
+          : p.phase === 'embed'
+            ? `embedding memories ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}${p.detail ? ` (${p.detail})` : ''}`
+            : `querying ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}${p.detail ? ` (${p.detail})` : ''}`;
   let lastText = '';
   const finishPhase = () => {
     if (phase === null) return;

@@ -42,6 +42,7 @@ export const settingsSchema = z.object({
   rerankProviderModel: optionalName.default(null),
   vectorStore: z.enum(VECTOR_STORES).default('AUTO'),
   autoSummarize: z.boolean().default(false),
+  captureTurns: z.enum(['OFF', 'USER', 'ALL']).default('USER'),
   /**
    * HYBRID's vector-tier share in the fusion, 0 to 1 (keyword's is the rest); null: chosen per query by the
    * calibrated guard (retrieval/fusion.ts).

@@ -1,0 +1,327 @@
+/**
+ * The gateway eval: instead of importing one memory per turn, each LongMemEval conversation is replayed as a gateway
+ * sees it (per user turn: injectMemory with the session so far, then extractAndStore of the user message and of the
+ * assistant's answer), and the question is then asked through injectMemory and retrieve. Each capture mode runs on a
+ * store of its own; the direct import runs beside them with the same measures.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { extractAndStore, injectMemory } from '../server/gateway/gateway.service.ts';
+import { createLogger } from '../server/logger.ts';
+import type { Memory } from '../server/memory/memory.ts';
+import { retrieve } from '../server/retrieval/retrieval.service.ts';
+import { createServices, type Services } from '../server/services.ts';
+import type { Settings } from '../server/settings/settings.service.ts';
+import { DEFAULT_KS, DEFAULT_MAX_TOKENS, importTenants, normaliseKs, type Progress, RETENTION_DAYS } from './core.ts';
+import { type EvalDataset, type EvalMemory, type EvalQuestion, type EvalTenant, loadDataset } from './datasets.ts';
+import { openEvalStore } from './store.ts';
+
+export type CaptureMode = Settings['captureTurns'];
+export const CAPTURE_MODES: readonly CaptureMode[] = ['OFF', 'USER', 'ALL'];
+/** How the memories got into the store: imported one per turn, or replayed through the gateway with a capture mode. */
+export type GatewayMode = 'direct' | CaptureMode;
+
+/** Any provider that takes the system role: the block is injected as a system message, as for most chats. */
+const PROVIDER = 'openai';
+
+export interface GatewayOptions {
+  ks?: readonly number[];
+  limit?: number | null;
+  /** retrieve's token budget for the ranked list scored at k (the injected block uses the settings' maxTokens). */
+  maxTokens?: number;
+  captures?: readonly CaptureMode[];
+  postgresUrl?: string | null;
+  onProgress?: (p: Progress) => void;
+}
+
+export interface GatewayMetrics {
+  group: string;
+  questions: number;
+  /** k → share of questions with a memory holding evidence among retrieve's first k. */
+  hitAt: Record<number, number>;
+  /** Share of questions whose injected block holds a memory with evidence. */
+  inBlock: number;
+  /** Mean tokens of the block injected for the question. */
+  tokens: number;
+}
+
+export interface GatewayRow {
+  mode: GatewayMode;
+  overall: GatewayMetrics;
+  byType: GatewayMetrics[];
+  /** Non-empty turns of the conversations, replayed or imported. */
+  turns: number;
+  /** Every memory row in the store once the conversations are in, and the UTF-8 bytes of their content and metadata. */
+  stored: { memories: number; bytes: number };
+}
+
+export interface GatewayReport {
+  dataset: string;
+  questions: number;
+  skipped: Record<string, number>;
+  ks: number[];
+  maxTokens: number;
+  /** The settings' maxTokens: the injected block's budget. */
+  blockMaxTokens: number;
+  rows: GatewayRow[];
+  notes: string[];
+}
+
+export async function evaluateGatewayFolder(dir: string, options: GatewayOptions = {}): Promise<GatewayReport> {
+  const dataset = loadDataset(dir, {
+    limit: options.limit ?? null,
+    onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
+  });
+  if (dataset.format !== 'longmemeval')
+    throw new Error(`${dataset.name}: gateway mode replays conversations, which ${dataset.format} data has not`);
+  const ks = normaliseKs(options.ks ?? DEFAULT_KS);
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const rows: GatewayRow[] = [];
+  let blockMaxTokens = 0;
+  for (const mode of ['direct', ...(options.captures ?? CAPTURE_MODES)] as const) {
+    const run = await runMode(dataset, mode, {
+      ks,
+      maxTokens,
+      postgresUrl: options.postgresUrl ?? null,
+      progress: options.onProgress ?? (() => {}),
+    });
+    blockMaxTokens = run.blockMaxTokens;
+    rows.push(run.row);
+  }
+  return {
+    dataset: dataset.name,
+    questions: dataset.questions.length,
+    skipped: dataset.skipped,
+    ks,
+    maxTokens,
+    blockMaxTokens,
+    rows,
+    notes: dataset.notes,
+  };
+}
+
+async function runMode(
+  dataset: EvalDataset,
+  mode: GatewayMode,
+  o: { ks: number[]; maxTokens: number; postgresUrl: string | null; progress: (p: Progress) => void },
+): Promise<{ row: GatewayRow; blockMaxTokens: number }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-gateway-'));
+  const database = await openEvalStore(dir, o.postgresUrl);
+  try {
+    const services = createServices({ db: database.db, logger: createLogger('silent') });
+    const settings = await services.settings.update({
+      enabled: true,
+      retentionDays: RETENTION_DAYS,
+      ...(mode === 'direct' ? {} : { captureTurns: mode }),
+    });
+    if (mode === 'direct') await importTenants(services, dataset, o.progress);
+    else await replayAll(services, dataset, mode, o.progress);
+    await database.analyze();
+
+    const rows = await database.db.selectFrom('memories').select(['content', 'metadata']).execute();
+    const stored = {
+      memories: rows.length,
+      bytes: rows.reduce((n, r) => n + Buffer.byteLength(r.content) + Buffer.byteLength(r.metadata), 0),
+    };
+
+    const tenants = new Map(dataset.tenants.map((t) => [t.apiKeyId, t] as const));
+    const outcomes: Outcome[] = [];
+    const detail = mode === 'direct' ? 'direct import' : `capture ${mode}`;
+    for (const [i, question] of dataset.questions.entries()) {
+      outcomes.push(await ask(services, question, evidenceOf(question, tenants.get(question.apiKeyId)!), o));
+      o.progress({ phase: 'query', done: i + 1, total: dataset.questions.length, detail });
+    }
+    const turns = dataset.tenants.reduce((n, t) => n + t.memories.length, 0);
+    return {
+      row: {
+        mode,
+        overall: aggregate('all', outcomes, o.ks),
+        byType: byType(dataset.questions, outcomes, o.ks),
+        turns,
+        stored,
+      },
+      blockMaxTokens: settings.maxTokens,
+    };
+  } finally {
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every tenant's conversations replayed through the gateway's calls, in order. */
+async function replayAll(services: Services, dataset: EvalDataset, mode: CaptureMode, progress: (p: Progress) => void) {
+  const total = dataset.tenants.reduce((n, t) => n + t.memories.length, 0);
+  const detail = `capture ${mode}`;
+  let done = 0;
+  progress({ phase: 'replay', done, total, detail });
+  for (const tenant of dataset.tenants) {
+    for (const session of sessionsOf(tenant)) {
+      const messages: { role: string; content: string }[] = [];
+      for (const turn of session) {
+        const at = timeOf(turn);
+        const deps = at === null ? services : { ...services, now: () => at };
+        const role = turn.metadata?.role === 'user' ? 'user' : 'assistant';
+        messages.push({ role, content: turn.content });
+        // The request a gateway forwards for this user message: the session so far, memories injected first.
+        if (role === 'user')
+          await injectMemory(deps, {
+            apiKeyId: tenant.apiKeyId,
+            sessionId: turn.sessionId,
+            provider: PROVIDER,
+            request: { messages: [...messages] },
+          });
+        // As a gateway configured by default: includeAssistant off, so an answer yields no fact of its own.
+        await extractAndStore(deps, { apiKeyId: tenant.apiKeyId, sessionId: turn.sessionId, text: turn.content, role });
+        progress({ phase: 'replay', done: ++done, total, detail });
+      }
+    }
+  }
+}
+
+/**
+ * The moment a turn was said: its session's date (LongMemEval's haystack_dates, the turn's createdAt) plus a second per
+ * turn, so the turns of a session keep their order; null for an undated session (then the clock's now). This is the
+ * value to pass as the extract input's occurredAt once it has one.
+ */
+export function timeOf(turn: EvalMemory): number | null {
+  if (turn.createdAt === undefined) return null;
+  return turn.createdAt.getTime() + Number(turn.metadata?.turn ?? 0) * 1000;
+}
+
+/** A tenant's turns grouped by session, in the order they were read. */
+function sessionsOf(tenant: EvalTenant): EvalMemory[][] {
+  const sessions = new Map<unknown, EvalMemory[]>();
+  for (const turn of tenant.memories) {
+    const session = turn.metadata?.session;
+    if (!sessions.has(session)) sessions.set(session, []);
+    sessions.get(session)!.push(turn);
+  }
+  return [...sessions.values()];
+}
+
+export interface Evidence {
+  /** The evidence turns' texts, whitespace-collapsed. */
+  turns: string[];
+  /** The answer's words (case-folded letter and digit runs); empty without an answer. */
+  answerWords: string[];
+}
+
+const collapse = (text: string) => text.replace(/\s+/gu, ' ').trim();
+const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+function evidenceOf(question: EvalQuestion, tenant: EvalTenant): Evidence {
+  return {
+    turns: tenant.memories.filter((m) => question.relevant.has(m.key)).map((m) => collapse(m.content)),
+    answerWords: [...new Set(words(question.answer ?? ''))],
+  };
+}
+
+/**
+ * Whether a memory holds the question's evidence: its content holds an evidence turn's whole text (a turn imported or
+ * captured), or it is an extracted fact whose words include every word of the answer.
+ */
+export function holdsEvidence(memory: Pick<Memory, 'content' | 'metadata'>, evidence: Evidence): boolean {
+  const content = collapse(memory.content);
+  if (evidence.turns.some((turn) => content.includes(turn))) return true;
+  if (memory.metadata.source !== 'extraction' || evidence.answerWords.length === 0) return false;
+  const factWords = new Set(words(content));
+  return evidence.answerWords.every((w) => factWords.has(w));
+}
+
+interface Outcome {
+  /** 1-based rank of the first memory with evidence in retrieve's list, or null. */
+  firstHit: number | null;
+  inBlock: boolean;
+  tokens: number;
+}
+
+/** The question asked as a new chat through the gateway (the injected block), and through retrieve (the ranked list). */
+async function ask(
+  services: Services,
+  question: EvalQuestion,
+  evidence: Evidence,
+  o: { ks: number[]; maxTokens: number },
+): Promise<Outcome> {
+  const deps = question.asOf === null ? services : { ...services, now: () => question.asOf! };
+  const ranked = await retrieve(
+    deps,
+    { apiKeyId: question.apiKeyId, query: question.query, maxTokens: o.maxTokens, limit: Math.max(...o.ks) },
+    { record: false },
+  );
+  const index = ranked.items.findIndex((item) => holdsEvidence(item.memory, evidence));
+  const injected = await injectMemory(deps, {
+    apiKeyId: question.apiKeyId,
+    provider: PROVIDER,
+    request: { messages: [{ role: 'user', content: question.query }] },
+  });
+  const block = injected.retrieval?.items ?? [];
+  return {
+    firstHit: index === -1 ? null : index + 1,
+    inBlock: block.some((item) => holdsEvidence(item.memory, evidence)),
+    tokens: injected.retrieval?.tokensUsed ?? 0,
+  };
+}
+
+function aggregate(group: string, outcomes: readonly Outcome[], ks: readonly number[]): GatewayMetrics {
+  const n = outcomes.length;
+  const mean = (f: (o: Outcome) => number) => (n === 0 ? 0 : outcomes.reduce((s, o) => s + f(o), 0) / n);
+  const hitAt: Record<number, number> = {};
+  for (const k of ks) hitAt[k] = mean((o) => (o.firstHit !== null && o.firstHit <= k ? 1 : 0));
+  return { group, questions: n, hitAt, inBlock: mean((o) => (o.inBlock ? 1 : 0)), tokens: mean((o) => o.tokens) };
+}
+
+function byType(questions: readonly EvalQuestion[], outcomes: readonly Outcome[], ks: readonly number[]): GatewayMetrics[] {
+  const groups = new Map<string, Outcome[]>();
+  questions.forEach((q, i) => {
+    if (q.type === null) return;
+    if (!groups.has(q.type)) groups.set(q.type, []);
+    groups.get(q.type)!.push(outcomes[i]!);
+  });
+  return [...groups.keys()].sort().map((type) => aggregate(type, groups.get(type)!, ks));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+const MODE_LABEL: Record<GatewayMode, string> = {
+  direct: 'direct import (one memory per turn)',
+  OFF: 'gateway, capture OFF (facts only)',
+  USER: 'gateway, capture USER',
+  ALL: 'gateway, capture ALL',
+};
+
+/** The report as Markdown: the overall table with storage, then one row per question type and mode. */
+export function formatGatewayReport(r: GatewayReport): string {
+  const pct = (x: number) => x.toFixed(3);
+  const int = (n: number) => Math.round(n).toLocaleString('en-US');
+  const perThousand = (n: number, turns: number) => (turns === 0 ? '–' : int((n * 1000) / turns));
+  const skipped = Object.entries(r.skipped).map(([why, n]) => `${why}: ${n}`);
+  const metrics = (m: GatewayMetrics) => `${r.ks.map((k) => pct(m.hitAt[k] ?? 0)).join(' | ')} | ${pct(m.inBlock)} | ${int(m.tokens)}`;
+  const kHeads = r.ks.map((k) => `R@${k}`).join(' | ');
+  const kRule = r.ks.map(() => '---:|').join('');
+  const lines = [
+    `Through the gateway: ${r.dataset}, ${int(r.questions)} questions${skipped.length > 0 ? ` (skipped: ${skipped.join('; ')})` : ''}; ` +
+      `block budget ${int(r.blockMaxTokens)} tokens, retrieve budget ${int(r.maxTokens)} tokens`,
+    ...r.notes.map((note) => `note: ${note}`),
+    '',
+    `| memories from | ${kHeads} | in block | tokens injected | memories / 1,000 turns | KB / 1,000 turns |`,
+    `|---|${kRule}---:|---:|---:|---:|`,
+    ...r.rows.map(
+      (row) =>
+        `| ${MODE_LABEL[row.mode]} | ${metrics(row.overall)} | ${perThousand(row.stored.memories, row.turns)} | ` +
+        `${row.turns === 0 ? '–' : ((row.stored.bytes / row.turns) * (1000 / 1024)).toFixed(0)} |`,
+    ),
+    '',
+    `| question type | memories from | ${kHeads} | in block | tokens injected |`,
+    `|---|---|${kRule}---:|---:|`,
+  ];
+  const types = r.rows[0]?.byType.map((t) => t.group) ?? [];
+  for (const type of types) {
+    for (const row of r.rows) {
+      const m = row.byType.find((t) => t.group === type)!;
+      lines.push(`| ${type} (${int(m.questions)}) | ${MODE_LABEL[row.mode]} | ${metrics(m)} |`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
