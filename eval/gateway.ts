@@ -14,7 +14,15 @@ import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import { createServices, type Services } from '../server/services.ts';
 import type { Settings } from '../server/settings/settings.service.ts';
 import { DEFAULT_KS, DEFAULT_MAX_TOKENS, importTenants, normaliseKs, type Progress, RETENTION_DAYS } from './core.ts';
-import { type EvalDataset, type EvalMemory, type EvalQuestion, type EvalTenant, loadDataset } from './datasets.ts';
+import {
+  detectFormat,
+  type EvalDataset,
+  type EvalMemory,
+  type EvalQuestion,
+  type EvalTenant,
+  loadDataset,
+  UnsupportedDataError,
+} from './datasets.ts';
 import { openEvalStore } from './store.ts';
 
 export type CaptureMode = Settings['captureTurns'];
@@ -38,6 +46,8 @@ export interface GatewayOptions {
 export interface GatewayMetrics {
   group: string;
   questions: number;
+  /** Share of questions with a memory holding evidence anywhere in the store. */
+  inStore: number;
   /** k → share of questions with a memory holding evidence among retrieve's first k. */
   hitAt: Record<number, number>;
   /** Share of questions whose injected block holds a memory with evidence. */
@@ -69,12 +79,12 @@ export interface GatewayReport {
 }
 
 export async function evaluateGatewayFolder(dir: string, options: GatewayOptions = {}): Promise<GatewayReport> {
+  const format = detectFormat(dir);
+  if (format !== 'longmemeval') throw new UnsupportedDataError(`${dir}: gateway mode replays conversations, which ${format} data has not`);
   const dataset = loadDataset(dir, {
     limit: options.limit ?? null,
     onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
   });
-  if (dataset.format !== 'longmemeval')
-    throw new Error(`${dataset.name}: gateway mode replays conversations, which ${dataset.format} data has not`);
   const ks = normaliseKs(options.ks ?? DEFAULT_KS);
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const rows: GatewayRow[] = [];
@@ -119,17 +129,24 @@ async function runMode(
     else await replayAll(services, dataset, mode, o.progress);
     await database.analyze();
 
-    const rows = await database.db.selectFrom('memories').select(['content', 'metadata']).execute();
+    const rows = await database.db.selectFrom('memories').select(['api_key_id', 'content', 'metadata']).execute();
     const stored = {
       memories: rows.length,
       bytes: rows.reduce((n, r) => n + Buffer.byteLength(r.content) + Buffer.byteLength(r.metadata), 0),
     };
 
+    const storedByKey = new Map<string, Pick<Memory, 'content' | 'metadata'>[]>();
+    for (const r of rows) {
+      if (!storedByKey.has(r.api_key_id)) storedByKey.set(r.api_key_id, []);
+      storedByKey.get(r.api_key_id)!.push({ content: r.content, metadata: JSON.parse(r.metadata) as Record<string, unknown> });
+    }
     const tenants = new Map(dataset.tenants.map((t) => [t.apiKeyId, t] as const));
     const outcomes: Outcome[] = [];
     const detail = mode === 'direct' ? 'direct import' : `capture ${mode}`;
     for (const [i, question] of dataset.questions.entries()) {
-      outcomes.push(await ask(services, question, evidenceOf(question, tenants.get(question.apiKeyId)!), o));
+      const evidence = evidenceOf(question, tenants.get(question.apiKeyId)!);
+      const inStore = (storedByKey.get(question.apiKeyId) ?? []).some((m) => holdsEvidence(m, evidence));
+      outcomes.push({ ...(await ask(services, question, evidence, o)), inStore });
       o.progress({ phase: 'query', done: i + 1, total: dataset.questions.length, detail });
     }
     const turns = dataset.tenants.reduce((n, t) => n + t.memories.length, 0);
@@ -230,6 +247,8 @@ export function holdsEvidence(memory: Pick<Memory, 'content' | 'metadata'>, evid
 }
 
 interface Outcome {
+  /** Whether any memory stored for the question's key holds evidence: what retrieval could find at best. */
+  inStore: boolean;
   /** 1-based rank of the first memory with evidence in retrieve's list, or null. */
   firstHit: number | null;
   inBlock: boolean;
@@ -242,7 +261,7 @@ async function ask(
   question: EvalQuestion,
   evidence: Evidence,
   o: { ks: number[]; maxTokens: number },
-): Promise<Outcome> {
+): Promise<Omit<Outcome, 'inStore'>> {
   const deps = question.asOf === null ? services : { ...services, now: () => question.asOf! };
   const ranked = await retrieve(
     deps,
@@ -268,7 +287,8 @@ function aggregate(group: string, outcomes: readonly Outcome[], ks: readonly num
   const mean = (f: (o: Outcome) => number) => (n === 0 ? 0 : outcomes.reduce((s, o) => s + f(o), 0) / n);
   const hitAt: Record<number, number> = {};
   for (const k of ks) hitAt[k] = mean((o) => (o.firstHit !== null && o.firstHit <= k ? 1 : 0));
-  return { group, questions: n, hitAt, inBlock: mean((o) => (o.inBlock ? 1 : 0)), tokens: mean((o) => o.tokens) };
+  const share = (f: (o: Outcome) => boolean) => mean((o) => (f(o) ? 1 : 0));
+  return { group, questions: n, inStore: share((o) => o.inStore), hitAt, inBlock: share((o) => o.inBlock), tokens: mean((o) => o.tokens) };
 }
 
 function byType(questions: readonly EvalQuestion[], outcomes: readonly Outcome[], ks: readonly number[]): GatewayMetrics[] {
@@ -297,7 +317,8 @@ export function formatGatewayReport(r: GatewayReport): string {
   const int = (n: number) => Math.round(n).toLocaleString('en-US');
   const perThousand = (n: number, turns: number) => (turns === 0 ? '–' : int((n * 1000) / turns));
   const skipped = Object.entries(r.skipped).map(([why, n]) => `${why}: ${n}`);
-  const metrics = (m: GatewayMetrics) => `${r.ks.map((k) => pct(m.hitAt[k] ?? 0)).join(' | ')} | ${pct(m.inBlock)} | ${int(m.tokens)}`;
+  const metrics = (m: GatewayMetrics) =>
+    `${pct(m.inStore)} | ${r.ks.map((k) => pct(m.hitAt[k] ?? 0)).join(' | ')} | ${pct(m.inBlock)} | ${int(m.tokens)}`;
   const kHeads = r.ks.map((k) => `R@${k}`).join(' | ');
   const kRule = r.ks.map(() => '---:|').join('');
   const lines = [
@@ -305,16 +326,16 @@ export function formatGatewayReport(r: GatewayReport): string {
       `block budget ${int(r.blockMaxTokens)} tokens, retrieve budget ${int(r.maxTokens)} tokens`,
     ...r.notes.map((note) => `note: ${note}`),
     '',
-    `| memories from | ${kHeads} | in block | tokens injected | memories / 1,000 turns | KB / 1,000 turns |`,
-    `|---|${kRule}---:|---:|---:|---:|`,
+    `| memories from | stored | ${kHeads} | in block | tokens injected | memories / 1,000 turns | KB / 1,000 turns |`,
+    `|---|---:|${kRule}---:|---:|---:|---:|`,
     ...r.rows.map(
       (row) =>
         `| ${MODE_LABEL[row.mode]} | ${metrics(row.overall)} | ${perThousand(row.stored.memories, row.turns)} | ` +
         `${row.turns === 0 ? '–' : ((row.stored.bytes / row.turns) * (1000 / 1024)).toFixed(0)} |`,
     ),
     '',
-    `| question type | memories from | ${kHeads} | in block | tokens injected |`,
-    `|---|---|${kRule}---:|---:|`,
+    `| question type | memories from | stored | ${kHeads} | in block | tokens injected |`,
+    `|---|---|---:|${kRule}---:|---:|`,
   ];
   const types = r.rows[0]?.byType.map((t) => t.group) ?? [];
   for (const type of types) {
