@@ -38,7 +38,7 @@ export interface WordVectorData {
 }
 
 /** Yields to the event loop once `budgetMs` of work has passed since the last yield, so no request waits long. */
-export function timeSlicer(budgetMs = 10): () => Promise<void> {
+export function timeSlicer(budgetMs = 5): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since < budgetMs) return;
@@ -146,9 +146,9 @@ export async function decodeWordVectorFile(
   return { header, data };
 }
 
-/** CRC-32 in slices of a few MB, pausing between them: one call over the whole file would hold the event loop. */
+/** CRC-32 in slices of 1 MB, pausing between them: one call over the whole file would hold the event loop. */
 async function crcOf(bytes: Uint8Array, pause: () => Promise<void>, initial = 0): Promise<number> {
-  const slice = 4 << 20;
+  const slice = 1 << 20;
   let crc = initial;
   for (let at = 0; at < bytes.length; at += slice) {
     crc = crc32(bytes.subarray(at, at + slice), crc);
