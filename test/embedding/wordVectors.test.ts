@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,14 @@ describe('word-vector packages', () => {
     await second.load();
     expect(log.conversions()).toBe(1);
     expect(second.dimension()).toBe(DIM);
+  });
+
+  it('removes the model2vec files earlier versions converted the package into', async () => {
+    const folder = path.dirname(convertedFile());
+    mkdirSync(folder, { recursive: true });
+    for (const file of ['config.json', 'tokenizer.json', 'model.safetensors']) writeFileSync(path.join(folder, file), '{}');
+    await embedder().load();
+    expect(readdirSync(folder)).toEqual([WORD_VECTOR_FILE]);
   });
 
   it('logs how far the conversion got', async () => {
