@@ -8,6 +8,7 @@ import { callable, type ProviderEndpoint, type ProviderService } from './provide
 import { RemoteEmbedder } from './remote.ts';
 import { STATIC_MODEL_FILES, StaticEmbedder } from './static.ts';
 import { TransformersEmbedder } from './transformers.ts';
+import { type LoadLog, WordVectorEmbedder } from './wordVectorEmbedder.ts';
 import { findWordVectorPackage, wordVectorModelId } from './wordVectors.ts';
 
 /** Which embedding source to use and why, before anything is loaded. */
@@ -18,8 +19,11 @@ export interface EmbeddingChoice {
   reason: string;
   /** Identifies the configuration: the engine builds a new embedder only when it changes. */
   key: string;
-  /** Builds the embedder; a local model measures its retry delay with `now`, the services' clock. */
-  create: ((now: () => number) => Embedder) | null;
+  /**
+   * Builds the embedder; a local model measures its retry delay with `now`, the services' clock, and says how
+   * its loading goes in `logger`.
+   */
+  create: ((now: () => number, logger?: LoadLog) => Embedder) | null;
   /** What to use instead when the created embedder fails to load (the hub model cannot be had), given why. */
   fallback?: (failure: string) => EmbeddingChoice;
 }
@@ -120,7 +124,8 @@ function wordVectorChoice(config: VectorConfig, why: string): EmbeddingChoice {
     model,
     reason: `${unavailable}; using the word vectors of the npm package ${pkg.name}@${pkg.version} (${pkg.license}): averaged word vectors, a weak model`,
     key: `static|${model}|${config.staticCacheDir}`,
-    create: (now) => new StaticEmbedder({ model, cacheDir: config.staticCacheDir, allowDownload: false, wordVectors: pkg, now }),
+    create: (now, logger) =>
+      new WordVectorEmbedder({ cacheDir: config.staticCacheDir, wordVectors: pkg, now, ...(logger ? { logger } : {}) }),
   };
 }
 

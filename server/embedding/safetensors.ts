@@ -121,3 +121,18 @@ export function toHalf(value: number): number {
   if (rest > 0x1000 || (rest === 0x1000 && half & 1)) half++;
   return sign | half;
 }
+
+let halfTable: Float32Array | undefined;
+/** binary16 bits → value, for all 65536 bit patterns (256 KB, built once). */
+export function halfToFloat(): Float32Array {
+  if (halfTable) return halfTable;
+  halfTable = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const sign = h & 0x8000 ? -1 : 1;
+    const exp = (h >> 10) & 0x1f;
+    const frac = h & 0x3ff;
+    halfTable[h] =
+      exp === 0 ? sign * frac * 2 ** -24 : exp === 31 ? (frac ? Number.NaN : sign * Infinity) : sign * (1 + frac / 1024) * 2 ** (exp - 15);
+  }
+  return halfTable;
+}

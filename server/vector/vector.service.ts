@@ -128,7 +128,7 @@ export class VectorService {
       if (this.fellBack?.from === choice.key) choice = choice.fallback(this.fellBack.reason);
     }
     if (this.current?.key !== choice.key) {
-      const model = choice.create?.(this.deps.now) ?? null;
+      const model = choice.create?.(this.deps.now, this.deps.logger) ?? null;
       const calls = new CallRecord(this.deps.now);
       const metered = model && this.deps.metrics ? meteredEmbedder(model, this.deps.metrics) : model;
       const uncached = metered && trackedEmbedder(metered, calls);

@@ -1,13 +1,13 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StaticEmbedder } from '../../server/embedding/static.ts';
+import { WORD_VECTOR_FILE, WordVectorEmbedder } from '../../server/embedding/wordVectorEmbedder.ts';
 import { findWordVectorPackage, type WordVectorPackage, wordVectorModelId } from '../../server/embedding/wordVectors.ts';
 import { loadVectorConfig } from '../../server/vectorConfig.ts';
 import { type HubDouble, startHubDouble } from '../doubles/hub.ts';
 import { startTestApp } from '../helpers/testApp.ts';
-import { WORD_VECTOR_DIM, writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
+import { WORD_VECTOR_DIM, WORD_VECTORS, writeLargeWordVectorPackage, writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
 
 const DIM = WORD_VECTOR_DIM;
 
@@ -29,7 +29,19 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(cache, { recursive: true, force: true }));
 
-const embedder = () => new StaticEmbedder({ model: 'unused', cacheDir: cache, allowDownload: false, wordVectors: pkg });
+/** Collects what the embedder logs, to count its conversions. */
+function recordingLogger() {
+  const lines: { level: string; message: string; fields: object }[] = [];
+  const at = (level: string) => (fields: object, message: string) => void lines.push({ level, message, fields });
+  return {
+    lines,
+    logger: { info: at('info'), warn: at('warn') },
+    conversions: () => lines.filter((l) => l.message.endsWith('(once)')).length,
+  };
+}
+
+const embedder = (logger = recordingLogger().logger, wordVectors = pkg) => new WordVectorEmbedder({ cacheDir: cache, wordVectors, logger });
+const convertedFile = (p = pkg) => path.join(cache, 'npm', wordVectorModelId(p), WORD_VECTOR_FILE);
 
 describe('word-vector packages', () => {
   it('finds a package by folder with its name, version and licence; an absent one is null', () => {
@@ -44,16 +56,66 @@ describe('word-vector packages', () => {
     expect(embedder().model).toBe(wordVectorModelId(pkg));
   });
 
-  it('converts the table once into a model2vec folder and embeds with it', async () => {
-    const first = embedder();
-    await first.load();
-    expect(first.dimension()).toBe(DIM);
-    const folder = path.join(cache, 'npm', wordVectorModelId(pkg));
-    expect(readdirSync(folder).sort()).toEqual(['config.json', 'model.safetensors', 'tokenizer.json']);
-    const written = statSync(path.join(folder, 'model.safetensors')).mtimeMs;
-    const second = embedder();
+  it('converts the package once: the next start reads the converted file', async () => {
+    const log = recordingLogger();
+    await embedder(log.logger).load();
+    expect(readdirSync(path.dirname(convertedFile()))).toEqual([WORD_VECTOR_FILE]);
+    const second = embedder(log.logger);
     await second.load();
-    expect(statSync(path.join(folder, 'model.safetensors')).mtimeMs).toBe(written);
+    expect(log.conversions()).toBe(1);
+    expect(second.dimension()).toBe(DIM);
+  });
+
+  it('removes the model2vec files earlier versions converted the package into', async () => {
+    const folder = path.dirname(convertedFile());
+    mkdirSync(folder, { recursive: true });
+    for (const file of ['config.json', 'tokenizer.json', 'model.safetensors']) writeFileSync(path.join(folder, file), '{}');
+    await embedder().load();
+    expect(readdirSync(folder)).toEqual([WORD_VECTOR_FILE]);
+  });
+
+  it('logs how far the conversion got', async () => {
+    const log = recordingLogger();
+    await embedder(log.logger).load();
+    expect(log.lines.map((l) => l.message)).toContain('word-vector package converted');
+  });
+
+  it('converts again when the converted file is damaged', async () => {
+    await embedder().load();
+    const file = convertedFile();
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 20]! ^= 0xff;
+    writeFileSync(file, bytes);
+    const log = recordingLogger();
+    const e = embedder(log.logger);
+    await e.load();
+    expect(log.conversions()).toBe(1);
+    expect(log.lines.find((l) => l.level === 'warn')?.fields).toMatchObject({ reason: expect.stringContaining('checksum') });
+    expect((await e.embed(['cat']))[0]).toHaveLength(DIM);
+  });
+
+  it("converts again when the package's table changed under the same version", async () => {
+    await embedder().load();
+    const changedDir = path.join(root, 'tiny-vectors-changed');
+    writeWordVectorPackage(changedDir, { padding: 10 });
+    const log = recordingLogger();
+    await embedder(log.logger, findWordVectorPackage(changedDir)!).load();
+    expect(log.conversions()).toBe(1);
+  });
+
+  it('embeds a word as its vector in the package', async () => {
+    const e = embedder();
+    await e.load();
+    const [cat, kitten] = await e.embed(['cat', 'Kitten']);
+    const unit = (v: readonly number[]) => v.map((x) => x / Math.hypot(...v));
+    // Stored as 16-bit floats: within their precision of the package's values.
+    for (const [word, vector] of [
+      ['cat', cat!],
+      ['kitten', kitten!],
+    ] as const) {
+      const expected = unit(WORD_VECTORS.find(([w]) => w === word)![1]);
+      for (const [i, x] of expected.entries()) expect(vector[i]).toBeCloseTo(x, 3);
+    }
   });
 
   it('puts texts on one topic closer together than texts on another', async () => {
@@ -75,6 +137,27 @@ describe('word-vector packages', () => {
     await e.load();
     const [plain, noisy] = await e.embed(['cat', 'cat zebra café']);
     expect(cosine(plain!, noisy!)).toBeCloseTo(1, 5);
+  });
+
+  it('lets other work run while it converts a large package', async () => {
+    const largeDir = path.join(root, 'large-vectors');
+    writeLargeWordVectorPackage(largeDir, 10_000, 100);
+    let turns = 0;
+    const turned: number[] = [];
+    const tick = () => {
+      turns++;
+      ticker = setImmediate(tick);
+    };
+    let ticker = setImmediate(tick);
+    const logger = { info: (fields: { percent?: number }) => void (fields.percent !== undefined && turned.push(turns)), warn: () => {} };
+    try {
+      await new WordVectorEmbedder({ cacheDir: cache, wordVectors: findWordVectorPackage(largeDir)!, logger }).load();
+    } finally {
+      clearImmediate(ticker);
+    }
+    // Between the first and the last progress line most of the table was read: the event loop turned meanwhile.
+    expect(turned.length).toBeGreaterThan(2);
+    expect(turned.at(-1)!).toBeGreaterThan(turned[0]!);
   });
 });
 
