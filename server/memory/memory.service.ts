@@ -19,6 +19,7 @@ import {
   type Memory,
   type MemoryInput,
   type MemoryPatch,
+  type MemorySource,
   type MemoryStatus,
   type MemoryType,
   memoryInputSchema,
@@ -54,6 +55,7 @@ export interface MemoryQuery {
   createdBefore?: Date | null;
   includeExpired?: boolean | null;
   includeArchived?: boolean | null;
+  source?: MemorySource | null;
 }
 
 export interface MemoryPageRequest {
@@ -121,7 +123,7 @@ export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promis
   const valid = parseInput(memoryInputSchema(clock(deps)), input);
   // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
   // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
-  const row = await repo.upsertMemoryRow(deps.db, toRow(valid, clock(deps)));
+  const row = await repo.upsertMemoryRow(deps.db, memoryRow(valid, clock(deps)));
   await rebuildStaleSummaries(deps.db);
   return rowToMemory(row);
 }
@@ -343,16 +345,16 @@ export async function importMemories(
   const now = clock(deps);
   const schema = memoryInputSchema(now);
   let firstDue = Number.POSITIVE_INFINITY;
-  const pending: { index: number; key: string | null; row: ReturnType<typeof toRow> }[] = [];
+  const pending: { index: number; key: string | null; row: ReturnType<typeof memoryRow> }[] = [];
   for (const [index, input] of rows.entries()) {
     const checked = checkInput(schema, input);
     const key = typeof input.key === 'string' ? input.key : null;
     if (!checked.ok) report.rejected.push({ index, key, reason: checked.problems });
     else if (!canWrite(checked.value.apiKeyId)) {
       report.rejected.push({ index, key, reason: `this token may not write to API key "${checked.value.apiKeyId}"` });
-    } else pending.push({ index, key, row: toRow(checked.value, now) });
+    } else pending.push({ index, key, row: memoryRow(checked.value, now) });
   }
-  const count = (stored: Memory, row: ReturnType<typeof toRow>) => {
+  const count = (stored: Memory, row: ReturnType<typeof memoryRow>) => {
     if (stored.id === row.id) report.imported++;
     else report.updated++;
     const status = memoryStatus(stored, now, settings);
@@ -371,7 +373,7 @@ export async function importMemories(
   const importRows = async (trx: Db) => {
     for (let start = 0; start < pending.length; start += IMPORT_CHUNK_ROWS) {
       const chunk = pending.slice(start, start + IMPORT_CHUNK_ROWS);
-      let stored: { memory: Memory; row: ReturnType<typeof toRow> }[] = [];
+      let stored: { memory: Memory; row: ReturnType<typeof memoryRow> }[] = [];
       try {
         stored = await inSavepoint(trx, async () => {
           const done = [];
@@ -447,10 +449,12 @@ async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFi
     createdBefore: q.createdBefore?.getTime(),
     activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, settings) },
     includeArchived: q.includeArchived ?? false,
+    source: q.source,
   };
 }
 
-function toRow(m: ValidMemoryInput, now: number) {
+/** The row a checked memory input is stored as, written at `now` unless it carries its own createdAt. */
+export function memoryRow(m: ValidMemoryInput, now: number) {
   const createdAt = m.createdAt?.getTime() ?? now;
   return {
     id: randomUUID(),

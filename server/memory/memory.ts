@@ -7,6 +7,12 @@ import { apiKeyIdSchema, identifier, LIMITS, memoryDate, metadataSchema, session
 export const MEMORY_TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'] as const satisfies readonly MemoryTypeValue[];
 export type MemoryType = MemoryTypeValue;
 
+/** What wrote a memory, as a list tells them apart: a captured chat turn, or anything else (facts, hand-written, imported). */
+export type MemorySource = 'FACTS' | 'TURNS' | 'ALL';
+
+/** metadata.source of a captured chat turn. */
+export const CAPTURE_SOURCE = 'capture';
+
 export type MemoryStatus = 'active' | 'expired' | 'out_of_retention' | 'archived';
 
 /** A memory as the rest of mnemo sees it: no storage columns, parsed metadata, real dates. */
