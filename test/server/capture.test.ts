@@ -1,9 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtractFactsInput } from '../generated/graphql.ts';
+import { purgeMemories } from '../../server/memory/purge.service.ts';
+import { type ExtractFactsInput, ForgetApiKeyDocument as FORGET_API_KEY } from '../generated/graphql.ts';
 import { graphql } from '../helpers/graphql.ts';
-import { DELETE_MEMORY, EXTRACT_FACTS, GET_MEMORY, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import {
+  CLEAR_MEMORIES,
+  DELETE_MEMORY,
+  EXTRACT_FACTS,
+  GET_MEMORY,
+  LIST_MEMORIES,
+  RESTORE_SUMMARY,
+  SUMMARIZE,
+  UPDATE_SETTINGS,
+} from '../helpers/operations.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { testStoreKind } from '../helpers/testStore.ts';
 
 // Turn capture (the captureTurns setting, USER by default): extractFacts and injectMemory keep the chat messages
 // themselves as episodic memories of their session, besides the facts, so what no rule recognises is still recalled.
@@ -110,7 +123,9 @@ describe('turn capture', () => {
       text: `My password is hunter2. ${SNEAKERS} Keep ${ADMIN_TOKEN} handy.`,
     });
     expect(r.captured.map((m) => m.content)).toEqual([`[redacted] ${SNEAKERS} Keep [redacted] handy.`]);
-    expect(JSON.stringify(await list(k))).not.toMatch(/hunter2|mnemo_/);
+    const stored = JSON.stringify(await list(k));
+    expect(stored).not.toContain('hunter2');
+    expect(stored).not.toContain(ADMIN_TOKEN);
   });
 
   it('stores only the facts with captureTurns OFF', async () => {
@@ -188,9 +203,60 @@ describe('facts and the turn they came from', () => {
     for (const fact of facts) expect((await memory(fact.id))?.metadata).not.toHaveProperty('sourceTurn');
   });
 
+  it("clears the facts' link when a clear of the key's episodic memories takes their turn", async () => {
+    const { turn, facts } = await said();
+    await app.ok(CLEAR_MEMORIES, { apiKeyId: turn.apiKeyId, type: 'EPISODIC' });
+    for (const fact of facts) expect((await memory(fact.id))?.metadata).not.toHaveProperty('sourceTurn');
+  });
+
   it("takes a deleted fact out of its turn's list", async () => {
     const { turn, facts } = await said();
     await app.ok(DELETE_MEMORY, { id: facts[0]!.id });
     expect((await memory(turn.id))?.metadata?.facts).toEqual([facts[1]!.id]);
+  });
+});
+
+describe('captured turns live like other memories', () => {
+  const DAY = 86_400_000;
+  const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+
+  it('are purged once they left the retention window and the grace days passed', async () => {
+    const k = key();
+    const r = await extract({ apiKeyId: k, role: 'USER', text: SNEAKERS, occurredAt: daysAgo(60) });
+    expect(r.captured).toHaveLength(1);
+    await purgeMemories(app.services);
+    expect(await memory(r.captured[0]!.id)).toBeNull();
+  });
+
+  it('are erased with the rest of their key by forgetApiKey', async () => {
+    const k = key();
+    await extract({ apiKeyId: k, role: 'USER', text: `${SNEAKERS} I prefer tea.` });
+    expect((await app.ok(FORGET_API_KEY, { apiKeyId: k })).forgetApiKey.memories).toBe(2);
+    expect(await list(k)).toEqual([]);
+  });
+
+  it.skipIf(testStoreKind() !== 'sqlite')('leave no byte of their text in the database file once deleted', async () => {
+    const k = key();
+    const marker = `kq${randomUUID().replaceAll('-', '').slice(0, 12)}7`;
+    const r = await extract({ apiKeyId: k, role: 'USER', text: `The spare key is under the ${marker} stone.` });
+    await app.ok(DELETE_MEMORY, { id: r.captured[0]!.id });
+    const [checkpoint] = app.database.sqlite.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    expect(checkpoint?.busy).toBe(0);
+    const holding = ['mnemo.db', 'mnemo.db-wal']
+      .map((file) => path.join(app.dir, file))
+      .filter((file) => existsSync(file) && readFileSync(file).includes(marker));
+    expect(holding).toEqual([]);
+  });
+
+  it('are compacted by a summary of their session, and come back when it is undone', async () => {
+    const k = key();
+    // Enough of them that one summary line costs less than their own lines in the block.
+    const said = Array.from({ length: 10 }, (_, i) => `Box ${i} with the winter coats went to the attic.`);
+    for (const text of said) await extract({ apiKeyId: k, sessionId: 'moving', role: 'USER', text, occurredAt: daysAgo(20) });
+    const run = (await app.ok(SUMMARIZE, { apiKeyId: k, olderThanDays: 10, dryRun: false })).summarize;
+    expect(run.summaries).toHaveLength(1);
+    expect(await list(k, 'TURNS')).toEqual([]);
+    await app.ok(RESTORE_SUMMARY, { summaryId: run.summaries[0]!.id });
+    expect((await list(k, 'TURNS')).map((m) => m.content).sort()).toEqual(said.toSorted());
   });
 });
