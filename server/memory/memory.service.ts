@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type AuditContext, type Audited, audited } from '../audit/audited.ts';
 import { exactlyOneKey, type Viewer } from '../auth/viewer.ts';
@@ -15,7 +14,6 @@ import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import * as repo from './memory.repository.ts';
 import {
-  contentKey,
   type Memory,
   type MemoryInput,
   type MemoryPatch,
@@ -24,9 +22,9 @@ import {
   type MemoryType,
   memoryInputSchema,
   memoryPatchSchema,
+  memoryRow,
   memoryStatus,
   rowToMemory,
-  type ValidMemoryInput,
 } from './memory.ts';
 import { purgeDueAt } from './purgeRules.ts';
 
@@ -450,24 +448,5 @@ async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFi
     activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, settings) },
     includeArchived: q.includeArchived ?? false,
     source: q.source,
-  };
-}
-
-/** The row a checked memory input is stored as, written at `now` unless it carries its own createdAt. */
-export function memoryRow(m: ValidMemoryInput, now: number) {
-  const createdAt = m.createdAt?.getTime() ?? now;
-  return {
-    id: randomUUID(),
-    api_key_id: m.apiKeyId,
-    session_id: m.sessionId ?? null,
-    type: m.type,
-    key: m.key ?? contentKey(m.content),
-    content: m.content,
-    metadata: JSON.stringify(m.metadata ?? {}),
-    tokens: countTokens(m.content),
-    created_at: createdAt,
-    // An imported memory keeps its age, so retention treats it as written when it was first written.
-    updated_at: createdAt,
-    expires_at: m.expiresAt?.getTime() ?? null,
   };
 }

@@ -2,8 +2,8 @@ import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { parseInput } from '../validation.ts';
 import * as repo from './memory.repository.ts';
-import { type MemoryDeps, memoryRow } from './memory.service.ts';
-import { type Memory, type MemoryInput, memoryInputSchema, rowToMemory } from './memory.ts';
+import type { MemoryDeps } from './memory.service.ts';
+import { type Memory, type MemoryInput, memoryInputSchema, memoryRow, rowToMemory } from './memory.ts';
 
 /**
  * Memories written at most once: each input is stored unless its (API key, key) is taken, and a memory already stored
