@@ -36,6 +36,7 @@ const POSTGRES_SUITES = [
   'test/server/autoSummarize.test.ts',
   'test/server/accessRecorder.test.ts',
   'test/server/extractFacts.test.ts',
+  'test/server/capture.test.ts',
   'test/server/triggers.test.ts',
   'test/server/erasure.test.ts',
   'test/server/retrieval.test.ts',

@@ -55,6 +55,8 @@ export const LIMITS = {
   /** The providers or models listed as rejecting the system role (userRoleProviders), and the length of each. */
   userRoleProviders: 100,
   userRoleProviderChars: 100,
+  /** The longest part of a captured chat turn: a longer message is cut at sentence boundaries into linked parts. */
+  turnPartChars: 1200,
 } as const;
 
 /**

@@ -88,6 +88,12 @@ export const TRIGGERS: readonly {
     createdBy: 'migration 006; PostgreSQL: its migration 001',
   },
   {
+    name: 'memory_links_on_delete',
+    fires: 'after delete of a memory that links a captured turn and its facts (metadata.facts or metadata.sourceTurn)',
+    does: "clears its facts' sourceTurn, or takes it out of its turn's facts list, within its API key: no link points at nothing",
+    createdBy: 'migration 018; PostgreSQL: its migration 006',
+  },
+  {
     name: 'memory_vec_delete',
     fires: 'after delete on memories',
     does: 'deletes its vector: a deleted memory never leaves one behind',

@@ -2,12 +2,21 @@ import { z } from 'zod';
 import type { AccessTokenService } from '../auth/accessToken.service.ts';
 import { storageFault } from '../db/storeErrors.ts';
 import { badInput } from '../errors.ts';
-import { type ChatRequestShape, detectShape, type InjectionRole, injectIntoRequest, lastUserText } from '../memory/injection.ts';
+import {
+  type ChatRequestShape,
+  conversationOf,
+  detectShape,
+  type InjectionRole,
+  injectIntoRequest,
+  lastUserText,
+} from '../memory/injection.ts';
 import { createMemory } from '../memory/memory.service.ts';
 import type { Memory } from '../memory/memory.ts';
+import { addToMetadataList } from '../memory/storeOnce.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
-import { apiKeyIdSchema, jsonObject, LIMITS, parseInput, sessionIdSchema } from '../validation.ts';
+import { apiKeyIdSchema, jsonObject, LIMITS, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
+import { captureConversation, captures, captureTurn } from './capture.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
 
 /** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
@@ -33,6 +42,8 @@ export interface InjectOutcome {
   shape: ChatRequestShape | null;
   retrieval: RetrievalResult | null;
   optedOut: boolean;
+  /** Memories stored now from the request's conversation (captureTurns); messages stored before are not counted. */
+  captured: number;
 }
 
 const providerSchema = z
@@ -42,15 +53,17 @@ const providerSchema = z
   .max(LIMITS.modelNameChars, `provider is longer than ${LIMITS.modelNameChars} characters`);
 const requestSchema = jsonObject('request', { maxDepth: LIMITS.requestDepth });
 
-export async function injectMemory(deps: RetrievalDeps, input: InjectInput): Promise<InjectOutcome> {
+export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promise<InjectOutcome> {
   const provider = parseInput(providerSchema, input.provider);
   parseInput(requestSchema, input.request);
   // Refuse a request we could not inject into before anything is retrieved or counted.
   if (!input.shape && detectShape(input.request) === null) {
     throw badInput('request is not an OpenAI chat (messages), OpenAI Responses (input) or Anthropic (system + messages) request');
   }
-  if (input.noMemory) return { request: input.request, injected: false, role: null, shape: null, retrieval: null, optedOut: true };
+  if (input.noMemory)
+    return { request: input.request, injected: false, role: null, shape: null, retrieval: null, optedOut: true, captured: 0 };
   const query = input.query ?? lastUserText(input.request);
+  // Retrieval first: the conversation captured before it would be retrieved as a memory of itself.
   const retrieval = await retrieve(deps, { ...input, query }, { record: true });
   const { userRoleProviders } = await deps.settings.get();
   const result = injectIntoRequest(input.request, retrieval.block, { provider, userRoleProviders, shape: input.shape ?? undefined });
@@ -61,7 +74,28 @@ export async function injectMemory(deps: RetrievalDeps, input: InjectInput): Pro
     shape: result.shape,
     retrieval,
     optedOut: false,
+    captured: await captureRequest(deps, input, result.shape),
   };
+}
+
+/**
+ * Captures the messages of the request's conversation that captureTurns keeps, each once however often the history is
+ * sent. Fails open: the request is forwarded all the same, and the fault is logged.
+ */
+async function captureRequest(deps: GatewayDeps, input: InjectInput, shape: ChatRequestShape): Promise<number> {
+  const { enabled, captureTurns } = await deps.settings.get();
+  if (!enabled || captureTurns === 'OFF') return 0;
+  const apiKeyId = parseInput(apiKeyIdSchema, input.apiKeyId);
+  const sessionId = parseInput(sessionIdSchema.nullish(), input.sessionId) ?? null;
+  const turns = conversationOf(input.request, shape)
+    .filter((m) => captures(captureTurns, m.role))
+    .map((m) => ({ ...m, apiKeyId, sessionId }));
+  try {
+    return (await captureConversation(deps, turns, (text) => deps.tokens.issuedTokensIn(text))).length;
+  } catch (error) {
+    deps.logger?.error({ err: error, apiKeyId }, 'capturing the conversation failed');
+    return 0;
+  }
 }
 
 export interface ExtractInput {
@@ -73,72 +107,103 @@ export interface ExtractInput {
   persist?: boolean | null;
   includeAssistant?: boolean | null;
   noMemory?: boolean | null;
+  /** When the message was said; its captured turn is dated by it (arrival otherwise). */
+  occurredAt?: Date | null;
 }
 
 export interface ExtractOutcome {
   facts: ExtractedFact[];
   memories: Memory[];
+  /** The message's captured turn (captureTurns), one memory per part, whether stored now or by an earlier identical call. */
+  captured: Memory[];
   /** Why storing failed; the facts are still returned. Extraction never fails the gateway's request. */
   error: string | null;
   /** Set when nothing was extracted on purpose: memory is disabled, or the request opted out. */
   skipped: 'disabled' | 'opted_out' | null;
 }
 
-const extractSchema = z.object({
-  apiKeyId: apiKeyIdSchema,
-  sessionId: sessionIdSchema.nullish(),
-  text: z.string(),
-  role: z.enum(['user', 'assistant']),
-});
+const extractSchema = (now: number) =>
+  z.object({
+    apiKeyId: apiKeyIdSchema,
+    sessionId: sessionIdSchema.nullish(),
+    text: z.string(),
+    role: z.enum(['user', 'assistant']),
+    occurredAt: memoryDate('occurredAt')
+      .refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, 'occurredAt must not be in the future')
+      .nullish(),
+  });
 
 /**
- * Mines a message for durable facts and upserts them, all in one transaction. Facts describe the user,
- * not the conversation, so they are stored key-wide; the session they came from is kept in metadata.
- * With memory disabled nothing is mined or stored; a dry run (`persist: false`) still reports the facts.
+ * Mines a message for durable facts and upserts them, and captures the message itself as a turn of its session when
+ * captureTurns keeps its role, all in one transaction. Facts describe the user, not the conversation, so they are
+ * stored key-wide; the session they came from is kept in metadata, and the turn they came from in sourceTurn (the turn
+ * lists them in its facts). With memory disabled nothing is mined or stored; a dry run (`persist: false`) still
+ * reports the facts and captures nothing.
  */
 export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): Promise<ExtractOutcome> {
-  const valid = parseInput(extractSchema, input);
-  const nothing = (skipped: ExtractOutcome['skipped']): ExtractOutcome => ({ facts: [], memories: [], error: null, skipped });
+  const valid = parseInput(extractSchema(deps.now()), input);
+  const nothing = (skipped: ExtractOutcome['skipped']): ExtractOutcome => ({ facts: [], memories: [], captured: [], error: null, skipped });
   if (input.noMemory) return nothing('opted_out');
   const dryRun = input.persist === false;
-  if (!dryRun && !(await deps.settings.get()).enabled) return nothing('disabled');
-  const facts = extractFacts(input.text, {
-    role: input.role,
-    includeAssistant: input.includeAssistant ?? false,
-    knownSecrets: await deps.tokens.issuedTokensIn(input.text),
-  });
-  if (facts.length === 0 || dryRun) return { facts, memories: [], error: null, skipped: null };
+  const settings = await deps.settings.get();
+  if (!dryRun && !settings.enabled) return nothing('disabled');
+  const knownSecrets = await deps.tokens.issuedTokensIn(input.text);
+  const facts = extractFacts(input.text, { role: input.role, includeAssistant: input.includeAssistant ?? false, knownSecrets });
+  const capture = !dryRun && captures(settings.captureTurns, valid.role);
+  if (dryRun || (facts.length === 0 && !capture)) return { facts, memories: [], captured: [], error: null, skipped: null };
   const extractedAt = new Date(deps.now()).toISOString();
+  const sessionId = valid.sessionId ?? null;
   try {
-    const memories = await deps.db.transaction().execute(async (trx) => {
-      const stored: Memory[] = [];
+    return await deps.db.transaction().execute(async (trx) => {
+      const writer = { ...deps, db: trx };
+      const turn = capture
+        ? (
+            await captureTurn(
+              writer,
+              { apiKeyId: valid.apiKeyId, sessionId, role: valid.role, text: valid.text, occurredAt: valid.occurredAt },
+              knownSecrets,
+            )
+          ).memories
+        : [];
+      const source = turn[0];
+      const memories: Memory[] = [];
       for (const fact of facts) {
-        stored.push(
-          await createMemory(
-            { ...deps, db: trx },
-            {
-              apiKeyId: valid.apiKeyId,
-              type: fact.type,
-              key: fact.key,
-              content: fact.content,
-              metadata: {
-                source: 'extraction',
-                category: fact.category,
-                polarity: fact.polarity,
-                role: input.role,
-                sessionId: valid.sessionId ?? null,
-                extractedAt,
-              },
-            },
-          ),
+        const metadata = {
+          source: 'extraction',
+          category: fact.category,
+          polarity: fact.polarity,
+          role: input.role,
+          sessionId,
+          extractedAt,
+        };
+        memories.push(
+          await createMemory(writer, {
+            apiKeyId: valid.apiKeyId,
+            type: fact.type,
+            key: fact.key,
+            content: fact.content,
+            metadata: source ? { ...metadata, sourceTurn: source.id } : metadata,
+          }),
         );
       }
-      return stored;
+      if (source)
+        turn[0] = await addToMetadataList(
+          trx,
+          source,
+          'facts',
+          memories.map((m) => m.id),
+        );
+      return { facts, memories, captured: turn, error: null, skipped: null };
     });
-    return { facts, memories, error: null, skipped: null };
   } catch (error) {
     deps.logger?.error({ err: error, apiKeyId: valid.apiKeyId }, 'storing extracted facts failed');
     const fault = storageFault(error);
-    return { facts, memories: [], error: fault?.message ?? 'storing the extracted facts failed; see the server log', skipped: null };
+    return {
+      facts,
+      memories: [],
+      captured: [],
+      error: fault?.message ?? 'storing the extracted facts failed; see the server log',
+      skipped: null,
+    };
   }
 }

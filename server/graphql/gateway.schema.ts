@@ -25,6 +25,10 @@ const InjectionResultRef = builder.objectRef<InjectOutcome>('InjectionResult').i
     shape: t.expose('shape', { type: ShapeEnum, nullable: true }),
     optedOut: t.exposeBoolean('optedOut', { description: 'The request asked for no memory; nothing was retrieved.' }),
     retrieval: t.field({ type: RetrievalResultRef, nullable: true, resolve: (o) => o.retrieval }),
+    captured: t.exposeInt('captured', {
+      description:
+        "Memories stored now from the request's messages (the captureTurns setting); messages captured by an earlier request are not stored or counted again.",
+    }),
   }),
 });
 
@@ -99,6 +103,12 @@ const ExtractionResultRef = builder.objectRef<ExtractOutcome>('ExtractionResult'
     }),
     facts: t.field({ type: [ExtractedFactRef], resolve: (o) => o.facts }),
     memories: t.field({ type: [MemoryRef], description: 'The memories written (upserted by fact key).', resolve: (o) => o.memories }),
+    captured: t.field({
+      type: [MemoryRef],
+      description:
+        "The message kept as an episodic memory of its session (the captureTurns setting), secrets redacted, one memory per part of a long message; stored by this call or, for the same message in the same session, an earlier one. Empty when its role is not captured. Each fact's metadata.sourceTurn is the first part's id.",
+      resolve: (o) => o.captured,
+    }),
     error: t.exposeString('error', { nullable: true, description: 'Set when storing failed; extraction never fails the request.' }),
   }),
 });
@@ -118,6 +128,7 @@ const ExtractFactsInputRef = builder.inputType('ExtractFactsInput', {
       description: "Mine assistant text too (off: the assistant's plans are not the user's facts).",
     }),
     noMemory: t.boolean({ description: 'The request opted out of memory: nothing is extracted.' }),
+    occurredAt: t.field({ type: 'DateTime', description: "When the message was said: its captured turn's createdAt. Default: now." }),
   }),
 });
 

@@ -2,7 +2,7 @@ import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, keyOfRow, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
-import { MEMORY_TYPES, type Memory } from '../memory/memory.ts';
+import { MEMORY_TYPES, type Memory, type MemorySource } from '../memory/memory.ts';
 import { LIMITS, limitSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
@@ -134,6 +134,14 @@ const MemoryPageRef = builder.objectRef<MemoryPage>('MemoryPage').implement({
   }),
 });
 
+const MemorySourceEnum = builder.enumType('MemorySource', {
+  values: {
+    FACTS: { description: 'Every memory but captured chat turns: extracted facts, memories written by hand or imported, summaries.' },
+    TURNS: { description: 'Captured chat turns (metadata.source "capture").' },
+    ALL: { description: 'Both.' },
+  } as const satisfies Record<MemorySource, unknown>,
+});
+
 /** The filters shared by `memories` and `exportMemories`. */
 const filterArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
   apiKeyId: t.arg.string({ description: 'Required for gateway tokens; admins may omit it to see every key.' }),
@@ -144,6 +152,7 @@ const filterArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0])
   createdBefore: t.arg({ type: 'DateTime' }),
   includeExpired: t.arg.boolean({ description: 'Also list expired and out-of-retention memories.', defaultValue: false }),
   includeArchived: t.arg.boolean({ description: 'Also list memories archived by a summary.', defaultValue: false }),
+  source: t.arg({ type: MemorySourceEnum, description: 'Captured chat turns, everything else, or both (default).', defaultValue: 'ALL' }),
 });
 
 type FilterArgs = {
@@ -155,6 +164,7 @@ type FilterArgs = {
   createdBefore?: Date | null;
   includeExpired?: boolean | null;
   includeArchived?: boolean | null;
+  source?: MemorySource | null;
 };
 
 function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
@@ -167,6 +177,7 @@ function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
     createdBefore: args.createdBefore,
     includeExpired: args.includeExpired,
     includeArchived: args.includeArchived,
+    source: args.source,
   };
 }
 

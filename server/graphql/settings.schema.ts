@@ -1,6 +1,7 @@
 import { audited } from '../audit/audited.ts';
 import { settingsSnapshot } from '../audit/snapshots.ts';
 import {
+  type CAPTURE_TURNS,
   EMBEDDING_SOURCES,
   memorySettings,
   type Settings,
@@ -16,6 +17,14 @@ const asValues = <T extends readonly string[]>(values: T) => values;
 export const StrategyEnum = builder.enumType('RetrievalStrategy', { values: asValues(STRATEGIES) });
 const EmbeddingSourceEnum = builder.enumType('EmbeddingSource', { values: asValues(EMBEDDING_SOURCES) });
 const VectorStoreEnum = builder.enumType('VectorStore', { values: asValues(VECTOR_STORES) });
+const CaptureTurnsEnum = builder.enumType('CaptureTurns', {
+  description: 'Which chat messages extractFacts and injectMemory keep verbatim, secrets redacted, as episodic memories of their session.',
+  values: {
+    OFF: { description: 'None: only the facts the rules find are stored.' },
+    USER: { description: "The user's messages (the default)." },
+    ALL: { description: "The user's and the assistant's messages." },
+  } as const satisfies Record<(typeof CAPTURE_TURNS)[number], unknown>,
+});
 
 const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implement({
   fields: (t) => ({
@@ -53,6 +62,11 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     auditRetentionDays: t.exposeInt('auditRetentionDays', {
       description: `Audit entries older than this are deleted, ${rangeText(auditRetentionDaysSchema)} days (default 365).`,
     }),
+    captureTurns: t.expose('captureTurns', {
+      type: CaptureTurnsEnum,
+      description:
+        'Which messages are kept as captured turns (memories with metadata.source "capture"), each once per session however often it is sent.',
+    }),
   }),
 });
 
@@ -77,6 +91,7 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     profileBudgetPercent: t.int(),
     userRoleProviders: t.stringList(),
     auditRetentionDays: t.int(),
+    captureTurns: t.field({ type: CaptureTurnsEnum }),
   }),
 });
 

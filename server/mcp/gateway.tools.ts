@@ -3,6 +3,7 @@ import { exactlyOneKey } from '../auth/viewer.ts';
 import { MAX_EXTRACTION_INPUT } from '../gateway/extraction.ts';
 import { extractAndStore } from '../gateway/gateway.service.ts';
 import { MEMORY_TYPES } from '../memory/memory.ts';
+import { dateTimeSchema } from '../validation.ts';
 import { apiKeyIdArg, MEMORY_OFF, memoryJson, memoryOutput, sessionIdArg } from './memory.tools.ts';
 import { defineTool, WRITES } from './tool.ts';
 
@@ -10,7 +11,7 @@ export const memoryExtract = defineTool({
   name: 'memory_extract',
   title: 'Learn facts from a message',
   description:
-    'Reads a message for durable facts about the user (preferences, decisions, habits, identity, goals) and stores each under its own key, replacing what was stored under that key before (so "I now prefer Helix" replaces "I prefer Vim"). Secrets are never stored. With memory switched off nothing is stored, and the answer says so.',
+    'Reads a message for durable facts about the user (preferences, decisions, habits, identity, goals) and stores each under its own key, replacing what was stored under that key before (so "I now prefer Helix" replaces "I prefer Vim"). The message itself is kept too, as a memory of its session, when the captureTurns setting keeps its role; sending it again stores nothing new. Secrets are never stored. With memory switched off nothing is stored, and the answer says so.',
   input: z.strictObject({
     apiKeyId: apiKeyIdArg,
     text: z.string().describe(`The message text; only its last ${MAX_EXTRACTION_INPUT} characters are read.`),
@@ -20,6 +21,7 @@ export const memoryExtract = defineTool({
       .optional()
       .describe("Read assistant text too; off by default, because the assistant's plans are not the user's facts."),
     sessionId: sessionIdArg.optional().describe("Recorded in the facts' metadata; the facts themselves are key-wide."),
+    occurredAt: dateTimeSchema.optional().describe("When the message was said (ISO 8601): its captured turn's date. Default: now."),
   }),
   output: z.object({
     facts: z.array(
@@ -33,6 +35,11 @@ export const memoryExtract = defineTool({
       }),
     ),
     memories: z.array(memoryOutput).describe('The memories written, one per fact.'),
+    captured: z
+      .array(memoryOutput)
+      .describe(
+        'The message itself, kept as an episodic memory of its session (secrets redacted; one memory per part of a long message) when the captureTurns setting keeps its role; stored now or, for the same message in the same session, before.',
+      ),
     skipped: z.enum(['disabled', 'opted_out']).nullable().describe('Why nothing was extracted, when that was on purpose.'),
     reason: z.string().nullable().describe('What was skipped and why; null otherwise.'),
     storeError: z.string().nullable().describe('Set when storing failed; the facts are still reported.'),
@@ -48,6 +55,7 @@ export const memoryExtract = defineTool({
       structured: {
         facts: outcome.facts,
         memories: await Promise.all(outcome.memories.map((m) => memoryJson(ctx.services, m))),
+        captured: await Promise.all(outcome.captured.map((m) => memoryJson(ctx.services, m))),
         skipped: outcome.skipped,
         reason: outcome.skipped === 'disabled' ? `Nothing was extracted or stored: ${MEMORY_OFF}` : null,
         storeError: outcome.error,

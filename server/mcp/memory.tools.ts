@@ -91,6 +91,10 @@ export const memoryList = defineTool({
     offset: offsetSchema.optional().describe('Memories to skip (default 0).'),
     includeExpired: z.boolean().optional().describe('Also list expired and out-of-retention memories.'),
     includeArchived: z.boolean().optional().describe('Also list memories archived by a summary.'),
+    source: z
+      .enum(['FACTS', 'TURNS', 'ALL'])
+      .optional()
+      .describe('TURNS: captured chat messages only; FACTS: every other memory; ALL (default): both.'),
   }),
   output: z.object({ memories: z.array(memoryOutput), totalCount: z.int(), hasMore: z.boolean() }),
   annotations: READS,
@@ -102,6 +106,7 @@ export const memoryList = defineTool({
       search: args.search,
       includeExpired: args.includeExpired,
       includeArchived: args.includeArchived,
+      source: args.source,
     };
     const page = await memories.listMemories(ctx.services, query, { limit: args.limit, offset: args.offset });
     const offset = args.offset ?? 0;

@@ -252,7 +252,8 @@ const textBlock = (text: string) => ({ type: 'text', text });
 // ---------------------------------------------------------------------------------------------------------------
 // Query text
 
-const TEXT_PART_TYPES = new Set(['text', 'input_text']);
+// output_text: an assistant's earlier reply in a Responses input.
+const TEXT_PART_TYPES = new Set(['text', 'input_text', 'output_text']);
 
 /**
  * The text to retrieve memories with: that of the last user message that has any. Messages without text are skipped
@@ -266,6 +267,27 @@ export function lastUserText(request: unknown): string {
     if (text.trim() !== '') return text;
   }
   return '';
+}
+
+/** A message of a chat request's conversation, by who wrote it, with its text. */
+export interface ConversationMessage {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/**
+ * The user and assistant messages of a request that have text, in order; system, developer and tool messages and
+ * content without text (images, tool results) are left out.
+ */
+export function conversationOf(request: unknown, shape?: ChatRequestShape): ConversationMessage[] {
+  const resolved = resolveShape(request, shape);
+  const items =
+    resolved.shape === 'responses_input' ? toItems(resolved.req.input as string | JsonObject[]) : (resolved.req.messages as Message[]);
+  return items.flatMap((item) => {
+    if (!isObject(item) || (item.role !== 'user' && item.role !== 'assistant')) return [];
+    const text = textOf(item.content);
+    return text.trim() === '' ? [] : [{ role: item.role, text }];
+  });
 }
 
 const toItems = (input: string | JsonObject[]): unknown[] => (typeof input === 'string' ? [{ role: 'user', content: input }] : input);

@@ -4,6 +4,7 @@ import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../
 import { isActive } from '../db/scope.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import { keywordSearch } from '../search/keywordSearch.ts';
+import { CAPTURE_SOURCE, type MemorySource } from './memory.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
 export interface MemoryFilter {
@@ -23,6 +24,8 @@ export interface MemoryFilter {
   activeAt?: { now: number; retentionCutoff: number } | null;
   /** Archived memories (replaced by a summary) are left out unless asked for. */
   includeArchived?: boolean;
+  /** Captured chat turns only (TURNS), everything else only (FACTS), or both (ALL, the default). */
+  source?: MemorySource | null;
 }
 
 export type MemoryOrderColumn = 'created_at' | 'updated_at' | 'access_count' | 'key' | 'tokens';
@@ -38,6 +41,12 @@ function applyFilter<O>(db: Db, qb: MemorySelect<O>, f: MemoryFilter): MemorySel
   if (f.createdBefore != null) q = q.where('memories.created_at', '<', f.createdBefore);
   if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
   if (!f.includeArchived) q = q.where('memories.archived_by', 'is', null);
+  if (f.source === 'TURNS' || f.source === 'FACTS') {
+    const source = storeDialect(db).jsonValue('memories.metadata', ['source']);
+    q = q.where(
+      f.source === 'TURNS' ? sql<boolean>`${source} = ${CAPTURE_SOURCE}` : sql<boolean>`coalesce(${source}, '') <> ${CAPTURE_SOURCE}`,
+    );
+  }
   if (f.search) {
     const matches = keywordSearch(db).listSearchMatches(f.search, f.apiKeyId);
     q = matches === null ? q.where((eb) => eb.lit(false)) : q.where('memories.pk', 'in', matches);
@@ -176,6 +185,21 @@ export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
     )
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Inserts the row unless its (api key, key) is taken; the stored memory is then left exactly as it is. The new row, or undefined. */
+export async function insertMemoryRowIfAbsent(db: Db, row: NewMemoryRow) {
+  return db
+    .insertInto('memories')
+    .values(row)
+    .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findMemoryRowsByKey(db: Db, apiKeyId: string, keys: readonly string[]) {
+  if (keys.length === 0) return [];
+  return db.selectFrom('memories').selectAll().where('api_key_id', '=', apiKeyId).where('key', 'in', keys).execute();
 }
 
 export async function updateMemoryRow(db: Db, pk: number, patch: Updateable<MemoriesTable>) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type AuditContext, type Audited, audited } from '../audit/audited.ts';
 import { exactlyOneKey, type Viewer } from '../auth/viewer.ts';
@@ -15,17 +14,17 @@ import type { AccessRecorder } from './accessRecorder.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import * as repo from './memory.repository.ts';
 import {
-  contentKey,
   type Memory,
   type MemoryInput,
   type MemoryPatch,
+  type MemorySource,
   type MemoryStatus,
   type MemoryType,
   memoryInputSchema,
   memoryPatchSchema,
+  memoryRow,
   memoryStatus,
   rowToMemory,
-  type ValidMemoryInput,
 } from './memory.ts';
 import { purgeDueAt } from './purgeRules.ts';
 
@@ -54,6 +53,7 @@ export interface MemoryQuery {
   createdBefore?: Date | null;
   includeExpired?: boolean | null;
   includeArchived?: boolean | null;
+  source?: MemorySource | null;
 }
 
 export interface MemoryPageRequest {
@@ -121,7 +121,7 @@ export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promis
   const valid = parseInput(memoryInputSchema(clock(deps)), input);
   // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
   // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
-  const row = await repo.upsertMemoryRow(deps.db, toRow(valid, clock(deps)));
+  const row = await repo.upsertMemoryRow(deps.db, memoryRow(valid, clock(deps)));
   await rebuildStaleSummaries(deps.db);
   return rowToMemory(row);
 }
@@ -343,16 +343,16 @@ export async function importMemories(
   const now = clock(deps);
   const schema = memoryInputSchema(now);
   let firstDue = Number.POSITIVE_INFINITY;
-  const pending: { index: number; key: string | null; row: ReturnType<typeof toRow> }[] = [];
+  const pending: { index: number; key: string | null; row: ReturnType<typeof memoryRow> }[] = [];
   for (const [index, input] of rows.entries()) {
     const checked = checkInput(schema, input);
     const key = typeof input.key === 'string' ? input.key : null;
     if (!checked.ok) report.rejected.push({ index, key, reason: checked.problems });
     else if (!canWrite(checked.value.apiKeyId)) {
       report.rejected.push({ index, key, reason: `this token may not write to API key "${checked.value.apiKeyId}"` });
-    } else pending.push({ index, key, row: toRow(checked.value, now) });
+    } else pending.push({ index, key, row: memoryRow(checked.value, now) });
   }
-  const count = (stored: Memory, row: ReturnType<typeof toRow>) => {
+  const count = (stored: Memory, row: ReturnType<typeof memoryRow>) => {
     if (stored.id === row.id) report.imported++;
     else report.updated++;
     const status = memoryStatus(stored, now, settings);
@@ -371,7 +371,7 @@ export async function importMemories(
   const importRows = async (trx: Db) => {
     for (let start = 0; start < pending.length; start += IMPORT_CHUNK_ROWS) {
       const chunk = pending.slice(start, start + IMPORT_CHUNK_ROWS);
-      let stored: { memory: Memory; row: ReturnType<typeof toRow> }[] = [];
+      let stored: { memory: Memory; row: ReturnType<typeof memoryRow> }[] = [];
       try {
         stored = await inSavepoint(trx, async () => {
           const done = [];
@@ -447,23 +447,6 @@ async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFi
     createdBefore: q.createdBefore?.getTime(),
     activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, settings) },
     includeArchived: q.includeArchived ?? false,
-  };
-}
-
-function toRow(m: ValidMemoryInput, now: number) {
-  const createdAt = m.createdAt?.getTime() ?? now;
-  return {
-    id: randomUUID(),
-    api_key_id: m.apiKeyId,
-    session_id: m.sessionId ?? null,
-    type: m.type,
-    key: m.key ?? contentKey(m.content),
-    content: m.content,
-    metadata: JSON.stringify(m.metadata ?? {}),
-    tokens: countTokens(m.content),
-    created_at: createdAt,
-    // An imported memory keeps its age, so retention treats it as written when it was first written.
-    updated_at: createdAt,
-    expires_at: m.expiresAt?.getTime() ?? null,
+    source: q.source,
   };
 }

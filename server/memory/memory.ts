@@ -1,11 +1,18 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
 import { type RetentionSettings, retentionCutoff } from '../settings/settings.service.ts';
+import { countTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, identifier, LIMITS, memoryDate, metadataSchema, sessionIdSchema, text } from '../validation.ts';
 
 export const MEMORY_TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'] as const satisfies readonly MemoryTypeValue[];
 export type MemoryType = MemoryTypeValue;
+
+/** What wrote a memory, as a list tells them apart: a captured chat turn, or anything else (facts, hand-written, imported). */
+export type MemorySource = 'FACTS' | 'TURNS' | 'ALL';
+
+/** metadata.source of a captured chat turn. */
+export const CAPTURE_SOURCE = 'capture';
 
 export type MemoryStatus = 'active' | 'expired' | 'out_of_retention' | 'archived';
 
@@ -108,4 +115,23 @@ export type MemoryPatch = z.input<typeof memoryPatchSchema>;
 export function contentKey(content: string): string {
   const normalised = content.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
   return `content:${createHash('sha256').update(normalised).digest('hex').slice(0, 24)}`;
+}
+
+/** The row a checked memory input is stored as, written at `now` unless it carries its own createdAt. */
+export function memoryRow(m: ValidMemoryInput, now: number) {
+  const createdAt = m.createdAt?.getTime() ?? now;
+  return {
+    id: randomUUID(),
+    api_key_id: m.apiKeyId,
+    session_id: m.sessionId ?? null,
+    type: m.type,
+    key: m.key ?? contentKey(m.content),
+    content: m.content,
+    metadata: JSON.stringify(m.metadata ?? {}),
+    tokens: countTokens(m.content),
+    created_at: createdAt,
+    // An imported memory keeps its age, so retention treats it as written when it was first written.
+    updated_at: createdAt,
+    expires_at: m.expiresAt?.getTime() ?? null,
+  };
 }

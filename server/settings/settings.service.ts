@@ -15,6 +15,8 @@ import * as repo from './settings.repository.ts';
 export const STRATEGIES = ['EXACT', 'SEMANTIC', 'HYBRID'] as const;
 export const EMBEDDING_SOURCES = ['AUTO', 'REMOTE', 'STATIC', 'TRANSFORMERS'] as const;
 export const VECTOR_STORES = ['AUTO', 'SQLITE_VEC', 'QDRANT'] as const;
+/** Whose chat messages are kept as episodic memories of their session: nobody's, the user's, or the user's and the assistant's. */
+export const CAPTURE_TURNS = ['OFF', 'USER', 'ALL'] as const;
 
 /** Providers and models that reject or mishandle the system role, by provider id or model id. */
 export const DEFAULT_USER_ROLE_PROVIDERS: readonly string[] = ['o1', 'o1-mini', 'o1-preview', 'glm', 'glmt', 'glm-cn', 'zai', 'qianfan'];
@@ -63,6 +65,11 @@ export const settingsSchema = z.object({
     .default([...DEFAULT_USER_ROLE_PROVIDERS]),
   /** Audit entries older than this are deleted (server/audit); its own setting, apart from the memories' retentionDays. */
   auditRetentionDays: auditRetentionDaysSchema.default(365),
+  /**
+   * Which messages extractFacts and injectMemory keep verbatim (secrets redacted) as episodic memories of their session,
+   * besides the facts the rules find: what the rules miss ("my sneakers are in the garage closet") is still recalled.
+   */
+  captureTurns: z.enum(CAPTURE_TURNS).default('USER'),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

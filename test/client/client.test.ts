@@ -22,7 +22,9 @@ let network: NetworkDouble;
 beforeAll(async () => {
   // A model to reindex with: reindex refuses to start without one.
   app = await startTestApp({ engine: topicEngine(topicModelDir()) });
-  await app.ok(UPDATE_SETTINGS, { input: { enabled: true } });
+  // Turn capture off: these tests pin what the client sends and gets back, and the messages they send would
+  // otherwise be stored and retrieved beside the one memory they expect.
+  await app.ok(UPDATE_SETTINGS, { input: { enabled: true, captureTurns: 'OFF' } });
   gatewayToken = await app.mintToken({ apiKeyId: 'gw' });
   await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'gw', content: 'Uses the Helix editor for all code' } });
 });

@@ -24,6 +24,15 @@ export type AuditAction =
   | 'TOKEN_CREATE'
   | 'TOKEN_REVOKE';
 
+/** Which chat messages extractFacts and injectMemory keep verbatim, secrets redacted, as episodic memories of their session. */
+export type CaptureTurns =
+  /** The user's and the assistant's messages. */
+  | 'ALL'
+  /** None: only the facts the rules find are stored. */
+  | 'OFF'
+  /** The user's messages (the default). */
+  | 'USER';
+
 export type ChatRequestShape =
   /** Anthropic messages: { system, messages }. */
   | 'ANTHROPIC'
@@ -54,6 +63,8 @@ export type ExtractFactsInput = {
   includeAssistant?: boolean | null | undefined;
   /** The request opted out of memory: nothing is extracted. */
   noMemory?: boolean | null | undefined;
+  /** When the message was said: its captured turn's createdAt. Default: now. */
+  occurredAt?: string | null | undefined;
   /** Store the facts. false is a dry run: the facts are reported, nothing is stored (works with memory disabled). */
   persist?: boolean | null | undefined;
   role: MessageRole;
@@ -143,6 +154,7 @@ export type MemoryPatchInput = {
 export type MemorySettingsInput = {
   auditRetentionDays?: number | null | undefined;
   autoSummarize?: boolean | null | undefined;
+  captureTurns?: CaptureTurns | null | undefined;
   embeddingProviderModel?: string | null | undefined;
   embeddingSource?: EmbeddingSource | null | undefined;
   enabled?: boolean | null | undefined;
@@ -161,6 +173,14 @@ export type MemorySettingsInput = {
   userRoleProviders?: Array<string> | null | undefined;
   vectorStore?: VectorStore | null | undefined;
 };
+
+export type MemorySource =
+  /** Both. */
+  | 'ALL'
+  /** Every memory but captured chat turns: extracted facts, memories written by hand or imported, summaries. */
+  | 'FACTS'
+  /** Captured chat turns (metadata.source "capture"). */
+  | 'TURNS';
 
 /** ACTIVE memories are retrieved while memory is switched on (enabled); the others are kept but never injected. */
 export type MemoryStatus =
@@ -397,6 +417,7 @@ export type ListMemoriesQueryVariables = Exact<{
   createdAfter?: string | null | undefined;
   createdBefore?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
+  source?: MemorySource | null | undefined;
   limit?: number | null | undefined;
   offset?: number | null | undefined;
   orderBy?: MemoryOrderField | null | undefined;
@@ -495,7 +516,7 @@ export type ExtractFactsMutationVariables = Exact<{
 }>;
 
 
-export type ExtractFactsMutation = { extractFacts: { error: string | null, skipped: ExtractionSkip | null, facts: Array<{ type: MemoryType, key: string, content: string, category: FactCategory, polarity: FactPolarity, source: string }>, memories: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }> } };
+export type ExtractFactsMutation = { extractFacts: { error: string | null, skipped: ExtractionSkip | null, facts: Array<{ type: MemoryType, key: string, content: string, category: FactCategory, polarity: FactPolarity, source: string }>, memories: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }>, captured: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, pendingReindex: boolean, status: MemoryStatus }> } };
 
 export type SummarizeMutationVariables = Exact<{
   apiKeyId: string;
@@ -1370,7 +1391,7 @@ export const GetMemoryDocument = new TypedDocumentString(`
   status
 }`) as unknown as TypedDocumentString<GetMemoryQuery, GetMemoryQueryVariables>;
 export const ListMemoriesDocument = new TypedDocumentString(`
-    query ListMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $createdAfter: DateTime, $createdBefore: DateTime, $includeExpired: Boolean, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
+    query ListMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $createdAfter: DateTime, $createdBefore: DateTime, $includeExpired: Boolean, $source: MemorySource, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1379,6 +1400,7 @@ export const ListMemoriesDocument = new TypedDocumentString(`
     createdAfter: $createdAfter
     createdBefore: $createdBefore
     includeExpired: $includeExpired
+    source: $source
     limit: $limit
     offset: $offset
     orderBy: $orderBy
@@ -1681,6 +1703,9 @@ export const ExtractFactsDocument = new TypedDocumentString(`
       source
     }
     memories {
+      ...TestMemory
+    }
+    captured {
       ...TestMemory
     }
   }

@@ -22,7 +22,8 @@ const IMPORT = graphql(`
 `);
 
 const extract = (input: ExtractFactsInput) => app.ok(EXTRACT_FACTS, { input }).then((d) => d.extractFacts);
-const stored = async (apiKeyId: string) => (await app.ok(LIST_MEMORIES, { apiKeyId, limit: 100 })).memories.items;
+/** The facts stored for a key: its captured turns (captureTurns is USER by default) are left out. */
+const stored = async (apiKeyId: string) => (await app.ok(LIST_MEMORIES, { apiKeyId, source: 'FACTS', limit: 100 })).memories.items;
 
 describe('extractFacts', () => {
   it('stores the preferences a user states, key-wide, with where they came from', async () => {
@@ -130,7 +131,7 @@ describe('with memory disabled', () => {
 
   it('stores nothing from extraction, and says that memory is disabled', async () => {
     const r = await extract({ apiKeyId: 'ex-off', role: 'USER', text: 'I prefer dark mode. I avoid tabs.' });
-    expect(r).toEqual({ error: null, skipped: 'DISABLED', facts: [], memories: [] });
+    expect(r).toEqual({ error: null, skipped: 'DISABLED', facts: [], memories: [], captured: [] });
     expect(await stored('ex-off')).toEqual([]);
     expect(await app.database.db.selectFrom('memories').select('pk').where('api_key_id', '=', 'ex-off').execute()).toEqual([]);
   });

@@ -26,6 +26,15 @@ export type AuditAction =
   | 'TOKEN_CREATE'
   | 'TOKEN_REVOKE';
 
+/** Which chat messages extractFacts and injectMemory keep verbatim, secrets redacted, as episodic memories of their session. */
+export type CaptureTurns =
+  /** The user's and the assistant's messages. */
+  | 'ALL'
+  /** None: only the facts the rules find are stored. */
+  | 'OFF'
+  /** The user's messages (the default). */
+  | 'USER';
+
 export type CreateAccessTokenInput = {
   /** Bind a gateway token to this API key. */
   apiKeyId?: string | null | undefined;
@@ -94,6 +103,7 @@ export type MemoryPatchInput = {
 export type MemorySettingsInput = {
   auditRetentionDays?: number | null | undefined;
   autoSummarize?: boolean | null | undefined;
+  captureTurns?: CaptureTurns | null | undefined;
   embeddingProviderModel?: string | null | undefined;
   embeddingSource?: EmbeddingSource | null | undefined;
   enabled?: boolean | null | undefined;

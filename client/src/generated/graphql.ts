@@ -18,6 +18,8 @@ export type ExtractFactsInput = {
   includeAssistant?: boolean | null | undefined;
   /** The request opted out of memory: nothing is extracted. */
   noMemory?: boolean | null | undefined;
+  /** When the message was said: its captured turn's createdAt. Default: now. */
+  occurredAt?: string | null | undefined;
   /** Store the facts. false is a dry run: the facts are reported, nothing is stored (works with memory disabled). */
   persist?: boolean | null | undefined;
   role: MessageRole;

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/open.ts';
+import type { ConversationMessage } from '../memory/injection.ts';
+import type { MemoryDeps } from '../memory/memory.service.ts';
+import { CAPTURE_SOURCE, type Memory, type MemoryInput } from '../memory/memory.ts';
+import { absentKeys, storeOnce } from '../memory/storeOnce.ts';
+import type { Settings } from '../settings/settings.service.ts';
+import { LIMITS } from '../validation.ts';
+import { MAX_EXTRACTION_INPUT } from './extraction.ts';
+import { containsSecret } from './secretFilter.ts';
+import { keepTail, splitSentences } from './sentences.ts';
+
+/**
+ * Turn capture: a chat message kept as it was said, as an episodic memory of its session, so that what no extraction
+ * rule recognises ("my sneakers are in the garage closet") can still be recalled. Secrets are redacted, long messages
+ * cut into linked parts, and each message is keyed by its session and its text, so sending it again stores nothing.
+ */
+
+export const REDACTED = '[redacted]';
+
+/** Whether the captureTurns setting keeps messages of this role. */
+export function captures(setting: Settings['captureTurns'], role: ConversationMessage['role']): boolean {
+  return setting === 'ALL' || (setting === 'USER' && role === 'user');
+}
+
+/**
+ * The message with each secret taken out: a token this mnemo issued becomes "[redacted]" where it stands, and a
+ * sentence the secret filter flags becomes "[redacted]" as a whole, so the rest of the message is kept.
+ */
+export function redactSecrets(text: string, knownSecrets: readonly string[]): string {
+  return splitSentences(text)
+    .map((sentence) => {
+      const cleaned = knownSecrets.reduce((s, secret) => (secret === '' ? s : s.replaceAll(secret, REDACTED)), sentence);
+      if (!containsSecret(cleaned)) return cleaned;
+      const [, lead = '', trail = ''] = /^(\s*)[\s\S]*?(\s*)$/u.exec(cleaned) ?? [];
+      return `${lead}${REDACTED}${trail}`;
+    })
+    .join('');
+}
+
+/** The message cut at sentence boundaries into parts of at most `max` characters, trimmed, none blank. */
+export function turnParts(text: string, max: number = LIMITS.turnPartChars): string[] {
+  const parts: string[] = [];
+  let current = '';
+  for (const sentence of splitSentences(text).flatMap((s) => cutLong(s, max))) {
+    if (current.length + sentence.length > max) {
+      parts.push(current);
+      current = '';
+    }
+    current += sentence;
+  }
+  parts.push(current);
+  return parts.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/** A sentence longer than `max` cut at its last space before the limit, or at the limit without a space there. */
+function cutLong(sentence: string, max: number): string[] {
+  const pieces: string[] = [];
+  let rest = sentence;
+  while (rest.length > max) {
+    const space = rest.lastIndexOf(' ', max);
+    let at = space > 0 ? space + 1 : max;
+    // Never between the two halves of a surrogate pair.
+    if (at === max && /[\uD800-\uDBFF]/u.test(rest.charAt(at - 1))) at--;
+    pieces.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  return [...pieces, rest];
+}
+
+export interface TurnToCapture extends ConversationMessage {
+  apiKeyId: string;
+  sessionId: string | null;
+  /** When the message was said, if the caller knows; arrival otherwise. */
+  occurredAt?: Date | null;
+}
+
+/**
+ * The memories a message is captured as: one per part, keyed `turn:<session or "-">:<hash of role and text>` (":<n>"
+ * after it for each part of a long message), each part naming its neighbours' keys.
+ */
+export function turnMemories(turn: TurnToCapture, knownSecrets: readonly string[]): MemoryInput[] {
+  const text = redactSecrets(keepTail(turn.text, MAX_EXTRACTION_INPUT), knownSecrets);
+  const parts = turnParts(text);
+  // The hash is of the redacted text, so the key gives nothing away about a secret either.
+  const hash = createHash('sha256').update(`${turn.role}\n${text}`).digest('hex').slice(0, 16);
+  const base = `turn:${turn.sessionId ?? '-'}:${hash}`;
+  const keyOf = (i: number) => (parts.length === 1 ? base : `${base}:${i + 1}`);
+  return parts.map((content, i) => ({
+    apiKeyId: turn.apiKeyId,
+    sessionId: turn.sessionId,
+    type: 'episodic',
+    key: keyOf(i),
+    content,
+    createdAt: turn.occurredAt ?? null,
+    metadata: {
+      source: CAPTURE_SOURCE,
+      role: turn.role,
+      part: i + 1,
+      parts: parts.length,
+      previousKey: i > 0 ? keyOf(i - 1) : null,
+      nextKey: i < parts.length - 1 ? keyOf(i + 1) : null,
+    },
+  }));
+}
+
+/** Captures one message (in the caller's transaction): its parts, in order, whether stored now or by an earlier call. */
+export async function captureTurn(deps: MemoryDeps & { db: Db }, turn: TurnToCapture, knownSecrets: readonly string[]) {
+  return storeOnce(deps, turnMemories(turn, knownSecrets));
+}
+
+/**
+ * Captures the messages of a conversation that are not stored yet, in one transaction; a conversation sent again
+ * costs one read and writes nothing. Returns the memories stored now.
+ */
+export async function captureConversation(
+  deps: MemoryDeps,
+  turns: readonly TurnToCapture[],
+  secretsOf: (text: string) => Promise<readonly string[]>,
+): Promise<Memory[]> {
+  const inputs = (await Promise.all(turns.map(async (t) => turnMemories(t, await secretsOf(t.text))))).flat();
+  if (inputs.length === 0) return [];
+  const absent = await absentKeys(
+    deps.db,
+    inputs[0]!.apiKeyId,
+    inputs.map((m) => m.key as string),
+  );
+  const missing = inputs.filter((m) => absent.has(m.key as string));
+  if (missing.length === 0) return [];
+  return deps.db.transaction().execute(async (trx) => (await storeOnce({ ...deps, db: trx }, missing)).stored);
+}

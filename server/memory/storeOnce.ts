@@ -1,0 +1,49 @@
+import type { Db } from '../db/open.ts';
+import type { MemoryRow } from '../db/schema.ts';
+import { parseInput } from '../validation.ts';
+import * as repo from './memory.repository.ts';
+import type { MemoryDeps } from './memory.service.ts';
+import { type Memory, type MemoryInput, memoryInputSchema, memoryRow, rowToMemory } from './memory.ts';
+
+/**
+ * Memories written at most once: each input is stored unless its (API key, key) is taken, and a memory already stored
+ * under that key is left exactly as it is (no new row, no new text, no fresher write time). What a retried or repeated
+ * request captures twice is stored once. Returns every memory in input order, stored now or before, and the new ones.
+ */
+export async function storeOnce(deps: MemoryDeps, inputs: readonly MemoryInput[]): Promise<{ memories: Memory[]; stored: Memory[] }> {
+  const now = deps.now();
+  const rows = inputs.map((input) => memoryRow(parseInput(memoryInputSchema(now), input), now));
+  const memories: Memory[] = [];
+  const stored: Memory[] = [];
+  // Writes first, reads after: a SQLite transaction whose first statement reads cannot wait for another writer.
+  const inserted: (MemoryRow | undefined)[] = [];
+  for (const row of rows) inserted.push(await repo.insertMemoryRowIfAbsent(deps.db, row));
+  const taken = rows.filter((_, i) => inserted[i] === undefined).map((r) => r.key);
+  const existing = new Map((await repo.findMemoryRowsByKey(deps.db, rows[0]?.api_key_id ?? '', taken)).map((r) => [r.key, r]));
+  for (const [i, row] of rows.entries()) {
+    const fresh = inserted[i];
+    const found = fresh ?? existing.get(row.key);
+    if (!found) continue;
+    memories.push(rowToMemory(found));
+    if (fresh) stored.push(memories[memories.length - 1]!);
+  }
+  return { memories, stored };
+}
+
+/** The keys of `keys` that no memory of the API key holds yet. */
+export async function absentKeys(db: Db, apiKeyId: string, keys: readonly string[]): Promise<Set<string>> {
+  const present = new Set((await repo.findMemoryRowsByKey(db, apiKeyId, keys)).map((r) => r.key));
+  return new Set(keys.filter((k) => !present.has(k)));
+}
+
+/**
+ * Adds ids to the list under metadata[field] (kept in order, each once), leaving the memory untouched when they are
+ * all there already: a retry writes nothing.
+ */
+export async function addToMetadataList(db: Db, memory: Memory, field: string, ids: readonly string[]): Promise<Memory> {
+  const listed = Array.isArray(memory.metadata[field]) ? (memory.metadata[field] as unknown[]) : [];
+  const added = ids.filter((id) => !listed.includes(id));
+  if (added.length === 0) return memory;
+  const metadata = JSON.stringify({ ...memory.metadata, [field]: [...listed, ...added] });
+  return rowToMemory(await repo.updateMemoryRow(db, memory.pk, { metadata }));
+}
