@@ -3,17 +3,20 @@ import type { AccessTokenService } from '../auth/accessToken.service.ts';
 import { storageFault } from '../db/storeErrors.ts';
 import { badInput } from '../errors.ts';
 import { type ChatRequestShape, detectShape, type InjectionRole, injectIntoRequest, lastUserText } from '../memory/injection.ts';
-import { createMemory } from '../memory/memory.service.ts';
 import type { Memory } from '../memory/memory.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
 import { apiKeyIdSchema, jsonObject, LIMITS, parseInput, sessionIdSchema } from '../validation.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
+import type { ModelExtraction, ModelExtractionDeps } from './modelExtraction.ts';
+import { storeFacts } from './storeFacts.ts';
 
 /** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
 /** What the gateway's calls need beyond ranking: the tokens mnemo issued, which extraction never stores. */
-export interface GatewayDeps extends RetrievalDeps {
+export interface GatewayDeps extends RetrievalDeps, Pick<ModelExtractionDeps, 'providers'> {
   tokens: Pick<AccessTokenService, 'issuedTokensIn'>;
+  /** The extraction model's calls, which run after the request is answered. */
+  modelExtraction: Pick<ModelExtraction, 'schedule'>;
 }
 
 export interface InjectInput extends Omit<RetrieveInput, 'query'> {
@@ -92,8 +95,7 @@ const extractSchema = z.object({
 });
 
 /**
- * Mines a message for durable facts and upserts them, all in one transaction. Facts describe the user,
- * not the conversation, so they are stored key-wide; the session they came from is kept in metadata.
+ * Mines a message for durable facts and upserts them, all in one transaction (storeFacts).
  * With memory disabled nothing is mined or stored; a dry run (`persist: false`) still reports the facts.
  */
 export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): Promise<ExtractOutcome> {
@@ -102,38 +104,22 @@ export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): P
   if (input.noMemory) return nothing('opted_out');
   const dryRun = input.persist === false;
   if (!dryRun && !(await deps.settings.get()).enabled) return nothing('disabled');
-  const facts = extractFacts(input.text, {
-    role: input.role,
-    includeAssistant: input.includeAssistant ?? false,
-    knownSecrets: await deps.tokens.issuedTokensIn(input.text),
-  });
+  const includeAssistant = input.includeAssistant ?? false;
+  const knownSecrets = await deps.tokens.issuedTokensIn(input.text);
+  const facts = extractFacts(input.text, { role: input.role, includeAssistant, knownSecrets });
+  // The extraction model, when set, reads the message too, in the background: the caller gets the rules' facts now.
+  if (!dryRun && (input.role === 'user' || includeAssistant)) {
+    const { apiKeyId, sessionId, text } = valid;
+    deps.modelExtraction.schedule(deps, { apiKeyId, sessionId: sessionId ?? null, text, role: input.role, knownSecrets });
+  }
   if (facts.length === 0 || dryRun) return { facts, memories: [], error: null, skipped: null };
   const extractedAt = new Date(deps.now()).toISOString();
   try {
-    const memories = await deps.db.transaction().execute(async (trx) => {
-      const stored: Memory[] = [];
-      for (const fact of facts) {
-        stored.push(
-          await createMemory(
-            { ...deps, db: trx },
-            {
-              apiKeyId: valid.apiKeyId,
-              type: fact.type,
-              key: fact.key,
-              content: fact.content,
-              metadata: {
-                source: 'extraction',
-                category: fact.category,
-                polarity: fact.polarity,
-                role: input.role,
-                sessionId: valid.sessionId ?? null,
-                extractedAt,
-              },
-            },
-          ),
-        );
-      }
-      return stored;
+    const memories = await storeFacts(deps, valid.apiKeyId, facts, {
+      source: 'extraction',
+      role: input.role,
+      sessionId: valid.sessionId ?? null,
+      extractedAt,
     });
     return { facts, memories, error: null, skipped: null };
   } catch (error) {

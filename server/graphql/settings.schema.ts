@@ -8,7 +8,14 @@ import {
   updateMemorySettings,
   VECTOR_STORES,
 } from '../settings/settings.service.ts';
-import { auditRetentionDaysSchema, maxTokensSchema, purgeGraceDaysSchema, rangeText, retentionDaysSchema } from '../validation.ts';
+import {
+  auditRetentionDaysSchema,
+  extractionModelDailyTokensSchema,
+  maxTokensSchema,
+  purgeGraceDaysSchema,
+  rangeText,
+  retentionDaysSchema,
+} from '../validation.ts';
 import { builder } from './builder.ts';
 
 const asValues = <T extends readonly string[]>(values: T) => values;
@@ -53,6 +60,14 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     auditRetentionDays: t.exposeInt('auditRetentionDays', {
       description: `Audit entries older than this are deleted, ${rangeText(auditRetentionDaysSchema)} days (default 365).`,
     }),
+    extractionModel: t.exposeString('extractionModel', {
+      nullable: true,
+      description:
+        'A provider\'s CHAT model ("provider/model") that extraction also asks for durable facts, in the background after the rules; null: the rules alone.',
+    }),
+    extractionModelDailyTokens: t.exposeInt('extractionModelDailyTokens', {
+      description: `Tokens the extraction model may use per API key per UTC day, ${rangeText(extractionModelDailyTokensSchema)}; 0 stops its calls.`,
+    }),
   }),
 });
 
@@ -77,6 +92,8 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     profileBudgetPercent: t.int(),
     userRoleProviders: t.stringList(),
     auditRetentionDays: t.int(),
+    extractionModel: t.string({ description: 'null returns to the rules alone.' }),
+    extractionModelDailyTokens: t.int(),
   }),
 });
 

@@ -3,6 +3,7 @@ import type { Db } from '../db/open.ts';
 import {
   auditRetentionDaysSchema,
   checkInput,
+  extractionModelDailyTokensSchema,
   LIMITS,
   maxTokensSchema,
   parseInput,
@@ -62,6 +63,13 @@ export const settingsSchema = z.object({
     .default([...DEFAULT_USER_ROLE_PROVIDERS]),
   /** Audit entries older than this are deleted (server/audit); its own setting, apart from the memories' retentionDays. */
   auditRetentionDays: auditRetentionDaysSchema.default(365),
+  /**
+   * A provider's chat model ("provider/model") that extraction also asks for the durable facts of a message, in the
+   * background after the rules; null: the rules alone.
+   */
+  extractionModel: optionalName.default(null),
+  /** Tokens (prompt and answer) the extraction model may use per API key per UTC day; 0 stops its calls. */
+  extractionModelDailyTokens: extractionModelDailyTokensSchema.default(20_000),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
