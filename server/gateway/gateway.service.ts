@@ -107,17 +107,24 @@ export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): P
   const includeAssistant = input.includeAssistant ?? false;
   const knownSecrets = await deps.tokens.issuedTokensIn(input.text);
   const facts = extractFacts(input.text, { role: input.role, includeAssistant, knownSecrets });
-  // The extraction model, when set, reads the message too, in the background: the caller gets the rules' facts now.
-  if (!dryRun && (input.role === 'user' || includeAssistant)) {
-    const { apiKeyId, sessionId, text } = valid;
-    deps.modelExtraction.schedule(deps, { apiKeyId, sessionId: sessionId ?? null, text, role: input.role, knownSecrets });
+  if (dryRun) return { facts, memories: [], error: null, skipped: null };
+  const stored = await storeRulesFacts(deps, valid, facts);
+  // The extraction model, when set, reads the message too, in the background once the rules' facts are stored (it is
+  // shown them, and may update them): the caller does not wait for it.
+  if (input.role === 'user' || includeAssistant) {
+    const { apiKeyId, sessionId, text, role } = valid;
+    deps.modelExtraction.schedule(deps, { apiKeyId, sessionId: sessionId ?? null, text, role, knownSecrets });
   }
-  if (facts.length === 0 || dryRun) return { facts, memories: [], error: null, skipped: null };
+  return stored;
+}
+
+async function storeRulesFacts(deps: GatewayDeps, valid: z.output<typeof extractSchema>, facts: ExtractedFact[]): Promise<ExtractOutcome> {
+  if (facts.length === 0) return { facts, memories: [], error: null, skipped: null };
   const extractedAt = new Date(deps.now()).toISOString();
   try {
     const memories = await storeFacts(deps, valid.apiKeyId, facts, {
       source: 'extraction',
-      role: input.role,
+      role: valid.role,
       sessionId: valid.sessionId ?? null,
       extractedAt,
     });

@@ -18,6 +18,8 @@ export interface ChatCompletionsDouble {
   readonly requests: RecordedRequest[];
   /** Queues replies for the next requests, in order. */
   script(...replies: Reply[]): void;
+  /** Resolves once `count` requests have arrived in all: a test can act while one is held, without guessing a delay. */
+  received(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startChatCompletions(options: { apiKey?: string } = {}): P
   const apiKey = options.apiKey ?? 'sk-test-chat-key';
   const requests: RecordedRequest[] = [];
   const replies: Reply[] = [];
+  const waiting: { count: number; resolve(): void }[] = [];
 
   const server = createServer((req, res) => {
     void readBody(req).then((raw) => {
@@ -49,6 +52,7 @@ export async function startChatCompletions(options: { apiKey?: string } = {}): P
       }
       const path = req.url ?? '/';
       requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+      for (const w of waiting.filter((w) => requests.length >= w.count)) w.resolve();
       if (req.method !== 'POST' || path !== '/v1/chat/completions') {
         return send(res, 404, openAiError(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));
       }
@@ -90,6 +94,7 @@ export async function startChatCompletions(options: { apiKey?: string } = {}): P
     apiKey,
     requests,
     script: (...more) => replies.push(...more),
+    received: (count) => (requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }))),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
