@@ -27,6 +27,18 @@ const FORGET = graphql(`
   }
 `);
 
+const TEST_MODEL = graphql(`
+  mutation TestExtractionModel {
+    testEngineModel(kind: CHAT) {
+      kind
+      model
+      ok
+      answer
+      error
+    }
+  }
+`);
+
 let chat: ChatCompletionsDouble;
 let app: TestApp;
 
@@ -172,6 +184,16 @@ describe('a model told what to store by the user’s text', () => {
   });
 });
 
+describe('testing the extraction model', () => {
+  it('makes one real call to the model the settings name, and says what it answered', async () => {
+    chat.script({ kind: 'content', content: '{"ok": true}' });
+    const before = chat.requests.length;
+    const result = (await app.ok(TEST_MODEL, {})).testEngineModel;
+    expect(result).toMatchObject({ kind: 'CHAT', model: 'llm/facts-mini', ok: true, error: null });
+    expect(chat.requests.length).toBe(before + 1);
+  });
+});
+
 describe('bounds of the extraction model', () => {
   it('never calls the model while extractionModel is null', async () => {
     await app.ok(UPDATE_SETTINGS, { input: { extractionModel: null } });
@@ -203,6 +225,15 @@ describe('bounds of the extraction model', () => {
     await extract('mx-busy', 'I like Nim.');
     expect(await outcomes('busy')).toBe(busy + 1);
     expect((await stored('mx-busy')).map((m) => m.content).sort()).toEqual(['Likes Lua', 'Likes Nim']);
+  });
+
+  it('counts every key’s tokens in /metrics, without naming the keys', async () => {
+    const total = async () => (await app.services.metrics.extractionModelTokens.get()).values[0]?.value ?? 0;
+    const before = await total();
+    await extract('mx-metrics', 'I like Scala.');
+    const { tokensUsed } = (await app.ok(USAGE, { apiKeyId: 'mx-metrics' })).extractionModelUsage;
+    expect(await total()).toBe(before + tokensUsed);
+    expect(await app.services.metrics.text()).not.toContain('mx-metrics');
   });
 
   it('erases the key’s usage with the key', async () => {
