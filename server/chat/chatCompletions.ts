@@ -49,13 +49,13 @@ const answerSchema = z.object({
  * One call to an OpenAI-compatible `POST {baseUrl}/chat/completions` asking for JSON that follows a schema. Never
  * retries: its callers run in the background and would rather skip a turn than pay twice.
  */
-export async function completeChat(endpoint: ProviderEndpoint, request: ChatRequest, fetchFn: typeof fetch = fetch): Promise<ChatAnswer> {
+export async function completeChat(endpoint: ProviderEndpoint, request: ChatRequest): Promise<ChatAnswer> {
   const apiKey = endpoint.apiKey?.trim() || null;
   if (apiKey === null && !endpoint.keyless) {
     throw new ChatError('no_key', `provider "${endpoint.providerId}" has no API key and is not marked keyless`);
   }
   const reply = await postToProvider({
-    fetch: fetchFn,
+    fetch,
     endpoint: endpointUrl(endpoint.baseUrl, 'chat/completions'),
     apiKey,
     timeoutMs: request.timeoutMs,

@@ -142,7 +142,7 @@ export class ModelExtraction {
   #inFlight = 0;
   readonly #running = new Set<Promise<void>>();
 
-  constructor(private readonly options: { fetch?: typeof fetch; timeoutMs?: number; maxInFlight?: number } = {}) {}
+  constructor(private readonly options: { timeoutMs?: number; maxInFlight?: number } = {}) {}
 
   /**
    * Asks the extraction model about the message in the background, when the settings name one; returns at once.
@@ -181,6 +181,8 @@ export class ModelExtraction {
       const messages = prompt(input.text, existing);
       const day = utcDay(deps.now());
       const used = await usage.usageOn(deps.db, input.apiKeyId, day);
+      // The most this call can cost: the prompt (counted in o200k, near enough to any chat model's count) and a full
+      // answer. The calls in flight together may pass the budget by at most this much each.
       const wanted = countTokens(messages.map((m) => m.content).join('\n')) + MAX_ANSWER_TOKENS;
       if (used.tokens + wanted > settings.extractionModelDailyTokens) {
         deps.logger?.warn(
@@ -191,16 +193,12 @@ export class ModelExtraction {
       }
       let answer: Awaited<ReturnType<typeof completeChat>>;
       try {
-        answer = await completeChat(
-          endpoint,
-          {
-            messages,
-            schema: { name: 'durable_facts', schema: ANSWER_JSON_SCHEMA },
-            maxTokens: MAX_ANSWER_TOKENS,
-            timeoutMs: this.options.timeoutMs ?? MODEL_TIMEOUT_MS,
-          },
-          this.options.fetch,
-        );
+        answer = await completeChat(endpoint, {
+          messages,
+          schema: { name: 'durable_facts', schema: ANSWER_JSON_SCHEMA },
+          maxTokens: MAX_ANSWER_TOKENS,
+          timeoutMs: this.options.timeoutMs ?? MODEL_TIMEOUT_MS,
+        });
       } catch (error) {
         if (!(error instanceof ChatError)) throw error;
         // A call that was sent may have been billed without saying so: it counts as the most it could have cost.
