@@ -104,6 +104,8 @@ async function serveHolding(
   // Requests in flight finish (up to the deadline) while running reindex jobs and the purge stop between batches; they
   // resume at the next start.
   const [{ cut }] = await Promise.all([app.drain(config.shutdownTimeoutMs), services.reindex.stop(), services.purge.stop()]);
+  // Then the extraction model's calls that those requests started end (each within its timeout) and store their facts.
+  await services.modelExtraction.idle();
   if (cut > 0) logger.warn({ cut }, 'requests still running at the shutdown deadline were cut');
   metricsServer?.close();
   // What is written from here on is bookkeeping (counts, leases, a checkpoint), the data is committed already: on a

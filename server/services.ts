@@ -5,6 +5,7 @@ import { BackupService } from './backup/backup.service.ts';
 import type { Db } from './db/open.ts';
 import { storeDialect } from './db/storeDialect.ts';
 import { ProviderService } from './embedding/provider.service.ts';
+import { ModelExtraction } from './gateway/modelExtraction.ts';
 import { Leases } from './jobs/lease.ts';
 import { PurgeRunner } from './jobs/purge.ts';
 import { ReindexRunner } from './jobs/reindex.service.ts';
@@ -51,6 +52,8 @@ export interface Services {
   metrics: Metrics;
   /** Backups asked for over GraphQL, into the configured folder. */
   backups: BackupService;
+  /** Calls to the extraction model (the extractionModel setting), bounded per process. */
+  modelExtraction: ModelExtraction;
 }
 
 /**
@@ -127,6 +130,7 @@ export function createServices(opts: {
     access: new AccessRecorder(db, { logger }),
     metrics,
     backups: new BackupService({ db, folder: opts.backupDir ?? null, now: () => new Date(now()) }),
+    modelExtraction: new ModelExtraction(),
   };
   // Once per set of services, whatever number of HTTP apps serve them (a bench starts one per database size).
   registerServerMetrics(services);

@@ -31,6 +31,8 @@ export const LIMITS = {
   auditRetentionDaysMin: 30,
   auditRetentionDays: 3650,
   purgeGraceDays: 365,
+  /** Daily tokens of the extraction model per API key. */
+  extractionModelDailyTokens: 10_000_000,
   /** How old, in days, the memories a summary compacts may be asked to be: up to ten years. */
   olderThanDays: 3650,
   /** Rows one purge batch (one transaction) deletes at most. */
@@ -114,6 +116,7 @@ export const memoryDate = (what: string) => {
 export const maxTokensSchema = wholeNumber('maxTokens', 0, LIMITS.maxTokens);
 export const retentionDaysSchema = wholeNumber('retentionDays', 1, LIMITS.retentionDays);
 export const auditRetentionDaysSchema = wholeNumber('auditRetentionDays', LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDays);
+export const extractionModelDailyTokensSchema = wholeNumber('extractionModelDailyTokens', 0, LIMITS.extractionModelDailyTokens);
 export const purgeGraceDaysSchema = wholeNumber('purgeGraceDays', 0, LIMITS.purgeGraceDays);
 export const olderThanDaysSchema = wholeNumber('olderThanDays', 0, LIMITS.olderThanDays);
 /**

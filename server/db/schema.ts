@@ -20,6 +20,7 @@ export interface Database {
   store_copy_progress: StoreCopyProgressTable;
   leases: LeasesTable;
   config_version: ConfigVersionTable;
+  extraction_model_usage: ExtractionModelUsageTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -177,6 +178,15 @@ export interface RetrievalStatsTable {
   api_key_id: string;
   retrievals: Generated<number>;
   hits: Generated<number>;
+}
+
+/** Tokens the extraction model used for one API key on one UTC day (migration 018), against its daily budget. */
+export interface ExtractionModelUsageTable {
+  api_key_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  tokens: number;
+  calls: number;
 }
 
 export interface SettingsTable {

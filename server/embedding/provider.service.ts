@@ -6,7 +6,7 @@ import { LIMITS, parseInput } from '../validation.ts';
 import type { EnvProvider } from '../vectorConfig.ts';
 import * as repo from './provider.repository.ts';
 
-export type ModelKind = 'embedding' | 'rerank';
+export type ModelKind = 'embedding' | 'rerank' | 'chat';
 
 export interface ProviderModel {
   name: string;
@@ -47,7 +47,7 @@ export const providerModelName = (providerId: string, model: string) => `${provi
 
 const modelSchema = z.object({
   name: z.string().trim().min(1, 'model name must not be empty').max(LIMITS.modelNameChars),
-  kind: z.enum(['embedding', 'rerank']),
+  kind: z.enum(['embedding', 'rerank', 'chat']),
   dimension: z
     .number()
     .int()
@@ -84,7 +84,7 @@ const upsertSchema = z.object({
 export type ProviderInput = z.input<typeof upsertSchema>;
 
 /**
- * Model providers (OpenAI-compatible embeddings, Cohere/Jina-style rerank) configured by admins, plus the
+ * Model providers (OpenAI-compatible embeddings and chat completions, Cohere/Jina-style rerank) configured by admins, plus the
  * one from the environment. API keys are write-only: stored, used, never returned.
  */
 export class ProviderService {

@@ -404,7 +404,7 @@ function endsWithWord(text: string, start: number, end: number, word: string): b
  * Marks are kept because Indic and other scripts cannot spell words without them. Text with no such characters
  * ("🍣") is keyed by a hash of it; overlong keys are cut and suffixed with a hash so they stay distinct.
  */
-function factKey(prefix: string, text: string): string {
+export function factKey(prefix: string, text: string): string {
   const normalised = text.normalize('NFKC').toLowerCase();
   const slug = (normalised.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).join('-') || `#${digest(normalised)}`;
   const key = `${prefix}:${slug}`;

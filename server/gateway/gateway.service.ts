@@ -10,7 +10,6 @@ import {
   injectIntoRequest,
   lastUserText,
 } from '../memory/injection.ts';
-import { createMemory } from '../memory/memory.service.ts';
 import type { Memory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
@@ -18,11 +17,15 @@ import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval
 import { apiKeyIdSchema, jsonObject, LIMITS, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
 import { captureConversation, captures, captureTurn } from './capture.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
+import type { ModelExtraction, ModelExtractionDeps } from './modelExtraction.ts';
+import { storeFacts } from './storeFacts.ts';
 
 /** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
 /** What the gateway's calls need beyond ranking: the tokens mnemo issued, which extraction never stores. */
-export interface GatewayDeps extends RetrievalDeps {
+export interface GatewayDeps extends RetrievalDeps, Pick<ModelExtractionDeps, 'providers'> {
   tokens: Pick<AccessTokenService, 'issuedTokensIn'>;
+  /** The extraction model's calls, which run after the request is answered. */
+  modelExtraction: Pick<ModelExtraction, 'schedule'>;
 }
 
 export interface InjectInput extends Omit<RetrieveInput, 'query'> {
@@ -147,45 +150,50 @@ export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): P
   const dryRun = input.persist === false;
   const settings = await deps.settings.get();
   if (!dryRun && !settings.enabled) return nothing('disabled');
+  const includeAssistant = input.includeAssistant ?? false;
   const knownSecrets = await deps.tokens.issuedTokensIn(input.text);
-  const facts = extractFacts(input.text, { role: input.role, includeAssistant: input.includeAssistant ?? false, knownSecrets });
-  const capture = !dryRun && captures(settings.captureTurns, valid.role);
-  if (dryRun || (facts.length === 0 && !capture)) return { facts, memories: [], captured: [], error: null, skipped: null };
+  const facts = extractFacts(input.text, { role: input.role, includeAssistant, knownSecrets });
+  if (dryRun) return { facts, memories: [], captured: [], error: null, skipped: null };
+  const stored = await storeExtraction(deps, valid, facts, { capture: captures(settings.captureTurns, valid.role), knownSecrets });
+  // The extraction model, when set, reads the message too, in the background once the rules' facts are stored (it is
+  // shown them, and may update them): the caller does not wait for it.
+  if (valid.role === 'user' || includeAssistant) {
+    const { apiKeyId, sessionId, text, role } = valid;
+    deps.modelExtraction.schedule(deps, { apiKeyId, sessionId: sessionId ?? null, text, role, knownSecrets });
+  }
+  return stored;
+}
+
+/** The rules' facts and, when captureTurns keeps the role, the message as a turn: one transaction. */
+async function storeExtraction(
+  deps: GatewayDeps,
+  valid: z.output<ReturnType<typeof extractSchema>>,
+  facts: ExtractedFact[],
+  o: { capture: boolean; knownSecrets: readonly string[] },
+): Promise<ExtractOutcome> {
+  if (facts.length === 0 && !o.capture) return { facts, memories: [], captured: [], error: null, skipped: null };
   const extractedAt = new Date(deps.now()).toISOString();
   const sessionId = valid.sessionId ?? null;
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const writer = { ...deps, db: trx };
-      const turn = capture
+      const turn = o.capture
         ? (
             await captureTurn(
               writer,
               { apiKeyId: valid.apiKeyId, sessionId, role: valid.role, text: valid.text, occurredAt: valid.occurredAt },
-              knownSecrets,
+              o.knownSecrets,
             )
           ).memories
         : [];
       const source = turn[0];
-      const memories: Memory[] = [];
-      for (const fact of facts) {
-        const metadata = {
-          source: 'extraction',
-          category: fact.category,
-          polarity: fact.polarity,
-          role: input.role,
-          sessionId,
-          extractedAt,
-        };
-        memories.push(
-          await createMemory(writer, {
-            apiKeyId: valid.apiKeyId,
-            type: fact.type,
-            key: fact.key,
-            content: fact.content,
-            metadata: source ? { ...metadata, sourceTurn: source.id } : metadata,
-          }),
-        );
-      }
+      const memories = await storeFacts(writer, valid.apiKeyId, facts, {
+        source: 'extraction',
+        role: valid.role,
+        sessionId,
+        extractedAt,
+        sourceTurn: source?.id ?? null,
+      });
       if (source)
         turn[0] = await addToMetadataList(
           trx,

@@ -22,6 +22,9 @@ const ForgetReportRef = builder.objectRef<ForgetReport>('ForgetReport').implemen
         'Removals of its points queued for Qdrant, while Qdrant is the vector store; the background worker sends them (engineStatus.qdrant.pendingSync shows what is left).',
     }),
     retrievals: t.exposeInt('retrievals', { description: 'Retrievals its statistics counted; removed with its per-key memory count.' }),
+    extractionModelUsageDays: t.exposeInt('extractionModelUsageDays', {
+      description: 'Days of extraction model usage counted against its daily token budget; removed with the key.',
+    }),
     auditApiKeyId: t.exposeString('auditApiKeyId', {
       description:
         "The pseudonym ('forgotten:<uuid>') the audit log names the key by from now on, in its earlier entries and in this erasure's own: who did what and when stays on record, the key does not.",

@@ -1,6 +1,7 @@
 import { exactlyOneKey } from '../auth/viewer.ts';
 import { type ExtractedFact, MAX_EXTRACTION_INPUT } from '../gateway/extraction.ts';
 import { type ExtractOutcome, extractAndStore, type InjectOutcome, injectMemory } from '../gateway/gateway.service.ts';
+import { type ExtractionModelUsage, extractionModelUsage } from '../gateway/modelExtraction.ts';
 import { builder } from './builder.ts';
 import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
 import { RetrievalResultRef, RetrieveInputRef, toRetrieveInput } from './retrieval.schema.ts';
@@ -139,5 +140,26 @@ builder.mutationField('extractFacts', (t) =>
       'Extracts preferences, decisions, habits and the like from a message and stores them. Secrets are never stored. With memory disabled nothing is stored (skipped: DISABLED).',
     args: { input: t.arg({ type: ExtractFactsInputRef, required: true }) },
     resolve: (_root, { input }, ctx) => extractAndStore(ctx.services, { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) }),
+  }),
+);
+
+const ExtractionModelUsageRef = builder.objectRef<ExtractionModelUsage>('ExtractionModelUsage').implement({
+  description: "What the extraction model (the extractionModel setting) used for one API key today, against the key's daily budget.",
+  fields: (t) => ({
+    apiKeyId: t.exposeString('apiKeyId'),
+    day: t.exposeString('day', { description: 'The UTC day counted (YYYY-MM-DD); budgets start afresh at midnight UTC.' }),
+    tokensUsed: t.exposeInt('tokensUsed', { description: 'Prompt and answer tokens, as the model reported them.' }),
+    calls: t.exposeInt('calls'),
+    dailyTokens: t.exposeInt('dailyTokens', {
+      description: 'The budget (extractionModelDailyTokens): a message that could exceed it is left to the rules.',
+    }),
+  }),
+});
+
+builder.queryField('extractionModelUsage', (t) =>
+  t.field({
+    type: ExtractionModelUsageRef,
+    args: { apiKeyId: t.arg.string({ description: "Defaults to the token's own key." }) },
+    resolve: (_root, { apiKeyId }, ctx) => extractionModelUsage(ctx.services, exactlyOneKey(ctx.viewer, apiKeyId)),
   }),
 );

@@ -3,6 +3,7 @@ import { exactlyOneKey, keyOfRow, mayUseKey, oneKeyOrAll } from '../auth/viewer.
 import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemorySource } from '../memory/memory.ts';
+import { clearMemoriesAudited, importAudit } from '../memory/memoryAudit.ts';
 import { LIMITS, limitSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
@@ -351,7 +352,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const request = { apiKeyId: args.apiKeyId, types: args.type ? [args.type] : null, createdBefore: args.createdBefore };
-      return (await memories.clearMemoriesAudited(ctx, request)).removed;
+      return (await clearMemoriesAudited(ctx, request)).removed;
     },
   }),
   importMemories: t.field({
@@ -365,7 +366,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => {
       const rows = args.memories.map((m) => ({ ...m, apiKeyId: keyOfRow(ctx.viewer, m.apiKeyId) }));
       if (args.dryRun) return memories.importMemories(ctx.services, rows, canSee(ctx), { dryRun: true });
-      return audited(ctx, memories.importAudit(rows), () => memories.importMemories(ctx.services, rows, canSee(ctx)));
+      return audited(ctx, importAudit(rows), () => memories.importMemories(ctx.services, rows, canSee(ctx)));
     },
   }),
 }));

@@ -1,5 +1,5 @@
 import { testRerankModel } from '../retrieval/rerank.service.ts';
-import { type ModelTest, testModelProvider } from '../vector/modelTest.ts';
+import { type ModelTest, testExtractionModel, testModelProvider } from '../vector/modelTest.ts';
 import type { RecentCalls } from '../vector/recentCalls.ts';
 import { testEmbeddingModel } from '../vector/vector.service.ts';
 import { builder } from './builder.ts';
@@ -35,10 +35,15 @@ builder.mutationFields((t) => ({
     type: ModelTestRef,
     authScopes: { admin: true },
     description:
-      "One real call to the model in use (EMBEDDING: one short text embedded, past the cache, with the client's usual retries; RERANK: two documents ranked); " +
+      "One real call to the model in use (EMBEDDING: one short text embedded, past the cache, with the client's usual retries; RERANK: two documents ranked; CHAT: the extractionModel asked for a one-field JSON answer); " +
       'it counts in engineStatus like any other call. Changes nothing else.',
     args: { kind: t.arg({ type: ModelKindEnum, required: true }) },
-    resolve: (_root, { kind }, ctx) => (kind === 'embedding' ? testEmbeddingModel(ctx.services) : testRerankModel(ctx.services)),
+    resolve: (_root, { kind }, ctx) =>
+      kind === 'embedding'
+        ? testEmbeddingModel(ctx.services)
+        : kind === 'rerank'
+          ? testRerankModel(ctx.services)
+          : testExtractionModel(ctx.services),
   }),
   testModelProvider: t.field({
     type: [ModelTestRef],

@@ -4,7 +4,7 @@ import { deleteProvider, listProviders, type Provider, type ProviderModel, upser
 import { builder } from './builder.ts';
 
 export const ModelKindEnum = builder.enumType('ModelKind', {
-  values: { EMBEDDING: { value: 'embedding' }, RERANK: { value: 'rerank' } } as const,
+  values: { EMBEDDING: { value: 'embedding' }, RERANK: { value: 'rerank' }, CHAT: { value: 'chat' } } as const,
 });
 
 const ProviderModelRef = builder.objectRef<ProviderModel>('ProviderModel').implement({
@@ -17,7 +17,7 @@ const ProviderModelRef = builder.objectRef<ProviderModel>('ProviderModel').imple
 });
 
 const ProviderRef = builder.objectRef<Provider>('ModelProvider').implement({
-  description: 'An OpenAI-compatible embeddings or Cohere/Jina-style rerank endpoint. Its API key is never returned.',
+  description: 'An OpenAI-compatible embeddings or chat completions, or Cohere/Jina-style rerank endpoint. Its API key is never returned.',
   fields: (t) => ({
     id: t.exposeID('id'),
     baseUrl: t.exposeString('baseUrl'),

@@ -9,7 +9,14 @@ import {
   updateMemorySettings,
   VECTOR_STORES,
 } from '../settings/settings.service.ts';
-import { auditRetentionDaysSchema, maxTokensSchema, purgeGraceDaysSchema, rangeText, retentionDaysSchema } from '../validation.ts';
+import {
+  auditRetentionDaysSchema,
+  extractionModelDailyTokensSchema,
+  maxTokensSchema,
+  purgeGraceDaysSchema,
+  rangeText,
+  retentionDaysSchema,
+} from '../validation.ts';
 import { builder } from './builder.ts';
 
 const asValues = <T extends readonly string[]>(values: T) => values;
@@ -67,6 +74,14 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
       description:
         'Which messages are kept as captured turns (memories with metadata.source "capture"), each once per session however often it is sent.',
     }),
+    extractionModel: t.exposeString('extractionModel', {
+      nullable: true,
+      description:
+        'A provider\'s CHAT model ("provider/model") that extraction also asks for durable facts, in the background after the rules; null: the rules alone.',
+    }),
+    extractionModelDailyTokens: t.exposeInt('extractionModelDailyTokens', {
+      description: `Tokens the extraction model may use per API key per UTC day, ${rangeText(extractionModelDailyTokensSchema)}; 0 stops its calls.`,
+    }),
   }),
 });
 
@@ -92,6 +107,8 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     userRoleProviders: t.stringList(),
     auditRetentionDays: t.int(),
     captureTurns: t.field({ type: CaptureTurnsEnum }),
+    extractionModel: t.string({ description: 'null returns to the rules alone.' }),
+    extractionModelDailyTokens: t.int(),
   }),
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema } from '../memory/memory.ts';
+import { clearMemoriesAudited } from '../memory/memoryAudit.ts';
 import type { Services } from '../services.ts';
 import {
   apiKeyIdSchema,
@@ -219,6 +220,6 @@ export const memoryClear = defineTool({
   annotations: WRITES,
   run: async (args, ctx) => {
     const request = { apiKeyId: args.apiKeyId, types: args.type ? [args.type] : null, createdBefore: args.olderThan };
-    return { structured: await memories.clearMemoriesAudited(ctx, request) };
+    return { structured: await clearMemoriesAudited(ctx, request) };
   },
 });

@@ -31,3 +31,9 @@ export async function deleteKeyBatch(db: Db, apiKeyId: string, limit: number) {
 export async function deleteMemoryCount(db: Db, apiKeyId: string) {
   await db.deleteFrom('memory_counts').where('api_key_id', '=', apiKeyId).execute();
 }
+
+/** The key's daily usage of the extraction model; returns how many days it counted. */
+export async function deleteExtractionModelUsage(db: Db, apiKeyId: string) {
+  const result = await db.deleteFrom('extraction_model_usage').where('api_key_id', '=', apiKeyId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

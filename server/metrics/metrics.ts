@@ -14,6 +14,9 @@ export interface RetrievalObservation {
   items: number;
 }
 
+/** How a call to the extraction model ended; 'busy' and 'budget' were never sent. */
+export type ExtractionModelOutcome = 'ok' | 'timeout' | 'invalid' | 'budget' | 'busy' | 'error';
+
 /** Why a retrieval fell back, as one of a few fixed words: the free-form reason would make a label per message. */
 export type FallbackKind = 'vector_unavailable' | 'keyword_failed' | 'other';
 
@@ -89,6 +92,24 @@ export class Metrics {
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
     registers: [this.registry],
   });
+  readonly extractionModelCalls = new Counter({
+    name: 'mnemo_extraction_model_calls_total',
+    help: 'Messages the extraction model was asked about, by outcome (ok, timeout, invalid, budget, busy, error).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly extractionModelTokens = new Counter({
+    name: 'mnemo_extraction_model_tokens_total',
+    help: 'Tokens the extraction model used over every API key (per key: the extractionModelUsage query).',
+    registers: [this.registry],
+  });
+
+  /** Records one call to the extraction model, or why it was not made, and the tokens it used. */
+  observeExtractionModel(outcome: ExtractionModelOutcome, tokens: number) {
+    if (!this.options.recording) return;
+    this.extractionModelCalls.inc({ outcome });
+    if (tokens > 0) this.extractionModelTokens.inc(tokens);
+  }
 
   /** Records one GraphQL request: a count per root field and outcome, and its duration per root field. */
   observeOperation(op: {

@@ -3,6 +3,7 @@ import type { Db } from '../db/open.ts';
 import {
   auditRetentionDaysSchema,
   checkInput,
+  extractionModelDailyTokensSchema,
   LIMITS,
   maxTokensSchema,
   parseInput,
@@ -44,7 +45,6 @@ export const settingsSchema = z.object({
   rerankProviderModel: optionalName.default(null),
   vectorStore: z.enum(VECTOR_STORES).default('AUTO'),
   autoSummarize: z.boolean().default(false),
-  captureTurns: z.enum(['OFF', 'USER', 'ALL']).default('USER'),
   /**
    * HYBRID's vector-tier share in the fusion, 0 to 1 (keyword's is the rest); null: chosen per query by the
    * calibrated guard (retrieval/fusion.ts).
@@ -70,6 +70,13 @@ export const settingsSchema = z.object({
    * besides the facts the rules find: what the rules miss ("my sneakers are in the garage closet") is still recalled.
    */
   captureTurns: z.enum(CAPTURE_TURNS).default('USER'),
+  /**
+   * A provider's chat model ("provider/model") that extraction also asks for the durable facts of a message, in the
+   * background after the rules; null: the rules alone.
+   */
+  extractionModel: optionalName.default(null),
+  /** Tokens (prompt and answer) the extraction model may use per API key per UTC day; 0 stops its calls. */
+  extractionModelDailyTokens: extractionModelDailyTokensSchema.default(20_000),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

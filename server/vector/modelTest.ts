@@ -1,8 +1,10 @@
+import { completeChat } from '../chat/chatCompletions.ts';
 import type { Embedder } from '../embedding/embedder.ts';
-import { type ModelKind, type ProviderService, providerModelName } from '../embedding/provider.service.ts';
+import { type ModelKind, type ProviderEndpoint, type ProviderService, providerModelName } from '../embedding/provider.service.ts';
 import { RemoteEmbedder } from '../embedding/remote.ts';
 import { notFound } from '../errors.ts';
 import { type Reranker, rerankerAt } from '../rerank/reranker.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 
 /** What one real call to a model answered, or why it failed: the admin's "Test" button. */
 export interface ModelTest {
@@ -46,6 +48,30 @@ export async function testReranker(reranker: Reranker, name: string = reranker.m
   });
 }
 
+/** Asks a chat model for a one-field JSON answer, as extraction asks it for facts. */
+export async function testChatModel(endpoint: ProviderEndpoint, name: string): Promise<ModelTest> {
+  return timed('chat', name, async () => {
+    const answer = await completeChat(endpoint, {
+      messages: [{ role: 'user', content: 'Answer with {"ok": true}.' }],
+      schema: {
+        name: 'connection_test',
+        schema: { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { type: 'boolean' } } },
+      },
+      maxTokens: 16,
+      timeoutMs: PROVIDER_TEST_TIMEOUT_MS,
+    });
+    return `answered in ${answer.promptTokens + answer.completionTokens} tokens`;
+  });
+}
+
+/** The operation behind testEngineModel(CHAT): the extractionModel setting's model. */
+export async function testExtractionModel(deps: { settings: SettingsService; providers: ProviderService }): Promise<ModelTest> {
+  const name = (await deps.settings.get()).extractionModel;
+  if (name === null) return notTested('chat', null, 'no extractionModel is set');
+  const endpoint = await deps.providers.endpoint(name, 'chat');
+  return endpoint ? testChatModel(endpoint, name) : notTested('chat', name, `chat model "${name}" is not configured`);
+}
+
 /**
  * One call to each model of a provider, without retries (a retry would hide the first answer) and without touching
  * the models in use: a provider can be checked before the settings name it. NOT_FOUND for an unknown provider.
@@ -60,6 +86,10 @@ export async function testModelProvider(deps: { providers: ProviderService }, id
     const endpoint = await providers.endpoint(name, m.kind);
     if (!endpoint) {
       results.push(notTested(m.kind, name, `model "${name}" is not configured`));
+      continue;
+    }
+    if (m.kind === 'chat') {
+      results.push(await testChatModel(endpoint, name));
       continue;
     }
     results.push(

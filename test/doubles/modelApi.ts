@@ -216,7 +216,7 @@ function words(text: string): Set<string> {
   return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
-function checkAuth(header: string | undefined, apiKey: string): OpenAiError | null {
+export function checkAuth(header: string | undefined, apiKey: string): OpenAiError | null {
   if (!header?.startsWith('Bearer ')) {
     return openAiError(
       "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
@@ -328,7 +328,7 @@ interface OpenAiError {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
 
-function openAiError(message: string, type: string, code: string | null, param: string | null = null): OpenAiError {
+export function openAiError(message: string, type: string, code: string | null, param: string | null = null): OpenAiError {
   return { error: { message, type, param, code } };
 }
 
@@ -338,12 +338,12 @@ function defaultStatusMessage(status: number): string {
   return 'Invalid request.';
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -107,6 +107,9 @@ export type MemorySettingsInput = {
   embeddingProviderModel?: string | null | undefined;
   embeddingSource?: EmbeddingSource | null | undefined;
   enabled?: boolean | null | undefined;
+  /** null returns to the rules alone. */
+  extractionModel?: string | null | undefined;
+  extractionModelDailyTokens?: number | null | undefined;
   /** null returns to the calibrated guard. */
   fusionVectorShare?: number | null | undefined;
   maxTokens?: number | null | undefined;
@@ -145,6 +148,7 @@ export type MessageRole =
   | 'USER';
 
 export type ModelKind =
+  | 'CHAT'
   | 'EMBEDDING'
   | 'RERANK';
 
