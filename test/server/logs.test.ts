@@ -348,7 +348,7 @@ describe('error levels', () => {
             },
             "locations": [
               {
-                "column": 176,
+                "column": 199,
                 "line": 2,
               },
             ],
