@@ -5,6 +5,7 @@
  * fall on both alike.
  */
 
+import { sql } from 'kysely';
 import { storeDialect } from '../server/db/storeDialect.ts';
 import { extractAndStore, injectMemory } from '../server/gateway/gateway.service.ts';
 import type { Settings } from '../server/settings/settings.service.ts';
@@ -38,10 +39,18 @@ export interface CaptureOptions {
   growthTurns: number;
 }
 
+interface Growth {
+  bytes: number;
+  messages: number;
+  captured: number;
+  /** PostgreSQL only: the growth of each table, its indexes and TOAST included. */
+  tables: Map<string, number>;
+}
+
 export interface CaptureResult {
   /** Per-request milliseconds by operation and mode. */
   latency: Record<'extractAndStore' | 'injectMemory', Record<Mode, LatencySummary>>;
-  growth: Record<Mode, { bytes: number; messages: number; captured: number }>;
+  growth: Record<Mode, Growth>;
   messageBytes: number;
   requestBytes: number;
 }
@@ -56,6 +65,19 @@ async function storeBytes(db: BenchDb): Promise<number> {
   await dialect.checkpointWal(db.database.db);
   const size = await dialect.storeSize(db.database.db);
   return (size.db ?? 0) + (size.wal ?? 0);
+}
+
+/**
+ * PostgreSQL's bytes by table (pg_total_relation_size: the table, its indexes and TOAST), to say where a captured turn
+ * goes: its row, or the keyword postings kept in SQL. SQLite's file has no such breakdown without dbstat: none there.
+ */
+async function tableBytes(db: BenchDb): Promise<Map<string, number>> {
+  if (db.database.kind !== 'postgres') return new Map();
+  const { rows } = await sql<{ name: string; bytes: string }>`
+    select c.relname as name, pg_total_relation_size(c.oid) as bytes
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where c.relkind = 'r' and n.nspname = current_schema()`.execute(db.database.db);
+  return new Map(rows.map((r) => [r.name, Number(r.bytes)]));
 }
 
 export async function benchCapture(o: CaptureOptions): Promise<CaptureResult> {
@@ -112,17 +134,24 @@ export async function benchCapture(o: CaptureOptions): Promise<CaptureResult> {
       }
     }
 
-    const growth = { OFF: { bytes: 0, messages: 0, captured: 0 }, USER: { bytes: 0, messages: 0, captured: 0 } };
+    const growth: Record<Mode, Growth> = {
+      OFF: { bytes: 0, messages: 0, captured: 0, tables: new Map() },
+      USER: { bytes: 0, messages: 0, captured: 0, tables: new Map() },
+    };
     for (let done = 0; done < o.growthTurns; done += o.block) {
       for (const mode of MODES) {
         await db.services.settings.update({ captureTurns: mode });
         const before = await storeBytes(db);
+        const tablesBefore = await tableBytes(db);
         for (let i = 0; i < Math.min(o.block, o.growthTurns - done); i++) {
           const out = await extract();
           growth[mode].messages++;
           if (out.captured.length > 0) growth[mode].captured++;
         }
         growth[mode].bytes += (await storeBytes(db)) - before;
+        for (const [name, bytes] of await tableBytes(db)) {
+          growth[mode].tables.set(name, (growth[mode].tables.get(name) ?? 0) + bytes - (tablesBefore.get(name) ?? 0));
+        }
       }
     }
     const summaries = (s: Record<Mode, number[]>) => ({ OFF: summarize(s.OFF), USER: summarize(s.USER) });
@@ -176,9 +205,13 @@ export function captureTables(r: CaptureResult, o: CaptureOptions): Table[] {
   const per1000 = (g: { bytes: number; messages: number }) => (g.messages ? (g.bytes / g.messages) * 1000 : Number.NaN);
   // What USER stores beyond OFF's facts, over the turns it captured.
   const { OFF: off, USER: user } = r.growth;
-  const captureOnly = user.captured
-    ? ((user.bytes - (off.bytes / Math.max(1, off.messages)) * user.messages) / user.captured) * 1000
-    : Number.NaN;
+  const perTurn = (userBytes: number, offBytes: number) =>
+    user.captured ? ((userBytes - (offBytes / Math.max(1, off.messages)) * user.messages) / user.captured) * 1000 : Number.NaN;
+  const captureOnly = perTurn(user.bytes, off.bytes);
+  const byTable = [...user.tables]
+    .map(([name, bytes]) => [name, perTurn(bytes, off.tables.get(name) ?? 0)] as const)
+    .filter(([, bytes]) => bytes >= 1024)
+    .sort((a, b) => b[1] - a[1]);
   const kib = (bytes: number) => `${fmtInt(bytes / 1024)} KiB`;
   const growth: Table = {
     title: `database growth per 1,000 extractAndStore calls (${benchStoreKind()}, store size after a checkpoint${benchStoreKind() === 'postgres' ? ': pg_database_size' : ': file + WAL'})`,
@@ -198,6 +231,9 @@ export function captureTables(r: CaptureResult, o: CaptureOptions): Table[] {
     ]),
     notes: [
       `per 1,000 captured turns (USER's growth less OFF's, the facts being stored either way): ${kib(captureOnly)}.`,
+      ...(byTable.length
+        ? [`of it, by table (indexes and TOAST included): ${byTable.map(([name, bytes]) => `${name} ${kib(bytes)}`).join(', ')}.`]
+        : []),
       'Files grow by pages (and PostgreSQL by relation extents), so a few hundred calls give a coarse figure.',
     ],
   };
