@@ -6,6 +6,7 @@
 import '../server/nodeEnv.ts';
 import { parseArgs } from 'node:util';
 import { sections as adminSections } from './admin.bench.ts';
+import { sections as captureSections } from './capture.bench.ts';
 import { sections as clientSections } from './client.bench.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import { stopBenchStores, useBenchStore } from './lib/benchStore.ts';
@@ -23,6 +24,7 @@ import { sections as vectorSections } from './vector.bench.ts';
 const SECTIONS: BenchSection[] = [
   ...storeSections,
   ...retrieveSections,
+  ...captureSections,
   ...mcpSections,
   ...vectorSections,
   ...clientSections,

@@ -3,6 +3,7 @@
  * and over HTTP, and checks that they produce figures. Asserts nothing about how fast anything is.
  */
 import { describe, expect, it } from 'vitest';
+import { benchCapture, captureTables } from '../../bench/capture.bench.ts';
 import { benchClient } from '../../bench/client.bench.ts';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
@@ -58,6 +59,25 @@ describe('bench (smoke, tiny sizes)', () => {
     const { rows, failedOpen } = await benchClient({ memories: 50, iterations: 5, warmup: 1 });
     expect(rows.map((r) => r[0])).toEqual(['retrieve (EXACT)', 'injectMemory (EXACT)', 'injectMemory, fetch answering at once']);
     expect(failedOpen).toBe(0);
+  });
+
+  it('the capture bench times both operations with capture off and on, and the store grows as turns are captured', async () => {
+    // 40 turns, not 4: the file grows by whole pages, and a few short turns can fit in the pages it has.
+    const o = { memories: 50, messages: 10, messageChars: 300, iterations: 4, block: 2, warmup: 1, growthTurns: 40 };
+    const r = await benchCapture(o);
+    for (const op of ['extractAndStore', 'injectMemory'] as const) {
+      for (const mode of ['OFF', 'USER'] as const) {
+        expect(r.latency[op][mode].n).toBe(4);
+        positive(r.latency[op][mode].p50);
+        positive(r.latency[op][mode].p95);
+      }
+    }
+    expect(r.growth.OFF).toMatchObject({ messages: 40, captured: 0 });
+    expect(r.growth.USER).toMatchObject({ messages: 40, captured: 40 });
+    positive(r.growth.USER.bytes);
+    const tables = captureTables(r, o).map(renderTable).join('');
+    expect(tables).toMatch(/USER\/OFF p50/);
+    expect(tables).toMatch(/per 1,000 captured turns/);
   });
 
   it('mixed load times reads and writes from 16 clients over HTTP and prints throughput and percentiles', async () => {
