@@ -126,6 +126,14 @@ export type MemorySettingsInput = {
   vectorStore?: VectorStore | null | undefined;
 };
 
+export type MemorySource =
+  /** Both. */
+  | 'ALL'
+  /** Every memory but captured chat turns: extracted facts, memories written by hand or imported, summaries. */
+  | 'FACTS'
+  /** Captured chat turns (metadata.source "capture"). */
+  | 'TURNS';
+
 /** ACTIVE memories are retrieved while memory is switched on (enabled); the others are kept but never injected. */
 export type MemoryStatus =
   | 'ACTIVE'
@@ -435,6 +443,7 @@ export type MemoryListQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  source?: MemorySource | null | undefined;
   limit?: number | null | undefined;
   offset?: number | null | undefined;
   orderBy?: MemoryOrderField | null | undefined;
@@ -451,6 +460,7 @@ export type MemoryOverviewQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  source?: MemorySource | null | undefined;
 }>;
 
 
@@ -463,6 +473,7 @@ export type ExportMemoriesQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  source?: MemorySource | null | undefined;
 }>;
 
 
@@ -1549,7 +1560,7 @@ usePurgeStatusQuery.getKey = (variables?: PurgeStatusQueryVariables) => variable
 usePurgeStatusQuery.fetcher = (variables?: PurgeStatusQueryVariables, options?: RequestInit['headers']) => fetcher<PurgeStatusQuery, PurgeStatusQueryVariables>(PurgeStatusDocument, variables, options);
 
 export const MemoryListDocument = new TypedDocumentString(`
-    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
+    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1557,6 +1568,7 @@ export const MemoryListDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    source: $source
     limit: $limit
     offset: $offset
     orderBy: $orderBy
@@ -1612,7 +1624,7 @@ useMemoryListQuery.getKey = (variables?: MemoryListQueryVariables) => variables 
 useMemoryListQuery.fetcher = (variables?: MemoryListQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryListQuery, MemoryListQueryVariables>(MemoryListDocument, variables, options);
 
 export const MemoryOverviewDocument = new TypedDocumentString(`
-    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean) {
+    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1620,6 +1632,7 @@ export const MemoryOverviewDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    source: $source
     limit: 1
   ) {
     stats {
@@ -1667,7 +1680,7 @@ useMemoryOverviewQuery.getKey = (variables?: MemoryOverviewQueryVariables) => va
 useMemoryOverviewQuery.fetcher = (variables?: MemoryOverviewQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryOverviewQuery, MemoryOverviewQueryVariables>(MemoryOverviewDocument, variables, options);
 
 export const ExportMemoriesDocument = new TypedDocumentString(`
-    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean) {
+    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource) {
   exportMemories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1675,6 +1688,7 @@ export const ExportMemoriesDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    source: $source
   ) {
     apiKeyId
     sessionId

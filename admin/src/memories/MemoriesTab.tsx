@@ -13,6 +13,7 @@ import { plural } from './format';
 import { ImportPanel } from './ImportPanel';
 import { MemoryTable } from './MemoryTable';
 import { StatCards } from './StatCards';
+import { NO_FILTERS } from './types';
 import { useMemoryListState } from './useMemoryListState';
 import './memories.css';
 
@@ -155,6 +156,7 @@ export function MemoriesTab() {
           sort={list.sort}
           onSort={list.sortBy}
           onDelete={(memory, trigger) => setDeleting({ memory, trigger })}
+          onShowTurns={(turns) => list.setFilters({ ...NO_FILTERS, ...turns, source: 'TURNS' })}
           placeholder={placeholder}
           busy={isFetching || list.searchPending}
         />
