@@ -4,12 +4,7 @@ import { ErrorNote } from '../components/ErrorNote';
 import { FieldProblem } from '../components/FieldProblem';
 import { ModelField, useModelNames } from '../components/ModelField';
 import { SaveActions } from '../components/SaveActions';
-import {
-  type EmbeddingSource,
-  useEngineStatusQuery,
-  useMemorySettingsQuery,
-  useUpdateMemorySettingsMutation,
-} from '../generated/graphql';
+import { type EmbeddingSource, useEngineStatusQuery, useMemorySettingsQuery, useUpdateMemorySettingsMutation } from '../generated/graphql';
 import { useDraftForm } from '../lib/useDraftForm';
 
 const SOURCES: { value: EmbeddingSource; label: string; description: string }[] = [
