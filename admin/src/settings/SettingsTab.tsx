@@ -173,12 +173,14 @@ export function SettingsTab() {
         </label>
         <section className="explain" aria-labelledby="capture-title">
           <h3 id="capture-title">Capture and extraction</h3>
-          <ChoiceSelect
-            label="Capture chat turns"
-            labels={CAPTURE_LABELS}
-            value={draft.captureTurns}
-            onChange={(captureTurns) => set({ captureTurns: captureTurns || 'OFF' })}
-          />
+          <div className="grid2">
+            <ChoiceSelect
+              label="Capture chat turns"
+              labels={CAPTURE_LABELS}
+              value={draft.captureTurns}
+              onChange={(captureTurns) => set({ captureTurns: captureTurns || 'OFF' })}
+            />
+          </div>
           <p>
             Captured messages are kept verbatim, secrets redacted, as episodic memories of their session (each once, however often it is
             sent); the facts found in them link back to them. Off: only the facts are stored.
@@ -188,7 +190,7 @@ export function SettingsTab() {
               label="Extraction model"
               listId={modelListId}
               value={draft.extractionModel}
-              placeholder="provider/model; empty: the rules alone"
+              placeholder="provider/model, e.g. openai/gpt-4o-mini"
               options={chatModels}
               onChange={(extractionModel) => set({ extractionModel })}
               {...form.field('extractionModel')}
@@ -199,7 +201,7 @@ export function SettingsTab() {
           <p>
             A provider's chat model that is also asked for durable facts, in the background after the rules. Each API key may spend up to
             the daily tokens on it (0 stops its calls); a message that could go over is left to the rules. The count starts afresh at
-            midnight UTC.
+            midnight UTC. Empty: the rules alone.
           </p>
         </section>
         <label className="switch">
