@@ -749,3 +749,17 @@ describe('captured turns in the Memories tab', () => {
     await rowOf(page, 'I like green tea.').getByText('turn · user').waitFor();
   });
 });
+
+describe('the extraction model in the Memories tab', () => {
+  beforeAll(() => e2e.gql(UPDATE_SETTINGS, { input: { extractionModel: 'openai/gpt-4o-mini', extractionModelDailyTokens: 5000 } }));
+  afterAll(() => e2e.gql(UPDATE_SETTINGS, { input: { extractionModel: null } }));
+
+  it("shows the tokens the extraction model used today for the key shown, against the key's daily budget", async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('usage');
+    await importRows([{ apiKeyId, key: 'k', content: 'Something' }]);
+    await showKey(page, apiKeyId);
+    const usage = page.getByRole('note').filter({ hasText: 'Extraction model openai/gpt-4o-mini' });
+    await textOf(usage).toContain(`0 of 5,000 tokens used today by ${apiKeyId}`);
+  });
+});

@@ -545,6 +545,13 @@ export type ApiKeySuggestionsQueryVariables = Exact<{
 
 export type ApiKeySuggestionsQuery = { apiKeys: { totalCount: number, items: Array<{ apiKeyId: string, memories: number }> } };
 
+export type ExtractionUsageQueryVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type ExtractionUsageQuery = { memorySettings: { extractionModel: string | null }, extractionModelUsage: { day: string, calls: number, tokensUsed: number, dailyTokens: number } };
+
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
 }>;
@@ -2034,6 +2041,41 @@ useApiKeySuggestionsQuery.getKey = (variables?: ApiKeySuggestionsQueryVariables)
 
 
 useApiKeySuggestionsQuery.fetcher = (variables?: ApiKeySuggestionsQueryVariables, options?: RequestInit['headers']) => fetcher<ApiKeySuggestionsQuery, ApiKeySuggestionsQueryVariables>(ApiKeySuggestionsDocument, variables, options);
+
+export const ExtractionUsageDocument = new TypedDocumentString(`
+    query ExtractionUsage($apiKeyId: String!) {
+  memorySettings {
+    extractionModel
+  }
+  extractionModelUsage(apiKeyId: $apiKeyId) {
+    day
+    calls
+    tokensUsed
+    dailyTokens
+  }
+}
+    `);
+
+export const useExtractionUsageQuery = <
+      TData = ExtractionUsageQuery,
+      TError = unknown
+    >(
+      variables: ExtractionUsageQueryVariables,
+      options?: Omit<UseQueryOptions<ExtractionUsageQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<ExtractionUsageQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<ExtractionUsageQuery, TError, TData>(
+      {
+    queryKey: ['ExtractionUsage', variables],
+    queryFn: fetcher<ExtractionUsageQuery, ExtractionUsageQueryVariables>(ExtractionUsageDocument, variables),
+    ...options
+  }
+    )};
+
+useExtractionUsageQuery.getKey = (variables: ExtractionUsageQueryVariables) => ['ExtractionUsage', variables];
+
+
+useExtractionUsageQuery.fetcher = (variables: ExtractionUsageQueryVariables, options?: RequestInit['headers']) => fetcher<ExtractionUsageQuery, ExtractionUsageQueryVariables>(ExtractionUsageDocument, variables, options);
 
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {

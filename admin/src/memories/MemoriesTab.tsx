@@ -7,6 +7,7 @@ import { AddMemoryForm } from './AddMemoryForm';
 import { CompactPanel } from './CompactPanel';
 import { DeleteDialog, type DeleteTarget } from './DeleteDialog';
 import { ExportButton } from './ExportButton';
+import { ExtractionUsage } from './ExtractionUsage';
 import { FilterBar } from './FilterBar';
 import { ForgetKeyDialog, type ForgetReport } from './ForgetKeyDialog';
 import { plural } from './format';
@@ -140,6 +141,7 @@ export function MemoriesTab() {
 
       <section className="card mem-list" aria-label="Memory list">
         <FilterBar filters={list.filters} onChange={list.setFilters} onClear={list.clearFilters} />
+        {list.filterVars.apiKeyId && <ExtractionUsage apiKeyId={list.filterVars.apiKeyId} />}
         {page && page.searchWords.length > 0 && <ReadAs words={page.searchWords} />}
         {stats && stats.hiddenByRetention > 0 && !list.filters.showAll && (
           <p className="mem-hint" role="note">
