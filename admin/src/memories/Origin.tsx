@@ -1,7 +1,7 @@
 import type { MemoryRowFieldsFragment } from '../generated/graphql';
 import { formatDate, formatDateTime } from './format';
 
-/** Where a captured turn's session is shown: its key's captured turns of that session. */
+/** The captured turns to list: one key's turns of one session. */
 export interface TurnsOf {
   apiKeyId: string;
   sessionId: string;

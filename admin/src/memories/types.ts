@@ -25,7 +25,7 @@ export const SOURCE_LABELS: Record<MemorySource, string> = {
   ALL: 'All',
 };
 
-export const isMemorySource = (v: unknown): v is MemorySource => typeof v === 'string' && v in SOURCE_LABELS;
+export const isMemorySource = (v: unknown): v is MemorySource => typeof v === 'string' && Object.hasOwn(SOURCE_LABELS, v);
 
 /** What the user typed into the filter bar, before trimming and debouncing. */
 export interface MemoryFilters {
