@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { E2eMemoriesDocument, type MemoryType } from '../generated/graphql.ts';
-import { IMPORT_MEMORIES, type MemoryInput, RETRIEVE, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { EXTRACT_FACTS, IMPORT_MEMORIES, type MemoryInput, RETRIEVE, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { type E2E, screenshot, startE2E } from './harness.ts';
 
 let e2e: E2E;
@@ -691,5 +691,75 @@ describe('the Memories tab', () => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.mouse.move(0, 0);
     await screenshot(page, 'memories');
+  });
+});
+
+describe('captured turns in the Memories tab', () => {
+  // extractFacts stores nothing while memory is off, as it starts in these tests.
+  beforeAll(() => e2e.gql(UPDATE_SETTINGS, { input: { enabled: true } }));
+  afterAll(() => e2e.gql(UPDATE_SETTINGS, { input: { enabled: false } }));
+
+  /** A user message said in a session: captured as a turn (captureTurns is USER by default), any facts linked to it. */
+  async function say(apiKeyId: string, sessionId: string, text: string) {
+    const { extractFacts } = await e2e.gql(EXTRACT_FACTS, { input: { apiKeyId, sessionId, role: 'USER', text } });
+    expect(extractFacts).toMatchObject({ error: null, skipped: null });
+    expect(extractFacts.captured).not.toEqual([]);
+    return extractFacts;
+  }
+
+  it('shows only the captured turns, or only the facts, and keeps the choice in the URL', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('show');
+    const { memories } = await say(apiKeyId, 's1', 'I like green tea.');
+    expect(memories).toHaveLength(1);
+    const turn = rowOf(page, 'I like green tea.');
+    const fact = rowOf(page, memories[0]!.content);
+    await showKey(page, apiKeyId);
+    await expect.poll(() => dataRows(page).count(), { timeout: 10_000 }).toBe(2);
+    const show = filterBar(page).getByRole('combobox', { name: 'Show' });
+
+    await show.selectOption({ label: 'Captured turns' });
+    await expect.poll(() => fact.count(), { timeout: 10_000 }).toBe(0);
+    await turn.getByText('turn · user').waitFor();
+
+    await show.selectOption({ label: 'Facts' });
+    await expect.poll(() => turn.count(), { timeout: 10_000 }).toBe(0);
+    await fact.waitFor();
+
+    await page.reload();
+    await expect.poll(() => show.inputValue()).toBe('FACTS');
+  });
+
+  it("says which session a fact was said in, and lists that session's turns", async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('said');
+    const { memories } = await say(apiKeyId, 's1', 'I like green tea.');
+    await say(apiKeyId, 's2', 'I am allergic to peanuts.');
+    await showKey(page, apiKeyId);
+    await filterBar(page).getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Facts' });
+
+    expect(memories).toHaveLength(1);
+    const fact = rowOf(page, memories[0]!.content);
+    await fact.getByText(/said in session s1, extracted/).waitFor();
+    await fact.getByRole('button', { name: 'Show the captured turns of session s1' }).click();
+
+    await expect.poll(() => filterBar(page).getByLabel('Session').inputValue()).toBe('s1');
+    await expect.poll(() => filterBar(page).getByRole('combobox', { name: 'Show' }).inputValue()).toBe('TURNS');
+    await expect.poll(() => dataRows(page).count(), { timeout: 10_000 }).toBe(1);
+    await rowOf(page, 'I like green tea.').getByText('turn · user').waitFor();
+  });
+});
+
+describe('the extraction model in the Memories tab', () => {
+  beforeAll(() => e2e.gql(UPDATE_SETTINGS, { input: { extractionModel: 'openai/gpt-4o-mini', extractionModelDailyTokens: 5000 } }));
+  afterAll(() => e2e.gql(UPDATE_SETTINGS, { input: { extractionModel: null } }));
+
+  it("shows the tokens the extraction model used today for the key shown, against the key's daily budget", async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('usage');
+    await importRows([{ apiKeyId, key: 'k', content: 'Something' }]);
+    await showKey(page, apiKeyId);
+    const usage = page.getByRole('note').filter({ hasText: 'Extraction model openai/gpt-4o-mini' });
+    await textOf(usage).toContain(`0 of 5,000 tokens used today by ${apiKeyId}`);
   });
 });

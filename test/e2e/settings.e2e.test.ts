@@ -101,4 +101,32 @@ describe('the Settings tab', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   });
+
+  it('chooses which chat messages are captured, and says what capturing keeps', async () => {
+    const { page } = e2e;
+    const capture = page.getByRole('region', { name: 'Capture and extraction' });
+    expect(await capture.textContent()).toContain('kept verbatim, secrets redacted');
+    await page.getByLabel('Capture chat turns').selectOption({ label: 'All messages' });
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect((await e2e.gql(E2eSettingsDocument)).memorySettings.captureTurns).toBe('ALL');
+  });
+
+  it("sets the extraction model and each key's daily tokens for it", async () => {
+    const { page } = e2e;
+    await page.getByLabel('Extraction model').fill('openai/gpt-4o-mini');
+    await page.getByLabel('Its tokens per key per day').fill('5000');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect((await e2e.gql(E2eSettingsDocument)).memorySettings).toMatchObject({
+      extractionModel: 'openai/gpt-4o-mini',
+      extractionModelDailyTokens: 5000,
+    });
+
+    // Emptied, the field returns extraction to the rules alone.
+    await page.getByLabel('Extraction model').fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect((await e2e.gql(E2eSettingsDocument)).memorySettings.extractionModel).toBeNull();
+  });
 });

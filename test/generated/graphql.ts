@@ -351,7 +351,7 @@ export type E2eRetentionStatsQuery = { memories: { stats: { nextPurgeAt: string 
 export type E2eSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type E2eSettingsQuery = { memorySettings: { retentionEnabled: boolean, purgeGraceDays: number, userRoleProviders: Array<string> } };
+export type E2eSettingsQuery = { memorySettings: { retentionEnabled: boolean, purgeGraceDays: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
 
 export type E2eAuditLogQueryVariables = Exact<{
   action?: AuditAction | null | undefined;
@@ -1256,6 +1256,9 @@ export const E2eSettingsDocument = new TypedDocumentString(`
     retentionEnabled
     purgeGraceDays
     userRoleProviders
+    captureTurns
+    extractionModel
+    extractionModelDailyTokens
   }
 }
     `) as unknown as TypedDocumentString<E2eSettingsQuery, E2eSettingsQueryVariables>;

@@ -2,15 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import { FieldProblem } from '../components/FieldProblem';
+import { ModelField, useModelNames } from '../components/ModelField';
 import { SaveActions } from '../components/SaveActions';
-import {
-  type EmbeddingSource,
-  type ModelKind,
-  useEmbeddingProvidersQuery,
-  useEngineStatusQuery,
-  useMemorySettingsQuery,
-  useUpdateMemorySettingsMutation,
-} from '../generated/graphql';
+import { type EmbeddingSource, useEngineStatusQuery, useMemorySettingsQuery, useUpdateMemorySettingsMutation } from '../generated/graphql';
 import { useDraftForm } from '../lib/useDraftForm';
 
 const SOURCES: { value: EmbeddingSource; label: string; description: string }[] = [
@@ -33,12 +27,6 @@ function useSaveSettings() {
       void queryClient.invalidateQueries({ queryKey: useEngineStatusQuery.getKey() });
     },
   });
-}
-
-/** "provider/model" names of the configured models of one kind, for suggestions. */
-function useModelNames(kind: ModelKind): string[] {
-  const { data } = useEmbeddingProvidersQuery();
-  return (data?.embeddingProviders ?? []).flatMap((p) => p.models.filter((m) => m.kind === kind).map((m) => `${p.id}/${m.name}`));
 }
 
 export function EmbeddingSettings() {
@@ -188,45 +176,5 @@ function SettingsPlaceholder({ title }: { title: string }) {
       <h2>{title}</h2>
       <p className="muted">Loading settings…</p>
     </div>
-  );
-}
-
-/** A "provider/model" text field that suggests the configured providers' models. */
-function ModelField({
-  label,
-  listId,
-  value,
-  placeholder,
-  options,
-  onChange,
-  ...field
-}: {
-  label: string;
-  listId: string;
-  value: string;
-  placeholder: string;
-  options: string[];
-  onChange: (value: string) => void;
-  id: string;
-  'aria-invalid': boolean;
-  'aria-describedby': string | undefined;
-}) {
-  return (
-    <label className="field">
-      <span>{label}</span>
-      <input
-        value={value}
-        list={listId}
-        placeholder={placeholder}
-        autoComplete="off"
-        onChange={(e) => onChange(e.target.value)}
-        {...field}
-      />
-      <datalist id={listId}>
-        {options.map((m) => (
-          <option key={m} value={m} />
-        ))}
-      </datalist>
-    </label>
   );
 }

@@ -126,6 +126,14 @@ export type MemorySettingsInput = {
   vectorStore?: VectorStore | null | undefined;
 };
 
+export type MemorySource =
+  /** Both. */
+  | 'ALL'
+  /** Every memory but captured chat turns: extracted facts, memories written by hand or imported, summaries. */
+  | 'FACTS'
+  /** Captured chat turns (metadata.source "capture"). */
+  | 'TURNS';
+
 /** ACTIVE memories are retrieved while memory is switched on (enabled); the others are kept but never injected. */
 export type MemoryStatus =
   | 'ACTIVE'
@@ -435,6 +443,7 @@ export type MemoryListQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  source?: MemorySource | null | undefined;
   limit?: number | null | undefined;
   offset?: number | null | undefined;
   orderBy?: MemoryOrderField | null | undefined;
@@ -451,6 +460,7 @@ export type MemoryOverviewQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  source?: MemorySource | null | undefined;
 }>;
 
 
@@ -463,6 +473,7 @@ export type ExportMemoriesQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  source?: MemorySource | null | undefined;
 }>;
 
 
@@ -534,6 +545,13 @@ export type ApiKeySuggestionsQueryVariables = Exact<{
 
 export type ApiKeySuggestionsQuery = { apiKeys: { totalCount: number, items: Array<{ apiKeyId: string, memories: number }> } };
 
+export type ExtractionUsageQueryVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type ExtractionUsageQuery = { memorySettings: { extractionModel: string | null }, extractionModelUsage: { day: string, calls: number, tokensUsed: number, dailyTokens: number } };
+
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
 }>;
@@ -555,19 +573,19 @@ export type ExtractFactsDryRunMutationVariables = Exact<{
 
 export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
-export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> };
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
+export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
 
 export type UpdateMemorySettingsMutationVariables = Exact<{
   input: MemorySettingsInput;
 }>;
 
 
-export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string> } };
+export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -719,6 +737,9 @@ export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
   fusionVectorShare
   profileBudgetPercent
   userRoleProviders
+  captureTurns
+  extractionModel
+  extractionModelDailyTokens
 }
     `, {"fragmentName":"SettingsFields"});
 export const AccessTokensDocument = new TypedDocumentString(`
@@ -1549,7 +1570,7 @@ usePurgeStatusQuery.getKey = (variables?: PurgeStatusQueryVariables) => variable
 usePurgeStatusQuery.fetcher = (variables?: PurgeStatusQueryVariables, options?: RequestInit['headers']) => fetcher<PurgeStatusQuery, PurgeStatusQueryVariables>(PurgeStatusDocument, variables, options);
 
 export const MemoryListDocument = new TypedDocumentString(`
-    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
+    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1557,6 +1578,7 @@ export const MemoryListDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    source: $source
     limit: $limit
     offset: $offset
     orderBy: $orderBy
@@ -1612,7 +1634,7 @@ useMemoryListQuery.getKey = (variables?: MemoryListQueryVariables) => variables 
 useMemoryListQuery.fetcher = (variables?: MemoryListQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryListQuery, MemoryListQueryVariables>(MemoryListDocument, variables, options);
 
 export const MemoryOverviewDocument = new TypedDocumentString(`
-    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean) {
+    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1620,6 +1642,7 @@ export const MemoryOverviewDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    source: $source
     limit: 1
   ) {
     stats {
@@ -1667,7 +1690,7 @@ useMemoryOverviewQuery.getKey = (variables?: MemoryOverviewQueryVariables) => va
 useMemoryOverviewQuery.fetcher = (variables?: MemoryOverviewQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryOverviewQuery, MemoryOverviewQueryVariables>(MemoryOverviewDocument, variables, options);
 
 export const ExportMemoriesDocument = new TypedDocumentString(`
-    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean) {
+    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource) {
   exportMemories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1675,6 +1698,7 @@ export const ExportMemoriesDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    source: $source
   ) {
     apiKeyId
     sessionId
@@ -2018,6 +2042,41 @@ useApiKeySuggestionsQuery.getKey = (variables?: ApiKeySuggestionsQueryVariables)
 
 useApiKeySuggestionsQuery.fetcher = (variables?: ApiKeySuggestionsQueryVariables, options?: RequestInit['headers']) => fetcher<ApiKeySuggestionsQuery, ApiKeySuggestionsQueryVariables>(ApiKeySuggestionsDocument, variables, options);
 
+export const ExtractionUsageDocument = new TypedDocumentString(`
+    query ExtractionUsage($apiKeyId: String!) {
+  memorySettings {
+    extractionModel
+  }
+  extractionModelUsage(apiKeyId: $apiKeyId) {
+    day
+    calls
+    tokensUsed
+    dailyTokens
+  }
+}
+    `);
+
+export const useExtractionUsageQuery = <
+      TData = ExtractionUsageQuery,
+      TError = unknown
+    >(
+      variables: ExtractionUsageQueryVariables,
+      options?: Omit<UseQueryOptions<ExtractionUsageQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<ExtractionUsageQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<ExtractionUsageQuery, TError, TData>(
+      {
+    queryKey: ['ExtractionUsage', variables],
+    queryFn: fetcher<ExtractionUsageQuery, ExtractionUsageQueryVariables>(ExtractionUsageDocument, variables),
+    ...options
+  }
+    )};
+
+useExtractionUsageQuery.getKey = (variables: ExtractionUsageQueryVariables) => ['ExtractionUsage', variables];
+
+
+useExtractionUsageQuery.fetcher = (variables: ExtractionUsageQueryVariables, options?: RequestInit['headers']) => fetcher<ExtractionUsageQuery, ExtractionUsageQueryVariables>(ExtractionUsageDocument, variables, options);
+
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {
   retrievePreview(input: $input) {
@@ -2180,6 +2239,9 @@ export const MemorySettingsDocument = new TypedDocumentString(`
   fusionVectorShare
   profileBudgetPercent
   userRoleProviders
+  captureTurns
+  extractionModel
+  extractionModelDailyTokens
 }`);
 
 export const useMemorySettingsQuery = <
@@ -2227,6 +2289,9 @@ export const UpdateMemorySettingsDocument = new TypedDocumentString(`
   fusionVectorShare
   profileBudgetPercent
   userRoleProviders
+  captureTurns
+  extractionModel
+  extractionModelDailyTokens
 }`);
 
 export const useUpdateMemorySettingsMutation = <

@@ -1,6 +1,6 @@
 import { ApiKeyFilter } from '../components/ApiKeyInput';
 import { ChoiceSelect } from '../components/ChoiceSelect';
-import { type MemoryFilters, TYPE_LABELS } from './types';
+import { type MemoryFilters, NO_FILTERS, SOURCE_LABELS, TYPE_LABELS } from './types';
 
 interface Props {
   filters: MemoryFilters;
@@ -8,9 +8,15 @@ interface Props {
   onClear: () => void;
 }
 
-/** Search (debounced by the list state), API key, session and type filters, and the expired/archived toggle. */
+/** Search (debounced by the list state), API key, session, type and source filters, and the expired/archived toggle. */
 export function FilterBar({ filters, onChange, onClear }: Props) {
-  const filtered = filters.search !== '' || filters.apiKeyId !== '' || filters.sessionId !== '' || filters.type !== '' || filters.showAll;
+  const filtered =
+    filters.search !== '' ||
+    filters.apiKeyId !== '' ||
+    filters.sessionId !== '' ||
+    filters.type !== '' ||
+    filters.source !== NO_FILTERS.source ||
+    filters.showAll;
   return (
     <search className="mem-filters" aria-label="Filter memories">
       <label className="field mem-search">
@@ -33,6 +39,12 @@ export function FilterBar({ filters, onChange, onClear }: Props) {
         />
       </label>
       <ChoiceSelect label="Type" labels={TYPE_LABELS} value={filters.type} onChange={(type) => onChange({ type })} any="All types" />
+      <ChoiceSelect
+        label="Show"
+        labels={SOURCE_LABELS}
+        value={filters.source}
+        onChange={(source) => onChange({ source: source || 'ALL' })}
+      />
       <label className="switch mem-showall">
         <input type="checkbox" checked={filters.showAll} onChange={(e) => onChange({ showAll: e.target.checked })} />
         <span>Show expired and archived</span>

@@ -7,12 +7,14 @@ import { AddMemoryForm } from './AddMemoryForm';
 import { CompactPanel } from './CompactPanel';
 import { DeleteDialog, type DeleteTarget } from './DeleteDialog';
 import { ExportButton } from './ExportButton';
+import { ExtractionUsage } from './ExtractionUsage';
 import { FilterBar } from './FilterBar';
 import { ForgetKeyDialog, type ForgetReport } from './ForgetKeyDialog';
 import { plural } from './format';
 import { ImportPanel } from './ImportPanel';
 import { MemoryTable } from './MemoryTable';
 import { StatCards } from './StatCards';
+import { NO_FILTERS } from './types';
 import { useMemoryListState } from './useMemoryListState';
 import './memories.css';
 
@@ -139,6 +141,7 @@ export function MemoriesTab() {
 
       <section className="card mem-list" aria-label="Memory list">
         <FilterBar filters={list.filters} onChange={list.setFilters} onClear={list.clearFilters} />
+        {list.filterVars.apiKeyId && <ExtractionUsage apiKeyId={list.filterVars.apiKeyId} />}
         {page && page.searchWords.length > 0 && <ReadAs words={page.searchWords} />}
         {stats && stats.hiddenByRetention > 0 && !list.filters.showAll && (
           <p className="mem-hint" role="note">
@@ -155,6 +158,7 @@ export function MemoriesTab() {
           sort={list.sort}
           onSort={list.sortBy}
           onDelete={(memory, trigger) => setDeleting({ memory, trigger })}
+          onShowTurns={(turns) => list.setFilters({ ...NO_FILTERS, ...turns, source: 'TURNS' })}
           placeholder={placeholder}
           busy={isFetching || list.searchPending}
         />

@@ -1,15 +1,17 @@
 import type { MemoryRowFieldsFragment } from '../generated/graphql';
 import { StatusBadge, TypeBadge } from './Badges';
 import { formatDate, formatDateTime, formatNumber, formatTime } from './format';
+import { Origin, type TurnsOf } from './Origin';
 
 interface Props {
   memory: MemoryRowFieldsFragment;
   onEdit: () => void;
   onDelete: (trigger: HTMLButtonElement) => void;
+  onShowTurns: (turns: TurnsOf) => void;
 }
 
 /** One memory, read-only; Edit turns it into EditMemoryRow. */
-export function MemoryRow({ memory: m, onEdit, onDelete }: Props) {
+export function MemoryRow({ memory: m, onEdit, onDelete, onShowTurns }: Props) {
   const metadataKeys = Object.keys(m.metadata);
   const expiresLater = m.expiresAt && m.status === 'ACTIVE';
   return (
@@ -23,6 +25,7 @@ export function MemoryRow({ memory: m, onEdit, onDelete }: Props) {
         <div className="mem-content" title={m.content}>
           {m.content}
         </div>
+        <Origin memory={m} onShowTurns={onShowTurns} />
         {metadataKeys.length > 0 && (
           <div className="mem-meta muted" title={JSON.stringify(m.metadata, null, 2)}>
             {'{ '}

@@ -3,6 +3,7 @@ import { ScrollRegion } from '../components/ScrollRegion';
 import type { MemoryOrderField, MemoryRowFieldsFragment } from '../generated/graphql';
 import { EditMemoryRow } from './EditMemoryRow';
 import { MemoryRow } from './MemoryRow';
+import type { TurnsOf } from './Origin';
 import { SortHeader } from './SortHeader';
 import type { MemorySort } from './types';
 
@@ -13,13 +14,14 @@ interface Props {
   sort: MemorySort;
   onSort: (field: MemoryOrderField) => void;
   onDelete: (memory: MemoryRowFieldsFragment, trigger: HTMLButtonElement) => void;
+  onShowTurns: (turns: TurnsOf) => void;
   /** Shown as the body when there are no rows: loading, empty or failed. */
   placeholder?: ReactNode;
   busy: boolean;
 }
 
 /** The page of memories with sortable headers; one row at a time can be edited in place. */
-export function MemoryTable({ items, sort, onSort, onDelete, placeholder, busy }: Props) {
+export function MemoryTable({ items, sort, onSort, onDelete, onShowTurns, placeholder, busy }: Props) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
@@ -71,7 +73,13 @@ export function MemoryTable({ items, sort, onSort, onDelete, placeholder, busy }
                   }}
                 />
               ) : (
-                <MemoryRow key={m.id} memory={m} onEdit={() => setEditingId(m.id)} onDelete={(trigger) => onDelete(m, trigger)} />
+                <MemoryRow
+                  key={m.id}
+                  memory={m}
+                  onEdit={() => setEditingId(m.id)}
+                  onDelete={(trigger) => onDelete(m, trigger)}
+                  onShowTurns={onShowTurns}
+                />
               ),
             )
           )}

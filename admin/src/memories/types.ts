@@ -1,4 +1,4 @@
-import type { MemoryListQueryVariables, MemoryOrderField, MemoryType, SortDirection } from '../generated/graphql';
+import type { MemoryListQueryVariables, MemoryOrderField, MemorySource, MemoryType, SortDirection } from '../generated/graphql';
 
 export const MEMORY_TYPES: readonly MemoryType[] = ['FACTUAL', 'EPISODIC', 'PROCEDURAL', 'SEMANTIC', 'ENFORCED'];
 
@@ -19,17 +19,27 @@ export const TYPE_COLORS: Record<MemoryType, string> = {
   ENFORCED: '#e5484d',
 };
 
+export const SOURCE_LABELS: Record<MemorySource, string> = {
+  FACTS: 'Facts',
+  TURNS: 'Captured turns',
+  ALL: 'All',
+};
+
+export const isMemorySource = (v: unknown): v is MemorySource => typeof v === 'string' && Object.hasOwn(SOURCE_LABELS, v);
+
 /** What the user typed into the filter bar, before trimming and debouncing. */
 export interface MemoryFilters {
   search: string;
   apiKeyId: string;
   sessionId: string;
   type: MemoryType | '';
+  /** Facts (and everything else not captured), captured chat turns, or both. */
+  source: MemorySource;
   /** Expired, out-of-retention and archived memories too. */
   showAll: boolean;
 }
 
-export const NO_FILTERS: MemoryFilters = { search: '', apiKeyId: '', sessionId: '', type: '', showAll: false };
+export const NO_FILTERS: MemoryFilters = { search: '', apiKeyId: '', sessionId: '', type: '', source: 'ALL', showAll: false };
 
 export interface MemorySort {
   orderBy: MemoryOrderField;
@@ -46,6 +56,7 @@ export function filterVariables(f: MemoryFilters): FilterVariables {
     apiKeyId: text(f.apiKeyId),
     sessionId: text(f.sessionId),
     type: f.type || undefined,
+    source: f.source === 'ALL' ? undefined : f.source,
     includeExpired: f.showAll,
     includeArchived: f.showAll,
   };

@@ -3,7 +3,7 @@ import type { MemoryListQueryVariables, MemoryOrderField } from '../generated/gr
 import { useUrlPaging } from '../lib/paging';
 import { hashParams, replaceHashParams } from '../lib/route';
 import { useDebouncedValue } from '../lib/useDebouncedValue';
-import { type FilterVariables, filterVariables, type MemoryFilters, type MemorySort, NO_FILTERS } from './types';
+import { type FilterVariables, filterVariables, isMemorySource, type MemoryFilters, type MemorySort, NO_FILTERS } from './types';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -12,11 +12,15 @@ const firstDirection = (field: MemoryOrderField) => (field === 'KEY' ? 'ASC' : '
 
 /**
  * What the table shows: filters (search debounced), sort, page size and page (the last two in the URL, with whether
- * hidden memories are shown). Any change to what is listed starts again at page 1.
+ * hidden memories are shown and which source). Any change to what is listed starts again at page 1.
  */
 export function useMemoryListState() {
-  // "?all=1" opens the list with the hidden memories shown (the Data tab links there).
-  const [filters, setFilters] = useState<MemoryFilters>(() => ({ ...NO_FILTERS, showAll: hashParams().get('all') === '1' }));
+  // "?all=1" opens the list with the hidden memories shown (the Data tab links there); "?show=TURNS" with the captured turns alone.
+  const [filters, setFilters] = useState<MemoryFilters>(() => {
+    const params = hashParams();
+    const show = params.get('show');
+    return { ...NO_FILTERS, showAll: params.get('all') === '1', source: isMemorySource(show) ? show : NO_FILTERS.source };
+  });
   const [sort, setSort] = useState<MemorySort>({ orderBy: 'CREATED_AT', direction: 'DESC' });
   const search = useDebouncedValue(filters.search, SEARCH_DEBOUNCE_MS);
 
@@ -24,8 +28,8 @@ export function useMemoryListState() {
   const paging = useUrlPaging(JSON.stringify([filterVars, sort]));
   const { page, pageSize } = paging;
   useEffect(() => {
-    replaceHashParams({ all: filters.showAll ? '1' : null });
-  }, [filters.showAll]);
+    replaceHashParams({ all: filters.showAll ? '1' : null, show: filters.source === NO_FILTERS.source ? null : filters.source });
+  }, [filters.showAll, filters.source]);
 
   const listVars: MemoryListQueryVariables = { ...filterVars, ...sort, limit: pageSize, offset: (page - 1) * pageSize };
 

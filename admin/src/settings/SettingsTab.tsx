@@ -1,8 +1,11 @@
+import { useId } from 'react';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { FieldProblem } from '../components/FieldProblem';
+import { ModelField, useModelNames } from '../components/ModelField';
 import { SaveActions } from '../components/SaveActions';
-import { type RetrievalStrategy, type SettingsFieldsFragment, useMemorySettingsQuery } from '../generated/graphql';
+import { type CaptureTurns, type RetrievalStrategy, type SettingsFieldsFragment, useMemorySettingsQuery } from '../generated/graphql';
 import { numberOf, numberProblem } from '../lib/numbers';
 import { useDraftForm } from '../lib/useDraftForm';
 import { useSaveMemorySettings } from './useSaveMemorySettings';
@@ -20,7 +23,13 @@ interface Draft {
   profileBudgetPercent: string;
   /** One provider or model per line. */
   userRoleProviders: string;
+  captureTurns: CaptureTurns;
+  /** Empty: the rules alone. */
+  extractionModel: string;
+  extractionModelDailyTokens: string;
 }
+
+const CAPTURE_LABELS: Record<CaptureTurns, string> = { OFF: 'Off', USER: 'User messages', ALL: 'All messages' };
 
 const draftOf = (s: SettingsFieldsFragment): Draft => ({
   enabled: s.enabled,
@@ -33,12 +42,17 @@ const draftOf = (s: SettingsFieldsFragment): Draft => ({
   fusionVectorShare: s.fusionVectorShare === null ? '' : String(s.fusionVectorShare),
   profileBudgetPercent: String(s.profileBudgetPercent),
   userRoleProviders: s.userRoleProviders.join('\n'),
+  captureTurns: s.captureTurns,
+  extractionModel: s.extractionModel ?? '',
+  extractionModelDailyTokens: String(s.extractionModelDailyTokens),
 });
 
 /** Memory on/off and the budget, retention and strategy every retrieval uses. */
 export function SettingsTab() {
   const { data, error, isPending } = useMemorySettingsQuery();
   const save = useSaveMemorySettings({ onSaved: () => form.saved() });
+  const chatModels = useModelNames('CHAT');
+  const modelListId = useId();
   const form = useDraftForm<Draft>({
     keep: 'settings/memory',
     source: data ? draftOf(data.memorySettings) : null,
@@ -50,6 +64,7 @@ export function SettingsTab() {
       purgeGraceDays: numberProblem('The purge grace', d.purgeGraceDays, { required: true }),
       profileBudgetPercent: numberProblem('The profile share', d.profileBudgetPercent, { required: true }),
       fusionVectorShare: numberProblem('The vector share', d.fusionVectorShare, { required: false }),
+      extractionModelDailyTokens: numberProblem('The daily token budget', d.extractionModelDailyTokens, { required: true }),
     }),
     onSubmit: (d) =>
       save.mutate({
@@ -67,6 +82,9 @@ export function SettingsTab() {
             .split('\n')
             .map((line) => line.trim())
             .filter(Boolean),
+          captureTurns: d.captureTurns,
+          extractionModel: d.extractionModel.trim() || null,
+          extractionModelDailyTokens: numberOf(d.extractionModelDailyTokens),
         },
       }),
   });
@@ -153,6 +171,39 @@ export function SettingsTab() {
           </span>
           <FieldProblem form={form} name="userRoleProviders" />
         </label>
+        <section className="explain" aria-labelledby="capture-title">
+          <h3 id="capture-title">Capture and extraction</h3>
+          <div className="grid2">
+            <ChoiceSelect
+              label="Capture chat turns"
+              labels={CAPTURE_LABELS}
+              value={draft.captureTurns}
+              onChange={(captureTurns) => set({ captureTurns: captureTurns || 'OFF' })}
+            />
+          </div>
+          <p>
+            Captured messages are kept verbatim, secrets redacted, as episodic memories of their session (each once, however often it is
+            sent); the facts found in them link back to them. Off: only the facts are stored.
+          </p>
+          <div className="grid2">
+            <ModelField
+              label="Extraction model"
+              listId={modelListId}
+              value={draft.extractionModel}
+              placeholder="provider/model, e.g. openai/gpt-4o-mini"
+              options={chatModels}
+              onChange={(extractionModel) => set({ extractionModel })}
+              {...form.field('extractionModel')}
+            />
+            <DraftField form={form} name="extractionModelDailyTokens" label="Its tokens per key per day" inputMode="numeric" />
+          </div>
+          <FieldProblem form={form} name="extractionModel" />
+          <p>
+            A provider's chat model that is also asked for durable facts, in the background after the rules. Each API key may spend up to
+            the daily tokens on it (0 stops its calls); a message that could go over is left to the rules. The count starts afresh at
+            midnight UTC. Empty: the rules alone.
+          </p>
+        </section>
         <label className="switch">
           <input type="checkbox" checked={draft.autoSummarize} onChange={(e) => set({ autoSummarize: e.target.checked })} />
           <span>Summarize old memories automatically (hourly, per API key; undoable)</span>
