@@ -418,7 +418,7 @@ describe('faults', () => {
     qdrant.fault({ type: 'delay', ms: 60_000 });
     await expect(impatient.getCollections()).rejects.toBeInstanceOf(QdrantClientTimeoutError);
     qdrant.clearFaults();
-    expect(await impatient.getCollections()).toEqual({ collections: [] });
+    expect(await client.getCollections()).toEqual({ collections: [] });
   });
 
   it('resets the connection', async () => {
