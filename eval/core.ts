@@ -499,13 +499,18 @@ function aggregate(group: string, outcomes: readonly Outcome[], ks: readonly num
 }
 
 function byType(questions: readonly EvalQuestion[], outcomes: readonly Outcome[], ks: readonly number[]): MetricRow[] {
-  const groups = new Map<string, Outcome[]>();
+  return byQuestionType(questions, outcomes).map(([type, group]) => aggregate(type, group, ks));
+}
+
+/** The outcomes of the questions that have a type, grouped by it, types in alphabetical order. */
+export function byQuestionType<O>(questions: readonly EvalQuestion[], outcomes: readonly O[]): [string, O[]][] {
+  const groups = new Map<string, O[]>();
   questions.forEach((q, i) => {
     if (q.type === null) return;
     if (!groups.has(q.type)) groups.set(q.type, []);
     groups.get(q.type)!.push(outcomes[i]!);
   });
-  return [...groups.keys()].sort().map((type) => aggregate(type, groups.get(type)!, ks));
+  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export function normaliseKs(ks: readonly number[]): number[] {

@@ -13,7 +13,7 @@ import type { Memory } from '../server/memory/memory.ts';
 import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import { createServices, type Services } from '../server/services.ts';
 import type { Settings } from '../server/settings/settings.service.ts';
-import { DEFAULT_KS, DEFAULT_MAX_TOKENS, importTenants, normaliseKs, type Progress, RETENTION_DAYS } from './core.ts';
+import { byQuestionType, DEFAULT_KS, DEFAULT_MAX_TOKENS, importTenants, normaliseKs, type Progress, RETENTION_DAYS } from './core.ts';
 import {
   detectFormat,
   type EvalDataset,
@@ -292,13 +292,7 @@ function aggregate(group: string, outcomes: readonly Outcome[], ks: readonly num
 }
 
 function byType(questions: readonly EvalQuestion[], outcomes: readonly Outcome[], ks: readonly number[]): GatewayMetrics[] {
-  const groups = new Map<string, Outcome[]>();
-  questions.forEach((q, i) => {
-    if (q.type === null) return;
-    if (!groups.has(q.type)) groups.set(q.type, []);
-    groups.get(q.type)!.push(outcomes[i]!);
-  });
-  return [...groups.keys()].sort().map((type) => aggregate(type, groups.get(type)!, ks));
+  return byQuestionType(questions, outcomes).map(([type, group]) => aggregate(type, group, ks));
 }
 
 // ---------------------------------------------------------------------------------------------
