@@ -116,9 +116,9 @@ export async function captureTurn(deps: MemoryDeps & { db: Db }, turn: TurnToCap
 export async function captureConversation(
   deps: MemoryDeps,
   turns: readonly TurnToCapture[],
-  secretsOf: (text: string) => Promise<readonly string[]>,
+  knownSecrets: readonly string[],
 ): Promise<Memory[]> {
-  const inputs = (await Promise.all(turns.map(async (t) => turnMemories(t, await secretsOf(t.text))))).flat();
+  const inputs = turns.flatMap((t) => turnMemories(t, knownSecrets));
   if (inputs.length === 0) return [];
   const absent = await absentKeys(
     deps.db,

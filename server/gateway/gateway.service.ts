@@ -94,7 +94,9 @@ async function captureRequest(deps: GatewayDeps, input: InjectInput, shape: Chat
     .filter((m) => captures(captureTurns, m.role))
     .map((m) => ({ ...m, apiKeyId, sessionId }));
   try {
-    return (await captureConversation(deps, turns, (text) => deps.tokens.issuedTokensIn(text))).length;
+    // One look-up for the whole conversation: a token named in one message is redacted wherever it stands.
+    const knownSecrets = await deps.tokens.issuedTokensIn(turns.map((t) => t.text).join('\n'));
+    return (await captureConversation(deps, turns, knownSecrets)).length;
   } catch (error) {
     deps.logger?.error({ err: error, apiKeyId }, 'capturing the conversation failed');
     return 0;

@@ -202,6 +202,13 @@ export async function findMemoryRowsByKey(db: Db, apiKeyId: string, keys: readon
   return db.selectFrom('memories').selectAll().where('api_key_id', '=', apiKeyId).where('key', 'in', keys).execute();
 }
 
+/** Which of `keys` the API key's memories hold. */
+export async function presentKeys(db: Db, apiKeyId: string, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db.selectFrom('memories').select('key').where('api_key_id', '=', apiKeyId).where('key', 'in', keys).execute();
+  return new Set(rows.map((r) => r.key));
+}
+
 export async function updateMemoryRow(db: Db, pk: number, patch: Updateable<MemoriesTable>) {
   return db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
 }

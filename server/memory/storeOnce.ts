@@ -32,7 +32,7 @@ export async function storeOnce(deps: MemoryDeps, inputs: readonly MemoryInput[]
 
 /** The keys of `keys` that no memory of the API key holds yet. */
 export async function absentKeys(db: Db, apiKeyId: string, keys: readonly string[]): Promise<Set<string>> {
-  const present = new Set((await repo.findMemoryRowsByKey(db, apiKeyId, keys)).map((r) => r.key));
+  const present = await repo.presentKeys(db, apiKeyId, keys);
   return new Set(keys.filter((k) => !present.has(k)));
 }
 

@@ -4,8 +4,7 @@ import { STOP_WORDS } from '../search/stopWords.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievedMemory, Tier } from './retrieval.ts';
 
-/** The keyword and the vector tier: each ranks a key's memories on its own, and fails on its own. */
-
+/** What a tier (keyword or vector) found, or why it could not answer: each ranks on its own and fails on its own. */
 export type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; reason: string }) & {
   embedding: Resolution['embedding'];
   store: string | null;
