@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { checkAuth, openAiError, type RecordedRequest, readBody, send } from './modelApi.ts';
+import { checkAuth, openAiError, type RecordedRequest, readBody, recorded, send } from './modelApi.ts';
 
 /**
  * A test double of OpenAI's Chat Completions API, `POST /v1/chat/completions`, on 127.0.0.1 at a free port. It checks
@@ -44,14 +44,9 @@ export async function startChatCompletions(options: { apiKey?: string } = {}): P
 
   const server = createServer((req, res) => {
     void readBody(req).then((raw) => {
-      let body: unknown = raw;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        // Recorded as text; answered 400 below.
-      }
-      const path = req.url ?? '/';
-      requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+      const request = recorded(req, raw);
+      requests.push(request);
+      const { path, body } = request;
       for (const w of waiting.filter((w) => requests.length >= w.count)) w.resolve();
       if (req.method !== 'POST' || path !== '/v1/chat/completions') {
         return send(res, 404, openAiError(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));

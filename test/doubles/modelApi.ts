@@ -96,14 +96,9 @@ export async function startModelApi(options: ModelApiOptions = {}): Promise<Mode
   const server = createServer((req, res) => {
     void readBody(req).then(
       async (raw) => {
-        let body: unknown = raw;
-        try {
-          body = JSON.parse(raw);
-        } catch {
-          // Recorded as text; the endpoint answers 400 below.
-        }
-        const path = req.url ?? '/';
-        requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+        const request = recorded(req, raw);
+        requests.push(request);
+        const { path, body } = request;
         const endpoint = req.method === 'POST' && (path === '/v1/embeddings' || path === '/v1/rerank') ? path : null;
         if (!endpoint)
           return send(res, 404, openAiError(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));
@@ -350,4 +345,15 @@ export function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** A request as the doubles record it: its body parsed as JSON, or kept as text when it is none (then answered 400). */
+export function recorded(req: IncomingMessage, raw: string): RecordedRequest {
+  let body: unknown = raw;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    // Kept as text.
+  }
+  return { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
 }
