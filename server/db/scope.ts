@@ -1,7 +1,10 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database, MemoryTypeValue } from './schema.ts';
 
-/** What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived. */
+/**
+ * What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived, and
+ * not one of the keys left out.
+ */
 export interface RetrievalScope {
   apiKeyId: string;
   /** A session sees its own memories and the key-wide ones (no session), never another session's. */
@@ -9,6 +12,8 @@ export interface RetrievalScope {
   types: readonly MemoryTypeValue[] | null;
   now: number;
   retentionCutoff: number;
+  /** Memories left out by key: the captured turns of the conversation a request already carries. */
+  excludeKeys?: readonly string[];
 }
 
 /**
@@ -24,6 +29,7 @@ export function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: Retrieva
     isActive(eb, s.now, s.retentionCutoff),
   ];
   if (s.types && s.types.length > 0) conditions.push(eb('memories.type', 'in', s.types));
+  if (s.excludeKeys && s.excludeKeys.length > 0) conditions.push(eb('memories.key', 'not in', s.excludeKeys));
   if (s.sessionId !== null) {
     conditions.push(eb.or([eb('memories.session_id', '=', s.sessionId), eb('memories.session_id', 'is', null)]));
   }

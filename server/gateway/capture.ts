@@ -104,6 +104,11 @@ export function turnMemories(turn: TurnToCapture, knownSecrets: readonly string[
   }));
 }
 
+/** The keys a conversation's messages are captured under (or would be, whatever captureTurns says of their role). */
+export function turnKeys(turns: readonly TurnToCapture[], knownSecrets: readonly string[]): string[] {
+  return turns.flatMap((t) => turnMemories(t, knownSecrets).map((m) => m.key as string));
+}
+
 /** Captures one message (in the caller's transaction): its parts, in order, whether stored now or by an earlier call. */
 export async function captureTurn(deps: MemoryDeps & { db: Db }, turn: TurnToCapture, knownSecrets: readonly string[]) {
   return storeOnce(deps, turnMemories(turn, knownSecrets));

@@ -14,8 +14,9 @@ import type { Memory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
+import type { Settings } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, jsonObject, LIMITS, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
-import { captureConversation, captures, captureTurn } from './capture.ts';
+import { captureConversation, captures, captureTurn, type TurnToCapture, turnKeys } from './capture.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
 import type { ModelExtraction, ModelExtractionDeps } from './modelExtraction.ts';
 import { storeFacts } from './storeFacts.ts';
@@ -66,10 +67,12 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
   if (input.noMemory)
     return { request: input.request, injected: false, role: null, shape: null, retrieval: null, optedOut: true, captured: 0 };
   const query = input.query ?? lastUserText(input.request);
-  // Retrieval first: the conversation captured before it would be retrieved as a memory of itself.
-  const retrieval = await retrieve(deps, { ...input, query }, { record: true });
+  const shape = input.shape ?? (detectShape(input.request) as ChatRequestShape);
+  const conversation = await requestConversation(deps, input, shape);
+  // Retrieval before capture, and never the request's own turns: the model reads them in the request already.
+  const retrieval = await retrieve(deps, { ...input, query, excludeKeys: conversation?.keys ?? null }, { record: true });
   const { userRoleProviders } = await deps.settings.get();
-  const result = injectIntoRequest(input.request, retrieval.block, { provider, userRoleProviders, shape: input.shape ?? undefined });
+  const result = injectIntoRequest(input.request, retrieval.block, { provider, userRoleProviders, shape });
   return {
     request: result.request as Record<string, unknown>,
     injected: result.injected,
@@ -77,28 +80,51 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
     shape: result.shape,
     retrieval,
     optedOut: false,
-    captured: await captureRequest(deps, input, result.shape),
+    captured: conversation ? await captureRequest(deps, conversation) : 0,
   };
+}
+
+/** The request's messages as turns, with the keys they are (or would be) captured under whatever their role. */
+interface RequestConversation {
+  apiKeyId: string;
+  turns: TurnToCapture[];
+  keys: string[];
+  knownSecrets: readonly string[];
+  captureTurns: Settings['captureTurns'];
+}
+
+/**
+ * Reads the request's conversation once for both of its uses: the keys of its turns, left out of retrieval, and the
+ * turns captureTurns keeps. Null when memory is off, or when the conversation cannot be read (logged; the request is
+ * answered all the same).
+ */
+async function requestConversation(deps: GatewayDeps, input: InjectInput, shape: ChatRequestShape): Promise<RequestConversation | null> {
+  const { enabled, captureTurns } = await deps.settings.get();
+  if (!enabled) return null;
+  const apiKeyId = parseInput(apiKeyIdSchema, input.apiKeyId);
+  const sessionId = parseInput(sessionIdSchema.nullish(), input.sessionId) ?? null;
+  const turns = conversationOf(input.request, shape).map((m) => ({ ...m, apiKeyId, sessionId }));
+  try {
+    // One look-up for the whole conversation: a token named in one message is redacted wherever it stands.
+    const knownSecrets = await deps.tokens.issuedTokensIn(turns.map((t) => t.text).join('\n'));
+    return { apiKeyId, turns, keys: turnKeys(turns, knownSecrets), knownSecrets, captureTurns };
+  } catch (error) {
+    deps.logger?.error({ err: error, apiKeyId }, 'reading the conversation failed');
+    return null;
+  }
 }
 
 /**
  * Captures the messages of the request's conversation that captureTurns keeps, each once however often the history is
  * sent. Fails open: the request is forwarded all the same, and the fault is logged.
  */
-async function captureRequest(deps: GatewayDeps, input: InjectInput, shape: ChatRequestShape): Promise<number> {
-  const { enabled, captureTurns } = await deps.settings.get();
-  if (!enabled || captureTurns === 'OFF') return 0;
-  const apiKeyId = parseInput(apiKeyIdSchema, input.apiKeyId);
-  const sessionId = parseInput(sessionIdSchema.nullish(), input.sessionId) ?? null;
-  const turns = conversationOf(input.request, shape)
-    .filter((m) => captures(captureTurns, m.role))
-    .map((m) => ({ ...m, apiKeyId, sessionId }));
+async function captureRequest(deps: GatewayDeps, c: RequestConversation): Promise<number> {
+  const kept = c.turns.filter((t) => captures(c.captureTurns, t.role));
+  if (kept.length === 0) return 0;
   try {
-    // One look-up for the whole conversation: a token named in one message is redacted wherever it stands.
-    const knownSecrets = await deps.tokens.issuedTokensIn(turns.map((t) => t.text).join('\n'));
-    return (await captureConversation(deps, turns, knownSecrets)).length;
+    return (await captureConversation(deps, kept, c.knownSecrets)).length;
   } catch (error) {
-    deps.logger?.error({ err: error, apiKeyId }, 'capturing the conversation failed');
+    deps.logger?.error({ err: error, apiKeyId: c.apiKeyId }, 'capturing the conversation failed');
     return 0;
   }
 }

@@ -32,6 +32,7 @@ const inputSchema = z.object({
   maxTokens: maxTokensSchema.nullish(),
   limit: limitSchema.nullish(),
   types: z.array(z.enum(MEMORY_TYPES)).nullish(),
+  excludeKeys: z.array(z.string()).nullish(),
 });
 
 /**
@@ -125,12 +126,13 @@ export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, opt
 export function retrievalScope(
   now: number,
   settings: RetentionSettings,
-  of: { apiKeyId: string; sessionId?: string | null; types?: readonly MemoryTypeValue[] | null },
+  of: { apiKeyId: string; sessionId?: string | null; types?: readonly MemoryTypeValue[] | null; excludeKeys?: readonly string[] | null },
 ): repo.RetrievalScope {
   return {
     apiKeyId: of.apiKeyId,
     sessionId: of.sessionId ?? null,
     types: of.types ?? null,
+    excludeKeys: of.excludeKeys ?? [],
     now,
     retentionCutoff: retentionCutoff(now, settings),
   };

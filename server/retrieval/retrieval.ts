@@ -34,6 +34,11 @@ export interface RetrieveInput {
   maxTokens?: number | null;
   limit?: number | null;
   types?: readonly MemoryTypeValue[] | null;
+  /**
+   * Keys of memories never to return: injectMemory passes the captured turns of the request's own conversation, which
+   * the model reads in the request already. Not a GraphQL argument.
+   */
+  excludeKeys?: readonly string[] | null;
 }
 
 export interface RetrievedMemory {

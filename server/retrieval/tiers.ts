@@ -47,7 +47,10 @@ export async function vectorTier(
   try {
     // Lazy backfill: memories written since the worker last ran get their vectors before the search.
     if (opts.maintainIndex) await vectors.embedPending({ limit: vectors.backfillLimit, apiKeyId: scope.apiKeyId });
-    const { hits, store, note } = await vectors.search(readiness.embedder, query, scope, limit, { prepare: opts.maintainIndex });
+    // The index knows no keys: it is asked for as many more hits as there are keys to leave out, which the rows'
+    // scope then drops.
+    const k = limit + (scope.excludeKeys?.length ?? 0);
+    const { hits, store, note } = await vectors.search(readiness.embedder, query, scope, k, { prepare: opts.maintainIndex });
     const rows = new Map(
       (
         await repo.memoriesInScope(

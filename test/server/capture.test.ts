@@ -93,6 +93,19 @@ describe('turn capture', () => {
     expect((await list(k, 'TURNS')).map((m) => m.content).sort()).toEqual(['And my keys are on the hook.', SNEAKERS]);
   });
 
+  it('never injects back into a request the turns of its own conversation, and still recalls the earlier ones', async () => {
+    const k = key();
+    // An earlier request of the session, no longer in the history the gateway sends.
+    await inject(k, [{ role: 'user', content: 'My sneakers are in the garage closet, said on Monday.' }], 's1');
+    const history = [
+      { role: 'user', content: SNEAKERS },
+      { role: 'assistant', content: 'Noted.' },
+    ];
+    await inject(k, history, 's1');
+    const next = await inject(k, [...history, { role: 'user', content: 'Where are my sneakers again?' }], 's1');
+    expect(next.retrieval?.items.map((i) => i.content)).toEqual(['My sneakers are in the garage closet, said on Monday.']);
+  });
+
   it('keeps a message captured by injectMemory once when extractFacts sends it too', async () => {
     const k = key();
     await inject(k, [{ role: 'user', content: SNEAKERS }], 's1');
