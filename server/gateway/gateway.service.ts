@@ -11,7 +11,6 @@ import {
   lastUserText,
 } from '../memory/injection.ts';
 import type { Memory } from '../memory/memory.ts';
-import { addToMetadataList } from '../memory/storeOnce.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
 import type { Settings } from '../settings/settings.service.ts';
@@ -19,7 +18,7 @@ import { apiKeyIdSchema, jsonObject, LIMITS, memoryDate, parseInput, sessionIdSc
 import { captureConversation, captures, captureTurn, type TurnToCapture, turnKeys } from './capture.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
 import type { ModelExtraction, ModelExtractionDeps } from './modelExtraction.ts';
-import { storeFacts } from './storeFacts.ts';
+import { storeFactsOfTurn } from './storeFacts.ts';
 
 /** The gateway path around one chat request: memories in before it is forwarded, new facts out of the reply. */
 /** What the gateway's calls need beyond ranking: the tokens mnemo issued, which extraction never stores. */
@@ -187,7 +186,8 @@ export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): P
   // shown them, and may update them): the caller does not wait for it.
   if (valid.role === 'user' || includeAssistant) {
     const { apiKeyId, sessionId, text, role } = valid;
-    deps.modelExtraction.schedule(deps, { apiKeyId, sessionId: sessionId ?? null, text, role, knownSecrets });
+    const sourceTurn = stored.captured[0]?.id ?? null;
+    deps.modelExtraction.schedule(deps, { apiKeyId, sessionId: sessionId ?? null, text, role, knownSecrets, sourceTurn });
   }
   return stored;
 }
@@ -214,21 +214,15 @@ async function storeExtraction(
             )
           ).memories
         : [];
-      const source = turn[0];
-      const memories = await storeFacts(writer, valid.apiKeyId, facts, {
-        source: 'extraction',
-        role: valid.role,
-        sessionId,
-        extractedAt,
-        sourceTurn: source?.id ?? null,
-      });
-      if (source)
-        turn[0] = await addToMetadataList(
-          trx,
-          source,
-          'facts',
-          memories.map((m) => m.id),
-        );
+      const linked = await storeFactsOfTurn(
+        writer,
+        valid.apiKeyId,
+        facts,
+        { source: 'extraction', role: valid.role, sessionId, extractedAt },
+        turn[0]?.id ?? null,
+      );
+      const memories = linked.memories;
+      if (linked.turn) turn[0] = linked.turn;
       return { facts, memories, captured: turn, error: null, skipped: null };
     });
   } catch (error) {

@@ -11,7 +11,7 @@ import { type ExtractedFact, type FactCategory, factKey } from './extraction.ts'
 import * as usage from './modelUsage.repository.ts';
 import { containsSecret } from './secretFilter.ts';
 import { keepTail } from './sentences.ts';
-import { storeFacts } from './storeFacts.ts';
+import { storeFactsOfTurn } from './storeFacts.ts';
 
 /**
  * Model-assisted extraction: a provider's chat model (the extractionModel setting) is asked for the durable facts of a
@@ -133,6 +133,8 @@ export interface ModelExtractionInput {
   text: string;
   role: 'user' | 'assistant';
   knownSecrets: readonly string[];
+  /** The message's captured turn, which the model's facts are linked to like the rules' ones. */
+  sourceTurn: string | null;
 }
 
 export type ModelExtractionDeps = MemoryDeps & { providers: ProviderService; metrics?: Metrics; logger?: Logger };
@@ -216,14 +218,17 @@ export class ModelExtraction {
       }
       if (facts.length > 0) {
         const extractedAt = new Date(deps.now()).toISOString();
-        await deps.db.transaction().execute((trx) =>
-          storeFacts({ ...deps, db: trx }, input.apiKeyId, facts, {
-            source: 'model',
-            role: input.role,
-            sessionId: input.sessionId,
-            extractedAt,
-          }),
-        );
+        await deps.db
+          .transaction()
+          .execute((trx) =>
+            storeFactsOfTurn(
+              { ...deps, db: trx },
+              input.apiKeyId,
+              facts,
+              { source: 'model', role: input.role, sessionId: input.sessionId, extractedAt },
+              input.sourceTurn,
+            ),
+          );
       }
       outcome('ok', tokens);
     } finally {

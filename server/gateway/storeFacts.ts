@@ -1,5 +1,7 @@
+import { findMemoryRowById } from '../memory/memory.repository.ts';
 import { createMemory, type MemoryDeps } from '../memory/memory.service.ts';
-import type { Memory } from '../memory/memory.ts';
+import { type Memory, rowToMemory } from '../memory/memory.ts';
+import { addToMetadataList } from '../memory/storeOnce.ts';
 import type { ExtractedFact } from './extraction.ts';
 
 /** Where a batch of facts came from, kept in each memory's metadata. */
@@ -45,4 +47,24 @@ export async function storeFacts(
     );
   }
   return stored;
+}
+
+/**
+ * Stores facts said in a captured turn and links both ways: each fact names the turn in sourceTurn, the turn lists the
+ * facts. Run it in a transaction. `turnId` may name a turn deleted since it was captured (the extraction model answers
+ * later): the facts are then stored without a source. Returns the facts and the turn as it is now.
+ */
+export async function storeFactsOfTurn(
+  deps: MemoryDeps,
+  apiKeyId: string,
+  facts: readonly ExtractedFact[],
+  origin: Omit<FactOrigin, 'sourceTurn'>,
+  turnId: string | null,
+): Promise<{ memories: Memory[]; turn: Memory | null }> {
+  const row = turnId === null ? undefined : await findMemoryRowById(deps.db, turnId);
+  const turn = row && row.api_key_id === apiKeyId ? rowToMemory(row) : null;
+  const memories = await storeFacts(deps, apiKeyId, facts, { ...origin, sourceTurn: turn?.id ?? null });
+  if (turn === null || memories.length === 0) return { memories, turn };
+  const ids = memories.map((m) => m.id);
+  return { memories, turn: await addToMetadataList(deps.db, turn, 'facts', ids) };
 }
