@@ -730,10 +730,11 @@ describe('captured turns in the Memories tab', () => {
     await expect.poll(() => show.inputValue()).toBe('FACTS');
   });
 
-  it("says which session a fact was said in, and lists that session's turns", async () => {
+  it("says which session a fact was said in, and reads that session's conversation in the order it was said", async () => {
     const { page } = e2e;
     const apiKeyId = unique('said');
     const { memories } = await say(apiKeyId, 's1', 'I like green tea.');
+    await say(apiKeyId, 's1', 'My sneakers are in the garage closet.');
     await say(apiKeyId, 's2', 'I am allergic to peanuts.');
     await showKey(page, apiKeyId);
     await filterBar(page).getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Facts' });
@@ -741,12 +742,36 @@ describe('captured turns in the Memories tab', () => {
     expect(memories).toHaveLength(1);
     const fact = rowOf(page, memories[0]!.content);
     await fact.getByText(/said in session s1, extracted/).waitFor();
-    await fact.getByRole('button', { name: 'Show the captured turns of session s1' }).click();
+    await fact.getByRole('button', { name: 'Read the conversation of session s1' }).click();
 
+    const conversation = page.getByRole('region', { name: 'Conversation of session s1' });
+    const messages = conversation.getByRole('listitem');
+    await expect
+      .poll(() => messages.allInnerTexts(), { timeout: 10_000 })
+      .toEqual([
+        expect.stringMatching(/^user · .* · 1 fact taken from it\s+I like green tea\.$/),
+        expect.stringMatching(/^user · .*\s+My sneakers are in the garage closet\.$/),
+      ]);
+    await screenshot(page, 'conversation');
+
+    await conversation.getByRole('button', { name: 'Show as table' }).click();
     await expect.poll(() => filterBar(page).getByLabel('Session').inputValue()).toBe('s1');
     await expect.poll(() => filterBar(page).getByRole('combobox', { name: 'Show' }).inputValue()).toBe('TURNS');
+    await expect.poll(() => dataRows(page).count(), { timeout: 10_000 }).toBe(2);
+  });
+
+  it('closes the conversation and gives the focus back to the button that opened it', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('close');
+    await say(apiKeyId, 's1', 'My sneakers are in the garage closet.');
+    await showKey(page, apiKeyId);
     await expect.poll(() => dataRows(page).count(), { timeout: 10_000 }).toBe(1);
-    await rowOf(page, 'I like green tea.').getByText('turn · user').waitFor();
+    const open = rowOf(page, 'My sneakers are in the garage closet.').getByRole('button', { name: 'Read the conversation of session s1' });
+    await open.click();
+    const conversation = page.getByRole('region', { name: 'Conversation of session s1' });
+    await conversation.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => conversation.count()).toBe(0);
+    await expect.poll(() => open.evaluate((el) => el === document.activeElement)).toBe(true);
   });
 });
 

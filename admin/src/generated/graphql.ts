@@ -552,6 +552,15 @@ export type ExtractionUsageQueryVariables = Exact<{
 
 export type ExtractionUsageQuery = { memorySettings: { extractionModel: string | null }, extractionModelUsage: { day: string, calls: number, tokensUsed: number, dailyTokens: number } };
 
+export type SessionConversationQueryVariables = Exact<{
+  apiKeyId: string;
+  sessionId: string;
+  offset?: number | null | undefined;
+}>;
+
+
+export type SessionConversationQuery = { memories: { totalCount: number, hasMore: boolean, offset: number, items: Array<{ id: string, key: string, content: string, createdAt: string, status: MemoryStatus, metadata: Record<string, unknown> }> } };
+
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
 }>;
@@ -2076,6 +2085,55 @@ useExtractionUsageQuery.getKey = (variables: ExtractionUsageQueryVariables) => [
 
 
 useExtractionUsageQuery.fetcher = (variables: ExtractionUsageQueryVariables, options?: RequestInit['headers']) => fetcher<ExtractionUsageQuery, ExtractionUsageQueryVariables>(ExtractionUsageDocument, variables, options);
+
+export const SessionConversationDocument = new TypedDocumentString(`
+    query SessionConversation($apiKeyId: String!, $sessionId: String!, $offset: Int) {
+  memories(
+    apiKeyId: $apiKeyId
+    sessionId: $sessionId
+    source: TURNS
+    includeExpired: true
+    includeArchived: true
+    orderBy: CREATED_AT
+    direction: ASC
+    limit: 200
+    offset: $offset
+  ) {
+    totalCount
+    hasMore
+    offset
+    items {
+      id
+      key
+      content
+      createdAt
+      status
+      metadata
+    }
+  }
+}
+    `);
+
+export const useSessionConversationQuery = <
+      TData = SessionConversationQuery,
+      TError = unknown
+    >(
+      variables: SessionConversationQueryVariables,
+      options?: Omit<UseQueryOptions<SessionConversationQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<SessionConversationQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<SessionConversationQuery, TError, TData>(
+      {
+    queryKey: ['SessionConversation', variables],
+    queryFn: fetcher<SessionConversationQuery, SessionConversationQueryVariables>(SessionConversationDocument, variables),
+    ...options
+  }
+    )};
+
+useSessionConversationQuery.getKey = (variables: SessionConversationQueryVariables) => ['SessionConversation', variables];
+
+
+useSessionConversationQuery.fetcher = (variables: SessionConversationQueryVariables, options?: RequestInit['headers']) => fetcher<SessionConversationQuery, SessionConversationQueryVariables>(SessionConversationDocument, variables, options);
 
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {

@@ -5,6 +5,7 @@ import { Pager } from '../components/Pager';
 import { useMemoryListQuery, useMemoryOverviewQuery } from '../generated/graphql';
 import { AddMemoryForm } from './AddMemoryForm';
 import { CompactPanel } from './CompactPanel';
+import { ConversationPanel } from './ConversationPanel';
 import { DeleteDialog, type DeleteTarget } from './DeleteDialog';
 import { ExportButton } from './ExportButton';
 import { ExtractionUsage } from './ExtractionUsage';
@@ -13,12 +14,13 @@ import { ForgetKeyDialog, type ForgetReport } from './ForgetKeyDialog';
 import { plural } from './format';
 import { ImportPanel } from './ImportPanel';
 import { MemoryTable } from './MemoryTable';
+import type { TurnsOf } from './Origin';
 import { StatCards } from './StatCards';
 import { NO_FILTERS } from './types';
 import { useMemoryListState } from './useMemoryListState';
 import './memories.css';
 
-type Panel = 'add' | 'import' | 'compact';
+type Panel = 'add' | 'import' | 'compact' | 'conversation';
 type Notice = { ok: string } | { error: unknown } | null;
 
 /** Browse, search, edit, import, export and compact memories. */
@@ -32,6 +34,7 @@ export function MemoriesTab() {
   const [panel, setPanel] = useState<Panel | null>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [forgetting, setForgetting] = useState<string | null>(null);
+  const [conversation, setConversation] = useState<TurnsOf | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const openers = useRef(new Map<Panel, HTMLButtonElement>());
@@ -58,6 +61,12 @@ export function MemoriesTab() {
     close();
   };
   const panelId = (p: string) => `${ids}-${p}`;
+  /** A row's button opens a session's conversation; closing it returns the focus to that button. */
+  const openConversation = (turns: TurnsOf, trigger: HTMLButtonElement) => {
+    openers.current.set('conversation', trigger);
+    setConversation(turns);
+    setPanel('conversation');
+  };
   /** What makes a button the opener of panel `p`: it toggles the panel, says whether it is open, and gets the focus back. */
   const opens = (p: Panel) => ({
     ref: (el: HTMLButtonElement | null) => {
@@ -135,6 +144,18 @@ export function MemoriesTab() {
         {panel === 'add' && <AddMemoryForm id={panelId('add')} defaultApiKey={list.filters.apiKeyId} onClose={close} />}
         {panel === 'import' && <ImportPanel id={panelId('import')} onClose={close} />}
         {panel === 'compact' && <CompactPanel id={panelId('compact')} defaultApiKey={list.filters.apiKeyId} onClose={close} />}
+        {panel === 'conversation' && conversation && (
+          <ConversationPanel
+            key={`${conversation.apiKeyId}\n${conversation.sessionId}`}
+            id={panelId('conversation')}
+            of={conversation}
+            onClose={close}
+            onShowAsTable={() => {
+              setPanel(null);
+              list.setFilters({ ...NO_FILTERS, ...conversation, source: 'TURNS' });
+            }}
+          />
+        )}
       </div>
 
       <StatCards filters={list.filterVars} />
@@ -158,7 +179,7 @@ export function MemoriesTab() {
           sort={list.sort}
           onSort={list.sortBy}
           onDelete={(memory, trigger) => setDeleting({ memory, trigger })}
-          onShowTurns={(turns) => list.setFilters({ ...NO_FILTERS, ...turns, source: 'TURNS' })}
+          onOpenConversation={openConversation}
           placeholder={placeholder}
           busy={isFetching || list.searchPending}
         />

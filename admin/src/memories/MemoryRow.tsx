@@ -7,11 +7,11 @@ interface Props {
   memory: MemoryRowFieldsFragment;
   onEdit: () => void;
   onDelete: (trigger: HTMLButtonElement) => void;
-  onShowTurns: (turns: TurnsOf) => void;
+  onOpenConversation: (turns: TurnsOf, trigger: HTMLButtonElement) => void;
 }
 
 /** One memory, read-only; Edit turns it into EditMemoryRow. */
-export function MemoryRow({ memory: m, onEdit, onDelete, onShowTurns }: Props) {
+export function MemoryRow({ memory: m, onEdit, onDelete, onOpenConversation }: Props) {
   const metadataKeys = Object.keys(m.metadata);
   const expiresLater = m.expiresAt && m.status === 'ACTIVE';
   return (
@@ -25,7 +25,7 @@ export function MemoryRow({ memory: m, onEdit, onDelete, onShowTurns }: Props) {
         <div className="mem-content" title={m.content}>
           {m.content}
         </div>
-        <Origin memory={m} onShowTurns={onShowTurns} />
+        <Origin memory={m} onOpenConversation={onOpenConversation} />
         {metadataKeys.length > 0 && (
           <div className="mem-meta muted" title={JSON.stringify(m.metadata, null, 2)}>
             {'{ '}

@@ -9,12 +9,27 @@ export interface TurnsOf {
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 
+interface Props {
+  memory: MemoryRowFieldsFragment;
+  onOpenConversation: (turns: TurnsOf, trigger: HTMLButtonElement) => void;
+}
+
 /**
  * Where a memory came from, under its content: a captured chat turn says so (with its role and part), and a fact
- * said in a captured turn names the session, with a way to list that session's turns.
+ * said in a captured turn names the session; both open that session's conversation.
  */
-export function Origin({ memory: m, onShowTurns }: { memory: MemoryRowFieldsFragment; onShowTurns: (turns: TurnsOf) => void }) {
+export function Origin({ memory: m, onOpenConversation }: Props) {
   const meta = m.metadata as Record<string, unknown>;
+  const open = (sessionId: string) => (
+    <button
+      type="button"
+      className="linkish"
+      aria-label={`Read the conversation of session ${sessionId}`}
+      onClick={(e) => onOpenConversation({ apiKeyId: m.apiKeyId, sessionId }, e.currentTarget)}
+    >
+      Read the conversation
+    </button>
+  );
   if (meta.source === 'capture') {
     const parts = typeof meta.parts === 'number' && meta.parts > 1 ? ` · part ${meta.part} of ${meta.parts}` : '';
     return (
@@ -23,6 +38,7 @@ export function Origin({ memory: m, onShowTurns }: { memory: MemoryRowFieldsFrag
           turn · {text(meta.role) ?? 'unknown role'}
           {parts}
         </span>
+        {m.sessionId && <> {open(m.sessionId)}</>}
       </div>
     );
   }
@@ -40,19 +56,7 @@ export function Origin({ memory: m, onShowTurns }: { memory: MemoryRowFieldsFrag
           </time>
         </>
       )}
-      {sessionId && (
-        <>
-          {' '}
-          <button
-            type="button"
-            className="linkish"
-            aria-label={`Show the captured turns of session ${sessionId}`}
-            onClick={() => onShowTurns({ apiKeyId: m.apiKeyId, sessionId })}
-          >
-            Show its turns
-          </button>
-        </>
-      )}
+      {sessionId && <> {open(sessionId)}</>}
     </div>
   );
 }
