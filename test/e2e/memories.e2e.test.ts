@@ -760,6 +760,19 @@ describe('captured turns in the Memories tab', () => {
     await expect.poll(() => dataRows(page).count(), { timeout: 10_000 }).toBe(2);
   });
 
+  it('shows a long message, captured in parts, as the one message it was', async () => {
+    const { page } = e2e;
+    const apiKeyId = unique('long');
+    const long = Array.from({ length: 60 }, (_, i) => `Sentence ${i + 1} of a long story about the garden.`).join(' ');
+    await say(apiKeyId, 's1', long);
+    await showKey(page, apiKeyId);
+    await filterBar(page).getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Captured turns' });
+    await expect.poll(() => dataRows(page).count(), { timeout: 10_000 }).toBe(3);
+    await dataRows(page).first().getByRole('button', { name: 'Read the conversation of session s1' }).click();
+    const messages = page.getByRole('region', { name: 'Conversation of session s1' }).getByRole('listitem');
+    await expect.poll(() => messages.allInnerTexts(), { timeout: 10_000 }).toEqual([expect.stringContaining(long)]);
+  });
+
   it('closes the conversation and gives the focus back to the button that opened it', async () => {
     const { page } = e2e;
     const apiKeyId = unique('close');
