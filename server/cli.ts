@@ -14,6 +14,8 @@ import { createLogger } from './logger.ts';
 import { runStdioBridge } from './mcp/stdio.ts';
 import { purgeMemories, purgeTarget } from './memory/purge.service.ts';
 import { databaseName, ensureDataDir, noDatabase, openData, redactUrl } from './openData.ts';
+import { type FileImport, importFile } from './portability/importFile.ts';
+import { importJob, importSummary } from './portability/importOptions.ts';
 import { serve, servicesFromEnvironment } from './serve.ts';
 import { createServices } from './services.ts';
 
@@ -84,6 +86,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       from: { type: 'string' },
       to: { type: 'string' },
       create: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      'key-from': { type: 'string' },
+      'session-from': { type: 'string' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -91,16 +96,17 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return values.help ? 0 : EXIT.usage;
   }
-  if ((values.from !== undefined || values.to !== undefined) && command !== 'copy-store') {
-    throw new UsageError('--from and --to belong to copy-store');
-  }
-  if (values.create && !['serve', 'migrate', 'token', 'reindex', 'purge', 'audit'].includes(command)) {
+  if (values.to !== undefined && command !== 'copy-store') throw new UsageError('--to belongs to copy-store');
+  if (values.from !== undefined && !['copy-store', 'import'].includes(command))
+    throw new UsageError('--from belongs to copy-store and import');
+  if (values.create && !['serve', 'migrate', 'token', 'reindex', 'purge', 'audit', 'import'].includes(command)) {
     throw new UsageError(`--create does not apply to ${command}`);
   }
   const create = values.create ?? false;
   // copy-store's source is a data folder and its target a database URL: the same settings as every command's.
+  const source = command === 'copy-store' ? values.from : undefined;
   const config = loadConfig(
-    { dataDir: values.from ?? values['data-dir'], host: values.host, port: values.port, databaseUrl: values.to ?? values['database-url'] },
+    { dataDir: source ?? values['data-dir'], host: values.host, port: values.port, databaseUrl: values.to ?? values['database-url'] },
     io.env,
   );
   switch (command) {
@@ -138,6 +144,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return auditExportCommand(config, io, create, values);
     case 'copy-store':
       return copyStoreCommand(config, io);
+    case 'import':
+      return withDatabase(config, io, { create }, importAction(config, io, importJob(sub, values)));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -277,6 +285,28 @@ async function purgeCommand(config: Config, io: CliIo, create: boolean): Promise
     );
     return 0;
   });
+}
+
+/** What `mnemo import --from FORMAT FILE` does once the database is open: the file in batches, a progress line, a report. */
+function importAction(config: Config, io: CliIo, job: FileImport): (services: Services) => Promise<number> {
+  return async (services) => {
+    const started = performance.now();
+    const report = await importFile(services, {
+      ...job,
+      onProgress: (r) => {
+        const seconds = (performance.now() - started) / 1000;
+        const line = `import ${r.read} rows read, ${r.imported} new, ${r.updated} updated, ${r.skipped} skipped  ${(r.read / Math.max(seconds, 0.001)).toFixed(0)}/s`;
+        io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
+      },
+    });
+    if (io.stderr.isTTY && report.read > 0) io.stderr.write('\n');
+    if (!job.dryRun) {
+      const target = { format: job.format, rows: report.read, imported: report.imported, updated: report.updated, skipped: report.skipped };
+      await recordAudit(services, { actor: CLI_ACTOR, action: 'MEMORIES_IMPORT', apiKeyId: job.placement.apiKeyId, target });
+    }
+    io.stdout.write(importSummary(report, job, databaseName(config)));
+    return 0;
+  };
 }
 
 async function withDatabase<T>(config: Config, io: CliIo, options: { create: boolean }, run: (services: Services) => Promise<T>) {

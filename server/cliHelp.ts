@@ -25,6 +25,13 @@ Usage:
                                                        stopped; run it again to continue an interrupted copy. Ends
                                                        with each table's counts (exit 1 if they differ). Vectors are
                                                        not copied: mnemo reindex rebuilds them into Qdrant
+  mnemo import --from FORMAT FILE [--dry-run] [--api-key K] [--key-from F] [--session-from F] [--data-dir DIR]
+                                                       import another memory system's memories, with a progress line;
+                                                       FORMAT: omniroute (its SQLite file), mem0 (its get_all JSON;
+                                                       --key-from/--session-from: user_id, agent_id or run_id), letta
+                                                       (an agent file; --api-key, else each agent's name), jsonl
+                                                       (mnemo's lines). Again with the same file updates, never
+                                                       duplicates; --dry-run writes nothing; the server may keep running
   mnemo mcp                                            MCP over stdio, for clients that launch a process: relays
                                                        to the running mnemo at MNEMO_URL with MNEMO_TOKEN
   mnemo audit export [--since T] [--until T] [--action A] [--actor ID] [--api-key K] [--data-dir DIR]
@@ -32,7 +39,7 @@ Usage:
   mnemo --help
 
 Every command names the database it used. Only serve and migrate create a SQLite database where there is none;
-token, reindex, purge and audit refuse (exit 66) unless given --create, as run from the wrong folder they would
+token, reindex, purge, import and audit refuse (exit 66) unless given --create, as run from the wrong folder they would
 start an empty one there.
 
 Environment (flags win):

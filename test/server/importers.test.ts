@@ -1,0 +1,167 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listMemories } from '../../server/memory/memory.service.ts';
+import type { Memory } from '../../server/memory/memory.ts';
+import { type FileImport, importFile } from '../../server/portability/importFile.ts';
+import { openTestDb, type TestDb } from '../helpers/testDb.ts';
+
+// Importers from the memory systems people run today (`mnemo import --from`), each read from a fixture the project
+// wrote in that system's shape, on both stores.
+
+const FIXTURES = path.join(import.meta.dirname, '../fixtures/import');
+let t: TestDb;
+let omniroute: string;
+beforeAll(async () => {
+  t = await openTestDb();
+  omniroute = path.join(t.dir, 'omniroute.db');
+  const source = new SQLite(omniroute);
+  source.exec(readFileSync(path.join(FIXTURES, 'omniroute.sql'), 'utf8'));
+  source.close();
+});
+afterAll(() => t.close());
+
+const noPlacement = { apiKeyId: null, keyFrom: null, sessionFrom: null };
+const run = (job: Partial<FileImport> & Pick<FileImport, 'format' | 'file'>) =>
+  importFile(t.services, { placement: noPlacement, dryRun: false, ...job });
+const memoriesOf = async (apiKeyId: string): Promise<Memory[]> =>
+  (await listMemories(t.services, { apiKeyId, includeExpired: true }, { limit: 100, orderBy: 'key', direction: 'asc' })).items;
+const fixture = (name: string) => path.join(FIXTURES, name);
+
+describe('an OmniRoute memory database', () => {
+  it('maps each row to the same key, session, type, key, content, metadata and times', async () => {
+    const report = await run({ format: 'omniroute', file: omniroute });
+    expect(report).toMatchObject({ read: 6, imported: 4, updated: 0, skipped: 2 });
+    const alice = await memoriesOf('key-alice');
+    expect(alice.find((m) => m.key === 'trip:lisbon')).toMatchObject({
+      sessionId: 'sess-7',
+      type: 'episodic',
+      content: 'Asked about trains from Lisbon to Porto',
+      createdAt: new Date('2026-10-02T10:30:00.000Z'),
+    });
+    expect(alice.find((m) => m.key === 'pref:editor')?.metadata).toEqual({
+      source: 'extraction',
+      importedFrom: { system: 'omniroute', id: 'om-1' },
+    });
+    const [bob] = await memoriesOf('key-bob');
+    expect(bob).toMatchObject({ key: 'fact:rust-ownership', expiresAt: new Date('2027-10-04T12:00:00.000Z') });
+  });
+
+  it('reads a time without a zone, as SQLite writes it, as UTC, and keys a row without a key by its content', async () => {
+    const deploys = (await memoriesOf('key-alice')).find((m) => m.content.startsWith('Deploys'));
+    expect(deploys?.createdAt).toEqual(new Date('2026-10-03T08:15:00.000Z'));
+    expect(deploys?.key).toMatch(/^content:/);
+  });
+
+  it('skips the rows it cannot map, each with its reason, and stores the rest', async () => {
+    const report = await run({ format: 'omniroute', file: omniroute, dryRun: true });
+    expect(report.skippedRows).toEqual([
+      { at: 'row om-5', reason: 'type "opinion" is not one of factual, episodic, procedural, semantic, enforced' },
+      { at: 'row om-6', reason: 'metadata is not JSON' },
+    ]);
+  });
+
+  it('changes nothing when the same file is imported again', async () => {
+    const before = await memoriesOf('key-alice');
+    const again = await run({ format: 'omniroute', file: omniroute });
+    expect(again).toMatchObject({ imported: 0, updated: 4 });
+    expect(await memoriesOf('key-alice')).toEqual(before.map((m) => ({ ...m, updatedAt: expect.any(Date) })));
+  });
+
+  it('refuses a file that is not an OmniRoute database, naming it', async () => {
+    const notSqlite = path.join(t.dir, 'notes.txt');
+    writeFileSync(notSqlite, 'just some notes\n');
+    await expect(run({ format: 'omniroute', file: notSqlite })).rejects.toThrow(`${notSqlite} is not a SQLite database`);
+    const otherDb = path.join(t.dir, 'other.db');
+    new SQLite(otherDb).exec('create table notes (id integer)').close();
+    await expect(run({ format: 'omniroute', file: otherDb })).rejects.toThrow('has no OmniRoute memories table');
+  });
+});
+
+describe('a mem0 export', () => {
+  it('puts each memory under the API key its user_id names, keyed by its mem0 id, with categories and owners', async () => {
+    const report = await run({ format: 'mem0', file: fixture('mem0.json') });
+    expect(report).toMatchObject({ read: 5, imported: 3, skipped: 2 });
+    const [vegetarian, japan] = (await memoriesOf('alice')).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    expect(vegetarian).toMatchObject({
+      key: 'mem0:3c90c3cc-0d44-4b50-8888-8dd25736052a',
+      type: 'factual',
+      content: 'Is vegetarian and allergic to peanuts',
+      sessionId: null,
+      createdAt: new Date('2026-09-14T15:12:31.512Z'),
+      metadata: {
+        food: true,
+        categories: ['food', 'health'],
+        importedFrom: {
+          system: 'mem0',
+          id: '3c90c3cc-0d44-4b50-8888-8dd25736052a',
+          user_id: 'alice',
+          agent_id: 'travel-agent',
+          run_id: 'trip-2026',
+        },
+      },
+    });
+    expect(japan?.content).toBe('Plans a trip to Japan in April');
+    expect((await memoriesOf('bob')).map((m) => m.type)).toEqual(['procedural']);
+  });
+
+  it('skips a memory without the field that chooses its key, and one without text', async () => {
+    const report = await run({ format: 'mem0', file: fixture('mem0.json'), dryRun: true });
+    expect(report.skippedRows).toEqual([
+      { at: 'memory 4 (9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d)', reason: 'no user_id to choose its API key (or give --api-key)' },
+      { at: 'memory 5 (77777777-7777-4777-8777-777777777777)', reason: 'no memory text' },
+    ]);
+  });
+
+  it('takes the API key and the session from the fields the operator names', async () => {
+    await run({ format: 'mem0', file: fixture('mem0.json'), placement: { apiKeyId: null, keyFrom: 'agent_id', sessionFrom: 'run_id' } });
+    const agent = await memoriesOf('travel-agent');
+    expect(agent.map((m) => [m.content, m.sessionId]).sort()).toEqual([
+      ['First check the visa rules, then book the flights', null],
+      ['Has no user', null],
+      ['Is vegetarian and allergic to peanuts', 'trip-2026'],
+    ]);
+  });
+});
+
+describe('a Letta agent file', () => {
+  it("keeps each agent's core memory blocks and archival passages under the key given", async () => {
+    const report = await run({ format: 'letta', file: fixture('letta.af'), placement: { ...noPlacement, apiKeyId: 'key-chad' } });
+    expect(report).toMatchObject({ read: 5, imported: 4, skipped: 1 });
+    const chad = await memoriesOf('key-chad');
+    expect(chad.map((m) => [m.key, m.type])).toEqual([
+      ['letta:passage:passage-0', 'semantic'],
+      ['letta:passage:passage-1', 'semantic'],
+      ['letta:support-bot:human', 'factual'],
+      ['letta:support-bot:persona', 'procedural'],
+    ]);
+    expect(report.skippedRows).toEqual([{ at: 'block scratchpad of agent support-bot', reason: 'the block is empty' }]);
+  });
+
+  it("names each agent's key after the agent without --api-key, and skips passages of agents the file lacks", async () => {
+    const report = await run({ format: 'letta', file: fixture('letta.af') });
+    expect((await memoriesOf('support-bot')).map((m) => m.key)).toEqual([
+      'letta:passage:passage-0',
+      'letta:support-bot:human',
+      'letta:support-bot:persona',
+    ]);
+    expect(report.skippedRows.map((s) => s.at)).toEqual(['block scratchpad of agent support-bot', 'passage 2 (passage-1)']);
+  });
+});
+
+describe("mnemo's own JSON lines", () => {
+  it('imports each line, skips the header and blank lines, and says in file order why a line was refused', async () => {
+    const report = await run({ format: 'jsonl', file: fixture('memories.jsonl') });
+    expect(report).toMatchObject({ read: 5, imported: 2, skipped: 3 });
+    expect(report.skippedRows).toEqual([
+      { at: 'line 5', reason: 'content must not be empty' },
+      { at: 'line 6', reason: 'not JSON' },
+      { at: 'line 7', reason: 'type "MOOD" is not one of factual, episodic, procedural, semantic, enforced' },
+    ]);
+    expect((await memoriesOf('key-carol')).map((m) => [m.key, m.type])).toEqual([
+      ['how:standup', 'procedural'],
+      ['pref:tea', 'factual'],
+    ]);
+  });
+});
