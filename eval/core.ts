@@ -101,6 +101,12 @@ export interface StrategyReport {
   budgetCut: number;
   /** Results holding another API key's memory; must be 0. */
   crossTenant: number;
+  /**
+   * One distractor per question, asked of the same key: another key's question where the data set has other keys,
+   * else a chat line unrelated to any memory ("thanks!"). Clean: the block held no memory but enforced and profile
+   * ones (the standing facts, injected whatever is asked).
+   */
+  distractors: { asked: number; clean: number; injected: number };
   queryMs: number;
 }
 
@@ -305,6 +311,7 @@ async function askAll(
   let tokens = 0;
   let budgetCut = 0;
   let crossTenant = 0;
+  const distractors = { asked: 0, clean: 0, injected: 0 };
   progress({ phase: 'query', done: 0, total: dataset.questions.length, detail });
   for (const [i, question] of dataset.questions.entries()) {
     // Retrieval runs as of the moment the question was asked, so retention is judged against
@@ -339,6 +346,15 @@ async function askAll(
         ks,
       ),
     );
+    const distractor = await retrieve(
+      at,
+      { apiKeyId: question.apiKeyId, query: distractorFor(dataset, i), strategy, maxTokens, limit },
+      { record: false },
+    );
+    const stray = distractor.items.filter((item) => item.tier !== 'profile' && item.tier !== 'enforced').length;
+    distractors.asked++;
+    distractors.injected += stray;
+    if (stray === 0) distractors.clean++;
     progress({ phase: 'query', done: i + 1, total: dataset.questions.length, detail });
   }
   return {
@@ -364,8 +380,35 @@ async function askAll(
     tokens,
     budgetCut,
     crossTenant,
+    distractors,
     queryMs: performance.now() - q0,
   };
+}
+
+/** Chat lines a gateway sees that ask nothing of memory. */
+const CHAT_LINES = [
+  'thanks!',
+  'what is 2+2?',
+  'write a haiku about rain',
+  'ok, sounds good',
+  'can you say that more briefly?',
+  'tell me a joke',
+];
+
+/**
+ * Question i's distractor: every other one is another key's question (the next question of a different key), the
+ * rest chat lines; a data set with one key only gets chat lines.
+ */
+function distractorFor(dataset: EvalDataset, i: number): string {
+  const { questions } = dataset;
+  const own = questions[i]!.apiKeyId;
+  if (i % 2 === 0) {
+    for (let step = 1; step < questions.length; step++) {
+      const other = questions[(i + step) % questions.length]!;
+      if (other.apiKeyId !== own) return other.query;
+    }
+  }
+  return CHAT_LINES[Math.floor(i / 2) % CHAT_LINES.length]!;
 }
 
 /** Runs a reindex job over every memory and waits for it, as an operator would after choosing a model. */
@@ -615,7 +658,7 @@ export function formatReport(r: EvalReport): string {
       `  ${s.strategy} / ${s.source}: ${int(s.emptyResults)} empty results, ${int(s.adjacent)} results raised by session adjacency, ` +
         `${int(s.nearDuplicates)} near-duplicates left out, ${r.questions > 0 ? int(Math.round(s.tokens / r.questions)) : '-'} tokens per block, ` +
         `${int(s.budgetCut)} cut short by the token budget, ` +
-        `${int(s.crossTenant)} cross-tenant results; queries ${secs(s.queryMs)} (${r.questions > 0 ? (s.queryMs / r.questions).toFixed(1) : '-'} ms each)` +
+        `${int(s.crossTenant)} cross-tenant results; distractors: ${int(s.distractors.clean)} of ${int(s.distractors.asked)} clean (${pct(s.distractors.asked > 0 ? s.distractors.clean / s.distractors.asked : 1)}), ${int(s.distractors.injected)} memories injected for them; queries ${secs(s.queryMs)} (${r.questions > 0 ? (s.queryMs / r.questions).toFixed(1) : '-'} ms each)` +
         (s.source !== 'none' && embeddings ? `; embedding: ${embeddings}` : ''),
     );
   }
@@ -638,8 +681,8 @@ function fusionSummary(f: NonNullable<StrategyReport['fusion']>): string {
 export function formatMarkdown(reports: readonly EvalReport[]): string {
   const ks = reports[0]?.ks ?? [];
   const lines = [
-    `| data set | strategy | embedding | answered by | ${ks.map((k) => `R@${k}`).join(' | ')} | MRR | vector share: mean (0.1 / 0.5 / fused) |`,
-    `|---|---|---|---|${ks.map(() => '---|').join('')}---|---|`,
+    `| data set | strategy | embedding | answered by | ${ks.map((k) => `R@${k}`).join(' | ')} | MRR | distractors clean | vector share: mean (0.1 / 0.5 / fused) |`,
+    `|---|---|---|---|${ks.map(() => '---|').join('')}---|---|---|`,
   ];
   for (const r of reports) {
     for (const s of r.strategies) {
@@ -655,7 +698,7 @@ export function formatMarkdown(reports: readonly EvalReport[]): string {
         .join(', ');
       const m = s.overall;
       lines.push(
-        `| ${r.dataset} (${int(r.questions)}) | ${s.strategy} | ${model} | ${answered} | ${ks.map((k) => pct(m.hitAt[k] ?? 0)).join(' | ')} | ${pct(m.mrr)} | ${s.fusion ? `${s.fusion.meanVectorShare.toFixed(2)} (${int(s.fusion.lowest)} / ${int(s.fusion.highest)} / ${int(s.fusion.retrievals)})` : '–'} |`,
+        `| ${r.dataset} (${int(r.questions)}) | ${s.strategy} | ${model} | ${answered} | ${ks.map((k) => pct(m.hitAt[k] ?? 0)).join(' | ')} | ${pct(m.mrr)} | ${pct(s.distractors.asked > 0 ? s.distractors.clean / s.distractors.asked : 1)} | ${s.fusion ? `${s.fusion.meanVectorShare.toFixed(2)} (${int(s.fusion.lowest)} / ${int(s.fusion.highest)} / ${int(s.fusion.retrievals)})` : '–'} |`,
       );
     }
   }

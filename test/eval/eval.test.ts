@@ -123,6 +123,15 @@ describe('eval on a LongMemEval-format folder', () => {
     expect(hybrid.crossTenant).toBe(0);
   });
 
+  it("asks each key a distractor (another key's question, or a chat line) and counts the ones that injected nothing", () => {
+    // q1's key is asked q2's question, which names q1's dog Biscuit: its turn comes back. q2's key is asked
+    // "thanks!", which matches none of its memories.
+    expect(strategy('HYBRID').distractors).toEqual({ asked: 2, clean: 1, injected: expect.any(Number) });
+    expect(strategy('HYBRID').distractors.injected).toBeGreaterThan(0);
+    // EXACT returns the newest memories whatever is asked.
+    expect(strategy('EXACT').distractors.clean).toBe(0);
+  });
+
   it('reports the tier that answered from the resolution, fallback included', () => {
     expect(strategy('EXACT').answeredBy).toEqual({ exact: 2 });
     expect(strategy('HYBRID').answeredBy).toEqual({ 'keyword (fallback)': 2 });
