@@ -26,6 +26,11 @@ export interface EmbeddingChoice {
   create: ((now: () => number, logger?: LoadLog) => Embedder) | null;
   /** What to use instead when the created embedder fails to load (the hub model cannot be had), given why. */
   fallback?: (failure: string) => EmbeddingChoice;
+  /**
+   * A model whose similarities alone are no evidence of relevance (averaged word vectors): HYBRID takes its hits only
+   * where keyword search backs the ranking (retrieval/relevanceFloor.ts).
+   */
+  weak?: boolean;
 }
 
 /**
@@ -124,6 +129,7 @@ function wordVectorChoice(config: VectorConfig, why: string): EmbeddingChoice {
     model,
     reason: `${unavailable}; using the word vectors of the npm package ${pkg.name}@${pkg.version} (${pkg.license}): averaged word vectors, a weak model`,
     key: `static|${model}|${config.staticCacheDir}`,
+    weak: true,
     create: (now, logger) =>
       new WordVectorEmbedder({ cacheDir: config.staticCacheDir, wordVectors: pkg, now, ...(logger ? { logger } : {}) }),
   };

@@ -100,6 +100,10 @@ const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('Retrieva
     nearDuplicates: t.exposeInt('nearDuplicates', {
       description: 'Memories left out of the block because they nearly repeat one already in it.',
     }),
+    belowFloor: t.exposeInt('belowFloor', {
+      description:
+        'HYBRID: vector hits left out under the relevance floor: no keyword match backs them, and the vector list is no evidence for this query on its own.',
+    }),
   }),
 });
 

@@ -112,6 +112,21 @@ export function fusionShares(
   );
 }
 
+/**
+ * Whether the vector list of one query is evidence on its own terms: the guard's two gates are both open (it agrees
+ * with keyword search at all, and its best hit stands out of the flat run of the rest). The relevance floor admits
+ * vector hits that keyword search did not find only then (relevanceFloor.ts).
+ */
+export function vectorListTrusted(
+  keyword: readonly (string | number)[],
+  vector: readonly { id: string | number; score: number }[],
+  floor: number,
+): boolean {
+  if (vector.length === 0) return false;
+  if (keyword.length === 0) return marginOf(vector, floor) >= MARGIN_GATE[0];
+  return gate(agreementOf(keyword, vector), AGREEMENT_GATE) * gate(marginOf(vector, floor), MARGIN_GATE) > 0;
+}
+
 /** Maps a tier's scores onto [0, 1]: its best hit 1, its NORMALISE_DEPTH-th (or last) 0, anything below that 0. */
 function minMax(hits: readonly { score: number }[]): (score: number) => number {
   if (hits.length === 0) return () => 0;

@@ -10,6 +10,7 @@ import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
 import { fitToBudget } from './budget.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
 import { DistinctTexts } from './nearDuplicates.ts';
+import { aboveRelevanceFloor } from './relevanceFloor.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievalResult, RetrievedMemory, RetrieveInput, Strategy, Tier } from './retrieval.ts';
 import { candidate, keywordTier, vectorTier } from './tiers.ts';
@@ -53,6 +54,7 @@ export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, opt
     fusion: null,
     rerank: null,
     nearDuplicates: 0,
+    belowFloor: 0,
   };
   const empty = (skipped: RetrievalResult['skipped']): RetrievalResult => ({
     items: [],
@@ -161,7 +163,7 @@ async function rank(
   limit: number,
   opts: { maintainIndex: boolean },
 ): Promise<Ranked> {
-  const base = { fallbackReason: null, embedding: null, vectorStore: null, fusion: null, rerank: null };
+  const base = { fallbackReason: null, embedding: null, vectorStore: null, fusion: null, rerank: null, belowFloor: 0 };
   if (strategy === 'EXACT') {
     const rows = await repo.recentCandidates(deps.db, scope, limit);
     return {
@@ -201,16 +203,24 @@ async function rank(
     reasons.length > 0 ? `${reasons.join('; ')}; ${tiers.length > 0 ? `${tiers.join(' and ')} answered` : 'nothing answered'}` : null;
   const fallbackReason = [vector.note, failures].filter(Boolean).join('; ') || null;
   const settings = await deps.settings.get();
-  const fused = fuse(keyword?.ok ? keyword.candidates : [], vector.ok ? vector.candidates : [], {
-    manual: settings.fusionVectorShare,
-    floor: deps.vectors?.minSimilarity ?? 0,
+  const keywordHits = keyword?.ok ? keyword.candidates : [];
+  const vectorHits = vector.ok ? vector.candidates : [];
+  const similarityFloor = deps.vectors?.minSimilarity ?? 0;
+  const fused = fuse(keywordHits, vectorHits, { manual: settings.fusionVectorShare, floor: similarityFloor });
+  const { kept, belowFloor } = aboveRelevanceFloor(fused.candidates, {
+    keyword: keywordHits,
+    vector: vectorHits,
+    weakModel: vector.weak ?? false,
+    similarityFloor,
   });
   // Shares are only worth showing when there were two tiers to weigh.
   const fusion = keyword?.ok && vector.ok ? fused.shares : null;
   // Session neighbours make up for words a turn does not repeat: for rankings keyword search took part in.
-  const candidates =
-    keyword?.ok && keyword.candidates.length > 0 ? await inContext(deps, scope, fused.candidates) : breakTies(fused.candidates);
-  return rerank(deps, query, { candidates, resolution: { ...resolution, tiers, fallbackReason, fusion } });
+  const candidates = keywordHits.length > 0 ? await inContext(deps, scope, kept) : breakTies(kept);
+  return rerank(deps, query, {
+    candidates,
+    resolution: { ...resolution, tiers, fallbackReason, fusion, belowFloor: belowFloor.length },
+  });
 }
 
 function fuse(

@@ -76,6 +76,8 @@ export interface Resolution {
   rerank: { applied: boolean; model: string | null; reason: string } | null;
   /** Memories the budget walk left out because they nearly repeat one already in the block (nearDuplicates.ts). */
   nearDuplicates: number;
+  /** HYBRID: vector hits left out under the relevance floor, with no keyword match behind them (relevanceFloor.ts). */
+  belowFloor: number;
 }
 
 export interface RetrievalResult {

@@ -10,6 +10,8 @@ export type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: fa
   store: string | null;
   /** Set when another store than the selected one answered (Qdrant down), and why. */
   note?: string | null;
+  /** The vector tier's model is a weak one (EmbeddingChoice.weak). */
+  weak?: boolean;
 };
 
 export async function keywordTier(deps: RetrievalDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
@@ -40,7 +42,11 @@ export async function vectorTier(
   const vectors = deps.vectors;
   if (!vectors) return { ok: false, reason: 'no vector search is configured', embedding: null, store: null };
   const { choice } = await vectors.embedding();
-  const info = { embedding: { source: choice.source, model: choice.model, reason: choice.reason }, store: vectors.index.backend };
+  const info = {
+    embedding: { source: choice.source, model: choice.model, reason: choice.reason },
+    store: vectors.index.backend,
+    weak: choice.weak ?? false,
+  };
   const readiness = await vectors.readiness();
   if (!readiness.ready) return { ...info, ok: false, reason: readiness.reason };
   if (query.trim() === '') return { ...info, ok: true, candidates: [] };
