@@ -12,13 +12,16 @@ import { injectMemory } from '../server/gateway/gateway.service.ts';
 import type { MemoryDeps } from '../server/memory/memory.service.ts';
 import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import type { Strategy } from '../server/retrieval/retrieval.ts';
+import type { StageClock } from '../server/retrieval/stageClock.ts';
 import { type Answer, answerOfResponse, expectTier, RETRIEVE_QUERY } from './lib/answer.ts';
 import { BENCH_ADMIN_TOKEN, type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import { benchStoreKind } from './lib/benchStore.ts';
 import { spawnHttpClient } from './lib/httpLane.ts';
+import { type OtherCheckout, otherCheckout } from './lib/otherCheckout.ts';
 import { chatRequest, chatText, questionStream } from './lib/queries.ts';
 import type { BenchSection } from './lib/section.ts';
 import { analyzeLikeAServer, apiKeyName, seedingMethod, seedMemories } from './lib/seed.ts';
+import { measureStages, type StageReport, stageTable } from './lib/stages.ts';
 import { type LatencySummary, sampleInterleaved, summarize } from './lib/stats.ts';
 import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts';
 
@@ -76,12 +79,17 @@ export interface RetrieveOptions extends SampleSizes {
   sizes: number[];
   /** The size at which the keyword case also runs over HTTP (null: never). */
   httpAt: number | null;
+  /** The size at which the stages of one keyword retrieve are timed, and how many calls. */
+  stagesAt: number;
+  stageCalls: number;
 }
 
 export interface RetrieveResult {
   memories: number;
   strategy: 'EXACT' | 'HYBRID';
   via: Via;
+  /** `this` checkout, or the other one's name (BENCH_BASE_ROOT). */
+  version: string;
   latency: LatencySummary;
   meanItems: number;
   /** yoga.fetch and http: what each call added to the in-process HYBRID call of the same question. */
@@ -91,10 +99,10 @@ export interface RetrieveResult {
 /** One in-process call of a lane: it times what it measures, and builds its Answer after the timer stops. */
 type TimedCall = (query: string) => Promise<{ ms: number; answer: Answer }>;
 
-function direct(deps: MemoryDeps, apiKeyId: string, strategy: Strategy): TimedCall {
+function direct(deps: MemoryDeps, apiKeyId: string, strategy: Strategy, run = retrieve): TimedCall {
   return async (query) => {
     const t0 = performance.now();
-    const r = await retrieve(deps, { apiKeyId, query, strategy }, { record: true });
+    const r = await run(deps, { apiKeyId, query, strategy }, { record: true });
     const ms = performance.now() - t0;
     return { ms, answer: { items: r.items.length, tiers: r.resolution.tiers, fallbackReason: r.resolution.fallbackReason } };
   };
@@ -132,6 +140,7 @@ function viaYoga(server: BenchHttp, apiKeyId: string, strategy: Strategy, label:
 interface Lane {
   strategy: 'EXACT' | 'HYBRID';
   via: Via;
+  version: string;
   label: string;
 }
 
@@ -144,13 +153,18 @@ const HTTP_ROUNDS = 5;
  */
 const HTTP_WARMUP = 200;
 
-export async function benchRetrieve(o: RetrieveOptions): Promise<{ results: RetrieveResult[]; seeding: SeedTiming[] }> {
+export async function benchRetrieve(
+  o: RetrieveOptions,
+): Promise<{ results: RetrieveResult[]; seeding: SeedTiming[]; stages: StageReport | null; other: string | null }> {
   const results: RetrieveResult[] = [];
   const seeding: SeedTiming[] = [];
   const key = apiKeyName(0);
   const db = await openBenchDb();
+  let stages: StageReport | null = null;
+  const checkout = await otherCheckout();
   try {
     await enableMemory(db);
+    const other = checkout && { checkout, services: checkout.servicesOn(db.database.db, db.database.kind) };
     for (const [step, size] of o.sizes.entries()) {
       const have = await db.countMemories();
       if (size > have) {
@@ -162,15 +176,22 @@ export async function benchRetrieve(o: RetrieveOptions): Promise<{ results: Retr
       // Started after seeding, which blocks the event loop for seconds (a timed-out keep-alive socket would reset).
       const server = o.httpAt === size ? await startHttp(db.services) : null;
       try {
-        results.push(...(await measureSize(db, server, key, size, o)));
+        results.push(...(await measureSize(db, server, other, key, size, o)));
       } finally {
         await server?.close();
+      }
+      if (size === o.stagesAt) {
+        const next = questionStream(7);
+        const ask = (clock?: StageClock) =>
+          retrieve(db.services, { apiKeyId: key, query: next(), strategy: 'HYBRID' }, { record: true, clock });
+        for (let i = 0; i < o.warmup; i++) await ask();
+        stages = await measureStages(ask, o.stageCalls);
       }
     }
   } finally {
     await db.close();
   }
-  return { results, seeding };
+  return { results, seeding, stages, other: checkout?.name ?? null };
 }
 
 /**
@@ -182,21 +203,38 @@ export async function benchRetrieve(o: RetrieveOptions): Promise<{ results: Retr
 async function measureSize(
   db: BenchDb,
   server: BenchHttp | null,
+  other: { checkout: OtherCheckout; services: MemoryDeps } | null,
   key: string,
   size: number,
   o: RetrieveOptions,
 ): Promise<RetrieveResult[]> {
-  const lanes: (Lane & { call: TimedCall })[] = STRATEGIES.map((strategy) => ({
-    strategy,
-    via: 'in-process' as const,
-    label: `${size} memories, ${strategy} in-process`,
-    call: direct(db.services, key, strategy),
-  }));
+  const lanes: (Lane & { call: TimedCall })[] = STRATEGIES.flatMap((strategy) => [
+    {
+      strategy,
+      via: 'in-process' as const,
+      version: 'this',
+      label: `${size} memories, ${strategy} in-process`,
+      call: direct(db.services, key, strategy),
+    },
+    // The other version's calls take turns with this one's, the same questions in the same order.
+    ...(other
+      ? [
+          {
+            strategy,
+            via: 'in-process' as const,
+            version: other.checkout.name,
+            label: `${size} memories, ${strategy} in-process (${other.checkout.name})`,
+            call: direct(other.services, key, strategy, other.checkout.retrieve),
+          },
+        ]
+      : []),
+  ]);
   const label = `${size} memories, HYBRID`;
   if (server)
     lanes.push({
       strategy: 'HYBRID',
       via: 'yoga.fetch',
+      version: 'this',
       label: `${label} yoga.fetch`,
       call: viaYoga(server, key, 'HYBRID', `${label} yoga.fetch`),
     });
@@ -239,7 +277,7 @@ async function measureSize(
   const http = { ms: [] as number[], items: [] as number[], connections: 0, added: [] as number[] };
   // The same question in-process and over HTTP: their difference is what HTTP added to that call, free of how hard
   // the question is (the spread between questions is wider than the overhead itself).
-  const keyword = lanes.findIndex((l) => l.strategy === 'HYBRID' && l.via === 'in-process');
+  const keyword = lanes.findIndex((l) => l.strategy === 'HYBRID' && l.via === 'in-process' && l.version === 'this');
   try {
     const variables = (from: number, to: number) => questions.slice(from, to).map((q) => retrieveVariables(key, q, 'HYBRID'));
     if (client) {
@@ -270,6 +308,7 @@ async function measureSize(
     memories: size,
     strategy: lane.strategy,
     via: lane.via,
+    version: lane.version,
     latency: summarize(samples[k]!),
     meanItems: mean(items[k]!),
     ...(lane.via === 'yoga.fetch' ? { added: summarize(samples[k]!.map((ms, i) => ms - samples[keyword]![i]!)) } : {}),
@@ -279,6 +318,7 @@ async function measureSize(
       memories: size,
       strategy: 'HYBRID',
       via: 'http',
+      version: 'this',
       latency: summarize(http.ms),
       meanItems: mean(http.items),
       added: summarize(http.added),
@@ -286,9 +326,10 @@ async function measureSize(
   return out;
 }
 
-export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof benchRetrieve>>, o: RetrieveOptions): Table {
+export function retrieveTable({ results, seeding, other }: Awaited<ReturnType<typeof benchRetrieve>>, o: RetrieveOptions): Table {
   const targetSize = 10_000;
-  const kw = (memories: number, via: Via) => results.find((r) => r.memories === memories && r.strategy === 'HYBRID' && r.via === via);
+  const kw = (memories: number, via: Via) =>
+    results.find((r) => r.memories === memories && r.strategy === 'HYBRID' && r.via === via && r.version === 'this');
   const notes = [
     `one API key holding every memory; retrieve(..., { record: true }) with memory enabled, the gateway path: settings, enforced`,
     `memories, ranking, the token budget walk (default maxTokens 2000, limit 50) and recording the access counts (written behind:`,
@@ -339,12 +380,18 @@ export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof be
   if (results.some((r) => r.latency.n < o.iterations))
     notes.push(`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`);
   notes.push(`seeding (one key, ${seedingMethod()}): ${seedingText(seeding)}.`);
+  if (other)
+    notes.push(
+      `version ${other}: the checkout at BENCH_BASE_ROOT, its retrieve() and services over the same database; its calls take turns`,
+      `with this checkout's, the same questions in the same order.`,
+    );
   return {
     title: `retrieve latency, ms, by memories of one key (${o.iterations} timed calls after up to ${o.warmup} warm-up)`,
     columns: [
       { header: 'memories' },
       { header: 'strategy → tier', align: 'left' },
       { header: 'via', align: 'left' },
+      ...(other ? [{ header: 'version', align: 'left' as const }] : []),
       { header: 'p50' },
       { header: 'p95' },
       { header: 'p99' },
@@ -356,6 +403,7 @@ export function retrieveTable({ results, seeding }: Awaited<ReturnType<typeof be
       fmtInt(r.memories),
       TIER_LABEL[r.strategy],
       r.via,
+      ...(other ? [r.version] : []),
       fmtMs(r.latency.p50),
       fmtMs(r.latency.p95),
       fmtMs(r.latency.p99),
@@ -636,8 +684,16 @@ export function injectTable(results: InjectResult[], o: InjectOptions): Table {
 // sections
 
 const RETRIEVE_SIZES: Record<'quick' | 'full', RetrieveOptions> = {
-  quick: { sizes: [1000, 5000], httpAt: 5000, iterations: 50, warmup: 10, maxMsPerCase: 2000 },
-  full: { sizes: [1000, 10_000, 100_000], httpAt: 10_000, iterations: 300, warmup: 30, maxMsPerCase: 8000 },
+  quick: { sizes: [1000, 5000], httpAt: 5000, stagesAt: 5000, stageCalls: 50, iterations: 50, warmup: 10, maxMsPerCase: 2000 },
+  full: {
+    sizes: [1000, 10_000, 100_000],
+    httpAt: 10_000,
+    stagesAt: 10_000,
+    stageCalls: 300,
+    iterations: 300,
+    warmup: 30,
+    maxMsPerCase: 8000,
+  },
 };
 
 /** The default run uses 200 keys; 1,000 keys (1M rows) only with --full, see tenantTable's note. */
@@ -675,7 +731,16 @@ export const sections: BenchSection[] = [
     stores: ['sqlite', 'postgres'],
     run: async ({ quick }) => {
       const o = RETRIEVE_SIZES[quick ? 'quick' : 'full'];
-      printTable(retrieveTable(await benchRetrieve(o), o));
+      const report = await benchRetrieve(o);
+      printTable(retrieveTable(report, o));
+      if (report.stages)
+        printTable(
+          stageTable(
+            report.stages,
+            `where one keyword retrieve's time goes, ${fmtInt(o.stagesAt)} memories of one key (HYBRID → keyword tier)`,
+            [`the same retrieve(..., { record: true }) as above, after the timed calls; questions from another stream.`],
+          ),
+        );
     },
   },
   {

@@ -13,7 +13,8 @@ import { DistinctTexts } from './nearDuplicates.ts';
 import { aboveRelevanceFloor } from './relevanceFloor.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievalResult, RetrievedMemory, RetrieveInput, Strategy, Tier } from './retrieval.ts';
-import { candidate, keywordTier, vectorTier } from './tiers.ts';
+import { nested, type StageClock } from './stageClock.ts';
+import { candidate, keywordTier, type TierResult, vectorTier } from './tiers.ts';
 
 const DEFAULT_LIMIT = 50;
 /**
@@ -39,10 +40,17 @@ const inputSchema = z.object({
 /**
  * Finds the memories to inject for a query and fits them into the token budget.
  * `record` counts the retrieval (access counters, hit rate), as the gateway call does; a preview does not.
+ * `clock` is charged the time of each stage (stageClock.ts).
  */
-export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, options: { record: boolean }): Promise<RetrievalResult> {
+export async function retrieve(
+  deps: RetrievalDeps,
+  rawInput: RetrieveInput,
+  options: { record: boolean; clock?: StageClock },
+): Promise<RetrievalResult> {
+  const { clock } = options;
   const input = parseInput(inputSchema, rawInput);
   const settings = await deps.settings.get();
+  clock?.lap('settings', 1);
   const strategy = input.strategy ?? settings.strategy;
   const maxTokens = input.maxTokens ?? settings.maxTokens;
   const resolution: Resolution = {
@@ -69,26 +77,35 @@ export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, opt
   if (options.record && maxTokens === 0) return observed(deps, empty('zero_budget'));
 
   // A preview shows the counters as they are; the gateway call never waits for a write.
-  if (!options.record) await deps.access.flush();
+  if (!options.record) {
+    await deps.access.flush();
+    clock?.lap('recording', 0);
+  }
   const scope = retrievalScope(deps.now(), settings, input);
   const limit = input.limit ?? DEFAULT_LIMIT;
   const ranked = await rank(deps, scope, input.query ?? '', strategy, Math.ceil(limit * CANDIDATE_FACTOR), {
     maintainIndex: options.record,
+    fusionVectorShare: settings.fusionVectorShare,
+    clock,
   });
   const enforced = (await repo.enforcedMemories(deps.db, scope, ENFORCED_LIMIT)).map((row, i) =>
     candidate(rowToMemory(row), 'enforced', ENFORCED_LIMIT - i),
   );
+  clock?.lap('enforced', enforced.length);
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
 
   const distinct = new DistinctTexts();
-  const fitted = fitBlock(all, maxTokens, limit, distinct);
+  const fitted = fitBlock(all, maxTokens, limit, distinct, clock);
+  clock?.lap('budget', all.length);
   const { items, used, considered } = await withProfile(deps, scope, fitted, {
     maxTokens,
     limit,
     percent: settings.profileBudgetPercent,
     distinct,
+    clock,
   });
+  clock?.lap('profile', considered);
   if (options.record)
     deps.access.record(
       input.apiKeyId,
@@ -118,7 +135,9 @@ export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, opt
       return block;
     },
   };
-  return options.record ? observed(deps, result) : result;
+  if (options.record) observed(deps, result);
+  clock?.lap('recording', items.length);
+  return result;
 }
 
 /**
@@ -161,31 +180,36 @@ async function rank(
   query: string,
   strategy: Strategy,
   limit: number,
-  opts: { maintainIndex: boolean },
+  opts: { maintainIndex: boolean; fusionVectorShare: number | null; clock: StageClock | undefined },
 ): Promise<Ranked> {
+  const { clock } = opts;
   const base = { fallbackReason: null, embedding: null, vectorStore: null, fusion: null, rerank: null, belowFloor: 0 };
   if (strategy === 'EXACT') {
     const rows = await repo.recentCandidates(deps.db, scope, limit);
-    return {
-      candidates: rows.map((row, i) => candidate(rowToMemory(row), 'exact', 1 / (i + 1))),
-      resolution: { ...base, tiers: ['exact'] },
-    };
+    const candidates = rows.map((row, i) => candidate(rowToMemory(row), 'exact', 1 / (i + 1)));
+    clock?.lap('exact', rows.length);
+    return { candidates, resolution: { ...base, tiers: ['exact'] } };
   }
+  const keywordRun = () => (strategy === 'HYBRID' ? keywordTier(deps, scope, query, limit) : Promise.resolve(null));
+  const vectorRun = () => vectorTier(deps, scope, query, limit, opts);
   // Both tiers run on their own: a failure of one never discards what the other found.
-  const [keyword, vector] = await Promise.all([
-    strategy === 'HYBRID' ? keywordTier(deps, scope, query, limit) : null,
-    vectorTier(deps, scope, query, limit, opts),
-  ]);
+  const [keyword, vector] = clock ? await lapTiers(clock, keywordRun, vectorRun) : await Promise.all([keywordRun(), vectorRun()]);
   const resolution = { ...base, embedding: vector.embedding, vectorStore: vector.store };
   if (strategy === 'SEMANTIC') {
-    if (vector.ok)
-      return rerank(deps, query, {
-        candidates: breakTies(vector.candidates),
+    if (vector.ok) {
+      const candidates = breakTies(vector.candidates);
+      clock?.lap('fusion', candidates.length);
+      return rerank(deps, query, clock, {
+        candidates,
         resolution: { ...resolution, tiers: ['vector'], fallbackReason: vector.note ?? null },
       });
+    }
     const fallback = await keywordTier(deps, scope, query, limit);
+    clock?.lap('keyword', fallback.ok ? fallback.candidates.length : 0);
+    const candidates = fallback.ok ? await inContext(deps, scope, fallback.candidates) : [];
+    clock?.lap('adjacency', candidates.length);
     return {
-      candidates: fallback.ok ? await inContext(deps, scope, fallback.candidates) : [],
+      candidates,
       resolution: {
         ...resolution,
         tiers: ['keyword'],
@@ -202,25 +226,36 @@ async function rank(
   const failures =
     reasons.length > 0 ? `${reasons.join('; ')}; ${tiers.length > 0 ? `${tiers.join(' and ')} answered` : 'nothing answered'}` : null;
   const fallbackReason = [vector.note, failures].filter(Boolean).join('; ') || null;
-  const settings = await deps.settings.get();
   const keywordHits = keyword?.ok ? keyword.candidates : [];
   const vectorHits = vector.ok ? vector.candidates : [];
   const similarityFloor = deps.vectors?.minSimilarity ?? 0;
-  const fused = fuse(keywordHits, vectorHits, { manual: settings.fusionVectorShare, floor: similarityFloor });
+  const fused = fuse(keywordHits, vectorHits, { manual: opts.fusionVectorShare, floor: similarityFloor });
   const { kept, belowFloor } = aboveRelevanceFloor(fused.candidates, {
     keyword: keywordHits,
     vector: vectorHits,
     weakModel: vector.weak ?? false,
     similarityFloor,
   });
+  clock?.lap('fusion', fused.candidates.length);
   // Shares are only worth showing when there were two tiers to weigh.
   const fusion = keyword?.ok && vector.ok ? fused.shares : null;
   // Session neighbours make up for words a turn does not repeat: for rankings keyword search took part in.
   const candidates = keywordHits.length > 0 ? await inContext(deps, scope, kept) : breakTies(kept);
-  return rerank(deps, query, {
+  clock?.lap('adjacency', candidates.length);
+  return rerank(deps, query, clock, {
     candidates,
     resolution: { ...resolution, tiers, fallbackReason, fusion, belowFloor: belowFloor.length },
   });
+}
+
+/** The tiers one after the other, each its own lap. */
+async function lapTiers(clock: StageClock, keywordRun: () => Promise<TierResult | null>, vectorRun: () => Promise<TierResult>) {
+  const found = (t: TierResult | null) => (t?.ok ? t.candidates.length : 0);
+  const keyword = await keywordRun();
+  clock.lap('keyword', found(keyword));
+  const vector = await vectorRun();
+  clock.lap('vector', found(vector));
+  return [keyword, vector] as const;
 }
 
 function fuse(
@@ -254,7 +289,13 @@ function fuse(
 }
 
 /** Reorders the head of the ranking with the configured reranker; on any failure the order stays as it was. */
-async function rerank(deps: RetrievalDeps, query: string, ranked: Ranked): Promise<Ranked> {
+async function rerank(deps: RetrievalDeps, query: string, clock: StageClock | undefined, ranked: Ranked): Promise<Ranked> {
+  const reranked = await rerankHead(deps, query, ranked);
+  clock?.lap('rerank', reranked.resolution.rerank?.applied ? Math.min(RERANK_DEPTH, ranked.candidates.length) : 0);
+  return reranked;
+}
+
+async function rerankHead(deps: RetrievalDeps, query: string, ranked: Ranked): Promise<Ranked> {
   if (!deps.rerank || ranked.candidates.length < 2 || query.trim() === '') return ranked;
   const { reranker, reason } = await deps.rerank.reranker();
   if (!reranker) return { ...ranked, resolution: { ...ranked.resolution, rerank: { applied: false, model: null, reason } } };
@@ -330,14 +371,14 @@ function breakTies(ranked: RetrievedMemory[]): RetrievedMemory[] {
  * Budget walk over the injected block: each memory costs the tokens of its line, the block's frame is paid once,
  * and the parts add up exactly to the block (memory/blockTokens.ts), so the budget is never exceeded.
  */
-function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, distinct: DistinctTexts) {
+function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, distinct: DistinctTexts, clock: StageClock | undefined) {
   const cost = (c: RetrievedMemory) => (c.truncated ? c.tokens : lineTokens({ type: c.memory.type, content: c.content }));
   const { items, used } = fitToBudget(ranked, {
     budget: maxTokens - BLOCK_FRAME_TOKENS,
     maxItems: limit,
     cost,
     truncate: (c, tokens) => shorten(c, tokens),
-    admit: (c) => distinct.admit(c.memory.content, { always: c.tier === 'enforced' }),
+    admit: (c) => nested(clock, 'nearDuplicates', () => distinct.admit(c.memory.content, { always: c.tier === 'enforced' })),
   });
   return { items: items.map((c) => ({ ...c, tokens: cost(c) })), used: items.length > 0 ? used + BLOCK_FRAME_TOKENS : 0 };
 }
@@ -351,7 +392,7 @@ async function withProfile(
   deps: RetrievalDeps,
   scope: repo.RetrievalScope,
   fitted: { items: RetrievedMemory[]; used: number },
-  o: { maxTokens: number; limit: number; percent: number; distinct: DistinctTexts },
+  o: { maxTokens: number; limit: number; percent: number; distinct: DistinctTexts; clock: StageClock | undefined },
 ): Promise<{ items: RetrievedMemory[]; used: number; considered: number }> {
   const none = { ...fitted, considered: 0 };
   const slots = o.limit - fitted.items.length;
@@ -368,7 +409,7 @@ async function withProfile(
       maxItems: slots,
       cost: (c) => lineTokens({ type: c.memory.type, content: c.content }),
       truncate: () => null,
-      admit: (c) => o.distinct.admit(c.memory.content),
+      admit: (c) => nested(o.clock, 'nearDuplicates', () => o.distinct.admit(c.memory.content)),
     },
   );
   if (items.length === 0) return { ...none, considered: rows.length };

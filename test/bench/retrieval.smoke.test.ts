@@ -9,6 +9,7 @@ import { BENCH_ADMIN_TOKEN, openBenchDb, startHttp } from '../../bench/lib/bench
 import { spawnHttpClient } from '../../bench/lib/httpLane.ts';
 import { chatRequest, chatText, questionStream } from '../../bench/lib/queries.ts';
 import { apiKeyName } from '../../bench/lib/seed.ts';
+import { stageTable } from '../../bench/lib/stages.ts';
 import { renderTable } from '../../bench/lib/table.ts';
 import {
   benchExtract,
@@ -37,8 +38,8 @@ describe('bench retrieval sections (smoke, tiny sizes)', () => {
     expect(chatRequest(1, 10).messages).toHaveLength(10);
   });
 
-  it('retrieve latency: both strategies per size, the keyword case through yoga.fetch and over HTTP (a client process) too', async () => {
-    const o = { sizes: [100, 300], httpAt: 300, ...sample };
+  it('retrieve latency: both strategies per size, the keyword case through yoga.fetch and over HTTP (a client process) too, and the stages of one', async () => {
+    const o = { sizes: [100, 300], httpAt: 300, stagesAt: 300, stageCalls: 3, ...sample };
     const report = await benchRetrieve(o);
     expect(report.results.map((r) => `${r.memories} ${r.strategy} ${r.via}`)).toEqual([
       '100 EXACT in-process',
@@ -59,6 +60,9 @@ describe('bench retrieval sections (smoke, tiny sizes)', () => {
     const text = renderTable(retrieveTable(report, o));
     expect(text).toContain('target: HTTP adds < 2 ms at p50');
     expect(text).toContain('GraphQL pipeline alone');
+    expect(report.stages?.calls).toBe(3);
+    expect(report.stages?.stages.find((s) => s.stage === 'keyword')?.items).toBeGreaterThan(0);
+    expect(renderTable(stageTable(report.stages!, 'stages', []))).toContain('whole retrieve');
   });
 
   it('the HTTP client process fails the lane on a response with errors, or from the wrong tier', async () => {

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Db } from '../../server/db/open.ts';
+import type { StoreKind } from '../../server/db/storeDialect.ts';
+import type { retrieve } from '../../server/retrieval/retrieval.service.ts';
+import type { Services } from '../../server/services.ts';
+
+/**
+ * Another version of mnemo, to compare in the same run as this one: BENCH_BASE_ROOT names a checkout of it (its
+ * node_modules beside it). Its code runs over this run's database: its store's dialect is bound to the database this
+ * checkout opened and its services are built on it, so both versions read the same rows, the same pages, in turns.
+ * Only for versions with the same migrations.
+ */
+export interface OtherCheckout {
+  /** What the tables call it: the folder's name. */
+  name: string;
+  retrieve: typeof retrieve;
+  servicesOn(db: Db, kind: StoreKind): Services;
+}
+
+export async function otherCheckout(): Promise<OtherCheckout | null> {
+  const root = process.env.BENCH_BASE_ROOT;
+  if (!root) return null;
+  const load = (file: string) => import(pathToFileURL(path.resolve(root, file)).href);
+  const [{ retrieve }, { createServices }, { bindStoreDialect }, { sqliteDialect }, { postgresDialect }, { createLogger }] =
+    await Promise.all([
+      load('server/retrieval/retrieval.service.ts'),
+      load('server/services.ts'),
+      load('server/db/storeDialect.ts'),
+      load('server/db/sqlite/dialect.ts'),
+      load('server/db/postgres/dialect.ts'),
+      load('server/logger.ts'),
+    ]);
+  return {
+    name: path.basename(path.resolve(root)),
+    retrieve,
+    servicesOn: (db, kind) => {
+      bindStoreDialect(db, kind === 'sqlite' ? sqliteDialect : postgresDialect);
+      return createServices({ db, logger: createLogger('silent') });
+    },
+  };
+}
