@@ -110,7 +110,7 @@ export const CHANGE_PATTERNS: readonly Pattern[] = [
   },
   {
     category: 'habit',
-    regex: pattern(String.raw`${I}${HAS}(?<verb>stopped|quit|gave\s+up)\s+`),
+    regex: pattern(String.raw`${I_OR_WE}${HAS}(?<verb>stopped|quit|gave\s+up)\s+`),
     describe: (object, g) => stopped(g.verb ?? '', object),
   },
   {

@@ -361,6 +361,7 @@ const TRAILING_FILLERS = [
   'any more',
   'anymore',
   'these days',
+  'again',
   'nowadays',
   'for now',
   'instead',
