@@ -12,7 +12,7 @@ export interface Description {
   content: string;
   /** Key namespace and the text the key is derived from. */
   key: readonly [prefix: string, text: string];
-  /** Said as a change: what the fact replaces (gateway/supersession.ts decides which memories that is). */
+  /** Said as a change: what the fact replaces (gateway/supersessionRules.ts decides which memories that is). */
   replaces?: Replaced;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFacts } from '../../server/gateway/extraction.ts';
-import { candidateKeys, type StoredFact, type Supersession, supersededBy } from '../../server/gateway/supersession.ts';
+import { candidateKeys, type StoredFact, type Supersession, supersededBy } from '../../server/gateway/supersessionRules.ts';
 
 /** The one fact a user message yields. */
 function said(text: string) {
