@@ -46,7 +46,8 @@ interface Claim {
   family: string;
   /** What one value at a time is held for: a single-valued slot's key; else the family. */
   slot: string;
-  /** The object's normalised words ("tab", "over", "space"). */
+  /** The object as said ("tabs over spaces"), and its normalised words ("tab", "over", "space"). */
+  object: string;
   words: string[];
   polarity: FactPolarity;
   /** How it was said, lower-case ("prefers", "likes"), when in extraction's words. */
@@ -89,7 +90,7 @@ function claimOf(fact: Pick<StoredFact, 'key' | 'content'> & { polarity: FactPol
   const words = normalise(object);
   if (words.length === 0) return undefined;
   const verb = said?.[0].trim().split(/\s/u)[0]?.toLowerCase();
-  return { family, slot, words, polarity: former ? 'negative' : fact.polarity, verb };
+  return { family, slot, object, words, polarity: former ? 'negative' : fact.polarity, verb };
 }
 
 const polarityOf = (m: StoredFact): FactPolarity => (m.metadata.polarity === 'negative' ? 'negative' : 'positive');
@@ -160,6 +161,21 @@ function reverses(n: string[], old: Claim): boolean {
 
 /** The chosen thing among an object's first words ("a PostgreSQL database for X": postgresql). */
 const choiceIn = (words: readonly string[]) => findChoice(words.slice(0, 3));
+
+/**
+ * Where a fact that the extraction model says updates `memory` goes, read by these rules: in the memory's slot (its
+ * key for a single-valued one, else the key of the fact's own object in the memory's family), replacing the
+ * memory's object, so that `supersededBy` decides as for a change said in words. Undefined when the rules do not read
+ * the fact as a statement of that slot ("Lives in Berlin" does not update "Likes Python"): the model's word alone
+ * makes nothing stale.
+ */
+export function placeUpdate(memory: StoredFact, content: string): { key: string; replaces: Replaced } | undefined {
+  const old = claimOf({ ...memory, polarity: polarityOf(memory) });
+  const said = old === undefined ? null : (LEADS[old.family]?.exec(content) ?? null);
+  if (old === undefined || said === null || /^(?:no\s+longer|does\s+not)\s/iu.test(said[0])) return undefined;
+  if (isSingleValued(old.slot)) return { key: old.slot, replaces: { slot: old.slot, object: old.object } };
+  return { key: factKey(old.family, content.slice(said[0].length)), replaces: { object: old.object } };
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Objects compared

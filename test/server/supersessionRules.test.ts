@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFacts } from '../../server/gateway/extraction.ts';
-import { candidateKeys, type StoredFact, type Supersession, supersededBy } from '../../server/gateway/supersessionRules.ts';
+import { candidateKeys, placeUpdate, type StoredFact, type Supersession, supersededBy } from '../../server/gateway/supersessionRules.ts';
 
 /** The one fact a user message yields. */
 function said(text: string) {
@@ -165,5 +165,38 @@ describe('what the rules cannot read', () => {
 
   it('fetches only keys of the same slot or of what the change names', () => {
     expect(candidateKeys(said('I switched from Vim to Helix.'))).toEqual({ keys: ['uses:helix'], prefixes: ['uses:vim', 'decision:vim'] });
+  });
+});
+
+describe('a memory the extraction model says a fact updates', () => {
+  /** What the model's fact supersedes once placed where the rules put it, or null when they do not place it. */
+  function modelUpdate(content: string, polarity: 'positive' | 'negative', earlier: string): Supersession[] | null {
+    const memory = stored(earlier);
+    const placed = placeUpdate(memory, content);
+    return placed === undefined ? null : supersededBy({ key: placed.key, content, polarity, replaces: placed.replaces }, [memory]);
+  }
+
+  it('goes in the slot of a single-valued memory and supersedes it', () => {
+    expect(placeUpdate(stored('I live in Lyon.'), 'Lives in Berlin')).toEqual({
+      key: 'identity:location',
+      replaces: { slot: 'identity:location', object: 'Lyon' },
+    });
+    expect(modelUpdate('Lives in Berlin', 'positive', 'I live in Lyon.')).toEqual([{ id: 'old', rule: 'explicit_change' }]);
+  });
+
+  it('replaces a tool in use as a switch would', () => {
+    expect(modelUpdate('Uses Helix', 'positive', 'I use Vim.')).toEqual([{ id: 'old', rule: 'explicit_change' }]);
+  });
+
+  it('flips a preference of the same object', () => {
+    expect(modelUpdate('Dislikes Python', 'negative', 'I like Python.')).toEqual([{ id: 'old', rule: 'polarity' }]);
+  });
+
+  it('is not placed when the rules do not read the fact as a statement of that slot', () => {
+    expect(modelUpdate('Lives in Berlin', 'positive', 'I like Python.')).toBeNull();
+  });
+
+  it('supersedes nothing when the rules would not: liking Rust does not end liking Python', () => {
+    expect(modelUpdate('Likes Rust', 'positive', 'I like Python.')).toEqual([]);
   });
 });
