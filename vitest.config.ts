@@ -29,6 +29,7 @@ const POSTGRES_SUITES = [
   'test/server/memory.badinput.test.ts',
   'test/server/memory.concurrency.test.ts',
   'test/server/memory.byweek.test.ts',
+  'test/server/supersession.test.ts',
   'test/server/summarize.test.ts',
   'test/server/forget.test.ts',
   'test/server/purge.test.ts',

@@ -5,7 +5,7 @@ import { formatMemoryBlock, type InjectableMemory } from '../memory/injection.ts
 import { MEMORY_TYPES, type Memory, rowToMemory } from '../memory/memory.ts';
 import { type RetentionSettings, retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
 import { truncateToTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSchema } from '../validation.ts';
+import { apiKeyIdSchema, limitSchema, maxTokensSchema, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
 import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
 import { fitToBudget } from './budget.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
@@ -32,6 +32,7 @@ const inputSchema = z.object({
   maxTokens: maxTokensSchema.nullish(),
   limit: limitSchema.nullish(),
   types: z.array(z.enum(MEMORY_TYPES)).nullish(),
+  asOf: memoryDate('asOf').nullish(),
 });
 
 /**
@@ -119,13 +120,14 @@ export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, opt
 }
 
 /**
- * What a retrieval of this key (and session and types, when given) may return at `now`: its memories that are not
- * archived, expired or out of retention under these settings. The admin's Qdrant search has the same.
+ * What a retrieval of this key (and session and types, when given) may return at `now`: its current memories (or those
+ * that held at `asOf`) that are not archived, expired or out of retention under these settings. The admin's Qdrant
+ * search has the same.
  */
 export function retrievalScope(
   now: number,
   settings: RetentionSettings,
-  of: { apiKeyId: string; sessionId?: string | null; types?: readonly MemoryTypeValue[] | null },
+  of: { apiKeyId: string; sessionId?: string | null; types?: readonly MemoryTypeValue[] | null; asOf?: Date | null },
 ): repo.RetrievalScope {
   return {
     apiKeyId: of.apiKeyId,
@@ -133,6 +135,7 @@ export function retrievalScope(
     types: of.types ?? null,
     now,
     retentionCutoff: retentionCutoff(now, settings),
+    asOf: of.asOf?.getTime() ?? null,
   };
 }
 

@@ -34,6 +34,8 @@ export interface RetrieveInput {
   maxTokens?: number | null;
   limit?: number | null;
   types?: readonly MemoryTypeValue[] | null;
+  /** What held at this instant instead of what holds now: the memories written by then and valid then. */
+  asOf?: Date | null;
 }
 
 export interface RetrievedMemory {

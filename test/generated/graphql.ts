@@ -13,6 +13,8 @@ export type AuditAction =
   | 'MEMORIES_IMPORT'
   | 'MEMORIES_PURGE'
   | 'MEMORIES_SUMMARIZE'
+  | 'MEMORY_RESTORE'
+  | 'MEMORY_SUPERSEDE'
   | 'PROVIDER_DELETE'
   | 'PROVIDER_UPSERT'
   | 'QDRANT_CLEANUP'
@@ -131,6 +133,10 @@ export type MemoryInput = {
   metadata?: Record<string, unknown> | null | undefined;
   sessionId?: string | null | undefined;
   type?: MemoryType | null | undefined;
+  /** When the fact started to hold, not in the future; defaults to createdAt (to now without one). */
+  validFrom?: string | null | undefined;
+  /** When it stopped holding, not in the future (an end still to come is expiresAt); null: it holds now. */
+  validTo?: string | null | undefined;
 };
 
 export type MemoryOrderField =
@@ -193,7 +199,9 @@ export type MemoryStatus =
   /** expiresAt has passed */
   | 'EXPIRED'
   /** last written before the retention window */
-  | 'OUT_OF_RETENTION';
+  | 'OUT_OF_RETENTION'
+  /** no longer true (validTo is set): replaced by a newer fact, or imported as ended */
+  | 'SUPERSEDED';
 
 export type MemoryType =
   | 'ENFORCED'
@@ -287,6 +295,8 @@ export type RetrievalTier =
 export type RetrieveInput = {
   /** Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
+  /** Answer with what was true then: the memories written by that instant and valid at it (validFrom <= asOf < validTo), superseded later or not. Default: the current memories only. */
+  asOf?: string | null | undefined;
   /** At most this many memories, 1 to 500 (default 50). */
   limit?: number | null | undefined;
   /** Budget for the injected block, 0 to 16000; defaults to the settings. */
