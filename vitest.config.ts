@@ -37,6 +37,7 @@ const POSTGRES_SUITES = [
   'test/server/autoSummarize.test.ts',
   'test/server/accessRecorder.test.ts',
   'test/server/extractFacts.test.ts',
+  'test/server/factSupersession.test.ts',
   'test/server/capture.test.ts',
   'test/server/triggers.test.ts',
   'test/server/erasure.test.ts',

@@ -25,6 +25,13 @@ function place(object: string): string | undefined {
   return name === undefined || findChoice(nameWords(name)) !== undefined ? undefined : name;
 }
 
+const livesIn = (place: string): Description => ({
+  polarity: 'positive',
+  content: `Lives in ${place}`,
+  key: ['identity', 'location'],
+  category: 'identity',
+});
+
 /** Whether the object opens with a chosen thing ("Helix", "the Helix editor"): what "I use X" is about. */
 const namesChoice = (object: string) => (findChoice(nameWords(object).slice(0, 2))?.at ?? 2) < 2;
 
@@ -63,15 +70,9 @@ export const CHANGE_PATTERNS: readonly Pattern[] = [
     regex: pattern(String.raw`${I_OR_WE}${HAS}(?<verb>${SWITCHED}|${MOVED}|went)\s+from\s+(?<from>[^,;]{1,80}?)\s+(?:to|over\s+to)\s+`),
     describe: (object, g) => {
       const from = g.from ?? '';
-      const to = place(object);
-      if (/^(?:moved|relocated)/iu.test(g.verb ?? '') && place(from) !== undefined && to !== undefined)
-        return {
-          polarity: 'positive',
-          content: `Lives in ${to}`,
-          key: ['identity', 'location'],
-          replaces: { slot: 'identity:location', object: place(from) },
-        };
-      return switched(object, from);
+      const [was, to] = [place(from), place(object)];
+      const moved = /^(?:moved|relocated)/iu.test(g.verb ?? '') && was !== undefined && to !== undefined;
+      return moved ? { ...livesIn(to), replaces: { slot: 'identity:location', object: was } } : switched(object, from);
     },
   },
   {
@@ -81,7 +82,7 @@ export const CHANGE_PATTERNS: readonly Pattern[] = [
       if (namesChoice(object)) return switched(object);
       if (/^(?:moved|relocated)/iu.test(g.verb ?? '')) {
         const to = place(object);
-        return to === undefined ? undefined : { polarity: 'positive', content: `Lives in ${to}`, key: ['identity', 'location'] };
+        return to === undefined ? undefined : livesIn(to);
       }
       return switched(object);
     },

@@ -319,8 +319,8 @@ function buildFact(pattern: Pattern, match: RegExpExecArray, clause: string): Om
   const fact = {
     key: factKey(...description.key),
     content,
-    type: CATEGORY_TYPE[pattern.category],
-    category: pattern.category,
+    type: CATEGORY_TYPE[description.category ?? pattern.category],
+    category: description.category ?? pattern.category,
     polarity: description.polarity,
   };
   return description.replaces === undefined ? fact : { ...fact, replaces: description.replaces };

@@ -112,7 +112,7 @@ export interface ExtractInput {
   persist?: boolean | null;
   includeAssistant?: boolean | null;
   noMemory?: boolean | null;
-  /** When the message was said; its captured turn is dated by it (arrival otherwise). */
+  /** When the message was said; its captured turn is dated by it and its facts hold from it (arrival otherwise). */
   occurredAt?: Date | null;
 }
 
@@ -195,6 +195,7 @@ async function storeExtraction(
         sessionId,
         extractedAt,
         sourceTurn: source?.id ?? null,
+        saidAt: valid.occurredAt ?? null,
       });
       if (source)
         turn[0] = await addToMetadataList(

@@ -14,6 +14,8 @@ export interface Description {
   key: readonly [prefix: string, text: string];
   /** Said as a change: what the fact replaces (gateway/supersessionRules.ts decides which memories that is). */
   replaces?: Replaced;
+  /** When the match says more than its rule's category: "moved to Berlin" is where the user lives, not a switch. */
+  category?: FactCategory;
 }
 
 export interface Pattern {

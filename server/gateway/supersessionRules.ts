@@ -71,13 +71,20 @@ const LEADS: Record<string, RegExp> = {
 
 const FORMER = /^identity:former-(employer|location)-/u;
 
+/**
+ * The key a version is of: "identity:location~v2" → "identity:location". A fact that supersedes the memory holding
+ * its key is stored under the key's next version (gateway/storeFacts.ts), the memory it supersedes keeping its own.
+ */
+export const versionOf = (key: string) => key.replace(/~v\d+$/u, '');
+
 /** What a memory (or the new fact) says, as far as the rules read it; undefined when they do not. */
 function claimOf(fact: Pick<StoredFact, 'key' | 'content'> & { polarity: FactPolarity }): Claim | undefined {
-  const colon = fact.key.indexOf(':');
+  const key = versionOf(fact.key);
+  const colon = key.indexOf(':');
   if (colon <= 0) return undefined;
-  const family = fact.key.slice(0, colon);
-  const former = FORMER.exec(fact.key);
-  const slot = former ? `identity:${former[1]}` : family === 'identity' || family === 'favorite' ? fact.key : family;
+  const family = key.slice(0, colon);
+  const former = FORMER.exec(key);
+  const slot = former ? `identity:${former[1]}` : family === 'identity' || family === 'favorite' ? key : family;
   if (family === 'identity' && !SINGLE_VALUED.has(slot)) return undefined;
   const lead = LEADS[family];
   const said = lead?.exec(fact.content);

@@ -129,7 +129,11 @@ const ExtractFactsInputRef = builder.inputType('ExtractFactsInput', {
       description: "Mine assistant text too (off: the assistant's plans are not the user's facts).",
     }),
     noMemory: t.boolean({ description: 'The request opted out of memory: nothing is extracted.' }),
-    occurredAt: t.field({ type: 'DateTime', description: "When the message was said: its captured turn's createdAt. Default: now." }),
+    occurredAt: t.field({
+      type: 'DateTime',
+      description:
+        "When the message was said: its captured turn's createdAt, and when its facts start to hold (their validFrom), so a replayed conversation supersedes in the order things were said. Default: now.",
+    }),
   }),
 });
 

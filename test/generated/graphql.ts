@@ -65,7 +65,7 @@ export type ExtractFactsInput = {
   includeAssistant?: boolean | null | undefined;
   /** The request opted out of memory: nothing is extracted. */
   noMemory?: boolean | null | undefined;
-  /** When the message was said: its captured turn's createdAt. Default: now. */
+  /** When the message was said: its captured turn's createdAt, and when its facts start to hold (their validFrom), so a replayed conversation supersedes in the order things were said. Default: now. */
   occurredAt?: string | null | undefined;
   /** Store the facts. false is a dry run: the facts are reported, nothing is stored (works with memory disabled). */
   persist?: boolean | null | undefined;
