@@ -34,6 +34,8 @@ export interface BeliefReport {
   foundCurrent: number;
   /** Stale facts in the blocks injected for the cases' questions, one question per case. */
   staleInjected: number;
+  /** The same with each fact stored without superseding anything: what the rules keep out of the blocks. */
+  staleInjectedWithout: number;
   /** Supersessions in force at the end, by rule. */
   byRule: Record<string, number>;
   failures: BeliefFailure[];
@@ -58,14 +60,21 @@ export async function evaluateBeliefs(options: { postgresUrl?: string | null; ca
   try {
     const services = createServices({ db: database.db, logger: createLogger('silent') });
     await services.settings.update({ enabled: true, captureTurns: 'OFF' });
-    return await replayCases(services, options.cases ?? BELIEF_CASES);
+    const cases = options.cases ?? BELIEF_CASES;
+    const report = await replayCases(services, cases);
+    report.staleInjectedWithout = (await replayCases({ ...services, supersedeFacts: false }, cases, 'belief-off')).staleInjected;
+    return report;
   } finally {
     await database.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function replayCases(services: Services, cases: readonly BeliefCase[]): Promise<BeliefReport> {
+async function replayCases(
+  services: Services & { supersedeFacts?: boolean },
+  cases: readonly BeliefCase[],
+  keyPrefix = 'belief',
+): Promise<BeliefReport> {
   const report: BeliefReport = {
     cases: cases.length,
     traps: cases.filter(isTrap).length,
@@ -76,11 +85,12 @@ async function replayCases(services: Services, cases: readonly BeliefCase[]): Pr
     expectedCurrent: 0,
     foundCurrent: 0,
     staleInjected: 0,
+    staleInjectedWithout: 0,
     byRule: {},
     failures: [],
   };
   for (const [i, c] of cases.entries()) {
-    const apiKeyId = `belief-${i + 1}`;
+    const apiKeyId = `${keyPrefix}-${i + 1}`;
     let now = START;
     for (const text of c.messages) {
       now += MINUTE;
@@ -131,13 +141,14 @@ async function replayCases(services: Services, cases: readonly BeliefCase[]): Pr
 /** The report as Markdown: the figures, each rule's supersessions, and every case that went wrong. */
 export function formatBeliefReport(r: BeliefReport): string {
   const share = (n: number, of: number) => `${n}/${of}`;
+  const perQuery = (n: number) => `${(n / Math.max(1, r.cases)).toFixed(3)} (${n} in ${r.cases} blocks)`;
   const lines = [
     `Belief updates: ${r.cases} scripted conversations (${r.traps} traps), replayed through extractFacts with captureTurns OFF`,
     '',
-    '| supersession precision | recall | current facts held | stale facts injected per query |',
-    '|---:|---:|---:|---:|',
+    '| supersession precision | recall | current facts held | stale facts injected per query | without supersession |',
+    '|---:|---:|---:|---:|---:|',
     `| ${precisionOf(r).toFixed(3)} (${share(r.rightlySuperseded, r.superseded)}) | ${recallOf(r).toFixed(3)} (${share(r.foundStale, r.expectedStale)}) | ` +
-      `${share(r.foundCurrent, r.expectedCurrent)} | ${(r.staleInjected / Math.max(1, r.cases)).toFixed(3)} (${r.staleInjected} in ${r.cases} blocks) |`,
+      `${share(r.foundCurrent, r.expectedCurrent)} | ${perQuery(r.staleInjected)} | ${perQuery(r.staleInjectedWithout)} |`,
     '',
     `supersessions by rule: ${
       Object.entries(r.byRule)
