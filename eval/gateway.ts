@@ -142,7 +142,13 @@ function ofTypes(dataset: EvalDataset, types: readonly string[] | null): EvalDat
   if (types === null) return dataset;
   const questions = dataset.questions.filter((q) => q.type !== null && types.includes(q.type));
   const keys = new Set(questions.map((q) => q.apiKeyId));
-  return { ...dataset, questions, tenants: dataset.tenants.filter((t) => keys.has(t.apiKeyId)) };
+  return {
+    ...dataset,
+    questions,
+    tenants: dataset.tenants.filter((t) => keys.has(t.apiKeyId)),
+    skipped: {},
+    notes: [...dataset.notes, `only ${types.join(', ')}: ${questions.length} of ${dataset.questions.length} questions evaluated`],
+  };
 }
 
 async function runMode(
