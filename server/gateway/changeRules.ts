@@ -1,6 +1,6 @@
 import { choiceNamed, findChoice, nameWords } from './choices.ts';
 import type { Replaced } from './extraction.ts';
-import { ADVERB, type Description, I, I_AM, I_OR_WE, NOT, type Pattern, pattern, ROLE_NOUN, WORD_END } from './phrases.ts';
+import { ADVERB, type Description, I, I_OR_WE, NOT, type Pattern, pattern, ROLE_NOUN, WORD_END } from './phrases.ts';
 
 /**
  * The rules for facts said as a change ("I switched from Vim to Helix", "I moved to Berlin", "I no longer use Vim"):
@@ -52,6 +52,7 @@ const noLonger = (slot: 'employer' | 'location', object: string, changed: boolea
   content: `${NO_LONGER[slot][changed ? 0 : 1]} ${object}`,
   key: ['identity', `former ${slot} ${object}`],
   replaces: { slot: `identity:${slot}`, object },
+  category: 'identity',
 });
 
 /** What a stop or a quit is of: "using Vim" is of Vim, "my job at Acme" of an employer. */
@@ -145,7 +146,8 @@ export const CHANGE_PATTERNS: readonly Pattern[] = [
   },
   {
     category: 'identity',
-    regex: pattern(String.raw`(?:${I}${HAS}became|${I_AM}\s+now)\s+(?<article>an?)\s+(?<object>(?:\S+\s+){0,4}?${ROLE_NOUN})${WORD_END}`),
+    // "I'm now a …" is extraction's own role rule, "now" being one of its adverbs.
+    regex: pattern(String.raw`${I}${HAS}became\s+(?<article>an?)\s+(?<object>(?:\S+\s+){0,4}?${ROLE_NOUN})${WORD_END}`),
     describe: (object, g) => ({
       polarity: 'positive',
       content: `Is ${(g.article ?? 'a').toLowerCase()} ${object}`,
