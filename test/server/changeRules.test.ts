@@ -70,6 +70,10 @@ describe('facts said as a change', () => {
     expect(only("I don't use Vim.").replaces).toBeUndefined();
   });
 
+  it('keeps leaving an employer an identity fact', () => {
+    expect(only('I no longer work at Acme.')).toMatchObject({ category: 'identity', type: 'factual' });
+  });
+
   it.each([['I quit my job at Acme.'], ['I no longer work at Acme.'], ["I don't work at Acme anymore."]])(
     'reads "%s" as leaving an employer, under a key of its own',
     (text) => {
