@@ -15,14 +15,6 @@ import { type ExtractedFact, type FactPolarity, factKey, type Replaced } from '.
 
 export type SupersessionRule = 'single_value' | 'polarity' | 'explicit_change' | 'decision' | 'preference_reversal';
 
-export const SUPERSESSION_RULES: readonly SupersessionRule[] = [
-  'single_value',
-  'polarity',
-  'explicit_change',
-  'decision',
-  'preference_reversal',
-];
-
 /** The new fact, as extraction (or a model's answer, shaped alike) gives it. */
 export type NewFact = Pick<ExtractedFact, 'key' | 'content' | 'polarity' | 'replaces'>;
 
