@@ -11,6 +11,11 @@ export interface FactOrigin {
   extractedAt: string;
   /** The captured turn the facts were said in (gateway/capture.ts), when it was captured. */
   sourceTurn?: string | null;
+  /**
+   * When the message was said, if the caller knows: the facts hold from then (their validFrom), so a replayed
+   * conversation's facts are placed in time, and supersede, in the order they were said. Arrival otherwise.
+   */
+  saidAt?: Date | null;
 }
 
 /**
@@ -40,6 +45,7 @@ export async function storeFacts(
         type: fact.type,
         key: fact.key,
         content: fact.content,
+        validFrom: origin.saidAt ?? null,
         metadata: origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata,
       }),
     );

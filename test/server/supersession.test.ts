@@ -278,3 +278,54 @@ describe('deleting a memory on either side', () => {
     expect(contents((await app.ok(LIST, { apiKeyId: k })).memories.items)).toEqual(['Drives a Tesla']);
   });
 });
+
+const EXTRACT = graphql(`
+  mutation SupersessionExtract($input: ExtractFactsInput!) {
+    extractFacts(input: $input) {
+      memories {
+        content
+        validFrom
+        createdAt
+      }
+      captured {
+        validFrom
+      }
+    }
+  }
+`);
+
+describe('valid time from the conversation', () => {
+  it("dates the facts of a message from when it was said (extractFacts' occurredAt), not when it arrived", async () => {
+    const said = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const { extractFacts } = await app.ok(EXTRACT, {
+      input: { apiKeyId: freshKey(), role: 'USER', text: 'I prefer tabs over spaces.', occurredAt: said },
+    });
+    expect(extractFacts.memories.length).toBeGreaterThan(0);
+    for (const fact of extractFacts.memories) {
+      expect(fact.validFrom).toBe(said);
+      expect(fact.createdAt).not.toBe(said);
+    }
+    expect(extractFacts.captured.map((t) => t.validFrom)).toEqual([said]);
+  });
+
+  it("dates the messages injectMemory captures from the request's occurredAt", async () => {
+    const k = freshKey();
+    const made = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const request = { messages: [{ role: 'user', content: 'Remember that the launch is on Friday' }] };
+    await app.ok(INJECT, { input: { request, provider: 'openai/gpt-4o', retrieval: { apiKeyId: k }, occurredAt: made } });
+    const captured = (await app.ok(VALIDITY_LIST, { apiKeyId: k })).memories.items;
+    expect(captured).toEqual([{ content: 'Remember that the launch is on Friday', validFrom: made, createdAt: made }]);
+  });
+});
+
+const VALIDITY_LIST = graphql(`
+  query SupersessionValidity($apiKeyId: String!) {
+    memories(apiKeyId: $apiKeyId) {
+      items {
+        content
+        validFrom
+        createdAt
+      }
+    }
+  }
+`);
