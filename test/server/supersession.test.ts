@@ -329,3 +329,41 @@ const VALIDITY_LIST = graphql(`
     }
   }
 `);
+
+const SUMMARIZE = graphql(`
+  mutation SupersessionSummarize($apiKeyId: String!) {
+    summarize(apiKeyId: $apiKeyId, olderThanDays: 1, dryRun: false) {
+      summaries {
+        content
+      }
+    }
+  }
+`);
+
+describe('a superseded memory written again', () => {
+  it('is current again: it was said again', async () => {
+    const k = freshKey();
+    const lyon = await write(k, 'Lives in Lyon', undefined, { key: 'home' });
+    await write(k, 'Lives in Berlin', [lyon.id], { key: 'home-now' });
+    await write(k, 'Lives in Lyon', undefined, { key: 'home' });
+    expect((await app.ok(MEMORY, { id: lyon.id })).memory).toMatchObject({ status: 'ACTIVE', validTo: null, supersededBy: null });
+  });
+});
+
+describe('compaction', () => {
+  it('never summarises a superseded memory', async () => {
+    const k = freshKey();
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const rows = [
+      'Drinks tea',
+      'Plays chess',
+      ...['banana', 'mango', 'cherry', 'papaya', 'python', 'rust', 'paris', 'jazz'].map((w) => `Likes ${w}`),
+    ];
+    const ids = [];
+    for (const content of rows) ids.push((await write(k, content, undefined, { createdAt: old })).id);
+    await write(k, 'Drinks coffee now', [ids[0]!]);
+    const { summaries } = (await app.ok(SUMMARIZE, { apiKeyId: k })).summarize;
+    expect(summaries.map((s) => s.content).join('\n')).toContain('Plays chess');
+    expect(summaries.map((s) => s.content).join('\n')).not.toContain('Drinks tea');
+  });
+});
