@@ -43,7 +43,7 @@ const InjectMemoryInputRef = builder.inputType('InjectMemoryInput', {
     occurredAt: t.field({
       type: 'DateTime',
       description:
-        "When the request was made, not in the future: the createdAt and validFrom of the messages it captures (captureTurns). Default: now.",
+        'When the request was made, not in the future: the createdAt and validFrom of the messages it captures (captureTurns). Default: now.',
     }),
   }),
 });
