@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryAdd } from '../../server/mcp/memory.tools.ts';
+import { memorySearch } from '../../server/mcp/retrieval.tools.ts';
 import { graphql } from '../helpers/graphql.ts';
+import { call, callError, httpTransport, mcpClient } from '../helpers/mcp.ts';
 import { UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const SUPERSEDING = graphql(`
   mutation SupersessionCreate($input: MemoryInput!, $supersedes: [ID!]) {
@@ -365,5 +368,39 @@ describe('compaction', () => {
     const { summaries } = (await app.ok(SUMMARIZE, { apiKeyId: k })).summarize;
     expect(summaries.map((s) => s.content).join('\n')).toContain('Plays chess');
     expect(summaries.map((s) => s.content).join('\n')).not.toContain('Drinks tea');
+  });
+});
+
+describe("MCP's memory_add with supersedes", () => {
+  it('hides the memories it names from memory_search', async () => {
+    const client = await mcpClient(httpTransport(app.url, ADMIN_TOKEN));
+    try {
+      const k = freshKey();
+      const old = await call(client, memoryAdd, { apiKeyId: k, type: 'factual', key: 'employer', content: 'The user works at Acme.' });
+      await call(client, memoryAdd, {
+        apiKeyId: k,
+        type: 'factual',
+        key: 'employer-now',
+        content: 'The user works at Globex.',
+        supersedes: [old.memory.id],
+      });
+      const found = await call(client, memorySearch, { apiKeyId: k, query: 'where does the user work' });
+      expect(found.memories.map((m) => m.content)).toEqual(['The user works at Globex.']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a gateway token's supersedes naming another key's memory, and stores nothing", async () => {
+    const theirs = await write(freshKey(), 'The other tenant works at Initech');
+    const k = freshKey();
+    const client = await mcpClient(httpTransport(app.url, await app.mintToken({ apiKeyId: k })));
+    try {
+      const error = await callError(client, 'memory_add', { type: 'factual', key: 'mine', content: 'Mine', supersedes: [theirs.id] });
+      expect(error).toEqual({ code: 'NOT_FOUND', message: `no memory with id ${theirs.id}` });
+      expect((await app.ok(LIST, { apiKeyId: k, includeSuperseded: true })).memories.totalCount).toBe(0);
+    } finally {
+      await client.close();
+    }
   });
 });
