@@ -354,6 +354,20 @@ describe('a superseded memory written again', () => {
 });
 
 describe('compaction', () => {
+  it('rebuilds the summary of a superseded original without it, so the stale fact is not injected through it', async () => {
+    const k = freshKey();
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const facts = ['The user lives in Lyon', ...['banana', 'mango', 'cherry', 'papaya', 'python', 'rust'].map((w) => `Likes ${w}`)];
+    const ids = [];
+    for (const content of facts) ids.push((await write(k, content, undefined, { createdAt: old })).id);
+    const { summaries } = (await app.ok(SUMMARIZE, { apiKeyId: k })).summarize;
+    expect(summaries.map((s) => s.content).join('\n')).toContain('Lyon');
+    await write(k, 'The user lives in Berlin', [ids[0]!]);
+    const block = (await app.ok(RETRIEVE, { input: { apiKeyId: k, query: 'where does the user live', strategy: 'EXACT' } })).retrieve.block;
+    expect(block).toContain('Berlin');
+    expect(block).not.toContain('Lyon');
+  });
+
   it('never summarises a superseded memory', async () => {
     const k = freshKey();
     const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
