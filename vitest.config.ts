@@ -30,6 +30,7 @@ const POSTGRES_SUITES = [
   'test/server/memory.concurrency.test.ts',
   'test/server/memory.byweek.test.ts',
   'test/server/supersession.test.ts',
+  'test/server/supersession.vector.test.ts',
   'test/server/summarize.test.ts',
   'test/server/forget.test.ts',
   'test/server/purge.test.ts',

@@ -139,6 +139,8 @@ export interface ModelExtractionInput {
   text: string;
   role: 'user' | 'assistant';
   knownSecrets: readonly string[];
+  /** When the message was said (its facts hold from then); arrival otherwise. */
+  occurredAt?: Date | null;
 }
 
 export type ModelExtractionDeps = MemoryDeps & { providers: ProviderService; metrics?: Metrics; logger?: Logger };
@@ -228,6 +230,7 @@ export class ModelExtraction {
             role: input.role,
             sessionId: input.sessionId,
             extractedAt,
+            saidAt: input.occurredAt ?? null,
           }),
         );
       }

@@ -14,7 +14,10 @@ export interface FactOrigin {
   extractedAt: string;
   /** The captured turn the facts were said in (gateway/capture.ts), when it was captured. */
   sourceTurn?: string | null;
-  /** When the message was said: the facts hold from then (their validFrom); by default from when they are written. */
+  /**
+   * When the message was said, if the caller knows: the facts hold from then (their validFrom), so a replayed
+   * conversation's facts are placed in time, and supersede, in the order they were said. Arrival otherwise.
+   */
   saidAt?: Date | null;
 }
 

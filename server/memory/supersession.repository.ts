@@ -4,12 +4,13 @@ import type { SupersessionsTable } from '../db/schema.ts';
 
 /**
  * Marks a current memory as no longer holding since `validTo`, replaced by `newId`. Only a memory still current is
- * marked: the row comes back when it was, undefined when another write got there first.
+ * marked: the row comes back when it was, undefined when another write got there first. An original archived by a
+ * summary leaves it (a trigger queues the summary's rebuild), so the summary stops carrying the stale fact.
  */
 export async function markSuperseded(db: Db, pk: number, set: { validTo: number; newId: string }) {
   return db
     .updateTable('memories')
-    .set({ valid_to: set.validTo, superseded_by: set.newId })
+    .set({ valid_to: set.validTo, superseded_by: set.newId, archived_by: null })
     .where('pk', '=', pk)
     .where('valid_to', 'is', null)
     .returningAll()

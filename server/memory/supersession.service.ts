@@ -4,6 +4,7 @@ import type { Db } from '../db/open.ts';
 import type { SupersessionRow } from '../db/schema.ts';
 import { badInput, notFound } from '../errors.ts';
 import { apiKeyIdSchema, identifier, LIMITS, memoryDate, parseInput, text } from '../validation.ts';
+import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import { findMemoryRowById } from './memory.repository.ts';
 import { type Memory, rowToMemory } from './memory.ts';
 import * as repo from './supersession.repository.ts';
@@ -74,8 +75,8 @@ const inTransaction = <T>(db: Db, write: (trx: Db) => Promise<T>) => (db.isTrans
 
 /**
  * Marks `oldId` superseded by `newId`, both memories of `apiKeyId`, in one transaction (the caller's, when it is in
- * one): the old memory's validTo becomes `at` (the new one's validFrom by default), its supersededBy the new id; the
- * supersession is recorded, and so is an audit entry. Idempotent: the same supersession again changes nothing and
+ * one): the old memory's validTo becomes `at` (the new one's validFrom by default), its supersededBy the new id; a
+ * summary that archived it is rebuilt without it; the supersession is recorded, and so is an audit entry. Idempotent: the same supersession again changes nothing and
  * returns the one in force. Refused, with nothing changed: a memory of another key (NOT_FOUND, as if absent), a memory
  * superseding itself, an old memory that no longer holds, a new one that no longer holds, and a new fact that started
  * before the old one did (the replay of a conversation supersedes in the order things were said).
@@ -107,6 +108,7 @@ export async function supersede(deps: SupersessionDeps, request: SupersedeReques
     }
     const marked = await repo.markSuperseded(trx, old.pk, { validTo, newId: valid.newId });
     if (!marked) throw badInput(`memory ${old.id} was superseded by another write meanwhile`);
+    await rebuildStaleSummaries(trx);
     const row = await repo.insertSupersession(trx, {
       api_key_id: valid.apiKeyId,
       old_id: valid.oldId,

@@ -65,7 +65,7 @@ export type ExtractFactsInput = {
   includeAssistant?: boolean | null | undefined;
   /** The request opted out of memory: nothing is extracted. */
   noMemory?: boolean | null | undefined;
-  /** When the message was said: its captured turn's createdAt, and when its facts start to hold (their validFrom), so a replayed conversation supersedes in the order things were said. Default: now. */
+  /** When the message was said, not in the future: its captured turn's createdAt, and when its facts start to hold (validFrom), so a replayed conversation supersedes in the order things were said. Default: now. */
   occurredAt?: string | null | undefined;
   /** Store the facts. false is a dry run: the facts are reported, nothing is stored (works with memory disabled). */
   persist?: boolean | null | undefined;
@@ -106,6 +106,8 @@ export type HealthCheckName =
 export type InjectMemoryInput = {
   /** The request opted out of memory: nothing is retrieved or injected. */
   noMemory?: boolean | null | undefined;
+  /** When the request was made, not in the future: the createdAt and validFrom of the messages it captures (captureTurns). Default: now. */
+  occurredAt?: string | null | undefined;
   /** Provider or model id, e.g. "openai/gpt-4o" or "o1-mini". */
   provider: string;
   /** The chat request as the gateway would forward it. */

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryAdd } from '../../server/mcp/memory.tools.ts';
+import { memorySearch } from '../../server/mcp/retrieval.tools.ts';
 import { graphql } from '../helpers/graphql.ts';
+import { call, callError, httpTransport, mcpClient } from '../helpers/mcp.ts';
 import { UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { ADMIN_TOKEN, onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const SUPERSEDING = graphql(`
   mutation SupersessionCreate($input: MemoryInput!, $supersedes: [ID!]) {
@@ -276,5 +279,142 @@ describe('deleting a memory on either side', () => {
     await app.ok(DELETE, { id: b.id });
     expect((await app.ok(MEMORY, { id: a.id })).memory).toMatchObject({ status: 'SUPERSEDED', supersededBy: c.id });
     expect(contents((await app.ok(LIST, { apiKeyId: k })).memories.items)).toEqual(['Drives a Tesla']);
+  });
+});
+
+const EXTRACT = graphql(`
+  mutation SupersessionExtract($input: ExtractFactsInput!) {
+    extractFacts(input: $input) {
+      memories {
+        content
+        validFrom
+        createdAt
+      }
+      captured {
+        validFrom
+      }
+    }
+  }
+`);
+
+describe('valid time from the conversation', () => {
+  it("dates the facts of a message from when it was said (extractFacts' occurredAt), not when it arrived", async () => {
+    const said = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const { extractFacts } = await app.ok(EXTRACT, {
+      input: { apiKeyId: freshKey(), role: 'USER', text: 'I prefer tabs over spaces.', occurredAt: said },
+    });
+    expect(extractFacts.memories.length).toBeGreaterThan(0);
+    for (const fact of extractFacts.memories) {
+      expect(fact.validFrom).toBe(said);
+      expect(fact.createdAt).not.toBe(said);
+    }
+    expect(extractFacts.captured.map((t) => t.validFrom)).toEqual([said]);
+  });
+
+  it("dates the messages injectMemory captures from the request's occurredAt", async () => {
+    const k = freshKey();
+    const made = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const request = { messages: [{ role: 'user', content: 'Remember that the launch is on Friday' }] };
+    await app.ok(INJECT, { input: { request, provider: 'openai/gpt-4o', retrieval: { apiKeyId: k }, occurredAt: made } });
+    const captured = (await app.ok(VALIDITY_LIST, { apiKeyId: k })).memories.items;
+    expect(captured).toEqual([{ content: 'Remember that the launch is on Friday', validFrom: made, createdAt: made }]);
+  });
+});
+
+const VALIDITY_LIST = graphql(`
+  query SupersessionValidity($apiKeyId: String!) {
+    memories(apiKeyId: $apiKeyId) {
+      items {
+        content
+        validFrom
+        createdAt
+      }
+    }
+  }
+`);
+
+const SUMMARIZE = graphql(`
+  mutation SupersessionSummarize($apiKeyId: String!) {
+    summarize(apiKeyId: $apiKeyId, olderThanDays: 1, dryRun: false) {
+      summaries {
+        content
+      }
+    }
+  }
+`);
+
+describe('a superseded memory written again', () => {
+  it('is current again: it was said again', async () => {
+    const k = freshKey();
+    const lyon = await write(k, 'Lives in Lyon', undefined, { key: 'home' });
+    await write(k, 'Lives in Berlin', [lyon.id], { key: 'home-now' });
+    await write(k, 'Lives in Lyon', undefined, { key: 'home' });
+    expect((await app.ok(MEMORY, { id: lyon.id })).memory).toMatchObject({ status: 'ACTIVE', validTo: null, supersededBy: null });
+  });
+});
+
+describe('compaction', () => {
+  it('rebuilds the summary of a superseded original without it, so the stale fact is not injected through it', async () => {
+    const k = freshKey();
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const facts = ['The user lives in Lyon', ...['banana', 'mango', 'cherry', 'papaya', 'python', 'rust'].map((w) => `Likes ${w}`)];
+    const ids = [];
+    for (const content of facts) ids.push((await write(k, content, undefined, { createdAt: old })).id);
+    const { summaries } = (await app.ok(SUMMARIZE, { apiKeyId: k })).summarize;
+    expect(summaries.map((s) => s.content).join('\n')).toContain('Lyon');
+    await write(k, 'The user lives in Berlin', [ids[0]!]);
+    const block = (await app.ok(RETRIEVE, { input: { apiKeyId: k, query: 'where does the user live', strategy: 'EXACT' } })).retrieve.block;
+    expect(block).toContain('Berlin');
+    expect(block).not.toContain('Lyon');
+  });
+
+  it('never summarises a superseded memory', async () => {
+    const k = freshKey();
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const rows = [
+      'Drinks tea',
+      'Plays chess',
+      ...['banana', 'mango', 'cherry', 'papaya', 'python', 'rust', 'paris', 'jazz'].map((w) => `Likes ${w}`),
+    ];
+    const ids = [];
+    for (const content of rows) ids.push((await write(k, content, undefined, { createdAt: old })).id);
+    await write(k, 'Drinks coffee now', [ids[0]!]);
+    const { summaries } = (await app.ok(SUMMARIZE, { apiKeyId: k })).summarize;
+    expect(summaries.map((s) => s.content).join('\n')).toContain('Plays chess');
+    expect(summaries.map((s) => s.content).join('\n')).not.toContain('Drinks tea');
+  });
+});
+
+describe("MCP's memory_add with supersedes", () => {
+  it('hides the memories it names from memory_search', async () => {
+    const client = await mcpClient(httpTransport(app.url, ADMIN_TOKEN));
+    try {
+      const k = freshKey();
+      const old = await call(client, memoryAdd, { apiKeyId: k, type: 'factual', key: 'employer', content: 'The user works at Acme.' });
+      await call(client, memoryAdd, {
+        apiKeyId: k,
+        type: 'factual',
+        key: 'employer-now',
+        content: 'The user works at Globex.',
+        supersedes: [old.memory.id],
+      });
+      const found = await call(client, memorySearch, { apiKeyId: k, query: 'where does the user work' });
+      expect(found.memories.map((m) => m.content)).toEqual(['The user works at Globex.']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a gateway token's supersedes naming another key's memory, and stores nothing", async () => {
+    const theirs = await write(freshKey(), 'The other tenant works at Initech');
+    const k = freshKey();
+    const client = await mcpClient(httpTransport(app.url, await app.mintToken({ apiKeyId: k })));
+    try {
+      const error = await callError(client, 'memory_add', { type: 'factual', key: 'mine', content: 'Mine', supersedes: [theirs.id] });
+      expect(error).toEqual({ code: 'NOT_FOUND', message: `no memory with id ${theirs.id}` });
+      expect((await app.ok(LIST, { apiKeyId: k, includeSuperseded: true })).memories.totalCount).toBe(0);
+    } finally {
+      await client.close();
+    }
   });
 });

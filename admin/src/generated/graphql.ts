@@ -444,7 +444,7 @@ export type PurgeStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type PurgeStatusQuery = { memorySettings: { retentionEnabled: boolean, retentionDays: number, purgeGraceDays: number }, memories: { stats: { totalEntries: number, hiddenByExpiry: number, hiddenByRetention: number, nextPurgeAt: string | null } }, auditLog: { totalCount: number, items: Array<{ at: string, actorName: string, target: Record<string, unknown> | null }> } };
 
-export type MemoryRowFieldsFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null };
+export type MemoryRowFieldsFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null };
 
 export type MemoryListQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -453,6 +453,7 @@ export type MemoryListQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  includeSuperseded?: boolean | null | undefined;
   source?: MemorySource | null | undefined;
   limit?: number | null | undefined;
   offset?: number | null | undefined;
@@ -461,7 +462,7 @@ export type MemoryListQueryVariables = Exact<{
 }>;
 
 
-export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, searchWords: Array<string>, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null }> } };
+export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, searchWords: Array<string>, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null }> } };
 
 export type MemoryOverviewQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -470,6 +471,7 @@ export type MemoryOverviewQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  includeSuperseded?: boolean | null | undefined;
   source?: MemorySource | null | undefined;
 }>;
 
@@ -483,18 +485,19 @@ export type ExportMemoriesQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  includeSuperseded?: boolean | null | undefined;
   source?: MemorySource | null | undefined;
 }>;
 
 
-export type ExportMemoriesQuery = { exportMemories: Array<{ apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, createdAt: string, expiresAt: string | null }> };
+export type ExportMemoriesQuery = { exportMemories: Array<{ apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, createdAt: string, expiresAt: string | null, validFrom: string, validTo: string | null }> };
 
 export type CreateMemoryMutationVariables = Exact<{
   input: MemoryInput;
 }>;
 
 
-export type CreateMemoryMutation = { createMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null } };
+export type CreateMemoryMutation = { createMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null } };
 
 export type UpdateMemoryMutationVariables = Exact<{
   id: string | number;
@@ -502,7 +505,7 @@ export type UpdateMemoryMutationVariables = Exact<{
 }>;
 
 
-export type UpdateMemoryMutation = { updateMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null } };
+export type UpdateMemoryMutation = { updateMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null } };
 
 export type DeleteMemoryMutationVariables = Exact<{
   id: string | number;
@@ -561,6 +564,13 @@ export type ExtractionUsageQueryVariables = Exact<{
 
 
 export type ExtractionUsageQuery = { memorySettings: { extractionModel: string | null }, extractionModelUsage: { day: string, calls: number, tokensUsed: number, dailyTokens: number } };
+
+export type RestoreMemoryMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RestoreMemoryMutation = { restoreMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null } };
 
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
@@ -726,6 +736,19 @@ export const MemoryRowFieldsFragmentDoc = new TypedDocumentString(`
   lastAccessedAt
   status
   archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
 }
     `, {"fragmentName":"MemoryRowFields"});
 export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
@@ -1580,7 +1603,7 @@ usePurgeStatusQuery.getKey = (variables?: PurgeStatusQueryVariables) => variable
 usePurgeStatusQuery.fetcher = (variables?: PurgeStatusQueryVariables, options?: RequestInit['headers']) => fetcher<PurgeStatusQuery, PurgeStatusQueryVariables>(PurgeStatusDocument, variables, options);
 
 export const MemoryListDocument = new TypedDocumentString(`
-    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
+    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $includeSuperseded: Boolean, $source: MemorySource, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1588,6 +1611,7 @@ export const MemoryListDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    includeSuperseded: $includeSuperseded
     source: $source
     limit: $limit
     offset: $offset
@@ -1620,6 +1644,19 @@ export const MemoryListDocument = new TypedDocumentString(`
   lastAccessedAt
   status
   archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
 }`);
 
 export const useMemoryListQuery = <
@@ -1644,7 +1681,7 @@ useMemoryListQuery.getKey = (variables?: MemoryListQueryVariables) => variables 
 useMemoryListQuery.fetcher = (variables?: MemoryListQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryListQuery, MemoryListQueryVariables>(MemoryListDocument, variables, options);
 
 export const MemoryOverviewDocument = new TypedDocumentString(`
-    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource) {
+    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $includeSuperseded: Boolean, $source: MemorySource) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1652,6 +1689,7 @@ export const MemoryOverviewDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    includeSuperseded: $includeSuperseded
     source: $source
     limit: 1
   ) {
@@ -1700,7 +1738,7 @@ useMemoryOverviewQuery.getKey = (variables?: MemoryOverviewQueryVariables) => va
 useMemoryOverviewQuery.fetcher = (variables?: MemoryOverviewQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryOverviewQuery, MemoryOverviewQueryVariables>(MemoryOverviewDocument, variables, options);
 
 export const ExportMemoriesDocument = new TypedDocumentString(`
-    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource) {
+    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $includeSuperseded: Boolean, $source: MemorySource) {
   exportMemories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1708,6 +1746,7 @@ export const ExportMemoriesDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    includeSuperseded: $includeSuperseded
     source: $source
   ) {
     apiKeyId
@@ -1718,6 +1757,8 @@ export const ExportMemoriesDocument = new TypedDocumentString(`
     metadata
     createdAt
     expiresAt
+    validFrom
+    validTo
   }
 }
     `);
@@ -1765,6 +1806,19 @@ export const CreateMemoryDocument = new TypedDocumentString(`
   lastAccessedAt
   status
   archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
 }`);
 
 export const useCreateMemoryMutation = <
@@ -1805,6 +1859,19 @@ export const UpdateMemoryDocument = new TypedDocumentString(`
   lastAccessedAt
   status
   archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
 }`);
 
 export const useUpdateMemoryMutation = <
@@ -2086,6 +2153,59 @@ useExtractionUsageQuery.getKey = (variables: ExtractionUsageQueryVariables) => [
 
 
 useExtractionUsageQuery.fetcher = (variables: ExtractionUsageQueryVariables, options?: RequestInit['headers']) => fetcher<ExtractionUsageQuery, ExtractionUsageQueryVariables>(ExtractionUsageDocument, variables, options);
+
+export const RestoreMemoryDocument = new TypedDocumentString(`
+    mutation RestoreMemory($id: ID!) {
+  restoreMemory(id: $id) {
+    ...MemoryRowFields
+  }
+}
+    fragment MemoryRowFields on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  lastAccessedAt
+  status
+  archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
+}`);
+
+export const useRestoreMemoryMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<RestoreMemoryMutation, TError, RestoreMemoryMutationVariables, TContext>) => {
+    
+    return useMutation<RestoreMemoryMutation, TError, RestoreMemoryMutationVariables, TContext>(
+      {
+    mutationKey: ['RestoreMemory'],
+    mutationFn: (variables?: RestoreMemoryMutationVariables) => fetcher<RestoreMemoryMutation, RestoreMemoryMutationVariables>(RestoreMemoryDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useRestoreMemoryMutation.fetcher = (variables: RestoreMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<RestoreMemoryMutation, RestoreMemoryMutationVariables>(RestoreMemoryDocument, variables, options);
 
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {
