@@ -328,3 +328,13 @@ function uniqueId(id: string, seen: Set<string>): string {
   seen.add(candidate);
   return candidate;
 }
+
+/**
+ * The moment a turn was said: its session's date (LongMemEval's haystack_dates, the turn's createdAt) plus a second per
+ * turn, so the turns of a session keep their order; null for an undated session (then the clock's now). This is the
+ * value to pass as the extract input's occurredAt once it has one.
+ */
+export function timeOf(turn: EvalMemory): number | null {
+  if (turn.createdAt === undefined) return null;
+  return turn.createdAt.getTime() + Number(turn.metadata?.turn ?? 0) * 1000;
+}

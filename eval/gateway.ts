@@ -11,6 +11,7 @@ import { extractAndStore, injectMemory } from '../server/gateway/gateway.service
 import { createLogger } from '../server/logger.ts';
 import type { Memory } from '../server/memory/memory.ts';
 import { retrieve } from '../server/retrieval/retrieval.service.ts';
+import type { RetrievedMemory } from '../server/retrieval/retrieval.ts';
 import { createServices, type Services } from '../server/services.ts';
 import type { Settings } from '../server/settings/settings.service.ts';
 import { byQuestionType, DEFAULT_KS, DEFAULT_MAX_TOKENS, importTenants, normaliseKs, type Progress, RETENTION_DAYS } from './core.ts';
@@ -21,8 +22,17 @@ import {
   type EvalQuestion,
   type EvalTenant,
   loadDataset,
+  timeOf,
   UnsupportedDataError,
 } from './datasets.ts';
+import {
+  KNOWLEDGE_UPDATE,
+  type UpdateMetrics,
+  type UpdateOutcome,
+  updateEvidenceOf,
+  updateMetrics,
+  updateOutcome,
+} from './knowledgeUpdates.ts';
 import { openEvalStore } from './store.ts';
 
 export type CaptureMode = Settings['captureTurns'];
@@ -39,6 +49,10 @@ export interface GatewayOptions {
   /** retrieve's token budget for the ranked list scored at k (the injected block uses the settings' maxTokens). */
   maxTokens?: number;
   captures?: readonly CaptureMode[];
+  /** Only the questions of these types (LongMemEval's question_type), and only their conversations. */
+  types?: readonly string[] | null;
+  /** Each capture mode is replayed once per value: extraction's facts superseding older ones, or not. */
+  supersession?: readonly Supersession[];
   postgresUrl?: string | null;
   onProgress?: (p: Progress) => void;
 }
@@ -56,14 +70,20 @@ export interface GatewayMetrics {
   tokens: number;
 }
 
+export type Supersession = 'on' | 'off';
+export const SUPERSESSION: readonly Supersession[] = ['on', 'off'];
+
 export interface GatewayRow {
   mode: GatewayMode;
+  supersession: Supersession;
   overall: GatewayMetrics;
   byType: GatewayMetrics[];
   /** Non-empty turns of the conversations, replayed or imported. */
   turns: number;
   /** Every memory row in the store once the conversations are in, and the UTF-8 bytes of their content and metadata. */
   stored: { memories: number; bytes: number };
+  /** The knowledge-update questions (knowledgeUpdates.ts), when the data set has some with evidence at two moments. */
+  updates: UpdateMetrics | null;
 }
 
 export interface GatewayReport {
@@ -81,16 +101,22 @@ export interface GatewayReport {
 export async function evaluateGatewayFolder(dir: string, options: GatewayOptions = {}): Promise<GatewayReport> {
   const format = detectFormat(dir);
   if (format !== 'longmemeval') throw new UnsupportedDataError(`${dir}: gateway mode replays conversations, which ${format} data has not`);
-  const dataset = loadDataset(dir, {
-    limit: options.limit ?? null,
-    onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }),
-  });
+  const dataset = ofTypes(
+    loadDataset(dir, { limit: options.limit ?? null, onProgress: (done, total) => options.onProgress?.({ phase: 'load', done, total }) }),
+    options.types ?? null,
+  );
   const ks = normaliseKs(options.ks ?? DEFAULT_KS);
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const rows: GatewayRow[] = [];
   let blockMaxTokens = 0;
-  for (const mode of ['direct', ...(options.captures ?? CAPTURE_MODES)] as const) {
-    const run = await runMode(dataset, mode, {
+  const runs = [
+    { mode: 'direct' as const, supersession: 'on' as const },
+    ...(options.captures ?? CAPTURE_MODES).flatMap((mode) =>
+      (options.supersession ?? ['on']).map((supersession) => ({ mode, supersession })),
+    ),
+  ];
+  for (const { mode, supersession } of runs) {
+    const run = await runMode(dataset, mode, supersession, {
       ks,
       maxTokens,
       postgresUrl: options.postgresUrl ?? null,
@@ -111,9 +137,24 @@ export async function evaluateGatewayFolder(dir: string, options: GatewayOptions
   };
 }
 
+/** The data set cut to the questions of `types` and the keys they are asked of. */
+function ofTypes(dataset: EvalDataset, types: readonly string[] | null): EvalDataset {
+  if (types === null) return dataset;
+  const questions = dataset.questions.filter((q) => q.type !== null && types.includes(q.type));
+  const keys = new Set(questions.map((q) => q.apiKeyId));
+  return {
+    ...dataset,
+    questions,
+    tenants: dataset.tenants.filter((t) => keys.has(t.apiKeyId)),
+    skipped: {},
+    notes: [...dataset.notes, `only ${types.join(', ')}: ${questions.length} of ${dataset.questions.length} questions evaluated`],
+  };
+}
+
 async function runMode(
   dataset: EvalDataset,
   mode: GatewayMode,
+  supersession: Supersession,
   o: { ks: number[]; maxTokens: number; postgresUrl: string | null; progress: (p: Progress) => void },
 ): Promise<{ row: GatewayRow; blockMaxTokens: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-gateway-'));
@@ -126,7 +167,7 @@ async function runMode(
       ...(mode === 'direct' ? {} : { captureTurns: mode }),
     });
     if (mode === 'direct') await importTenants(services, dataset, o.progress);
-    else await replayAll(services, dataset, mode, o.progress);
+    else await replayAll({ ...services, supersedeFacts: supersession === 'on' }, dataset, mode, o.progress);
     await database.analyze();
 
     const rows = await database.db.selectFrom('memories').select(['api_key_id', 'content', 'metadata']).execute();
@@ -142,11 +183,16 @@ async function runMode(
     }
     const tenants = new Map(dataset.tenants.map((t) => [t.apiKeyId, t] as const));
     const outcomes: Outcome[] = [];
-    const detail = mode === 'direct' ? 'direct import' : `capture ${mode}`;
+    const updates: UpdateOutcome[] = [];
+    const detail = mode === 'direct' ? 'direct import' : `capture ${mode}, supersession ${supersession}`;
     for (const [i, question] of dataset.questions.entries()) {
-      const evidence = evidenceOf(question, tenants.get(question.apiKeyId)!);
+      const tenant = tenants.get(question.apiKeyId)!;
+      const evidence = evidenceOf(question, tenant);
       const inStore = (storedByKey.get(question.apiKeyId) ?? []).some((m) => holdsEvidence(m, evidence));
-      outcomes.push({ ...(await ask(services, question, evidence, o)), inStore });
+      const { outcome, ranked, block } = await ask(services, question, evidence, o);
+      outcomes.push({ ...outcome, inStore });
+      const update = updateEvidenceOf(question, tenant);
+      if (update !== null) updates.push(updateOutcome(update, ranked, block));
       o.progress({ phase: 'query', done: i + 1, total: dataset.questions.length, detail });
     }
     const turns = dataset.tenants.reduce((n, t) => n + t.memories.length, 0);
@@ -155,8 +201,10 @@ async function runMode(
         mode,
         overall: aggregate('all', outcomes, o.ks),
         byType: byType(dataset.questions, outcomes, o.ks),
+        supersession,
         turns,
         stored,
+        updates: updates.length === 0 ? null : updateMetrics(updates),
       },
       blockMaxTokens: settings.maxTokens,
     };
@@ -167,7 +215,12 @@ async function runMode(
 }
 
 /** Every tenant's conversations replayed through the gateway's calls, in order. */
-async function replayAll(services: Services, dataset: EvalDataset, mode: CaptureMode, progress: (p: Progress) => void) {
+async function replayAll(
+  services: Services & { supersedeFacts: boolean },
+  dataset: EvalDataset,
+  mode: CaptureMode,
+  progress: (p: Progress) => void,
+) {
   const total = dataset.tenants.reduce((n, t) => n + t.memories.length, 0);
   const detail = `capture ${mode}`;
   let done = 0;
@@ -194,16 +247,6 @@ async function replayAll(services: Services, dataset: EvalDataset, mode: Capture
       }
     }
   }
-}
-
-/**
- * The moment a turn was said: its session's date (LongMemEval's haystack_dates, the turn's createdAt) plus a second per
- * turn, so the turns of a session keep their order; null for an undated session (then the clock's now). This is the
- * value to pass as the extract input's occurredAt once it has one.
- */
-export function timeOf(turn: EvalMemory): number | null {
-  if (turn.createdAt === undefined) return null;
-  return turn.createdAt.getTime() + Number(turn.metadata?.turn ?? 0) * 1000;
 }
 
 /** A tenant's turns grouped by session, in the order they were read. */
@@ -261,7 +304,7 @@ async function ask(
   question: EvalQuestion,
   evidence: Evidence,
   o: { ks: number[]; maxTokens: number },
-): Promise<Omit<Outcome, 'inStore'>> {
+): Promise<{ outcome: Omit<Outcome, 'inStore'>; ranked: RetrievedMemory[]; block: RetrievedMemory[] }> {
   const deps = question.asOf === null ? services : { ...services, now: () => question.asOf! };
   const ranked = await retrieve(
     deps,
@@ -275,11 +318,12 @@ async function ask(
     request: { messages: [{ role: 'user', content: question.query }] },
   });
   const block = injected.retrieval?.items ?? [];
-  return {
+  const outcome = {
     firstHit: index === -1 ? null : index + 1,
     inBlock: block.some((item) => holdsEvidence(item.memory, evidence)),
     tokens: injected.retrieval?.tokensUsed ?? 0,
   };
+  return { outcome, ranked: ranked.items, block };
 }
 
 function aggregate(group: string, outcomes: readonly Outcome[], ks: readonly number[]): GatewayMetrics {
@@ -305,7 +349,16 @@ const MODE_LABEL: Record<GatewayMode, string> = {
   ALL: 'gateway, capture ALL',
 };
 
-/** The report as Markdown: the overall table with storage, then one row per question type and mode. */
+/** A row's label: its mode, and whether facts superseded older ones when both were run. */
+const label = (row: GatewayRow, rows: readonly GatewayRow[]) =>
+  row.mode === 'direct' || rows.every((r) => r.supersession === 'on')
+    ? MODE_LABEL[row.mode]
+    : `${MODE_LABEL[row.mode]}, supersession ${row.supersession}`;
+
+/**
+ * The report as Markdown: the overall table with storage, one row per question type and mode, and the knowledge-update
+ * questions' own measures when there are some.
+ */
 export function formatGatewayReport(r: GatewayReport): string {
   const pct = (x: number) => x.toFixed(3);
   const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -324,7 +377,7 @@ export function formatGatewayReport(r: GatewayReport): string {
     `|---|---:|${kRule}---:|---:|---:|---:|`,
     ...r.rows.map(
       (row) =>
-        `| ${MODE_LABEL[row.mode]} | ${metrics(row.overall)} | ${perThousand(row.stored.memories, row.turns)} | ` +
+        `| ${label(row, r.rows)} | ${metrics(row.overall)} | ${perThousand(row.stored.memories, row.turns)} | ` +
         `${row.turns === 0 ? '–' : ((row.stored.bytes / row.turns) * (1000 / 1024)).toFixed(0)} |`,
     ),
     '',
@@ -335,8 +388,22 @@ export function formatGatewayReport(r: GatewayReport): string {
   for (const type of types) {
     for (const row of r.rows) {
       const m = row.byType.find((t) => t.group === type)!;
-      lines.push(`| ${type} (${int(m.questions)}) | ${MODE_LABEL[row.mode]} | ${metrics(m)} |`);
+      lines.push(`| ${type} (${int(m.questions)}) | ${label(row, r.rows)} | ${metrics(m)} |`);
     }
+  }
+  const updates = r.rows.filter((row) => row.updates !== null);
+  if (updates.length > 0) {
+    lines.push(
+      '',
+      `${KNOWLEDGE_UPDATE} questions about the current value, with evidence at two moments (${int(updates[0]!.updates!.questions)}):`,
+      '',
+      '| memories from | latest in block, earlier not | latest in block | earlier in block | R@1 latest | MRR latest |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...updates.map((row) => {
+        const u = row.updates!;
+        return `| ${label(row, r.rows)} | ${pct(u.latestOnly)} | ${pct(u.latestInBlock)} | ${pct(u.earlierInBlock)} | ${pct(u.r1)} | ${pct(u.mrr)} |`;
+      }),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

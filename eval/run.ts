@@ -1,7 +1,7 @@
 /**
  * npm run eval -- [data folder ...] [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--source none,static,package,transformers]
  *                  [--max-tokens 16000] [--store sqlite|postgres] [--database-url postgres://…] [--markdown]
- *                  [--mode direct|gateway] [--capture OFF,USER,ALL]
+ *                  [--mode direct|gateway|beliefs] [--capture OFF,USER,ALL] [--types knowledge-update] [--supersession on,off]
  *
  * Retrieval recall of mnemo on conversational-memory data sets (LongMemEval) and BEIR folders (SciFact); without a
  * folder, every data set under ../shared/eval/data beside the repository.
@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import type { Strategy } from '../server/retrieval/retrieval.ts';
 import { STRATEGIES } from '../server/settings/settings.service.ts';
 import { startPostgresCluster } from '../test/helpers/postgres.ts';
+import { evaluateBeliefs, formatBeliefReport } from './beliefs.ts';
 import {
   DEFAULT_KS,
   DEFAULT_MAX_TOKENS,
@@ -26,7 +27,7 @@ import {
   SOURCES,
 } from './core.ts';
 import { detectFormat, UnsupportedDataError } from './datasets.ts';
-import { CAPTURE_MODES, type CaptureMode, evaluateGatewayFolder, formatGatewayReport } from './gateway.ts';
+import { CAPTURE_MODES, type CaptureMode, evaluateGatewayFolder, formatGatewayReport, SUPERSESSION, type Supersession } from './gateway.ts';
 
 /** The shared data sets beside a checkout: ../shared/eval/data next to the repository. */
 const DEFAULT_DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'eval', 'data');
@@ -83,8 +84,15 @@ const HELP = `npm run eval -- [data folder ...] [options]
                        with the session so far, then extractFacts of the user message and of the answer), then the
                        question asked through injectMemory and retrieve, beside the direct import with the same
                        measures; the settings' strategy without an embedding model; the report is Markdown.
-                       BEIR data (SciFact) has no conversations and is skipped
+                       BEIR data (SciFact) has no conversations and is skipped.
+                       beliefs: the project's own belief-update set (eval/beliefUpdates.ts, no data folder): each
+                       scripted conversation replayed through extractFacts, then its question through injectMemory;
+                       prints supersession precision and recall and the stale facts injected per query
   --capture LIST       gateway mode: the captureTurns settings to replay with, from ${CAPTURE_MODES.join(', ')} (default: all)
+  --types LIST         gateway mode: only the questions of these types (e.g. knowledge-update) and their conversations
+  --supersession LIST  gateway mode: replay each capture mode with extraction's facts superseding older ones (on, the
+                       default), without (off), or both (on,off); the knowledge-update questions get a table of their
+                       own: the latest evidence in the block without the earlier, and its R@1 and MRR
   --help
 
 formats: LongMemEval (*.json question files), BEIR (corpus.jsonl[.gz], queries[.test].jsonl, qrels/test.tsv)
@@ -116,6 +124,8 @@ const parseOptions = (argv: string[]) =>
       markdown: { type: 'boolean' },
       mode: { type: 'string' },
       capture: { type: 'string' },
+      types: { type: 'string' },
+      supersession: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -132,6 +142,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  if (values.mode === 'beliefs') return beliefs(values, positionals);
   let folders: string[];
   try {
     folders = dataFolders(positionals.length > 0 ? positionals : [DEFAULT_DATA]);
@@ -146,6 +157,7 @@ async function main(argv: string[]): Promise<number> {
   let strategies: Strategy[];
   let sources: EvalSource[];
   let captures: CaptureMode[];
+  let supersession: Supersession[];
   try {
     ks = normaliseKs(values.k ? values.k.split(',').map((s) => positiveInt(s.trim(), '--k')) : [...DEFAULT_KS]);
     limit = values.limit ? positiveInt(values.limit, '--limit') : null;
@@ -173,6 +185,13 @@ async function main(argv: string[]): Promise<number> {
           return name as CaptureMode;
         })
       : [...CAPTURE_MODES];
+    supersession = values.supersession
+      ? values.supersession.split(',').map((v) => {
+          const name = v.trim().toLowerCase();
+          if (!(SUPERSESSION as readonly string[]).includes(name)) throw new Error(`--supersession takes on and off, not "${v}"`);
+          return name as Supersession;
+        })
+      : ['on'];
   } catch (e) {
     return usage((e as Error).message);
   }
@@ -182,8 +201,10 @@ async function main(argv: string[]): Promise<number> {
   if (store === 'sqlite' && values['database-url']) return usage('--database-url runs on PostgreSQL: leave out --store sqlite');
 
   const mode = values.mode ?? 'direct';
-  if (mode !== 'direct' && mode !== 'gateway') return usage(`--mode is direct or gateway, not "${mode}"`);
-  if (mode === 'direct' && values.capture) return usage('--capture is for --mode gateway');
+  if (mode !== 'direct' && mode !== 'gateway') return usage(`--mode is direct, gateway or beliefs, not "${mode}"`);
+  for (const option of ['capture', 'types', 'supersession'] as const) {
+    if (mode === 'direct' && values[option]) return usage(`--${option} is for --mode gateway`);
+  }
   if (mode === 'gateway' && (values.strategies || values.source)) {
     return usage("--mode gateway asks with the settings' strategy and no embedding model: leave out --strategies and --source");
   }
@@ -198,7 +219,17 @@ async function main(argv: string[]): Promise<number> {
           process.stderr.write(`${folder}: skipped in gateway mode, its data has no conversations to replay\n`);
           continue;
         }
-        const report = await evaluateGatewayFolder(folder, { ks, limit, maxTokens, captures, postgresUrl, onProgress: progress.update });
+        const types = values.types?.split(',').map((t) => t.trim()) ?? null;
+        const report = await evaluateGatewayFolder(folder, {
+          ks,
+          limit,
+          maxTokens,
+          captures,
+          types,
+          supersession,
+          postgresUrl,
+          onProgress: progress.update,
+        });
         progress.end();
         process.stdout.write(`${formatGatewayReport(report)}\n`);
       }
@@ -220,6 +251,26 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     throw e;
+  } finally {
+    cluster?.stop();
+  }
+}
+
+/** `--mode beliefs`: the belief-update set on a store of its own; only the store options apply. */
+async function beliefs(values: ReturnType<typeof parseOptions>['values'], positionals: string[]): Promise<number> {
+  const others = (['limit', 'k', 'strategies', 'source', 'max-tokens', 'markdown', 'capture', 'types', 'supersession'] as const).filter(
+    (o) => values[o] !== undefined,
+  );
+  if (positionals.length > 0 || others.length > 0) {
+    return usage(`--mode beliefs runs the project's own set: leave out ${positionals.length > 0 ? 'the data folder' : `--${others[0]}`}`);
+  }
+  const store = values.store ?? (values['database-url'] ? 'postgres' : 'sqlite');
+  if (store !== 'sqlite' && store !== 'postgres') return usage(`--store is sqlite or postgres, not "${store}"`);
+  const cluster = store === 'postgres' && !values['database-url'] ? await startPostgresCluster() : null;
+  try {
+    const report = await evaluateBeliefs({ postgresUrl: values['database-url'] ?? cluster?.url ?? null });
+    process.stdout.write(formatBeliefReport(report));
+    return 0;
   } finally {
     cluster?.stop();
   }

@@ -17,6 +17,8 @@ export const LIMITS = {
   /** Levels of a chat request given to injectMemory (tool schemas nest; nothing real comes near). */
   requestDepth: 64,
   importRows: 10_000,
+  /** Memories one write may name as superseded by it (createMemory's supersedes). */
+  supersedesIds: 100,
   pageSize: 500,
   maxTokens: 16_000,
   retentionDays: 365,

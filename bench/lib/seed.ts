@@ -93,6 +93,7 @@ export async function seedMemories(store: BenchStore, opts: SeedOptions): Promis
       tokens: countTokens(content),
       created_at: createdAt,
       updated_at: createdAt,
+      valid_from: createdAt,
       expires_at: expiresAt,
       needs_reindex: 1,
       access_count: Math.floor(random() * 5),

@@ -21,6 +21,7 @@ export interface Database {
   leases: LeasesTable;
   config_version: ConfigVersionTable;
   extraction_model_usage: ExtractionModelUsageTable;
+  supersessions: SupersessionsTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -170,6 +171,30 @@ export interface MemoriesTable {
   last_accessed_at: number | null;
   /** The id of the summary memory that archived this one, or null. */
   archived_by: string | null;
+  /** When the fact started to hold (migration 021): when it was said, by default when it was written. */
+  valid_from: number;
+  /** When it stopped holding; null while it is current. */
+  valid_to: Generated<number | null>;
+  /** The id of the memory that replaced it, or null. */
+  superseded_by: Generated<string | null>;
+}
+
+/** A memory replaced by a newer one (migration 021): why, and whether it was undone. Erased with either memory. */
+export interface SupersessionsTable {
+  id: Generated<number>;
+  api_key_id: string;
+  /** The memory that stopped holding, and the one that replaced it. */
+  old_id: string;
+  new_id: string;
+  /** What decided it: "caller" (createMemory's supersedes), or the extraction rule that found it. */
+  rule: string;
+  /** The sentence that triggered it, when it came from a message. */
+  sentence: string | null;
+  /** The old memory's valid_to. */
+  valid_to: number;
+  recorded_at: number;
+  /** When restoreMemory undid it; the record stays, as the audit log's entries do. */
+  undone_at: number | null;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';
@@ -214,3 +239,4 @@ export type MemoryRow = Selectable<MemoriesTable>;
 export type NewMemoryRow = Insertable<MemoriesTable>;
 export type AccessTokenRow = Selectable<AccessTokensTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type SupersessionRow = Selectable<SupersessionsTable>;

@@ -2,8 +2,8 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database, MemoryTypeValue } from './schema.ts';
 
 /**
- * What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived, and
- * not one of the keys left out.
+ * What every retrieval tier filters by: one tenant, its session scope, types, expiry, retention, not archived, current,
+ * and not one of the keys left out.
  */
 export interface RetrievalScope {
   apiKeyId: string;
@@ -14,7 +14,12 @@ export interface RetrievalScope {
   retentionCutoff: number;
   /** Memories left out by key: the captured turns of the conversation a request already carries. */
   excludeKeys?: readonly string[];
+  /** The memories that held at this instant (epoch ms) instead of the current ones. */
+  asOf?: number | null;
 }
+
+/** Which memories a list reads by their validity: the current ones, those that held at an instant, or all of them. */
+export type Validity = { asOf: number | null } | 'all';
 
 /**
  * `byPk`: the rows are already chosen by primary key (a ranked head, vector hits). Comparing an expression of
@@ -26,6 +31,7 @@ export function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: Retrieva
   const conditions = [
     opts.byPk ? eb(sql`memories.api_key_id || ''`, '=', s.apiKeyId) : eb('memories.api_key_id', '=', s.apiKeyId),
     eb('memories.archived_by', 'is', null),
+    validAt(eb, s.asOf ?? null),
     isActive(eb, s.now, s.retentionCutoff),
   ];
   if (s.types && s.types.length > 0) conditions.push(eb('memories.type', 'in', s.types));
@@ -45,5 +51,18 @@ export function isActive(eb: ExpressionBuilder<Database, 'memories'>, now: numbe
   return eb.and([
     eb.or([eb('memories.expires_at', 'is', null), eb(sql`+memories.expires_at`, '>', now)]),
     eb(sql`+memories.updated_at`, '>=', retentionCutoff),
+  ]);
+}
+
+/**
+ * Current (no validTo) when `asOf` is null; else what held at `asOf`: written by then, valid from then or before, and
+ * not ended by then. A memory that was current then and was superseded later is in; one superseded before is out.
+ */
+export function validAt(eb: ExpressionBuilder<Database, 'memories'>, asOf: number | null) {
+  if (asOf === null) return eb('memories.valid_to', 'is', null);
+  return eb.and([
+    eb('memories.created_at', '<=', asOf),
+    eb('memories.valid_from', '<=', asOf),
+    eb.or([eb('memories.valid_to', 'is', null), eb('memories.valid_to', '>', asOf)]),
   ]);
 }

@@ -65,9 +65,10 @@ export const TRIGGERS: readonly {
   },
   {
     name: 'qdrant_outbox_update',
-    fires: 'after update of content or a filter field (type, session, expiry, updated_at, archiving), while qdrant_outbox_state.enabled',
+    fires:
+      'after update of content or a filter field (type, session, expiry, updated_at, archiving, validity), while qdrant_outbox_state.enabled',
     does: 'queues a removal (new content: the stored point is wrong until the new vector is ready) or a rewrite of the point',
-    createdBy: 'migration 008; PostgreSQL: its migration 001',
+    createdBy: 'migration 008, validity added by 021; PostgreSQL: its migration 001, validity added by 009',
   },
   {
     name: 'summary_rebuild_on_delete',
@@ -94,6 +95,12 @@ export const TRIGGERS: readonly {
     createdBy: 'migration 018; PostgreSQL: its migration 006',
   },
   {
+    name: 'memory_supersession_on_delete',
+    fires: 'after delete on memories',
+    does: 'deletes the supersessions on either side of it (their sentences with them), within its API key, and hands the memories it superseded back as current, or on to the memory that superseded it: none stays hidden by a memory that is gone',
+    createdBy: 'migration 021; PostgreSQL: its migration 009',
+  },
+  {
     name: 'memory_vec_delete',
     fires: 'after delete on memories',
     does: 'deletes its vector: a deleted memory never leaves one behind',
@@ -111,9 +118,9 @@ export const TRIGGERS: readonly {
   },
   {
     name: 'memory_vec_filters',
-    fires: 'after update of type, session, expiry, updated_at or archiving, content unchanged',
+    fires: 'after update of type, session, expiry, updated_at, archiving or validity (valid_to), content unchanged',
     does: "copies the filter fields into the vector's metadata columns, so a search filters by them at once",
-    createdBy: 'createVectorTriggers, with the vec0 table',
+    createdBy: 'createVectorTriggers, with the vec0 table (migration 021 recreates it on a table built before)',
     // sqlite-vec, as above.
     stores: ['sqlite'],
   },
@@ -150,6 +157,15 @@ export const TRIGGERS: readonly {
 /** vec0 metadata columns cannot be NULL: "never expires" is stored as the largest safe integer. */
 export const NEVER_EXPIRES = BigInt(Number.MAX_SAFE_INTEGER);
 
+/**
+ * memory_vec's "archived" column, from a memories row (`new.` in a trigger, the row itself in a select): 0 current,
+ * 1 archived by a summary, 2 no longer true (superseded, or imported as ended). A search of the current memories
+ * keeps 0; one of the past (asOf) keeps 0 and 2, and SQL checks each memory's validity after it. One column, not a
+ * second one, so the vec0 tables built before validity existed keep working without being rebuilt.
+ */
+export const VEC_VALIDITY = sql`case when archived_by is not null then 1 when valid_to is not null then 2 else 0 end`;
+const NEW_VEC_VALIDITY = sql`case when new.archived_by is not null then 1 when new.valid_to is not null then 2 else 0 end`;
+
 /** The triggers that keep memory_vec in step with memories; created in the transaction that builds memory_vec. */
 export async function createVectorTriggers(db: Db) {
   await sql`create trigger memory_vec_delete after delete on memories begin
@@ -159,11 +175,11 @@ export async function createVectorTriggers(db: Db) {
     when old.content is not new.content begin
     delete from memory_vec where memory_pk = old.pk;
   end`.execute(db);
-  await sql`create trigger memory_vec_filters after update of type, session_id, expires_at, updated_at, archived_by on memories
+  await sql`create trigger memory_vec_filters after update of type, session_id, expires_at, updated_at, archived_by, valid_to on memories
     when old.content is new.content begin
     update memory_vec set type = new.type, session_id = coalesce(new.session_id, ''),
       expires_at = coalesce(new.expires_at, ${sql.lit(Number(NEVER_EXPIRES))}), updated_at = new.updated_at,
-      archived = new.archived_by is not null
+      archived = ${NEW_VEC_VALIDITY}
     where memory_pk = new.pk;
   end`.execute(db);
 }

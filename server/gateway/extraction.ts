@@ -1,7 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { MemoryType } from '../memory/memory.ts';
+import { CHANGE_PATTERNS, splitReplaced } from './changeRules.ts';
+import {
+  ADVERB,
+  capitalise,
+  type Description,
+  type Groups,
+  HABITUALLY,
+  I,
+  I_AM,
+  I_OR_WE,
+  NOT,
+  type Pattern,
+  pattern,
+  ROLE_NOUN,
+  WORD_END,
+  WORD_START,
+  word,
+} from './phrases.ts';
 import { containsSecret } from './secretFilter.ts';
 import { keepTail, splitClauses, splitSentences, straightenApostrophes } from './sentences.ts';
+import { isQuestionOrCondition, isReported } from './statements.ts';
 
 /**
  * Rule-based extraction of durable facts about the user ("I prefer tabs", "I work at Acme") from chat text.
@@ -21,6 +40,19 @@ export interface ExtractedFact {
   polarity: FactPolarity;
   /** The sentence the fact came from, whitespace-collapsed; long sentences are cut to a window starting at the fact. */
   source: string;
+  /** Said as a change ("switched from Vim", "instead of PostgreSQL", "no longer"): what the user said before. */
+  replaces?: Replaced;
+}
+
+/**
+ * The earlier statement a change replaces, as far as the sentence says: the object it named ("Vim"), or only the choice
+ * it was ("switched to Helix": the editor), and for a negative of identity the slot it stood in ("identity:employer").
+ * Always the user's own, and said positively: rules read only first-person statements.
+ */
+export interface Replaced {
+  object?: string;
+  choice?: string;
+  slot?: string;
 }
 
 export interface ExtractOptions {
@@ -71,7 +103,7 @@ function factsInSentence(rawSentence: string, knownSecrets: readonly string[]): 
   const facts: ExtractedFact[] = [];
   for (const clause of splitClauses(straightenApostrophes(sentence))) {
     const found = firstMatch(clause.text);
-    if (found === undefined) continue;
+    if (found === undefined || isReported(sentence, clause.start + found.match.index)) continue;
     const fact = buildFact(found.pattern, found.match, clause.text);
     if (fact === undefined) continue;
     facts.push({ ...fact, source: sourceWindow(sentence, clause.start + found.match.index) });
@@ -79,46 +111,16 @@ function factsInSentence(rawSentence: string, knownSecrets: readonly string[]): 
   return facts;
 }
 
-type Groups = Partial<Record<string, string>>;
-
-interface Description {
-  polarity: FactPolarity;
-  content: string;
-  /** Key namespace and the text the key is derived from. */
-  key: readonly [prefix: string, text: string];
-}
-
-interface Pattern {
-  category: FactCategory;
-  /** Matches the trigger phrase; the object is the `object` group if there is one, else the rest of the clause. */
-  regex: RegExp;
-  describe(object: string, groups: Groups): Description;
-}
-
-const pattern = (source: string) => new RegExp(source, 'iu');
-const WORD_START = String.raw`(?<![\p{L}\p{N}'])`;
-const WORD_END = String.raw`(?![\p{L}\p{N}])`;
-const I = `${WORD_START}i`;
-const I_AM = String.raw`${I}(?:'m|\s+am)`;
-const ADVERB = String.raw`(?:(?:really|truly|absolutely|definitely|genuinely|honestly|totally|actually|also|just|still|generally|personally|currently|much|do|kind\s+of|sort\s+of)\s+)?`;
-const NOT = String.raw`(?:don't|do\s+not|dont|no\s+longer)`;
 const DECISION_VERB = String.raw`(?<verb>use|switch\s+to|go\s+with|stick\s+with|stick\s+to|move\s+to|migrate\s+to|adopt)`;
 const WILL = String.raw`(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to|'m\s+gonna|\s+am\s+gonna)`;
 const WILL_NOT = String.raw`(?:'ll\s+not|'ll\s+never|\s+will\s+not|\s+will\s+never|\s+won't|\s+wont|\s+shall\s+not|'m\s+not\s+going\s+to|\s+am\s+not\s+going\s+to|'re\s+not\s+going\s+to|\s+are\s+not\s+going\s+to)`;
-const I_OR_WE = `${WORD_START}(?:i|we)`;
-const ROLE_NOUN = `(?:developer|engineer|programmer|dev|coder|designer|architect|scientist|analyst|researcher|student|teacher|professor|manager|consultant|administrator|admin|sysadmin|tester|writer|founder|freelancer)s?`;
 const PERIOD = `(?<when>morning|day|evening|night|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)`;
-/** "I usually prefer X" states a preference, not a habit of preferring: the frequency is dropped. */
-const HABITUALLY = String.raw`(?:(?:always|usually|normally|typically|generally|often|mostly|tend\s+to|try\s+to)\s+)?`;
 /** Said of a favourite and carrying nothing: "my favourite editor is definitely Helix". */
 const FAVOURITE_HEDGE = String.raw`(?:(?:definitely|probably|still|currently|easily|absolutely|clearly)\s+)?`;
 
 const LIKE_VERBS: Partial<Record<string, string>> = { like: 'Likes', love: 'Loves', adore: 'Loves', enjoy: 'Enjoys', prefer: 'Prefers' };
 const DISLIKE_VERBS: Partial<Record<string, string>> = { dislike: 'Dislikes', hate: 'Hates', detest: 'Hates', loathe: 'Hates' };
 const NEGATIVE_FREQUENCIES = new Set(['never', 'rarely', 'seldom']);
-
-const word = (groups: Groups, name: string) => (groups[name] ?? '').toLowerCase().replace(/\s+/gu, ' ');
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * "Favourite editor is Helix", in the user's spelling; keyed by the topic so a new favourite replaces the old one.
@@ -134,6 +136,7 @@ function favourite(g: Groups, topic: string, object: string): Description {
 
 /** Earlier entries win when two patterns match at the same position, so more specific ones come first. */
 const PATTERNS: readonly Pattern[] = [
+  ...CHANGE_PATTERNS,
   {
     category: 'preference',
     regex: pattern(String.raw`${I}\s+${ADVERB}${HABITUALLY}(?<verb>like|love|adore|enjoy|prefer)\s+`),
@@ -305,32 +308,31 @@ function firstMatch(clause: string): PatternMatch | undefined {
   return best;
 }
 
-/** "Do I like…", "should I always…", "if I use…" ask or suppose; they do not state a fact. */
-const NON_STATEMENT_LEADS = new Set(
-  'do does did should would could can will shall may might must am are is was were have has had if whether unless why how what when whenever where who whom which'.split(
-    ' ',
-  ),
-);
-
-function isQuestionOrCondition(clause: string, index: number): boolean {
-  const before = /([\p{L}']+)\s*$/u.exec(clause.slice(Math.max(0, index - 24), index));
-  return before !== null && NON_STATEMENT_LEADS.has((before[1] ?? '').toLowerCase());
-}
-
 function buildFact(pattern: Pattern, match: RegExpExecArray, clause: string): Omit<ExtractedFact, 'source'> | undefined {
   const groups: Groups = match.groups ?? {};
-  const object = cleanObject(groups.object ?? clause.slice(match.index + match[0].length));
+  const rest = clause.slice(match.index + match[0].length);
+  const object = cleanObject(groups.object ?? rest);
   if (object === '' || EMPTY_OBJECTS.has(object.toLowerCase())) return undefined;
-  const description = pattern.describe(object, groups);
-  const content = description.content.trim();
-  if (content.length < MIN_CONTENT_CHARS || content.length > MAX_CONTENT_CHARS) return undefined;
-  return {
+  const description = describe(pattern, object, groups, rest);
+  const content = description?.content.trim() ?? '';
+  if (description === undefined || content.length < MIN_CONTENT_CHARS || content.length > MAX_CONTENT_CHARS) return undefined;
+  const fact = {
     key: factKey(...description.key),
     content,
-    type: CATEGORY_TYPE[pattern.category],
-    category: pattern.category,
+    type: CATEGORY_TYPE[description.category ?? pattern.category],
+    category: description.category ?? pattern.category,
     polarity: description.polarity,
   };
+  return description.replaces === undefined ? fact : { ...fact, replaces: description.replaces };
+}
+
+/** "Instead of X" names what a choice replaces; a preference keeps it ("prefers tabs rather than spaces" is one preference). */
+function describe(pattern: Pattern, object: string, groups: Groups, rest: string): Description | undefined {
+  const split = splitReplaced(object);
+  if (split.replaces === undefined) return pattern.describe(object, groups, rest);
+  const chosen = pattern.describe(split.object, groups, rest);
+  if (chosen === undefined || !['decision', 'uses'].includes(chosen.key[0])) return pattern.describe(object, groups, rest);
+  return { ...chosen, replaces: chosen.replaces ?? split.replaces };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -359,6 +361,7 @@ const TRAILING_FILLERS = [
   'any more',
   'anymore',
   'these days',
+  'again',
   'nowadays',
   'for now',
   'instead',

@@ -36,6 +36,8 @@ export interface InjectInput extends Omit<RetrieveInput, 'query'> {
   shape?: ChatRequestShape | null;
   /** The request opted out of memory (the gateway's no-memory header): nothing is retrieved. */
   noMemory?: boolean | null;
+  /** When the request was made: the messages it captures are dated by it and hold from it (arrival otherwise). */
+  occurredAt?: Date | null;
 }
 
 export interface InjectOutcome {
@@ -55,10 +57,13 @@ const providerSchema = z
   .min(1, 'provider must not be empty')
   .max(LIMITS.modelNameChars, `provider is longer than ${LIMITS.modelNameChars} characters`);
 const requestSchema = jsonObject('request', { maxDepth: LIMITS.requestDepth });
+const occurredAtSchema = (now: number) =>
+  memoryDate('occurredAt').refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, 'occurredAt must not be in the future');
 
 export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promise<InjectOutcome> {
   const provider = parseInput(providerSchema, input.provider);
   parseInput(requestSchema, input.request);
+  parseInput(occurredAtSchema(deps.now()).nullish(), input.occurredAt);
   // Refuse a request we could not inject into before anything is retrieved or counted.
   if (!input.shape && detectShape(input.request) === null) {
     throw badInput('request is not an OpenAI chat (messages), OpenAI Responses (input) or Anthropic (system + messages) request');
@@ -102,7 +107,7 @@ async function requestConversation(deps: GatewayDeps, input: InjectInput, shape:
   if (!enabled) return null;
   const apiKeyId = parseInput(apiKeyIdSchema, input.apiKeyId);
   const sessionId = parseInput(sessionIdSchema.nullish(), input.sessionId) ?? null;
-  const turns = conversationOf(input.request, shape).map((m) => ({ ...m, apiKeyId, sessionId }));
+  const turns = conversationOf(input.request, shape).map((m) => ({ ...m, apiKeyId, sessionId, occurredAt: input.occurredAt }));
   try {
     // One look-up for the whole conversation: a token named in one message is redacted wherever it stands.
     const knownSecrets = await deps.tokens.issuedTokensIn(turns.map((t) => t.text).join('\n'));
@@ -137,7 +142,7 @@ export interface ExtractInput {
   persist?: boolean | null;
   includeAssistant?: boolean | null;
   noMemory?: boolean | null;
-  /** When the message was said; its captured turn is dated by it (arrival otherwise). */
+  /** When the message was said: its captured turn is dated by it and its facts hold from it (arrival otherwise). */
   occurredAt?: Date | null;
 }
 
@@ -158,9 +163,7 @@ const extractSchema = (now: number) =>
     sessionId: sessionIdSchema.nullish(),
     text: z.string(),
     role: z.enum(['user', 'assistant']),
-    occurredAt: memoryDate('occurredAt')
-      .refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, 'occurredAt must not be in the future')
-      .nullish(),
+    occurredAt: occurredAtSchema(now).nullish(),
   });
 
 /**
@@ -185,9 +188,9 @@ export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): P
   // The extraction model, when set, reads the message too, in the background once the rules' facts are stored (it is
   // shown them, and may update them): the caller does not wait for it.
   if (valid.role === 'user' || includeAssistant) {
-    const { apiKeyId, sessionId, text, role } = valid;
+    const { apiKeyId, sessionId, text, role, occurredAt } = valid;
     const sourceTurn = stored.captured[0]?.id ?? null;
-    deps.modelExtraction.schedule(deps, { apiKeyId, sessionId: sessionId ?? null, text, role, knownSecrets, sourceTurn });
+    deps.modelExtraction.schedule(deps, { apiKeyId, sessionId: sessionId ?? null, text, role, knownSecrets, occurredAt, sourceTurn });
   }
   return stored;
 }
@@ -218,7 +221,7 @@ async function storeExtraction(
         writer,
         valid.apiKeyId,
         facts,
-        { source: 'extraction', role: valid.role, sessionId, extractedAt },
+        { source: 'extraction', role: valid.role, sessionId, extractedAt, saidAt: valid.occurredAt ?? null },
         turn[0]?.id ?? null,
       );
       const memories = linked.memories;

@@ -12,6 +12,7 @@ import * as usage from './modelUsage.repository.ts';
 import { containsSecret } from './secretFilter.ts';
 import { keepTail } from './sentences.ts';
 import { storeFactsOfTurn } from './storeFacts.ts';
+import { placeUpdate } from './supersessionRules.ts';
 
 /**
  * Model-assisted extraction: a provider's chat model (the extractionModel setting) is asked for the durable facts of a
@@ -95,7 +96,7 @@ const INSTRUCTION =
 export interface ModelFactsInput {
   text: string;
   /** The existing memories offered to the model: the only ids "updates" may name. */
-  existing: readonly Pick<Memory, 'id' | 'key'>[];
+  existing: readonly Pick<Memory, 'id' | 'key' | 'content' | 'metadata'>[];
   /** Tokens mnemo issued that appear in the message: never stored. */
   knownSecrets: readonly string[];
 }
@@ -113,16 +114,21 @@ export function factsFromAnswer(content: string, input: ModelFactsInput): Extrac
   }
   const parsed = answerSchema.safeParse(json);
   if (!parsed.success) return null;
-  const existingKeys = new Map(input.existing.map((m) => [m.id, m.key]));
+  const existing = new Map(input.existing.map((m) => [m.id, m]));
   const source = keepTail(input.text.replace(/\s+/gu, ' ').trim(), MAX_FACT_CHARS);
   const byKey = new Map<string, ExtractedFact>();
   for (const f of parsed.data.facts) {
     const content = f.fact.replace(/\s+/gu, ' ');
     if (f.subject !== 'user' || containsSecret(content) || INSTRUCTION.test(content)) continue;
     if (input.knownSecrets.some((secret) => content.includes(secret))) continue;
-    // An id that was not offered (made up, or another key's) updates nothing: the fact gets a key of its own.
-    const key = (f.updates !== null ? existingKeys.get(f.updates) : undefined) ?? factKey(f.category, content);
-    byKey.set(key, { key, content, type: f.type, category: f.category, polarity: f.polarity, source });
+    // An id that was not offered (made up, or another key's) updates nothing, nor does one the rules do not read the
+    // fact as replacing: the fact gets a key of its own. Otherwise the fact takes its place in the memory's slot, and
+    // storing it supersedes the memory if the rules agree (gateway/supersessionRules.ts).
+    const updated = f.updates !== null ? existing.get(f.updates) : undefined;
+    const placed = updated === undefined ? undefined : placeUpdate(updated, content);
+    const key = placed?.key ?? factKey(f.category, content);
+    const fact: ExtractedFact = { key, content, type: f.type, category: f.category, polarity: f.polarity, source };
+    byKey.set(key, placed === undefined ? fact : { ...fact, replaces: placed.replaces });
   }
   return [...byKey.values()];
 }
@@ -135,6 +141,8 @@ export interface ModelExtractionInput {
   knownSecrets: readonly string[];
   /** The message's captured turn, which the model's facts are linked to like the rules' ones. */
   sourceTurn: string | null;
+  /** When the message was said (its facts hold from then); arrival otherwise. */
+  occurredAt?: Date | null;
 }
 
 export type ModelExtractionDeps = MemoryDeps & { providers: ProviderService; metrics?: Metrics; logger?: Logger };
@@ -225,7 +233,7 @@ export class ModelExtraction {
               { ...deps, db: trx },
               input.apiKeyId,
               facts,
-              { source: 'model', role: input.role, sessionId: input.sessionId, extractedAt },
+              { source: 'model', role: input.role, sessionId: input.sessionId, extractedAt, saidAt: input.occurredAt ?? null },
               input.sourceTurn,
             ),
           );

@@ -2,7 +2,10 @@ import { findMemoryRowById } from '../memory/memory.repository.ts';
 import { createMemory, type MemoryDeps } from '../memory/memory.service.ts';
 import { type Memory, rowToMemory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
+import { supersede } from '../memory/supersession.service.ts';
 import type { ExtractedFact } from './extraction.ts';
+import { currentFactsByKeys, keyFree, nextVersion } from './factCandidates.repository.ts';
+import { candidateKeys, supersededBy, versionOf } from './supersessionRules.ts';
 
 /** Where a batch of facts came from, kept in each memory's metadata. */
 export interface FactOrigin {
@@ -13,19 +16,25 @@ export interface FactOrigin {
   extractedAt: string;
   /** The captured turn the facts were said in (gateway/capture.ts), when it was captured. */
   sourceTurn?: string | null;
+  /**
+   * When the message was said, if the caller knows: the facts hold from then (their validFrom), so a replayed
+   * conversation's facts are placed in time, and supersede, in the order they were said. Arrival otherwise.
+   */
+  saidAt?: Date | null;
+}
+
+export interface FactDeps extends MemoryDeps {
+  /** False stores each fact without asking what it supersedes: only to measure what supersession changes (the eval). */
+  supersedeFacts?: boolean;
 }
 
 /**
- * Upserts extracted facts as memories of the key, on the caller's connection (run it in a transaction for all or
+ * Stores extracted facts as memories of the key, on the caller's connection (run it in a transaction for all or
  * none). Facts describe the user, not the conversation, so they are stored key-wide; the session they came from is
- * kept in metadata, and the turn they were said in as sourceTurn.
+ * kept in metadata, and the turn they were said in as sourceTurn. Each fact first supersedes the current memories the
+ * rules say it replaces (gateway/supersessionRules.ts), with the rule and its sentence; nothing is overwritten by it.
  */
-export async function storeFacts(
-  deps: MemoryDeps,
-  apiKeyId: string,
-  facts: readonly ExtractedFact[],
-  origin: FactOrigin,
-): Promise<Memory[]> {
+export async function storeFacts(deps: FactDeps, apiKeyId: string, facts: readonly ExtractedFact[], origin: FactOrigin): Promise<Memory[]> {
   const stored: Memory[] = [];
   for (const fact of facts) {
     const metadata = {
@@ -36,15 +45,8 @@ export async function storeFacts(
       sessionId: origin.sessionId,
       extractedAt: origin.extractedAt,
     };
-    stored.push(
-      await createMemory(deps, {
-        apiKeyId,
-        type: fact.type,
-        key: fact.key,
-        content: fact.content,
-        metadata: origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata,
-      }),
-    );
+    const withTurn = origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata;
+    stored.push(await storeFact(deps, apiKeyId, fact, withTurn, origin.saidAt ?? null));
   }
   return stored;
 }
@@ -55,7 +57,7 @@ export async function storeFacts(
  * later): the facts are then stored without a source. Returns the facts and the turn as it is now.
  */
 export async function storeFactsOfTurn(
-  deps: MemoryDeps,
+  deps: FactDeps,
   apiKeyId: string,
   facts: readonly ExtractedFact[],
   origin: Omit<FactOrigin, 'sourceTurn'>,
@@ -67,4 +69,35 @@ export async function storeFactsOfTurn(
   if (turn === null || memories.length === 0) return { memories, turn };
   const ids = memories.map((m) => m.id);
   return { memories, turn: await addToMetadataList(deps.db, turn, 'facts', ids) };
+}
+
+async function storeFact(
+  deps: FactDeps,
+  apiKeyId: string,
+  fact: ExtractedFact,
+  metadata: Record<string, unknown>,
+  saidAt: Date | null,
+): Promise<Memory> {
+  const write = (key: string) => createMemory(deps, { apiKeyId, type: fact.type, key, content: fact.content, metadata, validFrom: saidAt });
+  if (deps.supersedeFacts === false) return write(fact.key);
+  const candidates = await currentFactsByKeys(deps.db, apiKeyId, candidateKeys(fact));
+  const stale = supersededBy(fact, candidates);
+  const superseding = new Set(stale.map((s) => s.id));
+  // A memory of the fact's key (or a later version of it) that stays current is written over, as before: the same
+  // fact said again, or said otherwise. One that is superseded keeps its key, and the new fact takes the next version.
+  const holder = candidates.find((c) => versionOf(c.key) === fact.key && !superseding.has(c.id));
+  const key =
+    holder?.key ?? ((await keyFree(deps.db, apiKeyId, fact.key, superseding)) ? fact.key : await nextVersion(deps.db, apiKeyId, fact.key));
+  const memory = await write(key);
+  const sentence = fact.source;
+  const from = memory.validFrom.getTime();
+  // Said before what it contradicts (a conversation replayed out of order): the later statement stands, and this one
+  // is stored as already superseded by it.
+  const later = stale.find((s) => candidates.find((c) => c.id === s.id)!.validFrom > from);
+  for (const { id, rule } of stale) {
+    if (candidates.find((c) => c.id === id)!.validFrom <= from)
+      await supersede(deps, { apiKeyId, oldId: id, newId: memory.id, rule, sentence });
+  }
+  if (later !== undefined) await supersede(deps, { apiKeyId, oldId: memory.id, newId: later.id, rule: later.rule, sentence });
+  return memory;
 }

@@ -40,6 +40,11 @@ const InjectMemoryInputRef = builder.inputType('InjectMemoryInput', {
     shape: t.field({ type: ShapeEnum, description: 'The request format, when known; detected otherwise.' }),
     noMemory: t.boolean({ description: 'The request opted out of memory: nothing is retrieved or injected.' }),
     retrieval: t.field({ type: RetrieveInputRef, required: true, description: 'query defaults to the last user message.' }),
+    occurredAt: t.field({
+      type: 'DateTime',
+      description:
+        'When the request was made, not in the future: the createdAt and validFrom of the messages it captures (captureTurns). Default: now.',
+    }),
   }),
 });
 
@@ -55,6 +60,7 @@ builder.mutationField('injectMemory', (t) =>
         provider: input.provider,
         shape: input.shape,
         noMemory: input.noMemory,
+        occurredAt: input.occurredAt,
       }),
   }),
 );
@@ -129,7 +135,11 @@ const ExtractFactsInputRef = builder.inputType('ExtractFactsInput', {
       description: "Mine assistant text too (off: the assistant's plans are not the user's facts).",
     }),
     noMemory: t.boolean({ description: 'The request opted out of memory: nothing is extracted.' }),
-    occurredAt: t.field({ type: 'DateTime', description: "When the message was said: its captured turn's createdAt. Default: now." }),
+    occurredAt: t.field({
+      type: 'DateTime',
+      description:
+        "When the message was said, not in the future: its captured turn's createdAt, and when its facts start to hold (validFrom), so a replayed conversation supersedes in the order things were said. Default: now.",
+    }),
   }),
 });
 

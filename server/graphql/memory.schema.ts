@@ -3,7 +3,7 @@ import { exactlyOneKey, keyOfRow, mayUseKey, oneKeyOrAll } from '../auth/viewer.
 import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemorySource } from '../memory/memory.ts';
-import { clearMemoriesAudited, importAudit } from '../memory/memoryAudit.ts';
+import { auditedBy, clearMemoriesAudited, importAudit } from '../memory/memoryAudit.ts';
 import { LIMITS, limitSchema, rangeText } from '../validation.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
@@ -23,6 +23,7 @@ const MemoryStatusEnum = builder.enumType('MemoryStatus', {
     EXPIRED: { value: 'expired', description: 'expiresAt has passed' },
     OUT_OF_RETENTION: { value: 'out_of_retention', description: 'last written before the retention window' },
     ARCHIVED: { value: 'archived', description: 'replaced by a summary; restoring the summary brings it back' },
+    SUPERSEDED: { value: 'superseded', description: 'no longer true (validTo is set): replaced by a newer fact, or imported as ended' },
   } as const,
 });
 
@@ -153,6 +154,14 @@ const filterArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0])
   createdBefore: t.arg({ type: 'DateTime' }),
   includeExpired: t.arg.boolean({ description: 'Also list expired and out-of-retention memories.', defaultValue: false }),
   includeArchived: t.arg.boolean({ description: 'Also list memories archived by a summary.', defaultValue: false }),
+  includeSuperseded: t.arg.boolean({
+    description: 'Also list memories that no longer hold (superseded by a newer fact, or imported as ended). Default: current ones only.',
+    defaultValue: false,
+  }),
+  asOf: t.arg({
+    type: 'DateTime',
+    description: 'List what was true then: the memories written by that instant and valid at it. Ignored with includeSuperseded.',
+  }),
   source: t.arg({ type: MemorySourceEnum, description: 'Captured chat turns, everything else, or both (default).', defaultValue: 'ALL' }),
 });
 
@@ -165,6 +174,8 @@ type FilterArgs = {
   createdBefore?: Date | null;
   includeExpired?: boolean | null;
   includeArchived?: boolean | null;
+  includeSuperseded?: boolean | null;
+  asOf?: Date | null;
   source?: MemorySource | null;
 };
 
@@ -178,6 +189,8 @@ function toQuery(args: FilterArgs, ctx: Context): MemoryQuery {
     createdBefore: args.createdBefore,
     includeExpired: args.includeExpired,
     includeArchived: args.includeArchived,
+    includeSuperseded: args.includeSuperseded,
+    asOf: args.asOf,
     source: args.source,
   };
 }
@@ -262,6 +275,14 @@ const MemoryInputRef = builder.inputType('MemoryInput', {
     metadata: t.field({ type: 'JSONObject', description: 'Merged shallowly into the metadata of an existing memory with the same key.' }),
     expiresAt: t.field({ type: 'DateTime' }),
     createdAt: t.field({ type: 'DateTime', description: 'For restoring exports; defaults to now.' }),
+    validFrom: t.field({
+      type: 'DateTime',
+      description: 'When the fact started to hold, not in the future; defaults to createdAt (to now without one).',
+    }),
+    validTo: t.field({
+      type: 'DateTime',
+      description: 'When it stopped holding, not in the future (an end still to come is expiresAt); null: it holds now.',
+    }),
   }),
 });
 
@@ -315,9 +336,19 @@ builder.mutationFields((t) => ({
     type: MemoryRef,
     description:
       'Creates a memory, or updates the one with the same (apiKeyId, key). Stored even while memory is switched off (enabled: false); retrieve and injectMemory then return nothing until an admin turns it on.',
-    args: { input: t.arg({ type: MemoryInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      memories.createMemory(ctx.services, { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) }),
+    args: {
+      input: t.arg({ type: MemoryInputRef, required: true }),
+      supersedes: t.arg.idList({
+        description:
+          'Memories of the same API key that this one replaces: each stops holding when this one starts (validTo = its validFrom) and is no longer retrieved; restoreMemory undoes it. An id of another key is NOT_FOUND, and then nothing is written.',
+      }),
+    },
+    resolve: async (_root, { input, supersedes }, ctx) =>
+      memories.createMemory(
+        ctx.services,
+        { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) },
+        { supersedes: supersedes?.map(String), by: await auditedBy(ctx) },
+      ),
   }),
   updateMemory: t.field({
     type: MemoryRef,

@@ -131,6 +131,11 @@ export const RetrieveInputRef = builder.inputType('RetrieveInput', {
     maxTokens: t.int({ description: `Budget for the injected block, ${rangeText(maxTokensSchema)}; defaults to the settings.` }),
     limit: t.int({ description: `At most this many memories, ${rangeText(limitSchema)} (default 50).` }),
     types: t.field({ type: [MemoryTypeEnum] }),
+    asOf: t.field({
+      type: 'DateTime',
+      description:
+        'Answer with what was true then: the memories written by that instant and valid at it (validFrom <= asOf < validTo), superseded later or not. Default: the current memories only.',
+    }),
   }),
 });
 

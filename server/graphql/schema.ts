@@ -8,6 +8,7 @@ import './accessToken.schema.ts';
 import './retrieval.schema.ts';
 import './gateway.schema.ts';
 import './summary.schema.ts';
+import './supersession.schema.ts';
 import './health.schema.ts';
 import './qdrant.schema.ts';
 import './engineStatus.schema.ts';

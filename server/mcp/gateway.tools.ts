@@ -21,7 +21,9 @@ export const memoryExtract = defineTool({
       .optional()
       .describe("Read assistant text too; off by default, because the assistant's plans are not the user's facts."),
     sessionId: sessionIdArg.optional().describe("Recorded in the facts' metadata; the facts themselves are key-wide."),
-    occurredAt: dateTimeSchema.optional().describe("When the message was said (ISO 8601): its captured turn's date. Default: now."),
+    occurredAt: dateTimeSchema
+      .optional()
+      .describe("When the message was said (ISO 8601): its captured turn's date, and when its facts start to hold. Default: now."),
   }),
   output: z.object({
     facts: z.array(

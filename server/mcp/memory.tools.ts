@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema } from '../memory/memory.ts';
-import { clearMemoriesAudited } from '../memory/memoryAudit.ts';
+import { auditedBy, clearMemoriesAudited } from '../memory/memoryAudit.ts';
 import type { Services } from '../services.ts';
 import {
   apiKeyIdSchema,
@@ -33,7 +33,7 @@ const isoInstant = z.iso.datetime({ offset: true }).describe('ISO 8601');
 export const MEMORY_OFF =
   'memory is switched off in the settings (enabled: false); an admin turns it on with updateMemorySettings(input: { enabled: true }).';
 
-const MEMORY_STATUSES = ['active', 'expired', 'out_of_retention', 'archived'] as const satisfies readonly MemoryStatus[];
+const MEMORY_STATUSES = ['active', 'expired', 'out_of_retention', 'archived', 'superseded'] as const satisfies readonly MemoryStatus[];
 
 export const memoryOutput = z.object({
   id: z.string(),
@@ -49,9 +49,12 @@ export const memoryOutput = z.object({
   expiresAt: isoInstant.nullable(),
   accessCount: z.int(),
   lastAccessedAt: isoInstant.nullable(),
+  validFrom: isoInstant.describe('When the fact started to hold.'),
+  validTo: isoInstant.nullable().describe('When it stopped holding; null while it is current.'),
+  supersededBy: z.string().nullable().describe('The id of the memory that replaced it, if one did.'),
   status: z
     .enum(MEMORY_STATUSES)
-    .describe('Only active memories are retrieved; expired, out-of-retention and archived ones are kept but never injected.'),
+    .describe('Only active memories are retrieved; expired, out-of-retention, archived and superseded ones are kept but never injected.'),
 });
 
 /** A memory as the tools return it: the fields of GraphQL's Memory that a model can use, dates as ISO strings. */
@@ -71,6 +74,9 @@ export async function memoryJson(services: Services, m: Memory): Promise<z.input
     expiresAt: iso(m.expiresAt),
     accessCount: m.accessCount,
     lastAccessedAt: iso(m.lastAccessedAt),
+    validFrom: m.validFrom.toISOString(),
+    validTo: iso(m.validTo),
+    supersededBy: m.supersededBy,
     status: await memories.currentStatus(services, m),
   };
 }
@@ -92,6 +98,7 @@ export const memoryList = defineTool({
     offset: offsetSchema.optional().describe('Memories to skip (default 0).'),
     includeExpired: z.boolean().optional().describe('Also list expired and out-of-retention memories.'),
     includeArchived: z.boolean().optional().describe('Also list memories archived by a summary.'),
+    includeSuperseded: z.boolean().optional().describe('Also list memories that no longer hold (superseded by a newer one).'),
     source: z
       .enum(['FACTS', 'TURNS', 'ALL'])
       .optional()
@@ -107,6 +114,7 @@ export const memoryList = defineTool({
       search: args.search,
       includeExpired: args.includeExpired,
       includeArchived: args.includeArchived,
+      includeSuperseded: args.includeSuperseded,
       source: args.source,
     };
     const page = await memories.listMemories(ctx.services, query, { limit: args.limit, offset: args.offset });
@@ -152,6 +160,13 @@ export const memoryAdd = defineTool({
     expiresAt: dateTimeSchema
       .optional()
       .describe('When the memory stops being retrieved, as an ISO 8601 date-time (2026-01-31T12:00:00Z).'),
+    supersedes: z
+      .array(idArg)
+      .max(LIMITS.supersedesIds)
+      .optional()
+      .describe(
+        'Ids of memories this one replaces (a fact that changed): they stop being retrieved, and are kept with the reason; an admin can undo it.',
+      ),
   }),
   output: oneMemory.extend({
     disabled: z
@@ -160,8 +175,12 @@ export const memoryAdd = defineTool({
     reason: z.string().nullable().describe('What storing it did not do, and why; null when memory is on.'),
   }),
   annotations: WRITES,
-  run: async (args, ctx) => {
-    const memory = await memories.createMemory(ctx.services, { ...args, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) });
+  run: async ({ supersedes, ...args }, ctx) => {
+    const memory = await memories.createMemory(
+      ctx.services,
+      { ...args, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) },
+      { supersedes, by: await auditedBy(ctx) },
+    );
     const disabled = await memories.memoryDisabled(ctx.services);
     return {
       structured: {

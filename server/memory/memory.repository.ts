@@ -1,7 +1,7 @@
 import { type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
-import { isActive } from '../db/scope.ts';
+import { isActive, type Validity, validAt } from '../db/scope.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import { keywordSearch } from '../search/keywordSearch.ts';
 import { CAPTURE_SOURCE, type MemorySource } from './memory.ts';
@@ -24,6 +24,11 @@ export interface MemoryFilter {
   activeAt?: { now: number; retentionCutoff: number } | null;
   /** Archived memories (replaced by a summary) are left out unless asked for. */
   includeArchived?: boolean;
+  /**
+   * Which validity: the memories current now (the default), those that held at an instant (written by then, and valid
+   * then), or every one (includeSuperseded).
+   */
+  validity?: Validity;
   /** Captured chat turns only (TURNS), everything else only (FACTS), or both (ALL, the default). */
   source?: MemorySource | null;
 }
@@ -41,6 +46,8 @@ function applyFilter<O>(db: Db, qb: MemorySelect<O>, f: MemoryFilter): MemorySel
   if (f.createdBefore != null) q = q.where('memories.created_at', '<', f.createdBefore);
   if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
   if (!f.includeArchived) q = q.where('memories.archived_by', 'is', null);
+  const validity = f.validity ?? { asOf: null };
+  if (validity !== 'all') q = q.where((eb) => validAt(eb, validity.asOf));
   if (f.source === 'TURNS' || f.source === 'FACTS') {
     const source = storeDialect(db).jsonValue('memories.metadata', ['source']);
     q = q.where(
@@ -181,6 +188,12 @@ export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
         archived_by: sql<
           string | null
         >`case when memories.content is not distinct from excluded.content then memories.archived_by else null end`,
+        // A write of a memory says that it holds now (or over the validity it carries): a superseded one comes back as
+        // current. A current fact restated as it is keeps holding since it started.
+        valid_from: sql<number>`case when memories.valid_to is null and excluded.valid_to is null
+          and memories.content is not distinct from excluded.content then memories.valid_from else excluded.valid_from end`,
+        valid_to: eb.ref('excluded.valid_to'),
+        superseded_by: sql<string | null>`case when excluded.valid_to is null then null else memories.superseded_by end`,
       })),
     )
     .returningAll()

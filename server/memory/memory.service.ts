@@ -25,6 +25,7 @@ import {
   rowToMemory,
 } from './memory.ts';
 import { purgeDueAt } from './purgeRules.ts';
+import { type AuditBy, CALLER_RULE, supersede } from './supersession.service.ts';
 
 export interface MemoryDeps {
   db: Db;
@@ -51,6 +52,10 @@ export interface MemoryQuery {
   createdBefore?: Date | null;
   includeExpired?: boolean | null;
   includeArchived?: boolean | null;
+  /** Superseded memories too (by default only current ones are listed). */
+  includeSuperseded?: boolean | null;
+  /** The memories that held at this instant instead of the current ones. */
+  asOf?: Date | null;
   source?: MemorySource | null;
 }
 
@@ -115,13 +120,33 @@ export async function memoryDisabled(deps: Pick<MemoryDeps, 'settings'>): Promis
   return !(await deps.settings.get()).enabled;
 }
 
-export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promise<Memory> {
+/**
+ * Writes a memory (an upsert on its key). `supersedes` names memories of the same key that it replaces: each is marked
+ * superseded by it (supersession.service.ts), in the write's transaction, so an id of another key (NOT_FOUND) or one
+ * that cannot be superseded leaves nothing written. `by` names the caller in the audit entries of those supersessions.
+ */
+export async function createMemory(
+  deps: MemoryDeps,
+  input: MemoryInput,
+  opts: { supersedes?: readonly string[] | null; by?: AuditBy } = {},
+): Promise<Memory> {
   const valid = parseInput(memoryInputSchema(clock(deps)), input);
-  // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
-  // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
-  const row = await repo.upsertMemoryRow(deps.db, memoryRow(valid, clock(deps)));
-  await rebuildStaleSummaries(deps.db);
-  return rowToMemory(row);
+  const supersedes = [...new Set(opts.supersedes ?? [])];
+  if (supersedes.length > LIMITS.supersedesIds) throw badInput(`supersedes names at most ${LIMITS.supersedesIds} memories`);
+  if (supersedes.length === 0) {
+    // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
+    // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
+    const row = await repo.upsertMemoryRow(deps.db, memoryRow(valid, clock(deps)));
+    await rebuildStaleSummaries(deps.db);
+    return rowToMemory(row);
+  }
+  return writing(deps.db, async (trx) => {
+    const row = await repo.upsertMemoryRow(trx, memoryRow(valid, clock(deps)));
+    for (const oldId of supersedes) {
+      await supersede({ db: trx, now: deps.now }, { apiKeyId: row.api_key_id, oldId, newId: row.id, rule: CALLER_RULE }, opts.by);
+    }
+    return rowToMemory(row);
+  });
 }
 
 /**
@@ -403,6 +428,7 @@ async function toFilter(deps: MemoryDeps, q: MemoryQuery): Promise<repo.MemoryFi
     createdBefore: q.createdBefore?.getTime(),
     activeAt: q.includeExpired ? null : { now, retentionCutoff: retentionCutoff(now, settings) },
     includeArchived: q.includeArchived ?? false,
+    validity: q.includeSuperseded ? 'all' : { asOf: q.asOf?.getTime() ?? null },
     source: q.source,
   };
 }

@@ -14,7 +14,7 @@ export type MemorySource = 'FACTS' | 'TURNS' | 'ALL';
 /** metadata.source of a captured chat turn. */
 export const CAPTURE_SOURCE = 'capture';
 
-export type MemoryStatus = 'active' | 'expired' | 'out_of_retention' | 'archived';
+export type MemoryStatus = 'active' | 'expired' | 'out_of_retention' | 'archived' | 'superseded';
 
 /** A memory as the rest of mnemo sees it: no storage columns, parsed metadata, real dates. */
 export interface Memory {
@@ -35,6 +35,12 @@ export interface Memory {
   lastAccessedAt: Date | null;
   /** The summary memory that replaced this one; archived memories are kept but never retrieved. */
   archivedBy: string | null;
+  /** When the fact started to hold: when it was said, by default when it was written. */
+  validFrom: Date;
+  /** When it stopped holding; null while it is current. Only current memories are retrieved. */
+  validTo: Date | null;
+  /** The memory that replaced it (supersession.service.ts), or null. */
+  supersededBy: string | null;
 }
 
 export function rowToMemory(row: MemoryRow): Memory {
@@ -55,16 +61,20 @@ export function rowToMemory(row: MemoryRow): Memory {
     accessCount: row.access_count,
     lastAccessedAt: row.last_accessed_at === null ? null : new Date(row.last_accessed_at),
     archivedBy: row.archived_by,
+    validFrom: new Date(row.valid_from),
+    validTo: row.valid_to === null ? null : new Date(row.valid_to),
+    supersededBy: row.superseded_by,
   };
 }
 
-/** Whether retrieval may still return the memory: not expired and inside the retention window. */
+/** Whether retrieval may still return the memory: current, not expired and inside the retention window. */
 export function memoryStatus(
-  m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archivedBy'>,
+  m: Pick<Memory, 'expiresAt' | 'updatedAt' | 'archivedBy' | 'validTo'>,
   now: number,
   settings: RetentionSettings,
 ): MemoryStatus {
   if (m.archivedBy !== null) return 'archived';
+  if (m.validTo !== null) return 'superseded';
   if (m.expiresAt !== null && m.expiresAt.getTime() <= now) return 'expired';
   if (m.updatedAt.getTime() < retentionCutoff(now, settings)) return 'out_of_retention';
   return 'active';
@@ -78,26 +88,37 @@ export const memoryContentSchema = text('content')
 /** The upsert key of a memory within its API key. */
 export const memoryKeySchema = identifier('key', LIMITS.keyChars);
 
+/** A time a memory's input may carry, up to the server's clock `now` (give or take the clock skew allowed). */
+const pastDate = (what: string, now: number) =>
+  memoryDate(what).refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, `${what} must not be in the future`);
+
 /**
  * A memory to write, checked against the server's clock `now`: a createdAt in the future would keep a memory inside
- * the retention window (which counts from its last write) for as long as it likes.
+ * the retention window (which counts from its last write) for as long as it likes. validFrom and validTo are refused
+ * in the future too, so a current memory is one whose validTo is null: a fact that will only end later is an expiry
+ * (expiresAt), and one that holds only from tomorrow is written tomorrow.
  */
 export const memoryInputSchema = (now: number) =>
-  z.object({
-    apiKeyId: apiKeyIdSchema,
-    sessionId: sessionIdSchema.nullish(),
-    type: z
-      .enum(MEMORY_TYPES)
-      .nullish()
-      .transform((t) => t ?? 'factual'),
-    key: memoryKeySchema.nullish(),
-    content: memoryContentSchema,
-    metadata: metadataSchema.nullish(),
-    expiresAt: memoryDate('expiresAt').nullish(),
-    createdAt: memoryDate('createdAt')
-      .refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, 'createdAt must not be in the future')
-      .nullish(),
-  });
+  z
+    .object({
+      apiKeyId: apiKeyIdSchema,
+      sessionId: sessionIdSchema.nullish(),
+      type: z
+        .enum(MEMORY_TYPES)
+        .nullish()
+        .transform((t) => t ?? 'factual'),
+      key: memoryKeySchema.nullish(),
+      content: memoryContentSchema,
+      metadata: metadataSchema.nullish(),
+      expiresAt: memoryDate('expiresAt').nullish(),
+      createdAt: pastDate('createdAt', now).nullish(),
+      validFrom: pastDate('validFrom', now).nullish(),
+      validTo: pastDate('validTo', now).nullish(),
+    })
+    .refine((m) => !m.validTo || m.validTo.getTime() >= (m.validFrom ?? m.createdAt ?? new Date(now)).getTime(), {
+      message: 'validTo must not be before validFrom',
+      path: ['validTo'],
+    });
 export type MemoryInput = z.input<ReturnType<typeof memoryInputSchema>>;
 export type ValidMemoryInput = z.output<ReturnType<typeof memoryInputSchema>>;
 
@@ -117,7 +138,10 @@ export function contentKey(content: string): string {
   return `content:${createHash('sha256').update(normalised).digest('hex').slice(0, 24)}`;
 }
 
-/** The row a checked memory input is stored as, written at `now` unless it carries its own createdAt. */
+/**
+ * The row a checked memory input is stored as, written at `now` unless it carries its own createdAt, and holding from
+ * its validFrom, else from when it was written.
+ */
 export function memoryRow(m: ValidMemoryInput, now: number) {
   const createdAt = m.createdAt?.getTime() ?? now;
   return {
@@ -133,5 +157,7 @@ export function memoryRow(m: ValidMemoryInput, now: number) {
     // An imported memory keeps its age, so retention treats it as written when it was first written.
     updated_at: createdAt,
     expires_at: m.expiresAt?.getTime() ?? null,
+    valid_from: m.validFrom?.getTime() ?? createdAt,
+    valid_to: m.validTo?.getTime() ?? null,
   };
 }

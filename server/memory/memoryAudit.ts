@@ -1,7 +1,8 @@
-import { type AuditContext, type Audited, audited } from '../audit/audited.ts';
+import { type AuditContext, type Audited, auditActor, audited } from '../audit/audited.ts';
 import { exactlyOneKey, type Viewer } from '../auth/viewer.ts';
 import { normaliseIdentifier } from '../validation.ts';
 import { type ClearFilter, clearMemories, type ImportReport, type MemoryDeps } from './memory.service.ts';
+import type { AuditBy } from './supersession.service.ts';
 
 /** How the memory writes that callers ask for by hand are recorded in the audit log. */
 
@@ -45,4 +46,9 @@ export function importAudit(rows: readonly { apiKeyId: string }[]): Audited<Impo
     target: { rows: rows.length, apiKeys: keys.size },
     describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
   };
+}
+
+/** The caller of a supersession or its undo (GraphQL's or MCP's), as their audit entries name it. */
+export async function auditedBy(ctx: AuditContext): Promise<AuditBy> {
+  return { actor: await auditActor(ctx), requestId: ctx.requestId };
 }

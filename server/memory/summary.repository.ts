@@ -17,10 +17,14 @@ interface OldMemoryScope {
   retentionCutoff: number;
 }
 
-/** Active, unarchived, last written before a date; summaries and enforced memories stay as they are. */
+/**
+ * Active, current, unarchived, last written before a date; summaries and enforced memories stay as they are. A
+ * superseded memory is never compacted: a summary would bring its stale fact back into every block.
+ */
 function compactable(eb: ExpressionBuilder<Database, 'memories'>, s: OldMemoryScope) {
   return eb.and([
     eb('archived_by', 'is', null),
+    eb('valid_to', 'is', null),
     eb('updated_at', '<', s.writtenBefore),
     eb('type', '!=', 'enforced'),
     eb.not(hasSummaryKey),

@@ -173,6 +173,7 @@ function summaryRow(apiKeyId: string, g: PlannedGroup, now: number) {
     created_at: now,
     updated_at: now,
     expires_at: null,
+    valid_from: now,
   };
 }
 

@@ -103,6 +103,7 @@ async function roundTrip(db: Db, now: number, step: (name: HealthCheck['name'], 
           created_at: now,
           updated_at: now,
           expires_at: null,
+          valid_from: now,
         });
         ({ pk, id } = row);
         return true;

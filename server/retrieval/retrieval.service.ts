@@ -5,7 +5,7 @@ import { formatMemoryBlock, type InjectableMemory } from '../memory/injection.ts
 import { MEMORY_TYPES, type Memory, rowToMemory } from '../memory/memory.ts';
 import { type RetentionSettings, retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
 import { truncateToTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, limitSchema, maxTokensSchema, parseInput, sessionIdSchema } from '../validation.ts';
+import { apiKeyIdSchema, limitSchema, maxTokensSchema, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
 import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
 import { fitToBudget } from './budget.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
@@ -35,6 +35,7 @@ const inputSchema = z.object({
   limit: limitSchema.nullish(),
   types: z.array(z.enum(MEMORY_TYPES)).nullish(),
   excludeKeys: z.array(z.string()).nullish(),
+  asOf: memoryDate('asOf').nullish(),
 });
 
 /**
@@ -141,13 +142,20 @@ export async function retrieve(
 }
 
 /**
- * What a retrieval of this key (and session and types, when given) may return at `now`: its memories that are not
- * archived, expired or out of retention under these settings. The admin's Qdrant search has the same.
+ * What a retrieval of this key (and session and types, when given) may return at `now`: its current memories (or those
+ * that held at `asOf`) that are not archived, expired or out of retention under these settings. The admin's Qdrant
+ * search has the same.
  */
 export function retrievalScope(
   now: number,
   settings: RetentionSettings,
-  of: { apiKeyId: string; sessionId?: string | null; types?: readonly MemoryTypeValue[] | null; excludeKeys?: readonly string[] | null },
+  of: {
+    apiKeyId: string;
+    sessionId?: string | null;
+    types?: readonly MemoryTypeValue[] | null;
+    asOf?: Date | null;
+    excludeKeys?: readonly string[] | null;
+  },
 ): repo.RetrievalScope {
   return {
     apiKeyId: of.apiKeyId,
@@ -156,6 +164,7 @@ export function retrievalScope(
     excludeKeys: of.excludeKeys ?? [],
     now,
     retentionCutoff: retentionCutoff(now, settings),
+    asOf: of.asOf?.getTime() ?? null,
   };
 }
 

@@ -39,6 +39,8 @@ export interface RetrieveInput {
    * the model reads in the request already. Not a GraphQL argument.
    */
   excludeKeys?: readonly string[] | null;
+  /** What held at this instant instead of what holds now: the memories written by then and valid then. */
+  asOf?: Date | null;
 }
 
 export interface RetrievedMemory {

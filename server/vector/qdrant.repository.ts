@@ -83,10 +83,11 @@ export async function vectorsWithMemories(db: Db, pks: readonly number[]) {
     updated_at: number;
     expires_at: number | null;
     archived_by: string | null;
+    valid_to: number | null;
     embedding: string;
     quantization: string;
   }>`select m.pk, m.id, m.api_key_id, m.session_id, m.type, m.key, m.created_at, m.updated_at, m.expires_at, m.archived_by,
-      vec_to_json(v.embedding) as embedding, (select quantization from memory_vec_meta where id = 1) as quantization
+      m.valid_to, vec_to_json(v.embedding) as embedding, (select quantization from memory_vec_meta where id = 1) as quantization
     from memory_vec v join memories m on m.pk = v.memory_pk
     where v.memory_pk in (${sql.join([...pks])})`.execute(db);
   return rows;
@@ -120,6 +121,7 @@ const POINT_COLUMNS = [
   'updated_at',
   'expires_at',
   'archived_by',
+  'valid_to',
   'content',
 ] as const;
 

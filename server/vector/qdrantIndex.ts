@@ -28,6 +28,7 @@ const PAYLOAD_INDEXES = [
   { field_name: 'expires_at', field_schema: 'integer' },
   { field_name: 'updated_at', field_schema: 'integer' },
   { field_name: 'archived', field_schema: 'bool' },
+  { field_name: 'superseded', field_schema: 'bool' },
 ] as const;
 
 /** Consecutive failures after which the breaker opens, and how long it then refuses calls. */
@@ -66,6 +67,8 @@ export interface QdrantPayload {
   expires_at: number;
   updated_at: number;
   archived: boolean;
+  /** No longer true (the memory's validTo is set). Points written before validity existed lack it: they are current. */
+  superseded?: boolean;
   /** contentHash() of the text embedded, where the caller gave it (PostgreSQL: the vector store drops stale vectors by it). */
   content_hash?: string;
 }
@@ -85,6 +88,7 @@ export function pointFields(r: {
   expires_at: number | null;
   updated_at: number;
   archived_by: string | null;
+  valid_to: number | null;
 }): PointFields {
   return {
     pk: r.pk,
@@ -97,6 +101,7 @@ export function pointFields(r: {
     expiresAt: r.expires_at,
     updatedAt: r.updated_at,
     archived: r.archived_by !== null,
+    superseded: r.valid_to !== null,
   };
 }
 
@@ -259,11 +264,14 @@ export class QdrantIndex implements VectorIndex {
     ];
     if (f.types && f.types.length > 0) must.push({ key: 'type', match: { any: [...f.types] } });
     if (f.sessionId !== null) must.push({ key: 'session_id', match: { any: [NO_SESSION, f.sessionId] } });
+    // must_not, not must: a point without the field (written before validity existed) is current. The past (asOf)
+    // takes superseded points too, and SQL checks each memory's validity then.
+    const mustNot = f.asOf == null ? [{ key: 'superseded', match: { value: true } }] : [];
     const quantized = this.connection.quantization !== 'none';
     const result = await this.call(() =>
       this.client.query(this.connection.collection, {
         query: Array.from(vector),
-        filter: { must },
+        filter: { must, must_not: mustNot },
         limit: Math.max(1, Math.trunc(k)),
         with_payload: ['content_hash'],
         // Quantized vectors find candidates fast; rescoring them with the originals keeps the ranking right.
@@ -372,6 +380,7 @@ function payloadOf(i: PointFields & { content?: string }): QdrantPayload {
     expires_at: i.expiresAt ?? NEVER,
     updated_at: i.updatedAt,
     archived: i.archived,
+    superseded: i.superseded,
     ...(i.content === undefined ? {} : { content_hash: contentHash(i.content) }),
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import { storeDialect } from '../db/storeDialect.ts';
-import { createVectorTriggers, dropVectorTriggers, NEVER_EXPIRES } from '../db/triggers.ts';
+import { createVectorTriggers, dropVectorTriggers, NEVER_EXPIRES, VEC_VALIDITY } from '../db/triggers.ts';
 import { enqueueStoredVectors } from './qdrant.repository.ts';
 import { flagAll } from './vector.repository.ts';
 import type { VectorFilter, VectorItem, VectorSignature } from './vectorIndex.ts';
@@ -42,6 +42,7 @@ export async function rebuildVectorTable(db: Db, signature: VectorSignature & { 
           session_id text,
           expires_at integer,
           updated_at integer,
+          -- 0: current; 1: archived by a summary; 2: no longer true (valid_to set): see VEC_VALIDITY.
           archived integer,
           embedding ${signature.quantization === 'int8' ? 'int8' : 'float'}[${Math.trunc(signature.dimension)}] distance_metric=cosine
         )`,
@@ -96,7 +97,7 @@ export async function upsertVectors(db: Db, items: readonly VectorItem[], quanti
       const unchanged = i.content === undefined ? sql`` : sql`and content = ${i.content}`;
       await sql`insert into memory_vec (memory_pk, api_key_id, type, session_id, expires_at, updated_at, archived, embedding)
         select pk, api_key_id, type, coalesce(session_id, ${NO_SESSION}), coalesce(expires_at, ${NEVER_EXPIRES}), updated_at,
-          archived_by is not null, ${embedding(i.vector)}
+          ${VEC_VALIDITY}, ${embedding(i.vector)}
         from memories where pk = ${i.pk} ${unchanged}`.execute(trx);
     }
     await enqueueStoredVectors(
@@ -117,11 +118,13 @@ export async function nearestVectors(db: Db, query: Float32Array, quantization: 
   const vector = quantization === 'int8' ? sql`vec_quantize_int8(${query}, 'unit')` : sql`${query}`;
   const sessions = f.sessionId === null ? sql`` : sql`and session_id in (${NO_SESSION}, ${f.sessionId})`;
   const types = f.types && f.types.length > 0 ? sql`and type in (${sql.join([...f.types])})` : sql``;
+  // The past (asOf) is current and superseded vectors alike, checked against each memory's validity in SQL afterwards.
+  const validity = f.asOf == null ? sql`archived = 0` : sql`archived <> 1`;
   const { rows } = await sql<{ memory_pk: number; distance: number }>`
     select memory_pk, distance from memory_vec
     where embedding match ${vector} and k = ${Math.min(Math.max(1, Math.trunc(k)), MAX_K)}
       and api_key_id = ${f.apiKeyId} ${sessions} ${types}
-      and expires_at > ${BigInt(f.now)} and updated_at >= ${BigInt(f.retentionCutoff)} and archived = 0
+      and expires_at > ${BigInt(f.now)} and updated_at >= ${BigInt(f.retentionCutoff)} and ${validity}
     order by distance`.execute(db);
   return rows;
 }

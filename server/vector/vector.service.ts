@@ -385,6 +385,7 @@ export class VectorService {
         expiresAt: r.expires_at,
         updatedAt: r.updated_at,
         archived: r.archived_by !== null,
+        superseded: r.valid_to !== null,
         vector: vectors[i]!,
         content: r.content,
       })),

@@ -23,6 +23,8 @@ export interface VectorItem {
   expiresAt: number | null;
   updatedAt: number;
   archived: boolean;
+  /** No longer true (validTo set): left out of every search of the current memories. */
+  superseded: boolean;
   vector: Float32Array;
   /**
    * The text the vector was made from. When given, the vector is stored only while the memory still holds
@@ -43,6 +45,8 @@ export interface VectorFilter {
   types: readonly MemoryTypeValue[] | null;
   now: number;
   retentionCutoff: number;
+  /** Searching the past: superseded vectors are kept too, and each memory's validity at asOf is checked in SQL. */
+  asOf?: number | null;
 }
 
 export interface VectorHit {

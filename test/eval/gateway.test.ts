@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateGatewayFolder, formatGatewayReport, type GatewayReport, holdsEvidence, timeOf } from '../../eval/gateway.ts';
+import { timeOf } from '../../eval/datasets.ts';
+import { evaluateGatewayFolder, formatGatewayReport, type GatewayReport, holdsEvidence } from '../../eval/gateway.ts';
 
 type Turn = { role: 'user' | 'assistant'; content: string; has_answer: boolean };
 const u = (content: string, has_answer = false): Turn => ({ role: 'user', content, has_answer });

@@ -13,6 +13,8 @@ export type AuditAction =
   | 'MEMORIES_IMPORT'
   | 'MEMORIES_PURGE'
   | 'MEMORIES_SUMMARIZE'
+  | 'MEMORY_RESTORE'
+  | 'MEMORY_SUPERSEDE'
   | 'PROVIDER_DELETE'
   | 'PROVIDER_UPSERT'
   | 'QDRANT_CLEANUP'
@@ -63,7 +65,7 @@ export type ExtractFactsInput = {
   includeAssistant?: boolean | null | undefined;
   /** The request opted out of memory: nothing is extracted. */
   noMemory?: boolean | null | undefined;
-  /** When the message was said: its captured turn's createdAt. Default: now. */
+  /** When the message was said, not in the future: its captured turn's createdAt, and when its facts start to hold (validFrom), so a replayed conversation supersedes in the order things were said. Default: now. */
   occurredAt?: string | null | undefined;
   /** Store the facts. false is a dry run: the facts are reported, nothing is stored (works with memory disabled). */
   persist?: boolean | null | undefined;
@@ -104,6 +106,8 @@ export type HealthCheckName =
 export type InjectMemoryInput = {
   /** The request opted out of memory: nothing is retrieved or injected. */
   noMemory?: boolean | null | undefined;
+  /** When the request was made, not in the future: the createdAt and validFrom of the messages it captures (captureTurns). Default: now. */
+  occurredAt?: string | null | undefined;
   /** Provider or model id, e.g. "openai/gpt-4o" or "o1-mini". */
   provider: string;
   /** The chat request as the gateway would forward it. */
@@ -131,6 +135,10 @@ export type MemoryInput = {
   metadata?: Record<string, unknown> | null | undefined;
   sessionId?: string | null | undefined;
   type?: MemoryType | null | undefined;
+  /** When the fact started to hold, not in the future; defaults to createdAt (to now without one). */
+  validFrom?: string | null | undefined;
+  /** When it stopped holding, not in the future (an end still to come is expiresAt); null: it holds now. */
+  validTo?: string | null | undefined;
 };
 
 export type MemoryOrderField =
@@ -193,7 +201,9 @@ export type MemoryStatus =
   /** expiresAt has passed */
   | 'EXPIRED'
   /** last written before the retention window */
-  | 'OUT_OF_RETENTION';
+  | 'OUT_OF_RETENTION'
+  /** no longer true (validTo is set): replaced by a newer fact, or imported as ended */
+  | 'SUPERSEDED';
 
 export type MemoryType =
   | 'ENFORCED'
@@ -287,6 +297,8 @@ export type RetrievalTier =
 export type RetrieveInput = {
   /** Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
+  /** Answer with what was true then: the memories written by that instant and valid at it (validFrom <= asOf < validTo), superseded later or not. Default: the current memories only. */
+  asOf?: string | null | undefined;
   /** At most this many memories, 1 to 500 (default 50). */
   limit?: number | null | undefined;
   /** Budget for the injected block, 0 to 16000; defaults to the settings. */

@@ -145,6 +145,7 @@ async function addMemoryRows(db: Db, count: number) {
         tokens: 4,
         created_at: now,
         updated_at: now,
+        valid_from: now,
       }));
       await trx.insertInto('memories').values(rows).execute();
     }
@@ -238,6 +239,7 @@ describe('mnemo copy-store: SQLite data folder into PostgreSQL', () => {
         tokens: 4,
         created_at: now,
         updated_at: now,
+        valid_from: now,
       })
       .returning('pk')
       .executeTakeFirstOrThrow();

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tenantPrefix, tenantTerms } from '../../server/db/tenantTerms.ts';
+import { supersede } from '../../server/memory/supersession.service.ts';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
 import { ErasureForgetApiKeyDocument as FORGET_API_KEY } from '../generated/graphql.ts';
 import {
@@ -86,6 +87,7 @@ async function scene(): Promise<Scene> {
   const pkOf = (id: string) => (sqlite.prepare('select pk from memories where id = ?').get(id) as { pk: number }).pk;
   const markerId = (sqlite.prepare('select id from memories where key = ?').get(markerKey) as { id: string }).id;
   const summaryId = summarize.summaries[0]!.id;
+  await supersedeWithMarker(app, apiKeyId, markerId, marker);
   const vectorOf = (id: string) => {
     const row = sqlite.prepare('select embedding from memory_vec where memory_pk = ?').get(BigInt(pkOf(id))) as { embedding: Buffer };
     return Buffer.from(row.embedding);
@@ -109,6 +111,26 @@ async function scene(): Promise<Scene> {
   const seen = found(app, needles).map((f) => f.split(' in ')[0]);
   expect(seen).toEqual(expect.arrayContaining(needles.filter((n) => !n.what.startsWith('the FTS5 term')).map((n) => n.what)));
   return { app, qdrant, apiKeyId, marker, markerId, summaryId, needles };
+}
+
+/**
+ * The marker's memory supersedes one of the key's facts, on the strength of a sentence holding the marker: the
+ * supersession record keeps that sentence, and must go with the memory.
+ */
+async function supersedeWithMarker(app: TestApp, apiKeyId: string, markerId: string, marker: string) {
+  const fact = await app.database.db
+    .selectFrom('memories')
+    .select('id')
+    .where('api_key_id', '=', apiKeyId)
+    .where('key', '=', 'f0')
+    .executeTakeFirstOrThrow();
+  await supersede(app.services, {
+    apiKeyId,
+    oldId: fact.id,
+    newId: markerId,
+    rule: 'test',
+    sentence: `Forget that, the word is ${marker} now`,
+  });
 }
 
 /** One round of the background worker: embed what is flagged, carry the outbox to Qdrant. */
@@ -203,7 +225,16 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
  * write-ahead log holds the rows until its segments are recycled.
  */
 describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row version in the PostgreSQL tables', () => {
-  const TABLES = ['memories', 'memory_search', 'memory_postings', 'memory_search_stats', 'memory_counts', 'retrieval_stats', 'audit_log'];
+  const TABLES = [
+    'memories',
+    'supersessions',
+    'memory_search',
+    'memory_postings',
+    'memory_search_stats',
+    'memory_counts',
+    'retrieval_stats',
+    'audit_log',
+  ];
 
   /** A key with ten facts and the marker's memory (its content and key), compacted into one summary. */
   async function pgScene() {
@@ -235,10 +266,18 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
       .select('id')
       .where('key', '=', markerKey)
       .executeTakeFirstOrThrow();
-    // The scan sees the marker while it is stored: in the memory, the summary, the (api_key_id, key) index and the
-    // keyword index (its tsvector and its postings, in the table and in the B-tree).
+    await supersedeWithMarker(app, apiKeyId, markerId, marker);
+    // The scan sees the marker while it is stored: in the memory, the summary, the (api_key_id, key) index, the keyword
+    // index (its tsvector and its postings, in the table and in the B-tree) and the supersession's sentence.
     expect(await rowVersionsHolding(app, marker)).toEqual(
-      expect.arrayContaining(['memories', 'memories_api_key_key_unique', 'memory_search', 'memory_postings', 'memory_postings_by_word']),
+      expect.arrayContaining([
+        'memories',
+        'memories_api_key_key_unique',
+        'memory_search',
+        'memory_postings',
+        'memory_postings_by_word',
+        'supersessions',
+      ]),
     );
     return { app, apiKeyId, marker, markerId, summaryId: summarize.summaries[0]!.id };
   }

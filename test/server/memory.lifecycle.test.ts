@@ -185,8 +185,8 @@ describe('clearing memories', () => {
     // through the API would take most of this test's time on PostgreSQL, one upsert per row.
     await sql`
       with recursive n(i) as (select 0 union all select i + 1 from n where i < 19999)
-      insert into memories (id, api_key_id, type, key, content, metadata, tokens, created_at, updated_at)
-      select 'bulk-' || i, 'life-clr-big', 'factual', 'b-' || i, 'bulk memory ' || i, '{}', 3, ${Date.now()}, ${Date.now()} from n`.execute(
+      insert into memories (id, api_key_id, type, key, content, metadata, tokens, created_at, updated_at, valid_from)
+      select 'bulk-' || i, 'life-clr-big', 'factual', 'b-' || i, 'bulk memory ' || i, '{}', 3, ${Date.now()}, ${Date.now()}, ${Date.now()} from n`.execute(
       app.database.db,
     );
     expect(await countOf('life-clr-big')).toBe(20_000);

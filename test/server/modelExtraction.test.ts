@@ -27,6 +27,22 @@ const FORGET = graphql(`
   }
 `);
 
+const EVERY_MEMORY = graphql(`
+  query ModelFactsAndWhatTheySuperseded($apiKeyId: String!) {
+    memories(apiKeyId: $apiKeyId, includeSuperseded: true, limit: 100) {
+      items {
+        id
+        content
+        validTo
+        supersededBy
+        supersession {
+          rule
+        }
+      }
+    }
+  }
+`);
+
 const TEST_MODEL = graphql(`
   mutation TestExtractionModel {
     testEngineModel(kind: CHAT) {
@@ -181,20 +197,35 @@ describe('a model told what to store by the user’s text', () => {
     expect(await fromModel('mx-orders')).toEqual([]);
   });
 
-  it('updates a memory of the key it was shown, and never one of another key', async () => {
-    const own = (await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'mx-upd', type: 'FACTUAL', key: 'pref:editor', content: 'Uses Vim' } }))
-      .createMemory;
-    const other = (
-      await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'mx-victim', type: 'FACTUAL', key: 'pref:editor', content: 'Uses Emacs' } })
-    ).createMemory;
+  it('supersedes the memory of the key it names when the rules read its fact as replacing it, and never one of another key', async () => {
+    const create = (apiKeyId: string, key: string, content: string) =>
+      app.ok(CREATE_MEMORY, { input: { apiKeyId, type: 'FACTUAL', key, content } }).then((d) => d.createMemory);
+    const own = await create('mx-upd', 'uses:vim', 'Uses Vim');
+    const other = await create('mx-victim', 'uses:emacs', 'Uses Emacs');
     chat.script(factsAnswer(fact({ fact: 'Uses Helix', category: 'preference', type: 'factual', updates: own.id })));
     chat.script(factsAnswer(fact({ fact: 'Uses Nano', category: 'preference', type: 'factual', updates: other.id })));
-    await extract('mx-upd', 'I switched from Vim to Helix.');
+    await extract('mx-upd', 'Helix it is, from now on.');
     await extract('mx-upd', 'Nano, for quick edits.');
-    const mine = await stored('mx-upd');
-    expect(mine.find((m) => m.key === 'pref:editor')?.content).toBe('Uses Helix');
-    expect(mine.find((m) => m.content === 'Uses Nano')?.key).not.toBe('pref:editor');
-    expect((await stored('mx-victim')).map((m) => m.content)).toEqual(['Uses Emacs']);
+    const mine = (await app.ok(EVERY_MEMORY, { apiKeyId: 'mx-upd' })).memories.items;
+    const helix = mine.find((m) => m.content === 'Uses Helix');
+    expect(mine.find((m) => m.id === own.id)).toMatchObject({ supersededBy: helix?.id, supersession: { rule: 'explicit_change' } });
+    expect(mine.find((m) => m.content === 'Uses Nano')).toMatchObject({ validTo: null });
+    expect((await app.ok(EVERY_MEMORY, { apiKeyId: 'mx-victim' })).memories.items).toMatchObject([
+      { content: 'Uses Emacs', validTo: null },
+    ]);
+  });
+
+  it('leaves the memory it names current when the rules do not read its fact as replacing it', async () => {
+    const own = (
+      await app.ok(CREATE_MEMORY, { input: { apiKeyId: 'mx-upd-no', type: 'FACTUAL', key: 'pref:python', content: 'Likes Python' } })
+    ).createMemory;
+    chat.script(factsAnswer(fact({ fact: 'Likes Rust', category: 'preference', type: 'factual', updates: own.id })));
+    await extract('mx-upd-no', 'Rust has grown on me.');
+    const mine = (await app.ok(EVERY_MEMORY, { apiKeyId: 'mx-upd-no' })).memories.items;
+    expect(mine.map((m) => [m.content, m.validTo]).sort()).toEqual([
+      ['Likes Python', null],
+      ['Likes Rust', null],
+    ]);
   });
 });
 

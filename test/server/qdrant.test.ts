@@ -157,7 +157,7 @@ describe('the collection', () => {
     expect(collection.createRequest.metadata).toEqual({ mnemo_signature: 'static:test/topics:8:none' });
   });
 
-  it('has payload indexes on api_key_id (as the tenant), session_id, type, expires_at, updated_at and archived', async () => {
+  it('has payload indexes on api_key_id (as the tenant), session_id, type, expires_at, updated_at, archived and superseded', async () => {
     const app = await startWithQdrant();
     await retrieve(app, { apiKeyId: key(), query: 'mango' });
     expect(Object.fromEntries(app.qdrant.collections.get(COLLECTION)!.payloadIndexes)).toEqual({
@@ -167,6 +167,7 @@ describe('the collection', () => {
       expires_at: { data_type: 'integer' },
       updated_at: { data_type: 'integer' },
       archived: { data_type: 'bool' },
+      superseded: { data_type: 'bool' },
     });
   });
 

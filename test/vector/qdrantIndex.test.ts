@@ -44,6 +44,7 @@ const item = (over: Partial<VectorItem> = {}): VectorItem => {
     updatedAt: NOW - DAY,
     expiresAt: null,
     archived: false,
+    superseded: false,
     vector: vec(1, 0, 0, 0),
     ...over,
   };
@@ -82,6 +83,7 @@ describe('the collection', () => {
       expires_at: { data_type: 'integer' },
       updated_at: { data_type: 'integer' },
       archived: { data_type: 'bool' },
+      superseded: { data_type: 'bool' },
     });
   });
 
@@ -143,7 +145,7 @@ describe('the collection', () => {
     const index = open();
     await index.recreate(SIG);
     expect([...stored()!.vectors.values()]).toEqual([{ size: 4, distance: 'Cosine' }]);
-    expect(stored()!.payloadIndexes.size).toBe(6);
+    expect(stored()!.payloadIndexes.size).toBe(7);
     await expect(index.signature()).resolves.toEqual(SIG);
   });
 });
@@ -165,6 +167,7 @@ describe('points', () => {
       expires_at: NOW + DAY,
       updated_at: m.updatedAt,
       archived: true,
+      superseded: false,
     });
   });
 
@@ -226,6 +229,7 @@ describe('search', () => {
       expiresLater: item({ expiresAt: NOW + DAY }),
       outOfRetention: item({ updatedAt: NOW - 60 * DAY }),
       archived: item({ archived: true }),
+      superseded: item({ superseded: true }),
     };
     await index.upsert(Object.values(points));
     const pkNames = new Map(Object.entries(points).map(([name, p]) => [p.pk, name]));
@@ -234,7 +238,7 @@ describe('search', () => {
     return { index, points, names };
   }
 
-  it('filters inside Qdrant by tenant, archiving, expiry and retention', async () => {
+  it('filters inside Qdrant by tenant, archiving, validity, expiry and retention', async () => {
     const { names } = await seeded();
     expect(await names({})).toEqual(['expiresLater', 'plain', 'procedural', 'session1', 'session2']);
     expect(lastQuery().filter).toEqual({
@@ -244,7 +248,22 @@ describe('search', () => {
         { key: 'expires_at', range: { gt: NOW } },
         { key: 'updated_at', range: { gte: NOW - 30 * DAY } },
       ],
+      must_not: [{ key: 'superseded', match: { value: true } }],
     });
+  });
+
+  it('keeps superseded points when searching the past (asOf), for SQL to check their validity then', async () => {
+    const { names } = await seeded();
+    expect(await names({ asOf: NOW - DAY })).toEqual(['expiresLater', 'plain', 'procedural', 'session1', 'session2', 'superseded']);
+  });
+
+  it('counts a point stored before validity existed (no "superseded" in its payload) as current', async () => {
+    const index = open();
+    await index.prepare(SIG);
+    const old = item({ superseded: undefined });
+    await index.upsert([old]);
+    expect(stored()!.points.get(String(old.pk))!.payload).not.toHaveProperty('superseded');
+    expect((await index.search(vec(1, 0, 0, 0), filter({}), 10)).map((h) => h.pk)).toEqual([old.pk]);
   });
 
   it("never returns another key's points, however close", async () => {

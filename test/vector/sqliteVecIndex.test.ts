@@ -28,6 +28,7 @@ const item = (m: Awaited<ReturnType<typeof memory>>, vector: Float32Array): Vect
   expiresAt: m.expiresAt?.getTime() ?? null,
   updatedAt: m.updatedAt.getTime(),
   archived: false,
+  superseded: false,
   vector,
 });
 

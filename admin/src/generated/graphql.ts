@@ -15,6 +15,8 @@ export type AuditAction =
   | 'MEMORIES_IMPORT'
   | 'MEMORIES_PURGE'
   | 'MEMORIES_SUMMARIZE'
+  | 'MEMORY_RESTORE'
+  | 'MEMORY_SUPERSEDE'
   | 'PROVIDER_DELETE'
   | 'PROVIDER_UPSERT'
   | 'QDRANT_CLEANUP'
@@ -80,6 +82,10 @@ export type MemoryInput = {
   metadata?: Record<string, unknown> | null | undefined;
   sessionId?: string | null | undefined;
   type?: MemoryType | null | undefined;
+  /** When the fact started to hold, not in the future; defaults to createdAt (to now without one). */
+  validFrom?: string | null | undefined;
+  /** When it stopped holding, not in the future (an end still to come is expiresAt); null: it holds now. */
+  validTo?: string | null | undefined;
 };
 
 export type MemoryOrderField =
@@ -142,7 +148,9 @@ export type MemoryStatus =
   /** expiresAt has passed */
   | 'EXPIRED'
   /** last written before the retention window */
-  | 'OUT_OF_RETENTION';
+  | 'OUT_OF_RETENTION'
+  /** no longer true (validTo is set): replaced by a newer fact, or imported as ended */
+  | 'SUPERSEDED';
 
 export type MemoryType =
   | 'ENFORCED'
@@ -236,6 +244,8 @@ export type RetrievalTier =
 export type RetrieveInput = {
   /** Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
+  /** Answer with what was true then: the memories written by that instant and valid at it (validFrom <= asOf < validTo), superseded later or not. Default: the current memories only. */
+  asOf?: string | null | undefined;
   /** At most this many memories, 1 to 500 (default 50). */
   limit?: number | null | undefined;
   /** Budget for the injected block, 0 to 16000; defaults to the settings. */
@@ -434,7 +444,7 @@ export type PurgeStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type PurgeStatusQuery = { memorySettings: { retentionEnabled: boolean, retentionDays: number, purgeGraceDays: number }, memories: { stats: { totalEntries: number, hiddenByExpiry: number, hiddenByRetention: number, nextPurgeAt: string | null } }, auditLog: { totalCount: number, items: Array<{ at: string, actorName: string, target: Record<string, unknown> | null }> } };
 
-export type MemoryRowFieldsFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null };
+export type MemoryRowFieldsFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null };
 
 export type MemoryListQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -443,6 +453,7 @@ export type MemoryListQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  includeSuperseded?: boolean | null | undefined;
   source?: MemorySource | null | undefined;
   limit?: number | null | undefined;
   offset?: number | null | undefined;
@@ -451,7 +462,7 @@ export type MemoryListQueryVariables = Exact<{
 }>;
 
 
-export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, searchWords: Array<string>, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null }> } };
+export type MemoryListQuery = { memories: { totalCount: number, limit: number, offset: number, hasMore: boolean, searchWords: Array<string>, items: Array<{ id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null }> } };
 
 export type MemoryOverviewQueryVariables = Exact<{
   apiKeyId?: string | null | undefined;
@@ -460,6 +471,7 @@ export type MemoryOverviewQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  includeSuperseded?: boolean | null | undefined;
   source?: MemorySource | null | undefined;
 }>;
 
@@ -473,18 +485,19 @@ export type ExportMemoriesQueryVariables = Exact<{
   search?: string | null | undefined;
   includeExpired?: boolean | null | undefined;
   includeArchived?: boolean | null | undefined;
+  includeSuperseded?: boolean | null | undefined;
   source?: MemorySource | null | undefined;
 }>;
 
 
-export type ExportMemoriesQuery = { exportMemories: Array<{ apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, createdAt: string, expiresAt: string | null }> };
+export type ExportMemoriesQuery = { exportMemories: Array<{ apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, createdAt: string, expiresAt: string | null, validFrom: string, validTo: string | null }> };
 
 export type CreateMemoryMutationVariables = Exact<{
   input: MemoryInput;
 }>;
 
 
-export type CreateMemoryMutation = { createMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null } };
+export type CreateMemoryMutation = { createMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null } };
 
 export type UpdateMemoryMutationVariables = Exact<{
   id: string | number;
@@ -492,7 +505,7 @@ export type UpdateMemoryMutationVariables = Exact<{
 }>;
 
 
-export type UpdateMemoryMutation = { updateMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null } };
+export type UpdateMemoryMutation = { updateMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null } };
 
 export type DeleteMemoryMutationVariables = Exact<{
   id: string | number;
@@ -560,6 +573,13 @@ export type SessionConversationQueryVariables = Exact<{
 
 
 export type SessionConversationQuery = { memories: { totalCount: number, hasMore: boolean, offset: number, items: Array<{ id: string, key: string, content: string, createdAt: string, status: MemoryStatus, metadata: Record<string, unknown> }> } };
+
+export type RestoreMemoryMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RestoreMemoryMutation = { restoreMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null } };
 
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
@@ -725,6 +745,19 @@ export const MemoryRowFieldsFragmentDoc = new TypedDocumentString(`
   lastAccessedAt
   status
   archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
 }
     `, {"fragmentName":"MemoryRowFields"});
 export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
@@ -1579,7 +1612,7 @@ usePurgeStatusQuery.getKey = (variables?: PurgeStatusQueryVariables) => variable
 usePurgeStatusQuery.fetcher = (variables?: PurgeStatusQueryVariables, options?: RequestInit['headers']) => fetcher<PurgeStatusQuery, PurgeStatusQueryVariables>(PurgeStatusDocument, variables, options);
 
 export const MemoryListDocument = new TypedDocumentString(`
-    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
+    query MemoryList($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $includeSuperseded: Boolean, $source: MemorySource, $limit: Int, $offset: Int, $orderBy: MemoryOrderField, $direction: SortDirection) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1587,6 +1620,7 @@ export const MemoryListDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    includeSuperseded: $includeSuperseded
     source: $source
     limit: $limit
     offset: $offset
@@ -1619,6 +1653,19 @@ export const MemoryListDocument = new TypedDocumentString(`
   lastAccessedAt
   status
   archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
 }`);
 
 export const useMemoryListQuery = <
@@ -1643,7 +1690,7 @@ useMemoryListQuery.getKey = (variables?: MemoryListQueryVariables) => variables 
 useMemoryListQuery.fetcher = (variables?: MemoryListQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryListQuery, MemoryListQueryVariables>(MemoryListDocument, variables, options);
 
 export const MemoryOverviewDocument = new TypedDocumentString(`
-    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource) {
+    query MemoryOverview($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $includeSuperseded: Boolean, $source: MemorySource) {
   memories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1651,6 +1698,7 @@ export const MemoryOverviewDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    includeSuperseded: $includeSuperseded
     source: $source
     limit: 1
   ) {
@@ -1699,7 +1747,7 @@ useMemoryOverviewQuery.getKey = (variables?: MemoryOverviewQueryVariables) => va
 useMemoryOverviewQuery.fetcher = (variables?: MemoryOverviewQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryOverviewQuery, MemoryOverviewQueryVariables>(MemoryOverviewDocument, variables, options);
 
 export const ExportMemoriesDocument = new TypedDocumentString(`
-    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $source: MemorySource) {
+    query ExportMemories($apiKeyId: String, $sessionId: String, $type: MemoryType, $search: String, $includeExpired: Boolean, $includeArchived: Boolean, $includeSuperseded: Boolean, $source: MemorySource) {
   exportMemories(
     apiKeyId: $apiKeyId
     sessionId: $sessionId
@@ -1707,6 +1755,7 @@ export const ExportMemoriesDocument = new TypedDocumentString(`
     search: $search
     includeExpired: $includeExpired
     includeArchived: $includeArchived
+    includeSuperseded: $includeSuperseded
     source: $source
   ) {
     apiKeyId
@@ -1717,6 +1766,8 @@ export const ExportMemoriesDocument = new TypedDocumentString(`
     metadata
     createdAt
     expiresAt
+    validFrom
+    validTo
   }
 }
     `);
@@ -1764,6 +1815,19 @@ export const CreateMemoryDocument = new TypedDocumentString(`
   lastAccessedAt
   status
   archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
 }`);
 
 export const useCreateMemoryMutation = <
@@ -1804,6 +1868,19 @@ export const UpdateMemoryDocument = new TypedDocumentString(`
   lastAccessedAt
   status
   archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
 }`);
 
 export const useUpdateMemoryMutation = <
@@ -2134,6 +2211,59 @@ useSessionConversationQuery.getKey = (variables: SessionConversationQueryVariabl
 
 
 useSessionConversationQuery.fetcher = (variables: SessionConversationQueryVariables, options?: RequestInit['headers']) => fetcher<SessionConversationQuery, SessionConversationQueryVariables>(SessionConversationDocument, variables, options);
+
+export const RestoreMemoryDocument = new TypedDocumentString(`
+    mutation RestoreMemory($id: ID!) {
+  restoreMemory(id: $id) {
+    ...MemoryRowFields
+  }
+}
+    fragment MemoryRowFields on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  lastAccessedAt
+  status
+  archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
+}`);
+
+export const useRestoreMemoryMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<RestoreMemoryMutation, TError, RestoreMemoryMutationVariables, TContext>) => {
+    
+    return useMutation<RestoreMemoryMutation, TError, RestoreMemoryMutationVariables, TContext>(
+      {
+    mutationKey: ['RestoreMemory'],
+    mutationFn: (variables?: RestoreMemoryMutationVariables) => fetcher<RestoreMemoryMutation, RestoreMemoryMutationVariables>(RestoreMemoryDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useRestoreMemoryMutation.fetcher = (variables: RestoreMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<RestoreMemoryMutation, RestoreMemoryMutationVariables>(RestoreMemoryDocument, variables, options);
 
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {

@@ -6,6 +6,7 @@ const STATUS: Record<MemoryStatus, { label: string; tone: string; hint: string }
   EXPIRED: { label: 'Expired', tone: 'warn', hint: 'Its expiry has passed: kept, never injected' },
   OUT_OF_RETENTION: { label: 'Out of retention', tone: 'grey', hint: 'Last written before the retention window: kept, never injected' },
   ARCHIVED: { label: 'Archived', tone: 'grey', hint: 'Replaced by a summary; undoing the summary brings it back' },
+  SUPERSEDED: { label: 'Superseded', tone: 'grey', hint: 'No longer true: replaced by a newer fact; Undo brings it back' },
 };
 
 export function StatusBadge({ status }: { status: MemoryStatus }) {

@@ -8,7 +8,7 @@ interface Props {
   onClear: () => void;
 }
 
-/** Search (debounced by the list state), API key, session, type and source filters, and the expired/archived toggle. */
+/** Search (debounced by the list state), API key, session, type and source filters, and the expired/archived and superseded toggles. */
 export function FilterBar({ filters, onChange, onClear }: Props) {
   const filtered =
     filters.search !== '' ||
@@ -16,7 +16,8 @@ export function FilterBar({ filters, onChange, onClear }: Props) {
     filters.sessionId !== '' ||
     filters.type !== '' ||
     filters.source !== NO_FILTERS.source ||
-    filters.showAll;
+    filters.showAll ||
+    filters.showSuperseded;
   return (
     <search className="mem-filters" aria-label="Filter memories">
       <label className="field mem-search">
@@ -48,6 +49,10 @@ export function FilterBar({ filters, onChange, onClear }: Props) {
       <label className="switch mem-showall">
         <input type="checkbox" checked={filters.showAll} onChange={(e) => onChange({ showAll: e.target.checked })} />
         <span>Show expired and archived</span>
+      </label>
+      <label className="switch mem-showall">
+        <input type="checkbox" checked={filters.showSuperseded} onChange={(e) => onChange({ showSuperseded: e.target.checked })} />
+        <span>Show superseded</span>
       </label>
       <button type="button" className="ghost small" onClick={onClear} disabled={!filtered}>
         Clear filters

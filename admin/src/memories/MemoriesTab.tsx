@@ -2,7 +2,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import { Pager } from '../components/Pager';
-import { useMemoryListQuery, useMemoryOverviewQuery } from '../generated/graphql';
+import { useMemoryListQuery, useMemoryOverviewQuery, useRestoreMemoryMutation } from '../generated/graphql';
 import { AddMemoryForm } from './AddMemoryForm';
 import { CompactPanel } from './CompactPanel';
 import { ConversationPanel } from './ConversationPanel';
@@ -17,6 +17,7 @@ import { MemoryTable } from './MemoryTable';
 import type { TurnsOf } from './Origin';
 import { StatCards } from './StatCards';
 import { NO_FILTERS } from './types';
+import { useInvalidateMemories } from './useInvalidateMemories';
 import { useMemoryListState } from './useMemoryListState';
 import './memories.css';
 
@@ -39,6 +40,15 @@ export function MemoriesTab() {
   const noticeRef = useRef<HTMLDivElement>(null);
   const openers = useRef(new Map<Panel, HTMLButtonElement>());
   const ids = useId();
+  const invalidate = useInvalidateMemories();
+  const restore = useRestoreMemoryMutation({
+    onSuccess: async ({ restoreMemory: m }) => {
+      await invalidate();
+      setNotice({ ok: `${m.key} is current again: it is retrieved and injected again.` });
+      noticeRef.current?.focus();
+    },
+    onError: (e) => setNotice({ error: e }),
+  });
 
   const page = data?.memories;
   const totalCount = page?.totalCount ?? 0;
@@ -180,6 +190,7 @@ export function MemoriesTab() {
           onSort={list.sortBy}
           onDelete={(memory, trigger) => setDeleting({ memory, trigger })}
           onOpenConversation={openConversation}
+          onUndo={(m) => restore.mutate({ id: m.id })}
           placeholder={placeholder}
           busy={isFetching || list.searchPending}
         />

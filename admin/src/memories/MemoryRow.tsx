@@ -2,20 +2,23 @@ import type { MemoryRowFieldsFragment } from '../generated/graphql';
 import { StatusBadge, TypeBadge } from './Badges';
 import { formatDate, formatDateTime, formatNumber, formatTime } from './format';
 import { Origin, type TurnsOf } from './Origin';
+import { SupersededNote } from './SupersededNote';
 
 interface Props {
   memory: MemoryRowFieldsFragment;
   onEdit: () => void;
   onDelete: (trigger: HTMLButtonElement) => void;
   onOpenConversation: (turns: TurnsOf, trigger: HTMLButtonElement) => void;
+  /** Makes a memory that no longer holds current again (restoreMemory). */
+  onUndo: () => void;
 }
 
 /** One memory, read-only; Edit turns it into EditMemoryRow. */
-export function MemoryRow({ memory: m, onEdit, onDelete, onOpenConversation }: Props) {
+export function MemoryRow({ memory: m, onEdit, onDelete, onOpenConversation, onUndo }: Props) {
   const metadataKeys = Object.keys(m.metadata);
   const expiresLater = m.expiresAt && m.status === 'ACTIVE';
   return (
-    <tr data-memory-id={m.id}>
+    <tr data-memory-id={m.id} className={m.validTo ? 'mem-row-superseded' : undefined}>
       <td>
         <code className="mem-key" title={m.key}>
           {m.key}
@@ -25,6 +28,7 @@ export function MemoryRow({ memory: m, onEdit, onDelete, onOpenConversation }: P
         <div className="mem-content" title={m.content}>
           {m.content}
         </div>
+        <SupersededNote memory={m} />
         <Origin memory={m} onOpenConversation={onOpenConversation} />
         {metadataKeys.length > 0 && (
           <div className="mem-meta muted" title={JSON.stringify(m.metadata, null, 2)}>
@@ -69,6 +73,17 @@ export function MemoryRow({ memory: m, onEdit, onDelete, onOpenConversation }: P
       </td>
       <td className="mem-num">{formatNumber(m.accessCount)}</td>
       <td className="mem-row-actions">
+        {m.validTo && (
+          <button
+            type="button"
+            className="small"
+            onClick={onUndo}
+            aria-label={`Undo: make ${m.key} current again`}
+            title="Make it current again: it is retrieved and injected again"
+          >
+            Undo
+          </button>
+        )}
         <button type="button" className="small" onClick={onEdit} aria-label={`Edit ${m.key}`}>
           Edit
         </button>

@@ -15,13 +15,14 @@ interface Props {
   onSort: (field: MemoryOrderField) => void;
   onDelete: (memory: MemoryRowFieldsFragment, trigger: HTMLButtonElement) => void;
   onOpenConversation: (turns: TurnsOf, trigger: HTMLButtonElement) => void;
+  onUndo: (memory: MemoryRowFieldsFragment) => void;
   /** Shown as the body when there are no rows: loading, empty or failed. */
   placeholder?: ReactNode;
   busy: boolean;
 }
 
 /** The page of memories with sortable headers; one row at a time can be edited in place. */
-export function MemoryTable({ items, sort, onSort, onDelete, onOpenConversation, placeholder, busy }: Props) {
+export function MemoryTable({ items, sort, onSort, onDelete, onOpenConversation, onUndo, placeholder, busy }: Props) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
@@ -78,6 +79,7 @@ export function MemoryTable({ items, sort, onSort, onDelete, onOpenConversation,
                   memory={m}
                   onEdit={() => setEditingId(m.id)}
                   onDelete={(trigger) => onDelete(m, trigger)}
+                  onUndo={() => onUndo(m)}
                   onOpenConversation={onOpenConversation}
                 />
               ),

@@ -45,7 +45,7 @@ export function parseImportFile(text: string): ParsedImport {
  */
 function toMemoryInput(raw: unknown): MemoryInput | string {
   if (!isObject(raw)) return 'row is not a JSON object';
-  const { apiKeyId, sessionId, type, key, content, metadata, createdAt, expiresAt } = raw;
+  const { apiKeyId, sessionId, type, key, content, metadata, createdAt, expiresAt, validFrom, validTo } = raw;
   if (typeof content !== 'string') return 'content must be a string';
   for (const [name, value] of [
     ['apiKeyId', apiKeyId],
@@ -60,6 +60,8 @@ function toMemoryInput(raw: unknown): MemoryInput | string {
   for (const [name, value] of [
     ['createdAt', createdAt],
     ['expiresAt', expiresAt],
+    ['validFrom', validFrom],
+    ['validTo', validTo],
   ] as const) {
     if (value != null && !isIsoDate(value)) return `${name} must be an ISO 8601 date such as 2026-01-31T12:00:00Z`;
   }
@@ -72,6 +74,8 @@ function toMemoryInput(raw: unknown): MemoryInput | string {
     metadata: metadata as Record<string, unknown> | null | undefined,
     createdAt: createdAt as string | null | undefined,
     expiresAt: expiresAt as string | null | undefined,
+    validFrom: validFrom as string | null | undefined,
+    validTo: validTo as string | null | undefined,
   };
 }
 

@@ -37,9 +37,19 @@ export interface MemoryFilters {
   source: MemorySource;
   /** Expired, out-of-retention and archived memories too. */
   showAll: boolean;
+  /** Memories that no longer hold (superseded by a newer fact) too. */
+  showSuperseded: boolean;
 }
 
-export const NO_FILTERS: MemoryFilters = { search: '', apiKeyId: '', sessionId: '', type: '', source: 'ALL', showAll: false };
+export const NO_FILTERS: MemoryFilters = {
+  search: '',
+  apiKeyId: '',
+  sessionId: '',
+  type: '',
+  source: 'ALL',
+  showAll: false,
+  showSuperseded: false,
+};
 
 export interface MemorySort {
   orderBy: MemoryOrderField;
@@ -59,6 +69,7 @@ export function filterVariables(f: MemoryFilters): FilterVariables {
     source: f.source === 'ALL' ? undefined : f.source,
     includeExpired: f.showAll,
     includeArchived: f.showAll,
+    includeSuperseded: f.showSuperseded,
   };
 }
 

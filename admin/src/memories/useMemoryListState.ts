@@ -15,11 +15,17 @@ const firstDirection = (field: MemoryOrderField) => (field === 'KEY' ? 'ASC' : '
  * hidden memories are shown and which source). Any change to what is listed starts again at page 1.
  */
 export function useMemoryListState() {
-  // "?all=1" opens the list with the hidden memories shown (the Data tab links there); "?show=TURNS" with the captured turns alone.
+  // "?all=1" opens the list with the hidden memories shown (the Data tab links there); "?show=TURNS" with the captured
+  // turns alone; "?superseded=1" with the memories that no longer hold.
   const [filters, setFilters] = useState<MemoryFilters>(() => {
     const params = hashParams();
     const show = params.get('show');
-    return { ...NO_FILTERS, showAll: params.get('all') === '1', source: isMemorySource(show) ? show : NO_FILTERS.source };
+    return {
+      ...NO_FILTERS,
+      showAll: params.get('all') === '1',
+      showSuperseded: params.get('superseded') === '1',
+      source: isMemorySource(show) ? show : NO_FILTERS.source,
+    };
   });
   const [sort, setSort] = useState<MemorySort>({ orderBy: 'CREATED_AT', direction: 'DESC' });
   const search = useDebouncedValue(filters.search, SEARCH_DEBOUNCE_MS);
@@ -28,8 +34,12 @@ export function useMemoryListState() {
   const paging = useUrlPaging(JSON.stringify([filterVars, sort]));
   const { page, pageSize } = paging;
   useEffect(() => {
-    replaceHashParams({ all: filters.showAll ? '1' : null, show: filters.source === NO_FILTERS.source ? null : filters.source });
-  }, [filters.showAll, filters.source]);
+    replaceHashParams({
+      all: filters.showAll ? '1' : null,
+      superseded: filters.showSuperseded ? '1' : null,
+      show: filters.source === NO_FILTERS.source ? null : filters.source,
+    });
+  }, [filters.showAll, filters.showSuperseded, filters.source]);
 
   const listVars: MemoryListQueryVariables = { ...filterVars, ...sort, limit: pageSize, offset: (page - 1) * pageSize };
 

@@ -1,0 +1,58 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../db/open.ts';
+import type { SupersessionsTable } from '../db/schema.ts';
+
+/**
+ * Marks a current memory as no longer holding since `validTo`, replaced by `newId`. Only a memory still current is
+ * marked: the row comes back when it was, undefined when another write got there first. An original archived by a
+ * summary leaves it (a trigger queues the summary's rebuild), so the summary stops carrying the stale fact.
+ */
+export async function markSuperseded(db: Db, pk: number, set: { validTo: number; newId: string }) {
+  return db
+    .updateTable('memories')
+    .set({ valid_to: set.validTo, superseded_by: set.newId, archived_by: null })
+    .where('pk', '=', pk)
+    .where('valid_to', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Makes a memory current again: it holds from its validFrom on, replaced by nothing. */
+export async function markCurrent(db: Db, pk: number) {
+  return db
+    .updateTable('memories')
+    .set({ valid_to: null, superseded_by: null })
+    .where('pk', '=', pk)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertSupersession(db: Db, row: Insertable<SupersessionsTable>) {
+  return db.insertInto('supersessions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The supersession in force between two memories of a key (not undone), the latest when there were several. */
+export async function supersessionInForce(db: Db, apiKeyId: string, oldId: string, newId: string) {
+  return db
+    .selectFrom('supersessions')
+    .selectAll()
+    .where('api_key_id', '=', apiKeyId)
+    .where('old_id', '=', oldId)
+    .where('new_id', '=', newId)
+    .where('undone_at', 'is', null)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Marks the supersessions in force of a memory undone at `at`; returns how many there were. */
+export async function undoSupersessions(db: Db, apiKeyId: string, oldId: string, at: number) {
+  const result = await db
+    .updateTable('supersessions')
+    .set({ undone_at: at })
+    .where('api_key_id', '=', apiKeyId)
+    .where('old_id', '=', oldId)
+    .where('undone_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
