@@ -174,6 +174,8 @@ describe('the Memories tab', () => {
       metadata: {},
       createdAt: expect.any(String),
       expiresAt: null,
+      validFrom: file.memories[0].createdAt,
+      validTo: null,
     });
     await page.getByText('Exported 27 memories to a JSON file.').waitFor();
 
