@@ -21,6 +21,7 @@ export interface Database {
   leases: LeasesTable;
   config_version: ConfigVersionTable;
   extraction_model_usage: ExtractionModelUsageTable;
+  memory_versions: MemoryVersionsTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -170,6 +171,28 @@ export interface MemoriesTable {
   last_accessed_at: number | null;
   /** The id of the summary memory that archived this one, or null. */
   archived_by: string | null;
+  /** How many times the fact was stated: 1, and one more for each paraphrase merged into it (migration 020). */
+  mentions: Generated<number>;
+  /** When it was last stated, a merged paraphrase included; null until the first merge. */
+  last_seen_at: number | null;
+}
+
+/**
+ * A version a change of its memory replaced (migration 020): the memory's content, type, metadata and expiry as they
+ * were, and when, by whom and why they changed. Written by a trigger only; deleted with the memory.
+ */
+export interface MemoryVersionsTable {
+  id: Generated<number>;
+  memory_pk: number;
+  /** From 1, per memory; the memory itself is the version after the last one kept. */
+  version: number;
+  content: string;
+  type: MemoryTypeValue;
+  metadata: string;
+  expires_at: number | null;
+  changed_at: number;
+  changed_by: string;
+  reason: string;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';
@@ -214,3 +237,4 @@ export type MemoryRow = Selectable<MemoriesTable>;
 export type NewMemoryRow = Insertable<MemoriesTable>;
 export type AccessTokenRow = Selectable<AccessTokensTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type MemoryVersionRow = Selectable<MemoryVersionsTable>;

@@ -1,3 +1,4 @@
+import { AUTHORS } from '../memory/change.ts';
 import { createMemory, type MemoryDeps } from '../memory/memory.service.ts';
 import type { Memory } from '../memory/memory.ts';
 import type { ExtractedFact } from './extraction.ts';
@@ -35,13 +36,17 @@ export async function storeFacts(
       extractedAt: origin.extractedAt,
     };
     stored.push(
-      await createMemory(deps, {
-        apiKeyId,
-        type: fact.type,
-        key: fact.key,
-        content: fact.content,
-        metadata: origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata,
-      }),
+      await createMemory(
+        deps,
+        {
+          apiKeyId,
+          type: fact.type,
+          key: fact.key,
+          content: fact.content,
+          metadata: origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata,
+        },
+        { by: AUTHORS.extraction, why: origin.source === 'model' ? 'said in a message (extraction model)' : 'said in a message' },
+      ),
     );
   }
   return stored;

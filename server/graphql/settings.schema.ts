@@ -12,6 +12,7 @@ import {
 import {
   auditRetentionDaysSchema,
   extractionModelDailyTokensSchema,
+  historyVersionsKeptSchema,
   maxTokensSchema,
   purgeGraceDaysSchema,
   rangeText,
@@ -82,6 +83,9 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     extractionModelDailyTokens: t.exposeInt('extractionModelDailyTokens', {
       description: `Tokens the extraction model may use per API key per UTC day, ${rangeText(extractionModelDailyTokensSchema)}; 0 stops its calls.`,
     }),
+    historyVersionsKept: t.exposeInt('historyVersionsKept', {
+      description: `Previous versions each memory keeps in its history (memoryHistory), ${rangeText(historyVersionsKeptSchema)}; the oldest beyond it are dropped at the next change; 0 keeps none.`,
+    }),
   }),
 });
 
@@ -109,6 +113,7 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     captureTurns: t.field({ type: CaptureTurnsEnum }),
     extractionModel: t.string({ description: 'null returns to the rules alone.' }),
     extractionModelDailyTokens: t.int(),
+    historyVersionsKept: t.int(),
   }),
 });
 

@@ -9,6 +9,7 @@ import { retentionCutoff, type SettingsService } from '../settings/settings.serv
 import { countTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, checkInput, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
+import { AUTHORS, type Change, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import * as repo from './memory.repository.ts';
 import {
@@ -115,11 +116,17 @@ export async function memoryDisabled(deps: Pick<MemoryDeps, 'settings'>): Promis
   return !(await deps.settings.get()).enabled;
 }
 
-export async function createMemory(deps: MemoryDeps, input: MemoryInput): Promise<Memory> {
+/** `change` is who writes and why, as the memory's history names them (change.ts). */
+export async function createMemory(
+  deps: MemoryDeps,
+  input: MemoryInput,
+  change: Change = { by: AUTHORS.system, why: 'createMemory' },
+): Promise<Memory> {
   const valid = parseInput(memoryInputSchema(clock(deps)), input);
-  // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
-  // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
-  const row = await repo.upsertMemoryRow(deps.db, memoryRow(valid, clock(deps)));
+  // The upsert alone in its transaction (with the change context the history trigger reads): writers on other
+  // connections never wait for a lock held across other work. New content under the key of an archived memory brought
+  // it back and queued its summary, which is rebuilt right after.
+  const row = await changing(deps.db, { ...change, at: clock(deps) }, (trx) => repo.upsertMemoryRow(trx, memoryRow(valid, clock(deps))));
   await rebuildStaleSummaries(deps.db);
   return rowToMemory(row);
 }
@@ -144,7 +151,13 @@ export async function getMemory(deps: MemoryDeps, id: string, canSee: KeyGuard):
   return row && canSee(row.api_key_id) ? rowToMemory(row) : null;
 }
 
-export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPatch, canSee: KeyGuard): Promise<Memory> {
+export async function updateMemory(
+  deps: MemoryDeps,
+  id: string,
+  patch: MemoryPatch,
+  canSee: KeyGuard,
+  change: Change = { by: AUTHORS.system, why: 'updateMemory' },
+): Promise<Memory> {
   const existing = await requireMemory(deps, id, canSee);
   const valid = parseInput(memoryPatchSchema, patch);
   const set: Parameters<typeof repo.updateMemoryRow>[2] = { updated_at: clock(deps) };
@@ -168,7 +181,8 @@ export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPa
     (set.type !== undefined && set.type !== existing.type) ||
     (set.session_id !== undefined && set.session_id !== existing.sessionId);
   if (existing.archivedBy !== null && summaryShows) set.archived_by = null;
-  return rowToMemory(await writing(deps.db, (trx) => repo.updateMemoryRow(trx, existing.pk, set)));
+  const write = (trx: Db) => changing(trx, { ...change, at: clock(deps) }, () => repo.updateMemoryRow(trx, existing.pk, set));
+  return rowToMemory(await writing(deps.db, write));
 }
 
 /** Deletes a memory, its keyword entries and vector (its Qdrant point through the outbox), and empties the write-ahead log. */
@@ -353,7 +367,7 @@ export async function importMemories(
   };
   try {
     await deps.db.transaction().execute(async (trx) => {
-      await writing(trx, importRows);
+      await changing(trx, { by: AUTHORS.import, why: 'importMemories', at: now }, () => writing(trx, importRows));
       if (dryRun) throw new DryRun();
     });
   } catch (e) {
