@@ -1,5 +1,6 @@
 import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, keyOfRow, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
+import { authorOf } from '../memory/change.ts';
 import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemorySource } from '../memory/memory.ts';
@@ -317,7 +318,11 @@ builder.mutationFields((t) => ({
       'Creates a memory, or updates the one with the same (apiKeyId, key). Stored even while memory is switched off (enabled: false); retrieve and injectMemory then return nothing until an admin turns it on.',
     args: { input: t.arg({ type: MemoryInputRef, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      memories.createMemory(ctx.services, { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) }),
+      memories.createMemory(
+        ctx.services,
+        { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) },
+        { by: authorOf(ctx.viewer), why: 'createMemory' },
+      ),
   }),
   updateMemory: t.field({
     type: MemoryRef,
@@ -334,6 +339,7 @@ builder.mutationFields((t) => ({
           metadata: input.metadata ?? undefined,
         },
         canSee(ctx),
+        { by: authorOf(ctx.viewer), why: 'updateMemory' },
       ),
   }),
   deleteMemory: t.field({

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
+import { authorOf } from '../memory/change.ts';
+import { memoryHistory as historyOf } from '../memory/history.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema } from '../memory/memory.ts';
 import { clearMemoriesAudited } from '../memory/memoryAudit.ts';
@@ -161,13 +163,49 @@ export const memoryAdd = defineTool({
   }),
   annotations: WRITES,
   run: async (args, ctx) => {
-    const memory = await memories.createMemory(ctx.services, { ...args, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) });
+    const input = { ...args, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) };
+    const memory = await memories.createMemory(ctx.services, input, { by: authorOf(ctx.viewer), why: 'memory_add' });
     const disabled = await memories.memoryDisabled(ctx.services);
     return {
       structured: {
         memory: await memoryJson(ctx.services, memory),
         disabled,
         reason: disabled ? `Stored, but nothing will retrieve it yet: ${MEMORY_OFF}` : null,
+      },
+    };
+  },
+});
+
+export const memoryHistory = defineTool({
+  name: 'memory_history',
+  title: 'History of a memory',
+  description:
+    'The earlier versions of one memory, newest first: what it said before each change, and when, by whom and why it changed. Empty for a memory never changed.',
+  input: z.strictObject({ id: idArg }),
+  output: z.object({
+    versions: z.array(
+      z.object({
+        version: z.int(),
+        content: z.string(),
+        type: z.enum(MEMORY_TYPES),
+        metadata: z.record(z.string(), z.unknown()),
+        expiresAt: isoInstant.nullable(),
+        changedAt: isoInstant,
+        changedBy: z.string().describe('An access token id, or "admin", "extraction", "import", "system".'),
+        reason: z.string(),
+      }),
+    ),
+  }),
+  annotations: READS,
+  run: async (args, ctx) => {
+    const versions = await historyOf(ctx.services, args.id, canSee(ctx));
+    return {
+      structured: {
+        versions: versions.map((v) => ({
+          ...v,
+          expiresAt: v.expiresAt?.toISOString() ?? null,
+          changedAt: v.changedAt.toISOString(),
+        })),
       },
     };
   },
@@ -189,7 +227,7 @@ export const memoryUpdate = defineTool({
   output: oneMemory,
   annotations: WRITES,
   run: async ({ id, ...patch }, ctx) => {
-    const memory = await memories.updateMemory(ctx.services, id, patch, canSee(ctx));
+    const memory = await memories.updateMemory(ctx.services, id, patch, canSee(ctx), { by: authorOf(ctx.viewer), why: 'memory_update' });
     return { structured: { memory: await memoryJson(ctx.services, memory) } };
   },
 });

@@ -1,8 +1,8 @@
 import type { Db } from '../db/open.ts';
 import { countTokens } from '../tokenCount.ts';
 import { digest, injectedTokens, summaryLineTokens, summaryMetadata } from './digest.ts';
-import { rowToMemory } from './memory.ts';
 import { deleteVersions } from './history.repository.ts';
+import { rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
 
 /**

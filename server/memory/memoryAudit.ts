@@ -1,7 +1,10 @@
 import { type AuditContext, type Audited, audited } from '../audit/audited.ts';
-import { exactlyOneKey, type Viewer } from '../auth/viewer.ts';
+import { exactlyOneKey, mayUseKey, type Viewer } from '../auth/viewer.ts';
 import { normaliseIdentifier } from '../validation.ts';
+import { authorOf } from './change.ts';
+import { revertMemory } from './history.service.ts';
 import { type ClearFilter, clearMemories, type ImportReport, type MemoryDeps } from './memory.service.ts';
+import type { Memory } from './memory.ts';
 
 /** How the memory writes that callers ask for by hand are recorded in the audit log. */
 
@@ -45,4 +48,21 @@ export function importAudit(rows: readonly { apiKeyId: string }[]): Audited<Impo
     target: { rows: rows.length, apiKeys: keys.size },
     describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
   };
+}
+
+/**
+ * A caller's revert of a memory to one of its versions (GraphQL's revertMemory), recorded in the audit log with the
+ * memory, the version and its key; a memory the caller may not see is NOT_FOUND, and on record as such.
+ */
+export function revertMemoryAudited(
+  ctx: AuditContext & { viewer: Viewer; services: MemoryDeps },
+  id: string,
+  version: number,
+): Promise<Memory> {
+  const what: Audited<Memory> = {
+    action: 'MEMORY_REVERT',
+    target: { memoryId: id, version },
+    describe: (m) => ({ apiKeyId: m.apiKeyId }),
+  };
+  return audited(ctx, what, () => revertMemory(ctx.services, id, version, (k) => mayUseKey(ctx.viewer, k), authorOf(ctx.viewer)));
 }

@@ -13,6 +13,7 @@ export type AuditAction =
   | 'MEMORIES_IMPORT'
   | 'MEMORIES_PURGE'
   | 'MEMORIES_SUMMARIZE'
+  | 'MEMORY_REVERT'
   | 'PROVIDER_DELETE'
   | 'PROVIDER_UPSERT'
   | 'QDRANT_CLEANUP'
@@ -163,6 +164,7 @@ export type MemorySettingsInput = {
   extractionModelDailyTokens?: number | null | undefined;
   /** null returns to the calibrated guard. */
   fusionVectorShare?: number | null | undefined;
+  historyVersionsKept?: number | null | undefined;
   maxTokens?: number | null | undefined;
   profileBudgetPercent?: number | null | undefined;
   purgeGraceDays?: number | null | undefined;

@@ -22,7 +22,7 @@ import { testStoreKind } from '../helpers/testStore.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 // The auditor's test: a deleted text appears nowhere in the database files. A unique marker is written (in a memory's
-// content and key), compacted into a summary, embedded (sqlite-vec filled) and synced to Qdrant (the double); then one
+// content and key, and in the earlier wording its history keeps), compacted into a summary, embedded (sqlite-vec filled) and synced to Qdrant (the double); then one
 // erase path runs (deleteMemory, clearMemories, forgetApiKey, the purge), the background worker carries the outbox to
 // Qdrant, the WAL is checkpointed, and the raw bytes of mnemo.db, mnemo.db-wal and mnemo.db-shm are searched for the
 // marker, for its terms as FTS5 stores them (as typed and with the key's tenant prefix, stemmed, lower-cased), and
@@ -64,6 +64,10 @@ async function scene(): Promise<Scene> {
   const written = new Date(Date.now() - 40 * DAY).toISOString();
   const content = `The piano tennis umbrella locker word is ${marker}`;
   const markerKey = `note-${marker}`;
+  // Its first wording, which the import below replaces: the history keeps it as a version.
+  await app.ok(IMPORT_MEMORIES, {
+    memories: [{ apiKeyId, key: markerKey, content: `The old locker word was ${marker}`, createdAt: written }],
+  });
   await app.ok(IMPORT_MEMORIES, {
     memories: [
       ...['banana', 'mango', 'cherry', 'papaya', 'apple', 'python', 'rust', 'paris', 'hotel', 'jazz'].map((word, i) => ({
@@ -85,6 +89,9 @@ async function scene(): Promise<Scene> {
   const sqlite = app.database.sqlite;
   const pkOf = (id: string) => (sqlite.prepare('select pk from memories where id = ?').get(id) as { pk: number }).pk;
   const markerId = (sqlite.prepare('select id from memories where key = ?').get(markerKey) as { id: string }).id;
+  expect(sqlite.prepare('select content from memory_versions where memory_pk = ?').all(pkOf(markerId))).toEqual([
+    { content: `The old locker word was ${marker}` },
+  ]);
   const summaryId = summarize.summaries[0]!.id;
   const vectorOf = (id: string) => {
     const row = sqlite.prepare('select embedding from memory_vec where memory_pk = ?').get(BigInt(pkOf(id))) as { embedding: Buffer };
@@ -203,7 +210,16 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
  * write-ahead log holds the rows until its segments are recycled.
  */
 describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row version in the PostgreSQL tables', () => {
-  const TABLES = ['memories', 'memory_search', 'memory_postings', 'memory_search_stats', 'memory_counts', 'retrieval_stats', 'audit_log'];
+  const TABLES = [
+    'memories',
+    'memory_versions',
+    'memory_search',
+    'memory_postings',
+    'memory_search_stats',
+    'memory_counts',
+    'retrieval_stats',
+    'audit_log',
+  ];
 
   /** A key with ten facts and the marker's memory (its content and key), compacted into one summary. */
   async function pgScene() {
@@ -215,6 +231,10 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     const apiKeyId = `audit-${randomBytes(4).toString('hex')}`;
     const written = new Date(Date.now() - 40 * DAY).toISOString();
     const markerKey = `note-${marker}`;
+    // Its first wording, which the import below replaces: the history keeps it as a version.
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [{ apiKeyId, key: markerKey, content: `The old locker word was ${marker}`, createdAt: written }],
+    });
     await app.ok(IMPORT_MEMORIES, {
       memories: [
         ...['banana', 'mango', 'cherry', 'papaya', 'apple', 'python', 'rust', 'paris', 'hotel', 'jazz'].map((word, i) => ({
@@ -235,10 +255,17 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
       .select('id')
       .where('key', '=', markerKey)
       .executeTakeFirstOrThrow();
-    // The scan sees the marker while it is stored: in the memory, the summary, the (api_key_id, key) index and the
-    // keyword index (its tsvector and its postings, in the table and in the B-tree).
+    // The scan sees the marker while it is stored: in the memory, the summary, its earlier version, the (api_key_id,
+    // key) index and the keyword index (its tsvector and its postings, in the table and in the B-tree).
     expect(await rowVersionsHolding(app, marker)).toEqual(
-      expect.arrayContaining(['memories', 'memories_api_key_key_unique', 'memory_search', 'memory_postings', 'memory_postings_by_word']),
+      expect.arrayContaining([
+        'memories',
+        'memory_versions',
+        'memories_api_key_key_unique',
+        'memory_search',
+        'memory_postings',
+        'memory_postings_by_word',
+      ]),
     );
     return { app, apiKeyId, marker, markerId, summaryId: summarize.summaries[0]!.id };
   }

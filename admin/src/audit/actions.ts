@@ -14,6 +14,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   MEMORIES_EXPORT: 'Memories exported',
   MEMORIES_SUMMARIZE: 'Memories compacted',
   SUMMARY_RESTORE: 'Summary restored',
+  MEMORY_REVERT: 'Memory reverted to a version',
   API_KEY_FORGET: 'API key forgotten',
   MEMORIES_PURGE: 'Memories purged',
   REINDEX_START: 'Reindex started',

@@ -1,8 +1,8 @@
 import { migrations } from '../../../migrations/index.ts';
 import type { StoreDialect } from '../storeDialect.ts';
 import { addKeyRetrievals, addMemoryAccess } from './accessWrite.ts';
-import { databaseFile } from './databaseFile.ts';
 import { withChange } from './changeContext.ts';
+import { databaseFile } from './databaseFile.ts';
 import { describe } from './description.ts';
 import { jsonArrayRows, jsonValue } from './json.ts';
 import { keywordCandidates, listSearchMatches, probeKeywordIndex } from './keywordSearch.ts';
