@@ -40,6 +40,7 @@ const POSTGRES_SUITES = [
   'test/server/triggers.test.ts',
   'test/server/erasure.test.ts',
   'test/server/memoryHistory.test.ts',
+  'test/server/paraphrase.test.ts',
   'test/server/modelExtraction.test.ts',
   'test/server/retrieval.test.ts',
   'test/server/profile.test.ts',

@@ -14,6 +14,7 @@ import type { Memory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
+import type { Settings } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, jsonObject, LIMITS, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
 import { captureConversation, captures, captureTurn } from './capture.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
@@ -156,7 +157,11 @@ export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): P
   const knownSecrets = await deps.tokens.issuedTokensIn(input.text);
   const facts = extractFacts(input.text, { role: input.role, includeAssistant, knownSecrets });
   if (dryRun) return { facts, memories: [], captured: [], error: null, skipped: null };
-  const stored = await storeExtraction(deps, valid, facts, { capture: captures(settings.captureTurns, valid.role), knownSecrets });
+  const stored = await storeExtraction(deps, valid, facts, {
+    capture: captures(settings.captureTurns, valid.role),
+    knownSecrets,
+    settings,
+  });
   // The extraction model, when set, reads the message too, in the background once the rules' facts are stored (it is
   // shown them, and may update them): the caller does not wait for it.
   if (valid.role === 'user' || includeAssistant) {
@@ -171,7 +176,7 @@ async function storeExtraction(
   deps: GatewayDeps,
   valid: z.output<ReturnType<typeof extractSchema>>,
   facts: ExtractedFact[],
-  o: { capture: boolean; knownSecrets: readonly string[] },
+  o: { capture: boolean; knownSecrets: readonly string[]; settings: Settings },
 ): Promise<ExtractOutcome> {
   if (facts.length === 0 && !o.capture) return { facts, memories: [], captured: [], error: null, skipped: null };
   const extractedAt = new Date(deps.now()).toISOString();
@@ -189,13 +194,19 @@ async function storeExtraction(
           ).memories
         : [];
       const source = turn[0];
-      const memories = await storeFacts(writer, valid.apiKeyId, facts, {
-        source: 'extraction',
-        role: valid.role,
-        sessionId,
-        extractedAt,
-        sourceTurn: source?.id ?? null,
-      });
+      const memories = await storeFacts(
+        writer,
+        valid.apiKeyId,
+        facts,
+        {
+          source: 'extraction',
+          role: valid.role,
+          sessionId,
+          extractedAt,
+          sourceTurn: source?.id ?? null,
+        },
+        o.settings,
+      );
       if (source)
         turn[0] = await addToMetadataList(
           trx,

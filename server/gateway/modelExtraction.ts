@@ -216,14 +216,18 @@ export class ModelExtraction {
       }
       if (facts.length > 0) {
         const extractedAt = new Date(deps.now()).toISOString();
-        await deps.db.transaction().execute((trx) =>
-          storeFacts({ ...deps, db: trx }, input.apiKeyId, facts, {
-            source: 'model',
-            role: input.role,
-            sessionId: input.sessionId,
-            extractedAt,
-          }),
-        );
+        const settings = await deps.settings.get();
+        await deps.db
+          .transaction()
+          .execute((trx) =>
+            storeFacts(
+              { ...deps, db: trx },
+              input.apiKeyId,
+              facts,
+              { source: 'model', role: input.role, sessionId: input.sessionId, extractedAt },
+              settings,
+            ),
+          );
       }
       outcome('ok', tokens);
     } finally {

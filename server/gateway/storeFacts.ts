@@ -1,6 +1,7 @@
 import { AUTHORS } from '../memory/change.ts';
 import { createMemory, type MemoryDeps } from '../memory/memory.service.ts';
 import type { Memory } from '../memory/memory.ts';
+import type { Settings } from '../settings/settings.service.ts';
 import type { ExtractedFact } from './extraction.ts';
 
 /** Where a batch of facts came from, kept in each memory's metadata. */
@@ -15,8 +16,8 @@ export interface FactOrigin {
 }
 
 /**
- * Upserts extracted facts as memories of the key, on the caller's connection (run it in a transaction for all or
- * none). Facts describe the user, not the conversation, so they are stored key-wide; the session they came from is
+ * Upserts extracted facts as memories of the key (or merges them into the memories they restate), on the caller's
+ * connection (run it in a transaction for all or none, with the settings read before it). Facts describe the user, not the conversation, so they are stored key-wide; the session they came from is
  * kept in metadata, and the turn they were said in as sourceTurn.
  */
 export async function storeFacts(
@@ -24,6 +25,7 @@ export async function storeFacts(
   apiKeyId: string,
   facts: readonly ExtractedFact[],
   origin: FactOrigin,
+  settings: Settings,
 ): Promise<Memory[]> {
   const stored: Memory[] = [];
   for (const fact of facts) {
@@ -46,6 +48,7 @@ export async function storeFacts(
           metadata: origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata,
         },
         { by: AUTHORS.extraction, why: origin.source === 'model' ? 'said in a message (extraction model)' : 'said in a message' },
+        { keyFromText: true, settings },
       ),
     );
   }

@@ -160,6 +160,11 @@ export const memoryAdd = defineTool({
       .boolean()
       .describe('Memory is switched off in the settings: the memory is stored, but memory_search and the gateway do not return it.'),
     reason: z.string().nullable().describe('What storing it did not do, and why; null when memory is on.'),
+    outcome: z
+      .enum(['created', 'updated', 'merged'])
+      .describe(
+        "created: a new memory; updated: the one under this key, rewritten; merged: a memory under another key said the same in other words, so this was merged into it (returned), and its wording is in that memory's history.",
+      ),
   }),
   annotations: WRITES,
   run: async (args, ctx) => {
@@ -171,6 +176,7 @@ export const memoryAdd = defineTool({
         memory: await memoryJson(ctx.services, memory),
         disabled,
         reason: disabled ? `Stored, but nothing will retrieve it yet: ${MEMORY_OFF}` : null,
+        outcome: memory.outcome,
       },
     };
   },

@@ -1,6 +1,6 @@
-import { type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import { type SelectQueryBuilder, sql, type UpdateObject } from 'kysely';
 import type { Db } from '../db/open.ts';
-import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
+import type { Database, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
 import { isActive } from '../db/scope.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import { keywordSearch } from '../search/keywordSearch.ts';
@@ -151,6 +151,18 @@ export async function findMemoryRowById(db: Db, id: string) {
   return db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Which of these API keys hold memories (of any state). */
+export async function keysHoldingMemories(db: Db, apiKeyIds: readonly string[]): Promise<Set<string>> {
+  if (apiKeyIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('memory_counts')
+    .select('api_key_id')
+    .where('api_key_id', 'in', apiKeyIds)
+    .where('memories', '>', 0)
+    .execute();
+  return new Set(rows.map((r) => r.api_key_id));
+}
+
 export async function memoryKeyExists(db: Db, apiKeyId: string, key: string) {
   const row = await db.selectFrom('memories').select('pk').where('api_key_id', '=', apiKeyId).where('key', '=', key).executeTakeFirst();
   return row !== undefined;
@@ -209,7 +221,8 @@ export async function presentKeys(db: Db, apiKeyId: string, keys: readonly strin
   return new Set(rows.map((r) => r.key));
 }
 
-export async function updateMemoryRow(db: Db, pk: number, patch: Updateable<MemoriesTable>) {
+/** `patch` may compute a column from the row (`mentions + 1`). */
+export async function updateMemoryRow(db: Db, pk: number, patch: UpdateObject<Database, 'memories'>) {
   return db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
 }
 

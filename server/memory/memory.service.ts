@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { afterErase } from '../db/maintenance.ts';
 import type { Db } from '../db/open.ts';
 import { searchWords } from '../db/searchWords.ts';
-import { inSavepoint, rowRefusal } from '../db/storeErrors.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
+import { retentionCutoff, type Settings, type SettingsService } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, checkInput, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
+import { apiKeyIdSchema, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { AUTHORS, type Change, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
@@ -24,7 +23,9 @@ import {
   memoryRow,
   memoryStatus,
   rowToMemory,
+  type WriteOutcome,
 } from './memory.ts';
+import { findParaphrase, mergeParaphrase } from './merge.ts';
 import { purgeDueAt } from './purgeRules.ts';
 
 export interface MemoryDeps {
@@ -81,28 +82,6 @@ export interface MemoryStats {
   nextPurgeAt: Date | null;
 }
 
-export interface ImportReport {
-  /** Nothing was stored: the report says what the import would do. */
-  dryRun: boolean;
-  imported: number;
-  updated: number;
-  rejected: { index: number; key: string | null; reason: string }[];
-  /** Stored, but last written (createdAt) before the retention window: never retrieved, and purged after the grace days. */
-  outsideRetention: number;
-  /** Stored, but with an expiresAt already past. */
-  expired: number;
-  /** When the purge deletes the first of those (see nextPurgeAt); null when there are none. */
-  nextPurgeAt: Date | null;
-  /** Memory is switched off in the settings: the rows are stored all the same, but nothing retrieves them until it is on. */
-  disabled: boolean;
-}
-
-/** Rows of an import written under one savepoint (see importMemories). */
-const IMPORT_CHUNK_ROWS = 100;
-
-/** Thrown inside a dry run's transaction so that it rolls back. */
-class DryRun extends Error {}
-
 const clock = (deps: MemoryDeps) => deps.now();
 const uuidSchema = z.uuid('id must be a UUID');
 const pageSchema = z.object({ limit: limitSchema, offset: offsetSchema });
@@ -116,19 +95,32 @@ export async function memoryDisabled(deps: Pick<MemoryDeps, 'settings'>): Promis
   return !(await deps.settings.get()).enabled;
 }
 
-/** `change` is who writes and why, as the memory's history names them (change.ts). */
+/**
+ * Stores a memory: merged into the memory of its scope that says the same in other words (merge.ts), else upserted
+ * under its key. `change` is who writes and why, as the memory's history names them (change.ts); `keyFromText` says
+ * that the key was derived from the text (extraction's fact keys), not chosen by the caller. A caller inside a
+ * transaction passes the settings, read before it.
+ */
 export async function createMemory(
   deps: MemoryDeps,
   input: MemoryInput,
   change: Change = { by: AUTHORS.system, why: 'createMemory' },
-): Promise<Memory> {
+  o: { keyFromText?: boolean; settings?: Settings } = {},
+): Promise<Memory & { outcome: WriteOutcome }> {
   const valid = parseInput(memoryInputSchema(clock(deps)), input);
+  const row = memoryRow(valid, clock(deps));
+  const settings = o.settings ?? (await deps.settings.get());
+  const match = await findParaphrase(deps, row, { keyGiven: valid.key != null && !o.keyFromText, settings });
+  if (match) {
+    const merged = await mergeParaphrase(deps, match, row, { by: change.by, historyVersionsKept: settings.historyVersionsKept });
+    return { ...merged, outcome: 'merged' };
+  }
   // The upsert alone in its transaction (with the change context the history trigger reads): writers on other
   // connections never wait for a lock held across other work. New content under the key of an archived memory brought
   // it back and queued its summary, which is rebuilt right after.
-  const row = await changing(deps.db, { ...change, at: clock(deps) }, (trx) => repo.upsertMemoryRow(trx, memoryRow(valid, clock(deps))));
+  const stored = await changing(deps.db, { ...change, at: clock(deps) }, (trx) => repo.upsertMemoryRow(trx, row));
   await rebuildStaleSummaries(deps.db);
-  return rowToMemory(row);
+  return { ...rowToMemory(stored), outcome: stored.id === row.id ? 'created' : 'updated' };
 }
 
 /**
@@ -285,103 +277,10 @@ export async function listApiKeys(deps: MemoryDeps, page: { contains?: string | 
 }
 
 /**
- * Upserts every valid row and reports the others; one bad row never stops the rest, and rows stored where retrieval
- * will not see them (expired, or older than the retention window) are counted. Runs in one transaction, so an import
- * is fast and a crash leaves no half-written batch; a row that the database refuses (a constraint, a trigger) is undone
- * alone and reported (savepoints, below); a dry run rolls it all back, so its report is exactly what the import would do.
- */
-export async function importMemories(
-  deps: MemoryDeps,
-  rows: readonly MemoryInput[],
-  canWrite: KeyGuard,
-  opts: { dryRun?: boolean } = {},
-): Promise<ImportReport> {
-  // Only the call's size refuses it whole: each row is checked on its own, so one bad row is reported, not fatal.
-  if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
-  const dryRun = opts.dryRun ?? false;
-  const settings = await deps.settings.get();
-  const report: ImportReport = {
-    dryRun,
-    imported: 0,
-    updated: 0,
-    rejected: [],
-    outsideRetention: 0,
-    expired: 0,
-    nextPurgeAt: null,
-    disabled: !settings.enabled,
-  };
-  const now = clock(deps);
-  const schema = memoryInputSchema(now);
-  let firstDue = Number.POSITIVE_INFINITY;
-  const pending: { index: number; key: string | null; row: ReturnType<typeof memoryRow> }[] = [];
-  for (const [index, input] of rows.entries()) {
-    const checked = checkInput(schema, input);
-    const key = typeof input.key === 'string' ? input.key : null;
-    if (!checked.ok) report.rejected.push({ index, key, reason: checked.problems });
-    else if (!canWrite(checked.value.apiKeyId)) {
-      report.rejected.push({ index, key, reason: `this token may not write to API key "${checked.value.apiKeyId}"` });
-    } else pending.push({ index, key, row: memoryRow(checked.value, now) });
-  }
-  const count = (stored: Memory, row: ReturnType<typeof memoryRow>) => {
-    if (stored.id === row.id) report.imported++;
-    else report.updated++;
-    const status = memoryStatus(stored, now, settings);
-    if (status === 'expired') report.expired++;
-    else if (status === 'out_of_retention') report.outsideRetention++;
-    else return;
-    const due = purgeDueAt({ expiresAt: stored.expiresAt?.getTime() ?? null, updatedAt: stored.updatedAt.getTime() }, settings);
-    firstDue = Math.min(firstDue, due ?? firstDue);
-  };
-  // No read before the writes: a transaction that has read cannot wait for another process's write lock (SQLite
-  // returns SQLITE_BUSY at once), while one whose first statement writes honours busy_timeout. An upsert that hit an
-  // existing key keeps that memory's id, so the id tells new from updated. Rows go in chunks of one savepoint each, and
-  // only a chunk that the database refused is redone row by row, each in its own savepoint, to undo and report that row
-  // alone: a savepoint per row of 10,000 costs PostgreSQL quadratic time (each release hands every lock taken so far to
-  // the parent transaction), minutes for one import.
-  const importRows = async (trx: Db) => {
-    for (let start = 0; start < pending.length; start += IMPORT_CHUNK_ROWS) {
-      const chunk = pending.slice(start, start + IMPORT_CHUNK_ROWS);
-      let stored: { memory: Memory; row: ReturnType<typeof memoryRow> }[] = [];
-      try {
-        stored = await inSavepoint(trx, async () => {
-          const done = [];
-          for (const { row } of chunk) done.push({ memory: rowToMemory(await repo.upsertMemoryRow(trx, row)), row });
-          return done;
-        });
-      } catch (error) {
-        if (rowRefusal(error) === null) throw error;
-        stored = [];
-        for (const { index, key, row } of chunk) {
-          try {
-            stored.push({ memory: rowToMemory(await inSavepoint(trx, () => repo.upsertMemoryRow(trx, row))), row });
-          } catch (rowError) {
-            const reason = rowRefusal(rowError);
-            if (reason === null) throw rowError;
-            report.rejected.push({ index, key, reason });
-          }
-        }
-      }
-      for (const { memory, row } of stored) count(memory, row);
-    }
-    report.rejected.sort((x, y) => x.index - y.index);
-  };
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      await changing(trx, { by: AUTHORS.import, why: 'importMemories', at: now }, () => writing(trx, importRows));
-      if (dryRun) throw new DryRun();
-    });
-  } catch (e) {
-    if (!(e instanceof DryRun)) throw e;
-  }
-  if (Number.isFinite(firstDue)) report.nextPurgeAt = nextPurgeAt(deps, firstDue);
-  return report;
-}
-
-/**
  * The first purge pass that deletes what is due at `due` (purgeRules.ts): the background purge's next scheduled pass
  * from then, or `due` itself without one in this process.
  */
-function nextPurgeAt(deps: MemoryDeps, due: number | null): Date | null {
+export function nextPurgeAt(deps: MemoryDeps, due: number | null): Date | null {
   return due === null ? null : new Date(deps.purge?.firstPassFrom(due) ?? due);
 }
 

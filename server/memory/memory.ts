@@ -35,7 +35,16 @@ export interface Memory {
   lastAccessedAt: Date | null;
   /** The summary memory that replaced this one; archived memories are kept but never retrieved. */
   archivedBy: string | null;
+  /** How many times the fact was stated: 1, and one more for each paraphrase merged into it (merge.ts). */
+  mentions: number;
+  /** When a paraphrase was last merged into it; null before the first. */
+  lastSeenAt: Date | null;
+  /** Set on the memory a write returns: what the write did. */
+  outcome?: WriteOutcome;
 }
+
+/** What a write did: stored a new memory, rewrote the one under its key, or merged it into one that says the same. */
+export type WriteOutcome = 'created' | 'updated' | 'merged';
 
 export function rowToMemory(row: MemoryRow): Memory {
   return {
@@ -55,6 +64,8 @@ export function rowToMemory(row: MemoryRow): Memory {
     accessCount: row.access_count,
     lastAccessedAt: row.last_accessed_at === null ? null : new Date(row.last_accessed_at),
     archivedBy: row.archived_by,
+    mentions: row.mentions,
+    lastSeenAt: row.last_seen_at === null ? null : new Date(row.last_seen_at),
   };
 }
 

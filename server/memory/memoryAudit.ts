@@ -3,7 +3,8 @@ import { exactlyOneKey, mayUseKey, type Viewer } from '../auth/viewer.ts';
 import { normaliseIdentifier } from '../validation.ts';
 import { authorOf } from './change.ts';
 import { revertMemory } from './history.service.ts';
-import { type ClearFilter, clearMemories, type ImportReport, type MemoryDeps } from './memory.service.ts';
+import type { ImportReport } from './import.service.ts';
+import { type ClearFilter, clearMemories, type MemoryDeps } from './memory.service.ts';
 import type { Memory } from './memory.ts';
 
 /** How the memory writes that callers ask for by hand are recorded in the audit log. */
@@ -46,7 +47,7 @@ export function importAudit(rows: readonly { apiKeyId: string }[]): Audited<Impo
     action: 'MEMORIES_IMPORT',
     apiKeyId: keys.size === 1 ? [...keys][0] : null,
     target: { rows: rows.length, apiKeys: keys.size },
-    describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
+    describe: (r) => ({ target: { imported: r.imported, updated: r.updated, merged: r.merged, rejected: r.rejected.length } }),
   };
 }
 

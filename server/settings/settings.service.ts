@@ -83,6 +83,11 @@ export const settingsSchema = z.object({
    * row itself, with this default (migrations 020 and 008): changing one means changing both.
    */
   historyVersionsKept: historyVersionsKeptSchema.default(20),
+  /**
+   * One memory per fact: a new memory that restates one of the same key, session and type in other words is merged
+   * into it (memory/merge.ts) instead of stored beside it.
+   */
+  mergeParaphrases: z.boolean().default(true),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -166,6 +166,7 @@ export type MemorySettingsInput = {
   fusionVectorShare?: number | null | undefined;
   historyVersionsKept?: number | null | undefined;
   maxTokens?: number | null | undefined;
+  mergeParaphrases?: boolean | null | undefined;
   profileBudgetPercent?: number | null | undefined;
   purgeGraceDays?: number | null | undefined;
   rerankEnabled?: boolean | null | undefined;

@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/open.ts';
+import type { MemoryRow, NewMemoryRow } from '../db/schema.ts';
+import { searchWords } from '../db/searchWords.ts';
+import { keywordSearch } from '../search/keywordSearch.ts';
+import { retentionCutoff, type Settings } from '../settings/settings.service.ts';
+import { countTokens } from '../tokenCount.ts';
+import { changing } from './change.ts';
+import { addVersion } from './history.repository.ts';
+import * as repo from './memory.repository.ts';
+import type { MemoryDeps } from './memory.service.ts';
+import { type Memory, rowToMemory } from './memory.ts';
+import { FILLER, paraphrase } from './paraphrase.ts';
+
+/**
+ * One memory per fact: before a memory is stored, the memory of the same API key, session and type that says the same
+ * thing in other words (paraphrase.ts) takes it in instead. Its mention count and last-seen time go up, the more
+ * specific wording stays, and the other goes to its history as a version (why "merged paraphrase").
+ */
+
+/** Memories of the same scope the keyword index ranks first for the new text: the only ones compared, at most this many. */
+const CANDIDATES = 5;
+
+export const MERGED_PARAPHRASE = 'merged paraphrase';
+
+/** A stored memory that a new row restates, and whether the new wording is the one to keep. */
+export interface ParaphraseMatch {
+  target: Pick<MemoryRow, 'pk'>;
+  keepIncoming: boolean;
+}
+
+/**
+ * The memory `row` restates, if any, among the few of its key, session and type that the keyword index ranks first
+ * (never a scan of the key). The settings are the caller's, read before its transaction (a read of them inside one
+ * would wait for it on SQLite's one connection). A row whose key is already stored is an upsert of that memory, not a paraphrase; a key
+ * the caller chose (`keyGiven`) is only merged into another key's memory when the content words are the same.
+ */
+export async function findParaphrase(
+  deps: Pick<MemoryDeps, 'db' | 'now'>,
+  row: NewMemoryRow,
+  o: { keyGiven: boolean; settings: Settings },
+): Promise<ParaphraseMatch | null> {
+  const { settings } = o;
+  if (!settings.mergeParaphrases) return null;
+  const words = searchWords(row.content, { skip: FILLER });
+  if (words.length === 0 || (await repo.memoryKeyExists(deps.db, row.api_key_id, row.key))) return null;
+  const now = deps.now();
+  const scope = {
+    apiKeyId: row.api_key_id,
+    sessionId: row.session_id ?? null,
+    types: [row.type],
+    now,
+    retentionCutoff: retentionCutoff(now, settings),
+  };
+  const candidates = await keywordSearch(deps.db).keywordCandidates(deps.db, scope, words, CANDIDATES);
+  for (const target of candidates) {
+    // The scope also returns key-wide memories to a session: a merge stays within the session itself.
+    if ((target.session_id ?? null) !== (row.session_id ?? null)) continue;
+    const found = paraphrase(target.content, row.content);
+    if (found === null || (o.keyGiven && found !== 'same')) continue;
+    return { target, keepIncoming: found === 'second-more-specific' };
+  }
+  return null;
+}
+
+/**
+ * Merges a restatement into the memory it restates, as `change` (why: "merged paraphrase"): one mention more, seen now
+ * (and fresh again for retention, as a restatement under its key is), with the more specific wording current and the
+ * other one kept as a version, `historyVersionsKept` at most.
+ */
+export async function mergeParaphrase(
+  deps: Pick<MemoryDeps, 'db' | 'now'>,
+  match: ParaphraseMatch,
+  incoming: NewMemoryRow,
+  o: { by: string; historyVersionsKept: number },
+): Promise<Memory> {
+  const at = deps.now();
+  const kept = o.historyVersionsKept;
+  const change = { by: o.by };
+  const seen = { mentions: sql<number>`mentions + 1`, last_seen_at: at, updated_at: at };
+  return changing(deps.db, { by: change.by, why: MERGED_PARAPHRASE, at }, async (trx: Db) => {
+    const { target } = match;
+    if (match.keepIncoming) {
+      // The trigger keeps the wording this replaces.
+      const set = { ...seen, content: incoming.content, tokens: countTokens(incoming.content), needs_reindex: 1 };
+      return rowToMemory(await repo.updateMemoryRow(trx, target.pk, set));
+    }
+    // The stored wording stays: the new one was never the memory's text, so it is written to the history here.
+    const row = await repo.updateMemoryRow(trx, target.pk, seen);
+    await addVersion(trx, target.pk, { ...row, content: incoming.content }, { by: change.by, why: MERGED_PARAPHRASE, at }, kept);
+    return rowToMemory(row);
+  });
+}
