@@ -151,6 +151,33 @@ export async function findMemoryRowById(db: Db, id: string) {
   return db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Up to `limit` active memories of exactly this key, session (null: key-wide ones only) and type that hold every word
+ * of one of `texts` (the last as a prefix), found through the keyword index in one statement: never a scan of the key.
+ */
+export async function memoriesHoldingWords(
+  db: Db,
+  s: { apiKeyId: string; sessionId: string | null; type: MemoryTypeValue; now: number; retentionCutoff: number },
+  texts: readonly string[],
+  limit: number,
+) {
+  const matches = texts.map((text) => keywordSearch(db).listSearchMatches(text, s.apiKeyId)).filter((m) => m !== null);
+  if (matches.length === 0) return [];
+  // The rows are chosen by pk, from the index: expressions of the other columns keep SQLite from walking the key's
+  // rows through its own indexes instead (as inScope's byPk).
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where((eb) => eb.or(matches.map((m) => eb('pk', 'in', m))))
+    .where(sql`memories.api_key_id || ''`, '=', s.apiKeyId)
+    .where(sql`memories.type || ''`, '=', s.type)
+    .where(sql`coalesce(memories.session_id, '')`, '=', s.sessionId ?? '')
+    .where('archived_by', 'is', null)
+    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
+    .limit(limit)
+    .execute();
+}
+
 /** Which of these API keys hold memories (of any state). */
 export async function keysHoldingMemories(db: Db, apiKeyIds: readonly string[]): Promise<Set<string>> {
   if (apiKeyIds.length === 0) return new Set();

@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { MemoryRow, NewMemoryRow } from '../db/schema.ts';
-import { searchWords } from '../db/searchWords.ts';
-import { keywordSearch } from '../search/keywordSearch.ts';
 import { retentionCutoff, type Settings } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { changing } from './change.ts';
@@ -10,7 +8,7 @@ import { addVersion } from './history.repository.ts';
 import * as repo from './memory.repository.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { type Memory, rowToMemory } from './memory.ts';
-import { FILLER, paraphrase } from './paraphrase.ts';
+import { lookupWords, paraphrase } from './paraphrase.ts';
 
 /**
  * One memory per fact: before a memory is stored, the memory of the same API key, session and type that says the same
@@ -18,8 +16,12 @@ import { FILLER, paraphrase } from './paraphrase.ts';
  * specific wording stays, and the other goes to its history as a version (why "merged paraphrase").
  */
 
-/** Memories of the same scope the keyword index ranks first for the new text: the only ones compared, at most this many. */
+/** Memories of the same scope holding the new text's words that are compared with it, at most, per lookup. */
 const CANDIDATES = 5;
+/** Texts of up to this many words are also looked up with each word left out (short facts: "Lives in Berlin"). */
+const MAX_WORDS_LEFT_OUT = 4;
+/** Words a lookup asks for at most. */
+const MAX_WORDS_LOOKED_UP = 4;
 
 export const MERGED_PARAPHRASE = 'merged paraphrase';
 
@@ -30,8 +32,8 @@ export interface ParaphraseMatch {
 }
 
 /**
- * The memory `row` restates, if any, among the few of its key, session and type that the keyword index ranks first
- * (never a scan of the key). The settings are the caller's, read before its transaction (a read of them inside one
+ * The memory `row` restates, if any, among a few of its key, session and type that hold its words, as the keyword
+ * index finds them (never a scan of the key). The settings are the caller's, read before its transaction (a read of them inside one
  * would wait for it on SQLite's one connection). A row whose key is already stored is an upsert of that memory, not a paraphrase; a key
  * the caller chose (`keyGiven`) is only merged into another key's memory when the content words are the same.
  */
@@ -42,20 +44,30 @@ export async function findParaphrase(
 ): Promise<ParaphraseMatch | null> {
   const { settings } = o;
   if (!settings.mergeParaphrases) return null;
-  const words = searchWords(row.content, { skip: FILLER });
-  if (words.length === 0 || (await repo.memoryKeyExists(deps.db, row.api_key_id, row.key))) return null;
+  const words = lookupWords(row.content);
+  if (words.length < 2 || (await repo.memoryKeyExists(deps.db, row.api_key_id, row.key))) return null;
   const now = deps.now();
   const scope = {
     apiKeyId: row.api_key_id,
     sessionId: row.session_id ?? null,
-    types: [row.type],
+    type: row.type,
     now,
     retentionCutoff: retentionCutoff(now, settings),
   };
-  const candidates = await keywordSearch(deps.db).keywordCandidates(deps.db, scope, words, CANDIDATES);
+  // The memories holding all of its words (the same fact, or a more specific wording of it), or for a longer text its
+  // longest ones (the rarest, as a rule: each word more is a posting list more to read); then, for a short text, those
+  // holding all but one (the new text being the more specific).
+  const groups = [[...words].sort((x, y) => y.length - x.length).slice(0, MAX_WORDS_LOOKED_UP)];
+  if (!o.keyGiven && words.length >= 3 && words.length <= MAX_WORDS_LEFT_OUT) {
+    groups.push(...words.map((_, i) => words.filter((_, j) => j !== i)));
+  }
+  const candidates = await repo.memoriesHoldingWords(
+    deps.db,
+    scope,
+    groups.map((g) => g.join(' ')),
+    CANDIDATES * groups.length,
+  );
   for (const target of candidates) {
-    // The scope also returns key-wide memories to a session: a merge stays within the session itself.
-    if ((target.session_id ?? null) !== (row.session_id ?? null)) continue;
     const found = paraphrase(target.content, row.content);
     if (found === null || (o.keyGiven && found !== 'same')) continue;
     return { target, keepIncoming: found === 'second-more-specific' };

@@ -13,7 +13,7 @@
  */
 
 /** Words that state no fact of their own. */
-export const FILLER: ReadonlySet<string> = new Set(
+const FILLER: ReadonlySet<string> = new Set(
   (
     'i me my mine myself we us our ours you your yours it its this that these those the a an some any ' +
     'am is are was were be been being do does did done have has had having to of in on at for with by from as ' +
@@ -103,4 +103,19 @@ export function factSignature(text: string): string | null {
   const { words, ordered } = factWords(text);
   if (words.size < 2) return null;
   return ordered ? `>${[...words].join(' ')}` : [...words].sort().join(' ');
+}
+
+/**
+ * The words of a text that any wording of its fact holds too, as written (the keyword index stems them): its content
+ * words but those a paraphrase may say otherwise (a kind noun, a spelling, a contraction). For finding candidates.
+ */
+export function lookupWords(text: string): string[] {
+  const words: string[] = [];
+  for (const raw of text.match(WORD) ?? []) {
+    const lower = raw.toLowerCase();
+    const [w] = normalWord(raw);
+    if (raw.includes("'") || FILLER.has(w!) || w === KIND || lower in SPELLINGS || Object.values(SPELLINGS).includes(w!)) continue;
+    if (!words.includes(lower)) words.push(lower);
+  }
+  return words;
 }
