@@ -555,6 +555,21 @@ export type ExtractionUsageQueryVariables = Exact<{
 
 export type ExtractionUsageQuery = { memorySettings: { extractionModel: string | null }, extractionModelUsage: { day: string, calls: number, tokensUsed: number, dailyTokens: number } };
 
+export type MemoryHistoryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type MemoryHistoryQuery = { memoryHistory: Array<{ version: number, content: string, type: MemoryType, metadata: Record<string, unknown>, expiresAt: string | null, changedAt: string, changedBy: string, reason: string }> };
+
+export type RevertMemoryMutationVariables = Exact<{
+  id: string | number;
+  version: number;
+}>;
+
+
+export type RevertMemoryMutation = { revertMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null } };
+
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
 }>;
@@ -2079,6 +2094,82 @@ useExtractionUsageQuery.getKey = (variables: ExtractionUsageQueryVariables) => [
 
 
 useExtractionUsageQuery.fetcher = (variables: ExtractionUsageQueryVariables, options?: RequestInit['headers']) => fetcher<ExtractionUsageQuery, ExtractionUsageQueryVariables>(ExtractionUsageDocument, variables, options);
+
+export const MemoryHistoryDocument = new TypedDocumentString(`
+    query MemoryHistory($id: ID!) {
+  memoryHistory(id: $id) {
+    version
+    content
+    type
+    metadata
+    expiresAt
+    changedAt
+    changedBy
+    reason
+  }
+}
+    `);
+
+export const useMemoryHistoryQuery = <
+      TData = MemoryHistoryQuery,
+      TError = unknown
+    >(
+      variables: MemoryHistoryQueryVariables,
+      options?: Omit<UseQueryOptions<MemoryHistoryQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<MemoryHistoryQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<MemoryHistoryQuery, TError, TData>(
+      {
+    queryKey: ['MemoryHistory', variables],
+    queryFn: fetcher<MemoryHistoryQuery, MemoryHistoryQueryVariables>(MemoryHistoryDocument, variables),
+    ...options
+  }
+    )};
+
+useMemoryHistoryQuery.getKey = (variables: MemoryHistoryQueryVariables) => ['MemoryHistory', variables];
+
+
+useMemoryHistoryQuery.fetcher = (variables: MemoryHistoryQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryHistoryQuery, MemoryHistoryQueryVariables>(MemoryHistoryDocument, variables, options);
+
+export const RevertMemoryDocument = new TypedDocumentString(`
+    mutation RevertMemory($id: ID!, $version: Int!) {
+  revertMemory(id: $id, version: $version) {
+    ...MemoryRowFields
+  }
+}
+    fragment MemoryRowFields on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  lastAccessedAt
+  status
+  archivedBy
+}`);
+
+export const useRevertMemoryMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<RevertMemoryMutation, TError, RevertMemoryMutationVariables, TContext>) => {
+    
+    return useMutation<RevertMemoryMutation, TError, RevertMemoryMutationVariables, TContext>(
+      {
+    mutationKey: ['RevertMemory'],
+    mutationFn: (variables?: RevertMemoryMutationVariables) => fetcher<RevertMemoryMutation, RevertMemoryMutationVariables>(RevertMemoryDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useRevertMemoryMutation.fetcher = (variables: RevertMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<RevertMemoryMutation, RevertMemoryMutationVariables>(RevertMemoryDocument, variables, options);
 
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {

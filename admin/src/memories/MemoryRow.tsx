@@ -6,12 +6,15 @@ import { Origin, type TurnsOf } from './Origin';
 interface Props {
   memory: MemoryRowFieldsFragment;
   onEdit: () => void;
+  /** Opens or closes its History panel. */
+  onHistory: () => void;
+  historyOpen: boolean;
   onDelete: (trigger: HTMLButtonElement) => void;
   onShowTurns: (turns: TurnsOf) => void;
 }
 
 /** One memory, read-only; Edit turns it into EditMemoryRow. */
-export function MemoryRow({ memory: m, onEdit, onDelete, onShowTurns }: Props) {
+export function MemoryRow({ memory: m, onEdit, onHistory, historyOpen, onDelete, onShowTurns }: Props) {
   const metadataKeys = Object.keys(m.metadata);
   const expiresLater = m.expiresAt && m.status === 'ACTIVE';
   return (
@@ -71,6 +74,9 @@ export function MemoryRow({ memory: m, onEdit, onDelete, onShowTurns }: Props) {
       <td className="mem-row-actions">
         <button type="button" className="small" onClick={onEdit} aria-label={`Edit ${m.key}`}>
           Edit
+        </button>
+        <button type="button" className="small" onClick={onHistory} aria-expanded={historyOpen} aria-label={`History of ${m.key}`}>
+          History
         </button>
         <button type="button" className="small danger" onClick={(e) => onDelete(e.currentTarget)} aria-label={`Delete ${m.key}`}>
           Delete
