@@ -591,19 +591,19 @@ export type ExtractFactsDryRunMutationVariables = Exact<{
 
 export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
-export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number };
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
+export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean } };
 
 export type UpdateMemorySettingsMutationVariables = Exact<{
   input: MemorySettingsInput;
 }>;
 
 
-export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
+export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -758,6 +758,8 @@ export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  historyVersionsKept
+  mergeParaphrases
 }
     `, {"fragmentName":"SettingsFields"});
 export const AccessTokensDocument = new TypedDocumentString(`
@@ -2336,6 +2338,8 @@ export const MemorySettingsDocument = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  historyVersionsKept
+  mergeParaphrases
 }`);
 
 export const useMemorySettingsQuery = <
@@ -2386,6 +2390,8 @@ export const UpdateMemorySettingsDocument = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  historyVersionsKept
+  mergeParaphrases
 }`);
 
 export const useUpdateMemorySettingsMutation = <
