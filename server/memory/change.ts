@@ -30,11 +30,13 @@ export function authorOf(viewer: { tokenId: string | null }): string {
 }
 
 /**
- * Runs `write` as `change` at `at` (the services' clock; the database's when absent), in the caller's transaction or a
- * new one: every memory it changes keeps its previous version with this author and reason. Nested calls take over for
- * their own writes and give the context back when done.
+ * Runs `write` as `change` at `at` (the services' clock; the database's when absent): every memory it changes keeps its
+ * previous version with this author and reason. In the caller's transaction, or else on a connection held for the
+ * write alone, without a transaction: a single statement (an upsert) stays one, and holds no lock across awaits that
+ * a writer on another connection would wait for. Nested calls take over for their own writes and give the context
+ * back when done.
  */
 export function changing<T>(db: Db, change: Change & { at?: number }, write: (trx: Db) => Promise<T>): Promise<T> {
-  const run = (trx: Db) => storeDialect(trx).withChange(trx, change, () => write(trx));
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  const run = (conn: Db) => storeDialect(conn).withChange(conn, change, () => write(conn));
+  return db.isTransaction ? run(db) : db.connection().execute(run);
 }

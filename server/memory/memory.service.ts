@@ -115,8 +115,8 @@ export async function createMemory(
     const merged = await mergeParaphrase(deps, match, row, { by: change.by, historyVersionsKept: settings.historyVersionsKept });
     return { ...merged, outcome: 'merged' };
   }
-  // The upsert alone in its transaction (with the change context the history trigger reads): writers on other
-  // connections never wait for a lock held across other work. New content under the key of an archived memory brought
+  // One statement, no transaction (changing holds the connection for it, with the change context the history trigger
+  // reads): writers on other connections never wait for a lock held across awaits. New content under the key of an archived memory brought
   // it back and queued its summary, which is rebuilt right after.
   const stored = await changing(deps.db, { ...change, at: clock(deps) }, (trx) => repo.upsertMemoryRow(trx, row));
   await rebuildStaleSummaries(deps.db);

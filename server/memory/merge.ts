@@ -90,16 +90,20 @@ export async function mergeParaphrase(
   const kept = o.historyVersionsKept;
   const change = { by: o.by };
   const seen = { mentions: sql<number>`mentions + 1`, last_seen_at: at, updated_at: at };
-  return changing(deps.db, { by: change.by, why: MERGED_PARAPHRASE, at }, async (trx: Db) => {
-    const { target } = match;
-    if (match.keepIncoming) {
-      // The trigger keeps the wording this replaces.
-      const set = { ...seen, content: incoming.content, tokens: countTokens(incoming.content), needs_reindex: 1 };
-      return rowToMemory(await repo.updateMemoryRow(trx, target.pk, set));
-    }
-    // The stored wording stays: the new one was never the memory's text, so it is written to the history here.
-    const row = await repo.updateMemoryRow(trx, target.pk, seen);
-    await addVersion(trx, target.pk, { ...row, content: incoming.content }, { by: change.by, why: MERGED_PARAPHRASE, at }, kept);
-    return rowToMemory(row);
-  });
+  // Both writes or neither: the memory's new count and the wording it took in.
+  const atomically = <T>(run: (trx: Db) => Promise<T>) => (deps.db.isTransaction ? run(deps.db) : deps.db.transaction().execute(run));
+  return atomically((db) =>
+    changing(db, { by: change.by, why: MERGED_PARAPHRASE, at }, async (trx: Db) => {
+      const { target } = match;
+      if (match.keepIncoming) {
+        // The trigger keeps the wording this replaces.
+        const set = { ...seen, content: incoming.content, tokens: countTokens(incoming.content), needs_reindex: 1 };
+        return rowToMemory(await repo.updateMemoryRow(trx, target.pk, set));
+      }
+      // The stored wording stays: the new one was never the memory's text, so it is written to the history here.
+      const row = await repo.updateMemoryRow(trx, target.pk, seen);
+      await addVersion(trx, target.pk, { ...row, content: incoming.content }, { by: change.by, why: MERGED_PARAPHRASE, at }, kept);
+      return rowToMemory(row);
+    }),
+  );
 }

@@ -9,7 +9,8 @@ import type { ChangeContext } from '../storeDialect.ts';
  * (mnemo_change('by' | 'why' | 'at'), null when unset: the trigger's honest defaults). Functions rather than a
  * one-row table: a context written to the file would be a write per change, and a stale row would outlive a failed
  * transaction; a temporary table is out of reach, since a trigger of the main schema may not read one. The state is
- * the connection's: Kysely holds the connection for the whole transaction, so nothing else runs while it is set.
+ * the connection's: Kysely holds the connection for the whole transaction (or the held connection), so nothing else
+ * runs on it while it is set.
  */
 export function registerChangeContext(sqlite: SQLite.Database): void {
   let current: string | null = null;
@@ -26,7 +27,10 @@ export function registerChangeContext(sqlite: SQLite.Database): void {
   });
 }
 
-/** Runs `write` under `change` within the transaction `trx`, and puts back the context it found, even after a failure. */
+/**
+ * Runs `write` under `change` on `trx` (a transaction, or a connection held for the write), and puts back the context
+ * it found, even after a failure.
+ */
 export async function withChange<T>(trx: Db, change: ChangeContext, write: () => Promise<T>): Promise<T> {
   const { rows } = await sql<{ previous: string | null }>`select mnemo_change_set(${JSON.stringify(change)}) as previous`.execute(trx);
   try {
