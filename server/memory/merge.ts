@@ -87,13 +87,12 @@ export async function mergeParaphrase(
   o: { by: string; historyVersionsKept: number },
 ): Promise<Memory> {
   const at = deps.now();
-  const kept = o.historyVersionsKept;
-  const change = { by: o.by };
+  const change = { by: o.by, why: MERGED_PARAPHRASE, at };
   const seen = { mentions: sql<number>`mentions + 1`, last_seen_at: at, updated_at: at };
   // Both writes or neither: the memory's new count and the wording it took in.
   const atomically = <T>(run: (trx: Db) => Promise<T>) => (deps.db.isTransaction ? run(deps.db) : deps.db.transaction().execute(run));
   return atomically((db) =>
-    changing(db, { by: change.by, why: MERGED_PARAPHRASE, at }, async (trx: Db) => {
+    changing(db, change, async (trx: Db) => {
       const { target } = match;
       if (match.keepIncoming) {
         // The trigger keeps the wording this replaces.
@@ -102,7 +101,7 @@ export async function mergeParaphrase(
       }
       // The stored wording stays: the new one was never the memory's text, so it is written to the history here.
       const row = await repo.updateMemoryRow(trx, target.pk, seen);
-      await addVersion(trx, target.pk, { ...row, content: incoming.content }, { by: change.by, why: MERGED_PARAPHRASE, at }, kept);
+      await addVersion(trx, target.pk, { ...row, content: incoming.content }, change, o.historyVersionsKept);
       return rowToMemory(row);
     }),
   );
