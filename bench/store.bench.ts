@@ -3,7 +3,8 @@
  * comes back, both in-process through the service and over HTTP through the real yoga server.
  */
 
-import { createMemory, type ImportReport, importMemories, listMemories, type MemoryQuery } from '../server/memory/memory.service.ts';
+import { type ImportReport, importMemories } from '../server/memory/import.service.ts';
+import { createMemory, listMemories, type MemoryQuery } from '../server/memory/memory.service.ts';
 import type { MemoryInput, MemoryType } from '../server/memory/memory.ts';
 import { contentKey } from '../server/memory/memory.ts';
 import { type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';

@@ -10,7 +10,8 @@ import { documentFrequencies, generatedVectorConfig, writeGeneratedModel } from 
 import { TRANSFORMERS_MODEL_FILES } from '../server/embedding/transformers.ts';
 import { findWordVectorPackage, wordVectorModelId } from '../server/embedding/wordVectors.ts';
 import { createLogger } from '../server/logger.ts';
-import { importMemories, type MemoryDeps } from '../server/memory/memory.service.ts';
+import { importMemories } from '../server/memory/import.service.ts';
+import type { MemoryDeps } from '../server/memory/memory.service.ts';
 import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import type { Strategy } from '../server/retrieval/retrieval.ts';
 import { createServices, type Services } from '../server/services.ts';

@@ -16,6 +16,7 @@ import * as tokenStart from './2026_12_02_016_token_start.ts';
 import * as replicaCoordination from './2026_12_02_017_replica_coordination.ts';
 import * as turnFactLinks from './2026_12_06_018_turn_fact_links.ts';
 import * as extractionModelUsage from './2026_12_06_019_extraction_model_usage.ts';
+import * as memoryHistory from './2026_12_06_020_memory_history.ts';
 import * as supersession from './2026_12_06_021_supersession.ts';
 
 /**
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_017_replica_coordination': replicaCoordination,
   '2026_12_06_018_turn_fact_links': turnFactLinks,
   '2026_12_06_019_extraction_model_usage': extractionModelUsage,
+  '2026_12_06_020_memory_history': memoryHistory,
   '2026_12_06_021_supersession': supersession,
 };

@@ -33,6 +33,8 @@ export const LIMITS = {
   auditRetentionDaysMin: 30,
   auditRetentionDays: 3650,
   purgeGraceDays: 365,
+  /** Versions of one memory its history keeps; migrations 020 and 008 hold the same bound. */
+  historyVersionsKept: 1000,
   /** Daily tokens of the extraction model per API key. */
   extractionModelDailyTokens: 10_000_000,
   /** How old, in days, the memories a summary compacts may be asked to be: up to ten years. */
@@ -120,6 +122,7 @@ export const retentionDaysSchema = wholeNumber('retentionDays', 1, LIMITS.retent
 export const auditRetentionDaysSchema = wholeNumber('auditRetentionDays', LIMITS.auditRetentionDaysMin, LIMITS.auditRetentionDays);
 export const extractionModelDailyTokensSchema = wholeNumber('extractionModelDailyTokens', 0, LIMITS.extractionModelDailyTokens);
 export const purgeGraceDaysSchema = wholeNumber('purgeGraceDays', 0, LIMITS.purgeGraceDays);
+export const historyVersionsKeptSchema = wholeNumber('historyVersionsKept', 0, LIMITS.historyVersionsKept);
 export const olderThanDaysSchema = wholeNumber('olderThanDays', 0, LIMITS.olderThanDays);
 /**
  * A number a caller's code passes as an option (a timeout, a batch size): a whole number in range, or a message that

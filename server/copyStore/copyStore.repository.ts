@@ -33,6 +33,8 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'audit_log', key: 'id', identity: true },
   // Vectors stay behind: every copied memory waits for the reindex job that embeds it into Qdrant.
   { table: 'memories', key: 'pk', identity: true, set: { needs_reindex: 1 } },
+  // After the memories they belong to: each names its memory by pk, which the copy keeps.
+  { table: 'memory_versions', key: 'id', identity: true },
   { table: 'supersessions', key: 'id', identity: true },
   // Changes not yet sent to Qdrant: pks are kept, so a pending delete still removes the right point.
   { table: 'qdrant_outbox', key: 'pk' },

@@ -22,6 +22,7 @@ export interface Database {
   config_version: ConfigVersionTable;
   extraction_model_usage: ExtractionModelUsageTable;
   supersessions: SupersessionsTable;
+  memory_versions: MemoryVersionsTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -177,6 +178,10 @@ export interface MemoriesTable {
   valid_to: Generated<number | null>;
   /** The id of the memory that replaced it, or null. */
   superseded_by: Generated<string | null>;
+  /** How many times the fact was stated: 1, and one more for each paraphrase merged into it (migration 020). */
+  mentions: Generated<number>;
+  /** When it was last stated, a merged paraphrase included; null until the first merge. */
+  last_seen_at: number | null;
 }
 
 /** A memory replaced by a newer one (migration 021): why, and whether it was undone. Erased with either memory. */
@@ -195,6 +200,24 @@ export interface SupersessionsTable {
   recorded_at: number;
   /** When restoreMemory undid it; the record stays, as the audit log's entries do. */
   undone_at: number | null;
+}
+
+/**
+ * A version a change of its memory replaced (migration 020): the memory's content, type, metadata and expiry as they
+ * were, and when, by whom and why they changed. Written by a trigger only; deleted with the memory.
+ */
+export interface MemoryVersionsTable {
+  id: Generated<number>;
+  memory_pk: number;
+  /** From 1, per memory; the memory itself is the version after the last one kept. */
+  version: number;
+  content: string;
+  type: MemoryTypeValue;
+  metadata: string;
+  expires_at: number | null;
+  changed_at: number;
+  changed_by: string;
+  reason: string;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';
@@ -240,3 +263,4 @@ export type NewMemoryRow = Insertable<MemoriesTable>;
 export type AccessTokenRow = Selectable<AccessTokensTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type SupersessionRow = Selectable<SupersessionsTable>;
+export type MemoryVersionRow = Selectable<MemoryVersionsTable>;

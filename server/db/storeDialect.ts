@@ -19,6 +19,16 @@ export interface KeywordSearch {
   probeKeywordIndex(db: Db): Promise<number>;
 }
 
+/**
+ * Who makes a change of memories and why, for the versions the history trigger keeps (migrations 020 and 008):
+ * a token's id, 'extraction', 'import', 'admin' or 'system'; `at` is the writer's clock (the database's when absent).
+ */
+export interface ChangeContext {
+  by: string;
+  why: string;
+  at?: number;
+}
+
 /** Bytes the store holds on disk, by part; a part the store cannot tell (PostgreSQL's WAL, a SQLite in memory) is absent. */
 export type StoreSize = { db?: number; wal?: number };
 
@@ -60,6 +70,11 @@ export interface StoreDialect {
   keywordSearch: KeywordSearch;
   /** The upsert's metadata on a clash of (api key, key): the stored object, the new one's top-level keys replacing its own. */
   mergedMetadata: RawBuilder<string>;
+  /**
+   * Runs `write` with `change` as the change context of the transaction `trx` (the history trigger's who and why),
+   * putting back the context it found once done: db/sqlite/changeContext.ts, db/postgres/changeContext.ts.
+   */
+  withChange<T>(trx: Db, change: ChangeContext, write: () => Promise<T>): Promise<T>;
   /** Adds [pk, count, lastAt] to each memory's access counter and last access, in one statement. */
   addMemoryAccess(db: Db, memories: readonly (readonly [number, number, number])[]): Promise<void>;
   /** Adds [apiKeyId, retrievals, hits] to each key's retrieval statistics, in one statement. */

@@ -95,6 +95,12 @@ export const TRIGGERS: readonly {
     createdBy: 'migration 018; PostgreSQL: its migration 006',
   },
   {
+    name: 'memory_versions_keep',
+    fires: 'after update of content, type, metadata or expiry, when one really changed (metadata compared key by key)',
+    does: "keeps the version it replaced in memory_versions, with who and why from the transaction's change context (memory/history.ts, changing), and prunes the memory's versions beyond historyVersionsKept; counters, flags and archiving never make a version, and a memory's versions go with it (on delete cascade)",
+    createdBy: 'migration 020; PostgreSQL: its migration 008',
+  },
+  {
     name: 'memory_supersession_on_delete',
     fires: 'after delete on memories',
     does: 'deletes the supersessions on either side of it (their sentences with them), within its API key, and hands the memories it superseded back as current, or on to the memory that superseded it: none stays hidden by a memory that is gone',

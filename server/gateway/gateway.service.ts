@@ -184,7 +184,11 @@ export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): P
   const knownSecrets = await deps.tokens.issuedTokensIn(input.text);
   const facts = extractFacts(input.text, { role: input.role, includeAssistant, knownSecrets });
   if (dryRun) return { facts, memories: [], captured: [], error: null, skipped: null };
-  const stored = await storeExtraction(deps, valid, facts, { capture: captures(settings.captureTurns, valid.role), knownSecrets });
+  const stored = await storeExtraction(deps, valid, facts, {
+    capture: captures(settings.captureTurns, valid.role),
+    knownSecrets,
+    settings,
+  });
   // The extraction model, when set, reads the message too, in the background once the rules' facts are stored (it is
   // shown them, and may update them): the caller does not wait for it.
   if (valid.role === 'user' || includeAssistant) {
@@ -200,7 +204,7 @@ async function storeExtraction(
   deps: GatewayDeps,
   valid: z.output<ReturnType<typeof extractSchema>>,
   facts: ExtractedFact[],
-  o: { capture: boolean; knownSecrets: readonly string[] },
+  o: { capture: boolean; knownSecrets: readonly string[]; settings: Settings },
 ): Promise<ExtractOutcome> {
   if (facts.length === 0 && !o.capture) return { facts, memories: [], captured: [], error: null, skipped: null };
   const extractedAt = new Date(deps.now()).toISOString();
@@ -223,6 +227,7 @@ async function storeExtraction(
         facts,
         { source: 'extraction', role: valid.role, sessionId, extractedAt, saidAt: valid.occurredAt ?? null },
         turn[0]?.id ?? null,
+        o.settings,
       );
       const memories = linked.memories;
       if (linked.turn) turn[0] = linked.turn;

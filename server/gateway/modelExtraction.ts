@@ -226,6 +226,7 @@ export class ModelExtraction {
       }
       if (facts.length > 0) {
         const extractedAt = new Date(deps.now()).toISOString();
+        const settings = await deps.settings.get();
         await deps.db
           .transaction()
           .execute((trx) =>
@@ -235,6 +236,7 @@ export class ModelExtraction {
               facts,
               { source: 'model', role: input.role, sessionId: input.sessionId, extractedAt, saidAt: input.occurredAt ?? null },
               input.sourceTurn,
+              settings,
             ),
           );
       }

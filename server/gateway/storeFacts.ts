@@ -1,8 +1,10 @@
+import { AUTHORS } from '../memory/change.ts';
 import { findMemoryRowById } from '../memory/memory.repository.ts';
 import { createMemory, type MemoryDeps } from '../memory/memory.service.ts';
 import { type Memory, rowToMemory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
 import { supersede } from '../memory/supersession.service.ts';
+import type { Settings } from '../settings/settings.service.ts';
 import type { ExtractedFact } from './extraction.ts';
 import { currentFactsByKeys, keyFree, nextVersion } from './factCandidates.repository.ts';
 import { candidateKeys, supersededBy, versionOf } from './supersessionRules.ts';
@@ -29,12 +31,19 @@ export interface FactDeps extends MemoryDeps {
 }
 
 /**
- * Stores extracted facts as memories of the key, on the caller's connection (run it in a transaction for all or
- * none). Facts describe the user, not the conversation, so they are stored key-wide; the session they came from is
- * kept in metadata, and the turn they were said in as sourceTurn. Each fact first supersedes the current memories the
- * rules say it replaces (gateway/supersessionRules.ts), with the rule and its sentence; nothing is overwritten by it.
+ * Stores extracted facts as memories of the key (or merges them into the memories they restate), on the caller's
+ * connection (run it in a transaction for all or none, with the settings read before it). Facts describe the user,
+ * not the conversation, so they are stored key-wide; the session they came from is kept in metadata, and the turn
+ * they were said in as sourceTurn. Each fact first supersedes the current memories the rules say it replaces
+ * (gateway/supersessionRules.ts), with the rule and its sentence; nothing is overwritten by it.
  */
-export async function storeFacts(deps: FactDeps, apiKeyId: string, facts: readonly ExtractedFact[], origin: FactOrigin): Promise<Memory[]> {
+export async function storeFacts(
+  deps: FactDeps,
+  apiKeyId: string,
+  facts: readonly ExtractedFact[],
+  origin: FactOrigin,
+  settings: Settings,
+): Promise<Memory[]> {
   const stored: Memory[] = [];
   for (const fact of facts) {
     const metadata = {
@@ -46,7 +55,7 @@ export async function storeFacts(deps: FactDeps, apiKeyId: string, facts: readon
       extractedAt: origin.extractedAt,
     };
     const withTurn = origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata;
-    stored.push(await storeFact(deps, apiKeyId, fact, withTurn, origin.saidAt ?? null));
+    stored.push(await storeFact(deps, apiKeyId, fact, withTurn, { origin, settings }));
   }
   return stored;
 }
@@ -62,10 +71,11 @@ export async function storeFactsOfTurn(
   facts: readonly ExtractedFact[],
   origin: Omit<FactOrigin, 'sourceTurn'>,
   turnId: string | null,
+  settings: Settings,
 ): Promise<{ memories: Memory[]; turn: Memory | null }> {
   const row = turnId === null ? undefined : await findMemoryRowById(deps.db, turnId);
   const turn = row && row.api_key_id === apiKeyId ? rowToMemory(row) : null;
-  const memories = await storeFacts(deps, apiKeyId, facts, { ...origin, sourceTurn: turn?.id ?? null });
+  const memories = await storeFacts(deps, apiKeyId, facts, { ...origin, sourceTurn: turn?.id ?? null }, settings);
   if (turn === null || memories.length === 0) return { memories, turn };
   const ids = memories.map((m) => m.id);
   return { memories, turn: await addToMetadataList(deps.db, turn, 'facts', ids) };
@@ -76,9 +86,16 @@ async function storeFact(
   apiKeyId: string,
   fact: ExtractedFact,
   metadata: Record<string, unknown>,
-  saidAt: Date | null,
+  o: { origin: FactOrigin; settings: Settings },
 ): Promise<Memory> {
-  const write = (key: string) => createMemory(deps, { apiKeyId, type: fact.type, key, content: fact.content, metadata, validFrom: saidAt });
+  const why = o.origin.source === 'model' ? 'said in a message (extraction model)' : 'said in a message';
+  const write = (key: string) =>
+    createMemory(
+      deps,
+      { apiKeyId, type: fact.type, key, content: fact.content, metadata, validFrom: o.origin.saidAt ?? null },
+      { by: AUTHORS.extraction, why },
+      { keyFromText: true, settings: o.settings },
+    );
   if (deps.supersedeFacts === false) return write(fact.key);
   const candidates = await currentFactsByKeys(deps.db, apiKeyId, candidateKeys(fact));
   const stale = supersededBy(fact, candidates);

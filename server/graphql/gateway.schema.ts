@@ -109,7 +109,15 @@ const ExtractionResultRef = builder.objectRef<ExtractOutcome>('ExtractionResult'
       description: 'Why nothing was extracted, when that was on purpose; null otherwise.',
     }),
     facts: t.field({ type: [ExtractedFactRef], resolve: (o) => o.facts }),
-    memories: t.field({ type: [MemoryRef], description: 'The memories written (upserted by fact key).', resolve: (o) => o.memories }),
+    memories: t.field({
+      type: [MemoryRef],
+      description: 'The memories written (upserted by fact key, or merged into a memory that says the same: see writeOutcome).',
+      resolve: (o) => o.memories,
+    }),
+    merged: t.int({
+      description: 'How many of the facts were merged into a memory that says the same in other words, rather than created or updated.',
+      resolve: (o) => o.memories.filter((m) => m.outcome === 'merged').length,
+    }),
     captured: t.field({
       type: [MemoryRef],
       description:

@@ -1,6 +1,8 @@
 import { audited } from '../audit/audited.ts';
 import { exactlyOneKey, keyOfRow, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
-import type { ImportReport, MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
+import { authorOf } from '../memory/change.ts';
+import { type ImportReport, importMemories } from '../memory/import.service.ts';
+import type { MemoryQuery, MemoryStats } from '../memory/memory.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemorySource } from '../memory/memory.ts';
 import { auditedBy, clearMemoriesAudited, importAudit } from '../memory/memoryAudit.ts';
@@ -24,6 +26,18 @@ const MemoryStatusEnum = builder.enumType('MemoryStatus', {
     OUT_OF_RETENTION: { value: 'out_of_retention', description: 'last written before the retention window' },
     ARCHIVED: { value: 'archived', description: 'replaced by a summary; restoring the summary brings it back' },
     SUPERSEDED: { value: 'superseded', description: 'no longer true (validTo is set): replaced by a newer fact, or imported as ended' },
+  } as const,
+});
+
+const WriteOutcomeEnum = builder.enumType('MemoryWriteOutcome', {
+  values: {
+    CREATED: { value: 'created', description: 'A new memory.' },
+    UPDATED: { value: 'updated', description: 'The memory already stored under its key, rewritten.' },
+    MERGED: {
+      value: 'merged',
+      description:
+        'Merged into a memory of the same key, session and type that says the same in other words: its mentions went up, the more specific wording stayed, the other is in its history.',
+    },
   } as const,
 });
 
@@ -58,6 +72,20 @@ export const MemoryRef = builder.objectRef<Memory>('Memory').implement({
     lastAccessedAt: t.expose('lastAccessedAt', { type: 'DateTime', nullable: true }),
     pendingReindex: t.exposeBoolean('pendingReindex', { description: 'Its vector is missing or stale.' }),
     archivedBy: t.exposeID('archivedBy', { nullable: true, description: 'The summary that replaced this memory.' }),
+    mentions: t.exposeInt('mentions', {
+      description: 'How many times the fact was stated: 1, and one more for each paraphrase merged into it (mergeParaphrases).',
+    }),
+    lastSeenAt: t.expose('lastSeenAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a paraphrase was last merged into it; null before the first.',
+    }),
+    writeOutcome: t.field({
+      type: WriteOutcomeEnum,
+      nullable: true,
+      description: 'On the memory createMemory returns: what the write did. null elsewhere.',
+      resolve: (m) => m.outcome ?? null,
+    }),
     status: t.field({
       type: MemoryStatusEnum,
       resolve: (m, _args, ctx) => memories.currentStatus(ctx.services, m),
@@ -311,6 +339,10 @@ const ImportReportRef = builder.objectRef<ImportReport>('ImportReport').implemen
     dryRun: t.exposeBoolean('dryRun', { description: 'Nothing was stored: this is what the import would do.' }),
     imported: t.exposeInt('imported', { description: 'New memories.' }),
     updated: t.exposeInt('updated', { description: 'Existing keys that were upserted.' }),
+    merged: t.exposeInt('merged', {
+      description:
+        'Rows without a key merged into a memory of the same API key, session and type that says the same in other words (stored, or an earlier row of this import): not imported as memories of their own (mergeParaphrases).',
+    }),
     rejected: t.field({ type: [ImportRejectionRef], resolve: (r) => r.rejected }),
     outsideRetention: t.exposeInt('outsideRetention', {
       description:
@@ -347,6 +379,7 @@ builder.mutationFields((t) => ({
       memories.createMemory(
         ctx.services,
         { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) },
+        { by: authorOf(ctx.viewer), why: 'createMemory' },
         { supersedes: supersedes?.map(String), by: await auditedBy(ctx) },
       ),
   }),
@@ -365,6 +398,7 @@ builder.mutationFields((t) => ({
           metadata: input.metadata ?? undefined,
         },
         canSee(ctx),
+        { by: authorOf(ctx.viewer), why: 'updateMemory' },
       ),
   }),
   deleteMemory: t.field({
@@ -396,8 +430,8 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       const rows = args.memories.map((m) => ({ ...m, apiKeyId: keyOfRow(ctx.viewer, m.apiKeyId) }));
-      if (args.dryRun) return memories.importMemories(ctx.services, rows, canSee(ctx), { dryRun: true });
-      return audited(ctx, importAudit(rows), () => memories.importMemories(ctx.services, rows, canSee(ctx)));
+      if (args.dryRun) return importMemories(ctx.services, rows, canSee(ctx), { dryRun: true });
+      return audited(ctx, importAudit(rows), () => importMemories(ctx.services, rows, canSee(ctx)));
     },
   }),
 }));

@@ -2,6 +2,7 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './scalars.ts';
 import './memory.schema.ts';
+import './history.schema.ts';
 import './forget.schema.ts';
 import './settings.schema.ts';
 import './accessToken.schema.ts';

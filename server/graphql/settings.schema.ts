@@ -12,6 +12,7 @@ import {
 import {
   auditRetentionDaysSchema,
   extractionModelDailyTokensSchema,
+  historyVersionsKeptSchema,
   maxTokensSchema,
   purgeGraceDaysSchema,
   rangeText,
@@ -82,6 +83,13 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     extractionModelDailyTokens: t.exposeInt('extractionModelDailyTokens', {
       description: `Tokens the extraction model may use per API key per UTC day, ${rangeText(extractionModelDailyTokensSchema)}; 0 stops its calls.`,
     }),
+    mergeParaphrases: t.exposeBoolean('mergeParaphrases', {
+      description:
+        'One memory per fact: a new memory (createMemory, extractFacts, importMemories without a key, memory_add) that restates one of the same API key, session and type in other words is merged into it: its mentions go up, the more specific wording stays, the other goes to its history.',
+    }),
+    historyVersionsKept: t.exposeInt('historyVersionsKept', {
+      description: `Previous versions each memory keeps in its history (memoryHistory), ${rangeText(historyVersionsKeptSchema)}; the oldest beyond it are dropped at the next change; 0 keeps none.`,
+    }),
   }),
 });
 
@@ -109,6 +117,8 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     captureTurns: t.field({ type: CaptureTurnsEnum }),
     extractionModel: t.string({ description: 'null returns to the rules alone.' }),
     extractionModelDailyTokens: t.int(),
+    historyVersionsKept: t.int(),
+    mergeParaphrases: t.boolean(),
   }),
 });
 

@@ -37,6 +37,9 @@ export const memoryExtract = defineTool({
       }),
     ),
     memories: z.array(memoryOutput).describe('The memories written, one per fact.'),
+    merged: z
+      .int()
+      .describe('How many of the facts were merged into a memory that says the same in other words, rather than created or updated.'),
     captured: z
       .array(memoryOutput)
       .describe(
@@ -57,6 +60,7 @@ export const memoryExtract = defineTool({
       structured: {
         facts: outcome.facts,
         memories: await Promise.all(outcome.memories.map((m) => memoryJson(ctx.services, m))),
+        merged: outcome.memories.filter((m) => m.outcome === 'merged').length,
         captured: await Promise.all(outcome.captured.map((m) => memoryJson(ctx.services, m))),
         skipped: outcome.skipped,
         reason: outcome.skipped === 'disabled' ? `Nothing was extracted or stored: ${MEMORY_OFF}` : null,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { exactlyOneKey, mayUseKey, oneKeyOrAll } from '../auth/viewer.ts';
+import { authorOf } from '../memory/change.ts';
+import { memoryHistory as historyOf } from '../memory/history.service.ts';
 import * as memories from '../memory/memory.service.ts';
 import { MEMORY_TYPES, type Memory, type MemoryStatus, memoryContentSchema, memoryKeySchema } from '../memory/memory.ts';
 import { auditedBy, clearMemoriesAudited } from '../memory/memoryAudit.ts';
@@ -173,12 +175,19 @@ export const memoryAdd = defineTool({
       .boolean()
       .describe('Memory is switched off in the settings: the memory is stored, but memory_search and the gateway do not return it.'),
     reason: z.string().nullable().describe('What storing it did not do, and why; null when memory is on.'),
+    outcome: z
+      .enum(['created', 'updated', 'merged'])
+      .describe(
+        "created: a new memory; updated: the one under this key, rewritten; merged: a memory under another key said the same in other words, so this was merged into it (returned), and its wording is in that memory's history.",
+      ),
   }),
   annotations: WRITES,
   run: async ({ supersedes, ...args }, ctx) => {
+    const input = { ...args, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) };
     const memory = await memories.createMemory(
       ctx.services,
-      { ...args, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) },
+      input,
+      { by: authorOf(ctx.viewer), why: 'memory_add' },
       { supersedes, by: await auditedBy(ctx) },
     );
     const disabled = await memories.memoryDisabled(ctx.services);
@@ -187,6 +196,42 @@ export const memoryAdd = defineTool({
         memory: await memoryJson(ctx.services, memory),
         disabled,
         reason: disabled ? `Stored, but nothing will retrieve it yet: ${MEMORY_OFF}` : null,
+        outcome: memory.outcome,
+      },
+    };
+  },
+});
+
+export const memoryHistory = defineTool({
+  name: 'memory_history',
+  title: 'History of a memory',
+  description:
+    'The earlier versions of one memory, newest first: what it said before each change, and when, by whom and why it changed. Empty for a memory never changed.',
+  input: z.strictObject({ id: idArg }),
+  output: z.object({
+    versions: z.array(
+      z.object({
+        version: z.int(),
+        content: z.string(),
+        type: z.enum(MEMORY_TYPES),
+        metadata: z.record(z.string(), z.unknown()),
+        expiresAt: isoInstant.nullable(),
+        changedAt: isoInstant,
+        changedBy: z.string().describe('An access token id, or "admin", "extraction", "import", "system".'),
+        reason: z.string(),
+      }),
+    ),
+  }),
+  annotations: READS,
+  run: async (args, ctx) => {
+    const versions = await historyOf(ctx.services, args.id, canSee(ctx));
+    return {
+      structured: {
+        versions: versions.map((v) => ({
+          ...v,
+          expiresAt: v.expiresAt?.toISOString() ?? null,
+          changedAt: v.changedAt.toISOString(),
+        })),
       },
     };
   },
@@ -208,7 +253,7 @@ export const memoryUpdate = defineTool({
   output: oneMemory,
   annotations: WRITES,
   run: async ({ id, ...patch }, ctx) => {
-    const memory = await memories.updateMemory(ctx.services, id, patch, canSee(ctx));
+    const memory = await memories.updateMemory(ctx.services, id, patch, canSee(ctx), { by: authorOf(ctx.viewer), why: 'memory_update' });
     return { structured: { memory: await memoryJson(ctx.services, memory) } };
   },
 });

@@ -12,7 +12,7 @@ import { DomainError } from '../errors.ts';
 import { PACKAGE_VERSION } from '../packageRoot.ts';
 import { illFormedArguments, parseInput } from '../validation.ts';
 import { memoryExtract } from './gateway.tools.ts';
-import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryList, memoryUpdate } from './memory.tools.ts';
+import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryHistory, memoryList, memoryUpdate } from './memory.tools.ts';
 import { memorySearch } from './retrieval.tools.ts';
 import { type AnyTool, listedTool, type ToolContext, toolError } from './tool.ts';
 
@@ -23,6 +23,7 @@ export const TOOLS: readonly AnyTool[] = [
   memoryClear,
   memoryList,
   memoryGet,
+  memoryHistory,
   memoryUpdate,
   memoryDelete,
   memoryExtract,
@@ -34,7 +35,7 @@ const BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 // The listing is the same for every caller: its JSON Schemas are made once, not per request.
 const LISTED = TOOLS.map(listedTool);
 
-const INSTRUCTIONS = `mnemo is the user's long-term memory. Before answering, call memory_search with the user's request to recall what is known about them. When the user states a durable preference, decision, habit or fact about themselves, store it with memory_add under a short descriptive key (the same key replaces the old fact), or pass their message to memory_extract. Curate with memory_list, memory_update and memory_delete; memory_clear removes many at once.`;
+const INSTRUCTIONS = `mnemo is the user's long-term memory. Before answering, call memory_search with the user's request to recall what is known about them. When the user states a durable preference, decision, habit or fact about themselves, store it with memory_add under a short descriptive key (the same key replaces the old fact), or pass their message to memory_extract. Curate with memory_list, memory_update and memory_delete (memory_history shows what a memory said before); memory_clear removes many at once.`;
 
 /**
  * An MCP server for one caller: the tools, with the caller's key rules applied inside each one. A tool's failure

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.ts';
 import { countTokens } from '../tokenCount.ts';
 import { digest, injectedTokens, summaryLineTokens, summaryMetadata } from './digest.ts';
+import { deleteVersions } from './history.repository.ts';
 import { rowToMemory } from './memory.ts';
 import * as repo from './summary.repository.ts';
 
@@ -43,4 +44,6 @@ async function rebuild(trx: Db, pk: number, id: string) {
     remaining.filter((m) => !kept.has(m.pk)).map((m) => m.pk),
   );
   await repo.rewriteSummary(trx, pk, { content, tokens: countTokens(content), metadata: summaryMetadata(covered) });
+  // A summary's history is derived text: its old versions may quote the original that was just deleted.
+  await deleteVersions(trx, pk);
 }

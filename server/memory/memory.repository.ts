@@ -1,6 +1,6 @@
-import { type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import { type SelectQueryBuilder, sql, type UpdateObject } from 'kysely';
 import type { Db } from '../db/open.ts';
-import type { Database, MemoriesTable, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
+import type { Database, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
 import { isActive, type Validity, validAt } from '../db/scope.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import { keywordSearch } from '../search/keywordSearch.ts';
@@ -158,6 +158,45 @@ export async function findMemoryRowById(db: Db, id: string) {
   return db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Up to `limit` active memories of exactly this key, session (null: key-wide ones only) and type that hold every word
+ * of one of `texts` (the last as a prefix), found through the keyword index in one statement: never a scan of the key.
+ */
+export async function memoriesHoldingWords(
+  db: Db,
+  s: { apiKeyId: string; sessionId: string | null; type: MemoryTypeValue; now: number; retentionCutoff: number },
+  texts: readonly string[],
+  limit: number,
+) {
+  const matches = texts.map((text) => keywordSearch(db).listSearchMatches(text, s.apiKeyId)).filter((m) => m !== null);
+  if (matches.length === 0) return [];
+  // The rows are chosen by pk, from the index: expressions of the other columns keep SQLite from walking the key's
+  // rows through its own indexes instead (as inScope's byPk).
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where((eb) => eb.or(matches.map((m) => eb('pk', 'in', m))))
+    .where(sql`memories.api_key_id || ''`, '=', s.apiKeyId)
+    .where(sql`memories.type || ''`, '=', s.type)
+    .where(sql`coalesce(memories.session_id, '')`, '=', s.sessionId ?? '')
+    .where('archived_by', 'is', null)
+    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
+    .limit(limit)
+    .execute();
+}
+
+/** Which of these API keys hold memories (of any state). */
+export async function keysHoldingMemories(db: Db, apiKeyIds: readonly string[]): Promise<Set<string>> {
+  if (apiKeyIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('memory_counts')
+    .select('api_key_id')
+    .where('api_key_id', 'in', apiKeyIds)
+    .where('memories', '>', 0)
+    .execute();
+  return new Set(rows.map((r) => r.api_key_id));
+}
+
 export async function memoryKeyExists(db: Db, apiKeyId: string, key: string) {
   const row = await db.selectFrom('memories').select('pk').where('api_key_id', '=', apiKeyId).where('key', '=', key).executeTakeFirst();
   return row !== undefined;
@@ -222,7 +261,8 @@ export async function presentKeys(db: Db, apiKeyId: string, keys: readonly strin
   return new Set(rows.map((r) => r.key));
 }
 
-export async function updateMemoryRow(db: Db, pk: number, patch: Updateable<MemoriesTable>) {
+/** `patch` may compute a column from the row (`mentions + 1`). */
+export async function updateMemoryRow(db: Db, pk: number, patch: UpdateObject<Database, 'memories'>) {
   return db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
 }
 

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { afterErase } from '../db/maintenance.ts';
 import type { Db } from '../db/open.ts';
+import type { MemoryRow } from '../db/schema.ts';
 import { searchWords } from '../db/searchWords.ts';
-import { inSavepoint, rowRefusal } from '../db/storeErrors.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { retentionCutoff, type SettingsService } from '../settings/settings.service.ts';
+import { retentionCutoff, type Settings, type SettingsService } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, checkInput, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
+import { apiKeyIdSchema, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
+import { AUTHORS, type Change, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import * as repo from './memory.repository.ts';
 import {
@@ -23,7 +24,9 @@ import {
   memoryRow,
   memoryStatus,
   rowToMemory,
+  type WriteOutcome,
 } from './memory.ts';
+import { findParaphrase, mergeParaphrase } from './merge.ts';
 import { purgeDueAt } from './purgeRules.ts';
 import { type AuditBy, CALLER_RULE, supersede } from './supersession.service.ts';
 
@@ -85,28 +88,6 @@ export interface MemoryStats {
   nextPurgeAt: Date | null;
 }
 
-export interface ImportReport {
-  /** Nothing was stored: the report says what the import would do. */
-  dryRun: boolean;
-  imported: number;
-  updated: number;
-  rejected: { index: number; key: string | null; reason: string }[];
-  /** Stored, but last written (createdAt) before the retention window: never retrieved, and purged after the grace days. */
-  outsideRetention: number;
-  /** Stored, but with an expiresAt already past. */
-  expired: number;
-  /** When the purge deletes the first of those (see nextPurgeAt); null when there are none. */
-  nextPurgeAt: Date | null;
-  /** Memory is switched off in the settings: the rows are stored all the same, but nothing retrieves them until it is on. */
-  disabled: boolean;
-}
-
-/** Rows of an import written under one savepoint (see importMemories). */
-const IMPORT_CHUNK_ROWS = 100;
-
-/** Thrown inside a dry run's transaction so that it rolls back. */
-class DryRun extends Error {}
-
 const clock = (deps: MemoryDeps) => deps.now();
 const uuidSchema = z.uuid('id must be a UUID');
 const pageSchema = z.object({ limit: limitSchema, offset: offsetSchema });
@@ -121,32 +102,49 @@ export async function memoryDisabled(deps: Pick<MemoryDeps, 'settings'>): Promis
 }
 
 /**
- * Writes a memory (an upsert on its key). `supersedes` names memories of the same key that it replaces: each is marked
- * superseded by it (supersession.service.ts), in the write's transaction, so an id of another key (NOT_FOUND) or one
- * that cannot be superseded leaves nothing written. `by` names the caller in the audit entries of those supersessions.
+ * Stores a memory: merged into the memory of its scope that says the same in other words (merge.ts), else upserted
+ * under its key. `change` is who writes and why, as the memory's history names them (change.ts); `keyFromText` says
+ * that the key was derived from the text (extraction's fact keys), not chosen by the caller. A caller inside a
+ * transaction passes the settings, read before it. `supersedes` names memories of the same key that it replaces: each
+ * is marked superseded by it (supersession.service.ts), in the write's transaction, so an id of another key
+ * (NOT_FOUND) or one that cannot be superseded leaves nothing written; `by` names the caller in the audit entries of
+ * those supersessions. A write that supersedes says what replaces what, and is never merged into a paraphrase.
  */
 export async function createMemory(
   deps: MemoryDeps,
   input: MemoryInput,
-  opts: { supersedes?: readonly string[] | null; by?: AuditBy } = {},
-): Promise<Memory> {
+  change: Change = { by: AUTHORS.system, why: 'createMemory' },
+  o: { keyFromText?: boolean; settings?: Settings; supersedes?: readonly string[] | null; by?: AuditBy } = {},
+): Promise<Memory & { outcome: WriteOutcome }> {
   const valid = parseInput(memoryInputSchema(clock(deps)), input);
-  const supersedes = [...new Set(opts.supersedes ?? [])];
+  const row = memoryRow(valid, clock(deps));
+  const supersedes = [...new Set(o.supersedes ?? [])];
   if (supersedes.length > LIMITS.supersedesIds) throw badInput(`supersedes names at most ${LIMITS.supersedesIds} memories`);
-  if (supersedes.length === 0) {
-    // One statement, no transaction: writers on other connections never wait for a lock held across awaits. New content
-    // under the key of an archived memory brought it back and queued its summary, which is rebuilt right after.
-    const row = await repo.upsertMemoryRow(deps.db, memoryRow(valid, clock(deps)));
-    await rebuildStaleSummaries(deps.db);
-    return rowToMemory(row);
-  }
-  return writing(deps.db, async (trx) => {
-    const row = await repo.upsertMemoryRow(trx, memoryRow(valid, clock(deps)));
-    for (const oldId of supersedes) {
-      await supersede({ db: trx, now: deps.now }, { apiKeyId: row.api_key_id, oldId, newId: row.id, rule: CALLER_RULE }, opts.by);
-    }
-    return rowToMemory(row);
+  const outcome = (stored: MemoryRow): Memory & { outcome: WriteOutcome } => ({
+    ...rowToMemory(stored),
+    outcome: stored.id === row.id ? 'created' : 'updated',
   });
+  if (supersedes.length > 0) {
+    return writing(deps.db, async (trx) => {
+      const stored = await changing(trx, { ...change, at: clock(deps) }, (t) => repo.upsertMemoryRow(t, row));
+      for (const oldId of supersedes) {
+        await supersede({ db: trx, now: deps.now }, { apiKeyId: stored.api_key_id, oldId, newId: stored.id, rule: CALLER_RULE }, o.by);
+      }
+      return outcome(stored);
+    });
+  }
+  const settings = o.settings ?? (await deps.settings.get());
+  const match = await findParaphrase(deps, row, { keyGiven: valid.key != null && !o.keyFromText, settings });
+  if (match) {
+    const merged = await mergeParaphrase(deps, match, row, { by: change.by, historyVersionsKept: settings.historyVersionsKept });
+    return { ...merged, outcome: 'merged' };
+  }
+  // One statement, no transaction (changing holds the connection for it, with the change context the history trigger
+  // reads): writers on other connections never wait for a lock held across awaits. New content under the key of an
+  // archived memory brought it back and queued its summary, which is rebuilt right after.
+  const stored = await changing(deps.db, { ...change, at: clock(deps) }, (trx) => repo.upsertMemoryRow(trx, row));
+  await rebuildStaleSummaries(deps.db);
+  return outcome(stored);
 }
 
 /**
@@ -169,7 +167,13 @@ export async function getMemory(deps: MemoryDeps, id: string, canSee: KeyGuard):
   return row && canSee(row.api_key_id) ? rowToMemory(row) : null;
 }
 
-export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPatch, canSee: KeyGuard): Promise<Memory> {
+export async function updateMemory(
+  deps: MemoryDeps,
+  id: string,
+  patch: MemoryPatch,
+  canSee: KeyGuard,
+  change: Change = { by: AUTHORS.system, why: 'updateMemory' },
+): Promise<Memory> {
   const existing = await requireMemory(deps, id, canSee);
   const valid = parseInput(memoryPatchSchema, patch);
   const set: Parameters<typeof repo.updateMemoryRow>[2] = { updated_at: clock(deps) };
@@ -193,7 +197,8 @@ export async function updateMemory(deps: MemoryDeps, id: string, patch: MemoryPa
     (set.type !== undefined && set.type !== existing.type) ||
     (set.session_id !== undefined && set.session_id !== existing.sessionId);
   if (existing.archivedBy !== null && summaryShows) set.archived_by = null;
-  return rowToMemory(await writing(deps.db, (trx) => repo.updateMemoryRow(trx, existing.pk, set)));
+  const write = (trx: Db) => changing(trx, { ...change, at: clock(deps) }, () => repo.updateMemoryRow(trx, existing.pk, set));
+  return rowToMemory(await writing(deps.db, write));
 }
 
 /** Deletes a memory, its keyword entries and vector (its Qdrant point through the outbox), and empties the write-ahead log. */
@@ -296,103 +301,10 @@ export async function listApiKeys(deps: MemoryDeps, page: { contains?: string | 
 }
 
 /**
- * Upserts every valid row and reports the others; one bad row never stops the rest, and rows stored where retrieval
- * will not see them (expired, or older than the retention window) are counted. Runs in one transaction, so an import
- * is fast and a crash leaves no half-written batch; a row that the database refuses (a constraint, a trigger) is undone
- * alone and reported (savepoints, below); a dry run rolls it all back, so its report is exactly what the import would do.
- */
-export async function importMemories(
-  deps: MemoryDeps,
-  rows: readonly MemoryInput[],
-  canWrite: KeyGuard,
-  opts: { dryRun?: boolean } = {},
-): Promise<ImportReport> {
-  // Only the call's size refuses it whole: each row is checked on its own, so one bad row is reported, not fatal.
-  if (rows.length > LIMITS.importRows) throw badInput(`import at most ${LIMITS.importRows} rows per call; split the file`);
-  const dryRun = opts.dryRun ?? false;
-  const settings = await deps.settings.get();
-  const report: ImportReport = {
-    dryRun,
-    imported: 0,
-    updated: 0,
-    rejected: [],
-    outsideRetention: 0,
-    expired: 0,
-    nextPurgeAt: null,
-    disabled: !settings.enabled,
-  };
-  const now = clock(deps);
-  const schema = memoryInputSchema(now);
-  let firstDue = Number.POSITIVE_INFINITY;
-  const pending: { index: number; key: string | null; row: ReturnType<typeof memoryRow> }[] = [];
-  for (const [index, input] of rows.entries()) {
-    const checked = checkInput(schema, input);
-    const key = typeof input.key === 'string' ? input.key : null;
-    if (!checked.ok) report.rejected.push({ index, key, reason: checked.problems });
-    else if (!canWrite(checked.value.apiKeyId)) {
-      report.rejected.push({ index, key, reason: `this token may not write to API key "${checked.value.apiKeyId}"` });
-    } else pending.push({ index, key, row: memoryRow(checked.value, now) });
-  }
-  const count = (stored: Memory, row: ReturnType<typeof memoryRow>) => {
-    if (stored.id === row.id) report.imported++;
-    else report.updated++;
-    const status = memoryStatus(stored, now, settings);
-    if (status === 'expired') report.expired++;
-    else if (status === 'out_of_retention') report.outsideRetention++;
-    else return;
-    const due = purgeDueAt({ expiresAt: stored.expiresAt?.getTime() ?? null, updatedAt: stored.updatedAt.getTime() }, settings);
-    firstDue = Math.min(firstDue, due ?? firstDue);
-  };
-  // No read before the writes: a transaction that has read cannot wait for another process's write lock (SQLite
-  // returns SQLITE_BUSY at once), while one whose first statement writes honours busy_timeout. An upsert that hit an
-  // existing key keeps that memory's id, so the id tells new from updated. Rows go in chunks of one savepoint each, and
-  // only a chunk that the database refused is redone row by row, each in its own savepoint, to undo and report that row
-  // alone: a savepoint per row of 10,000 costs PostgreSQL quadratic time (each release hands every lock taken so far to
-  // the parent transaction), minutes for one import.
-  const importRows = async (trx: Db) => {
-    for (let start = 0; start < pending.length; start += IMPORT_CHUNK_ROWS) {
-      const chunk = pending.slice(start, start + IMPORT_CHUNK_ROWS);
-      let stored: { memory: Memory; row: ReturnType<typeof memoryRow> }[] = [];
-      try {
-        stored = await inSavepoint(trx, async () => {
-          const done = [];
-          for (const { row } of chunk) done.push({ memory: rowToMemory(await repo.upsertMemoryRow(trx, row)), row });
-          return done;
-        });
-      } catch (error) {
-        if (rowRefusal(error) === null) throw error;
-        stored = [];
-        for (const { index, key, row } of chunk) {
-          try {
-            stored.push({ memory: rowToMemory(await inSavepoint(trx, () => repo.upsertMemoryRow(trx, row))), row });
-          } catch (rowError) {
-            const reason = rowRefusal(rowError);
-            if (reason === null) throw rowError;
-            report.rejected.push({ index, key, reason });
-          }
-        }
-      }
-      for (const { memory, row } of stored) count(memory, row);
-    }
-    report.rejected.sort((x, y) => x.index - y.index);
-  };
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      await writing(trx, importRows);
-      if (dryRun) throw new DryRun();
-    });
-  } catch (e) {
-    if (!(e instanceof DryRun)) throw e;
-  }
-  if (Number.isFinite(firstDue)) report.nextPurgeAt = nextPurgeAt(deps, firstDue);
-  return report;
-}
-
-/**
  * The first purge pass that deletes what is due at `due` (purgeRules.ts): the background purge's next scheduled pass
  * from then, or `due` itself without one in this process.
  */
-function nextPurgeAt(deps: MemoryDeps, due: number | null): Date | null {
+export function nextPurgeAt(deps: MemoryDeps, due: number | null): Date | null {
   return due === null ? null : new Date(deps.purge?.firstPassFrom(due) ?? due);
 }
 

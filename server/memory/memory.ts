@@ -41,7 +41,16 @@ export interface Memory {
   validTo: Date | null;
   /** The memory that replaced it (supersession.service.ts), or null. */
   supersededBy: string | null;
+  /** How many times the fact was stated: 1, and one more for each paraphrase merged into it (merge.ts). */
+  mentions: number;
+  /** When a paraphrase was last merged into it; null before the first. */
+  lastSeenAt: Date | null;
+  /** Set on the memory a write returns: what the write did. */
+  outcome?: WriteOutcome;
 }
+
+/** What a write did: stored a new memory, rewrote the one under its key, or merged it into one that says the same. */
+export type WriteOutcome = 'created' | 'updated' | 'merged';
 
 export function rowToMemory(row: MemoryRow): Memory {
   return {
@@ -64,6 +73,8 @@ export function rowToMemory(row: MemoryRow): Memory {
     validFrom: new Date(row.valid_from),
     validTo: row.valid_to === null ? null : new Date(row.valid_to),
     supersededBy: row.superseded_by,
+    mentions: row.mentions,
+    lastSeenAt: row.last_seen_at === null ? null : new Date(row.last_seen_at),
   };
 }
 

@@ -1,7 +1,11 @@
 import { type AuditContext, type Audited, auditActor, audited } from '../audit/audited.ts';
-import { exactlyOneKey, type Viewer } from '../auth/viewer.ts';
+import { exactlyOneKey, mayUseKey, type Viewer } from '../auth/viewer.ts';
 import { normaliseIdentifier } from '../validation.ts';
-import { type ClearFilter, clearMemories, type ImportReport, type MemoryDeps } from './memory.service.ts';
+import { authorOf } from './change.ts';
+import { revertMemory } from './history.service.ts';
+import type { ImportReport } from './import.service.ts';
+import { type ClearFilter, clearMemories, type MemoryDeps } from './memory.service.ts';
+import type { Memory } from './memory.ts';
 import type { AuditBy } from './supersession.service.ts';
 
 /** How the memory writes that callers ask for by hand are recorded in the audit log. */
@@ -44,11 +48,28 @@ export function importAudit(rows: readonly { apiKeyId: string }[]): Audited<Impo
     action: 'MEMORIES_IMPORT',
     apiKeyId: keys.size === 1 ? [...keys][0] : null,
     target: { rows: rows.length, apiKeys: keys.size },
-    describe: (r) => ({ target: { imported: r.imported, updated: r.updated, rejected: r.rejected.length } }),
+    describe: (r) => ({ target: { imported: r.imported, updated: r.updated, merged: r.merged, rejected: r.rejected.length } }),
   };
 }
 
 /** The caller of a supersession or its undo (GraphQL's or MCP's), as their audit entries name it. */
 export async function auditedBy(ctx: AuditContext): Promise<AuditBy> {
   return { actor: await auditActor(ctx), requestId: ctx.requestId };
+}
+
+/**
+ * A caller's revert of a memory to one of its versions (GraphQL's revertMemory), recorded in the audit log with the
+ * memory, the version and its key; a memory the caller may not see is NOT_FOUND, and on record as such.
+ */
+export function revertMemoryAudited(
+  ctx: AuditContext & { viewer: Viewer; services: MemoryDeps },
+  id: string,
+  version: number,
+): Promise<Memory> {
+  const what: Audited<Memory> = {
+    action: 'MEMORY_REVERT',
+    target: { memoryId: id, version },
+    describe: (m) => ({ apiKeyId: m.apiKeyId }),
+  };
+  return audited(ctx, what, () => revertMemory(ctx.services, id, version, (k) => mayUseKey(ctx.viewer, k), authorOf(ctx.viewer)));
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { parseInput } from '../validation.ts';
+import { AUTHORS, changing } from './change.ts';
 import * as repo from './memory.repository.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { type Memory, type MemoryInput, memoryInputSchema, memoryRow, rowToMemory } from './memory.ts';
@@ -45,5 +46,6 @@ export async function addToMetadataList(db: Db, memory: Memory, field: string, i
   const added = ids.filter((id) => !listed.includes(id));
   if (added.length === 0) return memory;
   const metadata = JSON.stringify({ ...memory.metadata, [field]: [...listed, ...added] });
-  return rowToMemory(await repo.updateMemoryRow(db, memory.pk, { metadata }));
+  const change = { by: AUTHORS.system, why: `listed in ${field}` };
+  return rowToMemory(await changing(db, change, (trx) => repo.updateMemoryRow(trx, memory.pk, { metadata })));
 }

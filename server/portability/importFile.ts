@@ -1,4 +1,5 @@
-import { type ImportReport, importMemories, type MemoryDeps } from '../memory/memory.service.ts';
+import { type ImportReport, importMemories } from '../memory/import.service.ts';
+import type { MemoryDeps } from '../memory/memory.service.ts';
 import type { MemoryInput } from '../memory/memory.ts';
 import { LIMITS } from '../validation.ts';
 import { readJsonl } from './formats/jsonl.ts';

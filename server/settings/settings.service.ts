@@ -4,6 +4,7 @@ import {
   auditRetentionDaysSchema,
   checkInput,
   extractionModelDailyTokensSchema,
+  historyVersionsKeptSchema,
   LIMITS,
   maxTokensSchema,
   parseInput,
@@ -77,6 +78,16 @@ export const settingsSchema = z.object({
   extractionModel: optionalName.default(null),
   /** Tokens (prompt and answer) the extraction model may use per API key per UTC day; 0 stops its calls. */
   extractionModelDailyTokens: extractionModelDailyTokensSchema.default(20_000),
+  /**
+   * Previous versions each memory keeps (memory/history.service.ts); 0 keeps none. The history trigger reads the stored
+   * row itself, with this default (migrations 020 and 008): changing one means changing both.
+   */
+  historyVersionsKept: historyVersionsKeptSchema.default(20),
+  /**
+   * One memory per fact: a new memory that restates one of the same key, session and type in other words is merged
+   * into it (memory/merge.ts) instead of stored beside it.
+   */
+  mergeParaphrases: z.boolean().default(true),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -14,6 +14,7 @@ export type AuditAction =
   | 'MEMORIES_PURGE'
   | 'MEMORIES_SUMMARIZE'
   | 'MEMORY_RESTORE'
+  | 'MEMORY_REVERT'
   | 'MEMORY_SUPERSEDE'
   | 'PROVIDER_DELETE'
   | 'PROVIDER_UPSERT'
@@ -171,7 +172,9 @@ export type MemorySettingsInput = {
   extractionModelDailyTokens?: number | null | undefined;
   /** null returns to the calibrated guard. */
   fusionVectorShare?: number | null | undefined;
+  historyVersionsKept?: number | null | undefined;
   maxTokens?: number | null | undefined;
+  mergeParaphrases?: boolean | null | undefined;
   profileBudgetPercent?: number | null | undefined;
   purgeGraceDays?: number | null | undefined;
   rerankEnabled?: boolean | null | undefined;

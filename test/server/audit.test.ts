@@ -133,7 +133,7 @@ describe('the audit log', () => {
     expect(log.map((e) => [e.action, e.apiKeyId, e.target])).toEqual([
       ['TOKEN_CREATE', 'k1', { name: 'gw-eu', role: 'gateway', tokenId: createAccessToken.accessToken.id }],
       ['TOKEN_REVOKE', 'k1', { tokenId: createAccessToken.accessToken.id, name: 'gw-eu' }],
-      ['MEMORIES_IMPORT', 'k1', { rows: 10, apiKeys: 1, imported: 10, updated: 0, rejected: 0 }],
+      ['MEMORIES_IMPORT', 'k1', { rows: 10, apiKeys: 1, imported: 10, updated: 0, merged: 0, rejected: 0 }],
       ['MEMORIES_EXPORT', 'k1', { count: 10 }],
       ['MEMORIES_SUMMARIZE', 'k1', { archived: 10, summaries: [summaryId], tokensSaved: expect.any(Number) }],
       ['SUMMARY_RESTORE', 'k1', { summaryId, restored: 10 }],

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { autoSummarizeOnce } from '../../server/jobs/autoSummarize.ts';
-import { importMemories } from '../../server/memory/memory.service.ts';
+import { importMemories } from '../../server/memory/import.service.ts';
 import type { Services } from '../../server/services.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 

@@ -23,7 +23,7 @@ import { testStoreKind } from '../helpers/testStore.ts';
 import { topicEngine, topicModelDir } from '../helpers/topicModel.ts';
 
 // The auditor's test: a deleted text appears nowhere in the database files. A unique marker is written (in a memory's
-// content and key), compacted into a summary, embedded (sqlite-vec filled) and synced to Qdrant (the double); then one
+// content and key, and in the earlier wording its history keeps), compacted into a summary, embedded (sqlite-vec filled) and synced to Qdrant (the double); then one
 // erase path runs (deleteMemory, clearMemories, forgetApiKey, the purge), the background worker carries the outbox to
 // Qdrant, the WAL is checkpointed, and the raw bytes of mnemo.db, mnemo.db-wal and mnemo.db-shm are searched for the
 // marker, for its terms as FTS5 stores them (as typed and with the key's tenant prefix, stemmed, lower-cased), and
@@ -65,6 +65,10 @@ async function scene(): Promise<Scene> {
   const written = new Date(Date.now() - 40 * DAY).toISOString();
   const content = `The piano tennis umbrella locker word is ${marker}`;
   const markerKey = `note-${marker}`;
+  // Its first wording, which the import below replaces: the history keeps it as a version.
+  await app.ok(IMPORT_MEMORIES, {
+    memories: [{ apiKeyId, key: markerKey, content: `The old locker word was ${marker}`, createdAt: written }],
+  });
   await app.ok(IMPORT_MEMORIES, {
     memories: [
       ...['banana', 'mango', 'cherry', 'papaya', 'apple', 'python', 'rust', 'paris', 'hotel', 'jazz'].map((word, i) => ({
@@ -86,6 +90,9 @@ async function scene(): Promise<Scene> {
   const sqlite = app.database.sqlite;
   const pkOf = (id: string) => (sqlite.prepare('select pk from memories where id = ?').get(id) as { pk: number }).pk;
   const markerId = (sqlite.prepare('select id from memories where key = ?').get(markerKey) as { id: string }).id;
+  expect(sqlite.prepare('select content from memory_versions where memory_pk = ?').all(pkOf(markerId))).toEqual([
+    { content: `The old locker word was ${marker}` },
+  ]);
   const summaryId = summarize.summaries[0]!.id;
   await supersedeWithMarker(app, apiKeyId, markerId, marker);
   const vectorOf = (id: string) => {
@@ -228,6 +235,7 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
   const TABLES = [
     'memories',
     'supersessions',
+    'memory_versions',
     'memory_search',
     'memory_postings',
     'memory_search_stats',
@@ -246,6 +254,10 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     const apiKeyId = `audit-${randomBytes(4).toString('hex')}`;
     const written = new Date(Date.now() - 40 * DAY).toISOString();
     const markerKey = `note-${marker}`;
+    // Its first wording, which the import below replaces: the history keeps it as a version.
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [{ apiKeyId, key: markerKey, content: `The old locker word was ${marker}`, createdAt: written }],
+    });
     await app.ok(IMPORT_MEMORIES, {
       memories: [
         ...['banana', 'mango', 'cherry', 'papaya', 'apple', 'python', 'rust', 'paris', 'hotel', 'jazz'].map((word, i) => ({
@@ -267,11 +279,13 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
       .where('key', '=', markerKey)
       .executeTakeFirstOrThrow();
     await supersedeWithMarker(app, apiKeyId, markerId, marker);
-    // The scan sees the marker while it is stored: in the memory, the summary, the (api_key_id, key) index, the keyword
-    // index (its tsvector and its postings, in the table and in the B-tree) and the supersession's sentence.
+    // The scan sees the marker while it is stored: in the memory, the summary, its earlier version, the (api_key_id,
+    // key) index, the keyword index (its tsvector and its postings, in the table and in the B-tree) and the
+    // supersession's sentence.
     expect(await rowVersionsHolding(app, marker)).toEqual(
       expect.arrayContaining([
         'memories',
+        'memory_versions',
         'memories_api_key_key_unique',
         'memory_search',
         'memory_postings',

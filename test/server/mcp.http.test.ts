@@ -43,7 +43,7 @@ function rawRequest(opts: { method?: string; headers?: Record<string, string>; b
 const PING = { jsonrpc: '2.0', id: 1, method: 'ping' };
 
 describe('the tool list', () => {
-  it('lists the eight memory tools, each with a title, a description, and input and output schemas', async () => {
+  it('lists the nine memory tools, each with a title, a description, and input and output schemas', async () => {
     const { tools } = await admin.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'memory_search',
@@ -51,6 +51,7 @@ describe('the tool list', () => {
       'memory_clear',
       'memory_list',
       'memory_get',
+      'memory_history',
       'memory_update',
       'memory_delete',
       'memory_extract',
@@ -66,7 +67,7 @@ describe('the tool list', () => {
   it('marks the reading tools read-only and every writing tool destructive, none of them open-world', async () => {
     const { tools } = await admin.listTools();
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    for (const name of ['memory_search', 'memory_list', 'memory_get']) {
+    for (const name of ['memory_search', 'memory_list', 'memory_get', 'memory_history']) {
       expect(hints[name], name).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     }
     // An upsert replaces what the key held, an extraction replaces facts stored under the same key.
@@ -84,6 +85,7 @@ describe('the tool list', () => {
       memory_clear: [],
       memory_list: [],
       memory_get: ['id'],
+      memory_history: ['id'],
       memory_update: ['id'],
       memory_delete: ['id'],
       memory_extract: ['text'],

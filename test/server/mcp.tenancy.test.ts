@@ -56,6 +56,7 @@ describe('a token bound to key A', () => {
 
   it.each([
     ['memory_get', {}],
+    ['memory_history', {}],
     ['memory_update', { content: 'rewritten by A' }],
     ['memory_delete', {}],
   ])("gets NOT_FOUND for B's memory in %s, exactly as for an id that does not exist", async (tool, args) => {

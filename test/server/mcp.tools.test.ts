@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryExtract } from '../../server/mcp/gateway.tools.ts';
-import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryList, memoryUpdate } from '../../server/mcp/memory.tools.ts';
+import { memoryAdd, memoryClear, memoryDelete, memoryGet, memoryHistory, memoryList, memoryUpdate } from '../../server/mcp/memory.tools.ts';
 import { call, callError, httpTransport, mcpClient } from '../helpers/mcp.ts';
 import { mnemoEntry, ROOT } from '../helpers/mnemoEntry.ts';
 import { CREATE_TOKEN, GET_MEMORY, LIST_MEMORIES, RETRIEVE, REVOKE_TOKEN, UPDATE_SETTINGS } from '../helpers/operations.ts';
@@ -113,6 +113,19 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
     });
     expect(memory).toMatchObject({ content: 'Deploys go out on Wednesdays.', sessionId: 'week-49', type: 'procedural' });
     expect((await app.ok(GET_MEMORY, { id: deploy!.id })).memory?.content).toBe('Deploys go out on Wednesdays.');
+  });
+
+  it('memory_history shows what the memory said before memory_update changed it, by whom and why', async () => {
+    const [deploy] = (await listOf(apiKeyId)).items.filter((m) => m.key === 'deploy');
+    const { versions } = await call(client(), memoryHistory, { id: deploy!.id });
+    expect(versions).toEqual([
+      expect.objectContaining({
+        version: 1,
+        content: 'Deploys go out on Tuesdays after review.',
+        type: 'procedural',
+        reason: 'memory_update',
+      }),
+    ]);
   });
 
   it('memory_delete removes the memory for good and returns it as it was', async () => {

@@ -266,8 +266,13 @@ describe('context and diversity', () => {
 
   it('injects a memory once when another one says the same nearly word for word, and counts the one left out', async () => {
     const apiKeyId = key();
-    await create({ apiKeyId, key: 'editor-1', content: 'I prefer Helix over Vim.' });
-    await create({ apiKeyId, key: 'editor-2', content: 'i prefer helix over vim' });
+    // Imported under their own keys, which are never merged (createMemory would merge the second into the first).
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        { apiKeyId, key: 'editor-1', content: 'I prefer Helix over Vim.' },
+        { apiKeyId, key: 'editor-2', content: 'i prefer helix over vim' },
+      ],
+    });
     await create({ apiKeyId, key: 'theme', content: 'Helix uses the Catppuccin theme' });
     const r = await retrieve({ apiKeyId, query: 'helix vim' });
     expect(r.items).toHaveLength(2);

@@ -14,6 +14,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   MEMORIES_EXPORT: 'Memories exported',
   MEMORIES_SUMMARIZE: 'Memories compacted',
   SUMMARY_RESTORE: 'Summary restored',
+  MEMORY_REVERT: 'Memory reverted to a version',
   MEMORY_SUPERSEDE: 'Memory superseded',
   MEMORY_RESTORE: 'Superseded memory restored',
   API_KEY_FORGET: 'API key forgotten',

@@ -16,6 +16,7 @@ export type AuditAction =
   | 'MEMORIES_PURGE'
   | 'MEMORIES_SUMMARIZE'
   | 'MEMORY_RESTORE'
+  | 'MEMORY_REVERT'
   | 'MEMORY_SUPERSEDE'
   | 'PROVIDER_DELETE'
   | 'PROVIDER_UPSERT'
@@ -118,7 +119,9 @@ export type MemorySettingsInput = {
   extractionModelDailyTokens?: number | null | undefined;
   /** null returns to the calibrated guard. */
   fusionVectorShare?: number | null | undefined;
+  historyVersionsKept?: number | null | undefined;
   maxTokens?: number | null | undefined;
+  mergeParaphrases?: boolean | null | undefined;
   profileBudgetPercent?: number | null | undefined;
   purgeGraceDays?: number | null | undefined;
   rerankEnabled?: boolean | null | undefined;
@@ -581,6 +584,21 @@ export type RestoreMemoryMutationVariables = Exact<{
 
 export type RestoreMemoryMutation = { restoreMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null } };
 
+export type MemoryHistoryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type MemoryHistoryQuery = { memoryHistory: Array<{ version: number, content: string, type: MemoryType, metadata: Record<string, unknown>, expiresAt: string | null, changedAt: string, changedBy: string, reason: string }> };
+
+export type RevertMemoryMutationVariables = Exact<{
+  id: string | number;
+  version: number;
+}>;
+
+
+export type RevertMemoryMutation = { revertMemory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, createdAt: string, updatedAt: string, expiresAt: string | null, accessCount: number, lastAccessedAt: string | null, status: MemoryStatus, archivedBy: string | null, validFrom: string, validTo: string | null, supersededBy: string | null, supersession: { rule: string, sentence: string | null, at: string, supersededBy: { id: string, key: string, content: string } | null } | null } };
+
 export type RetrievePreviewQueryVariables = Exact<{
   input: RetrieveInput;
 }>;
@@ -602,19 +620,19 @@ export type ExtractFactsDryRunMutationVariables = Exact<{
 
 export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
-export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number };
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
+export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean } };
 
 export type UpdateMemorySettingsMutationVariables = Exact<{
   input: MemorySettingsInput;
 }>;
 
 
-export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
+export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -782,6 +800,8 @@ export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  historyVersionsKept
+  mergeParaphrases
 }
     `, {"fragmentName":"SettingsFields"});
 export const AccessTokensDocument = new TypedDocumentString(`
@@ -2265,6 +2285,95 @@ export const useRestoreMemoryMutation = <
 
 useRestoreMemoryMutation.fetcher = (variables: RestoreMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<RestoreMemoryMutation, RestoreMemoryMutationVariables>(RestoreMemoryDocument, variables, options);
 
+export const MemoryHistoryDocument = new TypedDocumentString(`
+    query MemoryHistory($id: ID!) {
+  memoryHistory(id: $id) {
+    version
+    content
+    type
+    metadata
+    expiresAt
+    changedAt
+    changedBy
+    reason
+  }
+}
+    `);
+
+export const useMemoryHistoryQuery = <
+      TData = MemoryHistoryQuery,
+      TError = unknown
+    >(
+      variables: MemoryHistoryQueryVariables,
+      options?: Omit<UseQueryOptions<MemoryHistoryQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<MemoryHistoryQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<MemoryHistoryQuery, TError, TData>(
+      {
+    queryKey: ['MemoryHistory', variables],
+    queryFn: fetcher<MemoryHistoryQuery, MemoryHistoryQueryVariables>(MemoryHistoryDocument, variables),
+    ...options
+  }
+    )};
+
+useMemoryHistoryQuery.getKey = (variables: MemoryHistoryQueryVariables) => ['MemoryHistory', variables];
+
+
+useMemoryHistoryQuery.fetcher = (variables: MemoryHistoryQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryHistoryQuery, MemoryHistoryQueryVariables>(MemoryHistoryDocument, variables, options);
+
+export const RevertMemoryDocument = new TypedDocumentString(`
+    mutation RevertMemory($id: ID!, $version: Int!) {
+  revertMemory(id: $id, version: $version) {
+    ...MemoryRowFields
+  }
+}
+    fragment MemoryRowFields on Memory {
+  id
+  apiKeyId
+  sessionId
+  type
+  key
+  content
+  metadata
+  tokens
+  createdAt
+  updatedAt
+  expiresAt
+  accessCount
+  lastAccessedAt
+  status
+  archivedBy
+  validFrom
+  validTo
+  supersededBy
+  supersession {
+    rule
+    sentence
+    at
+    supersededBy {
+      id
+      key
+      content
+    }
+  }
+}`);
+
+export const useRevertMemoryMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<RevertMemoryMutation, TError, RevertMemoryMutationVariables, TContext>) => {
+    
+    return useMutation<RevertMemoryMutation, TError, RevertMemoryMutationVariables, TContext>(
+      {
+    mutationKey: ['RevertMemory'],
+    mutationFn: (variables?: RevertMemoryMutationVariables) => fetcher<RevertMemoryMutation, RevertMemoryMutationVariables>(RevertMemoryDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useRevertMemoryMutation.fetcher = (variables: RevertMemoryMutationVariables, options?: RequestInit['headers']) => fetcher<RevertMemoryMutation, RevertMemoryMutationVariables>(RevertMemoryDocument, variables, options);
+
 export const RetrievePreviewDocument = new TypedDocumentString(`
     query RetrievePreview($input: RetrieveInput!) {
   retrievePreview(input: $input) {
@@ -2430,6 +2539,8 @@ export const MemorySettingsDocument = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  historyVersionsKept
+  mergeParaphrases
 }`);
 
 export const useMemorySettingsQuery = <
@@ -2480,6 +2591,8 @@ export const UpdateMemorySettingsDocument = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  historyVersionsKept
+  mergeParaphrases
 }`);
 
 export const useUpdateMemorySettingsMutation = <

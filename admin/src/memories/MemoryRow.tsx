@@ -7,6 +7,9 @@ import { SupersededNote } from './SupersededNote';
 interface Props {
   memory: MemoryRowFieldsFragment;
   onEdit: () => void;
+  /** Opens or closes its History panel. */
+  onHistory: () => void;
+  historyOpen: boolean;
   onDelete: (trigger: HTMLButtonElement) => void;
   onOpenConversation: (turns: TurnsOf, trigger: HTMLButtonElement) => void;
   /** Makes a memory that no longer holds current again (restoreMemory). */
@@ -14,7 +17,7 @@ interface Props {
 }
 
 /** One memory, read-only; Edit turns it into EditMemoryRow. */
-export function MemoryRow({ memory: m, onEdit, onDelete, onOpenConversation, onUndo }: Props) {
+export function MemoryRow({ memory: m, onEdit, onHistory, historyOpen, onDelete, onOpenConversation, onUndo }: Props) {
   const metadataKeys = Object.keys(m.metadata);
   const expiresLater = m.expiresAt && m.status === 'ACTIVE';
   return (
@@ -86,6 +89,9 @@ export function MemoryRow({ memory: m, onEdit, onDelete, onOpenConversation, onU
         )}
         <button type="button" className="small" onClick={onEdit} aria-label={`Edit ${m.key}`}>
           Edit
+        </button>
+        <button type="button" className="small" onClick={onHistory} aria-expanded={historyOpen} aria-label={`History of ${m.key}`}>
+          History
         </button>
         <button type="button" className="small danger" onClick={(e) => onDelete(e.currentTarget)} aria-label={`Delete ${m.key}`}>
           Delete

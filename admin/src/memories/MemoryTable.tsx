@@ -1,7 +1,8 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Fragment, type ReactNode, useEffect, useRef, useState } from 'react';
 import { ScrollRegion } from '../components/ScrollRegion';
 import type { MemoryOrderField, MemoryRowFieldsFragment } from '../generated/graphql';
 import { EditMemoryRow } from './EditMemoryRow';
+import { HistoryRow } from './HistoryRow';
 import { MemoryRow } from './MemoryRow';
 import type { TurnsOf } from './Origin';
 import { SortHeader } from './SortHeader';
@@ -21,9 +22,10 @@ interface Props {
   busy: boolean;
 }
 
-/** The page of memories with sortable headers; one row at a time can be edited in place. */
+/** The page of memories with sortable headers; one row at a time can be edited in place, and one show its history. */
 export function MemoryTable({ items, sort, onSort, onDelete, onOpenConversation, onUndo, placeholder, busy }: Props) {
   const [editingId, setEditingId] = useState<string | null>(null);
+  const [historyId, setHistoryId] = useState<string | null>(null);
   const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
 
@@ -74,14 +76,18 @@ export function MemoryTable({ items, sort, onSort, onDelete, onOpenConversation,
                   }}
                 />
               ) : (
-                <MemoryRow
-                  key={m.id}
-                  memory={m}
-                  onEdit={() => setEditingId(m.id)}
-                  onDelete={(trigger) => onDelete(m, trigger)}
-                  onUndo={() => onUndo(m)}
-                  onOpenConversation={onOpenConversation}
-                />
+                <Fragment key={m.id}>
+                  <MemoryRow
+                    memory={m}
+                    onEdit={() => setEditingId(m.id)}
+                    onHistory={() => setHistoryId(historyId === m.id ? null : m.id)}
+                    historyOpen={historyId === m.id}
+                    onDelete={(trigger) => onDelete(m, trigger)}
+                    onUndo={() => onUndo(m)}
+                    onOpenConversation={onOpenConversation}
+                  />
+                  {historyId === m.id && <HistoryRow memory={m} columns={COLUMNS} onClose={() => setHistoryId(null)} />}
+                </Fragment>
               ),
             )
           )}

@@ -27,6 +27,8 @@ interface Draft {
   /** Empty: the rules alone. */
   extractionModel: string;
   extractionModelDailyTokens: string;
+  historyVersionsKept: string;
+  mergeParaphrases: boolean;
 }
 
 const CAPTURE_LABELS: Record<CaptureTurns, string> = { OFF: 'Off', USER: 'User messages', ALL: 'All messages' };
@@ -45,6 +47,8 @@ const draftOf = (s: SettingsFieldsFragment): Draft => ({
   captureTurns: s.captureTurns,
   extractionModel: s.extractionModel ?? '',
   extractionModelDailyTokens: String(s.extractionModelDailyTokens),
+  historyVersionsKept: String(s.historyVersionsKept),
+  mergeParaphrases: s.mergeParaphrases,
 });
 
 /** Memory on/off and the budget, retention and strategy every retrieval uses. */
@@ -65,6 +69,7 @@ export function SettingsTab() {
       profileBudgetPercent: numberProblem('The profile share', d.profileBudgetPercent, { required: true }),
       fusionVectorShare: numberProblem('The vector share', d.fusionVectorShare, { required: false }),
       extractionModelDailyTokens: numberProblem('The daily token budget', d.extractionModelDailyTokens, { required: true }),
+      historyVersionsKept: numberProblem('The versions kept', d.historyVersionsKept, { required: true }),
     }),
     onSubmit: (d) =>
       save.mutate({
@@ -85,6 +90,8 @@ export function SettingsTab() {
           captureTurns: d.captureTurns,
           extractionModel: d.extractionModel.trim() || null,
           extractionModelDailyTokens: numberOf(d.extractionModelDailyTokens),
+          historyVersionsKept: numberOf(d.historyVersionsKept),
+          mergeParaphrases: d.mergeParaphrases,
         },
       }),
   });
@@ -203,6 +210,20 @@ export function SettingsTab() {
             the daily tokens on it (0 stops its calls); a message that could go over is left to the rules. The count starts afresh at
             midnight UTC. Empty: the rules alone.
           </p>
+        </section>
+        <section className="explain" aria-labelledby="history-title">
+          <h3 id="history-title">History and duplicates</h3>
+          <div className="grid2">
+            <DraftField form={form} name="historyVersionsKept" label="Versions kept per memory" inputMode="numeric" />
+          </div>
+          <p>
+            Every change of a memory keeps the version it replaced, with who made it and why (a memory's History in the Memories tab, where
+            any version can be restored); the oldest beyond this number go. 0 keeps none.
+          </p>
+          <label className="switch">
+            <input type="checkbox" checked={draft.mergeParaphrases} onChange={(e) => set({ mergeParaphrases: e.target.checked })} />
+            <span>One memory per fact: merge a memory that restates another in other words into it</span>
+          </label>
         </section>
         <label className="switch">
           <input type="checkbox" checked={draft.autoSummarize} onChange={(e) => set({ autoSummarize: e.target.checked })} />

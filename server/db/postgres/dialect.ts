@@ -1,6 +1,7 @@
 import { postgresMigrations } from '../../../migrations/postgres/index.ts';
 import type { StoreDialect } from '../storeDialect.ts';
 import { addKeyRetrievals, addMemoryAccess } from './accessWrite.ts';
+import { withChange } from './changeContext.ts';
 import { describe } from './description.ts';
 import { jsonArrayRows, jsonValue } from './json.ts';
 import { keywordCandidates, listSearchMatches, probeKeywordIndex } from './keywordSearch.ts';
@@ -18,6 +19,7 @@ export const postgresDialect: StoreDialect = {
   keepsVectors: false,
   keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex },
   mergedMetadata,
+  withChange,
   addMemoryAccess,
   addKeyRetrievals,
   isProfileMemory,

@@ -2,13 +2,15 @@ import { sql } from 'kysely';
 import type { Db } from '../open.ts';
 
 /**
- * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes), the keyword index's
- * rows (a memory's words as lexemes, as a tsvector and as postings), the supersessions on either side of a memory and per-key statistics, the per-key counts and
- * retrieval statistics and extraction model usage (forgetApiKey), and the audit log (its entries about a forgotten key get a pseudonym).
+ * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes) and their versions, the
+ * keyword index's rows (a memory's words as lexemes, as a tsvector and as postings), the supersessions on either side
+ * of a memory and per-key statistics, the per-key counts and retrieval statistics and extraction model usage
+ * (forgetApiKey), and the audit log (its entries about a forgotten key get a pseudonym).
  */
 const ERASED_TABLES = [
   'memories',
   'supersessions',
+  'memory_versions',
   'memory_search',
   'memory_postings',
   'memory_search_stats',

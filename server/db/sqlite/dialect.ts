@@ -1,6 +1,7 @@
 import { migrations } from '../../../migrations/index.ts';
 import type { StoreDialect } from '../storeDialect.ts';
 import { addKeyRetrievals, addMemoryAccess } from './accessWrite.ts';
+import { withChange } from './changeContext.ts';
 import { databaseFile } from './databaseFile.ts';
 import { describe } from './description.ts';
 import { jsonArrayRows, jsonValue } from './json.ts';
@@ -18,6 +19,7 @@ export const sqliteDialect: StoreDialect = {
   keepsVectors: true,
   keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex },
   mergedMetadata,
+  withChange,
   addMemoryAccess,
   addKeyRetrievals,
   isProfileMemory,

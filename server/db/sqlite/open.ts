@@ -7,6 +7,7 @@ import type { Database } from '../schema.ts';
 import { bindStoreDialect } from '../storeDialect.ts';
 import { registerTenantTerms } from '../tenantTerms.ts';
 import { BUSY_TIMEOUT_MS } from './busyTimeout.ts';
+import { registerChangeContext } from './changeContext.ts';
 import { sqliteDialect } from './dialect.ts';
 
 export interface OpenedDatabase extends OpenedStore {
@@ -37,6 +38,7 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('analysis_limit = 1000');
   sqliteVec.load(sqlite);
   registerTenantTerms(sqlite);
+  registerChangeContext(sqlite);
   // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite), before the
   // first query; long-running servers repeat it (maintenance.ts).
   sqlite.pragma('optimize = 0x10002');

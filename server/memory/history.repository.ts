@@ -1,0 +1,56 @@
+import type { Db } from '../db/open.ts';
+import type { MemoryRow } from '../db/schema.ts';
+import type { Change } from './change.ts';
+
+/** The versions the history trigger kept of a memory, newest first. */
+export async function versionRows(db: Db, memoryPk: number) {
+  return db.selectFrom('memory_versions').selectAll().where('memory_pk', '=', memoryPk).orderBy('version', 'desc').execute();
+}
+
+export async function versionRow(db: Db, memoryPk: number, version: number) {
+  return db.selectFrom('memory_versions').selectAll().where('memory_pk', '=', memoryPk).where('version', '=', version).executeTakeFirst();
+}
+
+/** Drops every version of a memory (a rebuilt summary's: its old text may quote an original that was deleted). */
+export async function deleteVersions(db: Db, memoryPk: number) {
+  await db.deleteFrom('memory_versions').where('memory_pk', '=', memoryPk).execute();
+}
+
+/**
+ * Writes a version that no update replaced (a merged paraphrase's wording, which was never the memory's text), numbered
+ * after the newest, and prunes the memory's versions to `kept` as the trigger does; nothing with 0.
+ */
+export async function addVersion(
+  db: Db,
+  memoryPk: number,
+  v: Pick<MemoryRow, 'content' | 'type' | 'metadata' | 'expires_at'>,
+  change: Change & { at: number },
+  kept: number,
+) {
+  if (kept === 0) return;
+  const newest = await db
+    .selectFrom('memory_versions')
+    .select((eb) => eb.fn.max<number | null>('version').as('v'))
+    .where('memory_pk', '=', memoryPk)
+    .executeTakeFirst();
+  const version = (newest?.v ?? 0) + 1;
+  await db
+    .insertInto('memory_versions')
+    .values({
+      memory_pk: memoryPk,
+      version,
+      content: v.content,
+      type: v.type,
+      metadata: v.metadata,
+      expires_at: v.expires_at,
+      changed_at: change.at,
+      changed_by: change.by,
+      reason: change.why,
+    })
+    .execute();
+  await db
+    .deleteFrom('memory_versions')
+    .where('memory_pk', '=', memoryPk)
+    .where('version', '<=', version - kept)
+    .execute();
+}
