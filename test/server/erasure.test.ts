@@ -95,6 +95,8 @@ async function scene(): Promise<Scene> {
   ]);
   const summaryId = summarize.summaries[0]!.id;
   await supersedeWithMarker(app, apiKeyId, markerId, marker);
+  // The supersession took f0 out of the summary, whose rebuilt text is embedded again.
+  await drainWorker(app);
   const vectorOf = (id: string) => {
     const row = sqlite.prepare('select embedding from memory_vec where memory_pk = ?').get(BigInt(pkOf(id))) as { embedding: Buffer };
     return Buffer.from(row.embedding);
@@ -195,7 +197,7 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
     const s = await scene();
     await s.app.ok(DELETE_MEMORY, { id: s.markerId });
     const summary = (await s.app.ok(GET_MEMORY, { id: s.summaryId })).memory;
-    expect(summary!.content).toContain('banana');
+    expect(summary!.content).toContain('mango');
     await expectErased(s);
   });
 
@@ -341,7 +343,7 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     const s = await pgScene();
     await s.app.ok(DELETE_MEMORY, { id: s.markerId });
     const summary = (await s.app.ok(GET_MEMORY, { id: s.summaryId })).memory;
-    expect(summary!.content).toContain('banana');
+    expect(summary!.content).toContain('mango');
     await expectNoRowVersion(s);
   });
 

@@ -203,7 +203,9 @@ describe('current memories inside the search', () => {
     const current: string[] = [];
     for (let i = 0; i < 10; i++) {
       const stale = [];
-      for (let j = 0; j < 4; j++) stale.push((await write(k, `Project falcon note ${i}-${j} draft`)).id);
+      // Drafts that differ in a word, not paraphrases of each other (those would be merged into one memory).
+      for (const draft of ['amber', 'bronze', 'cobalt', 'denim'])
+        stale.push((await write(k, `Project falcon note ${i} ${draft} draft`)).id);
       current.push((await write(k, `Project falcon note ${i} final`, stale)).content);
     }
     const found = await retrieved(k, 'project falcon note', { limit: 10, strategy: 'HYBRID' });
