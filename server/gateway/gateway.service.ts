@@ -12,6 +12,7 @@ import {
 } from '../memory/injection.ts';
 import type { Memory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
+import { type Receipt, skippedReceipt } from '../retrieval/receipt.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
 import { apiKeyIdSchema, jsonObject, LIMITS, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
@@ -36,6 +37,8 @@ export interface InjectInput extends Omit<RetrieveInput, 'query'> {
   shape?: ChatRequestShape | null;
   /** The request opted out of memory (the gateway's no-memory header): nothing is retrieved. */
   noMemory?: boolean | null;
+  /** Return what became of every candidate (the outcome's receipt). */
+  receipt?: boolean | null;
 }
 
 export interface InjectOutcome {
@@ -47,6 +50,8 @@ export interface InjectOutcome {
   optedOut: boolean;
   /** Memories stored now from the request's conversation (captureTurns); messages stored before are not counted. */
   captured: number;
+  /** Set when the input asked for one. */
+  receipt: Receipt | null;
 }
 
 const providerSchema = z
@@ -63,11 +68,14 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
   if (!input.shape && detectShape(input.request) === null) {
     throw badInput('request is not an OpenAI chat (messages), OpenAI Responses (input) or Anthropic (system + messages) request');
   }
-  if (input.noMemory)
-    return { request: input.request, injected: false, role: null, shape: null, retrieval: null, optedOut: true, captured: 0 };
+  const asked = input.receipt ?? false;
+  if (input.noMemory) {
+    const receipt = asked ? skippedReceipt('opted_out', null, null) : null;
+    return { request: input.request, injected: false, role: null, shape: null, retrieval: null, optedOut: true, captured: 0, receipt };
+  }
   const query = input.query ?? lastUserText(input.request);
   // Retrieval first: the conversation captured before it would be retrieved as a memory of itself.
-  const retrieval = await retrieve(deps, { ...input, query }, { record: true });
+  const retrieval = await retrieve(deps, { ...input, query }, { record: true, receipt: asked });
   const { userRoleProviders } = await deps.settings.get();
   const result = injectIntoRequest(input.request, retrieval.block, { provider, userRoleProviders, shape: input.shape ?? undefined });
   return {
@@ -78,6 +86,7 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
     retrieval,
     optedOut: false,
     captured: await captureRequest(deps, input, result.shape),
+    receipt: retrieval.receipt,
   };
 }
 

@@ -7,6 +7,7 @@ import './settings.schema.ts';
 import './accessToken.schema.ts';
 import './retrieval.schema.ts';
 import './gateway.schema.ts';
+import './receipt.schema.ts';
 import './summary.schema.ts';
 import './health.schema.ts';
 import './qdrant.schema.ts';

@@ -10,6 +10,7 @@ import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
 import { fitToBudget } from './budget.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
 import { DistinctTexts } from './nearDuplicates.ts';
+import { ReceiptRecorder, skippedReceipt } from './receipt.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievalResult, RetrievedMemory, RetrieveInput, Strategy, Tier } from './retrieval.ts';
 import { candidate, keywordTier, vectorTier } from './tiers.ts';
@@ -37,8 +38,13 @@ const inputSchema = z.object({
 /**
  * Finds the memories to inject for a query and fits them into the token budget.
  * `record` counts the retrieval (access counters, hit rate), as the gateway call does; a preview does not.
+ * `receipt` keeps what became of every candidate (receipt.ts); without it nothing of that is collected.
  */
-export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, options: { record: boolean }): Promise<RetrievalResult> {
+export async function retrieve(
+  deps: RetrievalDeps,
+  rawInput: RetrieveInput,
+  options: { record: boolean; receipt?: boolean },
+): Promise<RetrievalResult> {
   const input = parseInput(inputSchema, rawInput);
   const settings = await deps.settings.get();
   const strategy = input.strategy ?? settings.strategy;
@@ -61,6 +67,7 @@ export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, opt
     resolution,
     skipped,
     block: null,
+    receipt: options.receipt && skipped ? skippedReceipt(skipped, maxTokens, resolution) : null,
   });
   if (options.record && !settings.enabled) return observed(deps, empty('disabled'));
   if (options.record && maxTokens === 0) return observed(deps, empty('zero_budget'));
@@ -78,13 +85,16 @@ export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, opt
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
 
+  const recorder = options.receipt ? new ReceiptRecorder() : null;
+  recorder?.considered(all);
   const distinct = new DistinctTexts();
-  const fitted = fitBlock(all, maxTokens, limit, distinct);
+  const fitted = fitBlock(all, { maxTokens, limit, distinct, recorder });
   const { items, used, considered } = await withProfile(deps, scope, fitted, {
     maxTokens,
     limit,
     percent: settings.profileBudgetPercent,
     distinct,
+    recorder,
   });
   if (options.record)
     deps.access.record(
@@ -92,28 +102,30 @@ export async function retrieve(deps: RetrievalDeps, rawInput: RetrieveInput, opt
       items.map((i) => i.memory.pk),
       scope.now,
     );
+  const resolved: Resolution = {
+    ...ranked.resolution,
+    requestedStrategy: strategy,
+    tiers: [
+      ...(enforced.length > 0 ? (['enforced'] as Tier[]) : []),
+      ...ranked.resolution.tiers,
+      ...(items.some((i) => i.tier === 'adjacent') ? (['adjacent'] as Tier[]) : []),
+      ...(items.some((i) => i.tier === 'profile') ? (['profile'] as Tier[]) : []),
+    ],
+    nearDuplicates: distinct.dropped,
+  };
   let block: string | null | undefined;
   const result: RetrievalResult = {
     items,
     tokensUsed: used,
     maxTokens,
     candidates: all.length + considered,
-    resolution: {
-      ...ranked.resolution,
-      requestedStrategy: strategy,
-      tiers: [
-        ...(enforced.length > 0 ? (['enforced'] as Tier[]) : []),
-        ...ranked.resolution.tiers,
-        ...(items.some((i) => i.tier === 'adjacent') ? (['adjacent'] as Tier[]) : []),
-        ...(items.some((i) => i.tier === 'profile') ? (['profile'] as Tier[]) : []),
-      ],
-      nearDuplicates: distinct.dropped,
-    },
+    resolution: resolved,
     skipped: null,
     get block() {
       if (block === undefined) block = items.length > 0 ? formatMemoryBlock(items.map(injectable)) : null;
       return block;
     },
+    receipt: recorder?.receipt({ items, tokensUsed: used, maxTokens, resolution: resolved }) ?? null,
   };
   return options.record ? observed(deps, result) : result;
 }
@@ -318,7 +330,10 @@ function breakTies(ranked: RetrievedMemory[]): RetrievedMemory[] {
  * Budget walk over the injected block: each memory costs the tokens of its line, the block's frame is paid once,
  * and the parts add up exactly to the block (memory/blockTokens.ts), so the budget is never exceeded.
  */
-function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, distinct: DistinctTexts) {
+function fitBlock(
+  ranked: RetrievedMemory[],
+  { maxTokens, limit, distinct, recorder }: { maxTokens: number; limit: number; distinct: DistinctTexts; recorder: ReceiptRecorder | null },
+) {
   const cost = (c: RetrievedMemory) => (c.truncated ? c.tokens : lineTokens({ type: c.memory.type, content: c.content }));
   const { items, used } = fitToBudget(ranked, {
     budget: maxTokens - BLOCK_FRAME_TOKENS,
@@ -326,6 +341,7 @@ function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, d
     cost,
     truncate: (c, tokens) => shorten(c, tokens),
     admit: (c) => distinct.admit(c.memory.content, { always: c.tier === 'enforced' }),
+    leftOut: recorder ? (c, reason) => recorder.leftOut(c, reason) : undefined,
   });
   return { items: items.map((c) => ({ ...c, tokens: cost(c) })), used: items.length > 0 ? used + BLOCK_FRAME_TOKENS : 0 };
 }
@@ -339,7 +355,7 @@ async function withProfile(
   deps: RetrievalDeps,
   scope: repo.RetrievalScope,
   fitted: { items: RetrievedMemory[]; used: number },
-  o: { maxTokens: number; limit: number; percent: number; distinct: DistinctTexts },
+  o: { maxTokens: number; limit: number; percent: number; distinct: DistinctTexts; recorder: ReceiptRecorder | null },
 ): Promise<{ items: RetrievedMemory[]; used: number; considered: number }> {
   const none = { ...fitted, considered: 0 };
   const slots = o.limit - fitted.items.length;
@@ -349,16 +365,16 @@ async function withProfile(
   if (slots <= 0 || room <= 0) return none;
   const taken = new Set(fitted.items.map((i) => i.memory.pk));
   const rows = (await repo.profileMemories(deps.db, scope, slots + taken.size)).filter((r) => !taken.has(r.pk));
-  const { items, used } = fitToBudget(
-    rows.map((row) => candidate(rowToMemory(row), 'profile', 0)),
-    {
-      budget: room,
-      maxItems: slots,
-      cost: (c) => lineTokens({ type: c.memory.type, content: c.content }),
-      truncate: () => null,
-      admit: (c) => o.distinct.admit(c.memory.content),
-    },
-  );
+  const facts = rows.map((row) => candidate(rowToMemory(row), 'profile', 0));
+  o.recorder?.considered(facts);
+  const { items, used } = fitToBudget(facts, {
+    budget: room,
+    maxItems: slots,
+    cost: (c) => lineTokens({ type: c.memory.type, content: c.content }),
+    truncate: () => null,
+    admit: (c) => o.distinct.admit(c.memory.content),
+    leftOut: o.recorder ? (c, reason) => o.recorder!.leftOut(c, reason) : undefined,
+  });
   if (items.length === 0) return { ...none, considered: rows.length };
   return {
     items: [...fitted.items, ...items.map((c) => ({ ...c, tokens: lineTokens({ type: c.memory.type, content: c.content }) }))],

@@ -242,6 +242,8 @@ export type RetrieveInput = {
   maxTokens?: number | null | undefined;
   /** The text to match, usually the last user message. */
   query?: string | null | undefined;
+  /** Return a receipt (the result's receipt): every candidate with its scores and rank, injected or left out and why. */
+  receipt?: boolean | null | undefined;
   /** Limit to this session and the key-wide memories. */
   sessionId?: string | null | undefined;
   /** Defaults to the settings. */
