@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memorySearch } from '../../server/mcp/retrieval.tools.ts';
 import { graphql, type VariablesOf } from '../helpers/graphql.ts';
+import { call, httpTransport, mcpClient } from '../helpers/mcp.ts';
 import { CREATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { startTestApp, type TestApp } from '../helpers/testApp.ts';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const RECEIPT = graphql(`
   fragment ReceiptsReceipt on RetrievalReceipt {
@@ -185,5 +187,22 @@ describe('a receipt of retrievePreview', () => {
     const injected = (await inject('helix editor', { apiKeyId: 'r-preview', receipt: true, limit: 1 })).receipt!;
     expect(preview.injected.map((i) => i.memoryId)).toEqual(injected.injected.map((i) => i.memoryId));
     expect(preview.leftOut.map((i) => [i.memoryId, i.reason])).toEqual(injected.leftOut.map((i) => [i.memoryId, i.reason]));
+  });
+});
+
+describe('a receipt over MCP', () => {
+  it('memory_search answers one when asked: the memories by id, each left out with its reason', async () => {
+    await remember('r-mcp', 'Helix editor keys: space f opens the file picker', 'Helix editor themes live in the runtime folder');
+    const client = await mcpClient(httpTransport(app.url, ADMIN_TOKEN));
+    try {
+      const plain = await call(client, memorySearch, { apiKeyId: 'r-mcp', query: 'helix editor', limit: 1 });
+      expect(plain.receipt).toBeUndefined();
+      const answer = await call(client, memorySearch, { apiKeyId: 'r-mcp', query: 'helix editor', limit: 1, receipt: true });
+      expect(answer.receipt?.injected.map((i) => i.memoryId)).toEqual(answer.memories.map((m) => m.id));
+      expect(answer.receipt?.leftOut).toEqual([expect.objectContaining({ rank: 2, tier: 'keyword', reason: 'over_limit' })]);
+      expect(answer.receipt?.resolution?.requestedStrategy).toBe('HYBRID');
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -63,6 +63,15 @@ export type InjectionRole =
   | 'SYSTEM'
   | 'USER';
 
+/** Why a candidate the retrieval saw was left out of the block. */
+export type LeftOutReason =
+  /** It nearly repeats, word for word, a memory already in the block. */
+  | 'NEAR_DUPLICATE'
+  /** Its line did not fit in what was left of the token budget. */
+  | 'OVER_BUDGET'
+  /** The block already held as many memories as the limit allows. */
+  | 'OVER_LIMIT';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -115,6 +124,14 @@ export type MemoryType =
 export type MessageRole =
   | 'ASSISTANT'
   | 'USER';
+
+export type ReceiptSkip =
+  /** Memory is switched off in the settings: nothing was retrieved. */
+  | 'DISABLED'
+  /** The request asked for no memory: nothing was retrieved. */
+  | 'OPTED_OUT'
+  /** maxTokens is 0: nothing was retrieved. */
+  | 'ZERO_BUDGET';
 
 export type ReindexStatus =
   | 'CANCELLED'
@@ -175,6 +192,8 @@ export type ClientMemoryFragment = { id: string, apiKeyId: string, sessionId: st
 
 export type ClientRetrievalFragment = { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } };
 
+export type ClientReceiptFragment = { skipped: ReceiptSkip | null, maxTokens: number | null, tokensUsed: number, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, fusion: { keywordShare: number, vectorShare: number, reason: string } | null } | null, injected: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, keywordScore: number | null, vectorScore: number | null, tokens: number, truncated: boolean }>, leftOut: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, keywordScore: number | null, vectorScore: number | null, reason: LeftOutReason }> };
+
 export type ClientReindexJobFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null };
 
 export type RetrieveQueryVariables = Exact<{
@@ -196,7 +215,7 @@ export type InjectMemoryMutationVariables = Exact<{
 }>;
 
 
-export type InjectMemoryMutation = { injectMemory: { injected: boolean, optedOut: boolean, request: Record<string, unknown>, role: InjectionRole | null, shape: ChatRequestShape | null, retrieval: { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } } | null } };
+export type InjectMemoryMutation = { injectMemory: { injected: boolean, optedOut: boolean, request: Record<string, unknown>, role: InjectionRole | null, shape: ChatRequestShape | null, retrieval: { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } } | null, receipt: { skipped: ReceiptSkip | null, maxTokens: number | null, tokensUsed: number, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, fusion: { keywordShare: number, vectorShare: number, reason: string } | null } | null, injected: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, keywordScore: number | null, vectorScore: number | null, tokens: number, truncated: boolean }>, leftOut: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, keywordScore: number | null, vectorScore: number | null, reason: LeftOutReason }> } | null } };
 
 export type ExtractFactsMutationVariables = Exact<{
   input: ExtractFactsInput;
@@ -361,6 +380,43 @@ export const ClientRetrievalFragmentDoc = new TypedDocumentString(`
   updatedAt
   expiresAt
 }`, {"fragmentName":"ClientRetrieval"}) as unknown as TypedDocumentString<ClientRetrievalFragment, unknown>;
+export const ClientReceiptFragmentDoc = new TypedDocumentString(`
+    fragment ClientReceipt on RetrievalReceipt {
+  skipped
+  maxTokens
+  tokensUsed
+  resolution {
+    requestedStrategy
+    tiers
+    fallback
+    fallbackReason
+    fusion {
+      keywordShare
+      vectorShare
+      reason
+    }
+  }
+  injected {
+    memoryId
+    tier
+    rank
+    score
+    keywordScore
+    vectorScore
+    tokens
+    truncated
+  }
+  leftOut {
+    memoryId
+    tier
+    rank
+    score
+    keywordScore
+    vectorScore
+    reason
+  }
+}
+    `, {"fragmentName":"ClientReceipt"}) as unknown as TypedDocumentString<ClientReceiptFragment, unknown>;
 export const ClientReindexJobFragmentDoc = new TypedDocumentString(`
     fragment ClientReindexJob on ReindexJob {
   id
@@ -474,6 +530,9 @@ export const InjectMemoryDocument = new TypedDocumentString(`
     retrieval {
       ...ClientRetrieval
     }
+    receipt {
+      ...ClientReceipt
+    }
   }
 }
     fragment ClientMemory on Memory {
@@ -511,6 +570,41 @@ fragment ClientRetrieval on RetrievalResult {
     tiers
     fallback
     fallbackReason
+  }
+}
+fragment ClientReceipt on RetrievalReceipt {
+  skipped
+  maxTokens
+  tokensUsed
+  resolution {
+    requestedStrategy
+    tiers
+    fallback
+    fallbackReason
+    fusion {
+      keywordShare
+      vectorShare
+      reason
+    }
+  }
+  injected {
+    memoryId
+    tier
+    rank
+    score
+    keywordScore
+    vectorScore
+    tokens
+    truncated
+  }
+  leftOut {
+    memoryId
+    tier
+    rank
+    score
+    keywordScore
+    vectorScore
+    reason
   }
 }`) as unknown as TypedDocumentString<InjectMemoryMutation, InjectMemoryMutationVariables>;
 export const ExtractFactsDocument = new TypedDocumentString(`
