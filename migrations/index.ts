@@ -16,6 +16,7 @@ import * as tokenStart from './2026_12_02_016_token_start.ts';
 import * as replicaCoordination from './2026_12_02_017_replica_coordination.ts';
 import * as turnFactLinks from './2026_12_06_018_turn_fact_links.ts';
 import * as extractionModelUsage from './2026_12_06_019_extraction_model_usage.ts';
+import * as injectionLog from './2026_12_06_024_injection_log.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_017_replica_coordination': replicaCoordination,
   '2026_12_06_018_turn_fact_links': turnFactLinks,
   '2026_12_06_019_extraction_model_usage': extractionModelUsage,
+  '2026_12_06_024_injection_log': injectionLog,
 };

@@ -6,6 +6,7 @@ import * as replicaCoordination from './2026_12_02_004_replica_coordination.ts';
 import * as keywordPostings from './2026_12_02_005_keyword_postings.ts';
 import * as turnFactLinks from './2026_12_06_006_turn_fact_links.ts';
 import * as extractionModelUsage from './2026_12_06_007_extraction_model_usage.ts';
+import * as injectionLog from './2026_12_06_012_injection_log.ts';
 
 /** Every PostgreSQL migration by name, in order; listed statically like the SQLite ones (../index.ts). */
 export const postgresMigrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026_12_02_005_keyword_postings': keywordPostings,
   '2026_12_06_006_turn_fact_links': turnFactLinks,
   '2026_12_06_007_extraction_model_usage': extractionModelUsage,
+  '2026_12_06_012_injection_log': injectionLog,
 };

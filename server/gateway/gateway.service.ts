@@ -12,6 +12,7 @@ import {
 } from '../memory/injection.ts';
 import type { Memory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
+import { logInjection } from '../retrieval/injectionLog.service.ts';
 import { type Receipt, skippedReceipt } from '../retrieval/receipt.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
@@ -60,6 +61,8 @@ const providerSchema = z
   .min(1, 'provider must not be empty')
   .max(LIMITS.modelNameChars, `provider is longer than ${LIMITS.modelNameChars} characters`);
 const requestSchema = jsonObject('request', { maxDepth: LIMITS.requestDepth });
+/** The key and session as retrieval normalised them, for the injection log. */
+const logKeySchema = z.object({ apiKeyId: apiKeyIdSchema, sessionId: sessionIdSchema.nullish() });
 
 export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promise<InjectOutcome> {
   const provider = parseInput(providerSchema, input.provider);
@@ -74,9 +77,13 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
     return { request: input.request, injected: false, role: null, shape: null, retrieval: null, optedOut: true, captured: 0, receipt };
   }
   const query = input.query ?? lastUserText(input.request);
+  const { userRoleProviders, injectionLogDays } = await deps.settings.get();
   // Retrieval first: the conversation captured before it would be retrieved as a memory of itself.
-  const retrieval = await retrieve(deps, { ...input, query }, { record: true, receipt: asked });
-  const { userRoleProviders } = await deps.settings.get();
+  const retrieval = await retrieve(deps, { ...input, query }, { record: true, receipt: asked || injectionLogDays > 0 });
+  if (injectionLogDays > 0 && retrieval.receipt) {
+    const { apiKeyId, sessionId } = parseInput(logKeySchema, input);
+    await logInjection(deps, { apiKeyId, sessionId: sessionId ?? null, query, receipt: retrieval.receipt });
+  }
   const result = injectIntoRequest(input.request, retrieval.block, { provider, userRoleProviders, shape: input.shape ?? undefined });
   return {
     request: result.request as Record<string, unknown>,
@@ -86,7 +93,7 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
     retrieval,
     optedOut: false,
     captured: await captureRequest(deps, input, result.shape),
-    receipt: retrieval.receipt,
+    receipt: asked ? retrieval.receipt : null,
   };
 }
 

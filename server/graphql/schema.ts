@@ -8,6 +8,7 @@ import './accessToken.schema.ts';
 import './retrieval.schema.ts';
 import './gateway.schema.ts';
 import './receipt.schema.ts';
+import './injectionLog.schema.ts';
 import './summary.schema.ts';
 import './health.schema.ts';
 import './qdrant.schema.ts';

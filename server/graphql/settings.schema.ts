@@ -12,6 +12,8 @@ import {
 import {
   auditRetentionDaysSchema,
   extractionModelDailyTokensSchema,
+  injectionLogDaysSchema,
+  LIMITS,
   maxTokensSchema,
   purgeGraceDaysSchema,
   rangeText,
@@ -82,6 +84,9 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     extractionModelDailyTokens: t.exposeInt('extractionModelDailyTokens', {
       description: `Tokens the extraction model may use per API key per UTC day, ${rangeText(extractionModelDailyTokensSchema)}; 0 stops its calls.`,
     }),
+    injectionLogDays: t.exposeInt('injectionLogDays', {
+      description: `Days, ${rangeText(injectionLogDaysSchema)}, that each injectMemory's receipt is kept in the injection log (the newest ${LIMITS.injectionLogRows} per API key; see injections); 0, the default, keeps none.`,
+    }),
   }),
 });
 
@@ -109,6 +114,7 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     captureTurns: t.field({ type: CaptureTurnsEnum }),
     extractionModel: t.string({ description: 'null returns to the rules alone.' }),
     extractionModelDailyTokens: t.int(),
+    injectionLogDays: t.int(),
   }),
 });
 

@@ -4,6 +4,7 @@ import {
   auditRetentionDaysSchema,
   checkInput,
   extractionModelDailyTokensSchema,
+  injectionLogDaysSchema,
   LIMITS,
   maxTokensSchema,
   parseInput,
@@ -77,6 +78,11 @@ export const settingsSchema = z.object({
   extractionModel: optionalName.default(null),
   /** Tokens (prompt and answer) the extraction model may use per API key per UTC day; 0 stops its calls. */
   extractionModelDailyTokens: extractionModelDailyTokensSchema.default(20_000),
+  /**
+   * Days each injectMemory's receipt is kept in the injection log, newest LIMITS.injectionLogRows per key; 0 (the
+   * default) keeps none: the log is off, and turning it off empties it at the next purge pass.
+   */
+  injectionLogDays: injectionLogDaysSchema.default(0),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -112,6 +112,7 @@ export type MemorySettingsInput = {
   extractionModelDailyTokens?: number | null | undefined;
   /** null returns to the calibrated guard. */
   fusionVectorShare?: number | null | undefined;
+  injectionLogDays?: number | null | undefined;
   maxTokens?: number | null | undefined;
   profileBudgetPercent?: number | null | undefined;
   purgeGraceDays?: number | null | undefined;

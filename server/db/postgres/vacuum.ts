@@ -4,7 +4,7 @@ import type { Db } from '../open.ts';
 /**
  * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes), the keyword index's
  * rows (a memory's words as lexemes, as a tsvector and as postings) and per-key statistics, the per-key counts and
- * retrieval statistics and extraction model usage (forgetApiKey), and the audit log (its entries about a forgotten key get a pseudonym).
+ * retrieval statistics, extraction model usage and injection log (forgetApiKey; the purge pass prunes the log too), and the audit log (its entries about a forgotten key get a pseudonym).
  */
 const ERASED_TABLES = [
   'memories',
@@ -14,6 +14,7 @@ const ERASED_TABLES = [
   'memory_counts',
   'retrieval_stats',
   'extraction_model_usage',
+  'injection_log',
   'audit_log',
 ];
 
