@@ -67,6 +67,15 @@ export type FactPolarity =
   | 'NEGATIVE'
   | 'POSITIVE';
 
+/** Why a candidate the retrieval saw was left out of the block. */
+export type LeftOutReason =
+  /** It nearly repeats, word for word, a memory already in the block. */
+  | 'NEAR_DUPLICATE'
+  /** Its line did not fit in what was left of the token budget. */
+  | 'OVER_BUDGET'
+  /** The block already held as many memories as the limit allows. */
+  | 'OVER_LIMIT';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -200,6 +209,14 @@ export type QdrantSettingsInput = {
   /** e.g. http://localhost:6333; or give host and port. */
   url?: string | null | undefined;
 };
+
+export type ReceiptSkip =
+  /** Memory is switched off in the settings: nothing was retrieved. */
+  | 'DISABLED'
+  /** The request asked for no memory: nothing was retrieved. */
+  | 'OPTED_OUT'
+  /** maxTokens is 0: nothing was retrieved. */
+  | 'ZERO_BUDGET';
 
 export type ReindexStatus =
   | 'CANCELLED'
@@ -576,19 +593,27 @@ export type ExtractFactsDryRunMutationVariables = Exact<{
 
 export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
-export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number };
+export type RecentInjectionsQueryVariables = Exact<{
+  apiKeyId: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type RecentInjectionsQuery = { injections: { endCursor: string | null, hasMore: boolean, items: Array<{ id: string, at: string, sessionId: string | null, query: string | null, receipt: { skipped: ReceiptSkip | null, maxTokens: number | null, tokensUsed: number, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallbackReason: string | null } | null, injected: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, tokens: number, truncated: boolean, memory: { id: string, key: string, content: string } | null }>, leftOut: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, reason: LeftOutReason, memory: { id: string, key: string, content: string } | null }> } }> } };
+
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, injectionLogDays: number };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
+export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, injectionLogDays: number } };
 
 export type UpdateMemorySettingsMutationVariables = Exact<{
   input: MemorySettingsInput;
 }>;
 
 
-export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number } };
+export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, injectionLogDays: number } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -743,6 +768,7 @@ export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  injectionLogDays
 }
     `, {"fragmentName":"SettingsFields"});
 export const AccessTokensDocument = new TypedDocumentString(`
@@ -2218,6 +2244,77 @@ export const useExtractFactsDryRunMutation = <
 
 useExtractFactsDryRunMutation.fetcher = (variables: ExtractFactsDryRunMutationVariables, options?: RequestInit['headers']) => fetcher<ExtractFactsDryRunMutation, ExtractFactsDryRunMutationVariables>(ExtractFactsDryRunDocument, variables, options);
 
+export const RecentInjectionsDocument = new TypedDocumentString(`
+    query RecentInjections($apiKeyId: ID!, $after: String) {
+  injections(apiKeyId: $apiKeyId, first: 10, after: $after) {
+    endCursor
+    hasMore
+    items {
+      id
+      at
+      sessionId
+      query
+      receipt {
+        skipped
+        maxTokens
+        tokensUsed
+        resolution {
+          requestedStrategy
+          tiers
+          fallbackReason
+        }
+        injected {
+          memoryId
+          tier
+          rank
+          score
+          tokens
+          truncated
+          memory {
+            id
+            key
+            content
+          }
+        }
+        leftOut {
+          memoryId
+          tier
+          rank
+          score
+          reason
+          memory {
+            id
+            key
+            content
+          }
+        }
+      }
+    }
+  }
+}
+    `);
+
+export const useRecentInjectionsQuery = <
+      TData = RecentInjectionsQuery,
+      TError = unknown
+    >(
+      variables: RecentInjectionsQueryVariables,
+      options?: Omit<UseQueryOptions<RecentInjectionsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<RecentInjectionsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<RecentInjectionsQuery, TError, TData>(
+      {
+    queryKey: ['RecentInjections', variables],
+    queryFn: fetcher<RecentInjectionsQuery, RecentInjectionsQueryVariables>(RecentInjectionsDocument, variables),
+    ...options
+  }
+    )};
+
+useRecentInjectionsQuery.getKey = (variables: RecentInjectionsQueryVariables) => ['RecentInjections', variables];
+
+
+useRecentInjectionsQuery.fetcher = (variables: RecentInjectionsQueryVariables, options?: RequestInit['headers']) => fetcher<RecentInjectionsQuery, RecentInjectionsQueryVariables>(RecentInjectionsDocument, variables, options);
+
 export const MemorySettingsDocument = new TypedDocumentString(`
     query MemorySettings {
   memorySettings {
@@ -2245,6 +2342,7 @@ export const MemorySettingsDocument = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  injectionLogDays
 }`);
 
 export const useMemorySettingsQuery = <
@@ -2295,6 +2393,7 @@ export const UpdateMemorySettingsDocument = new TypedDocumentString(`
   captureTurns
   extractionModel
   extractionModelDailyTokens
+  injectionLogDays
 }`);
 
 export const useUpdateMemorySettingsMutation = <

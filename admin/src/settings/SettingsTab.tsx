@@ -27,6 +27,7 @@ interface Draft {
   /** Empty: the rules alone. */
   extractionModel: string;
   extractionModelDailyTokens: string;
+  injectionLogDays: string;
 }
 
 const CAPTURE_LABELS: Record<CaptureTurns, string> = { OFF: 'Off', USER: 'User messages', ALL: 'All messages' };
@@ -45,6 +46,7 @@ const draftOf = (s: SettingsFieldsFragment): Draft => ({
   captureTurns: s.captureTurns,
   extractionModel: s.extractionModel ?? '',
   extractionModelDailyTokens: String(s.extractionModelDailyTokens),
+  injectionLogDays: String(s.injectionLogDays),
 });
 
 /** Memory on/off and the budget, retention and strategy every retrieval uses. */
@@ -65,6 +67,7 @@ export function SettingsTab() {
       profileBudgetPercent: numberProblem('The profile share', d.profileBudgetPercent, { required: true }),
       fusionVectorShare: numberProblem('The vector share', d.fusionVectorShare, { required: false }),
       extractionModelDailyTokens: numberProblem('The daily token budget', d.extractionModelDailyTokens, { required: true }),
+      injectionLogDays: numberProblem('The injection log days', d.injectionLogDays, { required: true }),
     }),
     onSubmit: (d) =>
       save.mutate({
@@ -85,6 +88,7 @@ export function SettingsTab() {
           captureTurns: d.captureTurns,
           extractionModel: d.extractionModel.trim() || null,
           extractionModelDailyTokens: numberOf(d.extractionModelDailyTokens),
+          injectionLogDays: numberOf(d.injectionLogDays),
         },
       }),
   });
@@ -202,6 +206,16 @@ export function SettingsTab() {
             A provider's chat model that is also asked for durable facts, in the background after the rules. Each API key may spend up to
             the daily tokens on it (0 stops its calls); a message that could go over is left to the rules. The count starts afresh at
             midnight UTC. Empty: the rules alone.
+          </p>
+        </section>
+        <section className="explain" aria-labelledby="injection-log-title">
+          <h3 id="injection-log-title">Injection log</h3>
+          <div className="grid2">
+            <DraftField form={form} name="injectionLogDays" label="Keep receipts for (days)" inputMode="numeric" />
+          </div>
+          <p>
+            Each injection's receipt (the memories it got, those left out and why, and the user's message) is kept this many days, the
+            newest 1,000 per API key, and shown in the Playground under Recent injections. 0 keeps none; forgetting a key erases its log.
           </p>
         </section>
         <label className="switch">
