@@ -108,15 +108,23 @@ function InjectionEntry({ injection }: { injection: Injection }) {
         </span>
       </summary>
       <ReceiptTable receipt={r} />
-      {r.resolution?.fallbackReason && <p className="muted ri-note">{r.resolution.fallbackReason}</p>}
+      {r.resolution?.fallbackReason && (
+        <p className="muted ri-note">
+          <strong>Fallback:</strong> {r.resolution.fallbackReason}
+        </p>
+      )}
     </details>
   );
 }
 
 function ReceiptTable({ receipt }: { receipt: Receipt }) {
   const rows = [
-    ...receipt.injected.map((c) => ({ ...c, outcome: `injected · ${formatInt(c.tokens)} tokens${c.truncated ? ', truncated' : ''}` })),
-    ...receipt.leftOut.map((c) => ({ ...c, outcome: `left out: ${REASON_LABEL[c.reason]}` })),
+    ...receipt.injected.map((c) => ({
+      ...c,
+      injected: true,
+      outcome: `injected · ${formatInt(c.tokens)} tokens${c.truncated ? ', truncated' : ''}`,
+    })),
+    ...receipt.leftOut.map((c) => ({ ...c, injected: false, outcome: `left out: ${REASON_LABEL[c.reason]}` })),
   ].sort((a, b) => a.rank - b.rank);
   if (rows.length === 0) return <p className="muted ri-note">No memory was considered.</p>;
   return (
@@ -127,33 +135,25 @@ function ReceiptTable({ receipt }: { receipt: Receipt }) {
             <th scope="col" className="num">
               #
             </th>
-            <th scope="col">Memory</th>
-            <th scope="col">Tier</th>
+            <th scope="col">Memory and outcome</th>
             <th scope="col" className="num">
               Score
             </th>
-            <th scope="col">Outcome</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((c) => (
-            <tr key={c.memoryId} className={'reason' in c ? 'ri-left-out' : undefined}>
+            <tr key={c.memoryId} className={c.injected ? undefined : 'ri-left-out'}>
               <td className="num rank">{c.rank}</td>
               <td className="pg-memory">
-                {c.memory ? (
-                  <>
-                    <div className="pg-content">{c.memory.content}</div>
-                    <code title="Memory key">{c.memory.key}</code>
-                  </>
-                ) : (
-                  <span className="muted">deleted since ({c.memoryId})</span>
-                )}
-              </td>
-              <td>
-                <span className={`badge tier tier-${c.tier.toLowerCase()}`}>{TIER_LABEL[c.tier]}</span>
+                <div className="pg-content">{c.memory ? c.memory.content : <span className="muted">deleted since</span>}</div>
+                <div className="pg-meta">
+                  <span className={c.injected ? 'badge ok' : 'badge warn'}>{c.outcome}</span>
+                  <span className={`badge tier tier-${c.tier.toLowerCase()}`}>{TIER_LABEL[c.tier]}</span>
+                  <code title="Memory key">{c.memory ? c.memory.key : c.memoryId}</code>
+                </div>
               </td>
               <td className="num mono">{formatScore(c.score)}</td>
-              <td>{c.outcome}</td>
             </tr>
           ))}
         </tbody>
