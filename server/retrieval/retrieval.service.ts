@@ -102,31 +102,31 @@ export async function retrieve(
       items.map((i) => i.memory.pk),
       scope.now,
     );
-  const resolved: Resolution = {
-    ...ranked.resolution,
-    requestedStrategy: strategy,
-    tiers: [
-      ...(enforced.length > 0 ? (['enforced'] as Tier[]) : []),
-      ...ranked.resolution.tiers,
-      ...(items.some((i) => i.tier === 'adjacent') ? (['adjacent'] as Tier[]) : []),
-      ...(items.some((i) => i.tier === 'profile') ? (['profile'] as Tier[]) : []),
-    ],
-    nearDuplicates: distinct.dropped,
-  };
   let block: string | null | undefined;
   const result: RetrievalResult = {
     items,
     tokensUsed: used,
     maxTokens,
     candidates: all.length + considered,
-    resolution: resolved,
+    resolution: {
+      ...ranked.resolution,
+      requestedStrategy: strategy,
+      tiers: [
+        ...(enforced.length > 0 ? (['enforced'] as Tier[]) : []),
+        ...ranked.resolution.tiers,
+        ...(items.some((i) => i.tier === 'adjacent') ? (['adjacent'] as Tier[]) : []),
+        ...(items.some((i) => i.tier === 'profile') ? (['profile'] as Tier[]) : []),
+      ],
+      nearDuplicates: distinct.dropped,
+    },
     skipped: null,
     get block() {
       if (block === undefined) block = items.length > 0 ? formatMemoryBlock(items.map(injectable)) : null;
       return block;
     },
-    receipt: recorder?.receipt({ items, tokensUsed: used, maxTokens, resolution: resolved }) ?? null,
+    receipt: null,
   };
+  if (recorder) result.receipt = recorder.receipt(result);
   return options.record ? observed(deps, result) : result;
 }
 
