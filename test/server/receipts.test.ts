@@ -136,6 +136,19 @@ describe('a receipt of injectMemory', () => {
     expect(tight.maxTokens).toBe(frame + first!.tokens);
   });
 
+  it('lists the best memory as injected, shortened, when none fits whole, and the others as over budget', async () => {
+    await remember(
+      'r-cut',
+      'Helix editor notes: the picker, the themes, the language servers and the keymap all live in one folder',
+      'Helix editor plugins are not supported yet, so the user keeps a few shell scripts around the editor',
+    );
+    const roomy = (await inject('helix editor', { apiKeyId: 'r-cut', receipt: true })).receipt!;
+    const frame = roomy.tokensUsed - roomy.injected.reduce((sum, i) => sum + i.tokens, 0);
+    const cut = (await inject('helix editor', { apiKeyId: 'r-cut', receipt: true, maxTokens: frame + 12 })).receipt!;
+    expect(cut.injected).toEqual([expect.objectContaining({ memoryId: roomy.injected[0]!.memoryId, rank: 1, truncated: true })]);
+    expect(cut.leftOut).toEqual([expect.objectContaining({ memoryId: roomy.injected[1]!.memoryId, rank: 2, reason: 'OVER_BUDGET' })]);
+  });
+
   it('lists a near-duplicate of an injected memory as such', async () => {
     await remember('r-dup', 'I prefer dark mode in every editor I use', 'I prefer dark mode in every editor I use.');
     const receipt = (await inject('dark mode editor', { apiKeyId: 'r-dup', receipt: true })).receipt!;
