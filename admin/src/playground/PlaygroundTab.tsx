@@ -9,7 +9,6 @@ import { Reason } from '../components/Reason';
 import { ScrollRegion } from '../components/ScrollRegion';
 import {
   type RetrievalStrategy,
-  type RetrievalTier,
   type RetrievePreviewQuery,
   type RetrievePreviewQueryVariables,
   useMemorySettingsQuery,
