@@ -18,6 +18,7 @@ import * as turnFactLinks from './2026_12_06_018_turn_fact_links.ts';
 import * as extractionModelUsage from './2026_12_06_019_extraction_model_usage.ts';
 import * as memoryHistory from './2026_12_06_020_memory_history.ts';
 import * as supersession from './2026_12_06_021_supersession.ts';
+import * as injectionLog from './2026_12_06_024_injection_log.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_019_extraction_model_usage': extractionModelUsage,
   '2026_12_06_020_memory_history': memoryHistory,
   '2026_12_06_021_supersession': supersession,
+  '2026_12_06_024_injection_log': injectionLog,
 };

@@ -35,6 +35,11 @@ export const LIMITS = {
   purgeGraceDays: 365,
   /** Versions of one memory its history keeps; migrations 020 and 008 hold the same bound. */
   historyVersionsKept: 1000,
+  /** Days the injection log keeps an injection's receipt (0: the log is off), and the entries it keeps per API key. */
+  injectionLogDays: 90,
+  injectionLogRows: 1000,
+  /** The characters of an injection's query the log keeps. */
+  injectionLogQueryChars: 1000,
   /** Daily tokens of the extraction model per API key. */
   extractionModelDailyTokens: 10_000_000,
   /** How old, in days, the memories a summary compacts may be asked to be: up to ten years. */
@@ -123,6 +128,7 @@ export const auditRetentionDaysSchema = wholeNumber('auditRetentionDays', LIMITS
 export const extractionModelDailyTokensSchema = wholeNumber('extractionModelDailyTokens', 0, LIMITS.extractionModelDailyTokens);
 export const purgeGraceDaysSchema = wholeNumber('purgeGraceDays', 0, LIMITS.purgeGraceDays);
 export const historyVersionsKeptSchema = wholeNumber('historyVersionsKept', 0, LIMITS.historyVersionsKept);
+export const injectionLogDaysSchema = wholeNumber('injectionLogDays', 0, LIMITS.injectionLogDays);
 export const olderThanDaysSchema = wholeNumber('olderThanDays', 0, LIMITS.olderThanDays);
 /**
  * A number a caller's code passes as an option (a timeout, a batch size): a whole number in range, or a message that

@@ -5,6 +5,7 @@ import {
   ClearMemoriesDocument,
   type ClearMemoriesMutationVariables,
   type ClientMemoryFragment,
+  type ClientReceiptFragment,
   type ClientReindexJobFragment,
   type ClientRetrievalFragment,
   CreateMemoryDocument,
@@ -78,9 +79,10 @@ export type InjectSkipReason =
   /** mnemo answered with an error (see `error.code`). */
   | 'error';
 
+/** `receipt` (what became of every memory considered) is there when `receipt: true` was asked and mnemo answered. */
 export type InjectOutcome<TRequest> =
-  | { injected: true; request: TRequest; retrieval: ClientRetrievalFragment }
-  | { injected: false; request: TRequest; reason: InjectSkipReason; error?: MnemoError };
+  | { injected: true; request: TRequest; retrieval: ClientRetrievalFragment; receipt?: ClientReceiptFragment }
+  | { injected: false; request: TRequest; reason: InjectSkipReason; error?: MnemoError; receipt?: ClientReceiptFragment };
 
 export interface InjectOptions extends CallOptions, Omit<RetrieveInput, 'apiKeyId'> {
   /** The provider/model the request goes to ("openai/gpt-4o"): mnemo picks the request shape and role by it. */
@@ -158,8 +160,10 @@ export class MnemoClient {
       const mnemoError = error as MnemoError;
       return { injected: false, request, reason: reasonOf(mnemoError), error: mnemoError };
     }
-    if (result.injected && result.retrieval) return { injected: true, request: result.request as TRequest, retrieval: result.retrieval };
-    return { injected: false, request, reason: skipReasonOf(result) };
+    const receipt = result.receipt ? { receipt: result.receipt } : {};
+    if (result.injected && result.retrieval)
+      return { injected: true, request: result.request as TRequest, retrieval: result.retrieval, ...receipt };
+    return { injected: false, request, reason: skipReasonOf(result), ...receipt };
   }
 
   /**

@@ -8,6 +8,7 @@ import * as turnFactLinks from './2026_12_06_006_turn_fact_links.ts';
 import * as extractionModelUsage from './2026_12_06_007_extraction_model_usage.ts';
 import * as memoryHistory from './2026_12_06_008_memory_history.ts';
 import * as supersession from './2026_12_06_009_supersession.ts';
+import * as injectionLog from './2026_12_06_012_injection_log.ts';
 
 /** Every PostgreSQL migration by name, in order; listed statically like the SQLite ones (../index.ts). */
 export const postgresMigrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026_12_06_007_extraction_model_usage': extractionModelUsage,
   '2026_12_06_008_memory_history': memoryHistory,
   '2026_12_06_009_supersession': supersession,
+  '2026_12_06_012_injection_log': injectionLog,
 };

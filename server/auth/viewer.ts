@@ -50,6 +50,17 @@ export function oneKeyOrAll(viewer: Viewer, requested: string | null | undefined
   return exactlyOneKey(viewer, requested);
 }
 
+/**
+ * The key of a read only its own gateway may make (the injection log, which holds what its users asked): an admin
+ * reads any key, a gateway token only the key it is bound to; an unbound one none.
+ */
+export function boundKeyOnly(viewer: Viewer, requested: string): string {
+  const key = exactlyOneKey(viewer, requested);
+  if (viewer.role === 'gateway' && viewer.apiKeyId === null)
+    throw forbidden(`only admins and tokens bound to API key "${key}" may read what it was asked`);
+  return key;
+}
+
 function forbiddenKey(apiKeyId: string) {
   return forbidden(`this token is bound to another API key and may not use "${apiKeyId}"`);
 }

@@ -55,6 +55,7 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   health_probe: 'scratch rows of the health probe',
   store_copy: "the copy's own record of its source",
   extraction_model_usage: "the extraction model's daily token budgets: the target's count from the day of the copy",
+  injection_log: "receipts of past injections, kept a few days at most: the target's log starts afresh",
   store_copy_progress: "the copy's own resume points",
   kysely_migration: 'each store has its own migrations',
   kysely_migration_lock: 'each store has its own migrations',

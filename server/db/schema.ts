@@ -23,6 +23,7 @@ export interface Database {
   extraction_model_usage: ExtractionModelUsageTable;
   supersessions: SupersessionsTable;
   memory_versions: MemoryVersionsTable;
+  injection_log: InjectionLogTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -235,6 +236,19 @@ export interface ExtractionModelUsageTable {
   day: string;
   tokens: number;
   calls: number;
+}
+
+/** One injectMemory's receipt, while the injectionLogDays setting keeps them (server/retrieval/injectionLog.service.ts). */
+export interface InjectionLogTable {
+  /** Increasing: the page cursor, and the order of the key's entries. */
+  id: Generated<number>;
+  api_key_id: string;
+  session_id: string | null;
+  created_at: number;
+  /** The query the memories were ranked for, cut to LIMITS.injectionLogQueryChars. */
+  query: string | null;
+  /** The receipt as JSON (retrieval/receiptRecord.ts): memory ids, decisions and scores, never a memory's text. */
+  receipt: string;
 }
 
 export interface SettingsTable {

@@ -11,6 +11,8 @@ import {
   lastUserText,
 } from '../memory/injection.ts';
 import type { Memory } from '../memory/memory.ts';
+import { logInjection } from '../retrieval/injectionLog.service.ts';
+import { type Receipt, skippedReceipt } from '../retrieval/receipt.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
 import type { Settings } from '../settings/settings.service.ts';
@@ -38,6 +40,8 @@ export interface InjectInput extends Omit<RetrieveInput, 'query'> {
   noMemory?: boolean | null;
   /** When the request was made: the messages it captures are dated by it and hold from it (arrival otherwise). */
   occurredAt?: Date | null;
+  /** Return what became of every candidate (the outcome's receipt). */
+  receipt?: boolean | null;
 }
 
 export interface InjectOutcome {
@@ -49,6 +53,8 @@ export interface InjectOutcome {
   optedOut: boolean;
   /** Memories stored now from the request's conversation (captureTurns); messages stored before are not counted. */
   captured: number;
+  /** Set when the input asked for one. */
+  receipt: Receipt | null;
 }
 
 const providerSchema = z
@@ -59,6 +65,8 @@ const providerSchema = z
 const requestSchema = jsonObject('request', { maxDepth: LIMITS.requestDepth });
 const occurredAtSchema = (now: number) =>
   memoryDate('occurredAt').refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, 'occurredAt must not be in the future');
+/** The key and session as retrieval normalised them, for the injection log. */
+const logKeySchema = z.object({ apiKeyId: apiKeyIdSchema, sessionId: sessionIdSchema.nullish() });
 
 export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promise<InjectOutcome> {
   const provider = parseInput(providerSchema, input.provider);
@@ -68,14 +76,25 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
   if (!input.shape && detectShape(input.request) === null) {
     throw badInput('request is not an OpenAI chat (messages), OpenAI Responses (input) or Anthropic (system + messages) request');
   }
-  if (input.noMemory)
-    return { request: input.request, injected: false, role: null, shape: null, retrieval: null, optedOut: true, captured: 0 };
+  const asked = input.receipt ?? false;
+  if (input.noMemory) {
+    const receipt = asked ? skippedReceipt('opted_out', null, null) : null;
+    return { request: input.request, injected: false, role: null, shape: null, retrieval: null, optedOut: true, captured: 0, receipt };
+  }
   const query = input.query ?? lastUserText(input.request);
   const shape = input.shape ?? (detectShape(input.request) as ChatRequestShape);
   const conversation = await requestConversation(deps, input, shape);
+  const { userRoleProviders, injectionLogDays } = await deps.settings.get();
   // Retrieval before capture, and never the request's own turns: the model reads them in the request already.
-  const retrieval = await retrieve(deps, { ...input, query, excludeKeys: conversation?.keys ?? null }, { record: true });
-  const { userRoleProviders } = await deps.settings.get();
+  const retrieval = await retrieve(
+    deps,
+    { ...input, query, excludeKeys: conversation?.keys ?? null },
+    { record: true, receipt: asked || injectionLogDays > 0 },
+  );
+  if (injectionLogDays > 0 && retrieval.receipt) {
+    const { apiKeyId, sessionId } = parseInput(logKeySchema, input);
+    await logInjection(deps, { apiKeyId, sessionId: sessionId ?? null, query, receipt: retrieval.receipt });
+  }
   const result = injectIntoRequest(input.request, retrieval.block, { provider, userRoleProviders, shape });
   return {
     request: result.request as Record<string, unknown>,
@@ -85,6 +104,7 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
     retrieval,
     optedOut: false,
     captured: conversation ? await captureRequest(deps, conversation) : 0,
+    receipt: asked ? retrieval.receipt : null,
   };
 }
 

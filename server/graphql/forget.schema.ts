@@ -25,6 +25,9 @@ const ForgetReportRef = builder.objectRef<ForgetReport>('ForgetReport').implemen
     extractionModelUsageDays: t.exposeInt('extractionModelUsageDays', {
       description: 'Days of extraction model usage counted against its daily token budget; removed with the key.',
     }),
+    injectionLogEntries: t.exposeInt('injectionLogEntries', {
+      description: 'Entries of the injection log (the receipts of its past injections); removed with the key.',
+    }),
     auditApiKeyId: t.exposeString('auditApiKeyId', {
       description:
         "The pseudonym ('forgotten:<uuid>') the audit log names the key by from now on, in its earlier entries and in this erasure's own: who did what and when stays on record, the key does not.",

@@ -4,6 +4,7 @@ import { type ExtractOutcome, extractAndStore, type InjectOutcome, injectMemory 
 import { type ExtractionModelUsage, extractionModelUsage } from '../gateway/modelExtraction.ts';
 import { builder } from './builder.ts';
 import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
+import { ReceiptRef } from './receipt.schema.ts';
 import { RetrievalResultRef, RetrieveInputRef, toRetrieveInput } from './retrieval.schema.ts';
 
 const ShapeEnum = builder.enumType('ChatRequestShape', {
@@ -26,6 +27,13 @@ const InjectionResultRef = builder.objectRef<InjectOutcome>('InjectionResult').i
     shape: t.expose('shape', { type: ShapeEnum, nullable: true }),
     optedOut: t.exposeBoolean('optedOut', { description: 'The request asked for no memory; nothing was retrieved.' }),
     retrieval: t.field({ type: RetrievalResultRef, nullable: true, resolve: (o) => o.retrieval }),
+    receipt: t.field({
+      type: ReceiptRef,
+      nullable: true,
+      description:
+        'What became of every candidate, when retrieval.receipt asked for it; says so when memory is off, the budget is 0 or the request opted out.',
+      resolve: (o) => o.receipt,
+    }),
     captured: t.exposeInt('captured', {
       description:
         "Memories stored now from the request's messages (the captureTurns setting); messages captured by an earlier request are not stored or counted again.",
@@ -61,6 +69,7 @@ builder.mutationField('injectMemory', (t) =>
         shape: input.shape,
         noMemory: input.noMemory,
         occurredAt: input.occurredAt,
+        receipt: input.retrieval.receipt,
       }),
   }),
 );

@@ -8,7 +8,7 @@ import type { Context } from './context.ts';
 import { MemoryRef, MemoryTypeEnum } from './memory.schema.ts';
 import { StrategyEnum } from './settings.schema.ts';
 
-const TierEnum = builder.enumType('RetrievalTier', {
+export const TierEnum = builder.enumType('RetrievalTier', {
   values: {
     ENFORCED: { value: 'enforced', description: 'An enforced memory: included in every retrieval.' },
     EXACT: { value: 'exact', description: 'Newest first.' },
@@ -70,7 +70,7 @@ const FusionRef = builder.objectRef<FusionShares>('RetrievalFusion').implement({
   }),
 });
 
-const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('RetrievalResolution').implement({
+export const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('RetrievalResolution').implement({
   fields: (t) => ({
     requestedStrategy: t.expose('requestedStrategy', { type: StrategyEnum }),
     tiers: t.field({ type: [TierEnum], description: 'Tiers that produced candidates, in order.', resolve: (r) => r.tiers }),
@@ -136,13 +136,17 @@ export const RetrieveInputRef = builder.inputType('RetrieveInput', {
       description:
         'Answer with what was true then: the memories written by that instant and valid at it (validFrom <= asOf < validTo), superseded later or not. Default: the current memories only.',
     }),
+    receipt: t.boolean({
+      defaultValue: false,
+      description: "Return a receipt (the result's receipt): every candidate with its scores and rank, injected or left out and why.",
+    }),
   }),
 });
 
 export type RetrieveArgs = typeof RetrieveInputRef.$inferInput;
 
 /** Maps the GraphQL input to the domain input, confined to the caller's API key. */
-export function toRetrieveInput(input: RetrieveArgs, ctx: Context) {
+export function toRetrieveInput({ receipt: _asked, ...input }: RetrieveArgs, ctx: Context) {
   return { ...input, apiKeyId: exactlyOneKey(ctx.viewer, input.apiKeyId) };
 }
 
@@ -151,12 +155,14 @@ builder.queryFields((t) => ({
     type: RetrievalResultRef,
     description: 'The gateway call: memories for a query within the token budget. Counts accesses and hits.',
     args: { input: t.arg({ type: RetrieveInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) => retrieve(ctx.services, toRetrieveInput(input, ctx), { record: true }),
+    resolve: (_root, { input }, ctx) =>
+      retrieve(ctx.services, toRetrieveInput(input, ctx), { record: true, receipt: input.receipt ?? false }),
   }),
   retrievePreview: t.field({
     type: RetrievalResultRef,
     description: 'A dry run of retrieve with scores and tiers: runs even when memory is disabled, changes nothing.',
     args: { input: t.arg({ type: RetrieveInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) => retrieve(ctx.services, toRetrieveInput(input, ctx), { record: false }),
+    resolve: (_root, { input }, ctx) =>
+      retrieve(ctx.services, toRetrieveInput(input, ctx), { record: false, receipt: input.receipt ?? false }),
   }),
 }));

@@ -8,6 +8,8 @@ import './settings.schema.ts';
 import './accessToken.schema.ts';
 import './retrieval.schema.ts';
 import './gateway.schema.ts';
+import './receipt.schema.ts';
+import './injectionLog.schema.ts';
 import './summary.schema.ts';
 import './supersession.schema.ts';
 import './health.schema.ts';

@@ -13,6 +13,8 @@ import {
   auditRetentionDaysSchema,
   extractionModelDailyTokensSchema,
   historyVersionsKeptSchema,
+  injectionLogDaysSchema,
+  LIMITS,
   maxTokensSchema,
   purgeGraceDaysSchema,
   rangeText,
@@ -90,6 +92,9 @@ const MemorySettingsRef = builder.objectRef<Settings>('MemorySettings').implemen
     historyVersionsKept: t.exposeInt('historyVersionsKept', {
       description: `Previous versions each memory keeps in its history (memoryHistory), ${rangeText(historyVersionsKeptSchema)}; the oldest beyond it are dropped at the next change; 0 keeps none.`,
     }),
+    injectionLogDays: t.exposeInt('injectionLogDays', {
+      description: `Days, ${rangeText(injectionLogDaysSchema)}, that each injectMemory's receipt is kept in the injection log (the newest ${LIMITS.injectionLogRows} per API key; see injections); 0, the default, keeps none.`,
+    }),
   }),
 });
 
@@ -119,6 +124,7 @@ const MemorySettingsInputRef = builder.inputType('MemorySettingsInput', {
     extractionModelDailyTokens: t.int(),
     historyVersionsKept: t.int(),
     mergeParaphrases: t.boolean(),
+    injectionLogDays: t.int(),
   }),
 });
 

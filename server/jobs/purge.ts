@@ -2,6 +2,7 @@ import { recordAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
 import type { Db } from '../db/open.ts';
 import type { Logger } from '../logger.ts';
 import { type PurgeOutcome, purgeMemories, purgeTarget } from '../memory/purge.service.ts';
+import { pruneInjectionLog } from '../retrieval/injectionLog.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { Leases } from './lease.ts';
 
@@ -60,6 +61,9 @@ export class PurgeRunner {
           this.deps.logger.info({ ...outcome }, 'purged expired and out-of-retention memories');
           await recordAudit(this.deps, { actor: SYSTEM_ACTOR, action: 'MEMORIES_PURGE', target: purgeTarget(outcome) });
         }
+        // The injection log's entries past injectionLogDays go at the same pass.
+        const entries = await pruneInjectionLog(this.deps);
+        if (entries > 0) this.deps.logger.info({ entries }, 'injection log entries past their days deleted');
         return outcome;
       })
       .catch((err: unknown) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { exactlyOneKey } from '../auth/viewer.ts';
 import { MEMORY_TYPES } from '../memory/memory.ts';
+import { receiptRecordSchema, toReceiptRecord } from '../retrieval/receiptRecord.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import { type RetrievalResult, TIERS } from '../retrieval/retrieval.ts';
 import { STRATEGIES } from '../settings/settings.service.ts';
@@ -36,6 +37,10 @@ export const memorySearch = defineTool({
       .enum(STRATEGIES)
       .optional()
       .describe('EXACT: newest first; SEMANTIC: by meaning; HYBRID: keywords and meaning combined. Defaults to the settings.'),
+    receipt: z
+      .boolean()
+      .optional()
+      .describe('Also answer a receipt: every memory considered, with its scores and rank, injected or left out and why.'),
   }),
   output: z.object({
     memories: z.array(
@@ -56,14 +61,15 @@ export const memorySearch = defineTool({
     skipped: z.enum(['disabled', 'zero_budget']).nullable().describe('Set when nothing was retrieved on purpose.'),
     reason: z.string().nullable().describe('Why nothing was returned; null when memories were.'),
     fallbackReason: z.string().nullable().describe('Why a tier the strategy wanted did not answer (e.g. no embedding model).'),
+    receipt: receiptRecordSchema.optional().describe('When asked for: what became of every memory considered, by id.'),
   }),
   annotations: READS,
   run: async (args, ctx) => {
-    const { type, ...input } = args;
+    const { type, receipt, ...input } = args;
     const result = await retrieve(
       ctx.services,
       { ...input, types: type ? [type] : null, apiKeyId: exactlyOneKey(ctx.viewer, args.apiKeyId) },
-      { record: true },
+      { record: true, receipt: receipt ?? false },
     );
     const reason = emptyReason(result);
     return {
@@ -84,6 +90,7 @@ export const memorySearch = defineTool({
         skipped: result.skipped,
         reason,
         fallbackReason: result.resolution.fallbackReason,
+        ...(result.receipt && { receipt: toReceiptRecord(result.receipt) }),
       },
       text: result.block ?? reason ?? '',
     };

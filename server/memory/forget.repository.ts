@@ -32,6 +32,12 @@ export async function deleteMemoryCount(db: Db, apiKeyId: string) {
   await db.deleteFrom('memory_counts').where('api_key_id', '=', apiKeyId).execute();
 }
 
+/** The key's injection log; returns how many entries it held. */
+export async function deleteInjectionLog(db: Db, apiKeyId: string) {
+  const result = await db.deleteFrom('injection_log').where('api_key_id', '=', apiKeyId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** The key's daily usage of the extraction model; returns how many days it counted. */
 export async function deleteExtractionModelUsage(db: Db, apiKeyId: string) {
   const result = await db.deleteFrom('extraction_model_usage').where('api_key_id', '=', apiKeyId).executeTakeFirst();

@@ -26,6 +26,8 @@ export interface ForgetReport {
   retrievals: number;
   /** Days of extraction model usage counted against its daily token budget. */
   extractionModelUsageDays: number;
+  /** Entries of the injection log (receipts of its past injections). */
+  injectionLogEntries: number;
   /** The pseudonym the audit log names the key by from now on ('forgotten:<uuid>'): the key's id leaves it too. */
   auditApiKeyId: string;
   /** Whether the write-ahead log was emptied at once (false: another process was reading it; the hourly maintenance does it). */
@@ -35,7 +37,7 @@ export interface ForgetReport {
 /**
  * Erases every trace of one API key: its memories, archived originals and summaries, with their keyword entries
  * (removed from the index's segments), vectors, access counters and reindex flags (columns of the rows), queued Qdrant
- * removals, its per-key memory count, retrieval statistics and extraction model usage; then the counts not yet written are dropped and the
+ * removals, its per-key memory count, retrieval statistics, extraction model usage and injection log; then the counts not yet written are dropped and the
  * write-ahead log is emptied; the audit log keeps its entries about the key under a pseudonym. The rows go in batches (batchedDelete.ts): a key of 100,000 memories must not hold every
  * request for minutes. Rows the gateway writes for the key meanwhile go too, and count as memories. Access tokens bound
  * to the key are left alone: they are credentials, not memories (revoke them to stop the key being used again).
@@ -67,6 +69,7 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
   );
   await repo.deleteMemoryCount(deps.db, key);
   const extractionModelUsageDays = await repo.deleteExtractionModelUsage(deps.db, key);
+  const injectionLogEntries = await repo.deleteInjectionLog(deps.db, key);
   deps.access.discard(key);
   // Before the log is emptied: its frames hold the entries' pages as they were, key and all.
   const auditApiKeyId = await pseudonymiseApiKey(deps, key);
@@ -80,6 +83,7 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
     qdrantDeletesQueued: start.qdrantQueued ? removed.rows : 0,
     retrievals: start.retrievals,
     extractionModelUsageDays,
+    injectionLogEntries,
     auditApiKeyId,
     walEmptied: await afterErase(deps.db),
   };

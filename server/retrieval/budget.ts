@@ -1,3 +1,5 @@
+import type { LeftOutReason } from './receipt.ts';
+
 /**
  * Fits ranked items into a token budget: walk the list best first, take what fits, skip what does not
  * and keep going. Never exceeds the budget. When nothing fits, the best item is shortened to fit, so
@@ -12,19 +14,30 @@ export interface BudgetOptions<T> {
   truncate: (item: T, tokens: number) => T | null;
   /** Asked of each item that fits, just before it is taken: false leaves it out (a repeat of one taken). */
   admit?: (item: T) => boolean;
+  /** Told of each item the walk leaves out, and why: only when a receipt is kept. */
+  leftOut?: (item: T, reason: LeftOutReason) => void;
 }
 
 export function fitToBudget<T>(
   ranked: readonly T[],
-  { budget, maxItems = Infinity, cost, truncate, admit }: BudgetOptions<T>,
+  { budget, maxItems = Infinity, cost, truncate, admit, leftOut }: BudgetOptions<T>,
 ): { items: T[]; used: number } {
-  if (budget <= 0 || ranked.length === 0) return { items: [], used: 0 };
+  if (budget <= 0 || ranked.length === 0) {
+    if (leftOut) for (const item of ranked) leftOut(item, 'over_budget');
+    return { items: [], used: 0 };
+  }
   const items: T[] = [];
   let used = 0;
-  for (const item of ranked) {
-    if (items.length >= maxItems) break;
+  for (let i = 0; i < ranked.length; i++) {
+    const item = ranked[i]!;
+    if (items.length >= maxItems) {
+      if (leftOut) for (const rest of ranked.slice(i)) leftOut(rest, 'over_limit');
+      break;
+    }
     const c = cost(item);
-    if (used + c <= budget && (admit?.(item) ?? true)) {
+    if (used + c > budget) leftOut?.(item, 'over_budget');
+    else if (admit && !admit(item)) leftOut?.(item, 'near_duplicate');
+    else {
       items.push(item);
       used += c;
     }

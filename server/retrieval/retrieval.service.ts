@@ -10,6 +10,7 @@ import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
 import { fitToBudget } from './budget.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
 import { DistinctTexts } from './nearDuplicates.ts';
+import { ReceiptRecorder, skippedReceipt } from './receipt.ts';
 import { aboveRelevanceFloor } from './relevanceFloor.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievalResult, RetrievedMemory, RetrieveInput, Strategy, Tier } from './retrieval.ts';
@@ -42,11 +43,12 @@ const inputSchema = z.object({
  * Finds the memories to inject for a query and fits them into the token budget.
  * `record` counts the retrieval (access counters, hit rate), as the gateway call does; a preview does not.
  * `clock` is charged the time of each stage (stageClock.ts).
+ * `receipt` keeps what became of every candidate (receipt.ts); without it nothing of that is collected.
  */
 export async function retrieve(
   deps: RetrievalDeps,
   rawInput: RetrieveInput,
-  options: { record: boolean; clock?: StageClock },
+  options: { record: boolean; clock?: StageClock; receipt?: boolean },
 ): Promise<RetrievalResult> {
   const { clock } = options;
   const input = parseInput(inputSchema, rawInput);
@@ -73,6 +75,7 @@ export async function retrieve(
     resolution,
     skipped,
     block: null,
+    receipt: options.receipt && skipped ? skippedReceipt(skipped, maxTokens, resolution) : null,
   });
   if (options.record && !settings.enabled) return observed(deps, empty('disabled'));
   if (options.record && maxTokens === 0) return observed(deps, empty('zero_budget'));
@@ -96,8 +99,14 @@ export async function retrieve(
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
 
+  const recorder = options.receipt ? new ReceiptRecorder() : null;
+  recorder?.considered(all);
+  if (recorder && ranked.belowFloor) {
+    recorder.considered(ranked.belowFloor);
+    for (const c of ranked.belowFloor) recorder.leftOut(c, 'below_floor');
+  }
   const distinct = new DistinctTexts();
-  const fitted = fitBlock(all, maxTokens, limit, distinct, clock);
+  const fitted = fitBlock(all, { maxTokens, limit, distinct, recorder, clock });
   clock?.lap('budget', all.length);
   const { items, used, considered } = await withProfile(deps, scope, fitted, {
     maxTokens,
@@ -105,6 +114,7 @@ export async function retrieve(
     percent: settings.profileBudgetPercent,
     distinct,
     clock,
+    recorder,
   });
   clock?.lap('profile', considered);
   if (options.record)
@@ -135,7 +145,9 @@ export async function retrieve(
       if (block === undefined) block = items.length > 0 ? formatMemoryBlock(items.map(injectable)) : null;
       return block;
     },
+    receipt: null,
   };
+  if (recorder) result.receipt = recorder.receipt(result);
   if (options.record) observed(deps, result);
   clock?.lap('recording', items.length);
   return result;
@@ -181,7 +193,12 @@ function observed(deps: RetrievalDeps, result: RetrievalResult): RetrievalResult
   return result;
 }
 
-type Ranked = { candidates: RetrievedMemory[]; resolution: Omit<Resolution, 'requestedStrategy' | 'nearDuplicates'> };
+type Ranked = {
+  candidates: RetrievedMemory[];
+  resolution: Omit<Resolution, 'requestedStrategy' | 'nearDuplicates'>;
+  /** HYBRID's vector hits left out under the relevance floor, for a receipt. */
+  belowFloor?: RetrievedMemory[];
+};
 
 async function rank(
   deps: RetrievalDeps,
@@ -254,6 +271,7 @@ async function rank(
   return rerank(deps, query, clock, {
     candidates,
     resolution: { ...resolution, tiers, fallbackReason, fusion, belowFloor: belowFloor.length },
+    belowFloor,
   });
 }
 
@@ -318,6 +336,7 @@ async function rerankHead(deps: RetrievalDeps, query: string, ranked: Ranked): P
     const seen = new Set(order.map((o) => o.index));
     const reordered = [...order.map((o) => ({ ...head[o.index]!, score: o.score })), ...head.filter((_, i) => !seen.has(i))];
     return {
+      ...ranked,
       candidates: [...reordered, ...ranked.candidates.slice(RERANK_DEPTH)],
       resolution: { ...ranked.resolution, rerank: { applied: true, model: reranker.model, reason } },
     };
@@ -380,7 +399,11 @@ function breakTies(ranked: RetrievedMemory[]): RetrievedMemory[] {
  * Budget walk over the injected block: each memory costs the tokens of its line, the block's frame is paid once,
  * and the parts add up exactly to the block (memory/blockTokens.ts), so the budget is never exceeded.
  */
-function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, distinct: DistinctTexts, clock: StageClock | undefined) {
+function fitBlock(
+  ranked: RetrievedMemory[],
+  o: { maxTokens: number; limit: number; distinct: DistinctTexts; recorder: ReceiptRecorder | null; clock: StageClock | undefined },
+) {
+  const { maxTokens, limit, distinct, recorder, clock } = o;
   const cost = (c: RetrievedMemory) => (c.truncated ? c.tokens : lineTokens({ type: c.memory.type, content: c.content }));
   const { items, used } = fitToBudget(ranked, {
     budget: maxTokens - BLOCK_FRAME_TOKENS,
@@ -388,6 +411,7 @@ function fitBlock(ranked: RetrievedMemory[], maxTokens: number, limit: number, d
     cost,
     truncate: (c, tokens) => shorten(c, tokens),
     admit: (c) => nested(clock, 'nearDuplicates', () => distinct.admit(c.memory.content, { always: c.tier === 'enforced' })),
+    leftOut: recorder ? (c, reason) => recorder.leftOut(c, reason) : undefined,
   });
   return { items: items.map((c) => ({ ...c, tokens: cost(c) })), used: items.length > 0 ? used + BLOCK_FRAME_TOKENS : 0 };
 }
@@ -401,7 +425,14 @@ async function withProfile(
   deps: RetrievalDeps,
   scope: repo.RetrievalScope,
   fitted: { items: RetrievedMemory[]; used: number },
-  o: { maxTokens: number; limit: number; percent: number; distinct: DistinctTexts; clock: StageClock | undefined },
+  o: {
+    maxTokens: number;
+    limit: number;
+    percent: number;
+    distinct: DistinctTexts;
+    recorder: ReceiptRecorder | null;
+    clock: StageClock | undefined;
+  },
 ): Promise<{ items: RetrievedMemory[]; used: number; considered: number }> {
   const none = { ...fitted, considered: 0 };
   const slots = o.limit - fitted.items.length;
@@ -411,16 +442,16 @@ async function withProfile(
   if (slots <= 0 || room <= 0) return none;
   const taken = new Set(fitted.items.map((i) => i.memory.pk));
   const rows = (await repo.profileMemories(deps.db, scope, slots + taken.size)).filter((r) => !taken.has(r.pk));
-  const { items, used } = fitToBudget(
-    rows.map((row) => candidate(rowToMemory(row), 'profile', 0)),
-    {
-      budget: room,
-      maxItems: slots,
-      cost: (c) => lineTokens({ type: c.memory.type, content: c.content }),
-      truncate: () => null,
-      admit: (c) => nested(o.clock, 'nearDuplicates', () => o.distinct.admit(c.memory.content)),
-    },
-  );
+  const facts = rows.map((row) => candidate(rowToMemory(row), 'profile', 0));
+  o.recorder?.considered(facts);
+  const { items, used } = fitToBudget(facts, {
+    budget: room,
+    maxItems: slots,
+    cost: (c) => lineTokens({ type: c.memory.type, content: c.content }),
+    truncate: () => null,
+    admit: (c) => nested(o.clock, 'nearDuplicates', () => o.distinct.admit(c.memory.content)),
+    leftOut: o.recorder ? (c, reason) => o.recorder!.leftOut(c, reason) : undefined,
+  });
   if (items.length === 0) return { ...none, considered: rows.length };
   return {
     items: [...fitted.items, ...items.map((c) => ({ ...c, tokens: lineTokens({ type: c.memory.type, content: c.content }) }))],

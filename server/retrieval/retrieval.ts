@@ -5,6 +5,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { STRATEGIES } from '../settings/settings.service.ts';
 import type { VectorService } from '../vector/vector.service.ts';
 import type { FusionShares } from './fusion.ts';
+import type { Receipt } from './receipt.ts';
 import type { RerankService } from './rerank.service.ts';
 
 /** What ranking needs beyond the memories' own services. */
@@ -95,4 +96,6 @@ export interface RetrievalResult {
    * first read, so a caller that only wants the items (most gateways) does not pay for formatting it.
    */
   readonly block: string | null;
+  /** What became of every candidate, when a receipt was asked for (or the injection log keeps one); null otherwise. */
+  receipt: Receipt | null;
 }

@@ -5,6 +5,7 @@ import {
   checkInput,
   extractionModelDailyTokensSchema,
   historyVersionsKeptSchema,
+  injectionLogDaysSchema,
   LIMITS,
   maxTokensSchema,
   parseInput,
@@ -88,6 +89,11 @@ export const settingsSchema = z.object({
    * into it (memory/merge.ts) instead of stored beside it.
    */
   mergeParaphrases: z.boolean().default(true),
+  /**
+   * Days each injectMemory's receipt is kept in the injection log, newest LIMITS.injectionLogRows per key; 0 (the
+   * default) keeps none: the log is off, and turning it off empties it at the next purge pass.
+   */
+  injectionLogDays: injectionLogDaysSchema.default(0),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

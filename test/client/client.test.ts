@@ -53,6 +53,14 @@ describe('inject', () => {
     expect(outcome.retrieval.items.map((i) => i.memory.content)).toEqual(['Uses the Helix editor for all code']);
   });
 
+  it('brings the receipt back when asked for one: the memories injected and why others were left out', async () => {
+    const outcome = await client().inject(chatRequest(), { ...INJECT, receipt: true });
+    expect(outcome.injected).toBe(true);
+    if (!outcome.injected) return;
+    expect(outcome.receipt?.injected.map((i) => i.memoryId)).toEqual(outcome.retrieval.items.map((i) => i.memory.id));
+    expect(outcome.receipt).toMatchObject({ skipped: null, leftOut: [], tokensUsed: outcome.retrieval.tokensUsed });
+  });
+
   it('hands the request back unchanged, and says so, when memory is off', async () => {
     await app.ok(UPDATE_SETTINGS, { input: { enabled: false } });
     try {

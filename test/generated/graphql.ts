@@ -173,6 +173,7 @@ export type MemorySettingsInput = {
   /** null returns to the calibrated guard. */
   fusionVectorShare?: number | null | undefined;
   historyVersionsKept?: number | null | undefined;
+  injectionLogDays?: number | null | undefined;
   maxTokens?: number | null | undefined;
   mergeParaphrases?: boolean | null | undefined;
   profileBudgetPercent?: number | null | undefined;
@@ -308,6 +309,8 @@ export type RetrieveInput = {
   maxTokens?: number | null | undefined;
   /** The text to match, usually the last user message. */
   query?: string | null | undefined;
+  /** Return a receipt (the result's receipt): every candidate with its scores and rank, injected or left out and why. */
+  receipt?: boolean | null | undefined;
   /** Limit to this session and the key-wide memories. */
   sessionId?: string | null | undefined;
   /** Defaults to the settings. */

@@ -8,6 +8,7 @@ import { tenantPrefix, tenantTerms } from '../../server/db/tenantTerms.ts';
 import { supersede } from '../../server/memory/supersession.service.ts';
 import { type QdrantDouble, startQdrantDouble } from '../doubles/qdrant.ts';
 import { ErasureForgetApiKeyDocument as FORGET_API_KEY } from '../generated/graphql.ts';
+import { graphql } from '../helpers/graphql.ts';
 import {
   CLEAR_MEMORIES,
   DELETE_MEMORY,
@@ -179,6 +180,23 @@ function found(app: TestApp, needles: Scene['needles']): string[] {
   return hits;
 }
 
+const INJECT = graphql(`
+  mutation ErasureInject($input: InjectMemoryInput!) {
+    injectMemory(input: $input) {
+      injected
+    }
+  }
+`);
+
+/** The injection log on, and a request that asks about the marker: the log keeps its query and its receipt. */
+async function injectAsking(app: TestApp, apiKeyId: string, marker: string) {
+  await app.ok(UPDATE_SETTINGS, { input: { injectionLogDays: 30 } });
+  const request = { model: 'gpt-4o', messages: [{ role: 'user', content: `What is the locker word ${marker}?` }] };
+  await app.ok(INJECT, { input: { request, provider: 'openai/gpt-4o', retrieval: { apiKeyId } } });
+  const logged = await app.database.db.selectFrom('injection_log').select('query').where('api_key_id', '=', apiKeyId).execute();
+  expect(logged.map((r) => r.query)).toEqual([`What is the locker word ${marker}?`]);
+}
+
 const pointsHolding = (qdrant: QdrantDouble, text: string) =>
   [...(qdrant.collections.get('mnemo_memory')?.points.values() ?? [])].filter((p) => JSON.stringify(p).includes(text)).length;
 
@@ -207,8 +225,9 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
     await expectErased(s);
   });
 
-  it('after forgetApiKey, which also leaves neither the API key nor its tenant prefix', async () => {
+  it('after forgetApiKey, which also leaves neither the API key nor its tenant prefix, nor its injection log', async () => {
     const s = await scene();
+    await injectAsking(s.app, s.apiKeyId, s.marker);
     await s.app.ok(FORGET_API_KEY, { apiKeyId: s.apiKeyId });
     s.needles.push(
       { what: 'the API key', bytes: Buffer.from(s.apiKeyId) },
@@ -244,6 +263,7 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     'memory_counts',
     'retrieval_stats',
     'audit_log',
+    'injection_log',
   ];
 
   /** A key with ten facts and the marker's memory (its content and key), compacted into one summary. */
@@ -353,8 +373,10 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     await expectNoRowVersion(s);
   });
 
-  it('after forgetApiKey, which also leaves no row version naming the API key', async () => {
+  it('after forgetApiKey, which also leaves no row version naming the API key, nor its injection log', async () => {
     const s = await pgScene();
+    await injectAsking(s.app, s.apiKeyId, s.marker);
+    expect(await rowVersionsHolding(s.app, s.marker)).toContain('injection_log');
     await s.app.ok(FORGET_API_KEY, { apiKeyId: s.apiKeyId });
     await expectNoRowVersion(s, s.apiKeyId);
   });

@@ -99,6 +99,7 @@ describe('the tool list', () => {
       'maxTokens',
       'limit',
       'strategy',
+      'receipt',
     ]);
     expect(search.inputSchema.properties!.strategy).toMatchObject({ enum: ['EXACT', 'SEMANTIC', 'HYBRID'] });
     expect(search.inputSchema.properties!.maxTokens).toMatchObject({ type: 'integer', minimum: 0, maximum: 16000 });

@@ -115,4 +115,13 @@ describe('the relevance floor with the word-vector package', () => {
     ]);
     expect(result.resolution.belowFloor).toBe(2);
   });
+
+  it('names what it left out in a receipt, as below the floor', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'k', query: 'the cat' }, { record: false, receipt: true });
+    const leftOut = result.receipt?.leftOut.map((c) => [c.memory?.content, c.reason]).sort();
+    expect(leftOut).toEqual([
+      ['the market', 'below_floor'],
+      ['the stock', 'below_floor'],
+    ]);
+  });
 });

@@ -70,6 +70,17 @@ export type FactPolarity =
   | 'NEGATIVE'
   | 'POSITIVE';
 
+/** Why a candidate the retrieval saw was left out of the block. */
+export type LeftOutReason =
+  /** Only the vector tier found it, and no keyword match backs it: under the relevance floor, it never reached the budget walk. */
+  | 'BELOW_FLOOR'
+  /** It nearly repeats, word for word, a memory already in the block. */
+  | 'NEAR_DUPLICATE'
+  /** Its line did not fit in what was left of the token budget. */
+  | 'OVER_BUDGET'
+  /** The block already held as many memories as the limit allows. */
+  | 'OVER_LIMIT';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -120,6 +131,7 @@ export type MemorySettingsInput = {
   /** null returns to the calibrated guard. */
   fusionVectorShare?: number | null | undefined;
   historyVersionsKept?: number | null | undefined;
+  injectionLogDays?: number | null | undefined;
   maxTokens?: number | null | undefined;
   mergeParaphrases?: boolean | null | undefined;
   profileBudgetPercent?: number | null | undefined;
@@ -211,6 +223,14 @@ export type QdrantSettingsInput = {
   url?: string | null | undefined;
 };
 
+export type ReceiptSkip =
+  /** Memory is switched off in the settings: nothing was retrieved. */
+  | 'DISABLED'
+  /** The request asked for no memory: nothing was retrieved. */
+  | 'OPTED_OUT'
+  /** maxTokens is 0: nothing was retrieved. */
+  | 'ZERO_BUDGET';
+
 export type ReindexStatus =
   | 'CANCELLED'
   | 'COMPLETED'
@@ -255,6 +275,8 @@ export type RetrieveInput = {
   maxTokens?: number | null | undefined;
   /** The text to match, usually the last user message. */
   query?: string | null | undefined;
+  /** Return a receipt (the result's receipt): every candidate with its scores and rank, injected or left out and why. */
+  receipt?: boolean | null | undefined;
   /** Limit to this session and the key-wide memories. */
   sessionId?: string | null | undefined;
   /** Defaults to the settings. */
@@ -620,19 +642,27 @@ export type ExtractFactsDryRunMutationVariables = Exact<{
 
 export type ExtractFactsDryRunMutation = { extractFacts: { skipped: ExtractionSkip | null, error: string | null, facts: Array<{ key: string, content: string, type: MemoryType, category: FactCategory, polarity: FactPolarity, source: string }> } };
 
-export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean };
+export type RecentInjectionsQueryVariables = Exact<{
+  apiKeyId: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type RecentInjectionsQuery = { injections: { endCursor: string | null, hasMore: boolean, items: Array<{ id: string, at: string, sessionId: string | null, query: string | null, receipt: { skipped: ReceiptSkip | null, maxTokens: number | null, tokensUsed: number, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallbackReason: string | null } | null, injected: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, tokens: number, truncated: boolean, memory: { id: string, key: string, content: string } | null }>, leftOut: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, reason: LeftOutReason, memory: { id: string, key: string, content: string } | null }> } }> } };
+
+export type SettingsFieldsFragment = { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean, injectionLogDays: number };
 
 export type MemorySettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean } };
+export type MemorySettingsQuery = { memorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean, injectionLogDays: number } };
 
 export type UpdateMemorySettingsMutationVariables = Exact<{
   input: MemorySettingsInput;
 }>;
 
 
-export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean } };
+export type UpdateMemorySettingsMutation = { updateMemorySettings: { enabled: boolean, maxTokens: number, retentionDays: number, retentionEnabled: boolean, purgeGraceDays: number, strategy: RetrievalStrategy, embeddingSource: EmbeddingSource, embeddingProviderModel: string | null, transformersEnabled: boolean, staticEnabled: boolean, rerankEnabled: boolean, rerankProviderModel: string | null, vectorStore: VectorStore, autoSummarize: boolean, fusionVectorShare: number | null, profileBudgetPercent: number, userRoleProviders: Array<string>, captureTurns: CaptureTurns, extractionModel: string | null, extractionModelDailyTokens: number, historyVersionsKept: number, mergeParaphrases: boolean, injectionLogDays: number } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -802,6 +832,7 @@ export const SettingsFieldsFragmentDoc = new TypedDocumentString(`
   extractionModelDailyTokens
   historyVersionsKept
   mergeParaphrases
+  injectionLogDays
 }
     `, {"fragmentName":"SettingsFields"});
 export const AccessTokensDocument = new TypedDocumentString(`
@@ -2512,6 +2543,77 @@ export const useExtractFactsDryRunMutation = <
 
 useExtractFactsDryRunMutation.fetcher = (variables: ExtractFactsDryRunMutationVariables, options?: RequestInit['headers']) => fetcher<ExtractFactsDryRunMutation, ExtractFactsDryRunMutationVariables>(ExtractFactsDryRunDocument, variables, options);
 
+export const RecentInjectionsDocument = new TypedDocumentString(`
+    query RecentInjections($apiKeyId: ID!, $after: String) {
+  injections(apiKeyId: $apiKeyId, first: 10, after: $after) {
+    endCursor
+    hasMore
+    items {
+      id
+      at
+      sessionId
+      query
+      receipt {
+        skipped
+        maxTokens
+        tokensUsed
+        resolution {
+          requestedStrategy
+          tiers
+          fallbackReason
+        }
+        injected {
+          memoryId
+          tier
+          rank
+          score
+          tokens
+          truncated
+          memory {
+            id
+            key
+            content
+          }
+        }
+        leftOut {
+          memoryId
+          tier
+          rank
+          score
+          reason
+          memory {
+            id
+            key
+            content
+          }
+        }
+      }
+    }
+  }
+}
+    `);
+
+export const useRecentInjectionsQuery = <
+      TData = RecentInjectionsQuery,
+      TError = unknown
+    >(
+      variables: RecentInjectionsQueryVariables,
+      options?: Omit<UseQueryOptions<RecentInjectionsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<RecentInjectionsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<RecentInjectionsQuery, TError, TData>(
+      {
+    queryKey: ['RecentInjections', variables],
+    queryFn: fetcher<RecentInjectionsQuery, RecentInjectionsQueryVariables>(RecentInjectionsDocument, variables),
+    ...options
+  }
+    )};
+
+useRecentInjectionsQuery.getKey = (variables: RecentInjectionsQueryVariables) => ['RecentInjections', variables];
+
+
+useRecentInjectionsQuery.fetcher = (variables: RecentInjectionsQueryVariables, options?: RequestInit['headers']) => fetcher<RecentInjectionsQuery, RecentInjectionsQueryVariables>(RecentInjectionsDocument, variables, options);
+
 export const MemorySettingsDocument = new TypedDocumentString(`
     query MemorySettings {
   memorySettings {
@@ -2541,6 +2643,7 @@ export const MemorySettingsDocument = new TypedDocumentString(`
   extractionModelDailyTokens
   historyVersionsKept
   mergeParaphrases
+  injectionLogDays
 }`);
 
 export const useMemorySettingsQuery = <
@@ -2593,6 +2696,7 @@ export const UpdateMemorySettingsDocument = new TypedDocumentString(`
   extractionModelDailyTokens
   historyVersionsKept
   mergeParaphrases
+  injectionLogDays
 }`);
 
 export const useUpdateMemorySettingsMutation = <

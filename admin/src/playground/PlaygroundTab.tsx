@@ -9,7 +9,6 @@ import { Reason } from '../components/Reason';
 import { ScrollRegion } from '../components/ScrollRegion';
 import {
   type RetrievalStrategy,
-  type RetrievalTier,
   type RetrievePreviewQuery,
   type RetrievePreviewQueryVariables,
   useMemorySettingsQuery,
@@ -20,6 +19,8 @@ import { GraphQLRequestError } from '../lib/fetcher';
 import { numberOf, numberProblem } from '../lib/numbers';
 import { useDraftForm } from '../lib/useDraftForm';
 import { useMemoryOff } from '../settings/useMemoryOff';
+import { TIER_LABEL } from './labels';
+import { RecentInjections } from './RecentInjections';
 
 type Result = RetrievePreviewQuery['retrievePreview'];
 
@@ -37,15 +38,6 @@ const STRATEGIES: { value: RetrievalStrategy; label: string; hint: string }[] = 
   { value: 'HYBRID', label: 'Hybrid', hint: 'Keyword and semantic, scores combined' },
 ];
 
-const TIER_LABEL: Record<RetrievalTier, string> = {
-  ENFORCED: 'Enforced',
-  EXACT: 'Exact',
-  KEYWORD: 'Keyword',
-  VECTOR: 'Vector',
-  HYBRID: 'Hybrid',
-  ADJACENT: 'Adjacent',
-  PROFILE: 'Profile',
-};
 const STRATEGY_LABEL: Record<RetrievalStrategy, string> = { EXACT: 'Exact', SEMANTIC: 'Semantic', HYBRID: 'Hybrid' };
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 /** The disabled query still needs variables of the right shape; it never runs. */
@@ -113,6 +105,8 @@ export function PlaygroundTab() {
   const running = preview.isFetching;
   const result = preview.data?.retrievePreview;
   const submittedQuery = submitted?.input.query ?? '';
+  // Recent injections follow the key simulated last, else the most recently written one; a new key starts at its newest.
+  const injectionsKey = (submitted?.input.apiKeyId ?? recent.data?.memories.items[0]?.apiKeyId ?? '').trim();
 
   return (
     <>
@@ -201,6 +195,7 @@ export function PlaygroundTab() {
       ) : (
         <Outcome result={result} query={submittedQuery} stale={running} memoryOff={memoryOff} />
       )}
+      <RecentInjections key={injectionsKey} apiKeyId={injectionsKey} />
     </>
   );
 }

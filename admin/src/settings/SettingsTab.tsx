@@ -29,6 +29,7 @@ interface Draft {
   extractionModelDailyTokens: string;
   historyVersionsKept: string;
   mergeParaphrases: boolean;
+  injectionLogDays: string;
 }
 
 const CAPTURE_LABELS: Record<CaptureTurns, string> = { OFF: 'Off', USER: 'User messages', ALL: 'All messages' };
@@ -49,6 +50,7 @@ const draftOf = (s: SettingsFieldsFragment): Draft => ({
   extractionModelDailyTokens: String(s.extractionModelDailyTokens),
   historyVersionsKept: String(s.historyVersionsKept),
   mergeParaphrases: s.mergeParaphrases,
+  injectionLogDays: String(s.injectionLogDays),
 });
 
 /** Memory on/off and the budget, retention and strategy every retrieval uses. */
@@ -70,6 +72,7 @@ export function SettingsTab() {
       fusionVectorShare: numberProblem('The vector share', d.fusionVectorShare, { required: false }),
       extractionModelDailyTokens: numberProblem('The daily token budget', d.extractionModelDailyTokens, { required: true }),
       historyVersionsKept: numberProblem('The versions kept', d.historyVersionsKept, { required: true }),
+      injectionLogDays: numberProblem('The injection log days', d.injectionLogDays, { required: true }),
     }),
     onSubmit: (d) =>
       save.mutate({
@@ -92,6 +95,7 @@ export function SettingsTab() {
           extractionModelDailyTokens: numberOf(d.extractionModelDailyTokens),
           historyVersionsKept: numberOf(d.historyVersionsKept),
           mergeParaphrases: d.mergeParaphrases,
+          injectionLogDays: numberOf(d.injectionLogDays),
         },
       }),
   });
@@ -224,6 +228,16 @@ export function SettingsTab() {
             <input type="checkbox" checked={draft.mergeParaphrases} onChange={(e) => set({ mergeParaphrases: e.target.checked })} />
             <span>One memory per fact: merge a memory that restates another in other words into it</span>
           </label>
+        </section>
+        <section className="explain" aria-labelledby="injection-log-title">
+          <h3 id="injection-log-title">Injection log</h3>
+          <div className="grid2">
+            <DraftField form={form} name="injectionLogDays" label="Keep receipts for (days)" inputMode="numeric" />
+          </div>
+          <p>
+            Each injection's receipt (the memories it got, those left out and why, and the user's message) is kept this many days, the
+            newest 1,000 per API key, and shown in the Playground under Recent injections. 0 keeps none; forgetting a key erases its log.
+          </p>
         </section>
         <label className="switch">
           <input type="checkbox" checked={draft.autoSummarize} onChange={(e) => set({ autoSummarize: e.target.checked })} />

@@ -65,6 +65,17 @@ export type InjectionRole =
   | 'SYSTEM'
   | 'USER';
 
+/** Why a candidate the retrieval saw was left out of the block. */
+export type LeftOutReason =
+  /** Only the vector tier found it, and no keyword match backs it: under the relevance floor, it never reached the budget walk. */
+  | 'BELOW_FLOOR'
+  /** It nearly repeats, word for word, a memory already in the block. */
+  | 'NEAR_DUPLICATE'
+  /** Its line did not fit in what was left of the token budget. */
+  | 'OVER_BUDGET'
+  /** The block already held as many memories as the limit allows. */
+  | 'OVER_LIMIT';
+
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
   apiKeyId?: string | null | undefined;
@@ -124,6 +135,14 @@ export type MessageRole =
   | 'ASSISTANT'
   | 'USER';
 
+export type ReceiptSkip =
+  /** Memory is switched off in the settings: nothing was retrieved. */
+  | 'DISABLED'
+  /** The request asked for no memory: nothing was retrieved. */
+  | 'OPTED_OUT'
+  /** maxTokens is 0: nothing was retrieved. */
+  | 'ZERO_BUDGET';
+
 export type ReindexStatus =
   | 'CANCELLED'
   | 'COMPLETED'
@@ -168,6 +187,8 @@ export type RetrieveInput = {
   maxTokens?: number | null | undefined;
   /** The text to match, usually the last user message. */
   query?: string | null | undefined;
+  /** Return a receipt (the result's receipt): every candidate with its scores and rank, injected or left out and why. */
+  receipt?: boolean | null | undefined;
   /** Limit to this session and the key-wide memories. */
   sessionId?: string | null | undefined;
   /** Defaults to the settings. */
@@ -182,6 +203,8 @@ export type SortDirection =
 export type ClientMemoryFragment = { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null };
 
 export type ClientRetrievalFragment = { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } };
+
+export type ClientReceiptFragment = { skipped: ReceiptSkip | null, maxTokens: number | null, tokensUsed: number, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, fusion: { keywordShare: number, vectorShare: number, reason: string } | null } | null, injected: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, keywordScore: number | null, vectorScore: number | null, tokens: number, truncated: boolean }>, leftOut: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, keywordScore: number | null, vectorScore: number | null, reason: LeftOutReason }> };
 
 export type ClientReindexJobFragment = { id: string, status: ReindexStatus, force: boolean, total: number, processed: number, failed: number, rate: number, etaSeconds: number | null, error: string | null, startedAt: string, updatedAt: string, finishedAt: string | null };
 
@@ -204,7 +227,7 @@ export type InjectMemoryMutationVariables = Exact<{
 }>;
 
 
-export type InjectMemoryMutation = { injectMemory: { injected: boolean, optedOut: boolean, request: Record<string, unknown>, role: InjectionRole | null, shape: ChatRequestShape | null, retrieval: { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } } | null } };
+export type InjectMemoryMutation = { injectMemory: { injected: boolean, optedOut: boolean, request: Record<string, unknown>, role: InjectionRole | null, shape: ChatRequestShape | null, retrieval: { block: string | null, candidates: number, maxTokens: number, tokensUsed: number, skipped: RetrievalSkip | null, items: Array<{ content: string, tier: RetrievalTier, score: number, tokens: number, truncated: boolean, memory: { id: string, apiKeyId: string, sessionId: string | null, type: MemoryType, key: string, content: string, metadata: Record<string, unknown>, tokens: number, status: MemoryStatus, createdAt: string, updatedAt: string, expiresAt: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null } } | null, receipt: { skipped: ReceiptSkip | null, maxTokens: number | null, tokensUsed: number, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, fusion: { keywordShare: number, vectorShare: number, reason: string } | null } | null, injected: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, keywordScore: number | null, vectorScore: number | null, tokens: number, truncated: boolean }>, leftOut: Array<{ memoryId: string, tier: RetrievalTier, rank: number, score: number, keywordScore: number | null, vectorScore: number | null, reason: LeftOutReason }> } | null } };
 
 export type ExtractFactsMutationVariables = Exact<{
   input: ExtractFactsInput;
@@ -369,6 +392,43 @@ export const ClientRetrievalFragmentDoc = new TypedDocumentString(`
   updatedAt
   expiresAt
 }`, {"fragmentName":"ClientRetrieval"}) as unknown as TypedDocumentString<ClientRetrievalFragment, unknown>;
+export const ClientReceiptFragmentDoc = new TypedDocumentString(`
+    fragment ClientReceipt on RetrievalReceipt {
+  skipped
+  maxTokens
+  tokensUsed
+  resolution {
+    requestedStrategy
+    tiers
+    fallback
+    fallbackReason
+    fusion {
+      keywordShare
+      vectorShare
+      reason
+    }
+  }
+  injected {
+    memoryId
+    tier
+    rank
+    score
+    keywordScore
+    vectorScore
+    tokens
+    truncated
+  }
+  leftOut {
+    memoryId
+    tier
+    rank
+    score
+    keywordScore
+    vectorScore
+    reason
+  }
+}
+    `, {"fragmentName":"ClientReceipt"}) as unknown as TypedDocumentString<ClientReceiptFragment, unknown>;
 export const ClientReindexJobFragmentDoc = new TypedDocumentString(`
     fragment ClientReindexJob on ReindexJob {
   id
@@ -482,6 +542,9 @@ export const InjectMemoryDocument = new TypedDocumentString(`
     retrieval {
       ...ClientRetrieval
     }
+    receipt {
+      ...ClientReceipt
+    }
   }
 }
     fragment ClientMemory on Memory {
@@ -519,6 +582,41 @@ fragment ClientRetrieval on RetrievalResult {
     tiers
     fallback
     fallbackReason
+  }
+}
+fragment ClientReceipt on RetrievalReceipt {
+  skipped
+  maxTokens
+  tokensUsed
+  resolution {
+    requestedStrategy
+    tiers
+    fallback
+    fallbackReason
+    fusion {
+      keywordShare
+      vectorShare
+      reason
+    }
+  }
+  injected {
+    memoryId
+    tier
+    rank
+    score
+    keywordScore
+    vectorScore
+    tokens
+    truncated
+  }
+  leftOut {
+    memoryId
+    tier
+    rank
+    score
+    keywordScore
+    vectorScore
+    reason
   }
 }`) as unknown as TypedDocumentString<InjectMemoryMutation, InjectMemoryMutationVariables>;
 export const ExtractFactsDocument = new TypedDocumentString(`
