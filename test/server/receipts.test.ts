@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySearch } from '../../server/mcp/retrieval.tools.ts';
 import { graphql, type VariablesOf } from '../helpers/graphql.ts';
 import { call, httpTransport, mcpClient } from '../helpers/mcp.ts';
-import { CREATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { CREATE_MEMORY, IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const RECEIPT = graphql(`
@@ -150,7 +150,13 @@ describe('a receipt of injectMemory', () => {
   });
 
   it('lists a near-duplicate of an injected memory as such', async () => {
-    await remember('r-dup', 'I prefer dark mode in every editor I use', 'I prefer dark mode in every editor I use.');
+    // Imported under keys of their own: a createMemory would merge the second into the first, as the same fact.
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        { apiKeyId: 'r-dup', key: 'dark-1', content: 'I prefer dark mode in every editor I use' },
+        { apiKeyId: 'r-dup', key: 'dark-2', content: 'I prefer dark mode in every editor I use.' },
+      ],
+    });
     const receipt = (await inject('dark mode editor', { apiKeyId: 'r-dup', receipt: true })).receipt!;
     expect(receipt.injected).toHaveLength(1);
     expect(receipt.leftOut).toEqual([expect.objectContaining({ rank: 2, reason: 'NEAR_DUPLICATE' })]);
