@@ -30,7 +30,11 @@ process.exit(code);
 function stopOnSignal(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // A worker of a server with several (server/cluster/) keeps its handlers: the primary asks it to stop with SIGTERM,
+    // and a signal sent to all of them at once (Ctrl-C to the terminal's process group, systemd to the service's
+    // processes) reaches it as well, which must not kill it half-way through its drain.
+    const listen = process.env.NODE_UNIQUE_ID === undefined ? process.once.bind(process) : process.on.bind(process);
+    listen('SIGINT', stop);
+    listen('SIGTERM', stop);
   });
 }

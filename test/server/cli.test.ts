@@ -60,8 +60,9 @@ async function serve(env: Record<string, string> = {}) {
   const url = new Promise<string>((resolve) => (listening = resolve));
   let requestStop: () => void = () => {};
   const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
+  // One process: the workers of a server with several would be this test runner's own forks.
   const exited = runCli(['serve', '--port', '0', '--host', '127.0.0.1'], {
-    env: envOf(env),
+    env: envOf({ MNEMO_WORKERS: '1', ...env }),
     stdout: {
       write: (text: string) => {
         out.stdout += text;
