@@ -55,7 +55,8 @@ export function spawnMnemo(
 export async function runMnemo(args: string[], env: Record<string, string>) {
   const out = { stdout: '', stderr: '' };
   const code = await runCli(args, {
-    env,
+    // One process: workers would be forks of the test runner.
+    env: { MNEMO_WORKERS: '1', ...env },
     stdout: { write: (text: string) => (out.stdout += text) },
     stderr: { write: (text: string) => (out.stderr += text) },
     stopRequested: () => new Promise(() => {}),

@@ -45,7 +45,9 @@ afterEach(async () => {
 });
 
 /** The environment a command sees: only what the test gives (no MNEMO_* leaks in from outside). */
-const envOf = (env: Record<string, string>) => ({ HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, ...env });
+// One process: the workers of a server with several would be forks of this test runner (in-process runs), or would
+// change what the tests that signal or kill the server's process mean (real processes).
+const envOf = (env: Record<string, string>) => ({ HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, MNEMO_WORKERS: '1', ...env });
 
 /**
  * Runs `mnemo ...args` in this process. Process-level behaviour (signals, the exit code reaching the shell) is tested
@@ -60,9 +62,8 @@ async function serve(env: Record<string, string> = {}) {
   const url = new Promise<string>((resolve) => (listening = resolve));
   let requestStop: () => void = () => {};
   const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
-  // One process: the workers of a server with several would be this test runner's own forks.
   const exited = runCli(['serve', '--port', '0', '--host', '127.0.0.1'], {
-    env: envOf({ MNEMO_WORKERS: '1', ...env }),
+    env: envOf(env),
     stdout: {
       write: (text: string) => {
         out.stdout += text;
