@@ -47,9 +47,9 @@ const BOUNDED_SIZES: Record<'quick' | 'default', MixedOptions> = {
 export interface VariantResult {
   workers: number;
   load: LoadReply;
-  /** Bytes, the server's processes together: once started and warmed up (before the first slice), and at most. */
-  rssIdle: number;
-  rssPeak: number;
+  /** Bytes, the server's processes together (ServedMnemo.memory): once started (before the first slice), and at most. */
+  idle: { rss: number; pss: number };
+  peak: { rss: number; pss: number };
   /** The event loop's worst delay in any process of the server during the slices (perf_hooks.monitorEventLoopDelay). */
   eventLoopMaxMs: number;
   gcPausesOver100Ms: number;
@@ -70,8 +70,8 @@ export async function benchMixed(o: MixedOptions, workers: readonly number[]): P
       results.push({
         workers: n,
         load: { retrieveMs: [], writeMs: [], elapsedMs: 0 },
-        rssIdle: 0,
-        rssPeak: 0,
+        idle: { rss: 0, pss: 0 },
+        peak: { rss: 0, pss: 0 },
         eventLoopMaxMs: 0,
         gcPausesOver100Ms: 0,
       });
@@ -103,8 +103,12 @@ async function seedFolder(o: MixedOptions, folder: string) {
 async function runSlice(server: ServedMnemo, into: VariantResult, o: MixedOptions, slice: number) {
   // The first scrape starts the process monitors; each scrape resets the event-loop histogram (prom-client).
   const before = await server.metrics();
-  if (slice === 0) into.rssIdle = server.rss();
-  const sampler = setInterval(() => (into.rssPeak = Math.max(into.rssPeak, server.rss())), 200);
+  if (slice === 0) into.idle = server.memory();
+  const sample = () => {
+    const now = server.memory();
+    into.peak = { rss: Math.max(into.peak.rss, now.rss), pss: Math.max(into.peak.pss, now.pss) };
+  };
+  const sampler = setInterval(sample, 200);
   try {
     const reply = await runLoadClients({
       url: `${server.url}/graphql`,
@@ -122,7 +126,7 @@ async function runSlice(server: ServedMnemo, into: VariantResult, o: MixedOption
   } finally {
     clearInterval(sampler);
   }
-  into.rssPeak = Math.max(into.rssPeak, server.rss());
+  sample();
   const after = await server.metrics();
   into.eventLoopMaxMs = Math.max(into.eventLoopMaxMs, metricValue(after, 'nodejs_eventloop_lag_max_seconds') * 1000);
   into.gcPausesOver100Ms += gcPausesOver100Ms(after) - gcPausesOver100Ms(before);
@@ -170,19 +174,24 @@ export function mixedTables(results: VariantResult[], o: MixedOptions, title: st
         { header: 'RSS idle MB' },
         { header: 'RSS peak MB' },
         { header: 'peak / idle' },
+        { header: 'PSS idle MB' },
+        { header: 'PSS peak MB' },
         { header: 'event loop worst ms' },
         { header: 'GC pauses > 100 ms' },
       ],
       rows: results.map((r) => [
         String(r.workers),
-        mb(r.rssIdle),
-        mb(r.rssPeak),
-        (r.rssPeak / r.rssIdle).toFixed(2),
+        mb(r.idle.rss),
+        mb(r.peak.rss),
+        (r.peak.rss / r.idle.rss).toFixed(2),
+        mb(r.idle.pss),
+        mb(r.peak.pss),
         fmtMs(r.eventLoopMaxMs),
         fmtInt(r.gcPausesOver100Ms),
       ]),
       notes: [
-        'RSS: the primary and its workers together (/proc), idle once started and before the load, peak sampled every 200 ms;',
+        'the primary and its workers together (/proc/<pid>/smaps_rollup), idle once started and before the load, peak sampled every',
+        '  200 ms; RSS counts the pages they share (the database file each maps) once per process, PSS splits them among them;',
         '  event loop: the worst delay of any of its processes (perf_hooks.monitorEventLoopDelay through /metrics, 10 ms resolution).',
       ],
     },

@@ -8,8 +8,12 @@ const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
 /** `mnemo serve` as a real process (its primary and workers), on a data folder the bench prepared. */
 export interface ServedMnemo {
   url: string;
-  /** Resident memory of the server's processes together (the primary and its workers), in bytes, now. */
-  rss(): number;
+  /**
+   * Memory of the server's processes together (the primary and its workers), in bytes, now: resident (RSS, which counts
+   * the pages the processes share, such as the database file they all map, once per process) and proportional (PSS,
+   * each shared page split among its sharers: what the server takes from the machine).
+   */
+  memory(): { rss: number; pss: number };
   /** The server's /metrics (every worker's, combined). */
   metrics(): Promise<string>;
   /** SIGTERM, as an operator stops it; resolves once it has exited. */
@@ -46,7 +50,10 @@ export async function serveMnemo(dataDir: string, workers: number): Promise<Serv
   const pid = child.pid!;
   return {
     url,
-    rss: () => [pid, ...childrenOf(pid)].reduce((sum, p) => sum + rssOf(p), 0),
+    memory: () => {
+      const each = [pid, ...childrenOf(pid)].map(memoryOf);
+      return { rss: each.reduce((sum, m) => sum + m.rss, 0), pss: each.reduce((sum, m) => sum + m.pss, 0) };
+    },
     metrics: async () => {
       const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
@@ -68,14 +75,16 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-/** VmRSS of a process in bytes; 0 once it is gone. */
-function rssOf(pid: number): number {
+/** A process's RSS and PSS in bytes (/proc/<pid>/smaps_rollup); 0 once it is gone. */
+function memoryOf(pid: number): { rss: number; pss: number } {
+  let rollup = '';
   try {
-    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) * 1024 : 0;
+    rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
   } catch {
-    return 0;
+    // Gone: it holds nothing.
   }
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(rollup)?.[1] ?? 0) * 1024;
+  return { rss: kb('Rss'), pss: kb('Pss') };
 }
 
 /** The value of a metric without labels (or the first series of it) in a Prometheus text exposition; NaN when absent. */

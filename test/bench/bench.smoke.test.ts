@@ -88,8 +88,9 @@ describe('bench (smoke, tiny sizes)', () => {
       positive(r.load.retrieveMs.length);
       positive(r.load.writeMs.length);
       positive(r.load.elapsedMs);
-      positive(r.rssIdle);
-      expect(r.rssPeak).toBeGreaterThanOrEqual(r.rssIdle);
+      positive(r.idle.rss);
+      positive(r.idle.pss);
+      expect(r.peak.rss).toBeGreaterThanOrEqual(r.idle.rss);
       expect(Number.isFinite(r.eventLoopMaxMs)).toBe(true);
     }
     const [load, memory] = mixedTables(results, o, 'mixed load').map(renderTable);
