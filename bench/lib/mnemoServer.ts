@@ -33,7 +33,10 @@ export async function serveMnemo(dataDir: string, workers: number): Promise<Serv
       MNEMO_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       MNEMO_METRICS_TOKEN: METRICS_TOKEN,
       MNEMO_WORKERS: String(workers),
+      // No embedding model, as the in-process sections' offline configuration: no word vectors to convert and load,
+      // no embedding worker at work beside the load.
       MEMORY_STATIC_ALLOW_DOWNLOAD: 'false',
+      MEMORY_STATIC_PACKAGE: '',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
