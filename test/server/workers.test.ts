@@ -7,7 +7,7 @@ import { MAX_CRASHES } from '../../server/cluster/primary.ts';
 import { EXIT } from '../../server/exitCodes.ts';
 import { documentText } from '../helpers/graphqlHttp.ts';
 import { type MnemoProcess, runMnemo, spawnMnemo } from '../helpers/mnemoProcess.ts';
-import { CREATE_MEMORY, LIST_MEMORIES } from '../helpers/operations.ts';
+import { CREATE_MEMORY, GET_SETTINGS, LIST_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 
 // `mnemo serve` with MNEMO_WORKERS: real processes (dist/ after `npm run build`, else the sources). Every request here
 // goes on a connection of its own, so the primary hands each to a worker in turn and the test sees both answer.
@@ -116,6 +116,16 @@ describe('mnemo serve with MNEMO_WORKERS=2', () => {
     expect(['1', '2']).toContain(read.worker);
     const items = (JSON.parse(read.body) as { data: { memories: { items: { content: string }[] } } }).data.memories.items;
     expect(items.map((m) => m.content)).toEqual(['the deploy runs on Tuesdays']);
+  });
+
+  it('lets the other worker see a settings change made through one (within the config version check, 250 ms)', async () => {
+    const changed = await graphql(url, UPDATE_SETTINGS, { input: { maxTokens: 777 } });
+    expect(changed.status).toBe(200);
+    const maxTokensSeenByAnother = async () => {
+      const read = await answeredByAnother(changed.worker, () => graphql(url, GET_SETTINGS, {}));
+      return (JSON.parse(read.body) as { data: { memorySettings: { maxTokens: number } } }).data.memorySettings.maxTokens;
+    };
+    await vi.waitFor(async () => expect(await maxTokensSeenByAnother()).toBe(777), { timeout: 5_000 });
   });
 
   it('runs each background duty in one worker only', async () => {
