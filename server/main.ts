@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `mnemo` command. Bundled into dist/server/main.js (scripts/buildServer.ts), which the bin and `npm start` run
 // with plain node; in development `npx tsx server/main.ts` runs the same file from source.
+import cluster from 'node:cluster';
 
 /**
  * `mnemo serve` takes SIGINT and SIGTERM as a request to stop from the very start: loading the server's modules
@@ -33,7 +34,7 @@ function stopOnSignal(): Promise<void> {
     // A worker of a server with several (server/cluster/) keeps its handlers: the primary asks it to stop with SIGTERM,
     // and a signal sent to all of them at once (Ctrl-C to the terminal's process group, systemd to the service's
     // processes) reaches it as well, which must not kill it half-way through its drain.
-    const listen = process.env.NODE_UNIQUE_ID === undefined ? process.once.bind(process) : process.on.bind(process);
+    const listen = cluster.isWorker ? process.on.bind(process) : process.once.bind(process);
     listen('SIGINT', stop);
     listen('SIGTERM', stop);
   });
