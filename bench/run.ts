@@ -39,6 +39,7 @@ const HELP = `npm run bench -- [options]
   --quick            small sizes, for a smoke run
   --full             the largest sizes too (1M memories over 1,000 keys); takes several minutes more
   --only <names>     comma-separated sections or groups to run (default: all)
+  --workers <list>   the MNEMO_WORKERS values the load sections run side by side, comma-separated (default: 1,2)
   --store <store>    sqlite (default) or postgres: a throwaway PostgreSQL 15 cluster started for the run (Debian's
                      postgresql-15); only the sections marked [postgres] run on it
   --help
@@ -55,6 +56,7 @@ const parseOptions = (argv: string[]) =>
       full: { type: 'boolean', default: false },
       only: { type: 'string', multiple: true },
       store: { type: 'string', default: 'sqlite' },
+      workers: { type: 'string', default: '1,2' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values;
@@ -78,6 +80,11 @@ async function main(argv: string[]): Promise<number> {
   const store = values.store;
   if (store !== 'sqlite' && store !== 'postgres') {
     process.stderr.write(`--store must be sqlite or postgres\n\n${HELP}`);
+    return 64;
+  }
+  const workers = values.workers.split(',').map((w) => Number(w.trim()));
+  if (workers.some((w) => !Number.isInteger(w) || w < 1 || w > 64)) {
+    process.stderr.write(`--workers takes whole numbers from 1 to 64, comma-separated\n\n${HELP}`);
     return 64;
   }
   const onStore = (s: BenchSection) => (s.stores ?? ['sqlite']).includes(store);
@@ -107,18 +114,18 @@ async function main(argv: string[]): Promise<number> {
     for (const line of machine) console.log(`  ${line}`);
     const skipped = named.filter((s) => !onStore(s));
     if (skipped.length) console.log(`  not on ${store}: ${skipped.map((s) => `${s.group}/${s.name}`).join(', ')}`);
-    await runSections(selected, values);
+    await runSections(selected, { ...values, workers });
   } finally {
     await stopBenchStores();
   }
   return 0;
 }
 
-async function runSections(selected: BenchSection[], values: { quick?: boolean; full?: boolean }) {
+async function runSections(selected: BenchSection[], values: { quick?: boolean; full?: boolean; workers: number[] }) {
   const started = performance.now();
   for (const section of selected) {
     const t0 = performance.now();
-    await section.run({ quick: values.quick ?? false, full: values.full ?? false });
+    await section.run({ quick: values.quick ?? false, full: values.full ?? false, workers: values.workers });
     console.log(`  (${section.group}/${section.name}: ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   }
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s; load ${loadLine()}`);

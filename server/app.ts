@@ -7,6 +7,7 @@ import type { TrustedDocuments } from './graphql/trustedDocuments.ts';
 import { attachGraphQLWebSocket } from './graphql/websocket.ts';
 import { createMnemoYoga } from './graphql/yoga.ts';
 import { createMcpHandler } from './mcp/http.ts';
+import type { MetricsSource } from './metrics/metrics.ts';
 import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
 import { PACKAGE_ROOT } from './packageRoot.ts';
 import { scopeRequest } from './requestScope.ts';
@@ -35,19 +36,25 @@ export interface AppOptions {
   metricsToken?: string | null;
   /** Only these operations run (MNEMO_TRUSTED_DOCUMENTS), over HTTP, SSE and WebSocket alike. */
   trustedDocuments?: TrustedDocuments | null;
+  /** What /metrics serves (default: the services' own); a worker serves the whole server's. */
+  metrics?: MetricsSource;
+  /** The worker this app runs in, when the server has several: every response says it (mnemo-worker), for debugging. */
+  worker?: string | null;
 }
 
 /** Builds the HTTP app; nothing listens until `listen` is called, so tests can use `yoga.fetch` directly. */
 export function createApp(services: Services, options: AppOptions = {}): App {
   const shutdown = new AbortController();
   const yoga = createMnemoYoga(services, shutdown.signal, options.trustedDocuments);
-  const { metricsToken } = options;
+  const { metricsToken, worker } = options;
+  const metrics = options.metrics ?? services.metrics;
   const sockets = new Set<Socket>();
   let state: 'starting' | 'ready' | 'draining' = 'starting';
   const inFlight = new Set<ServerResponse>();
   const mcp = createMcpHandler(services, { boundAddress: () => (server.address() as AddressInfo | null)?.address });
   const server = createServer((req, res) => {
     const requestScope = scopeRequest(services.logger, req, res);
+    if (worker) res.setHeader('mnemo-worker', worker);
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
@@ -64,7 +71,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     if (url.pathname === '/healthz') return void healthz(services, res);
     if (url.pathname === '/readyz') return sendJson(res, state === 'ready' ? 200 : 503, { status: state });
     if (url.pathname === '/metrics' && metricsToken) {
-      if (metricsTokenAccepted(metricsToken, req.headers.authorization)) return void sendMetrics(services.metrics, req, res);
+      if (metricsTokenAccepted(metricsToken, req.headers.authorization)) return void sendMetrics(metrics, req, res);
       res.writeHead(401, { 'www-authenticate': 'Bearer' });
       return void res.end();
     }
@@ -137,6 +144,14 @@ export function listen(server: Server, port: number, host: string): Promise<Addr
       resolve(server.address() as AddressInfo);
     });
   });
+}
+
+/** What to tell the user when a listener could not start for want of its port; undefined for other errors. */
+export function listenRefusal(error: unknown, host: string, port: { number: number; setting: string }): string | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return `mnemo: port ${port.number} on ${host} is already in use; pick another with ${port.setting}\n`;
+  if (code === 'EACCES') return `mnemo: not allowed to listen on ${host}:${port.number}\n`;
+  return undefined;
 }
 
 async function healthz(services: Services, res: ServerResponse) {

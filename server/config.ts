@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { LEASE_MS } from './jobs/lease.ts';
@@ -10,6 +11,8 @@ const secretSchema = (name: string) =>
     .min(16, `${name} must be at least 16 characters`)
     .nullish()
     .transform((v) => v ?? null);
+
+const WORKERS_RANGE = 'MNEMO_WORKERS must be a whole number of processes, 1 to 64';
 
 const configSchema = z.object({
   dataDir: z.string().min(1).default('./data'),
@@ -54,6 +57,16 @@ const configSchema = z.object({
     .min(3, 'MNEMO_LEASE_SECONDS must be 3 to 3600')
     .max(3600, 'MNEMO_LEASE_SECONDS must be 3 to 3600')
     .default(LEASE_MS / 1000),
+  /**
+   * Processes that serve requests, over the same database: 1 is a single process; more are workers that share the port
+   * (the primary holds the data folder and restarts a worker that crashes). By default, one per core available.
+   */
+  workers: z.coerce
+    .number({ error: WORKERS_RANGE })
+    .int(WORKERS_RANGE)
+    .min(1, WORKERS_RANGE)
+    .max(64, WORKERS_RANGE)
+    .default(() => Math.min(64, availableParallelism())),
   /** A trusted-documents manifest (or a folder of them): only those operations run. */
   trustedDocuments: z.string().min(1).nullish(),
   /** With trusted documents on, admin tokens may still send any document. */
@@ -81,6 +94,7 @@ export function loadConfig(
     databaseUrl: flags.databaseUrl ?? (env.MNEMO_DATABASE_URL || undefined),
     databasePoolSize: env.MNEMO_DATABASE_POOL_SIZE || undefined,
     leaseSeconds: env.MNEMO_LEASE_SECONDS || undefined,
+    workers: env.MNEMO_WORKERS || undefined,
     trustedDocuments: env.MNEMO_TRUSTED_DOCUMENTS || undefined,
     trustedDocumentsAllowAdmin: env.MNEMO_TRUSTED_DOCUMENTS_ALLOW_ADMIN || undefined,
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `mnemo` command. Bundled into dist/server/main.js (scripts/buildServer.ts), which the bin and `npm start` run
 // with plain node; in development `npx tsx server/main.ts` runs the same file from source.
+import cluster from 'node:cluster';
 
 /**
  * `mnemo serve` takes SIGINT and SIGTERM as a request to stop from the very start: loading the server's modules
@@ -30,7 +31,11 @@ process.exit(code);
 function stopOnSignal(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // A worker of a server with several (server/cluster/) keeps its handlers: the primary asks it to stop with SIGTERM,
+    // and a signal sent to all of them at once (Ctrl-C to the terminal's process group, systemd to the service's
+    // processes) reaches it as well, which must not kill it half-way through its drain.
+    const listen = cluster.isWorker ? process.on.bind(process) : process.once.bind(process);
+    listen('SIGINT', stop);
+    listen('SIGTERM', stop);
   });
 }

@@ -13,13 +13,16 @@ const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
 
 /**
  * The figures that live in the database and in the services, read when /metrics is scraped: memories by state,
- * database and WAL size, reindex jobs, the Qdrant breaker and outbox, the embedding cache.
+ * database and WAL size, reindex jobs, the Qdrant breaker and outbox, the embedding cache. With several workers, the
+ * figures of the database are the same in each and counted once (aggregator 'first'); each worker's own (its breaker,
+ * its embedding cache) are summed.
  */
 export function registerServerMetrics(services: Services) {
   const { metrics, db, now } = services;
   let states: { at: number; value: Awaited<ReturnType<typeof memoriesByState>> } | null = null;
   metrics.addGauge({
     name: 'mnemo_memories',
+    aggregator: 'first',
     help: `Memories of the whole server by state; counted at most once every ${MEMORY_STATES_MAX_AGE_MS / 1000} s.`,
     labelNames: ['state'] as const,
     collect: async (gauge) => {
@@ -32,6 +35,7 @@ export function registerServerMetrics(services: Services) {
   });
   metrics.addGauge({
     name: 'mnemo_database_bytes',
+    aggregator: 'first',
     help: "Size on disk of the database: on SQLite its file (db) and write-ahead log (wal); on PostgreSQL the database (db), whose write-ahead log is the whole cluster's.",
     labelNames: ['file'] as const,
     collect: async (gauge) => {
@@ -41,6 +45,7 @@ export function registerServerMetrics(services: Services) {
   const reindex = oncePerScrape(() => reindexFigures(db));
   metrics.addGauge({
     name: 'mnemo_reindex_jobs',
+    aggregator: 'first',
     help: 'Reindex jobs by state.',
     labelNames: ['state'] as const,
     collect: async (gauge) => {
@@ -50,16 +55,19 @@ export function registerServerMetrics(services: Services) {
   });
   metrics.addCounter({
     name: 'mnemo_reindex_processed_total',
+    aggregator: 'first',
     help: 'Memories embedded by reindex jobs, all jobs together.',
     collect: async (counter) => counter.inc((await reindex()).processed),
   });
   metrics.addCounter({
     name: 'mnemo_reindex_failed_total',
+    aggregator: 'first',
     help: 'Memories reindex jobs could not embed, all jobs together.',
     collect: async (counter) => counter.inc((await reindex()).failed),
   });
   metrics.addGauge({
     name: 'mnemo_reindex_progress_ratio',
+    aggregator: 'first',
     help: 'Share of the running reindex job done (processed and failed against its total); 0 when none runs.',
     collect: async (gauge) => {
       const { running } = await reindex();
@@ -68,7 +76,7 @@ export function registerServerMetrics(services: Services) {
   });
   metrics.addGauge({
     name: 'mnemo_qdrant_breaker_state',
-    help: "The Qdrant client's circuit breaker: 1 for its current state; no series while Qdrant is not in use.",
+    help: "The Qdrant client's circuit breaker: 1 for its current state (with several workers, how many are in it); no series while Qdrant is not in use.",
     labelNames: ['state'] as const,
     collect: (gauge) => {
       gauge.reset();
@@ -79,11 +87,13 @@ export function registerServerMetrics(services: Services) {
   const outbox = oncePerScrape(() => outboxBacklog(db));
   metrics.addGauge({
     name: 'mnemo_qdrant_outbox_backlog',
+    aggregator: 'first',
     help: 'Changes queued for Qdrant and not yet sent.',
     collect: async (gauge) => gauge.set((await outbox()).size),
   });
   metrics.addGauge({
     name: 'mnemo_qdrant_sync_lag_seconds',
+    aggregator: 'first',
     help: 'Age of the oldest change queued for Qdrant; 0 when nothing is queued.',
     collect: async (gauge) => {
       const { oldest } = await outbox();

@@ -16,4 +16,6 @@ export interface BenchContext {
   quick: boolean;
   /** --full: the largest sizes, too slow for the default run (e.g. 1M memories over 1,000 keys). */
   full: boolean;
+  /** --workers: the MNEMO_WORKERS values that the load sections compare, side by side (default 1 and 2). */
+  workers: readonly number[];
 }

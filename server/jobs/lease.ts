@@ -6,7 +6,7 @@ import { claimLease, releaseLease } from './lease.repository.ts';
 export const LEASE_MS = 15_000;
 
 /** The background duties that run in one process at a time among those sharing a database. */
-export type Duty = 'purge' | 'auto-summarize' | 'audit-retention' | 'embedding-worker';
+export type Duty = 'purge' | 'auto-summarize' | 'audit-retention' | 'embedding-worker' | 'database-maintenance';
 
 /**
  * This process's leases on background duties. Several `mnemo serve` processes may share one database: each duty runs
@@ -35,6 +35,8 @@ export class Leases {
     this.wanted.add(duty);
     const now = this.deps.now();
     const holds = await claimLease(this.deps.db, { name: duty, owner: this.owner, now, expiresAt: now + this.ttlMs });
+    // Said when the duty comes here (at start, or taken over from a process that is gone): which process runs what.
+    if (holds && !this.held.has(duty)) this.deps.logger.debug({ duty, owner: this.owner }, 'background duty runs here');
     if (holds) this.held.add(duty);
     else this.held.delete(duty);
     return holds;

@@ -1,5 +1,20 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type Aggregator, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { EmbeddingErrorKind, EmbeddingSourceName } from '../embedding/embedder.ts';
+
+/** What /metrics serves: one process's metrics, or the whole server's gathered from its workers (cluster/primary.ts). */
+export interface MetricsSource {
+  text(): Promise<string>;
+  readonly contentType: string;
+}
+
+/**
+ * How a figure is combined across the workers of one server: summed (counts, bytes: the default), or taken from the
+ * first worker when every worker reads the same figure from the database.
+ */
+export type WorkerAggregation = Extract<Aggregator, 'sum' | 'first'>;
+
+/** One process's metrics as data (what prom-client's AggregatorRegistry.aggregate combines). */
+export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
 
 /** The three kinds of GraphQL operation, a label of every per-field metric. */
 export type OperationType = 'query' | 'mutation' | 'subscription';
@@ -26,7 +41,7 @@ export type FallbackKind = 'vector_unavailable' | 'keyword_failed' | 'other';
  * Counters are updated where things happen; figures that live in the database or in other services (memories
  * by state, outbox backlog, reindex jobs) are read when scraped, by collectors that `addCollector` registers.
  */
-export class Metrics {
+export class Metrics implements MetricsSource {
   readonly registry = new Registry();
   #processMetrics = false;
 
@@ -150,6 +165,7 @@ export class Metrics {
     name: string;
     help: string;
     labelNames?: readonly L[];
+    aggregator?: WorkerAggregation;
     collect: (gauge: Gauge<L>) => Promise<void> | void;
   }) {
     const { collect, ...rest } = config;
@@ -168,6 +184,7 @@ export class Metrics {
     name: string;
     help: string;
     labelNames?: readonly L[];
+    aggregator?: WorkerAggregation;
     collect: (counter: Counter<L>) => Promise<void> | void;
   }) {
     const { collect, ...rest } = config;
@@ -187,11 +204,20 @@ export class Metrics {
    * first scrape, so processes that are never scraped (tools, tests) never run their monitors.
    */
   async text(): Promise<string> {
-    if (!this.#processMetrics) {
-      this.#processMetrics = true;
-      collectDefaultMetrics({ register: this.registry });
-    }
+    this.#startProcessMetrics();
     return this.registry.metrics();
+  }
+
+  /** The same figures as data, for the primary of a server with several workers to combine them. */
+  async json(): Promise<MetricsJson> {
+    this.#startProcessMetrics();
+    return this.registry.getMetricsAsJSON();
+  }
+
+  #startProcessMetrics() {
+    if (this.#processMetrics) return;
+    this.#processMetrics = true;
+    collectDefaultMetrics({ register: this.registry });
   }
 
   get contentType(): string {

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Metrics } from './metrics.ts';
+import type { MetricsSource } from './metrics.ts';
 
 /** Answers a scrape with the Prometheus text exposition. */
-export async function sendMetrics(metrics: Metrics, req: IncomingMessage, res: ServerResponse) {
+export async function sendMetrics(metrics: MetricsSource, req: IncomingMessage, res: ServerResponse) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' });
     return void res.end();
@@ -25,7 +25,7 @@ export function metricsTokenAccepted(token: string, authorization: string | unde
 }
 
 /** The listener of MNEMO_METRICS_PORT: /metrics and nothing else, for a scraper on a private network. */
-export function createMetricsServer(metrics: Metrics): Server {
+export function createMetricsServer(metrics: MetricsSource): Server {
   return createServer((req, res) => {
     if (req.url?.split('?')[0] === '/metrics') return void sendMetrics(metrics, req, res);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });

@@ -8,7 +8,7 @@ import { benchClient } from '../../bench/client.bench.ts';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
 import { benchPurge, purgeTables } from '../../bench/lifecycle.bench.ts';
-import { benchMixed, mixedTable } from '../../bench/load.bench.ts';
+import { benchMixed, mixedTables } from '../../bench/load.bench.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
@@ -80,16 +80,26 @@ describe('bench (smoke, tiny sizes)', () => {
     expect(tables).toMatch(/per 1,000 captured turns/);
   });
 
-  it('mixed load times reads and writes from 16 clients over HTTP and prints throughput and percentiles', async () => {
-    const o = { memories: 300, apiKeys: 3, clients: 16, writeShare: 0.2, warmupMs: 200, durationMs: 1_000 };
-    const r = await benchMixed(o);
-    positive(r.retrieveMs.length);
-    positive(r.writeMs.length);
-    positive(r.elapsedMs);
-    const table = renderTable(mixedTable(r, o));
-    expect(table).toContain('16 clients over HTTP');
-    expect(table).toMatch(/retrieve \(keyword\)\s+[\d,]+\s+[\d,]+\s+[\d.]+\s+[\d.]+/);
-  });
+  it('mixed load times reads and writes from 16 clients against a server of 1 and one of 2 workers, side by side', async () => {
+    const o = { memories: 300, apiKeys: 3, clients: 16, writeShare: 0.2, warmupMs: 200, durationMs: 1_000, slices: 2 };
+    const results = await benchMixed(o, [1, 2]);
+    expect(results.map((r) => r.workers)).toEqual([1, 2]);
+    for (const r of results) {
+      positive(r.load.retrieveMs.length);
+      positive(r.load.writeMs.length);
+      positive(r.load.elapsedMs);
+      positive(r.idle.rss);
+      positive(r.idle.pss);
+      expect(r.peak.rss).toBeGreaterThanOrEqual(r.idle.rss);
+      expect(Number.isFinite(r.eventLoopMaxMs)).toBe(true);
+    }
+    const [load, memory] = mixedTables(results, o, 'mixed load').map(renderTable);
+    expect(load).toContain('16 clients over HTTP');
+    expect(load).toMatch(/retrieve \(keyword\)\s+1\s+[\d,]+\s+[\d,]+\s+[\d.]+\s+[\d.]+/);
+    expect(load).toMatch(/retrieve \(keyword\)\s+2\s+[\d,]+\s+[\d,]+\s+[\d.]+\s+[\d.]+/);
+    expect(load).toMatch(/MNEMO_WORKERS=2 against 1: [\d.]+×/);
+    expect(memory).toMatch(/^\s+2\s+[\d,]+\s+[\d,]+/m);
+  }, 120_000);
 
   it('purge throughput deletes every due memory, alone and while a client retrieves, and times the retrievals', async () => {
     const r = await benchPurge({ memories: 400, due: 200, apiKeys: 2, dim: 8, baseline: 5 });

@@ -12,7 +12,8 @@ export interface MnemoProcess {
 }
 
 /**
- * `mnemo ...args` as a real process (mnemoEntry), with only the environment given (plus PATH): one process, so a
+ * `mnemo ...args` as a real process (mnemoEntry), with only the environment given (plus PATH, and MNEMO_WORKERS=1
+ * unless given): one process, so a
  * signal reaches mnemo itself (the tsx CLI would run it in a child and relay signals). `uid`/`gid` run it
  * as another user (a test run as root checks what a file mode means to an ordinary one); `preload` modules are imported
  * before mnemo's own (a test's hook into the process).
@@ -25,7 +26,8 @@ export function spawnMnemo(
 ): MnemoProcess {
   const child = spawn(process.execPath, [...preload.flatMap((p) => ['--import', p]), ...mnemoEntry(), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    // One process unless the test asks for workers: the tests that signal, kill or count the server's process mean it.
+    env: { PATH: process.env.PATH ?? '', MNEMO_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...user,
   });
@@ -53,7 +55,8 @@ export function spawnMnemo(
 export async function runMnemo(args: string[], env: Record<string, string>) {
   const out = { stdout: '', stderr: '' };
   const code = await runCli(args, {
-    env,
+    // One process: workers would be forks of the test runner.
+    env: { MNEMO_WORKERS: '1', ...env },
     stdout: { write: (text: string) => (out.stdout += text) },
     stderr: { write: (text: string) => (out.stderr += text) },
     stopRequested: () => new Promise(() => {}),

@@ -59,7 +59,7 @@ describe.skipIf(testStoreKind() !== 'postgres')('mnemo migrate --database-url', 
     const stopRequested = new Promise<void>((resolve) => (stop = resolve));
     const out = { stdout: '', stderr: '' };
     const exited = runCli(['serve', '--port', '0', '--database-url', url], {
-      env: { HOME: tmp, MNEMO_DATA_DIR: path.join(tmp, 'data'), MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789' },
+      env: { HOME: tmp, MNEMO_DATA_DIR: path.join(tmp, 'data'), MNEMO_ADMIN_TOKEN: 'cli-admin-token-0123456789', MNEMO_WORKERS: '1' },
       stdout: {
         write: (text: string) => {
           out.stdout += text;

@@ -45,7 +45,9 @@ afterEach(async () => {
 });
 
 /** The environment a command sees: only what the test gives (no MNEMO_* leaks in from outside). */
-const envOf = (env: Record<string, string>) => ({ HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, ...env });
+// One process: the workers of a server with several would be forks of this test runner (in-process runs), or would
+// change what the tests that signal or kill the server's process mean (real processes).
+const envOf = (env: Record<string, string>) => ({ HOME: process.env.HOME ?? tmp, MNEMO_DATA_DIR: dataDir, MNEMO_WORKERS: '1', ...env });
 
 /**
  * Runs `mnemo ...args` in this process. Process-level behaviour (signals, the exit code reaching the shell) is tested

@@ -345,7 +345,7 @@ async function serve(dataDir: string) {
   let requestStop: () => void = () => {};
   const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
   const exited = runCli(['serve', '--port', '0', '--host', '127.0.0.1'], {
-    env: { HOME: tmp, MNEMO_DATA_DIR: dataDir },
+    env: { HOME: tmp, MNEMO_DATA_DIR: dataDir, MNEMO_WORKERS: '1' },
     stdout: {
       write: (text: string) => {
         out.stdout += text;

@@ -29,7 +29,7 @@ const procState = (pid: number) => {
 async function serverUnderANonReapingParent(dataDir: string): Promise<{ serverPid: number }> {
   const parent = spawn('sh', ['-c', '"$@" & echo "server pid $!"; exec sleep 120', 'sh', process.execPath, ...mnemoEntry(), 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', MNEMO_DATA_DIR: dataDir, MNEMO_PORT: '0', MNEMO_HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH ?? '', MNEMO_DATA_DIR: dataDir, MNEMO_PORT: '0', MNEMO_HOST: '127.0.0.1', MNEMO_WORKERS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   cleanup.push(() => parent.kill('SIGKILL'));

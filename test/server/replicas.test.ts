@@ -213,10 +213,10 @@ describe('three mnemo replicas on one PostgreSQL database', () => {
   }, 120_000);
 
   it('hand their background duties to another replica when the one holding them is killed', async () => {
-    // The purge and the audit retention run at start: some replica took each; the worker and auto-summarize have not
-    // asked yet (no worker in these replicas, an hour before the first summary pass).
+    // The purge, the audit retention and the database maintenance run at start: some replica took each; the worker and
+    // auto-summarize have not asked yet (no worker in these replicas, an hour before the first summary pass).
     const before = await leases();
-    expect(before.map((l) => l.name)).toEqual(['audit-retention', 'purge']);
+    expect(before.map((l) => l.name)).toEqual(['audit-retention', 'database-maintenance', 'purge']);
     // Held by a live replica (the previous test may have killed the one that held them: they moved on, or will).
     const holder = await vi.waitFor(
       async () => {

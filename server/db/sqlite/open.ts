@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { type DatabaseConnection, Kysely, type SqliteDatabase, SqliteDialect, SqliteDriver } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, type SqliteDatabase, SqliteDialect, SqliteDriver } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import type { OpenedStore } from '../open.ts';
@@ -63,6 +63,13 @@ class RollbackAwareDialect extends SqliteDialect {
   override createDriver() {
     const sqlite = this.sqlite;
     return new (class extends SqliteDriver {
+      // A transaction takes the write lock when it begins, waiting for it (busy_timeout) while another process writes.
+      // Deferred, one that read first would fail at its first write with SQLITE_BUSY, without waiting, whenever another
+      // process (a worker of the same server, a tool) committed in between: its snapshot is stale by then.
+      override async beginTransaction(connection: DatabaseConnection) {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
+
       override async rollbackTransaction(connection: DatabaseConnection) {
         if (sqlite.inTransaction) await super.rollbackTransaction(connection);
       }
