@@ -49,7 +49,7 @@ Environment (flags win):
   MNEMO_DATABASE_POOL_SIZE  connections to PostgreSQL per process (default 10)
   MNEMO_HOST         address to listen on (default 127.0.0.1)
   MNEMO_PORT         port to listen on (default 4000)
-  MNEMO_WORKERS      processes serving requests, 1 to 64 (default: one per core available)
+  MNEMO_WORKERS      processes serving requests, 1 to 64 (default 1; docs/scaling.md)
   MNEMO_ADMIN_TOKEN  admin bearer token; when unset, the first start mints one and prints it once
   MNEMO_LOG_LEVEL    trace, debug, info (default), warn, error
   MNEMO_METRICS_PORT   serve /metrics (Prometheus) on this port of the same host, and nothing else there

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { LEASE_MS } from './jobs/lease.ts';
@@ -59,14 +58,10 @@ const configSchema = z.object({
     .default(LEASE_MS / 1000),
   /**
    * Processes that serve requests, over the same database: 1 is a single process; more are workers that share the port
-   * (the primary holds the data folder and restarts a worker that crashes). By default, one per core available.
+   * (the primary holds the data folder and restarts a worker that crashes). By default 1: on the 2-core machine it
+   * was measured on, two workers served 0.65 to 1.01 times what one did, with 2.5 times its memory (docs/scaling.md).
    */
-  workers: z.coerce
-    .number({ error: WORKERS_RANGE })
-    .int(WORKERS_RANGE)
-    .min(1, WORKERS_RANGE)
-    .max(64, WORKERS_RANGE)
-    .default(() => Math.min(64, availableParallelism())),
+  workers: z.coerce.number({ error: WORKERS_RANGE }).int(WORKERS_RANGE).min(1, WORKERS_RANGE).max(64, WORKERS_RANGE).default(1),
   /** A trusted-documents manifest (or a folder of them): only those operations run. */
   trustedDocuments: z.string().min(1).nullish(),
   /** With trusted documents on, admin tokens may still send any document. */
