@@ -47,7 +47,7 @@ const SPELLINGS: Record<string, string> = { favourite: 'favorite', colour: 'colo
 
 const KIND = '~kind';
 
-/** Words that make the order of the others part of the fact: "tabs over spaces" is not "spaces over tabs". */
+/** Words that make the order of the others part of the fact: "tabs over spaces" is not "spaces over tabs" (numbers too). */
 const ORDERED = new Set(['over', 'than', 'instead', 'rather', 'versus', 'vs', 'from', 'to', 'into', 'before', 'after']);
 
 const WORD = /[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu;
@@ -70,7 +70,8 @@ export function factWords(text: string): { words: Set<string>; ordered: boolean 
   const words = new Set<string>();
   let ordered = false;
   for (const raw of text.match(WORD) ?? []) {
-    if (ORDERED.has(raw.toLowerCase())) ordered = true;
+    // A number's place is part of the fact: "room 3 at 5" is not "room 5 at 3".
+    if (ORDERED.has(raw.toLowerCase()) || /^\p{N}/u.test(raw)) ordered = true;
     for (const w of normalWord(raw)) if (!FILLER.has(w)) words.add(w);
   }
   return { words, ordered };

@@ -112,15 +112,20 @@ export async function sessionNeighbours(
       .select([nearest(direction).as('pk'), sql<number>`cast(hits.value ->> 0 as bigint)`.as('neighbour_of')]);
   // The limit drops no pair (there are two per hit) but tells PostgreSQL's planner how few there are: it takes a JSON
   // array for 100 rows, and joined the neighbours by hashing the whole memories table (14 ms at 10,000 memories).
-  return db
-    .selectFrom(
-      pairs('before')
-        .unionAll(pairs('after'))
-        .limit(2 * hits.length)
-        .as('pairs'),
-    )
-    .innerJoin('memories as neighbour', 'neighbour.pk', 'pairs.pk')
-    .selectAll('neighbour')
-    .select('pairs.neighbour_of')
-    .execute();
+  return (
+    db
+      .selectFrom(
+        pairs('before')
+          .unionAll(pairs('after'))
+          .limit(2 * hits.length)
+          .as('pairs'),
+      )
+      .innerJoin('memories as neighbour', 'neighbour.pk', 'pairs.pk')
+      .selectAll('neighbour')
+      .select('pairs.neighbour_of')
+      // Neighbours boosted to the same score keep this order: the same on every call, whatever plan the store picks.
+      .orderBy('pairs.neighbour_of')
+      .orderBy('neighbour.pk')
+      .execute()
+  );
 }

@@ -261,7 +261,11 @@ describe('mnemo backup and restore', () => {
       }
     });
     // Some writes have landed before the backup starts; the rest go on while it runs.
-    while (acknowledged < 40) await create(source.url, admin, `pre-${acknowledged}`, 'before').then(() => acknowledged++);
+    // Each its own fact: the same text under another key would be merged into one memory.
+    while (acknowledged < 40)
+      await create(source.url, admin, `pre-${acknowledged}`, `written before the backup, number ${acknowledged}`).then(
+        () => acknowledged++,
+      );
     const acknowledgedBefore = acknowledged;
     const file = path.join(tmp, 'mnemo-backup.db');
     const backup = await run(['backup', file]);

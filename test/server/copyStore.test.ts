@@ -86,6 +86,8 @@ async function buildSource(name: string, memories = 24): Promise<Source> {
   await migrateToLatest(store.db);
   let now = Date.now() - 20 * DAY_MS;
   const services = withServices(store, () => now);
+  // acme's restated facts are stored one per key, as before paraphrases were merged.
+  await services.settings.update({ mergeParaphrases: false });
   for (let i = 0; i < memories; i++) {
     await createMemory(services, {
       apiKeyId: i % 2 === 0 ? 'acme' : 'globex',

@@ -97,6 +97,8 @@ const NEAR_BUT_DIFFERENT = [
   'I drink tea every morning.',
   'I have 2 cats.',
   'I have 3 cats.',
+  'The meeting is in room 3 at 5.',
+  'The meeting is in room 5 at 3.',
   'I would like to live in Lyon.',
   'I work at Google.',
   'I worked at Google.',
