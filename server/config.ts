@@ -59,7 +59,7 @@ const configSchema = z.object({
   /**
    * Processes that serve requests, over the same database: 1 is a single process; more are workers that share the port
    * (the primary holds the data folder and restarts a worker that crashes). By default 1: on the 2-core machine it
-   * was measured on, two workers served 0.65 to 1.01 times what one did, with 2.5 times its memory (docs/scaling.md).
+   * was measured on, two workers served 1.18 times what one did, with 2.5 times its memory (docs/scaling.md).
    */
   workers: z.coerce.number({ error: WORKERS_RANGE }).int(WORKERS_RANGE).min(1, WORKERS_RANGE).max(64, WORKERS_RANGE).default(1),
   /** A trusted-documents manifest (or a folder of them): only those operations run. */
