@@ -30,7 +30,7 @@ Usage:
                                                        FORMAT: omniroute (its SQLite file), mem0 (its get_all JSON;
                                                        --key-from/--session-from: user_id, agent_id or run_id), letta
                                                        (an agent file; --api-key, else each agent's name), jsonl
-                                                       (mnemo's lines). Again with the same file updates, never
+                                                       (mnemo's lines) or csv (a header row of mnemo's fields). Again with the same file updates, never
                                                        duplicates; --dry-run writes nothing; the server may keep running
   mnemo mcp                                            MCP over stdio, for clients that launch a process: relays
                                                        to the running mnemo at MNEMO_URL with MNEMO_TOKEN

@@ -2,13 +2,20 @@ import { type ImportReport, importMemories } from '../memory/import.service.ts';
 import type { MemoryDeps } from '../memory/memory.service.ts';
 import type { MemoryInput } from '../memory/memory.ts';
 import { LIMITS } from '../validation.ts';
+import { readCsv } from './formats/csv.ts';
 import { readJsonl } from './formats/jsonl.ts';
 import { readLetta } from './formats/letta.ts';
 import { readMem0 } from './formats/mem0.ts';
 import { readOmniRoute } from './formats/omniroute.ts';
 import type { ImportFormat, Placement, SourceReader } from './sourceRows.ts';
 
-const READERS: Record<ImportFormat, SourceReader> = { omniroute: readOmniRoute, mem0: readMem0, letta: readLetta, jsonl: readJsonl };
+const READERS: Record<ImportFormat, SourceReader> = {
+  omniroute: readOmniRoute,
+  mem0: readMem0,
+  letta: readLetta,
+  jsonl: readJsonl,
+  csv: readCsv,
+};
 
 /** A row that was not stored, and why; the report keeps the first SKIPPED_KEPT of them and counts the rest. */
 export interface SkippedRow {

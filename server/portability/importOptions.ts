@@ -23,7 +23,7 @@ export function importJob(
   const keyFrom = mem0Only('key-from');
   const sessionFrom = mem0Only('session-from');
   const apiKey = values['api-key'];
-  if (apiKey !== undefined && ['omniroute', 'jsonl'].includes(format))
+  if (apiKey !== undefined && ['omniroute', 'jsonl', 'csv'].includes(format))
     throw new UsageError(`--from ${format} rows name their own API keys; --api-key does not apply`);
   if (apiKey !== undefined && keyFrom !== null) throw new UsageError('give --api-key or --key-from, not both');
   const checked = apiKey === undefined ? null : apiKeyIdSchema.safeParse(apiKey);

@@ -1,7 +1,7 @@
 import type { MemoryInput } from '../memory/memory.ts';
 
 /** The memory systems `mnemo import --from` reads, and mnemo's own line formats. */
-export const IMPORT_FORMATS = ['omniroute', 'mem0', 'letta', 'jsonl'] as const;
+export const IMPORT_FORMATS = ['omniroute', 'mem0', 'letta', 'jsonl', 'csv'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Where a row came from in its file, for the report: "line 12", "memory 3 (id …)", "block human of agent a1". */

@@ -86,8 +86,8 @@ describe('mnemo import', () => {
   });
 
   it.each([
-    [['import', 'memories.jsonl'], 'import needs --from, one of omniroute, mem0, letta, jsonl'],
-    [['import', '--from', 'csv', 'memories.jsonl'], 'import needs --from, one of omniroute, mem0, letta, jsonl'],
+    [['import', 'memories.jsonl'], 'import needs --from, one of omniroute, mem0, letta, jsonl, csv'],
+    [['import', '--from', 'xml', 'memories.jsonl'], 'import needs --from, one of omniroute, mem0, letta, jsonl, csv'],
     [['import', '--from', 'mem0'], 'import needs the file to read'],
     [['import', '--from', 'jsonl', 'memories.jsonl', '--key-from', 'user_id'], '--key-from belongs to --from mem0'],
     [['import', '--from', 'mem0', 'memories.jsonl', '--session-from', 'thread'], '--session-from must be one of user_id, agent_id, run_id'],

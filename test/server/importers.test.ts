@@ -150,6 +150,34 @@ describe('a Letta agent file', () => {
   });
 });
 
+describe('a CSV table with a header row', () => {
+  it('imports each row, quoted commas, quotes and line breaks included, and says why a row was skipped', async () => {
+    const report = await run({ format: 'csv', file: fixture('memories.csv') });
+    expect(report).toMatchObject({ read: 6, imported: 3, skipped: 3 });
+    expect(report.skippedRows).toEqual([
+      { at: 'line 6', reason: 'type "MOOD" is not one of factual, episodic, procedural, semantic, enforced' },
+      { at: 'line 7', reason: '9 cells where the header names 8' },
+      { at: 'line 8', reason: 'metadata is not JSON' },
+    ]);
+    const dana = await memoriesOf('key-dana');
+    expect(dana.map((m) => [m.key, m.type, m.sessionId, m.content])).toEqual([
+      ['how:notes', 'procedural', null, 'Writes meeting notes\nas a bulleted list'],
+      ['pref:tea', 'factual', null, 'Drinks green tea in the morning'],
+      ['trip:oslo', 'episodic', 's1', 'Asked about ferries from Oslo to Kiel, "overnight" ones'],
+    ]);
+    expect(dana.find((m) => m.key === 'pref:tea')).toMatchObject({
+      metadata: { source: 'spreadsheet' },
+      createdAt: new Date('2026-11-01T07:00:00Z'),
+    });
+  });
+
+  it('refuses a table whose header names no content column', async () => {
+    const file = path.join(t.dir, 'no-content.csv');
+    writeFileSync(file, 'apiKeyId,text\nk,hello\n');
+    await expect(run({ format: 'csv', file })).rejects.toThrow('its header row names no content column');
+  });
+});
+
 describe("mnemo's own JSON lines", () => {
   it('imports each line, skips the header and blank lines, and says in file order why a line was refused', async () => {
     const report = await run({ format: 'jsonl', file: fixture('memories.jsonl') });
