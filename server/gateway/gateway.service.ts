@@ -83,8 +83,9 @@ export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promi
   }
   const query = input.query ?? lastUserText(input.request);
   const shape = input.shape ?? (detectShape(input.request) as ChatRequestShape);
-  const conversation = await requestConversation(deps, input, shape);
-  const { userRoleProviders, injectionLogDays } = await deps.settings.get();
+  const settings = await deps.settings.get();
+  const conversation = settings.enabled ? await requestConversation(deps, input, shape, settings.captureTurns) : null;
+  const { userRoleProviders, injectionLogDays } = settings;
   // Retrieval before capture, and never the request's own turns: the model reads them in the request already.
   const retrieval = await retrieve(
     deps,
@@ -119,12 +120,14 @@ interface RequestConversation {
 
 /**
  * Reads the request's conversation once for both of its uses: the keys of its turns, left out of retrieval, and the
- * turns captureTurns keeps. Null when memory is off, or when the conversation cannot be read (logged; the request is
- * answered all the same).
+ * turns captureTurns keeps. Null when the conversation cannot be read (logged; the request is answered all the same).
  */
-async function requestConversation(deps: GatewayDeps, input: InjectInput, shape: ChatRequestShape): Promise<RequestConversation | null> {
-  const { enabled, captureTurns } = await deps.settings.get();
-  if (!enabled) return null;
+async function requestConversation(
+  deps: GatewayDeps,
+  input: InjectInput,
+  shape: ChatRequestShape,
+  captureTurns: Settings['captureTurns'],
+): Promise<RequestConversation | null> {
   const apiKeyId = parseInput(apiKeyIdSchema, input.apiKeyId);
   const sessionId = parseInput(sessionIdSchema.nullish(), input.sessionId) ?? null;
   const turns = conversationOf(input.request, shape).map((m) => ({ ...m, apiKeyId, sessionId, occurredAt: input.occurredAt }));
@@ -246,7 +249,7 @@ async function storeExtraction(
         valid.apiKeyId,
         facts,
         { source: 'extraction', role: valid.role, sessionId, extractedAt, saidAt: valid.occurredAt ?? null },
-        turn[0]?.id ?? null,
+        turn[0] ?? null,
         o.settings,
       );
       const memories = linked.memories;

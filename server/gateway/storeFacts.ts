@@ -62,23 +62,29 @@ export async function storeFacts(
 
 /**
  * Stores facts said in a captured turn and links both ways: each fact names the turn in sourceTurn, the turn lists the
- * facts. Run it in a transaction. `turnId` may name a turn deleted since it was captured (the extraction model answers
- * later): the facts are then stored without a source. Returns the facts and the turn as it is now.
+ * facts. Run it in a transaction. `turn` is the turn as just captured, or the id of one captured earlier, which may
+ * have been deleted since (the extraction model answers later): the facts are then stored without a source. Returns
+ * the facts and the turn as it is now.
  */
 export async function storeFactsOfTurn(
   deps: FactDeps,
   apiKeyId: string,
   facts: readonly ExtractedFact[],
   origin: Omit<FactOrigin, 'sourceTurn'>,
-  turnId: string | null,
+  captured: Memory | string | null,
   settings: Settings,
 ): Promise<{ memories: Memory[]; turn: Memory | null }> {
-  const row = turnId === null ? undefined : await findMemoryRowById(deps.db, turnId);
-  const turn = row && row.api_key_id === apiKeyId ? rowToMemory(row) : null;
+  const turn = typeof captured === 'string' ? await turnOfKey(deps, apiKeyId, captured) : captured;
   const memories = await storeFacts(deps, apiKeyId, facts, { ...origin, sourceTurn: turn?.id ?? null }, settings);
   if (turn === null || memories.length === 0) return { memories, turn };
   const ids = memories.map((m) => m.id);
   return { memories, turn: await addToMetadataList(deps.db, turn, 'facts', ids) };
+}
+
+/** The captured turn with this id, if it is still there and the key's. */
+async function turnOfKey(deps: FactDeps, apiKeyId: string, id: string): Promise<Memory | null> {
+  const row = await findMemoryRowById(deps.db, id);
+  return row && row.api_key_id === apiKeyId ? rowToMemory(row) : null;
 }
 
 async function storeFact(

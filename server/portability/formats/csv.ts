@@ -1,8 +1,8 @@
-import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { badInput, DomainError } from '../../errors.ts';
 import type { SourceReader } from '../sourceRows.ts';
 import { memoryFromFields } from './memoryFields.ts';
+import { openSourceStream } from './sourceFile.ts';
 
 /**
  * A plain table of memories: CSV (RFC 4180: quoted fields may hold commas, doubled quotes and line breaks) whose
@@ -11,12 +11,7 @@ import { memoryFromFields } from './memoryFields.ts';
  * constant memory; a row with another number of cells than the header is skipped with its reason.
  */
 export const readCsv: SourceReader = async function* (file) {
-  const stream = createReadStream(file);
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (error) => reject(badInput(`${file} cannot be read: ${error.message}`)));
-  });
-  const rows = stream.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true }));
+  const rows = (await openSourceStream(file)).pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true }));
   let columns: string[] | null = null;
   try {
     for await (const { record, info } of rows as AsyncIterable<{ record: string[]; info: { lines: number } }>) {

@@ -1,9 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { badInput } from '../../errors.ts';
 import type { SourceReader, SourceRow } from '../sourceRows.ts';
-import { isObject } from './jsonFile.ts';
 import { memoryFromFields } from './memoryFields.ts';
+import { isObject, openSourceStream } from './sourceFile.ts';
 
 /**
  * mnemo's own line format: one memory per line, a JSON object with the fields of the GraphQL Memory type
@@ -11,12 +9,7 @@ import { memoryFromFields } from './memoryFields.ts';
  * any size streams.
  */
 export const readJsonl: SourceReader = async function* (file) {
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (error) => reject(badInput(`${file} cannot be read: ${error.message}`)));
-  });
-  await opened;
+  const stream = (await openSourceStream(file)).setEncoding('utf8');
   let line = 0;
   for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
     line++;

@@ -1,7 +1,7 @@
 import { badInput } from '../../errors.ts';
 import type { MemoryType } from '../../memory/memory.ts';
 import { type Placement, type SourceReader, type SourceRow, sourceTime } from '../sourceRows.ts';
-import { isObject, readJsonFile, textOf } from './jsonFile.ts';
+import { isObject, readJsonFile, textOf } from './sourceFile.ts';
 
 /**
  * A Letta agent file (.af), as letta/serialize_schemas/pydantic_agent_schema.py describes it: `agents` (each with

@@ -1,7 +1,7 @@
 import { badInput } from '../../errors.ts';
 import type { MemoryType } from '../../memory/memory.ts';
 import { type Mem0Field, type Placement, type SourceReader, type SourceRow, sourceObject, sourceTime } from '../sourceRows.ts';
-import { isObject, readJsonFile, textOf } from './jsonFile.ts';
+import { isObject, readJsonFile, textOf } from './sourceFile.ts';
 
 /**
  * mem0's memories as its `get_all()` returns them (mem0/memory/main.py in its open-source package, and the platform's

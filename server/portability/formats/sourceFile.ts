@@ -1,3 +1,4 @@
+import { createReadStream, type ReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { badInput } from '../../errors.ts';
 
@@ -14,6 +15,16 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
   } catch {
     throw badInput(`${file} is not JSON; expected ${what}`);
   }
+}
+
+/** A source file opened for streaming, or a typed error that names the file (it is missing, or not readable). */
+export async function openSourceStream(file: string): Promise<ReadStream> {
+  const stream = createReadStream(file);
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', (error) => reject(badInput(`${file} cannot be read: ${error.message}`)));
+  });
+  return stream;
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
