@@ -14,6 +14,11 @@ const LeftOutReasonEnum = builder.enumType('LeftOutReason', {
       description:
         'Only the vector tier found it, and no keyword match backs it: under the relevance floor, it never reached the budget walk.',
     },
+    IN_ITS_TURN: {
+      value: 'in_its_turn',
+      description:
+        'A fact extracted from a captured turn that the ranking also found: the turn says it, in the user\'s words, and took its place.',
+    },
   } as const satisfies Record<Uppercase<LeftOutReason>, { value: LeftOutReason; description: string }>,
 });
 

@@ -12,15 +12,15 @@ export interface BudgetOptions<T> {
   cost: (item: T) => number;
   /** Returns the item cut down to cost at most `tokens`, or null if it cannot be. */
   truncate: (item: T, tokens: number) => T | null;
-  /** Asked of each item that fits, just before it is taken: false leaves it out (a repeat of one taken). */
-  admit?: (item: T) => boolean;
+  /** Asked of each item that fits, just before it is taken: a reason leaves it out (a repeat of one taken). */
+  refuse?: (item: T) => LeftOutReason | null;
   /** Told of each item the walk leaves out, and why: only when a receipt is kept. */
   leftOut?: (item: T, reason: LeftOutReason) => void;
 }
 
 export function fitToBudget<T>(
   ranked: readonly T[],
-  { budget, maxItems = Infinity, cost, truncate, admit, leftOut }: BudgetOptions<T>,
+  { budget, maxItems = Infinity, cost, truncate, refuse, leftOut }: BudgetOptions<T>,
 ): { items: T[]; used: number } {
   if (budget <= 0 || ranked.length === 0) {
     if (leftOut) for (const item of ranked) leftOut(item, 'over_budget');
@@ -35,8 +35,8 @@ export function fitToBudget<T>(
       break;
     }
     const c = cost(item);
-    if (used + c > budget) leftOut?.(item, 'over_budget');
-    else if (admit && !admit(item)) leftOut?.(item, 'near_duplicate');
+    const refused = used + c > budget ? 'over_budget' : (refuse?.(item) ?? null);
+    if (refused !== null) leftOut?.(item, refused);
     else {
       items.push(item);
       used += c;

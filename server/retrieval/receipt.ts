@@ -15,6 +15,8 @@ export const LEFT_OUT_REASONS = [
   'over_limit',
   /** A vector hit no keyword match backs, under HYBRID's relevance floor (relevanceFloor.ts): never priced. */
   'below_floor',
+  /** A fact extracted from a captured turn that the block holds (factsInTurns.ts): the turn says it already. */
+  'in_its_turn',
 ] as const;
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
 

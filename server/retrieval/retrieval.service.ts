@@ -7,9 +7,10 @@ import { type RetentionSettings, retentionCutoff, STRATEGIES } from '../settings
 import { truncateToTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, limitSchema, maxTokensSchema, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
 import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
+import { BlockRepeats } from './blockRepeats.ts';
 import { fitToBudget } from './budget.ts';
+import { turnsAtTheirFactsPlace } from './factsInTurns.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
-import { DistinctTexts } from './nearDuplicates.ts';
 import { ReceiptRecorder, skippedReceipt } from './receipt.ts';
 import { aboveRelevanceFloor } from './relevanceFloor.ts';
 import * as repo from './retrieval.repository.ts';
@@ -97,7 +98,7 @@ export async function retrieve(
   );
   clock?.lap('enforced', enforced.length);
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
-  const all = [...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))];
+  const all = turnsAtTheirFactsPlace([...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))]);
 
   const recorder = options.receipt ? new ReceiptRecorder() : null;
   recorder?.considered(all);
@@ -105,14 +106,14 @@ export async function retrieve(
     recorder.considered(ranked.belowFloor);
     for (const c of ranked.belowFloor) recorder.leftOut(c, 'below_floor');
   }
-  const distinct = new DistinctTexts();
-  const fitted = fitBlock(all, { maxTokens, limit, distinct, recorder, clock });
+  const taken = new BlockRepeats();
+  const fitted = fitBlock(all, { maxTokens, limit, taken, recorder, clock });
   clock?.lap('budget', all.length);
   const { items, used, considered } = await withProfile(deps, scope, fitted, {
     maxTokens,
     limit,
     percent: settings.profileBudgetPercent,
-    distinct,
+    taken,
     clock,
     recorder,
   });
@@ -138,7 +139,7 @@ export async function retrieve(
         ...(items.some((i) => i.tier === 'adjacent') ? (['adjacent'] as Tier[]) : []),
         ...(items.some((i) => i.tier === 'profile') ? (['profile'] as Tier[]) : []),
       ],
-      nearDuplicates: distinct.dropped,
+      nearDuplicates: taken.nearDuplicates,
     },
     skipped: null,
     get block() {
@@ -401,16 +402,16 @@ function breakTies(ranked: RetrievedMemory[]): RetrievedMemory[] {
  */
 function fitBlock(
   ranked: RetrievedMemory[],
-  o: { maxTokens: number; limit: number; distinct: DistinctTexts; recorder: ReceiptRecorder | null; clock: StageClock | undefined },
+  o: { maxTokens: number; limit: number; taken: BlockRepeats; recorder: ReceiptRecorder | null; clock: StageClock | undefined },
 ) {
-  const { maxTokens, limit, distinct, recorder, clock } = o;
+  const { maxTokens, limit, taken, recorder, clock } = o;
   const cost = (c: RetrievedMemory) => (c.truncated ? c.tokens : lineTokens({ type: c.memory.type, content: c.content }));
   const { items, used } = fitToBudget(ranked, {
     budget: maxTokens - BLOCK_FRAME_TOKENS,
     maxItems: limit,
     cost,
     truncate: (c, tokens) => shorten(c, tokens),
-    admit: (c) => nested(clock, 'nearDuplicates', () => distinct.admit(c.memory.content, { always: c.tier === 'enforced' })),
+    refuse: (c) => nested(clock, 'nearDuplicates', () => taken.refuse(c)),
     leftOut: recorder ? (c, reason) => recorder.leftOut(c, reason) : undefined,
   });
   return { items: items.map((c) => ({ ...c, tokens: cost(c) })), used: items.length > 0 ? used + BLOCK_FRAME_TOKENS : 0 };
@@ -429,7 +430,7 @@ async function withProfile(
     maxTokens: number;
     limit: number;
     percent: number;
-    distinct: DistinctTexts;
+    taken: BlockRepeats;
     recorder: ReceiptRecorder | null;
     clock: StageClock | undefined;
   },
@@ -449,7 +450,7 @@ async function withProfile(
     maxItems: slots,
     cost: (c) => lineTokens({ type: c.memory.type, content: c.content }),
     truncate: () => null,
-    admit: (c) => nested(o.clock, 'nearDuplicates', () => o.distinct.admit(c.memory.content)),
+    refuse: (c) => nested(o.clock, 'nearDuplicates', () => o.taken.refuse(c)),
     leftOut: o.recorder ? (c, reason) => o.recorder!.leftOut(c, reason) : undefined,
   });
   if (items.length === 0) return { ...none, considered: rows.length };

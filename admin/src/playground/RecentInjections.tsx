@@ -14,6 +14,7 @@ const REASON_LABEL: Record<LeftOutReason, string> = {
   NEAR_DUPLICATE: 'near-duplicate',
   OVER_LIMIT: 'over the limit',
   BELOW_FLOOR: 'below the relevance floor',
+  IN_ITS_TURN: 'said in a turn in the block',
 };
 
 const SKIP_LABEL: Record<NonNullable<Receipt['skipped']>, string> = {
