@@ -1,3 +1,5 @@
+import type { Memory } from '../memory/memory.ts';
+
 /**
  * Session context: the memory written just before or after one of the best hits, in the same session, is often
  * what that hit was about. In a conversation the words of a question come back in the answer next to it, while
@@ -10,6 +12,16 @@
  * lifts keyword search (R@10 0.935 → 0.952) and HYBRID; with a semantic model alone it cost a little (the model
  * already finds those turns), so retrieval applies it only to rankings keyword search took part in.
  */
+
+/**
+ * Whether a hit's neighbour takes its boost: not when both are messages of one speaker. A question and its answer sit
+ * next to each other; two user messages with the answer between them not kept (captureTurns USER) are only two
+ * things said one after the other. Measured through the gateway path on LongMemEval (docs/retrieval-quality.md).
+ */
+export function answersEachOther(hit: Pick<Memory, 'metadata'>, neighbour: Pick<Memory, 'metadata'>): boolean {
+  const role = (m: Pick<Memory, 'metadata'>) => (typeof m.metadata.role === 'string' ? m.metadata.role : null);
+  return role(hit) === null || role(hit) !== role(neighbour);
+}
 
 /** The hits, best first, whose session neighbours are boosted. */
 export const ADJACENT_SOURCES = 5;
@@ -28,6 +40,8 @@ export interface Neighbour<T> {
   id: number;
   of: number;
   item: T;
+  /** False when it does not answer its hit (answersEachOther): it is never raised, only added after the ranking. */
+  boost: boolean;
 }
 
 export interface Adjacent<T> extends Scored<T> {
@@ -57,7 +71,7 @@ export function boostNeighbours<T>(
   const best = new Map<number, { of: number; hitScore: number; item: T }>();
   for (const n of neighbours) {
     const hitScore = scoreOf.get(n.of);
-    if (hitScore === undefined || n.id === n.of) continue;
+    if (!n.boost || hitScore === undefined || n.id === n.of) continue;
     const seen = best.get(n.id);
     if (!seen || seen.hitScore < hitScore) best.set(n.id, { of: n.of, hitScore, item: n.item });
   }
@@ -75,6 +89,13 @@ export function boostNeighbours<T>(
   for (const [neighbourId, b] of best) {
     if (scoreOf.has(neighbourId)) continue;
     out.push({ item: b.item, score: boosted(null, b.hitScore), adjacentTo: b.of, added: true });
+  }
+  // Below everything found, in the order of their hits: context, not evidence.
+  const followers = new Set<number>();
+  for (const n of neighbours) {
+    if (n.boost || scoreOf.has(n.id) || best.has(n.id) || followers.has(n.id) || !scoreOf.has(n.of)) continue;
+    followers.add(n.id);
+    out.push({ item: n.item, score: low - BELOW_HIT * span, adjacentTo: n.of, added: true });
   }
   // Stable: equal scores keep the ranking's order, added neighbours last.
   return out.sort((a, b) => b.score - a.score);

@@ -6,7 +6,7 @@ import { MEMORY_TYPES, type Memory, rowToMemory } from '../memory/memory.ts';
 import { type RetentionSettings, retentionCutoff, STRATEGIES } from '../settings/settings.service.ts';
 import { truncateToTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, limitSchema, maxTokensSchema, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
-import { ADJACENT_SOURCES, boostNeighbours } from './adjacency.ts';
+import { ADJACENT_SOURCES, answersEachOther, boostNeighbours } from './adjacency.ts';
 import { BlockRepeats } from './blockRepeats.ts';
 import { fitToBudget } from './budget.ts';
 import { turnsAtTheirFactsPlace } from './factsInTurns.ts';
@@ -371,9 +371,13 @@ async function inContext(deps: RetrievalDeps, scope: repo.RetrievalScope, ranked
     sources.map((c) => ({ pk: c.memory.pk, sessionId: c.memory.sessionId!, createdAt: c.memory.createdAt.getTime() })),
   );
   const ids = new Map(ranked.map((c) => [c.memory.pk, c.memory.id]));
+  const hits = new Map(sources.map((c) => [c.memory.pk, c.memory]));
   const boosted = boostNeighbours(
     ranked.map((c) => ({ item: c, score: c.score })),
-    rows.map(({ neighbour_of, ...row }) => ({ id: row.pk, of: neighbour_of, item: candidate(rowToMemory(row), 'adjacent', 0) })),
+    rows.map(({ neighbour_of, ...row }) => {
+      const item = candidate(rowToMemory(row), 'adjacent', 0);
+      return { id: row.pk, of: neighbour_of, item, boost: answersEachOther(hits.get(neighbour_of)!, item.memory) };
+    }),
     (c) => c.memory.pk,
   );
   return breakTies(

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ADJACENT_BOOST, boostNeighbours } from '../../server/retrieval/adjacency.ts';
+import { ADJACENT_BOOST, answersEachOther, boostNeighbours } from '../../server/retrieval/adjacency.ts';
 
 /** Hits as ids with scores, best first; an item is its own id. */
 const ranking = (scores: Record<number, number>) =>
   Object.entries(scores)
     .map(([id, score]) => ({ item: Number(id), score }))
     .sort((a, b) => b.score - a.score);
-const next = (id: number, of: number) => ({ id, of, item: id });
+const next = (id: number, of: number) => ({ id, of, item: id, boost: true });
+/** A neighbour said by the hit's own speaker. */
+const sameSpeaker = (id: number, of: number) => ({ ...next(id, of), boost: false });
 const order = (r: { item: number }[]) => r.map((x) => x.item);
 const id = (n: number) => n;
 
@@ -45,6 +47,25 @@ describe('session adjacency', () => {
   it('takes the best hit when a memory sits next to two', () => {
     const out = boostNeighbours(ranking({ 1: 9, 2: 5, 3: 1 }), [next(3, 2), next(3, 1)], id);
     expect(out.find((x) => x.item === 3)).toMatchObject({ adjacentTo: 1 });
+  });
+
+  it('never raises a neighbour said by the same speaker as its hit', () => {
+    const out = boostNeighbours(ranking({ 1: 9, 2: 5, 3: 1 }), [sameSpeaker(3, 1)], id);
+    expect(out.find((x) => x.item === 3)).toMatchObject({ score: 1, adjacentTo: null });
+  });
+
+  it('adds a same-speaker neighbour no tier found after the whole ranking', () => {
+    const out = boostNeighbours(ranking({ 1: 9, 2: 5, 3: 1 }), [sameSpeaker(7, 1)], id);
+    expect(order(out)).toEqual([1, 2, 3, 7]);
+    expect(out.at(-1)).toMatchObject({ adjacentTo: 1, added: true });
+    expect(out.at(-1)!.score).toBeLessThan(1);
+  });
+
+  it('tells a question and its answer from two messages of one speaker', () => {
+    const said = (role?: string) => ({ metadata: role ? { role } : {} });
+    expect(answersEachOther(said('user'), said('assistant'))).toBe(true);
+    expect(answersEachOther(said('user'), said('user'))).toBe(false);
+    expect(answersEachOther(said(), said())).toBe(true);
   });
 
   it('leaves a ranking without neighbours as it was', () => {
