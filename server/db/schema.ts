@@ -216,6 +216,10 @@ export interface MemoryVersionsTable {
   type: MemoryTypeValue;
   metadata: string;
   expires_at: number | null;
+  /** The validity the memory had (migration 026): all three null on versions kept before it was recorded. */
+  valid_from: number | null;
+  valid_to: number | null;
+  superseded_by: string | null;
   changed_at: number;
   changed_by: string;
   reason: string;

@@ -96,9 +96,10 @@ export const TRIGGERS: readonly {
   },
   {
     name: 'memory_versions_keep',
-    fires: 'after update of content, type, metadata or expiry, when one really changed (metadata compared key by key)',
-    does: "keeps the version it replaced in memory_versions, with who and why from the transaction's change context (memory/history.ts, changing), and prunes the memory's versions beyond historyVersionsKept; counters, flags and archiving never make a version, and a memory's versions go with it (on delete cascade)",
-    createdBy: 'migration 020; PostgreSQL: its migration 008',
+    fires:
+      'after update of content, type, metadata, expiry or validity (valid_from, valid_to, superseded_by), when one really changed (metadata compared key by key)',
+    does: "keeps the version it replaced in memory_versions, its validity included, with who and why from the transaction's change context (memory/change.ts, changing; 'superseding memory deleted' when memory_supersession_on_delete hands it back or on), and prunes the memory's versions beyond historyVersionsKept; counters, flags and archiving never make a version, and a memory's versions go with it (on delete cascade)",
+    createdBy: 'migration 020, validity added by 026; PostgreSQL: its migration 008, validity added by 014',
   },
   {
     name: 'memory_supersession_on_delete',

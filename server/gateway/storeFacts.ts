@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../audit/audit.service.ts';
 import { AUTHORS } from '../memory/change.ts';
 import { findMemoryRowById } from '../memory/memory.repository.ts';
 import { createMemory, type MemoryDeps } from '../memory/memory.service.ts';
@@ -8,6 +9,9 @@ import type { Settings } from '../settings/settings.service.ts';
 import type { ExtractedFact } from './extraction.ts';
 import { currentFactsByKeys, keyFree, nextVersion } from './factCandidates.repository.ts';
 import { candidateKeys, supersededBy, versionOf } from './supersessionRules.ts';
+
+/** Extraction's supersessions: mnemo's in the audit log, extraction's in the histories of the memories they end. */
+const BY_EXTRACTION = { actor: SYSTEM_ACTOR, author: AUTHORS.extraction };
 
 /** Where a batch of facts came from, kept in each memory's metadata. */
 export interface FactOrigin {
@@ -119,8 +123,9 @@ async function storeFact(
   const later = stale.find((s) => candidates.find((c) => c.id === s.id)!.validFrom > from);
   for (const { id, rule } of stale) {
     if (candidates.find((c) => c.id === id)!.validFrom <= from)
-      await supersede(deps, { apiKeyId, oldId: id, newId: memory.id, rule, sentence });
+      await supersede(deps, { apiKeyId, oldId: id, newId: memory.id, rule, sentence }, BY_EXTRACTION);
   }
-  if (later !== undefined) await supersede(deps, { apiKeyId, oldId: memory.id, newId: later.id, rule: later.rule, sentence });
+  if (later !== undefined)
+    await supersede(deps, { apiKeyId, oldId: memory.id, newId: later.id, rule: later.rule, sentence }, BY_EXTRACTION);
   return memory;
 }

@@ -206,7 +206,7 @@ export const memoryHistory = defineTool({
   name: 'memory_history',
   title: 'History of a memory',
   description:
-    'The earlier versions of one memory, newest first: what it said before each change, and when, by whom and why it changed. Empty for a memory never changed.',
+    'The earlier versions of one memory, newest first: what it said and over which time it held before each change (a supersession and its undo included), and when, by whom and why it changed. Empty for a memory never changed.',
   input: z.strictObject({ id: idArg }),
   output: z.object({
     versions: z.array(
@@ -216,9 +216,16 @@ export const memoryHistory = defineTool({
         type: z.enum(MEMORY_TYPES),
         metadata: z.record(z.string(), z.unknown()),
         expiresAt: isoInstant.nullable(),
+        validFrom: isoInstant
+          .nullable()
+          .describe('When it held from, as this version; null on versions kept before validity was recorded.'),
+        validTo: isoInstant.nullable().describe('When it stopped holding, as this version; null: it was current.'),
+        supersededBy: z.string().nullable().describe('The id of the memory that had superseded it, as this version.'),
         changedAt: isoInstant,
         changedBy: z.string().describe('An access token id, or "admin", "extraction", "import", "system".'),
-        reason: z.string(),
+        reason: z
+          .string()
+          .describe('Why it changed: the operation, "revert to version N", "merged paraphrase", "superseded (rule)", "restored"…'),
       }),
     ),
   }),
@@ -230,6 +237,8 @@ export const memoryHistory = defineTool({
         versions: versions.map((v) => ({
           ...v,
           expiresAt: v.expiresAt?.toISOString() ?? null,
+          validFrom: v.validFrom?.toISOString() ?? null,
+          validTo: v.validTo?.toISOString() ?? null,
           changedAt: v.changedAt.toISOString(),
         })),
       },

@@ -23,7 +23,7 @@ export async function deleteVersions(db: Db, memoryPk: number) {
 export async function addVersion(
   db: Db,
   memoryPk: number,
-  v: Pick<MemoryRow, 'content' | 'type' | 'metadata' | 'expires_at'>,
+  v: Pick<MemoryRow, 'content' | 'type' | 'metadata' | 'expires_at' | 'valid_from' | 'valid_to' | 'superseded_by'>,
   change: Change & { at: number },
   kept: number,
 ) {
@@ -43,6 +43,9 @@ export async function addVersion(
       type: v.type,
       metadata: v.metadata,
       expires_at: v.expires_at,
+      valid_from: v.valid_from,
+      valid_to: v.valid_to,
+      superseded_by: v.superseded_by,
       changed_at: change.at,
       changed_by: change.by,
       reason: change.why,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SYSTEM_ACTOR } from '../audit/audit.service.ts';
 import { afterErase } from '../db/maintenance.ts';
 import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
@@ -108,7 +109,7 @@ export async function memoryDisabled(deps: Pick<MemoryDeps, 'settings'>): Promis
  * transaction passes the settings, read before it. `supersedes` names memories of the same key that it replaces: each
  * is marked superseded by it (supersession.service.ts), in the write's transaction, so an id of another key
  * (NOT_FOUND) or one that cannot be superseded leaves nothing written; `by` names the caller in the audit entries of
- * those supersessions. A write that supersedes says what replaces what, and is never merged into a paraphrase.
+ * those supersessions, and `change.by` in their histories. A write that supersedes says what replaces what, and is never merged into a paraphrase.
  */
 export async function createMemory(
   deps: MemoryDeps,
@@ -125,10 +126,12 @@ export async function createMemory(
     outcome: stored.id === row.id ? 'created' : 'updated',
   });
   if (supersedes.length > 0) {
+    // The write's author is the author of what it supersedes, in the history of each.
+    const by = { actor: SYSTEM_ACTOR, ...o.by, author: change.by };
     return writing(deps.db, async (trx) => {
       const stored = await changing(trx, { ...change, at: clock(deps) }, (t) => repo.upsertMemoryRow(t, row));
       for (const oldId of supersedes) {
-        await supersede({ db: trx, now: deps.now }, { apiKeyId: stored.api_key_id, oldId, newId: stored.id, rule: CALLER_RULE }, o.by);
+        await supersede({ db: trx, now: deps.now }, { apiKeyId: stored.api_key_id, oldId, newId: stored.id, rule: CALLER_RULE }, by);
       }
       return outcome(stored);
     });

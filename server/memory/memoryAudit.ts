@@ -52,9 +52,9 @@ export function importAudit(rows: readonly { apiKeyId: string }[]): Audited<Impo
   };
 }
 
-/** The caller of a supersession or its undo (GraphQL's or MCP's), as their audit entries name it. */
+/** The caller of a supersession or its undo (GraphQL's or MCP's), as their audit entries and the memory's history name it. */
 export async function auditedBy(ctx: AuditContext): Promise<AuditBy> {
-  return { actor: await auditActor(ctx), requestId: ctx.requestId };
+  return { actor: await auditActor(ctx), requestId: ctx.requestId, author: authorOf(ctx.viewer) };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Db } from '../db/open.ts';
 import type { SupersessionRow } from '../db/schema.ts';
 import { badInput, notFound } from '../errors.ts';
 import { apiKeyIdSchema, identifier, LIMITS, memoryDate, parseInput, text } from '../validation.ts';
+import { AUTHORS, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import { findMemoryRowById } from './memory.repository.ts';
 import { type Memory, rowToMemory } from './memory.ts';
@@ -22,10 +23,14 @@ export interface SupersessionDeps {
   now: () => number;
 }
 
-/** Who asked, as the audit log names them: extraction and other background writes are the system. */
+/**
+ * Who asked: as the audit log names them (extraction and other background writes are the system), and as the memory's
+ * history does (change.ts: a token's id, 'admin', 'extraction'…; 'system' when absent).
+ */
 export interface AuditBy {
   actor: AuditActor;
   requestId?: string | null;
+  author?: string;
 }
 
 export interface SupersedeRequest {
@@ -57,6 +62,14 @@ export interface Supersession {
 /** The rule that `supersedes` on createMemory and memory_add records. */
 export const CALLER_RULE = 'caller';
 
+/**
+ * Why, in the history of the memory that a supersession ended: its rule only, never the sentence, which is the user's
+ * text and goes with the superseding memory (a version outlives it).
+ */
+export const supersededWhy = (rule: string) => `superseded (${rule})`;
+/** Why, in the history of a memory that restoreMemory made current again. */
+export const RESTORED = 'restored';
+
 const uuid = (what: string) => z.uuid(`${what} must be a UUID`);
 const supersedeSchema = (now: number) =>
   z.object({
@@ -75,7 +88,8 @@ const inTransaction = <T>(db: Db, write: (trx: Db) => Promise<T>) => (db.isTrans
 
 /**
  * Marks `oldId` superseded by `newId`, both memories of `apiKeyId`, in one transaction (the caller's, when it is in
- * one): the old memory's validTo becomes `at` (the new one's validFrom by default), its supersededBy the new id; a
+ * one): the old memory's validTo becomes `at` (the new one's validFrom by default), its supersededBy the new id, and
+ * its history keeps the version it was (by `by.author`, why "superseded (rule)"); a
  * summary that archived it is rebuilt without it; the supersession is recorded, and so is an audit entry. Idempotent: the same supersession again changes nothing and
  * returns the one in force. Refused, with nothing changed: a memory of another key (NOT_FOUND, as if absent), a memory
  * superseding itself, an old memory that no longer holds, a new one that no longer holds, and a new fact that started
@@ -106,7 +120,8 @@ export async function supersede(deps: SupersessionDeps, request: SupersedeReques
         `memory ${old.id} holds from ${new Date(old.valid_from).toISOString()}, after ${new Date(validTo).toISOString()}: it cannot stop holding before it started`,
       );
     }
-    const marked = await repo.markSuperseded(trx, old.pk, { validTo, newId: valid.newId });
+    const change = { by: by.author ?? AUTHORS.system, why: supersededWhy(valid.rule), at: now };
+    const marked = await changing(trx, change, () => repo.markSuperseded(trx, old.pk, { validTo, newId: valid.newId }));
     if (!marked) throw badInput(`memory ${old.id} was superseded by another write meanwhile`);
     await rebuildStaleSummaries(trx);
     const row = await repo.insertSupersession(trx, {
@@ -135,8 +150,8 @@ export async function supersede(deps: SupersessionDeps, request: SupersedeReques
 }
 
 /**
- * Undoes what made a memory no longer hold: it is current again (validTo and supersededBy cleared), its supersessions
- * are marked undone, and the undo is in the audit log. The memory that superseded it stays as it is. A memory that is
+ * Undoes what made a memory no longer hold: it is current again (validTo and supersededBy cleared), its history keeps
+ * the superseded version (why "restored"), its supersessions are marked undone, and the undo is in the audit log. The memory that superseded it stays as it is. A memory that is
  * current already is returned unchanged, and nothing is recorded. `canSee` decides tenancy: another key's memory is
  * NOT_FOUND.
  */
@@ -151,7 +166,8 @@ export async function restoreMemory(
     const row = await findMemoryRowById(trx, memoryId);
     if (!row || !canSee(row.api_key_id)) throw notFound(`no memory with id ${memoryId}`);
     if (row.valid_to === null) return rowToMemory(row);
-    const restored = await repo.markCurrent(trx, row.pk);
+    const change = { by: by.author ?? AUTHORS.system, why: RESTORED, at: deps.now() };
+    const restored = await changing(trx, change, () => repo.markCurrent(trx, row.pk));
     await repo.undoSupersessions(trx, row.api_key_id, row.id, deps.now());
     await recordAudit(
       { db: trx, now: deps.now },

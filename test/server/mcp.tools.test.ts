@@ -128,6 +128,22 @@ describe.each(['http', 'stdio'])('every tool over %s, checked through GraphQL', 
     ]);
   });
 
+  it('memory_history shows that a memory was superseded: when it held before, and why it changed', async () => {
+    const superseding = { apiKeyId: `superseding-${transport}`, type: 'factual' } as const;
+    const { memory: vim } = await call(client(), memoryAdd, { ...superseding, key: 'editor', content: 'Uses Vim' });
+    await call(client(), memoryAdd, { ...superseding, key: 'editor-2', content: 'Uses Helix', supersedes: [vim.id] });
+    const { versions } = await call(client(), memoryHistory, { id: vim.id });
+    expect(versions).toEqual([
+      expect.objectContaining({
+        content: 'Uses Vim',
+        validFrom: vim.validFrom,
+        validTo: null,
+        supersededBy: null,
+        reason: 'superseded (caller)',
+      }),
+    ]);
+  });
+
   it('memory_delete removes the memory for good and returns it as it was', async () => {
     const [deploy] = (await listOf(apiKeyId)).items.filter((m) => m.key === 'deploy');
     const { deleted } = await call(client(), memoryDelete, { id: deploy!.id });

@@ -11,9 +11,41 @@ const HISTORY = graphql(`
       type
       metadata
       expiresAt
+      validFrom
+      validTo
+      supersededBy
       changedAt
       changedBy
       reason
+    }
+  }
+`);
+
+const SUPERSEDING = graphql(`
+  mutation MemoryHistorySupersede($input: MemoryInput!, $supersedes: [ID!]) {
+    createMemory(input: $input, supersedes: $supersedes) {
+      id
+      validFrom
+    }
+  }
+`);
+
+const RESTORE = graphql(`
+  mutation MemoryHistoryRestore($id: ID!) {
+    restoreMemory(id: $id) {
+      id
+      validTo
+    }
+  }
+`);
+
+const VALIDITY = graphql(`
+  query MemoryHistoryValidity($id: ID!) {
+    memory(id: $id) {
+      content
+      validFrom
+      validTo
+      supersededBy
     }
   }
 `);
@@ -25,6 +57,7 @@ const REVERT = graphql(`
       content
       type
       metadata
+      validTo
     }
   }
 `);
@@ -150,5 +183,98 @@ describe("a memory's history", () => {
     await app.ok(DELETE_MEMORY, { id: m.id });
     const left = await app.database.db.selectFrom('memory_versions').select('id').where('content', '=', 'First words').execute();
     expect(left).toEqual([]);
+  });
+});
+
+describe("a memory's history of when it held", () => {
+  /** A memory of `apiKeyId`, and a newer one that supersedes it (createMemory's supersedes). */
+  async function superseded(apiKeyId: string) {
+    const old = await create(apiKeyId, 'city', 'Lives in Lyon');
+    const { createMemory: newer } = await app.ok(SUPERSEDING, {
+      input: { apiKeyId, key: 'city-2', content: 'Lives in Berlin' },
+      supersedes: [old.id],
+    });
+    return { old, newer };
+  }
+
+  it('keeps the version a supersession ended: current then, by whom, and the rule', async () => {
+    const { old } = await superseded('hist-v1');
+    const { memory } = await app.ok(VALIDITY, { id: old.id });
+    expect(await history(old.id)).toEqual([
+      expect.objectContaining({
+        version: 1,
+        content: 'Lives in Lyon',
+        validFrom: memory!.validFrom,
+        validTo: null,
+        supersededBy: null,
+        changedBy: 'admin',
+        reason: 'superseded (caller)',
+      }),
+    ]);
+  });
+
+  it('keeps the superseded version when the memory is restored, naming who restored it', async () => {
+    const token = await app.mintToken({ apiKeyId: 'hist-v2' });
+    const tokenId = await app.database.db
+      .selectFrom('access_tokens')
+      .select('id')
+      .where('api_key_id', '=', 'hist-v2')
+      .executeTakeFirstOrThrow();
+    const { old, newer } = await superseded('hist-v2');
+    await app.ok(RESTORE, { id: old.id }, token);
+    expect((await history(old.id))[0]).toMatchObject({
+      version: 2,
+      validTo: newer.validFrom,
+      supersededBy: newer.id,
+      changedBy: tokenId.id,
+      reason: 'restored',
+    });
+  });
+
+  it('names extraction as the author of the supersessions it finds, with the rule, never the sentence', async () => {
+    const said = (text: string) => app.ok(EXTRACT_FACTS, { input: { apiKeyId: 'hist-v3', text, role: 'USER' } });
+    const lyon = (await said('I live in Lyon.')).extractFacts.memories[0]!;
+    await said('I moved to Berlin last month.');
+    expect(await history(lyon.id)).toEqual([
+      expect.objectContaining({ content: 'Lives in Lyon', validTo: null, changedBy: 'extraction', reason: 'superseded (single_value)' }),
+    ]);
+  });
+
+  it('says so when a memory holds again because the memory that superseded it was deleted', async () => {
+    const { old, newer } = await superseded('hist-v4');
+    await app.ok(DELETE_MEMORY, { id: newer.id });
+    expect((await history(old.id))[0]).toMatchObject({ version: 2, supersededBy: newer.id, reason: 'superseding memory deleted' });
+  });
+
+  it('reverts the wording of a version kept before a supersession, and the memory stays superseded', async () => {
+    const old = await create('hist-v5', 'city', 'Lives in Lyon');
+    await app.ok(UPDATE_MEMORY, { id: old.id, input: { content: 'Lives in Lyon, France' } });
+    const { createMemory: newer } = await app.ok(SUPERSEDING, {
+      input: { apiKeyId: 'hist-v5', key: 'city-2', content: 'Lives in Berlin' },
+      supersedes: [old.id],
+    });
+    const reverted = (await app.ok(REVERT, { id: old.id, version: 1 })).revertMemory;
+    expect(reverted).toMatchObject({ content: 'Lives in Lyon', validTo: newer.validFrom });
+    expect((await app.ok(VALIDITY, { id: old.id })).memory).toMatchObject({ supersededBy: newer.id });
+  });
+
+  it('keeps no version of a supersession or its undo with historyVersionsKept 0', async () => {
+    await app.ok(UPDATE_SETTINGS, { input: { historyVersionsKept: 0 } });
+    try {
+      const { old } = await superseded('hist-v6');
+      await app.ok(RESTORE, { id: old.id });
+      expect(await history(old.id)).toEqual([]);
+    } finally {
+      await app.ok(UPDATE_SETTINGS, { input: { historyVersionsKept: 20 } });
+    }
+  });
+
+  it('goes with the memory when a superseded memory is deleted', async () => {
+    const { old } = await superseded('hist-v7');
+    await app.ok(RESTORE, { id: old.id });
+    const { pk } = await app.database.db.selectFrom('memories').select('pk').where('id', '=', old.id).executeTakeFirstOrThrow();
+    expect(await history(old.id)).toHaveLength(2);
+    await app.ok(DELETE_MEMORY, { id: old.id });
+    expect(await app.database.db.selectFrom('memory_versions').select('id').where('memory_pk', '=', pk).execute()).toEqual([]);
   });
 });

@@ -244,3 +244,40 @@ describe("tokens' permission to forget their key (migration 010)", () => {
     expect(await db.selectFrom('access_tokens').select(['id', 'may_forget_key']).execute()).toEqual([{ id: 't1', may_forget_key: 0 }]);
   });
 });
+
+describe('versions that keep the validity they had (migration 026)', () => {
+  /** What the history holds, oldest first. */
+  const versions = (db: OpenedDatabase['db']) =>
+    sql`select version, content, valid_from, valid_to, superseded_by from memory_versions order by version`.execute(db).then((r) => r.rows);
+
+  it('leaves a version kept before the upgrade without validity, and keeps it in those kept after', async () => {
+    const { db } = await databaseAt('2026_12_06_024_injection_log');
+    await db
+      .insertInto('memories')
+      .values(memoryRow('mig-v', 1, { content: 'Lives in Lyon', valid_from: 7 }) as never)
+      .execute();
+    await sql`update memories set content = 'Lives in Lyon, France'`.execute(db);
+    await migrateToLatest(db);
+    await sql`update memories set valid_to = 9, superseded_by = 'a-newer-memory'`.execute(db);
+    expect(await versions(db)).toEqual([
+      { version: 1, content: 'Lives in Lyon', valid_from: null, valid_to: null, superseded_by: null },
+      { version: 2, content: 'Lives in Lyon, France', valid_from: 7, valid_to: null, superseded_by: null },
+    ]);
+  });
+
+  it('goes back down to versions of wording only', async () => {
+    const { db } = await databaseAt('2026_12_06_026_versions_keep_validity');
+    await db
+      .insertInto('memories')
+      .values(memoryRow('mig-v', 1, { content: 'Lives in Lyon', valid_from: 7 }) as never)
+      .execute();
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(
+      '2026_12_06_024_injection_log',
+    );
+    if (error) throw error;
+    await sql`update memories set valid_to = 9`.execute(db);
+    await sql`update memories set content = 'Lives in Lyon, France'`.execute(db);
+    const { rows } = await sql`select version, content from memory_versions`.execute(db);
+    expect(rows).toEqual([{ version: 1, content: 'Lives in Lyon' }]);
+  });
+});

@@ -96,3 +96,40 @@ describe('the keyword index as postings, stemmed like SQLite (PostgreSQL migrati
     expect(rows[0]!.n).toBe(0);
   });
 });
+
+describe('versions that keep the validity they had (PostgreSQL migration 014)', () => {
+  const lyon = memoryRow('mig-v', 1, { content: 'Lives in Lyon', valid_from: 7 });
+
+  it('leaves a version kept before the upgrade without validity, and keeps it in those kept after', async () => {
+    const db = await databaseAt('2026_12_06_012_injection_log');
+    await db
+      .insertInto('memories')
+      .values(lyon as never)
+      .execute();
+    await sql`update memories set content = 'Lives in Lyon, France'`.execute(db);
+    await migrateToLatest(db);
+    await sql`update memories set valid_to = 9, superseded_by = 'a-newer-memory'`.execute(db);
+    const { rows } = await sql`select version, content, valid_from, valid_to, superseded_by from memory_versions order by version`.execute(
+      db,
+    );
+    expect(rows).toEqual([
+      { version: 1, content: 'Lives in Lyon', valid_from: null, valid_to: null, superseded_by: null },
+      { version: 2, content: 'Lives in Lyon, France', valid_from: 7, valid_to: null, superseded_by: null },
+    ]);
+  });
+
+  it('goes back down to versions of wording only', async () => {
+    const db = await databaseAt('2026_12_06_014_versions_keep_validity');
+    await db
+      .insertInto('memories')
+      .values(lyon as never)
+      .execute();
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => postgresMigrations } });
+    const { error } = await migrator.migrateTo('2026_12_06_012_injection_log');
+    if (error) throw error;
+    await sql`update memories set valid_to = 9`.execute(db);
+    await sql`update memories set content = 'Lives in Lyon, France'`.execute(db);
+    const { rows } = await sql`select version, content from memory_versions`.execute(db);
+    expect(rows).toEqual([{ version: 1, content: 'Lives in Lyon' }]);
+  });
+});

@@ -613,7 +613,14 @@ export type MemoryHistoryQueryVariables = Exact<{
 }>;
 
 
-export type MemoryHistoryQuery = { memoryHistory: Array<{ version: number, content: string, type: MemoryType, metadata: Record<string, unknown>, expiresAt: string | null, changedAt: string, changedBy: string, reason: string }> };
+export type MemoryHistoryQuery = { memoryHistory: Array<{ version: number, content: string, type: MemoryType, metadata: Record<string, unknown>, expiresAt: string | null, validFrom: string | null, validTo: string | null, supersededBy: string | null, changedAt: string, changedBy: string, reason: string }> };
+
+export type SupersedingMemoryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SupersedingMemoryQuery = { memory: { id: string, key: string, content: string } | null };
 
 export type RevertMemoryMutationVariables = Exact<{
   id: string | number;
@@ -2326,6 +2333,9 @@ export const MemoryHistoryDocument = new TypedDocumentString(`
     type
     metadata
     expiresAt
+    validFrom
+    validTo
+    supersededBy
     changedAt
     changedBy
     reason
@@ -2353,6 +2363,37 @@ useMemoryHistoryQuery.getKey = (variables: MemoryHistoryQueryVariables) => ['Mem
 
 
 useMemoryHistoryQuery.fetcher = (variables: MemoryHistoryQueryVariables, options?: RequestInit['headers']) => fetcher<MemoryHistoryQuery, MemoryHistoryQueryVariables>(MemoryHistoryDocument, variables, options);
+
+export const SupersedingMemoryDocument = new TypedDocumentString(`
+    query SupersedingMemory($id: ID!) {
+  memory(id: $id) {
+    id
+    key
+    content
+  }
+}
+    `);
+
+export const useSupersedingMemoryQuery = <
+      TData = SupersedingMemoryQuery,
+      TError = unknown
+    >(
+      variables: SupersedingMemoryQueryVariables,
+      options?: Omit<UseQueryOptions<SupersedingMemoryQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<SupersedingMemoryQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<SupersedingMemoryQuery, TError, TData>(
+      {
+    queryKey: ['SupersedingMemory', variables],
+    queryFn: fetcher<SupersedingMemoryQuery, SupersedingMemoryQueryVariables>(SupersedingMemoryDocument, variables),
+    ...options
+  }
+    )};
+
+useSupersedingMemoryQuery.getKey = (variables: SupersedingMemoryQueryVariables) => ['SupersedingMemory', variables];
+
+
+useSupersedingMemoryQuery.fetcher = (variables: SupersedingMemoryQueryVariables, options?: RequestInit['headers']) => fetcher<SupersedingMemoryQuery, SupersedingMemoryQueryVariables>(SupersedingMemoryDocument, variables, options);
 
 export const RevertMemoryDocument = new TypedDocumentString(`
     mutation RevertMemory($id: ID!, $version: Int!) {

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ErrorNote } from '../components/ErrorNote';
 import {
@@ -6,12 +5,13 @@ import {
   type MemoryRowFieldsFragment,
   useMemoryHistoryQuery,
   useRevertMemoryMutation,
+  useSupersedingMemoryQuery,
 } from '../generated/graphql';
 import { formatDateTime } from './format';
 import { useInvalidateMemories } from './useInvalidateMemories';
 
 type Version = MemoryHistoryQuery['memoryHistory'][number];
-type Shown = Pick<Version, 'content' | 'type' | 'metadata' | 'expiresAt'>;
+type Shown = Pick<Version, 'content' | 'type' | 'metadata' | 'expiresAt' | 'validFrom' | 'validTo' | 'supersededBy'>;
 
 interface Props {
   memory: MemoryRowFieldsFragment;
@@ -44,19 +44,63 @@ function changes(before: Shown, after: Shown): Change[] {
   return out;
 }
 
+/**
+ * What changed in when the memory held, as fields; nothing for a version kept before its history recorded validity
+ * (validFrom null), whose validity is unknown.
+ */
+function validityChanges(before: Shown, after: Shown): Change[] {
+  if (before.validFrom === null || after.validFrom === null) return [];
+  const out: Change[] = [];
+  if (before.validFrom !== after.validFrom) {
+    out.push({ field: 'Holds from', before: formatDateTime(before.validFrom), after: formatDateTime(after.validFrom) });
+  }
+  if (before.validTo !== after.validTo) out.push({ field: 'Holds until', before: until(before.validTo), after: until(after.validTo) });
+  return out;
+}
+
+const until = (iso: string | null) => (iso ? formatDateTime(iso) : 'now (current)');
+
+/** What a change did to whether the memory holds: superseded (by which memory), made current again, or ended. */
+type Turn = { kind: 'superseded'; by: string } | { kind: 'restored' } | { kind: 'ended' } | null;
+
+function turnOf(before: Shown, after: Shown): Turn {
+  if (before.validFrom === null) return null;
+  if (after.supersededBy && after.supersededBy !== before.supersededBy) return { kind: 'superseded', by: after.supersededBy };
+  if (before.validTo && !after.validTo) return { kind: 'restored' };
+  if (!before.validTo && after.validTo) return { kind: 'ended' };
+  return null;
+}
+
+/** The memory that superseded a version, by its text; its id once it is deleted. */
+function SupersedingMemory({ id }: { id: string }) {
+  const superseding = useSupersedingMemoryQuery({ id });
+  const m = superseding.data?.memory;
+  if (m) return <q className="mem-superseded-by">{m.content}</q>;
+  return superseding.isPending ? <span className="muted">…</span> : <code>{id}</code>;
+}
+
+/** The turn, in words; why it happened (the rule, "restored") is the entry's reason, in its head. */
+function TurnNote({ turn }: { turn: Exclude<Turn, null> }) {
+  if (turn.kind === 'restored') return <p className="mem-version-turn">Restored as current</p>;
+  if (turn.kind === 'ended') return <p className="mem-version-turn">No longer true</p>;
+  return (
+    <p className="mem-version-turn">
+      Superseded by <SupersedingMemory id={turn.by} />
+    </p>
+  );
+}
+
 const author = (by: string) =>
   ({ admin: 'the admin token', extraction: 'extraction', import: 'an import', system: 'mnemo' })[by] ?? `token ${by}`;
 
-/** A memory's earlier versions, newest first: what each change did, who made it and why, and a way back to each. */
+/**
+ * A memory's earlier versions, newest first: what each change did (to its wording, or to whether it holds: superseded,
+ * restored), who made it and why, and a way back to each wording.
+ */
 export function HistoryRow({ memory, columns, onClose }: Props) {
   const history = useMemoryHistoryQuery({ id: memory.id });
-  const queryClient = useQueryClient();
   const invalidate = useInvalidateMemories();
-  const revert = useRevertMemoryMutation({
-    onSuccess: async () => {
-      await Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: useMemoryHistoryQuery.getKey({ id: memory.id }) })]);
-    },
-  });
+  const revert = useRevertMemoryMutation({ onSuccess: invalidate });
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   const versions = history.data?.memoryHistory ?? [];
@@ -82,7 +126,9 @@ export function HistoryRow({ memory, columns, onClose }: Props) {
           <ol className="mem-history-list">
             {versions.map((v, i) => {
               const next: Shown = i === 0 ? memory : versions[i - 1]!;
-              const diff = changes(v, next);
+              const wording = changes(v, next);
+              const diff = [...wording, ...validityChanges(v, next)];
+              const turn = turnOf(v, next);
               return (
                 <li key={v.version} className="mem-version">
                   <div className="mem-version-head">
@@ -90,16 +136,21 @@ export function HistoryRow({ memory, columns, onClose }: Props) {
                     <span className="muted">
                       changed {formatDateTime(v.changedAt)} by {author(v.changedBy)}: {v.reason}
                     </span>
-                    <button
-                      type="button"
-                      className="small"
-                      disabled={revert.isPending || diff.length === 0}
-                      onClick={() => revert.mutate({ id: memory.id, version: v.version })}
-                      aria-label={`Restore version ${v.version} of ${memory.key}`}
-                    >
-                      Restore this version
-                    </button>
+                    {/* Restoring a version brings back its wording, never its validity: an entry that changed only
+                        whether the memory holds has nothing to restore (Undo on the memory's row restores it). */}
+                    {(wording.length > 0 || turn === null) && (
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={revert.isPending || wording.length === 0}
+                        onClick={() => revert.mutate({ id: memory.id, version: v.version })}
+                        aria-label={`Restore version ${v.version} of ${memory.key}`}
+                      >
+                        Restore this version
+                      </button>
+                    )}
                   </div>
+                  {turn && <TurnNote turn={turn} />}
                   {diff.length === 0 ? (
                     <p className="muted mem-version-same">Same as the version after it.</p>
                   ) : (
