@@ -159,7 +159,7 @@ export async function findMemoryRowById(db: Db, id: string) {
 }
 
 /**
- * Up to `limit` active memories of exactly this key, session (null: key-wide ones only) and type that hold every word
+ * Up to `limit` active, current memories of exactly this key, session (null: key-wide ones only) and type that hold every word
  * of one of `texts` (the last as a prefix), found through the keyword index in one statement: never a scan of the key.
  */
 export async function memoriesHoldingWords(
@@ -180,6 +180,7 @@ export async function memoriesHoldingWords(
     .where(sql`memories.type || ''`, '=', s.type)
     .where(sql`coalesce(memories.session_id, '')`, '=', s.sessionId ?? '')
     .where('archived_by', 'is', null)
+    .where('valid_to', 'is', null)
     .where((eb) => isActive(eb, s.now, s.retentionCutoff))
     .limit(limit)
     .execute();
