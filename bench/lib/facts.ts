@@ -9,13 +9,18 @@ import { pick } from './text.ts';
 const ADJECTIVES = (
   'spicy sweet bitter dark light strong mild fresh roasted smoked iced hot cold crispy vegan organic homemade ' +
   'quiet noisy early late long short remote local small large old new fast slow cheap expensive classic modern ' +
-  'minimal colourful wooden mechanical wireless portable electric acoustic'
+  'minimal colourful wooden mechanical wireless portable electric acoustic tiny huge rustic urban sunny rainy ' +
+  'foggy snowy salty sour creamy grilled baked steamed raw frozen tropical nordic alpine coastal vintage retro ' +
+  'handmade digital analog japanese italian mexican indian korean greek french turkish lebanese'
 ).split(' ');
 const NOUNS = (
   'ramen coffee tea chocolate pasta curry salad bread cheese sushi tacos noodles soup pizza burgers dumplings ' +
   'mornings evenings weekends meetings walks runs hikes trains flights hotels cabins beaches mountains museums ' +
   'keyboards monitors headphones notebooks pens desks chairs lamps bikes cars boats guitars pianos drums novels ' +
-  'podcasts movies comedies thrillers documentaries puzzles crosswords'
+  'podcasts movies comedies thrillers documentaries puzzles crosswords lemonade smoothies pancakes waffles ' +
+  'omelettes risotto lasagna falafel hummus kebabs paella ramen burritos croissants bagels muffins cookies ' +
+  'festivals concerts operas ballets markets gardens parks lakes rivers forests deserts islands villages ' +
+  'sneakers jackets scarves watches cameras tablets laptops speakers blankets candles plants'
 ).split(' ');
 const PLACES = (
   'Lisbon Berlin Porto Madrid Oslo Vienna Prague Dublin Krakow Lyon Turin Ghent Utrecht Bergen Tallinn Riga ' +
@@ -34,17 +39,19 @@ const PURPOSES = (
   'the test suite|the deploy scripts|the reporting jobs|the public website|the queue workers|the auth service'
 ).split('|');
 const FAVOURITES = 'colour|season|city|editor|language|dish|band|sport|board game|font|drink|author'.split('|');
-const LIKES = ['like', 'love', 'enjoy', 'prefer', 'really like', 'dislike', 'hate'];
+const LIKES = ['like', 'love', 'enjoy', 'prefer', 'really like', 'like', 'love', 'enjoy', 'like', 'dislike'];
 
 const thing = (r: () => number) => `${pick(r, ADJECTIVES)} ${pick(r, NOUNS)}`;
 
-/** Mostly likes and tools, as users talk; a move, a new job or a new favourite now and then (each replaces the last). */
+/**
+ * Mostly likes and tools, as users talk; now and then a dislike, a decision, a switch of tool, a move, a new job or a
+ * new favourite (each replaces what it contradicts).
+ */
 const STATEMENTS: ((r: () => number) => string)[] = [
-  ...Array.from({ length: 6 }, () => (r: () => number) => `I ${pick(r, LIKES)} ${thing(r)}.`),
-  ...Array.from({ length: 2 }, () => (r: () => number) => `I ${pick(r, LIKES)} ${thing(r)} on ${pick(r, NOUNS)}.`),
+  ...Array.from({ length: 24 }, () => (r: () => number) => `I ${pick(r, LIKES)} ${thing(r)}.`),
+  ...Array.from({ length: 6 }, () => (r: () => number) => `I ${pick(r, LIKES)} ${thing(r)} on ${pick(r, NOUNS)}.`),
+  (r) => `I use ${pick(r, TOOLS)} for ${pick(r, PURPOSES)}.`,
   (r) => `I don't like ${thing(r)}.`,
-  (r) => `I use ${pick(r, TOOLS)} for ${pick(r, PURPOSES)}.`,
-  (r) => `I use ${pick(r, TOOLS)} for ${pick(r, PURPOSES)}.`,
   (r) => `I use ${pick(r, TOOLS)}.`,
   (r) => `I decided to use ${pick(r, TOOLS)} for ${pick(r, PURPOSES)}.`,
   (r) => `I switched from ${pick(r, TOOLS)} to ${pick(r, TOOLS)}.`,

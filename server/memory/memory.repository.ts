@@ -171,11 +171,16 @@ export async function memoriesHoldingWords(
   const matches = texts.map((text) => keywordSearch(db).listSearchMatches(text, s.apiKeyId)).filter((m) => m !== null);
   if (matches.length === 0) return [];
   // The rows are chosen by pk, from the index: expressions of the other columns keep SQLite from walking the key's
-  // rows through its own indexes instead (as inScope's byPk).
+  // rows through its own indexes instead (as inScope's byPk). One list of pks, the texts' matches together: a pk in
+  // any of several lists is a scan of the table for PostgreSQL, each row looked up in each.
+  const pks = sql.join(
+    matches.map((m, i) => sql`select * from ${m} as ${sql.ref(`m${i}`)}`),
+    sql` union all `,
+  );
   return db
     .selectFrom('memories')
     .selectAll()
-    .where((eb) => eb.or(matches.map((m) => eb('pk', 'in', m))))
+    .where('pk', 'in', sql<number>`(${pks})`)
     .where(sql`memories.api_key_id || ''`, '=', s.apiKeyId)
     .where(sql`memories.type || ''`, '=', s.type)
     .where(sql`coalesce(memories.session_id, '')`, '=', s.sessionId ?? '')
