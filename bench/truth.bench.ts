@@ -43,6 +43,11 @@ export interface TruthOptions {
 
 export interface TruthResult {
   latency: Record<'createMemory' | 'extractAndStore', Record<Arm, LatencySummary>>;
+  /**
+   * This process's CPU time per call (user and system), the same calls: on a shared machine a call also waits for a
+   * core, which the wall time counts and this does not. On PostgreSQL the server's share is not in it.
+   */
+  cpu: Record<'createMemory' | 'extractAndStore', Record<Arm, LatencySummary>>;
   /** Keyword retrieve (HYBRID without a model), before the timed writes and after them. */
   retrieve: { before: LatencySummary; after: LatencySummary };
   /** What the ON arm's writes came to: merged into a paraphrase, and facts that superseded another. */
@@ -97,10 +102,9 @@ export async function benchTruth(o: TruthOptions): Promise<TruthResult> {
     const retrievals = { iterations: o.retrievals, warmup: 20 };
     const before = await sampleLatency(keyword, retrievals);
 
-    const samples = {
-      createMemory: { OFF: [] as number[], ON: [] as number[] },
-      extractAndStore: { OFF: [] as number[], ON: [] as number[] },
-    };
+    const arms = () => ({ OFF: [] as number[], ON: [] as number[] });
+    const samples = { createMemory: arms(), extractAndStore: arms() };
+    const cpu = { createMemory: arms(), extractAndStore: arms() };
     const ops = { createMemory: create, extractAndStore: extract } as const;
     const arm = (a: Arm) => db.services.settings.update({ mergeParaphrases: a === 'ON' });
     const supersededBefore = await supersessions(db);
@@ -113,9 +117,12 @@ export async function benchTruth(o: TruthOptions): Promise<TruthResult> {
         await arm(a);
         for (let i = 0; i < Math.min(o.block, o.iterations - done); i++) {
           for (const [name, op] of Object.entries(ops) as [keyof typeof ops, (typeof ops)[keyof typeof ops]][]) {
+            const c0 = process.cpuUsage();
             const t0 = performance.now();
             await op(a)();
             samples[name][a].push(performance.now() - t0);
+            const c = process.cpuUsage(c0);
+            cpu[name][a].push((c.user + c.system) / 1000);
           }
         }
       }
@@ -125,6 +132,7 @@ export async function benchTruth(o: TruthOptions): Promise<TruthResult> {
     const summaries = (s: Record<Arm, number[]>) => ({ OFF: summarize(s.OFF), ON: summarize(s.ON) });
     return {
       latency: { createMemory: summaries(samples.createMemory), extractAndStore: summaries(samples.extractAndStore) },
+      cpu: { createMemory: summaries(cpu.createMemory), extractAndStore: summaries(cpu.extractAndStore) },
       retrieve: { before: summarize(before), after: summarize(after) },
       merged: counts.merged,
       superseded: (await supersessions(db)) - supersededBefore,
@@ -150,7 +158,8 @@ export function truthTable(r: TruthResult, o: TruthOptions): Table {
     createMemory: 'createMemory (in-process), one fact',
     extractAndStore: `extractAndStore, a message of ${o.statements} statements`,
   };
-  const row = (label: string, s: LatencySummary) => [label, fmtMs(s.p50), fmtMs(s.p95), '', '', '', `${s.n}`];
+  const cpuRatio = (op: (typeof ops)[number]) => r.cpu[op].ON.p50 / r.cpu[op].OFF.p50;
+  const row = (label: string, s: LatencySummary) => [label, fmtMs(s.p50), fmtMs(s.p95), '', '', '', '', `${s.n}`];
   return {
     title: `truth checks per write, ms (one key of ${fmtInt(o.memories)} facts, ${benchStoreKind()}; checks OFF and ON alternating in blocks of ${o.block})`,
     columns: [
@@ -160,6 +169,7 @@ export function truthTable(r: TruthResult, o: TruthOptions): Table {
       { header: 'ON p50' },
       { header: 'ON p95' },
       { header: 'ON/OFF p50' },
+      { header: 'CPU ON/OFF p50' },
       { header: 'n' },
     ],
     rows: [
@@ -170,6 +180,7 @@ export function truthTable(r: TruthResult, o: TruthOptions): Table {
         fmtMs(r.latency[op].ON.p50),
         fmtMs(r.latency[op].ON.p95),
         `${ratio(op).toFixed(2)}x`,
+        `${cpuRatio(op).toFixed(2)}x (${fmtMs(r.cpu[op].OFF.p50)} / ${fmtMs(r.cpu[op].ON.p50)})`,
         `${r.latency[op].OFF.n}+${r.latency[op].ON.n}`,
       ]),
       row('keyword retrieve, before the writes (p50, p95)', r.retrieve.before),
@@ -180,6 +191,7 @@ export function truthTable(r: TruthResult, o: TruthOptions): Table {
         (op) =>
           `target: ${op} with the checks on within ${TARGET_RATIO}x of off (p50): ${ratio(op).toFixed(2)}x, ${ratio(op) <= TARGET_RATIO ? 'MET' : 'MISSED'}.`,
       ),
+      `CPU: this process's time per call (${benchStoreKind() === 'postgres' ? "the client's share only: the server's is in PostgreSQL" : 'all of it, SQLite being in-process'}), ms.`,
       `ON merged ${fmtInt(r.merged)} createMemory calls into a paraphrase and recorded ${fmtInt(r.superseded)} supersessions;`,
       `memories written OFF / ON: ${fmtInt(r.written.OFF)} / ${fmtInt(r.written.ON)} (warm-up included). load ${loadLine()}`,
     ],
