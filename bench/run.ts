@@ -18,11 +18,13 @@ import { sections as mcpSections } from './mcp.bench.ts';
 import { sections as observabilitySections } from './observability.bench.ts';
 import { sections as retrieveSections } from './retrieve.bench.ts';
 import { sections as storeSections } from './store.bench.ts';
+import { sections as truthSections } from './truth.bench.ts';
 import { sections as vectorSections } from './vector.bench.ts';
 
 /** Every section, in run order; add new bench files here. */
 const SECTIONS: BenchSection[] = [
   ...storeSections,
+  ...truthSections,
   ...retrieveSections,
   ...captureSections,
   ...mcpSections,

@@ -31,6 +31,11 @@ export interface SeedOptions {
   /** Prints "seeding n/N" on stderr as one updating line; default: on for 20,000 rows or more. */
   progress?: boolean;
   now?: number;
+  /**
+   * What each row says, in place of a generated sentence of a random session and type: for a key of facts, as
+   * extraction stores them (their keys, type and metadata; key-wide).
+   */
+  said?: (random: () => number) => Pick<NewMemoryRow, 'key' | 'content' | 'type' | 'metadata'>;
 }
 
 /** How seedMemories writes, for the benchmarks' notes. */
@@ -74,7 +79,8 @@ export async function seedMemories(store: BenchStore, opts: SeedOptions): Promis
   };
   const nextRow = (offset: number): NewMemoryRow => {
     const apiKeyId = apiKeyName(chooseKey(offset));
-    const content = sentence(random);
+    const said = opts.said?.(random);
+    const content = said?.content ?? sentence(random);
     const createdAt = now - Math.floor(random() * days * DAY);
     const roll = random();
     // ~1% already expired (hidden from default lists), ~3% expiring later, the rest never.
@@ -82,7 +88,7 @@ export async function seedMemories(store: BenchStore, opts: SeedOptions): Promis
     const sessionId = random() < 0.6 ? `session-${Math.floor(random() * 500)}` : null;
     const metadata =
       random() < 0.5 ? '{}' : JSON.stringify({ source: pick(random, ['chat', 'import', 'extractor']), turn: Math.floor(random() * 40) });
-    return {
+    const row = {
       id: randomUUID(),
       api_key_id: apiKeyId,
       session_id: sessionId,
@@ -97,7 +103,8 @@ export async function seedMemories(store: BenchStore, opts: SeedOptions): Promis
       expires_at: expiresAt,
       needs_reindex: 1,
       access_count: Math.floor(random() * 5),
-    };
+    } satisfies NewMemoryRow;
+    return said ? { ...row, ...said, session_id: null } : row;
   };
   const counted = (inserted: readonly string[]) => {
     for (const key of inserted) perKey.set(key, (perKey.get(key) ?? 0) + 1);

@@ -90,6 +90,10 @@ export interface StoreDialect {
   jsonArrayRows(json: string): RawBuilder<unknown>;
   /** `column` LIKE `pattern` (escape character `\`), ASCII letters in either case. */
   likeIgnoringAsciiCase(column: string, pattern: string): RawBuilder<boolean>;
+  /** `column` starts with `prefix`, case-sensitive, as a range an index of the column reads (memories.key's on both stores). */
+  startsWith(column: string, prefix: string): RawBuilder<boolean>;
+  /** `column` equals `value`, compared as startsWith compares (the same index). */
+  keyEquals(column: string, value: string): RawBuilder<boolean>;
   /** Run hourly by long-lived processes: keeps query plans right and the keyword index compact. */
   optimizeDatabase(db: Db): Promise<void>;
   /** Compacts the keyword index by up to `maxSteps` bounded steps. */

@@ -8,11 +8,10 @@ const MAX_CANDIDATES = 200;
 /** A key's later versions (supersessionRules.versionOf): a fact that supersedes the memory holding its key is written as `key~v2`, then `~v3`. */
 const VERSION = '~v';
 
-const likeEscaped = (text: string) => text.replace(/[\\%_]/gu, '\\$&');
-
 /**
  * The current memories of one API key that a new fact may supersede (supersessionRules.candidateKeys): those of its
- * keys or their later versions, and those whose key starts with one of its prefixes. Archived ones are left out: a
+ * keys or their later versions, and those whose key starts with one of its prefixes (as written: the rules read only
+ * keys in their own spelling). Archived ones are left out: a
  * summary holds their text now.
  */
 export async function currentFactsByKeys(
@@ -21,20 +20,22 @@ export async function currentFactsByKeys(
   { keys, prefixes }: CandidateKeys,
 ): Promise<(StoredFact & { validFrom: number })[]> {
   if (keys.length === 0 && prefixes.length === 0) return [];
-  const { likeIgnoringAsciiCase } = storeDialect(db);
+  const { startsWith, keyEquals } = storeDialect(db);
+  // Each key and prefix its own range of the (api key, key) index, then the rows ordered: asked as one condition with
+  // the order, SQLite walks the whole key by its updated_at index, and PostgreSQL reads all the key's rows.
+  const ofKeys = db.selectFrom('memories').select('pk').where('api_key_id', '=', apiKeyId);
+  const ranges = [
+    ...keys.map((key) => ofKeys.where(keyEquals('key', key))),
+    ...keys.map((key) => ofKeys.where(startsWith('key', `${key}${VERSION}`))),
+    ...prefixes.map((prefix) => ofKeys.where(startsWith('key', prefix))),
+  ];
+  const candidates = ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0]!);
   const rows = await db
     .selectFrom('memories')
     .select(['id', 'key', 'content', 'metadata', 'valid_from'])
-    .where('api_key_id', '=', apiKeyId)
+    .where('pk', 'in', candidates)
     .where('valid_to', 'is', null)
     .where('archived_by', 'is', null)
-    .where((eb) =>
-      eb.or([
-        ...keys.map((key) => eb('key', '=', key)),
-        ...keys.map((key) => likeIgnoringAsciiCase('key', `${likeEscaped(key)}${VERSION}%`)),
-        ...prefixes.map((prefix) => likeIgnoringAsciiCase('key', `${likeEscaped(prefix)}%`)),
-      ]),
-    )
     .orderBy('updated_at', 'desc')
     .limit(MAX_CANDIDATES)
     .execute();
@@ -63,12 +64,11 @@ export async function keyFree(db: Db, apiKeyId: string, key: string, superseding
 
 /** The next version of a key whose memory no longer holds (or is about to stop): one past the highest in use. */
 export async function nextVersion(db: Db, apiKeyId: string, key: string): Promise<string> {
-  const { likeIgnoringAsciiCase } = storeDialect(db);
   const rows = await db
     .selectFrom('memories')
     .select('key')
     .where('api_key_id', '=', apiKeyId)
-    .where(likeIgnoringAsciiCase('key', `${likeEscaped(key)}${VERSION}%`))
+    .where(storeDialect(db).startsWith('key', `${key}${VERSION}`))
     .execute();
   const highest = rows.reduce((max, r) => Math.max(max, Number(/~v(\d+)$/u.exec(r.key)?.[1] ?? 1)), 1);
   return `${key}${VERSION}${highest + 1}`;

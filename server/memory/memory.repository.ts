@@ -159,7 +159,7 @@ export async function findMemoryRowById(db: Db, id: string) {
 }
 
 /**
- * Up to `limit` active memories of exactly this key, session (null: key-wide ones only) and type that hold every word
+ * Up to `limit` active, current memories of exactly this key, session (null: key-wide ones only) and type that hold every word
  * of one of `texts` (the last as a prefix), found through the keyword index in one statement: never a scan of the key.
  */
 export async function memoriesHoldingWords(
@@ -171,15 +171,21 @@ export async function memoriesHoldingWords(
   const matches = texts.map((text) => keywordSearch(db).listSearchMatches(text, s.apiKeyId)).filter((m) => m !== null);
   if (matches.length === 0) return [];
   // The rows are chosen by pk, from the index: expressions of the other columns keep SQLite from walking the key's
-  // rows through its own indexes instead (as inScope's byPk).
+  // rows through its own indexes instead (as inScope's byPk). One list of pks, the texts' matches together: a pk in
+  // any of several lists is a scan of the table for PostgreSQL, each row looked up in each.
+  const pks = sql.join(
+    matches.map((m, i) => sql`select * from ${m} as ${sql.ref(`m${i}`)}`),
+    sql` union all `,
+  );
   return db
     .selectFrom('memories')
     .selectAll()
-    .where((eb) => eb.or(matches.map((m) => eb('pk', 'in', m))))
+    .where('pk', 'in', sql<number>`(${pks})`)
     .where(sql`memories.api_key_id || ''`, '=', s.apiKeyId)
     .where(sql`memories.type || ''`, '=', s.type)
     .where(sql`coalesce(memories.session_id, '')`, '=', s.sessionId ?? '')
     .where('archived_by', 'is', null)
+    .where('valid_to', 'is', null)
     .where((eb) => isActive(eb, s.now, s.retentionCutoff))
     .limit(limit)
     .execute();

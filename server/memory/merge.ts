@@ -54,18 +54,22 @@ export async function findParaphrase(
     now,
     retentionCutoff: retentionCutoff(now, settings),
   };
-  // The memories holding all of its words (the same fact, or a more specific wording of it), or for a longer text its
-  // longest ones (the rarest, as a rule: each word more is a posting list more to read); then, for a short text, those
-  // holding all but one (the new text being the more specific).
-  const groups = [[...words].sort((x, y) => y.length - x.length).slice(0, MAX_WORDS_LOOKED_UP)];
-  if (!o.keyGiven && words.length >= 3 && words.length <= MAX_WORDS_LEFT_OUT) {
-    groups.push(...words.map((_, i) => words.filter((_, j) => j !== i)));
-  }
+  // For a short text, the memories holding all its words but one (the new text being the more specific), which take in
+  // those holding all of them (the same fact, or a more specific wording); for a longer one, those holding its longest
+  // words (the rarest, as a rule: each word more is a posting list more to read). The longest word of each goes last:
+  // the keyword index reads the postings of the last word (a prefix) first and checks the others on those.
+  const longestLast = (group: string[]) => [...group].sort((x, y) => x.length - y.length);
+  const leftOut = !o.keyGiven && words.length >= 3 && words.length <= MAX_WORDS_LEFT_OUT;
+  const groups = leftOut
+    ? words.map((_, i) => longestLast(words.filter((_, j) => j !== i)))
+    : [longestLast([...words].sort((x, y) => y.length - x.length).slice(0, MAX_WORDS_LOOKED_UP))];
+  // As many candidates as when the whole text was a lookup of its own.
+  const limit = CANDIDATES * (groups.length + (leftOut ? 1 : 0));
   const candidates = await repo.memoriesHoldingWords(
     deps.db,
     scope,
     groups.map((g) => g.join(' ')),
-    CANDIDATES * groups.length,
+    limit,
   );
   for (const target of candidates) {
     const found = paraphrase(target.content, row.content);

@@ -10,6 +10,7 @@ import { renderTable } from '../../bench/lib/table.ts';
 import { benchPurge, purgeTables } from '../../bench/lifecycle.bench.ts';
 import { benchMixed, mixedTables } from '../../bench/load.bench.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
+import { benchTruth, truthTable } from '../../bench/truth.bench.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
 
@@ -78,6 +79,21 @@ describe('bench (smoke, tiny sizes)', () => {
     const tables = captureTables(r, o).map(renderTable).join('');
     expect(tables).toMatch(/USER\/OFF p50/);
     expect(tables).toMatch(/per 1,000 captured turns/);
+  });
+
+  it('the truth bench times both writes with the checks off and on, and the checks merge and supersede', async () => {
+    const o = { memories: 200, statements: 3, iterations: 20, block: 10, warmup: 1, retrievals: 5 };
+    const r = await benchTruth(o);
+    for (const op of ['createMemory', 'extractAndStore'] as const) {
+      for (const arm of ['OFF', 'ON'] as const) {
+        expect(r.latency[op][arm].n).toBe(20);
+        positive(r.latency[op][arm].p50);
+      }
+    }
+    positive(r.retrieve.before.p50);
+    positive(r.retrieve.after.p50);
+    positive(r.superseded);
+    expect(renderTable(truthTable(r, o))).toMatch(/ON\/OFF p50/);
   });
 
   it('mixed load times reads and writes from 16 clients against a server of 1 and one of 2 workers, side by side', async () => {

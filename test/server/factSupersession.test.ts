@@ -131,6 +131,13 @@ describe('keys and order', () => {
     ]);
   });
 
+  it('a fact said again in the same words after it was superseded holds again, as a new memory', async () => {
+    await say('fs-again', 'I live in Lyon.', 'I moved to Berlin.', 'I live in Lyon.');
+    const { current, superseded } = await facts('fs-again');
+    expect(current).toEqual(['Lives in Lyon']);
+    expect(superseded.map((m) => m.content).sort()).toEqual(['Lives in Berlin', 'Lives in Lyon']);
+  });
+
   it('stores a statement said before the one that contradicts it (a replay out of order) as already superseded', async () => {
     const input = (text: string, occurredAt: string) => ({ apiKeyId: 'fs-order', role: 'USER' as const, text, occurredAt });
     await app.ok(EXTRACT_FACTS, { input: input('I moved to Berlin.', '2026-03-01T10:00:00Z') });

@@ -9,7 +9,7 @@ import { checkpointWal, mergeKeywordIndex, optimizeDatabase } from './maintenanc
 import { mergedMetadata } from './memoryUpsert.ts';
 import { isProfileMemory } from './profileFilter.ts';
 import { storeSize } from './storeSize.ts';
-import { likeIgnoringAsciiCase } from './textMatch.ts';
+import { keyEquals, likeIgnoringAsciiCase, startsWith } from './textMatch.ts';
 import { vacuumErased } from './vacuum.ts';
 
 /** A PostgreSQL server, shared by replicas: postings in a B-tree for keywords, no vectors of its own (Qdrant holds them). */
@@ -26,6 +26,8 @@ export const postgresDialect: StoreDialect = {
   jsonValue,
   jsonArrayRows,
   likeIgnoringAsciiCase,
+  startsWith,
+  keyEquals,
   optimizeDatabase,
   mergeKeywordIndex,
   checkpointWal,

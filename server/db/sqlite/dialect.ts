@@ -10,7 +10,7 @@ import { checkpointWal, emptyWalNow, mergeKeywordIndex, optimizeDatabase } from 
 import { mergedMetadata } from './memoryUpsert.ts';
 import { isProfileMemory } from './profileFilter.ts';
 import { storeSize } from './storeSize.ts';
-import { likeIgnoringAsciiCase } from './textMatch.ts';
+import { keyEquals, likeIgnoringAsciiCase, startsWith } from './textMatch.ts';
 
 /** The embedded SQLite store: FTS5 for keywords, sqlite-vec for vectors, all in one file with its write-ahead log. */
 export const sqliteDialect: StoreDialect = {
@@ -26,6 +26,8 @@ export const sqliteDialect: StoreDialect = {
   jsonValue,
   jsonArrayRows,
   likeIgnoringAsciiCase,
+  startsWith,
+  keyEquals,
   optimizeDatabase,
   mergeKeywordIndex,
   checkpointWal,
