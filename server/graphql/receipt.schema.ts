@@ -17,7 +17,7 @@ const LeftOutReasonEnum = builder.enumType('LeftOutReason', {
     IN_ITS_TURN: {
       value: 'in_its_turn',
       description:
-        'A fact extracted from a captured turn that the ranking also found: the turn says it, in the user\'s words, and took its place.',
+        "A fact extracted from a captured turn that the block holds: the turn says it in the user's words, so it is not said twice.",
     },
   } as const satisfies Record<Uppercase<LeftOutReason>, { value: LeftOutReason; description: string }>,
 });

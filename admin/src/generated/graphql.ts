@@ -74,7 +74,7 @@ export type FactPolarity =
 export type LeftOutReason =
   /** Only the vector tier found it, and no keyword match backs it: under the relevance floor, it never reached the budget walk. */
   | 'BELOW_FLOOR'
-  /** A fact extracted from a captured turn that the ranking also found: the turn says it, in the user's words, and took its place. */
+  /** A fact extracted from a captured turn that the block holds: the turn says it in the user's words, so it is not said twice. */
   | 'IN_ITS_TURN'
   /** It nearly repeats, word for word, a memory already in the block. */
   | 'NEAR_DUPLICATE'
