@@ -9,6 +9,7 @@ import * as extractionModelUsage from './2026_12_06_007_extraction_model_usage.t
 import * as memoryHistory from './2026_12_06_008_memory_history.ts';
 import * as supersession from './2026_12_06_009_supersession.ts';
 import * as injectionLog from './2026_12_06_012_injection_log.ts';
+import * as postingFrequencyInline from './2026_12_06_015_posting_frequency_inline.ts';
 
 /** Every PostgreSQL migration by name, in order; listed statically like the SQLite ones (../index.ts). */
 export const postgresMigrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026_12_06_008_memory_history': memoryHistory,
   '2026_12_06_009_supersession': supersession,
   '2026_12_06_012_injection_log': injectionLog,
+  '2026_12_06_015_posting_frequency_inline': postingFrequencyInline,
 };
