@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/open.ts';
 import type { ConversationMessage } from '../memory/injection.ts';
 import type { MemoryDeps } from '../memory/memory.service.ts';
 import { CAPTURE_SOURCE, type Memory, type MemoryInput } from '../memory/memory.ts';
-import { absentKeys, storeOnce } from '../memory/storeOnce.ts';
+import { absentKeys, memoryRows, storeOnce, storeRowsOnce } from '../memory/storeOnce.ts';
 import type { Settings } from '../settings/settings.service.ts';
 import { LIMITS } from '../validation.ts';
-import { MAX_EXTRACTION_INPUT } from './extraction.ts';
+import { type ExtractedFact, MAX_EXTRACTION_INPUT } from './extraction.ts';
 import { containsSecret } from './secretFilter.ts';
 import { keepTail, splitSentences } from './sentences.ts';
+import { type FactDeps, type FactOrigin, storeFacts, storeFactsOfTurn } from './storeFacts.ts';
 
 /**
  * Turn capture: a chat message kept as it was said, as an episodic memory of its session, so that what no extraction
@@ -109,9 +109,46 @@ export function turnKeys(turns: readonly TurnToCapture[], knownSecrets: readonly
   return turns.flatMap((t) => turnMemories(t, knownSecrets).map((m) => m.key as string));
 }
 
-/** Captures one message (in the caller's transaction): its parts, in order, whether stored now or by an earlier call. */
-export async function captureTurn(deps: MemoryDeps & { db: Db }, turn: TurnToCapture, knownSecrets: readonly string[]) {
-  return storeOnce(deps, turnMemories(turn, knownSecrets));
+/**
+ * Another transaction captured the same message between this one's look-up and its write (PostgreSQL's read
+ * committed lets both look first): the facts point at a turn that is not stored. Run the transaction again, and it
+ * finds the turn.
+ */
+export class TurnCapturedMeanwhile extends Error {
+  constructor() {
+    super('the turn was captured by another request meanwhile');
+  }
+}
+
+/**
+ * Captures one message and stores the facts said in it, linked both ways (in the caller's transaction; see
+ * storeFactsOfTurn). A message seen for the first time is written once, after its facts and listing them: a turn
+ * written and then updated with its list cost PostgreSQL a second write, a version of the turn in its history, and
+ * three more round trips, on every message. One captured before keeps its memories, and lists the facts it lacks.
+ * Returns the turn's parts, in order, and the facts.
+ */
+export async function captureTurnWithFacts(
+  deps: FactDeps,
+  turn: TurnToCapture,
+  knownSecrets: readonly string[],
+  facts: { facts: readonly ExtractedFact[]; origin: Omit<FactOrigin, 'sourceTurn'>; settings: Settings },
+): Promise<{ captured: Memory[]; memories: Memory[] }> {
+  const rows = memoryRows(turnMemories(turn, knownSecrets), deps.now());
+  const first = rows[0];
+  const storeFactsOf = (captured: Memory | null) =>
+    storeFactsOfTurn(deps, turn.apiKeyId, facts.facts, facts.origin, captured, facts.settings);
+  if (first === undefined) return { captured: [], memories: (await storeFactsOf(null)).memories };
+  if (facts.facts.length === 0 || !(await absentKeys(deps.db, turn.apiKeyId, [first.key])).has(first.key)) {
+    const { memories: captured } = await storeRowsOnce(deps.db, rows);
+    const linked = await storeFactsOf(captured[0] ?? null);
+    if (linked.turn) captured[0] = linked.turn;
+    return { captured, memories: linked.memories };
+  }
+  const memories = await storeFacts(deps, turn.apiKeyId, facts.facts, { ...facts.origin, sourceTurn: first.id }, facts.settings);
+  const listed = { ...first, metadata: JSON.stringify({ ...JSON.parse(first.metadata), facts: memories.map((m) => m.id) }) };
+  const { memories: captured, stored } = await storeRowsOnce(deps.db, [listed, ...rows.slice(1)]);
+  if (stored[0]?.id !== first.id) throw new TurnCapturedMeanwhile();
+  return { captured, memories };
 }
 
 /**

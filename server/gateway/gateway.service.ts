@@ -17,7 +17,7 @@ import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
 import type { Settings } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, jsonObject, LIMITS, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
-import { captureConversation, captures, captureTurn, type TurnToCapture, turnKeys } from './capture.ts';
+import { captureConversation, captures, captureTurnWithFacts, TurnCapturedMeanwhile, type TurnToCapture, turnKeys } from './capture.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
 import type { ModelExtraction, ModelExtractionDeps } from './modelExtraction.ts';
 import { storeFactsOfTurn } from './storeFacts.ts';
@@ -232,30 +232,21 @@ async function storeExtraction(
   if (facts.length === 0 && !o.capture) return { facts, memories: [], captured: [], error: null, skipped: null };
   const extractedAt = new Date(deps.now()).toISOString();
   const sessionId = valid.sessionId ?? null;
-  try {
-    return await deps.db.transaction().execute(async (trx) => {
+  const origin = { source: 'extraction' as const, role: valid.role, sessionId, extractedAt, saidAt: valid.occurredAt ?? null };
+  const store = () =>
+    deps.db.transaction().execute(async (trx): Promise<ExtractOutcome> => {
       const writer = { ...deps, db: trx };
-      const turn = o.capture
-        ? (
-            await captureTurn(
-              writer,
-              { apiKeyId: valid.apiKeyId, sessionId, role: valid.role, text: valid.text, occurredAt: valid.occurredAt },
-              o.knownSecrets,
-            )
-          ).memories
-        : [];
-      const linked = await storeFactsOfTurn(
-        writer,
-        valid.apiKeyId,
-        facts,
-        { source: 'extraction', role: valid.role, sessionId, extractedAt, saidAt: valid.occurredAt ?? null },
-        turn[0] ?? null,
-        o.settings,
-      );
-      const memories = linked.memories;
-      if (linked.turn) turn[0] = linked.turn;
-      return { facts, memories, captured: turn, error: null, skipped: null };
+      if (!o.capture) {
+        const { memories } = await storeFactsOfTurn(writer, valid.apiKeyId, facts, origin, null, o.settings);
+        return { facts, memories, captured: [], error: null, skipped: null };
+      }
+      const turn = { apiKeyId: valid.apiKeyId, sessionId, role: valid.role, text: valid.text, occurredAt: valid.occurredAt };
+      const { captured, memories } = await captureTurnWithFacts(writer, turn, o.knownSecrets, { facts, origin, settings: o.settings });
+      return { facts, memories, captured, error: null, skipped: null };
     });
+  try {
+    // Once more when another request captured the same message first: this time the turn is found and linked.
+    return await store().catch((error: unknown) => (error instanceof TurnCapturedMeanwhile ? store() : Promise.reject(error)));
   } catch (error) {
     deps.logger?.error({ err: error, apiKeyId: valid.apiKeyId }, 'storing extracted facts failed');
     const fault = storageFault(error);

@@ -99,9 +99,28 @@ export const memoryContentSchema = text('content')
 /** The upsert key of a memory within its API key. */
 export const memoryKeySchema = identifier('key', LIMITS.keyChars);
 
+/**
+ * The fields of a memory's input that do not depend on the clock, made once: building a zod schema, and its first
+ * parse, cost more than checking a memory (about 0.3 ms, on every memory written), so only what reads `now` is built
+ * per call.
+ */
+const memoryInputFields = {
+  apiKeyId: apiKeyIdSchema,
+  sessionId: sessionIdSchema.nullish(),
+  type: z
+    .enum(MEMORY_TYPES)
+    .nullish()
+    .transform((t) => t ?? 'factual'),
+  key: memoryKeySchema.nullish(),
+  content: memoryContentSchema,
+  metadata: metadataSchema.nullish(),
+  expiresAt: memoryDate('expiresAt').nullish(),
+};
+const pastDates = { createdAt: memoryDate('createdAt'), validFrom: memoryDate('validFrom'), validTo: memoryDate('validTo') };
+
 /** A time a memory's input may carry, up to the server's clock `now` (give or take the clock skew allowed). */
-const pastDate = (what: string, now: number) =>
-  memoryDate(what).refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, `${what} must not be in the future`);
+const pastDate = (what: keyof typeof pastDates, now: number) =>
+  pastDates[what].refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, `${what} must not be in the future`);
 
 /**
  * A memory to write, checked against the server's clock `now`: a createdAt in the future would keep a memory inside
@@ -112,16 +131,7 @@ const pastDate = (what: string, now: number) =>
 export const memoryInputSchema = (now: number) =>
   z
     .object({
-      apiKeyId: apiKeyIdSchema,
-      sessionId: sessionIdSchema.nullish(),
-      type: z
-        .enum(MEMORY_TYPES)
-        .nullish()
-        .transform((t) => t ?? 'factual'),
-      key: memoryKeySchema.nullish(),
-      content: memoryContentSchema,
-      metadata: metadataSchema.nullish(),
-      expiresAt: memoryDate('expiresAt').nullish(),
+      ...memoryInputFields,
       createdAt: pastDate('createdAt', now).nullish(),
       validFrom: pastDate('validFrom', now).nullish(),
       validTo: pastDate('validTo', now).nullish(),

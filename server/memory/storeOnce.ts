@@ -12,15 +12,26 @@ import { type Memory, type MemoryInput, memoryInputSchema, memoryRow, rowToMemor
  * request captures twice is stored once. Returns every memory in input order, stored now or before, and the new ones.
  */
 export async function storeOnce(deps: MemoryDeps, inputs: readonly MemoryInput[]): Promise<{ memories: Memory[]; stored: Memory[] }> {
-  const now = deps.now();
-  const rows = inputs.map((input) => memoryRow(parseInput(memoryInputSchema(now), input), now));
+  return storeRowsOnce(deps.db, memoryRows(inputs, deps.now()));
+}
+
+/** The rows inputs are stored as, checked against the clock `now`: their ids are known before anything is written. */
+export function memoryRows(inputs: readonly MemoryInput[], now: number): ReturnType<typeof memoryRow>[] {
+  return inputs.map((input) => memoryRow(parseInput(memoryInputSchema(now), input), now));
+}
+
+/** storeOnce of rows made already (memoryRows). */
+export async function storeRowsOnce(
+  db: Db,
+  rows: readonly ReturnType<typeof memoryRow>[],
+): Promise<{ memories: Memory[]; stored: Memory[] }> {
   const memories: Memory[] = [];
   const stored: Memory[] = [];
   // Writes first, reads after: a SQLite transaction whose first statement reads cannot wait for another writer.
   const inserted: (MemoryRow | undefined)[] = [];
-  for (const row of rows) inserted.push(await repo.insertMemoryRowIfAbsent(deps.db, row));
+  for (const row of rows) inserted.push(await repo.insertMemoryRowIfAbsent(db, row));
   const taken = rows.filter((_, i) => inserted[i] === undefined).map((r) => r.key);
-  const existing = new Map((await repo.findMemoryRowsByKey(deps.db, rows[0]?.api_key_id ?? '', taken)).map((r) => [r.key, r]));
+  const existing = new Map((await repo.findMemoryRowsByKey(db, rows[0]?.api_key_id ?? '', taken)).map((r) => [r.key, r]));
   for (const [i, row] of rows.entries()) {
     const fresh = inserted[i];
     const found = fresh ?? existing.get(row.key);

@@ -82,6 +82,17 @@ describe('turn capture', () => {
     expect(await list(k, 'FACTS')).toHaveLength(1);
   });
 
+  it('stores the same message sent twice at once as one turn, which lists the facts said in it', async () => {
+    const k = key();
+    const send = () => extract({ apiKeyId: k, sessionId: 's1', role: 'USER', text: `${SNEAKERS} I prefer tea.` });
+    const [a, b] = await Promise.all([send(), send()]);
+    expect(b.captured.map((m) => m.id)).toEqual(a.captured.map((m) => m.id));
+    const [turn] = await list(k, 'TURNS');
+    const facts = await list(k, 'FACTS');
+    expect(facts.map((f) => f.metadata?.sourceTurn)).toEqual([turn!.id]);
+    expect(turn!.metadata?.facts).toEqual(facts.map((f) => f.id));
+  });
+
   it('stores a history sent again through injectMemory once', async () => {
     const k = key();
     const history = [
