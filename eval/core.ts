@@ -24,6 +24,8 @@ import { openEvalStore } from './store.ts';
 export const RETENTION_DAYS = 365;
 export const DEFAULT_KS = [1, 5, 10] as const;
 export const DEFAULT_MAX_TOKENS = 16_000;
+/** The small blocks each question is also asked with: how much of the evidence survives a tight budget. */
+export const DEFAULT_BUDGETS = [250, 500, 1_000, 2_000] as const;
 const IMPORT_CHUNK = Math.min(5_000, LIMITS.importRows);
 const DAY_MS = 86_400_000;
 
@@ -59,6 +61,8 @@ export interface EvalOptions {
   /** Where the transformers model is configured (MEMORY_TRANSFORMERS_MODEL, MEMORY_TRANSFORMERS_CACHE_DIR); default process.env. */
   env?: NodeJS.ProcessEnv;
   maxTokens?: number;
+  /** Token caps each question is asked again with, to see what a small block keeps (default 250, 500, 1000, 2000). */
+  budgets?: readonly number[];
   /** A superuser's URL of a PostgreSQL server to run on (a database of its own, dropped after); null or absent: SQLite. */
   postgresUrl?: string | null;
   onProgress?: (p: Progress) => void;
@@ -100,6 +104,8 @@ export interface StrategyReport {
   tokens: number;
   /** Retrievals where the token budget, not the limit, ended the list. */
   budgetCut: number;
+  /** The same questions asked with each small token cap, smallest first. */
+  budgets: BudgetRow[];
   /** Results holding another API key's memory; must be 0. */
   crossTenant: number;
   /**
@@ -109,6 +115,14 @@ export interface StrategyReport {
    */
   distractors: { asked: number; clean: number; injected: number };
   queryMs: number;
+}
+
+export interface BudgetRow {
+  maxTokens: number;
+  /** Share of questions whose block holds at least one relevant memory. */
+  hit: number;
+  /** Mean of result.tokensUsed over the questions. */
+  meanTokens: number;
 }
 
 export interface SourceRun {
@@ -135,6 +149,7 @@ export interface EvalReport {
   ks: number[];
   limit: number;
   maxTokens: number;
+  budgets: number[];
   /** One per requested source, in order: what it was, how its memories were embedded, or why it was skipped. */
   sources: SourceRun[];
   /** Every strategy run, grouped by source in the order of `sources`. */
@@ -164,6 +179,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
   const strategies = options.strategies ?? STRATEGIES;
   const sources = options.sources ?? SOURCES;
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const budgets = normaliseBudgets(options.budgets ?? DEFAULT_BUDGETS);
   const progress = options.onProgress ?? (() => {});
 
   const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-eval-'));
@@ -183,7 +199,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
     const reports: StrategyReport[] = [];
     const runs: SourceRun[] = [];
     const ask = async (deps: MemoryDeps, source: EvalSource, list: readonly Strategy[]) => {
-      for (const strategy of list) reports.push(await askAll(deps, dataset, { strategy, source, ks, limit, maxTokens }, progress));
+      for (const strategy of list) reports.push(await askAll(deps, dataset, { strategy, source, ks, limit, maxTokens, budgets }, progress));
     };
     for (const source of sources) {
       if (source === 'none') {
@@ -249,6 +265,7 @@ export async function evaluateDataset(dataset: EvalDataset, options: EvalOptions
       ks,
       limit,
       maxTokens,
+      budgets,
       sources: runs,
       strategies: reports,
       notes,
@@ -295,10 +312,10 @@ export async function importTenants(services: Services, dataset: EvalDataset, pr
 async function askAll(
   deps: MemoryDeps,
   dataset: EvalDataset,
-  o: { strategy: Strategy; source: EvalSource; ks: number[]; limit: number; maxTokens: number },
+  o: { strategy: Strategy; source: EvalSource; ks: number[]; limit: number; maxTokens: number; budgets: number[] },
   progress: (p: Progress) => void,
 ): Promise<StrategyReport> {
-  const { strategy, ks, limit, maxTokens } = o;
+  const { strategy, ks, limit, maxTokens, budgets } = o;
   const detail = `${strategy}, source ${o.source}`;
   const q0 = performance.now();
   const outcomes: Outcome[] = [];
@@ -312,6 +329,7 @@ async function askAll(
   let tokens = 0;
   let budgetCut = 0;
   let crossTenant = 0;
+  const small = budgets.map((b) => ({ maxTokens: b, hits: 0, tokens: 0 }));
   const distractors = { asked: 0, clean: 0, injected: 0 };
   progress({ phase: 'query', done: 0, total: dataset.questions.length, detail });
   for (const [i, question] of dataset.questions.entries()) {
@@ -347,6 +365,15 @@ async function askAll(
         ks,
       ),
     );
+    for (const cap of small) {
+      const block = await retrieve(
+        at,
+        { apiKeyId: question.apiKeyId, query: question.query, strategy, maxTokens: cap.maxTokens, limit },
+        { record: false },
+      );
+      if (block.items.some((item) => question.relevant.has(item.memory.key))) cap.hits++;
+      cap.tokens += block.tokensUsed;
+    }
     const distractor = await retrieve(
       at,
       { apiKeyId: question.apiKeyId, query: distractorFor(dataset, i), strategy, maxTokens, limit },
@@ -380,6 +407,11 @@ async function askAll(
     nearDuplicates,
     tokens,
     budgetCut,
+    budgets: small.map((cap) => ({
+      maxTokens: cap.maxTokens,
+      hit: dataset.questions.length === 0 ? 0 : cap.hits / dataset.questions.length,
+      meanTokens: dataset.questions.length === 0 ? 0 : cap.tokens / dataset.questions.length,
+    })),
     crossTenant,
     distractors,
     queryMs: performance.now() - q0,
@@ -564,6 +596,22 @@ export function normaliseKs(ks: readonly number[]): number[] {
   return out;
 }
 
+export function normaliseBudgets(budgets: readonly number[]): number[] {
+  const out = [...new Set(budgets)].sort((a, b) => a - b);
+  for (const b of out) {
+    if (!Number.isInteger(b) || b < 1 || b > 16_000) throw new Error(`a budget must be a whole number of tokens from 1 to 16000, not ${b}`);
+  }
+  return out;
+}
+
+/** A small cap's hit rate as a share of the largest cap's: how much of what the big block finds the small one keeps. */
+export function shareOfLargest(rows: readonly BudgetRow[], maxTokens: number): number | null {
+  const row = rows.find((r) => r.maxTokens === maxTokens);
+  const largest = rows.at(-1);
+  if (!row || !largest || largest.hit === 0) return null;
+  return row.hit / largest.hit;
+}
+
 function bump(counter: Record<string, number>, key: string) {
   counter[key] = (counter[key] ?? 0) + 1;
 }
@@ -663,8 +711,60 @@ export function formatReport(r: EvalReport): string {
         (s.source !== 'none' && embeddings ? `; embedding: ${embeddings}` : ''),
     );
   }
+  out.push(...budgetLines(r));
   out.push(`  time: load ${secs(r.timings.loadMs)}, import ${secs(r.timings.importMs)}, total ${secs(r.timings.totalMs)}`);
   return `${out.join('\n')}\n`;
+}
+
+/** The issue's bar: a 500-token block should find at least 90% of what the largest block finds. */
+const TARGET_CAP = 500;
+
+function budgetLines(r: EvalReport): string[] {
+  if (r.budgets.length === 0) return [];
+  const largest = r.budgets.at(-1)!;
+  const target = r.budgets.includes(TARGET_CAP) && TARGET_CAP < largest;
+  const header = [
+    'strategy',
+    'source',
+    ...r.budgets.flatMap((b) => [`hit@${b}`, `tokens@${b}`]),
+    ...(target ? [`${TARGET_CAP}/${largest}`] : []),
+  ];
+  const rows = r.strategies.map((s) => [
+    s.strategy,
+    SOURCE_LABEL[s.source],
+    ...s.budgets.flatMap((b) => [pct(b.hit), int(Math.round(b.meanTokens))]),
+    ...(target ? [ratio(shareOfLargest(s.budgets, TARGET_CAP))] : []),
+  ]);
+  return [
+    '',
+    '  small blocks: each question asked again with these token caps',
+    ...renderTable(header, rows, 2),
+    `  hit@N: share of questions whose block, capped at N tokens, holds a relevant memory. tokens@N: mean tokens injected.` +
+      (target ? ` ${TARGET_CAP}/${largest}: hit@${TARGET_CAP} over hit@${largest} (target 0.90 or more).` : ''),
+  ];
+}
+
+const ratio = (x: number | null) => (x === null ? '–' : x.toFixed(2));
+
+/** The small-block table of docs/retrieval-quality.md: per run, each cap's hit rate and mean tokens. */
+export function formatBudgetMarkdown(reports: readonly EvalReport[]): string {
+  const budgets = reports[0]?.budgets ?? [];
+  if (budgets.length === 0) return '';
+  const largest = budgets.at(-1)!;
+  const target = budgets.includes(TARGET_CAP) && TARGET_CAP < largest;
+  const lines = [
+    `| data set | strategy | embedding | ${budgets.map((b) => `${int(b)} tokens: hit · mean used`).join(' | ')} |${target ? ` ${TARGET_CAP} ÷ ${int(largest)} |` : ''}`,
+    `|---|---|---|${budgets.map(() => '---|').join('')}${target ? '---|' : ''}`,
+  ];
+  for (const r of reports) {
+    for (const s of r.strategies) {
+      const cells = s.budgets.map((b) => `${pct(b.hit)} · ${int(Math.round(b.meanTokens))}`);
+      lines.push(
+        `| ${r.dataset} (${int(r.questions)}) | ${s.strategy} | ${modelName(r, s)} | ${cells.join(' | ')} |${target ? ` ${ratio(shareOfLargest(s.budgets, TARGET_CAP))} |` : ''}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 const SOURCE_LABEL: Record<EvalSource, string> = { none: 'none', static: 'static*', package: 'package', transformers: 'transformers' };
@@ -678,6 +778,12 @@ function fusionSummary(f: NonNullable<StrategyReport['fusion']>): string {
   return `vector share ${f.meanVectorShare.toFixed(2)} on average: ${MIN_GUARDED_SHARE} in ${int(f.lowest)}, ${MAX_GUARDED_SHARE} in ${int(f.highest)} of ${int(f.retrievals)} fused retrievals`;
 }
 
+function modelName(r: EvalReport, s: StrategyReport): string {
+  if (s.source === 'none') return '–';
+  if (s.source === 'static') return 'generated static*';
+  return r.sources.find((x) => x.source === s.source)?.model ?? s.source;
+}
+
 /** One Markdown table over every report: the retrieval-quality table of docs/retrieval-quality.md. */
 export function formatMarkdown(reports: readonly EvalReport[]): string {
   const ks = reports[0]?.ks ?? [];
@@ -687,12 +793,7 @@ export function formatMarkdown(reports: readonly EvalReport[]): string {
   ];
   for (const r of reports) {
     for (const s of r.strategies) {
-      const model =
-        s.source === 'none'
-          ? '–'
-          : s.source === 'static'
-            ? 'generated static*'
-            : (r.sources.find((x) => x.source === s.source)?.model ?? s.source);
+      const model = modelName(r, s);
       const answered = Object.entries(s.answeredBy)
         .sort((a, b) => b[1] - a[1])
         .map(([label]) => label)

