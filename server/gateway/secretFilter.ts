@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { wordlist as bip39English } from '@scure/bip39/wordlists/english.js';
 import { STOP_WORDS } from '../search/stopWords.ts';
 
@@ -15,15 +16,32 @@ import { STOP_WORDS } from '../search/stopWords.ts';
  */
 export function containsSecret(text: string): boolean {
   if (typeof text !== 'string') return false;
-  const flat = text.replace(/\s+/gu, ' ');
-  return (
+  const flat = text.replace(/\s+/gu, ' ').trim();
+  const key = createHash('sha256').update(flat).digest('base64');
+  const known = verdicts.get(key);
+  if (known !== undefined) {
+    verdicts.delete(key);
+    verdicts.set(key, known);
+    return known;
+  }
+  const found =
     KNOWN_FORMATS.some((p) => p.test(flat)) ||
     containsCredentialPhrase(flat) ||
     containsRandomRun(flat) ||
     containsCardNumber(flat) ||
-    containsSeedPhrase(flat)
-  );
+    containsSeedPhrase(flat);
+  verdicts.set(key, found);
+  if (verdicts.size > VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
+  return found;
 }
+
+/**
+ * The latest sentences' verdicts, least recently used first out. One message is checked by extraction and again by
+ * turn capture, and a conversation's earlier messages again with every request that carries them (their turn keys);
+ * the detectors cost far more than a hash. Keyed by the sentence's hash, so no text stays in memory.
+ */
+const verdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 4096;
 
 const KNOWN_FORMATS: readonly RegExp[] = [
   /(?<![A-Za-z0-9])mnemo_[A-Za-z0-9_-]{43}/,
