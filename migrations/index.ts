@@ -19,6 +19,7 @@ import * as extractionModelUsage from './2026_12_06_019_extraction_model_usage.t
 import * as memoryHistory from './2026_12_06_020_memory_history.ts';
 import * as supersession from './2026_12_06_021_supersession.ts';
 import * as injectionLog from './2026_12_06_024_injection_log.ts';
+import * as factSignatures from './2026_12_06_025_fact_signatures.ts';
 import * as versionsKeepValidity from './2026_12_06_026_versions_keep_validity.ts';
 
 /**
@@ -46,5 +47,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_020_memory_history': memoryHistory,
   '2026_12_06_021_supersession': supersession,
   '2026_12_06_024_injection_log': injectionLog,
+  '2026_12_06_025_fact_signatures': factSignatures,
   '2026_12_06_026_versions_keep_validity': versionsKeepValidity,
 };
