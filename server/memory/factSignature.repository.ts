@@ -31,9 +31,12 @@ export async function writeFactSignatures(db: Db, m: Indexed, o: { fresh: boolea
 /** Memories per statement when the rows of stored memories are written (a migration's backfill). */
 const BATCH = 200;
 
-/** Writes the rows of every stored memory, in batches of memories by pk; for a table just created. */
-export async function backfillFactSignatures(db: Db) {
-  for (let after = 0; ; ) {
+/**
+ * Writes the rows of the stored memories after pk `after` (every one by default), in batches by pk: for a table just
+ * created, or memories written around the server (a bench's seed).
+ */
+export async function backfillFactSignatures(db: Db, o: { after?: number } = {}) {
+  for (let after = o.after ?? 0; ; ) {
     const memories = await db
       .selectFrom('memories')
       .select(['pk', 'api_key_id', 'type', 'content'])
