@@ -20,6 +20,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     db,
   );
   await sql`create index memory_fact_signatures_memory on memory_fact_signatures (memory_pk)`.execute(db);
+  // The words and key names users write: never sampled into the planner's statistics, where an erase would not reach them.
+  for (const column of ['api_key_id', 'signature'])
+    await sql`alter table memory_fact_signatures alter column ${sql.ref(column)} set statistics 0`.execute(db);
   await backfillFactSignatures(db);
 }
 
