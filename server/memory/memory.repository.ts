@@ -180,55 +180,51 @@ export async function memoryKeyExists(db: Db, apiKeyId: string, key: string) {
  * Inserts, or on a clash of (api key, key) updates, in one statement, so concurrent writers can never
  * duplicate a key. Metadata is merged shallowly: top-level keys of the new object replace the old ones.
  */
-export async function upsertMemoryRow(outer: Db, row: NewMemoryRow) {
-  return atomically(outer, async (db) => {
-    const { mergedMetadata } = storeDialect(db);
-    const stored = await db
-      .insertInto('memories')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['api_key_id', 'key']).doUpdateSet((eb) => ({
-          session_id: eb.ref('excluded.session_id'),
-          type: eb.ref('excluded.type'),
-          content: eb.ref('excluded.content'),
-          tokens: eb.ref('excluded.tokens'),
-          expires_at: eb.ref('excluded.expires_at'),
-          updated_at: eb.ref('excluded.updated_at'),
-          metadata: mergedMetadata,
-          needs_reindex: sql<number>`case when memories.content is not distinct from excluded.content then memories.needs_reindex else 1 end`,
-          // A memory archived by a summary and then written with new content holds a fact the summary does not have:
-          // left archived, the newer fact would never be retrieved. Restating the same content keeps it archived,
-          // since the summary already carries it.
-          archived_by: sql<
-            string | null
-          >`case when memories.content is not distinct from excluded.content then memories.archived_by else null end`,
-          // A write of a memory says that it holds now (or over the validity it carries): a superseded one comes back as
-          // current. A current fact restated as it is keeps holding since it started.
-          valid_from: sql<number>`case when memories.valid_to is null and excluded.valid_to is null
+export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
+  const { mergedMetadata } = storeDialect(db);
+  const stored = await db
+    .insertInto('memories')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['api_key_id', 'key']).doUpdateSet((eb) => ({
+        session_id: eb.ref('excluded.session_id'),
+        type: eb.ref('excluded.type'),
+        content: eb.ref('excluded.content'),
+        tokens: eb.ref('excluded.tokens'),
+        expires_at: eb.ref('excluded.expires_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+        metadata: mergedMetadata,
+        needs_reindex: sql<number>`case when memories.content is not distinct from excluded.content then memories.needs_reindex else 1 end`,
+        // A memory archived by a summary and then written with new content holds a fact the summary does not have:
+        // left archived, the newer fact would never be retrieved. Restating the same content keeps it archived,
+        // since the summary already carries it.
+        archived_by: sql<
+          string | null
+        >`case when memories.content is not distinct from excluded.content then memories.archived_by else null end`,
+        // A write of a memory says that it holds now (or over the validity it carries): a superseded one comes back as
+        // current. A current fact restated as it is keeps holding since it started.
+        valid_from: sql<number>`case when memories.valid_to is null and excluded.valid_to is null
           and memories.content is not distinct from excluded.content then memories.valid_from else excluded.valid_from end`,
-          valid_to: eb.ref('excluded.valid_to'),
-          superseded_by: sql<string | null>`case when excluded.valid_to is null then null else memories.superseded_by end`,
-        })),
-      )
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await writeFactSignatures(db, stored, { fresh: false });
-    return stored;
-  });
+        valid_to: eb.ref('excluded.valid_to'),
+        superseded_by: sql<string | null>`case when excluded.valid_to is null then null else memories.superseded_by end`,
+      })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await indexFacts(db, stored, { fresh: false });
+  return stored;
 }
 
 /** Inserts the row unless its (api key, key) is taken; the stored memory is then left exactly as it is. The new row, or undefined. */
-export async function insertMemoryRowIfAbsent(outer: Db, row: NewMemoryRow) {
-  return atomically(outer, async (db) => {
-    const inserted = await db
-      .insertInto('memories')
-      .values(row)
-      .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (inserted) await writeFactSignatures(db, inserted, { fresh: true });
-    return inserted;
-  });
+export async function insertMemoryRowIfAbsent(db: Db, row: NewMemoryRow) {
+  const inserted = await db
+    .insertInto('memories')
+    .values(row)
+    .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) await indexFacts(db, inserted, { fresh: true });
+  return inserted;
 }
 
 export async function findMemoryRowsByKey(db: Db, apiKeyId: string, keys: readonly string[]) {
@@ -244,20 +240,20 @@ export async function presentKeys(db: Db, apiKeyId: string, keys: readonly strin
 }
 
 /** `patch` may compute a column from the row (`mentions + 1`). */
-export async function updateMemoryRow(outer: Db, pk: number, patch: UpdateObject<Database, 'memories'>) {
-  return atomically(outer, async (db) => {
-    const row = await db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
-    if (patch.content !== undefined || patch.type !== undefined) await writeFactSignatures(db, row, { fresh: false });
-    return row;
-  });
+export async function updateMemoryRow(db: Db, pk: number, patch: UpdateObject<Database, 'memories'>) {
+  const row = await db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
+  if (patch.content !== undefined || patch.type !== undefined) await indexFacts(db, row, { fresh: false });
+  return row;
 }
 
 /**
- * A memory's row and its fact index rows are written together or not at all: a write that fails half way (a full
- * disk) must not leave a memory stored that its caller was told was not.
+ * The memory's fact index rows after its write. Outside a transaction the memory is stored already, and stays the
+ * single statement its writer committed: an index write that fails then (a full disk) is not the memory's failure, and
+ * costs at most a merge missed later. Inside one, the error undoes both.
  */
-function atomically<T>(db: Db, run: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+async function indexFacts(db: Db, row: Parameters<typeof writeFactSignatures>[1], o: { fresh: boolean }) {
+  if (db.isTransaction) return writeFactSignatures(db, row, o);
+  await writeFactSignatures(db, row, o).catch(() => undefined);
 }
 
 export async function deleteMemoryRow(db: Db, pk: number) {
