@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
 import { isActive } from '../db/scope.ts';
-import { CAPTURE_SOURCE } from './memory.ts';
 import { factSignatures } from './paraphrase.ts';
 
 /**
@@ -13,12 +12,9 @@ import { factSignatures } from './paraphrase.ts';
  * never cause a wrong one. They are deleted with their memory (on delete cascade).
  */
 
-type Indexed = Pick<MemoryRow, 'pk' | 'api_key_id' | 'type' | 'content' | 'metadata'>;
+type Indexed = Pick<MemoryRow, 'pk' | 'api_key_id' | 'type' | 'content'>;
 
 function signatureRows(m: Indexed) {
-  // A captured chat turn is kept as it was said, never merged into or with a fact: no rows (they would cost a turn's
-  // words again).
-  if ((JSON.parse(m.metadata) as { source?: unknown }).source === CAPTURE_SOURCE) return [];
   const s = factSignatures(m.content);
   if (s === null) return [];
   const row = (signature: string, whole: number) => ({ memory_pk: m.pk, api_key_id: m.api_key_id, type: m.type, signature, whole });
@@ -43,7 +39,7 @@ export async function backfillFactSignatures(db: Db, o: { after?: number } = {})
   for (let after = o.after ?? 0; ; ) {
     const memories = await db
       .selectFrom('memories')
-      .select(['pk', 'api_key_id', 'type', 'content', 'metadata'])
+      .select(['pk', 'api_key_id', 'type', 'content'])
       .where('pk', '>', after)
       .orderBy('pk')
       .limit(BATCH)

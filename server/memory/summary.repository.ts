@@ -147,7 +147,7 @@ export async function rewriteSummary(db: Db, pk: number, w: { content: string; t
     .updateTable('memories')
     .set({ ...w, needs_reindex: sql<number>`case when content is not distinct from ${w.content} then needs_reindex else 1 end` })
     .where('pk', '=', pk)
-    .returning(['pk', 'api_key_id', 'type', 'content', 'metadata'])
+    .returning(['pk', 'api_key_id', 'type', 'content'])
     .executeTakeFirst();
   // The summary's old text may hold an erased memory's words: its signatures go with it.
   if (row) await writeFactSignatures(db, row, { fresh: false });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../helpers/graphql.ts';
-import { DELETE_MEMORY, EXTRACT_FACTS, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const CREATE = graphql(`
@@ -240,14 +240,6 @@ describe('the fact index', () => {
     ]);
     await app.ok(UPDATE_MEMORY, { id: memory.id, input: { content: 'I prefer tabs over spaces.' } });
     expect(await signatures(memory.id)).toEqual([{ signature: '>prefer tab over space', whole: 1 }]);
-  });
-
-  it('holds no signature of a captured chat turn, only of the facts said in it', async () => {
-    const input = { apiKeyId: 'sig-5', sessionId: 's1', role: 'USER' as const, text: 'I live in Berlin, Germany.' };
-    const said = (await app.ok(EXTRACT_FACTS, { input })).extractFacts;
-    expect(said.captured).toHaveLength(1);
-    expect(await signatures(said.captured[0]!.id)).toEqual([]);
-    expect(await signatures(said.memories[0]!.id)).not.toEqual([]);
   });
 
   it("keeps none of a deleted memory's signatures", async () => {
