@@ -227,7 +227,7 @@ export interface MemoryVersionsTable {
 }
 
 /**
- * The fact index (migrations 027, PostgreSQL 016): per memory, the signatures of its content (paraphrase.ts factSignatures), by which a
+ * The fact index (migration 025): per memory, the signatures of its content (paraphrase.ts factSignatures), by which a
  * restatement's candidates are found in one probe. Written with the memory's content; deleted with the memory.
  */
 export interface MemoryFactSignaturesTable {
