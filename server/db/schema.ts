@@ -24,7 +24,6 @@ export interface Database {
   supersessions: SupersessionsTable;
   memory_versions: MemoryVersionsTable;
   injection_log: InjectionLogTable;
-  memory_fact_signatures: MemoryFactSignaturesTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -224,20 +223,6 @@ export interface MemoryVersionsTable {
   changed_at: number;
   changed_by: string;
   reason: string;
-}
-
-/**
- * The fact index (migration 025): per memory, the signatures of its content (paraphrase.ts factSignatures), by which a
- * restatement's candidates are found in one probe. Written with the memory's content; deleted with the memory.
- */
-export interface MemoryFactSignaturesTable {
-  id: Generated<number>;
-  memory_pk: number;
-  api_key_id: string;
-  type: MemoryTypeValue;
-  signature: string;
-  /** 1: the whole signature; 0: one with a word left out. */
-  whole: number;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';

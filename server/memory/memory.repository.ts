@@ -4,7 +4,6 @@ import type { Database, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
 import { isActive, type Validity, validAt } from '../db/scope.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import { keywordSearch } from '../search/keywordSearch.ts';
-import { writeFactSignatures } from './factSignature.repository.ts';
 import { CAPTURE_SOURCE, type MemorySource } from './memory.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
@@ -159,6 +158,39 @@ export async function findMemoryRowById(db: Db, id: string) {
   return db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Up to `limit` active, current memories of exactly this key, session (null: key-wide ones only) and type that hold every word
+ * of one of `texts` (the last as a prefix), found through the keyword index in one statement: never a scan of the key.
+ */
+export async function memoriesHoldingWords(
+  db: Db,
+  s: { apiKeyId: string; sessionId: string | null; type: MemoryTypeValue; now: number; retentionCutoff: number },
+  texts: readonly string[],
+  limit: number,
+) {
+  const matches = texts.map((text) => keywordSearch(db).listSearchMatches(text, s.apiKeyId)).filter((m) => m !== null);
+  if (matches.length === 0) return [];
+  // The rows are chosen by pk, from the index: expressions of the other columns keep SQLite from walking the key's
+  // rows through its own indexes instead (as inScope's byPk). One list of pks, the texts' matches together: a pk in
+  // any of several lists is a scan of the table for PostgreSQL, each row looked up in each.
+  const pks = sql.join(
+    matches.map((m, i) => sql`select * from ${m} as ${sql.ref(`m${i}`)}`),
+    sql` union all `,
+  );
+  return db
+    .selectFrom('memories')
+    .selectAll()
+    .where('pk', 'in', sql<number>`(${pks})`)
+    .where(sql`memories.api_key_id || ''`, '=', s.apiKeyId)
+    .where(sql`memories.type || ''`, '=', s.type)
+    .where(sql`coalesce(memories.session_id, '')`, '=', s.sessionId ?? '')
+    .where('archived_by', 'is', null)
+    .where('valid_to', 'is', null)
+    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
+    .limit(limit)
+    .execute();
+}
+
 /** Which of these API keys hold memories (of any state). */
 export async function keysHoldingMemories(db: Db, apiKeyIds: readonly string[]): Promise<Set<string>> {
   if (apiKeyIds.length === 0) return new Set();
@@ -182,7 +214,7 @@ export async function memoryKeyExists(db: Db, apiKeyId: string, key: string) {
  */
 export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
   const { mergedMetadata } = storeDialect(db);
-  const stored = await db
+  return db
     .insertInto('memories')
     .values(row)
     .onConflict((oc) =>
@@ -211,20 +243,16 @@ export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
     )
     .returningAll()
     .executeTakeFirstOrThrow();
-  await indexFacts(db, stored, { fresh: false });
-  return stored;
 }
 
 /** Inserts the row unless its (api key, key) is taken; the stored memory is then left exactly as it is. The new row, or undefined. */
 export async function insertMemoryRowIfAbsent(db: Db, row: NewMemoryRow) {
-  const inserted = await db
+  return db
     .insertInto('memories')
     .values(row)
     .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (inserted) await indexFacts(db, inserted, { fresh: true });
-  return inserted;
 }
 
 export async function findMemoryRowsByKey(db: Db, apiKeyId: string, keys: readonly string[]) {
@@ -241,19 +269,7 @@ export async function presentKeys(db: Db, apiKeyId: string, keys: readonly strin
 
 /** `patch` may compute a column from the row (`mentions + 1`). */
 export async function updateMemoryRow(db: Db, pk: number, patch: UpdateObject<Database, 'memories'>) {
-  const row = await db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
-  if (patch.content !== undefined || patch.type !== undefined) await indexFacts(db, row, { fresh: false });
-  return row;
-}
-
-/**
- * The memory's fact index rows after its write. Outside a transaction the memory is stored already, and stays the
- * single statement its writer committed: an index write that fails then (a full disk) is not the memory's failure, and
- * costs at most a merge missed later. Inside one, the error undoes both.
- */
-async function indexFacts(db: Db, row: Parameters<typeof writeFactSignatures>[1], o: { fresh: boolean }) {
-  if (db.isTransaction) return writeFactSignatures(db, row, o);
-  await writeFactSignatures(db, row, o).catch(() => undefined);
+  return db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function deleteMemoryRow(db: Db, pk: number) {

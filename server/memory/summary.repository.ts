@@ -4,7 +4,6 @@ import type { Database, NewMemoryRow } from '../db/schema.ts';
 import { isActive } from '../db/scope.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import { SUMMARY_KEY_PREFIX } from './digest.ts';
-import { writeFactSignatures } from './factSignature.repository.ts';
 
 /**
  * The key starts with the summaries' prefix, in its case: a prefix compare both stores do alike (SQLite's LIKE would
@@ -77,7 +76,6 @@ export async function writeSummaries(
     const rows = [];
     for (const { summary, archivedPks } of w.summaries) {
       const row = await trx.insertInto('memories').values(summary).returningAll().executeTakeFirstOrThrow();
-      await writeFactSignatures(trx, row, { fresh: true });
       let archived = 0;
       for (let i = 0; i < archivedPks.length; i += 500) {
         const result = await trx
@@ -143,14 +141,11 @@ export async function unarchive(db: Db, summaryId: string, pks?: readonly number
 
 /** New text for a summary; its age stays, so a rebuild never extends its retention. */
 export async function rewriteSummary(db: Db, pk: number, w: { content: string; tokens: number; metadata: string }) {
-  const row = await db
+  await db
     .updateTable('memories')
     .set({ ...w, needs_reindex: sql<number>`case when content is not distinct from ${w.content} then needs_reindex else 1 end` })
     .where('pk', '=', pk)
-    .returning(['pk', 'api_key_id', 'type', 'content'])
-    .executeTakeFirst();
-  // The summary's old text may hold an erased memory's words: its signatures go with it.
-  if (row) await writeFactSignatures(db, row, { fresh: false });
+    .execute();
 }
 
 export async function deleteSummaryRow(db: Db, pk: number) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../helpers/graphql.ts';
-import { DELETE_MEMORY, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const CREATE = graphql(`
@@ -203,50 +203,5 @@ describe('one memory per fact', () => {
       { apiKeyId: 'para-11', key: 'b', content: 'I really prefer the dark mode!' },
     ];
     expect((await app.ok(IMPORT_MEMORIES, { memories: rows })).importMemories).toMatchObject({ imported: 2 });
-  });
-});
-
-describe('the fact index', () => {
-  /** The signatures the fact index holds for a memory. */
-  const signatures = (id: string) =>
-    app.services.db
-      .selectFrom('memory_fact_signatures')
-      .innerJoin('memories', 'memories.pk', 'memory_fact_signatures.memory_pk')
-      .select(['signature', 'whole'])
-      .where('memories.id', '=', id)
-      .orderBy('signature')
-      .execute();
-
-  it('merges a longer fact restated with one more word, whichever word it adds', async () => {
-    const first = await create('sig-1', 'I like hiking in the Alps on weekends.');
-    const merged = await create('sig-1', 'I like hiking in the Swiss Alps on weekends.');
-    expect(merged).toMatchObject({ id: first.id, content: 'I like hiking in the Swiss Alps on weekends.', writeOutcome: 'MERGED' });
-  });
-
-  it('merges a restatement of what an edit made the memory say, and not of what it said before', async () => {
-    const memory = await create('sig-2', 'I prefer dark mode.');
-    await app.ok(UPDATE_MEMORY, { id: memory.id, input: { content: 'I drink green tea every morning.' } });
-    expect((await create('sig-2', 'Every morning I drink green tea.')).writeOutcome).toBe('MERGED');
-    expect((await create('sig-2', 'Honestly I prefer dark themes.')).writeOutcome).toBe('CREATED');
-  });
-
-  it("holds a short fact's signature and those with one word left out, and follows its content", async () => {
-    const memory = await create('sig-3', 'I live in Berlin, Germany.');
-    expect(await signatures(memory.id)).toEqual([
-      { signature: 'berlin germany', whole: 0 },
-      { signature: 'berlin germany live', whole: 1 },
-      { signature: 'berlin live', whole: 0 },
-      { signature: 'germany live', whole: 0 },
-    ]);
-    await app.ok(UPDATE_MEMORY, { id: memory.id, input: { content: 'I prefer tabs over spaces.' } });
-    expect(await signatures(memory.id)).toEqual([{ signature: '>prefer tab over space', whole: 1 }]);
-  });
-
-  it("keeps none of a deleted memory's signatures", async () => {
-    const memory = await create('sig-4', 'I live in Berlin, Germany.');
-    const pk = (await app.services.db.selectFrom('memories').select('pk').where('id', '=', memory.id).executeTakeFirstOrThrow()).pk;
-    await app.ok(DELETE_MEMORY, { id: memory.id });
-    const left = await app.services.db.selectFrom('memory_fact_signatures').select('signature').where('memory_pk', '=', pk).execute();
-    expect(left).toEqual([]);
   });
 });

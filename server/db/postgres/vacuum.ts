@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../open.ts';
 
 /**
- * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes), their versions and fact
- * signatures (the memory's content words), the keyword index's rows (a memory's words as lexemes, as a tsvector and as
- * postings), the supersessions on either side of a memory and per-key statistics, the per-key counts and retrieval statistics, extraction model usage and the
+ * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes) and their versions, the
+ * keyword index's rows (a memory's words as lexemes, as a tsvector and as postings), the supersessions on either side
+ * of a memory and per-key statistics, the per-key counts and retrieval statistics, extraction model usage and the
  * injection log (forgetApiKey; the purge pass prunes the log too), and the audit log (its entries about a forgotten key
  * get a pseudonym).
  */
@@ -12,7 +12,6 @@ const ERASED_TABLES = [
   'memories',
   'supersessions',
   'memory_versions',
-  'memory_fact_signatures',
   'memory_search',
   'memory_postings',
   'memory_search_stats',
