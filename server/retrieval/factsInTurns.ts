@@ -11,11 +11,15 @@ import type { RetrievedMemory } from './retrieval.ts';
  */
 export function turnsAtTheirFactsPlace(ranked: readonly RetrievedMemory[]): RetrievedMemory[] {
   const byId = new Map(ranked.map((c) => [c.memory.id, c]));
+  // An enforced fact is pinned to every block: it stays where it is.
+  const turnFound = (c: RetrievedMemory) => {
+    const turn = c.tier === 'enforced' ? null : turnOf(c.memory);
+    return turn !== null && byId.has(turn) ? turn : null;
+  };
   const factsOf = new Map<string, RetrievedMemory[]>();
   for (const c of ranked) {
-    // An enforced fact is pinned to every block: it stays where it is.
-    const turn = c.tier === 'enforced' ? null : turnOf(c.memory);
-    if (turn !== null && byId.has(turn)) factsOf.set(turn, [...(factsOf.get(turn) ?? []), c]);
+    const turn = turnFound(c);
+    if (turn !== null) factsOf.set(turn, [...(factsOf.get(turn) ?? []), c]);
   }
   if (factsOf.size === 0) return [...ranked];
   const out: RetrievedMemory[] = [];
@@ -26,8 +30,7 @@ export function turnsAtTheirFactsPlace(ranked: readonly RetrievedMemory[]): Retr
     out.push(c);
   };
   for (const c of ranked) {
-    const own = turnOf(c.memory);
-    const turnId = factsOf.has(c.memory.id) ? c.memory.id : own !== null && factsOf.get(own)?.includes(c) ? own : null;
+    const turnId = factsOf.has(c.memory.id) ? c.memory.id : turnFound(c);
     if (turnId === null) {
       place(c);
       continue;
