@@ -26,6 +26,13 @@ export const TierEnum = builder.enumType('RetrievalTier', {
   } as const,
 });
 
+const SpeakerEnum = builder.enumType('RetrievalSpeaker', {
+  values: {
+    USER: { value: 'user', description: 'The query asks about what the user said of themselves ("What did I buy?").' },
+    ASSISTANT: { value: 'assistant', description: 'The query asks what the assistant said ("What did you recommend?").' },
+  } as const,
+});
+
 const SkipEnum = builder.enumType('RetrievalSkip', {
   values: {
     DISABLED: { value: 'disabled', description: 'Memory is switched off in the settings.' },
@@ -103,6 +110,12 @@ export const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('R
     belowFloor: t.exposeInt('belowFloor', {
       description:
         'HYBRID: vector hits left out under the relevance floor: no keyword match backs them, and the vector list is no evidence for this query on its own.',
+    }),
+    speaker: t.expose('speaker', {
+      type: SpeakerEnum,
+      nullable: true,
+      description:
+        'Whose words the query asks about: memories said by that speaker (metadata.role) ranked higher; null when it asks about neither.',
     }),
   }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STRATEGIES } from '../settings/settings.service.ts';
 import { LEFT_OUT_REASONS, type Receipt, type ReceiptEntry } from './receipt.ts';
 import { TIERS } from './retrieval.ts';
+import { SPEAKERS } from './speaker.ts';
 
 /**
  * A receipt as plain JSON, for the injection log and the MCP answer: memories by id only, never their text or key
@@ -39,6 +40,8 @@ export const receiptRecordSchema = z.object({
       rerank: z.object({ applied: z.boolean(), model: z.string().nullable(), reason: z.string() }).nullable(),
       nearDuplicates: z.int(),
       belowFloor: z.int().catch(0),
+      // Entries written before the speaker was read from the query have none.
+      speaker: z.enum(SPEAKERS).nullable().catch(null),
     })
     .nullable()
     .describe('Strategy, tiers, fallback and fusion shares; null when the request opted out.'),

@@ -15,6 +15,7 @@ import { ReceiptRecorder, skippedReceipt } from './receipt.ts';
 import { aboveRelevanceFloor } from './relevanceFloor.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievalResult, RetrievedMemory, RetrieveInput, Strategy, Tier } from './retrieval.ts';
+import { askedSpeaker, preferSpeaker } from './speaker.ts';
 import { nested, type StageClock } from './stageClock.ts';
 import { candidate, keywordTier, type TierResult, vectorTier } from './tiers.ts';
 
@@ -67,6 +68,7 @@ export async function retrieve(
     rerank: null,
     nearDuplicates: 0,
     belowFloor: 0,
+    speaker: null,
   };
   const empty = (skipped: RetrievalResult['skipped']): RetrievalResult => ({
     items: [],
@@ -210,7 +212,8 @@ async function rank(
   opts: { maintainIndex: boolean; fusionVectorShare: number | null; clock: StageClock | undefined },
 ): Promise<Ranked> {
   const { clock } = opts;
-  const base = { fallbackReason: null, embedding: null, vectorStore: null, fusion: null, rerank: null, belowFloor: 0 };
+  const speaker = askedSpeaker(query);
+  const base = { fallbackReason: null, embedding: null, vectorStore: null, fusion: null, rerank: null, belowFloor: 0, speaker: null };
   if (strategy === 'EXACT') {
     const rows = await repo.recentCandidates(deps.db, scope, limit);
     const candidates = rows.map((row, i) => candidate(rowToMemory(row), 'exact', 1 / (i + 1)));
@@ -224,21 +227,22 @@ async function rank(
   const resolution = { ...base, embedding: vector.embedding, vectorStore: vector.store };
   if (strategy === 'SEMANTIC') {
     if (vector.ok) {
-      const candidates = breakTies(vector.candidates);
+      const candidates = breakTies(preferSpeaker(vector.candidates, speaker));
       clock?.lap('fusion', candidates.length);
       return rerank(deps, query, clock, {
         candidates,
-        resolution: { ...resolution, tiers: ['vector'], fallbackReason: vector.note ?? null },
+        resolution: { ...resolution, tiers: ['vector'], fallbackReason: vector.note ?? null, speaker },
       });
     }
     const fallback = await keywordTier(deps, scope, query, limit);
     clock?.lap('keyword', fallback.ok ? fallback.candidates.length : 0);
-    const candidates = fallback.ok ? await inContext(deps, scope, fallback.candidates) : [];
+    const candidates = fallback.ok ? await inContext(deps, scope, preferSpeaker(fallback.candidates, speaker)) : [];
     clock?.lap('adjacency', candidates.length);
     return {
       candidates,
       resolution: {
         ...resolution,
+        speaker,
         tiers: ['keyword'],
         fallbackReason: `vector search unavailable (${vector.reason}); keyword search answered`,
       },
@@ -267,11 +271,12 @@ async function rank(
   // Shares are only worth showing when there were two tiers to weigh.
   const fusion = keyword?.ok && vector.ok ? fused.shares : null;
   // Session neighbours make up for words a turn does not repeat: for rankings keyword search took part in.
-  const candidates = keywordHits.length > 0 ? await inContext(deps, scope, kept) : breakTies(kept);
+  const spoken = preferSpeaker(kept, speaker);
+  const candidates = keywordHits.length > 0 ? await inContext(deps, scope, spoken) : breakTies(spoken);
   clock?.lap('adjacency', candidates.length);
   return rerank(deps, query, clock, {
     candidates,
-    resolution: { ...resolution, tiers, fallbackReason, fusion, belowFloor: belowFloor.length },
+    resolution: { ...resolution, tiers, fallbackReason, fusion, belowFloor: belowFloor.length, speaker },
     belowFloor,
   });
 }

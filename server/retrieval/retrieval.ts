@@ -7,6 +7,7 @@ import type { VectorService } from '../vector/vector.service.ts';
 import type { FusionShares } from './fusion.ts';
 import type { Receipt } from './receipt.ts';
 import type { RerankService } from './rerank.service.ts';
+import type { Speaker } from './speaker.ts';
 
 /** What ranking needs beyond the memories' own services. */
 export interface RetrievalDeps extends MemoryDeps {
@@ -81,6 +82,8 @@ export interface Resolution {
   nearDuplicates: number;
   /** HYBRID: vector hits left out under the relevance floor, with no keyword match behind them (relevanceFloor.ts). */
   belowFloor: number;
+  /** Whose words the query asks about; that speaker's memories were ranked higher (speaker.ts). */
+  speaker: Speaker | null;
 }
 
 export interface RetrievalResult {

@@ -245,6 +245,12 @@ export type RetrievalSkip =
   /** maxTokens is 0. */
   | 'ZERO_BUDGET';
 
+export type RetrievalSpeaker =
+  /** The query asks what the assistant said ("What did you recommend?"). */
+  | 'ASSISTANT'
+  /** The query asks about what the user said of themselves ("What did I buy?"). */
+  | 'USER';
+
 export type RetrievalStrategy =
   | 'EXACT'
   | 'HYBRID'
@@ -635,7 +641,7 @@ export type RetrievePreviewQueryVariables = Exact<{
 }>;
 
 
-export type RetrievePreviewQuery = { retrievePreview: { block: string | null, tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, adjacentTo: string | null, memory: { id: string, key: string, type: MemoryType, sessionId: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null, nearDuplicates: number, fusion: { keywordShare: number, vectorShare: number, agreement: number | null, margin: number | null, reason: string } | null } } };
+export type RetrievePreviewQuery = { retrievePreview: { block: string | null, tokensUsed: number, maxTokens: number, candidates: number, skipped: RetrievalSkip | null, items: Array<{ content: string, truncated: boolean, tier: RetrievalTier, score: number, tokens: number, keywordScore: number | null, keywordRank: number | null, vectorScore: number | null, vectorRank: number | null, adjacentTo: string | null, memory: { id: string, key: string, type: MemoryType, sessionId: string | null } }>, resolution: { requestedStrategy: RetrievalStrategy, tiers: Array<RetrievalTier>, fallback: boolean, fallbackReason: string | null, embeddingSource: string | null, embeddingModel: string | null, embeddingReason: string | null, vectorStore: string | null, reranked: boolean, rerankModel: string | null, rerankReason: string | null, nearDuplicates: number, speaker: RetrievalSpeaker | null, fusion: { keywordShare: number, vectorShare: number, agreement: number | null, margin: number | null, reason: string } | null } } };
 
 export type PlaygroundRecentKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2494,6 +2500,7 @@ export const RetrievePreviewDocument = new TypedDocumentString(`
       rerankModel
       rerankReason
       nearDuplicates
+      speaker
     }
   }
 }

@@ -450,6 +450,17 @@ function ResolutionCard({ result, query }: { result: Result; query: string }) {
             <span className="muted">{r.requestedStrategy === 'HYBRID' ? 'one tier answered: nothing to fuse' : 'not used'}</span>
           )}
         </dd>
+        <dt>Speaker</dt>
+        <dd>
+          {r.speaker ? (
+            <>
+              {SPEAKER_LABEL[r.speaker]}
+              <div className="reason">Memories said by that side of a conversation rank higher.</div>
+            </>
+          ) : (
+            <span className="muted">{r.requestedStrategy === 'EXACT' ? 'not used by Exact' : 'the query asks about neither side'}</span>
+          )}
+        </dd>
         <dt>Rerank</dt>
         <dd>
           {r.reranked ? (
@@ -465,6 +476,11 @@ function ResolutionCard({ result, query }: { result: Result; query: string }) {
     </section>
   );
 }
+
+const SPEAKER_LABEL: Record<NonNullable<Result['resolution']['speaker']>, string> = {
+  USER: "asks about the user's own words",
+  ASSISTANT: "asks about the assistant's words",
+};
 
 const formatShare = (w: number) => (Number.isInteger(w) ? String(w) : w.toFixed(2));
 
