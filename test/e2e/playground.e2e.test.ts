@@ -54,6 +54,8 @@ describe('the Playground tab', () => {
     expect(why).toMatch(/static model \S+ cannot be had \(its files are missing/);
     expect(why).toContain('keyword search only');
     expect(why).toContain('not applied');
+    // A question about the user in the third person asks about neither side of a conversation.
+    expect(why).toContain('the query asks about neither side');
 
     const meter = page.getByRole('meter', { name: 'Tokens used of the budget' });
     const used = Number(await meter.getAttribute('aria-valuenow'));
