@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type AuditContext, audited } from '../audit/audited.ts';
+import { type AuditContext, type Audited, audited } from '../audit/audited.ts';
 import { badInput, DomainError, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { MemoryDeps } from '../memory/memory.service.ts';
-import { emptyReport, type FileImportReport, importFile } from './importFile.ts';
+import { emptyReport, type FileImport, type FileImportReport, importFile } from './importFile.ts';
 import type { ImportFormat, Placement } from './sourceRows.ts';
 
 /** A file sent to the server to import (Memory Studio's Data tab), read in the background while the caller polls. */
@@ -46,15 +46,6 @@ export class FileImports {
   ): Promise<FileImportJob> {
     const running = [...this.jobs.values()].find((j) => j.status === 'running');
     if (running) throw badInput(`an import of ${running.fileName} is running; start the next once it has ended`);
-    const folder = await mkdtemp(path.join(tmpdir(), 'mnemo-import-'));
-    const file = path.join(folder, 'upload');
-    try {
-      // Whole: the request body it came in was held whole (within the body limit) by the multipart parser.
-      await writeFile(file, new Uint8Array(await upload.arrayBuffer()));
-    } catch (error) {
-      await rm(folder, { recursive: true, force: true });
-      throw error;
-    }
     const job: FileImportJob = {
       id: randomUUID(),
       format: request.format,
@@ -66,35 +57,45 @@ export class FileImports {
       startedAt: new Date(this.deps.now()),
       finishedAt: null,
     };
+    // Running from here, so that a second file sent while this one is written waits its turn.
     this.jobs.set(job.id, job);
-    const run = () =>
-      importFile(this.deps, { ...request, file, onProgress: (r) => Object.assign(job, { report: { ...r } }) }).then((report) => {
-        job.report = report;
-        return report;
-      });
-    const audit = {
-      action: 'MEMORIES_IMPORT' as const,
-      apiKeyId: request.placement.apiKeyId,
-      target: { format: request.format, file: upload.name },
-      describe: (r: FileImportReport) => ({ target: { rows: r.read, ...counts(r) } }),
-    };
-    void (request.dryRun ? run() : audited(ctx, audit, run))
-      .then(
-        () => {
-          job.status = 'completed';
-        },
-        (error: unknown) => {
-          job.status = 'failed';
-          job.error = failure(error, file, upload.name);
-          if (!(error instanceof DomainError)) this.deps.logger.error({ err: error, job: job.id }, 'file import failed');
-        },
-      )
-      .finally(() => {
-        job.finishedAt = new Date(this.deps.now());
-        this.forgetOld();
-        return rm(folder, { recursive: true, force: true });
-      });
+    const folder = await mkdtemp(path.join(tmpdir(), 'mnemo-import-'));
+    const file = path.join(folder, 'upload');
+    try {
+      // Whole: the request body it came in was held whole (within the body limit) by the multipart parser.
+      await writeFile(file, new Uint8Array(await upload.arrayBuffer()));
+    } catch (error) {
+      this.jobs.delete(job.id);
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
+    void this.run(ctx, job, { ...request, file }).finally(() => rm(folder, { recursive: true, force: true }).catch(() => {}));
     return job;
+  }
+
+  /** Imports the file, keeping the job's counts current; ends it completed or failed, never throwing. */
+  private async run(ctx: AuditContext, job: FileImportJob, request: Omit<FileImport, 'onProgress'>): Promise<void> {
+    const importing = async () => {
+      job.report = await importFile(this.deps, { ...request, onProgress: (r) => Object.assign(job, { report: { ...r } }) });
+      return job.report;
+    };
+    const audit: Audited<FileImportReport> = {
+      action: 'MEMORIES_IMPORT',
+      apiKeyId: request.placement.apiKeyId,
+      // Ids and counts only, as for the command: a file's name is the caller's text, which the audit log does not keep.
+      target: { format: request.format },
+      describe: (r) => ({ target: { rows: r.read, imported: r.imported, updated: r.updated, merged: r.merged, skipped: r.skipped } }),
+    };
+    try {
+      await (request.dryRun ? importing() : audited(ctx, audit, importing));
+      job.status = 'completed';
+    } catch (error) {
+      job.status = 'failed';
+      job.error = failure(error, request.file, job.fileName);
+      if (!(error instanceof DomainError)) this.deps.logger.error({ err: error, job: job.id }, 'file import failed');
+    }
+    job.finishedAt = new Date(this.deps.now());
+    this.forgetOld();
   }
 
   job(id: string): FileImportJob {
@@ -108,8 +109,6 @@ export class FileImports {
     for (const j of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) this.jobs.delete(j.id);
   }
 }
-
-const counts = (r: FileImportReport) => ({ imported: r.imported, updated: r.updated, merged: r.merged, skipped: r.skipped });
 
 /** What the caller is told: a typed error as it is, the temporary file named as the caller named it; anything else masked. */
 function failure(error: unknown, file: string, name: string): FileImportJob['error'] {

@@ -104,7 +104,7 @@ describe('an uploaded file', () => {
     const [entry] = (await app.ok(IMPORT_AUDIT)).auditLog.items;
     expect(entry).toEqual({
       outcome: 'OK',
-      target: { format: 'csv', file: 'memories.csv', rows: 6, imported: 3, updated: 0, merged: 0, skipped: 3 },
+      target: { format: 'csv', rows: 6, imported: 3, updated: 0, merged: 0, skipped: 3 },
     });
   });
 
