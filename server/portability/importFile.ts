@@ -9,7 +9,8 @@ import { readMem0 } from './formats/mem0.ts';
 import { readOmniRoute } from './formats/omniroute.ts';
 import type { ImportFormat, Placement, SourceReader } from './sourceRows.ts';
 
-const READERS: Record<ImportFormat, SourceReader> = {
+/** Each format's reader. */
+export const READERS: Record<ImportFormat, SourceReader> = {
   omniroute: readOmniRoute,
   mem0: readMem0,
   letta: readLetta,
