@@ -143,6 +143,13 @@ describe('a file the server refuses', () => {
     ]);
   });
 
+  it('answers NOT_FOUND for a job this process never took', async () => {
+    const answer = await app.gql(JOB_NOW, { id: 'no-such-job' });
+    expect(answer.errors?.map((e) => [e.extensions?.code, e.message])).toEqual([
+      ['NOT_FOUND', 'no file import no-such-job in this process (it ended long ago, or another replica took the file)'],
+    ]);
+  });
+
   it('is refused to a gateway token, which may not import', async () => {
     const gateway = await app.mintToken({ apiKeyId: 'key-carol' });
     const answer = await send({ format: 'JSONL', dryRun: false }, fixture('memories.jsonl'), gateway);
