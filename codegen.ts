@@ -8,7 +8,7 @@ const typedDocuments = {
     enumsAsTypes: true,
     useTypeImports: true,
     avoidOptionals: { field: true, inputValue: false, object: true },
-    scalars: { DateTime: 'string', JSONObject: 'Record<string, unknown>' },
+    scalars: { DateTime: 'string', JSONObject: 'Record<string, unknown>', File: 'File' },
   },
 };
 
@@ -33,7 +33,7 @@ const config: CodegenConfig = {
         exposeFetcher: true,
         enumsAsTypes: true,
         avoidOptionals: { field: true, inputValue: false, object: true },
-        scalars: { DateTime: 'string', JSONObject: 'Record<string, unknown>' },
+        scalars: { DateTime: 'string', JSONObject: 'Record<string, unknown>', File: 'File' },
       },
     },
     // @mnemo/client's typed documents: TypedDocumentNode types over plain strings (documentMode 'string'), so

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { sections as adminSections } from './admin.bench.ts';
 import { sections as captureSections } from './capture.bench.ts';
 import { sections as clientSections } from './client.bench.ts';
+import { sections as importSections } from './import.bench.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import { stopBenchStores, useBenchStore } from './lib/benchStore.ts';
 import { loadLine, machineLines } from './lib/machine.ts';
@@ -33,6 +34,7 @@ const SECTIONS: BenchSection[] = [
   ...loadSections,
   ...observabilitySections,
   ...lifecycleSections,
+  ...importSections,
   ...adminSections,
 ];
 

@@ -15,7 +15,7 @@ import { runStdioBridge } from './mcp/stdio.ts';
 import { purgeMemories, purgeTarget } from './memory/purge.service.ts';
 import { databaseName, ensureDataDir, noDatabase, openData, redactUrl } from './openData.ts';
 import { type FileImport, importFile } from './portability/importFile.ts';
-import { importJob, importSummary } from './portability/importOptions.ts';
+import { importJob, importSummary, outcomes } from './portability/importOptions.ts';
 import { serve, servicesFromEnvironment } from './serve.ts';
 import { createServices } from './services.ts';
 
@@ -295,13 +295,14 @@ function importAction(config: Config, io: CliIo, job: FileImport): (services: Se
       ...job,
       onProgress: (r) => {
         const seconds = (performance.now() - started) / 1000;
-        const line = `import ${r.read} rows read, ${r.imported} new, ${r.updated} updated, ${r.skipped} skipped  ${(r.read / Math.max(seconds, 0.001)).toFixed(0)}/s`;
+        const line = `import ${r.read} rows read, ${outcomes(r)}  ${(r.read / Math.max(seconds, 0.001)).toFixed(0)}/s`;
         io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
       },
     });
     if (io.stderr.isTTY && report.read > 0) io.stderr.write('\n');
     if (!job.dryRun) {
-      const target = { format: job.format, rows: report.read, imported: report.imported, updated: report.updated, skipped: report.skipped };
+      const { imported, updated, merged, skipped } = report;
+      const target = { format: job.format, rows: report.read, imported, updated, merged, skipped };
       await recordAudit(services, { actor: CLI_ACTOR, action: 'MEMORIES_IMPORT', apiKeyId: job.placement.apiKeyId, target });
     }
     io.stdout.write(importSummary(report, job, databaseName(config)));

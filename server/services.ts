@@ -12,6 +12,7 @@ import { ReindexRunner } from './jobs/reindex.service.ts';
 import type { Logger } from './logger.ts';
 import { AccessRecorder } from './memory/accessRecorder.ts';
 import { Metrics } from './metrics/metrics.ts';
+import { FileImports } from './portability/fileImports.ts';
 import { newInstanceId } from './processInstance.ts';
 import { RerankService } from './retrieval/rerank.service.ts';
 import { registerServerMetrics } from './serverMetrics.ts';
@@ -54,6 +55,8 @@ export interface Services {
   backups: BackupService;
   /** Calls to the extraction model (the extractionModel setting), bounded per process. */
   modelExtraction: ModelExtraction;
+  /** Files sent to this process to import (Memory Studio's Data tab). */
+  fileImports: FileImports;
 }
 
 /**
@@ -113,6 +116,8 @@ export function createServices(opts: {
   // Qdrant".
   const index = storeDialect(db).keepsVectors ? new SqliteVecIndex({ db, now }) : new QdrantPrimaryIndex({ db, qdrant });
   const vectors = new VectorService({ db, now, settings, providers, config, logger, index, qdrant, metrics });
+  const access = new AccessRecorder(db, { logger });
+  const purge = new PurgeRunner({ db, now, settings, logger, leases });
   const services: Services = {
     db,
     logger,
@@ -123,14 +128,15 @@ export function createServices(opts: {
     vectors,
     rerank: new RerankService({ settings, providers, now, timeoutMs: config.rerankTimeoutMs }),
     reindex: new ReindexRunner({ db, now, vectors, logger, batchSize: config.batchSize }),
-    purge: new PurgeRunner({ db, now, settings, logger, leases }),
+    purge,
     leases,
     qdrantSettings,
     qdrant,
-    access: new AccessRecorder(db, { logger }),
+    access,
     metrics,
     backups: new BackupService({ db, folder: opts.backupDir ?? null, now: () => new Date(now()) }),
     modelExtraction: new ModelExtraction(),
+    fileImports: new FileImports({ db, logger, now, settings, access, purge }),
   };
   // Once per set of services, whatever number of HTTP apps serve them (a bench starts one per database size).
   registerServerMetrics(services);

@@ -11,6 +11,7 @@ export interface PothosTypes {
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+    File: { Input: File; Output: never };
   };
 }
 

@@ -17,6 +17,23 @@ function parseDate(v: unknown): Date {
   return checked.value;
 }
 
+builder.scalarType('File', {
+  description: 'A file sent with the operation as a multipart request (the GraphQL multipart request spec); input only.',
+  serialize: () => {
+    throw new GraphQLError('File is an input type only');
+  },
+  // yoga's multipart parser gives its fetch implementation's File, not necessarily Node's own class.
+  parseValue: (v) => {
+    const file = v as Partial<File> | null;
+    if (typeof file?.stream !== 'function' || typeof file.name !== 'string')
+      throw badValue('expected a file sent as a part of a multipart request');
+    return file as File;
+  },
+  parseLiteral: (ast) => {
+    throw badValue('a file cannot be written in the operation: send it as a part of a multipart request', ast);
+  },
+});
+
 builder.scalarType('JSONObject', {
   description: 'A JSON object (not an array, string or number).',
   serialize: (v) => v,

@@ -9,7 +9,8 @@ import { readMem0 } from './formats/mem0.ts';
 import { readOmniRoute } from './formats/omniroute.ts';
 import type { ImportFormat, Placement, SourceReader } from './sourceRows.ts';
 
-const READERS: Record<ImportFormat, SourceReader> = {
+/** Each format's reader. */
+export const READERS: Record<ImportFormat, SourceReader> = {
   omniroute: readOmniRoute,
   mem0: readMem0,
   letta: readLetta,
@@ -30,6 +31,8 @@ export interface FileImportReport {
   read: number;
   imported: number;
   updated: number;
+  /** Rows without a key that said what a memory already says in other words, merged into it (import.service.ts). */
+  merged: number;
   skipped: number;
   /** The first skipped rows, in file order, with their reasons. */
   skippedRows: SkippedRow[];
@@ -56,17 +59,7 @@ export interface FileImport {
  * as new in each.
  */
 export async function importFile(deps: MemoryDeps, job: FileImport): Promise<FileImportReport> {
-  const report: FileImportReport = {
-    dryRun: job.dryRun,
-    read: 0,
-    imported: 0,
-    updated: 0,
-    skipped: 0,
-    skippedRows: [],
-    outsideRetention: 0,
-    expired: 0,
-    disabled: false,
-  };
+  const report = emptyReport(job.dryRun);
   // Each skipped row with its place in the file: a batch's refusals are known after rows read later were skipped.
   const skipped: (SkippedRow & { seq: number })[] = [];
   const skip = (row: SkippedRow, seq: number) => {
@@ -100,9 +93,26 @@ export async function importFile(deps: MemoryDeps, job: FileImport): Promise<Fil
   return report;
 }
 
+/** The report before the first row is read. */
+export function emptyReport(dryRun: boolean): FileImportReport {
+  return {
+    dryRun,
+    read: 0,
+    imported: 0,
+    updated: 0,
+    merged: 0,
+    skipped: 0,
+    skippedRows: [],
+    outsideRetention: 0,
+    expired: 0,
+    disabled: false,
+  };
+}
+
 function add(report: FileImportReport, done: ImportReport) {
   report.imported += done.imported;
   report.updated += done.updated;
+  report.merged += done.merged;
   report.outsideRetention += done.outsideRetention;
   report.expired += done.expired;
   report.disabled = done.disabled;

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchCapture, captureTables } from '../../bench/capture.bench.ts';
 import { benchClient } from '../../bench/client.bench.ts';
+import { benchImportFormats, importFormatsTable } from '../../bench/import.bench.ts';
 import { percentile, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
 import { benchPurge, purgeTables } from '../../bench/lifecycle.bench.ts';
@@ -126,5 +127,18 @@ describe('bench (smoke, tiny sizes)', () => {
     expect(r.retrieveBefore.n).toBe(5);
     positive(r.retrieveDuring.n);
     expect(purgeTables(r).map(renderTable).join('')).toContain('memories/s');
+  });
+
+  it('the import bench imports every row of the same memories from each format, with a progress line per batch', async () => {
+    const o = { rows: 300, apiKeys: 3, rounds: 2 };
+    const results = await benchImportFormats(o);
+    expect(results.map((r) => [r.format, r.imported, r.skipped, r.progressLines])).toEqual(
+      ['jsonl', 'csv', 'mem0', 'letta', 'omniroute'].map((format) => [format, 300, 0, 1]),
+    );
+    for (const r of results) {
+      positive(r.ms);
+      positive(r.readMs);
+    }
+    expect(renderTable(importFormatsTable(results, o))).toContain('time ÷ jsonl');
   });
 });

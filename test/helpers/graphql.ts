@@ -28,7 +28,7 @@ export type { ResultOf, VariablesOf };
 const tada = initGraphQLTada<{
   introspection: introspection;
   // As codegen.ts maps them for the generated documents.
-  scalars: { DateTime: string; JSONObject: Record<string, unknown> };
+  scalars: { DateTime: string; JSONObject: Record<string, unknown>; File: File };
   // A fragment's fields are read where it is spread, as with the generated documents.
   disableMasking: true;
 }>();

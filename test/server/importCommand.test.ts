@@ -55,7 +55,7 @@ describe('mnemo import', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(
       [
-        `imported 5 rows of jsonl ${jsonl} into ${path.join(dataDir, 'mnemo.db')}: 2 new, 0 updated, 3 skipped`,
+        `imported 5 rows of jsonl ${jsonl} into ${path.join(dataDir, 'mnemo.db')}: 2 new, 0 updated, 0 merged, 3 skipped`,
         '  memory is switched off in the settings: nothing is injected until it is on',
         '  skipped line 4: content must not be empty',
         '  skipped line 5: not JSON',
@@ -63,10 +63,12 @@ describe('mnemo import', () => {
         '',
       ].join('\n'),
     );
-    expect(stderr).toMatch(/^import 5 rows read, 2 new, 0 updated, 3 skipped {2}\d+\/s\n$/);
+    expect(stderr).toMatch(/^import 5 rows read, 2 new, 0 updated, 0 merged, 3 skipped {2}\d+\/s\n$/);
     const { memories, audit } = await stored('key-carol');
     expect(memories).toHaveLength(2);
-    expect(audit).toMatchObject([{ actor: { id: 'cli' }, target: { format: 'jsonl', rows: 5, imported: 2, updated: 0, skipped: 3 } }]);
+    expect(audit).toMatchObject([
+      { actor: { id: 'cli' }, target: { format: 'jsonl', rows: 5, imported: 2, updated: 0, merged: 0, skipped: 3 } },
+    ]);
   });
 
   it('writes nothing in a dry run, and says so', async () => {
@@ -74,14 +76,14 @@ describe('mnemo import', () => {
     const { code, stdout } = await run(['import', '--from', 'jsonl', jsonl, '--dry-run']);
     expect(code).toBe(0);
     expect(stdout).toContain('would import 5 rows of jsonl');
-    expect(stdout).toContain('2 new, 0 updated, 3 skipped (dry run: nothing was written)');
+    expect(stdout).toContain('2 new, 0 updated, 0 merged, 3 skipped (dry run: nothing was written)');
     expect(await stored('key-carol')).toEqual({ memories: [], audit: [] });
   });
 
   it('updates instead of duplicating when the same file is imported again', async () => {
     await run(['import', '--from', 'jsonl', jsonl, '--create']);
     const again = await run(['import', '--from', 'jsonl', jsonl]);
-    expect(again.stdout).toContain(': 0 new, 2 updated, 3 skipped');
+    expect(again.stdout).toContain(': 0 new, 2 updated, 0 merged, 3 skipped');
     expect((await stored('key-carol')).memories).toHaveLength(2);
   });
 

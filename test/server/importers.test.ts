@@ -193,3 +193,20 @@ describe("mnemo's own JSON lines", () => {
     ]);
   });
 });
+
+describe('the count of each outcome', () => {
+  const lines = (file: string, contents: string[]) => {
+    const at = path.join(t.dir, file);
+    writeFileSync(at, contents.map((content) => JSON.stringify({ apiKeyId: 'key-erin', type: 'factual', content })).join('\n'));
+    return at;
+  };
+
+  it('counts a row that restates a stored memory in other words as merged, in the dry run as in the import', async () => {
+    await run({ format: 'jsonl', file: lines('first.jsonl', ['I live in Berlin']) });
+    const file = lines('restated.jsonl', ['I live in Berlin, Germany', 'I drink my coffee black']);
+    const outcome = { read: 2, imported: 1, updated: 0, merged: 1, skipped: 0 };
+    expect(await run({ format: 'jsonl', file, dryRun: true })).toMatchObject(outcome);
+    expect(await run({ format: 'jsonl', file })).toMatchObject(outcome);
+    expect((await memoriesOf('key-erin')).map((m) => m.content).sort()).toEqual(['I drink my coffee black', 'I live in Berlin, Germany']);
+  });
+});

@@ -70,6 +70,19 @@ export type FactPolarity =
   | 'NEGATIVE'
   | 'POSITIVE';
 
+export type FileImportStatus =
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'RUNNING';
+
+/** The file formats an import reads (`mnemo import --from`). */
+export type ImportFormat =
+  | 'CSV'
+  | 'JSONL'
+  | 'LETTA'
+  | 'MEM0'
+  | 'OMNIROUTE';
+
 /** Why a candidate the retrieval saw was left out of the block. */
 export type LeftOutReason =
   /** Only the vector tier found it, and no keyword match backs it: under the relevance floor, it never reached the budget walk. */
@@ -82,6 +95,12 @@ export type LeftOutReason =
   | 'OVER_BUDGET'
   /** The block already held as many memories as the limit allows. */
   | 'OVER_LIMIT';
+
+/** A field of a mem0 memory that names its owner. */
+export type Mem0Field =
+  | 'AGENT_ID'
+  | 'RUN_ID'
+  | 'USER_ID';
 
 export type MemoryInput = {
   /** The tenant. Optional for tokens bound to one key. */
@@ -472,6 +491,27 @@ export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type QdrantCleanupMutation = { qdrantCleanup: number };
 
+export type FileImportJobFieldsFragment = { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null };
+
+export type StartFileImportMutationVariables = Exact<{
+  file: File;
+  format: ImportFormat;
+  dryRun: boolean;
+  apiKeyId?: string | null | undefined;
+  keyFrom?: Mem0Field | null | undefined;
+  sessionFrom?: Mem0Field | null | undefined;
+}>;
+
+
+export type StartFileImportMutation = { startFileImport: { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null } };
+
+export type FileImportQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type FileImportQuery = { fileImport: { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null } };
+
 export type PurgeStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -791,6 +831,33 @@ export const QdrantSettingsFieldsFragmentDoc = new TypedDocumentString(`
   fromEnvironment
 }
     `, {"fragmentName":"QdrantSettingsFields"});
+export const FileImportJobFieldsFragmentDoc = new TypedDocumentString(`
+    fragment FileImportJobFields on FileImportJob {
+  id
+  format
+  fileName
+  dryRun
+  status
+  report {
+    read
+    imported
+    updated
+    merged
+    skipped
+    skippedRows {
+      at
+      reason
+    }
+    expired
+    outsideRetention
+    disabled
+  }
+  error {
+    code
+    message
+  }
+}
+    `, {"fragmentName":"FileImportJobFields"});
 export const MemoryRowFieldsFragmentDoc = new TypedDocumentString(`
     fragment MemoryRowFields on Memory {
   id
@@ -1629,6 +1696,114 @@ export const useQdrantCleanupMutation = <
 
 
 useQdrantCleanupMutation.fetcher = (variables?: QdrantCleanupMutationVariables, options?: RequestInit['headers']) => fetcher<QdrantCleanupMutation, QdrantCleanupMutationVariables>(QdrantCleanupDocument, variables, options);
+
+export const StartFileImportDocument = new TypedDocumentString(`
+    mutation StartFileImport($file: File!, $format: ImportFormat!, $dryRun: Boolean!, $apiKeyId: String, $keyFrom: Mem0Field, $sessionFrom: Mem0Field) {
+  startFileImport(
+    file: $file
+    format: $format
+    dryRun: $dryRun
+    apiKeyId: $apiKeyId
+    keyFrom: $keyFrom
+    sessionFrom: $sessionFrom
+  ) {
+    ...FileImportJobFields
+  }
+}
+    fragment FileImportJobFields on FileImportJob {
+  id
+  format
+  fileName
+  dryRun
+  status
+  report {
+    read
+    imported
+    updated
+    merged
+    skipped
+    skippedRows {
+      at
+      reason
+    }
+    expired
+    outsideRetention
+    disabled
+  }
+  error {
+    code
+    message
+  }
+}`);
+
+export const useStartFileImportMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<StartFileImportMutation, TError, StartFileImportMutationVariables, TContext>) => {
+    
+    return useMutation<StartFileImportMutation, TError, StartFileImportMutationVariables, TContext>(
+      {
+    mutationKey: ['StartFileImport'],
+    mutationFn: (variables?: StartFileImportMutationVariables) => fetcher<StartFileImportMutation, StartFileImportMutationVariables>(StartFileImportDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useStartFileImportMutation.fetcher = (variables: StartFileImportMutationVariables, options?: RequestInit['headers']) => fetcher<StartFileImportMutation, StartFileImportMutationVariables>(StartFileImportDocument, variables, options);
+
+export const FileImportDocument = new TypedDocumentString(`
+    query FileImport($id: ID!) {
+  fileImport(id: $id) {
+    ...FileImportJobFields
+  }
+}
+    fragment FileImportJobFields on FileImportJob {
+  id
+  format
+  fileName
+  dryRun
+  status
+  report {
+    read
+    imported
+    updated
+    merged
+    skipped
+    skippedRows {
+      at
+      reason
+    }
+    expired
+    outsideRetention
+    disabled
+  }
+  error {
+    code
+    message
+  }
+}`);
+
+export const useFileImportQuery = <
+      TData = FileImportQuery,
+      TError = unknown
+    >(
+      variables: FileImportQueryVariables,
+      options?: Omit<UseQueryOptions<FileImportQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<FileImportQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<FileImportQuery, TError, TData>(
+      {
+    queryKey: ['FileImport', variables],
+    queryFn: fetcher<FileImportQuery, FileImportQueryVariables>(FileImportDocument, variables),
+    ...options
+  }
+    )};
+
+useFileImportQuery.getKey = (variables: FileImportQueryVariables) => ['FileImport', variables];
+
+
+useFileImportQuery.fetcher = (variables: FileImportQueryVariables, options?: RequestInit['headers']) => fetcher<FileImportQuery, FileImportQueryVariables>(FileImportDocument, variables, options);
 
 export const PurgeStatusDocument = new TypedDocumentString(`
     query PurgeStatus {
