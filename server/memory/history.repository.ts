@@ -11,6 +11,17 @@ export async function versionRow(db: Db, memoryPk: number, version: number) {
   return db.selectFrom('memory_versions').selectAll().where('memory_pk', '=', memoryPk).where('version', '=', version).executeTakeFirst();
 }
 
+export async function hasVersionWithContent(db: Db, memoryPk: number, content: string) {
+  const row = await db
+    .selectFrom('memory_versions')
+    .select('version')
+    .where('memory_pk', '=', memoryPk)
+    .where('content', '=', content)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Drops every version of a memory (a rebuilt summary's: its old text may quote an original that was deleted). */
 export async function deleteVersions(db: Db, memoryPk: number) {
   await db.deleteFrom('memory_versions').where('memory_pk', '=', memoryPk).execute();

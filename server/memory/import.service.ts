@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.ts';
+import type { MemoryRow } from '../db/schema.ts';
 import { inSavepoint, rowRefusal } from '../db/storeErrors.ts';
 import { badInput } from '../errors.ts';
 import type { Settings } from '../settings/settings.service.ts';
@@ -7,7 +8,7 @@ import { AUTHORS, changing } from './change.ts';
 import * as repo from './memory.repository.ts';
 import { type KeyGuard, type MemoryDeps, nextPurgeAt, writing } from './memory.service.ts';
 import { type Memory, type MemoryInput, memoryInputSchema, memoryRow, memoryStatus, rowToMemory, type WriteOutcome } from './memory.ts';
-import { findParaphrase, mergeParaphrase, type ParaphraseMatch } from './merge.ts';
+import { findParaphrase, holdsWording, mergeParaphrase, type ParaphraseMatch } from './merge.ts';
 import { factSignature } from './paraphrase.ts';
 import { purgeDueAt } from './purgeRules.ts';
 
@@ -47,8 +48,11 @@ interface Pending {
   keyless: boolean;
 }
 
-/** Where a row is merged: a stored memory, or the memory an earlier row of the same import was stored as. */
-type MergeInto = ParaphraseMatch | { row: number };
+/**
+ * Where a row is merged: a stored memory, or the memory an earlier row of the same import was stored as; `held`: a
+ * stored memory that already took in this very wording (the file imported before), so nothing is written.
+ */
+type MergeInto = ParaphraseMatch | { row: number } | { held: MemoryRow };
 
 /**
  * The merges of an import's keyless rows: into a stored memory of the same scope that says the same (merge.ts; only
@@ -65,7 +69,7 @@ async function plannedMerges(deps: MemoryDeps, pending: readonly Pending[], sett
     if (!p.keyless) continue;
     const stored = keysWithMemories.has(p.row.api_key_id) ? await findParaphrase(deps, p.row, { keyGiven: false, settings }) : null;
     if (stored) {
-      merges.set(at, stored);
+      merges.set(at, (await holdsWording(deps.db, stored.target, p.row.content)) ? { held: stored.target } : stored);
       continue;
     }
     const signature = factSignature(p.row.content);
@@ -86,6 +90,7 @@ async function storeRow(
   o: { storedPks: Map<number, number>; historyVersionsKept: number },
 ): Promise<Memory & { outcome: WriteOutcome }> {
   const { storedPks } = o;
+  if (merge && 'held' in merge) return { ...rowToMemory(merge.held), outcome: 'merged' };
   const into = merge && 'row' in merge ? storedPks.get(merge.row) : merge?.target.pk;
   if (into !== undefined) {
     const match = { target: { pk: into }, keepIncoming: merge !== undefined && 'keepIncoming' in merge && merge.keepIncoming };

@@ -4,7 +4,7 @@ import type { MemoryRow, NewMemoryRow } from '../db/schema.ts';
 import { retentionCutoff, type Settings } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { changing } from './change.ts';
-import { addVersion } from './history.repository.ts';
+import { addVersion, hasVersionWithContent } from './history.repository.ts';
 import * as repo from './memory.repository.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { type Memory, rowToMemory } from './memory.ts';
@@ -41,7 +41,7 @@ export async function findParaphrase(
   deps: Pick<MemoryDeps, 'db' | 'now'>,
   row: NewMemoryRow,
   o: { keyGiven: boolean; settings: Settings },
-): Promise<ParaphraseMatch | null> {
+): Promise<(ParaphraseMatch & { target: MemoryRow }) | null> {
   const { settings } = o;
   if (!settings.mergeParaphrases) return null;
   const words = lookupWords(row.content);
@@ -77,6 +77,14 @@ export async function findParaphrase(
     return { target, keepIncoming: found === 'second-more-specific' };
   }
   return null;
+}
+
+/**
+ * Whether a memory already holds this wording, as its text or as a version of it (a paraphrase it took in): the same
+ * row imported again, which is no new mention. As far back as its history is kept (historyVersionsKept).
+ */
+export async function holdsWording(db: Db, memory: Pick<MemoryRow, 'pk' | 'content'>, content: string): Promise<boolean> {
+  return memory.content === content || (await hasVersionWithContent(db, memory.pk, content));
 }
 
 /**

@@ -197,6 +197,25 @@ describe('one memory per fact', () => {
     ]);
   });
 
+  it('changes nothing when the same keyless rows are imported again', async () => {
+    await create('para-12', 'I prefer dark mode.');
+    const rows = [
+      { apiKeyId: 'para-12', content: 'Honestly I prefer dark themes.' },
+      { apiKeyId: 'para-12', content: 'I like Rust.' },
+      { apiKeyId: 'para-12', content: 'I really like Rust.' },
+    ];
+    const state = async () => {
+      const { items } = await list('para-12');
+      const histories = await Promise.all(items.map((m) => app.ok(HISTORY, { id: m.id }).then((d) => d.memoryHistory.length)));
+      return items.map((m, i) => [m.content, m.mentions, histories[i]]).sort();
+    };
+    expect((await app.ok(IMPORT_MERGED, { memories: rows })).importMemories).toEqual({ imported: 1, updated: 0, merged: 2 });
+    const once = await state();
+    // Each row's wording is already one its memory holds: the rows are reported where they went, and nothing is written.
+    expect((await app.ok(IMPORT_MERGED, { memories: rows })).importMemories).toEqual({ imported: 0, updated: 1, merged: 2 });
+    expect(await state()).toEqual(once);
+  });
+
   it('imports an export again as it was: rows with keys are never merged', async () => {
     const rows = [
       { apiKeyId: 'para-11', key: 'a', content: 'I prefer dark mode.' },
