@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Db } from '../../db/open.ts';
@@ -22,18 +22,26 @@ export interface BundleSink {
   once?(event: 'drain', listener: () => void): unknown;
 }
 
+/** A bundle ready to be sent: its header known, its body in a temporary file until disposed of. */
+export interface PreparedBundle {
+  header: BundleHeader;
+  /** Its size in bytes, header included. */
+  bytes: number;
+  writeTo(sink: BundleSink): Promise<void>;
+  dispose(): Promise<void>;
+}
+
 /**
- * Writes the export bundle of one key (null: every key) to `sink`: the header, then the body. The header's counts and
- * checksum cover the body, which is only known once read, so the body is first written to a temporary file (each
- * line read once, from pages: a store of any size) and copied after the header; the file is removed at the end.
- * Returns the header.
+ * The export bundle of one key (null: every key). The header's counts and checksum cover the body, which is only
+ * known once read, so the body is first written to a temporary file (each line read once, from pages: a store of any
+ * size), and sent after the header from there.
  */
-export async function writeBundle(
+export async function prepareBundle(
   db: Db,
   opts: { apiKeyId: string | null; now: number; onProgress?: (p: BundleProgress) => void },
-  sink: BundleSink,
-): Promise<BundleHeader> {
+): Promise<PreparedBundle> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mnemo-export-'));
+  const dispose = () => rm(dir, { recursive: true, force: true });
   try {
     const body = path.join(dir, 'body.jsonl');
     const { counts, checksum } = await spoolBody(db, opts, body);
@@ -45,11 +53,30 @@ export async function writeBundle(
       counts,
       checksum,
     };
-    await put(sink, `${JSON.stringify(header)}\n`);
-    for await (const chunk of createReadStream(body)) await put(sink, chunk as Buffer);
-    return header;
+    const headerLine = `${JSON.stringify(header)}\n`;
+    return {
+      header,
+      bytes: Buffer.byteLength(headerLine) + (await stat(body)).size,
+      writeTo: async (sink) => {
+        await put(sink, headerLine);
+        for await (const chunk of createReadStream(body)) await put(sink, chunk as Buffer);
+      },
+      dispose,
+    };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+/** Writes the bundle (prepareBundle) to `sink` and returns its header. */
+export async function writeBundle(db: Db, opts: Parameters<typeof prepareBundle>[1], sink: BundleSink): Promise<BundleHeader> {
+  const bundle = await prepareBundle(db, opts);
+  try {
+    await bundle.writeTo(sink);
+    return bundle.header;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await bundle.dispose();
   }
 }
 
