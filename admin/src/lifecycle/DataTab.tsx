@@ -1,17 +1,19 @@
+import { ExportCard } from './ExportCard';
 import { ForgetKeyCard } from './ForgetKeyCard';
 import { PurgeCard } from './PurgeCard';
 import './lifecycle.css';
 
-/** The data lifecycle: erase an API key for good, and what retention hides and when the purge deletes it. */
+/** The data lifecycle: export everything, erase an API key for good, and what retention hides and when the purge deletes it. */
 export function DataTab() {
   return (
     <>
       <div className="page-head">
         <div>
           <h1>Data</h1>
-          <p className="muted">Erase an API key for good, and see what retention hides and when the purge deletes it.</p>
+          <p className="muted">Export everything, erase an API key for good, and see what retention hides and when the purge deletes it.</p>
         </div>
       </div>
+      <ExportCard />
       <ForgetKeyCard />
       <PurgeCard />
     </>

@@ -42,7 +42,7 @@ export function ForgetKeyCard() {
       <p className="muted">
         Erases every trace of one key: its memories with their summaries and archived originals, keyword entries, vectors and Qdrant points,
         its counts and retrieval statistics. The audit log keeps who did what and when, under a pseudonym instead of the key. It cannot be
-        undone: export the key's memories first (Memories, Export) if you may need them.
+        undone: export the key first (Export a bundle, above) if you may need its memories.
       </p>
       <form className="row" onSubmit={form.submit} aria-labelledby="forget-title" noValidate>
         <DraftField form={form} name="apiKeyId" label="API key" apiKey placeholder="the key to erase" className="forget-key" />
