@@ -9,14 +9,18 @@ import type { TombstonesTable } from '../db/schema.ts';
  */
 export const TOMBSTONES_KEPT = 10_000;
 
+const INSERT_ROWS = 1000;
+
 /** Records tombstones (a repeated one, same memory and time, once), then prunes each key named to its newest TOMBSTONES_KEPT. */
 export async function insertTombstones(db: Db, rows: readonly Insertable<TombstonesTable>[]) {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('tombstones')
-    .values([...rows])
-    .onConflict((oc) => oc.columns(['api_key_id', 'memory_id', 'deleted_at']).doNothing())
-    .execute();
+  // In statements of INSERT_ROWS: a clear of a whole key deletes any number, and a statement takes 32,766 values at most.
+  for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+    await db
+      .insertInto('tombstones')
+      .values(rows.slice(start, start + INSERT_ROWS))
+      .onConflict((oc) => oc.columns(['api_key_id', 'memory_id', 'deleted_at']).doNothing())
+      .execute();
+  }
   for (const apiKeyId of new Set(rows.map((r) => r.api_key_id))) {
     await db
       .deleteFrom('tombstones')
