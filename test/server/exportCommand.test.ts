@@ -68,6 +68,19 @@ describe('mnemo export', () => {
     expect(await contents('target', 'key-ben')).toEqual([]);
   });
 
+  it('refuses to import a bundle changed after the export, before writing anything (exit 64)', async () => {
+    await seeded();
+    const out = path.join(tmp, 'all.jsonl');
+    await run('source', ['export', '--out', out]);
+    writeFileSync(out, readFileSync(out, 'utf8').replace('Cycles to work', 'Cycles to Rome'));
+    const { code, stderr } = await run('target', ['import', '--from', 'jsonl', out, '--create']);
+    expect(stderr).toMatch(
+      /^mnemo: .*all\.jsonl does not match its header's checksum \(sha256 [0-9a-f]{64}, the header says [0-9a-f]{64}\)/,
+    );
+    expect(code).toBe(64);
+    expect(await contents('target', 'key-ben')).toEqual([]);
+  });
+
   it('leaves no part of a file when it cannot write one, and says why', async () => {
     await seeded();
     const out = path.join(tmp, 'missing-folder', 'all.jsonl');
