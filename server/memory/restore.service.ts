@@ -5,7 +5,7 @@ import { replaceVersions, versionRows } from './history.repository.ts';
 import { type MemoryDeps, writing } from './memory.service.ts';
 import type { MemoryType } from './memory.ts';
 import * as repo from './restore.repository.ts';
-import { insertSupersession, supersessionInForce } from './supersession.repository.ts';
+import { insertSupersession } from './supersession.repository.ts';
 import { insertTombstones } from './tombstone.repository.ts';
 import { keyDigest, recordDeletions } from './tombstones.ts';
 
@@ -43,6 +43,7 @@ export interface ImportedMemory {
   id: string;
   apiKeyId: string;
   validTo: number | null;
+  supersededBy: string | null;
   created: boolean;
 }
 
@@ -59,12 +60,12 @@ const versionKey = (v: Pick<MemoryVersionRow, 'changed_at' | 'changed_by' | 'rea
   [v.changed_at, v.changed_by, v.reason, v.content].join('\u0000');
 
 /**
- * Brings back a memory's history and supersession. A memory this import created gets the source's versions as its
- * own, and its time of last writing; one that was already stored keeps its versions and gains those of the source it
- * lacks, in time order. Either
- * way at most historyVersionsKept, the newest, so importing the same file again changes nothing. The supersession is
- * linked when the memory that replaced it was imported too (a memory the file does not hold stays one that no longer
- * holds, replaced by nothing named). Returns how many versions the memory keeps.
+ * Brings back a memory's history, supersession and time of last writing. A memory this import created gets the
+ * source's versions as its own; one that was already stored keeps its versions and gains those of the source it
+ * lacks, in time order. Either way at most historyVersionsKept, the newest, so importing the same file again changes
+ * nothing. The supersession is linked when the memory that replaced it was imported too (a memory the file does not
+ * hold stays one that no longer holds, replaced by nothing named), and so is a version's: one naming a memory the
+ * file does not hold names none. Returns how many versions the memory keeps.
  */
 export async function restoreMemory(
   deps: MemoryDeps,
@@ -79,21 +80,19 @@ export async function restoreMemory(
       const newId = restore.supersededBy ? ids.get(restore.supersededBy.id) : undefined;
       // The import's upsert wrote the memory as last written when it was created (memoryRow), as retention reads it.
       if (restore.updatedAt) await repo.setRestored(trx, target.pk, { updatedAt: restore.updatedAt.getTime() });
-      if (newId !== undefined && target.validTo !== null && restore.supersededBy) {
-        const { rule, sentence } = restore.supersededBy;
-        if (!(await supersessionInForce(trx, target.apiKeyId, target.id, newId))) {
-          await repo.setRestored(trx, target.pk, { supersededBy: newId });
-          await insertSupersession(trx, {
-            api_key_id: target.apiKeyId,
-            old_id: target.id,
-            new_id: newId,
-            rule,
-            sentence,
-            valid_to: target.validTo,
-            recorded_at: at,
-            undone_at: null,
-          });
-        }
+      // Linked once: a memory superseded here already (by this bundle before, or by a memory of this store) stays so.
+      if (newId !== undefined && target.validTo !== null && target.supersededBy === null && restore.supersededBy) {
+        await repo.setRestored(trx, target.pk, { supersededBy: newId });
+        await insertSupersession(trx, {
+          api_key_id: target.apiKeyId,
+          old_id: target.id,
+          new_id: newId,
+          rule: restore.supersededBy.rule,
+          sentence: restore.supersededBy.sentence,
+          valid_to: target.validTo,
+          recorded_at: at,
+          undone_at: null,
+        });
       }
       const incoming = restore.versions.map((v) => ({
         content: v.content,
@@ -107,7 +106,7 @@ export async function restoreMemory(
         changed_by: v.changedBy,
         reason: v.reason,
       }));
-      // What the writes above kept as versions (the link's) is the import's own doing, not the memory's history.
+      // A memory this import created has no history here but the version the link above kept: the import's own doing.
       const own = target.created ? [] : (await versionRows(trx, target.pk)).reverse();
       const seen = new Set(own.map(versionKey));
       const merged = [...own, ...incoming.filter((v) => !seen.has(versionKey(v)))].sort((a, b) => a.changed_at - b.changed_at);

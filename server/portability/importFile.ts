@@ -173,7 +173,8 @@ async function noteStored(
       if (!m) continue;
       if (r.sourceId) into.ids.set(r.sourceId, m.id);
       const created = !before.get(apiKeyId)?.has(m.key);
-      if (r.restore) into.restored.set(r.seq, { pk: m.pk, id: m.id, apiKeyId, validTo: m.valid_to, created });
+      if (r.restore)
+        into.restored.set(r.seq, { pk: m.pk, id: m.id, apiKeyId, validTo: m.valid_to, supersededBy: m.superseded_by, created });
     }
   }
 }
