@@ -179,4 +179,19 @@ describe('the export bundle', () => {
     );
     expect(keys).toEqual(['kept', 'rewritten']);
   });
+
+  it('never deletes by a tombstone a memory of another API key or another session, though its key is the same', async () => {
+    const from = await store();
+    const into = await store();
+    const gone = await createMemory(from.services, { apiKeyId: 'ada', sessionId: 'chat-1', key: 'plan', content: 'Plans a trip' });
+    await createMemory(into.services, { apiKeyId: 'bob', sessionId: 'chat-1', key: 'plan', content: 'Plans a trip' });
+    await createMemory(into.services, { apiKeyId: 'ada', sessionId: 'chat-2', key: 'plan', content: 'Plans a trip' });
+    await deleteMemory(from.services, gone.id, all, 'admin');
+    const report = await importInto(into, (await exported(from)).file);
+    expect(report).toMatchObject({ tombstones: 1, deletedByTombstones: 0 });
+    expect((await state(into)).memories.map((m) => [m.apiKeyId, m.sessionId])).toEqual([
+      ['bob', 'chat-1'],
+      ['ada', 'chat-2'],
+    ]);
+  });
 });
