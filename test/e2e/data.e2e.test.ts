@@ -120,6 +120,7 @@ describe('the Data tab', () => {
       Vectors: '0',
       'Qdrant removals queued': '0',
       'Retrievals in its statistics': '0',
+      'Tombstones of deleted memories': '0',
       'In the audit log now': `${entry.apiKeyId} (its entries)`,
       'Write-ahead log': 'emptied at once',
     });
