@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { badInput } from '../../errors.ts';
 import { MEMORY_TYPES, type MemoryType } from '../../memory/memory.ts';
 import type { RestoredVersion } from '../../memory/restore.service.ts';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleHeader } from '../export/bundleFormat.ts';
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../export/bundleFormat.ts';
 import { type SourceRow, sourceTime } from '../sourceRows.ts';
 import { memoryFromFields } from './memoryFields.ts';
 import { isObject, openSourceStream, textOf } from './sourceFile.ts';
@@ -15,7 +15,7 @@ export const isBundleHeader = (value: Record<string, unknown>) => value.format =
  * every byte after the header's line equal to the header's checksum. Read as a stream, so a bundle of any size is
  * checked without being held. Throws a typed error that says what is wrong.
  */
-export async function verifyBundle(file: string, header: Record<string, unknown>): Promise<BundleHeader> {
+export async function verifyBundle(file: string, header: Record<string, unknown>): Promise<void> {
   if (header.version !== BUNDLE_VERSION)
     throw badInput(
       `${file} is a ${BUNDLE_FORMAT} bundle of version ${JSON.stringify(header.version)}; this mnemo reads version ${BUNDLE_VERSION}`,
@@ -40,7 +40,6 @@ export async function verifyBundle(file: string, header: Record<string, unknown>
       `${file} does not match its header's checksum (sha256 ${actual}, the header says ${header.checksum}): ` +
         'the bundle was changed or cut short after it was exported; nothing was imported',
     );
-  return header as unknown as BundleHeader;
 }
 
 /** A line of the bundle's body: a memory with its history and supersession, or a tombstone. */

@@ -24,7 +24,10 @@ export const readJsonl: SourceReader = async function* (file) {
       continue;
     }
     if (line === 1 && 'format' in value) {
-      if (isBundleHeader(value)) bundle = Boolean(await verifyBundle(file, value));
+      if (isBundleHeader(value)) {
+        await verifyBundle(file, value);
+        bundle = true;
+      }
       continue;
     }
     yield bundle ? bundleRow(value, at) : memoryFromFields(value, at);
