@@ -65,15 +65,16 @@ const versionKey = (v: Pick<MemoryVersionRow, 'changed_at' | 'changed_by' | 'rea
  * lacks, in time order. Either way at most historyVersionsKept, the newest, so importing the same file again changes
  * nothing. The supersession is linked when the memory that replaced it was imported too (a memory the file does not
  * hold stays one that no longer holds, replaced by nothing named), and so is a version's: one naming a memory the
- * file does not hold names none. Returns how many versions the memory keeps.
+ * file does not hold names none. In the caller's transaction when it is one (the settings read before it). Returns how
+ * many versions the memory keeps.
  */
 export async function restoreMemory(
-  deps: MemoryDeps,
+  deps: Pick<MemoryDeps, 'db' | 'now'>,
   target: ImportedMemory,
   restore: RestoredMemory,
-  ids: ReadonlyMap<string, string>,
+  o: { ids: ReadonlyMap<string, string>; historyVersionsKept: number },
 ): Promise<number> {
-  const kept = (await deps.settings.get()).historyVersionsKept;
+  const { ids, historyVersionsKept: kept } = o;
   const at = deps.now();
   return writing(deps.db, (trx) =>
     changing(trx, { by: AUTHORS.import, why: 'import', at }, async () => {

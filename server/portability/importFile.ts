@@ -1,7 +1,13 @@
 import { type ImportReport, importMemories } from '../memory/import.service.ts';
 import { findMemoryRowsByKey, presentKeys } from '../memory/memory.repository.ts';
-import type { MemoryDeps } from '../memory/memory.service.ts';
-import { applyTombstones, type ImportedMemory, type RestoredTombstone, restoreMemory } from '../memory/restore.service.ts';
+import { type MemoryDeps, writing } from '../memory/memory.service.ts';
+import {
+  applyTombstones,
+  type ImportedMemory,
+  type RestoredMemory,
+  type RestoredTombstone,
+  restoreMemory,
+} from '../memory/restore.service.ts';
 import { LIMITS } from '../validation.ts';
 import { readCsv } from './formats/csv.ts';
 import { readJsonl } from './formats/jsonl.ts';
@@ -24,6 +30,8 @@ export interface SkippedRow {
   reason: string;
 }
 const SKIPPED_KEPT = 100;
+
+const RESTORE_ROWS = 100;
 
 export interface FileImportReport {
   dryRun: boolean;
@@ -117,11 +125,25 @@ export async function importFile(deps: MemoryDeps, job: FileImport): Promise<Fil
   }
   await flush();
   if (!job.dryRun && restored.size > 0) {
+    // RESTORE_ROWS memories a transaction: one each would cost a commit per memory, most of the import's time.
+    let pending: { target: ImportedMemory; restore: RestoredMemory }[] = [];
+    const { historyVersionsKept } = await deps.settings.get();
+    const restoreAll = async () => {
+      const rows = pending;
+      pending = [];
+      report.versions += await writing(deps.db, async (trx) => {
+        let versions = 0;
+        for (const r of rows) versions += await restoreMemory({ ...deps, db: trx }, r.target, r.restore, { ids, historyVersionsKept });
+        return versions;
+      });
+    };
     let seq = 0;
     for await (const row of reader(job.file, job.placement)) {
       const target = restored.get(seq++);
-      if (target && 'restore' in row && row.restore) report.versions += await restoreMemory(deps, target, row.restore, ids);
+      if (target && 'restore' in row && row.restore) pending.push({ target, restore: row.restore });
+      if (pending.length === RESTORE_ROWS) await restoreAll();
     }
+    if (pending.length > 0) await restoreAll();
   }
   if (tombstones.length > 0) {
     report.tombstones = tombstones.length;
