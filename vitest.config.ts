@@ -42,6 +42,8 @@ const POSTGRES_SUITES = [
   'test/server/capture.test.ts',
   'test/server/importers.test.ts',
   'test/server/fileImport.test.ts',
+  'test/server/exportBundle.test.ts',
+  'test/server/tombstones.test.ts',
   'test/server/triggers.test.ts',
   'test/server/erasure.test.ts',
   'test/server/memoryHistory.test.ts',

@@ -15,6 +15,9 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/graphql': { target: process.env.MNEMO_URL ?? 'http://127.0.0.1:4000', changeOrigin: true } },
+    proxy: {
+      '/graphql': { target: process.env.MNEMO_URL ?? 'http://127.0.0.1:4000', changeOrigin: true },
+      '/export': { target: process.env.MNEMO_URL ?? 'http://127.0.0.1:4000', changeOrigin: true },
+    },
   },
 });

@@ -10,6 +10,7 @@ import { createMcpHandler } from './mcp/http.ts';
 import type { MetricsSource } from './metrics/metrics.ts';
 import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts';
 import { PACKAGE_ROOT } from './packageRoot.ts';
+import { BUNDLE_PATH, sendBundle } from './portability/export/bundleDownload.ts';
 import { scopeRequest } from './requestScope.ts';
 import type { Services } from './services.ts';
 
@@ -76,6 +77,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       return void res.end();
     }
     if (url.pathname === '/mcp') return void mcp(req, res, requestScope);
+    if (url.pathname === BUNDLE_PATH) return void sendBundle(services, req, res, url, requestScope);
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
     return void yoga.handle(req, res, { requestScope });

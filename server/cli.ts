@@ -14,10 +14,12 @@ import { createLogger } from './logger.ts';
 import { runStdioBridge } from './mcp/stdio.ts';
 import { purgeMemories, purgeTarget } from './memory/purge.service.ts';
 import { databaseName, ensureDataDir, noDatabase, openData, redactUrl } from './openData.ts';
+import { type BundleProgress, writeBundle, writeBundleFile } from './portability/export/writeBundle.ts';
 import { type FileImport, importFile } from './portability/importFile.ts';
 import { importJob, importSummary, outcomes } from './portability/importOptions.ts';
 import { serve, servicesFromEnvironment } from './serve.ts';
 import { createServices } from './services.ts';
+import { apiKeyIdSchema } from './validation.ts';
 
 /**
  * What a command reads and writes besides the data folder: the process's environment, streams and signals in
@@ -89,6 +91,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       'dry-run': { type: 'boolean' },
       'key-from': { type: 'string' },
       'session-from': { type: 'string' },
+      out: { type: 'string' },
     },
   });
   const [command, sub, arg] = positionals;
@@ -97,6 +100,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : EXIT.usage;
   }
   if (values.to !== undefined && command !== 'copy-store') throw new UsageError('--to belongs to copy-store');
+  if (values.out !== undefined && command !== 'export') throw new UsageError('--out belongs to export');
   if (values.from !== undefined && !['copy-store', 'import'].includes(command))
     throw new UsageError('--from belongs to copy-store and import');
   if (values.create && !['serve', 'migrate', 'token', 'reindex', 'purge', 'audit', 'import'].includes(command)) {
@@ -146,6 +150,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       return copyStoreCommand(config, io);
     case 'import':
       return withDatabase(config, io, { create }, importAction(config, io, importJob(sub, values)));
+    case 'export':
+      return exportCommand(config, io, values);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -308,6 +314,31 @@ function importAction(config: Config, io: CliIo, job: FileImport): (services: Se
     io.stdout.write(importSummary(report, job, databaseName(config)));
     return 0;
   };
+}
+
+/** `mnemo export`: the bundle of one key or of every key, to a file (whole or not at all) or standard output. */
+async function exportCommand(config: Config, io: CliIo, values: { 'api-key'?: string; out?: string }): Promise<number> {
+  const checked = values['api-key'] === undefined ? null : apiKeyIdSchema.safeParse(values['api-key']);
+  if (checked && !checked.success) throw new UsageError(checked.error.issues[0]?.message ?? '--api-key is not an API key id');
+  const apiKeyId = checked?.data ?? null;
+  const out = values.out === undefined ? null : path.resolve(values.out);
+  return withDatabase(config, io, { create: false }, async (services) => {
+    await services.access.flush();
+    const onProgress = (p: BundleProgress) => {
+      const line = `export ${p.done} of ${p.total} lines`;
+      io.stderr.write(io.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`);
+    };
+    const opts = { apiKeyId, now: services.now(), onProgress };
+    const header = out === null ? await writeBundle(services.db, opts, io.stdout) : await writeBundleFile(services.db, opts, out);
+    if (io.stderr.isTTY) io.stderr.write('\n');
+    await recordAudit(services, { actor: CLI_ACTOR, action: 'MEMORIES_EXPORT', apiKeyId, target: { ...header.counts } });
+    const { memories, versions, tombstones } = header.counts;
+    io.stderr.write(
+      `exported ${memories} memories (${versions} versions) and ${tombstones} tombstones of ${apiKeyId === null ? 'every key' : `key ${apiKeyId}`} ` +
+        `from ${databaseName(config)} to ${out ?? 'standard output'}, checksum ${header.checksum}\n`,
+    );
+    return 0;
+  });
 }
 
 async function withDatabase<T>(config: Config, io: CliIo, options: { create: boolean }, run: (services: Services) => Promise<T>) {

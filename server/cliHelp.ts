@@ -32,6 +32,11 @@ Usage:
                                                        (an agent file; --api-key, else each agent's name), jsonl
                                                        (mnemo's lines) or csv (a header row of mnemo's fields). Again with the same file updates, never
                                                        duplicates; --dry-run writes nothing; the server may keep running
+  mnemo export [--api-key K] [--out FILE] [--data-dir DIR]
+                                                       every memory (of key K) with its versions, validity and
+                                                       supersession, and the tombstones of deleted ones, as mnemo's
+                                                       JSON lines with a checksummed header, to FILE or standard
+                                                       output, with a progress line; mnemo import --from jsonl reads it
   mnemo mcp                                            MCP over stdio, for clients that launch a process: relays
                                                        to the running mnemo at MNEMO_URL with MNEMO_TOKEN
   mnemo audit export [--since T] [--until T] [--action A] [--actor ID] [--api-key K] [--data-dir DIR]

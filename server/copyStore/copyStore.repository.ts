@@ -36,6 +36,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   // After the memories they belong to: each names its memory by pk, which the copy keeps.
   { table: 'memory_versions', key: 'id', identity: true },
   { table: 'supersessions', key: 'id', identity: true },
+  { table: 'tombstones', key: 'id', identity: true },
   // Changes not yet sent to Qdrant: pks are kept, so a pending delete still removes the right point.
   { table: 'qdrant_outbox', key: 'pk' },
 ];

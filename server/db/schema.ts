@@ -24,6 +24,7 @@ export interface Database {
   supersessions: SupersessionsTable;
   memory_versions: MemoryVersionsTable;
   injection_log: InjectionLogTable;
+  tombstones: TombstonesTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -223,6 +224,22 @@ export interface MemoryVersionsTable {
   changed_at: number;
   changed_by: string;
   reason: string;
+}
+
+/**
+ * A deleted memory (migration 027): which, whose, when and by whom or what; its key only as a sha256 digest, never its
+ * text. The newest TOMBSTONES_KEPT of a key are kept; erased with the key by forgetApiKey.
+ */
+export interface TombstonesTable {
+  id: Generated<number>;
+  api_key_id: string;
+  session_id: string | null;
+  memory_id: string;
+  /** sha256 of the memory's key, hex. */
+  key_digest: string;
+  deleted_at: number;
+  /** A token's id, 'admin', 'purge' (expired) or 'retention' (left the retention window). */
+  deleted_by: string;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';

@@ -405,7 +405,7 @@ builder.mutationFields((t) => ({
     type: MemoryRef,
     description: 'Deletes a memory and returns it as it was.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => memories.deleteMemory(ctx.services, String(id), canSee(ctx)),
+    resolve: (_root, { id }, ctx) => memories.deleteMemory(ctx.services, String(id), canSee(ctx), authorOf(ctx.viewer)),
   }),
   clearMemories: t.int({
     description:

@@ -275,7 +275,9 @@ export const memoryDelete = defineTool({
   output: z.object({ deleted: memoryOutput }),
   annotations: WRITES,
   run: async (args, ctx) => ({
-    structured: { deleted: await memoryJson(ctx.services, await memories.deleteMemory(ctx.services, args.id, canSee(ctx))) },
+    structured: {
+      deleted: await memoryJson(ctx.services, await memories.deleteMemory(ctx.services, args.id, canSee(ctx), authorOf(ctx.viewer))),
+    },
   }),
 });
 

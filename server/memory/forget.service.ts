@@ -7,6 +7,7 @@ import { countVectorsOfKey } from '../vector/sqliteVec.repository.ts';
 import { DELETE_BATCH_SIZE, deleteInBatches } from './batchedDelete.ts';
 import * as repo from './forget.repository.ts';
 import type { KeyGuard, MemoryDeps } from './memory.service.ts';
+import { deleteTombstonesOfKey } from './tombstone.repository.ts';
 
 /** What forgetting a key removed. */
 export interface ForgetReport {
@@ -28,6 +29,8 @@ export interface ForgetReport {
   extractionModelUsageDays: number;
   /** Entries of the injection log (receipts of its past injections). */
   injectionLogEntries: number;
+  /** Tombstones of its deleted memories. */
+  tombstones: number;
   /** The pseudonym the audit log names the key by from now on ('forgotten:<uuid>'): the key's id leaves it too. */
   auditApiKeyId: string;
   /** Whether the write-ahead log was emptied at once (false: another process was reading it; the hourly maintenance does it). */
@@ -37,7 +40,7 @@ export interface ForgetReport {
 /**
  * Erases every trace of one API key: its memories, archived originals and summaries, with their keyword entries
  * (removed from the index's segments), vectors, access counters and reindex flags (columns of the rows), queued Qdrant
- * removals, its per-key memory count, retrieval statistics, extraction model usage and injection log; then the counts not yet written are dropped and the
+ * removals, its per-key memory count, retrieval statistics, extraction model usage, injection log and tombstones; then the counts not yet written are dropped and the
  * write-ahead log is emptied; the audit log keeps its entries about the key under a pseudonym. The rows go in batches (batchedDelete.ts): a key of 100,000 memories must not hold every
  * request for minutes. Rows the gateway writes for the key meanwhile go too, and count as memories. Access tokens bound
  * to the key are left alone: they are credentials, not memories (revoke them to stop the key being used again).
@@ -70,6 +73,8 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
   await repo.deleteMemoryCount(deps.db, key);
   const extractionModelUsageDays = await repo.deleteExtractionModelUsage(deps.db, key);
   const injectionLogEntries = await repo.deleteInjectionLog(deps.db, key);
+  // After the memories: none of them leaves a tombstone (deleteKeyBatch records none), and a key erased leaves nothing.
+  const tombstones = await deleteTombstonesOfKey(deps.db, key);
   deps.access.discard(key);
   // Before the log is emptied: its frames hold the entries' pages as they were, key and all.
   const auditApiKeyId = await pseudonymiseApiKey(deps, key);
@@ -84,6 +89,7 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
     retrievals: start.retrievals,
     extractionModelUsageDays,
     injectionLogEntries,
+    tombstones,
     auditApiKeyId,
     walEmptied: await afterErase(deps.db),
   };

@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.ts';
-import type { MemoryRow } from '../db/schema.ts';
+import type { MemoryRow, MemoryVersionRow } from '../db/schema.ts';
 import type { Change } from './change.ts';
 
 /** The versions the history trigger kept of a memory, newest first. */
@@ -66,5 +66,46 @@ export async function addVersion(
     .deleteFrom('memory_versions')
     .where('memory_pk', '=', memoryPk)
     .where('version', '<=', version - kept)
+    .execute();
+}
+
+/** The kept versions of several memories (a page of an export), oldest first within each. */
+export async function versionRowsOf(db: Db, memoryPks: readonly number[]) {
+  if (memoryPks.length === 0) return [];
+  return db
+    .selectFrom('memory_versions')
+    .selectAll()
+    .where('memory_pk', 'in', [...memoryPks])
+    .orderBy('memory_pk')
+    .orderBy('version')
+    .execute();
+}
+
+/** Replaces a memory's kept versions with these, numbered from 1 in the order given. */
+export async function replaceVersions(
+  db: Db,
+  memoryPk: number,
+  versions: readonly Omit<MemoryVersionRow, 'id' | 'memory_pk' | 'version'>[],
+) {
+  await deleteVersions(db, memoryPk);
+  if (versions.length === 0) return;
+  await db
+    .insertInto('memory_versions')
+    .values(
+      versions.map((v, i) => ({
+        memory_pk: memoryPk,
+        version: i + 1,
+        content: v.content,
+        type: v.type,
+        metadata: v.metadata,
+        expires_at: v.expires_at,
+        valid_from: v.valid_from,
+        valid_to: v.valid_to,
+        superseded_by: v.superseded_by,
+        changed_at: v.changed_at,
+        changed_by: v.changed_by,
+        reason: v.reason,
+      })),
+    )
     .execute();
 }

@@ -276,6 +276,14 @@ export async function deleteMemoryRow(db: Db, pk: number) {
   await db.deleteFrom('memories').where('pk', '=', pk).execute();
 }
 
+/** What a delete says of each memory it deleted: what its tombstone records (tombstones.ts). */
+export const DELETED_COLUMNS = ['id', 'api_key_id', 'session_id', 'key'] as const;
+
+/** Deletes one memory; returns it as its tombstone records it, undefined when it was gone already. */
+export async function deleteMemoryRowReturning(db: Db, pk: number) {
+  return db.deleteFrom('memories').where('pk', '=', pk).returning(DELETED_COLUMNS).executeTakeFirst();
+}
+
 /** One statement, so a clear of any size is atomic; the FTS trigger removes index entries with the rows. */
 export async function deleteMemoryRows(
   db: Db,
@@ -284,8 +292,7 @@ export async function deleteMemoryRows(
   let q = db.deleteFrom('memories').where('api_key_id', '=', f.apiKeyId);
   if (f.types && f.types.length > 0) q = q.where('type', 'in', f.types);
   if (f.createdBefore != null) q = q.where('created_at', '<', f.createdBefore);
-  const result = await q.executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return q.returning(DELETED_COLUMNS).execute();
 }
 
 /** Memories of the whole server by state (never per key), in one pass over the table. */

@@ -30,6 +30,7 @@ import {
 import { findParaphrase, mergeParaphrase } from './merge.ts';
 import { purgeDueAt } from './purgeRules.ts';
 import { type AuditBy, CALLER_RULE, supersede } from './supersession.service.ts';
+import { recordDeletions } from './tombstones.ts';
 
 export interface MemoryDeps {
   db: Db;
@@ -204,10 +205,16 @@ export async function updateMemory(
   return rowToMemory(await writing(deps.db, write));
 }
 
-/** Deletes a memory, its keyword entries and vector (its Qdrant point through the outbox), and empties the write-ahead log. */
-export async function deleteMemory(deps: MemoryDeps, id: string, canSee: KeyGuard): Promise<Memory> {
+/**
+ * Deletes a memory, its keyword entries and vector (its Qdrant point through the outbox), leaves its tombstone (by:
+ * the caller's token, change.ts), and empties the write-ahead log.
+ */
+export async function deleteMemory(deps: MemoryDeps, id: string, canSee: KeyGuard, by: string): Promise<Memory> {
   const existing = await requireMemory(deps, id, canSee);
-  await writing(deps.db, (trx) => repo.deleteMemoryRow(trx, existing.pk));
+  await writing(deps.db, async (trx) => {
+    const deleted = await repo.deleteMemoryRowReturning(trx, existing.pk);
+    await recordDeletions(trx, deleted ? [deleted] : [], by, clock(deps));
+  });
   await afterErase(deps.db);
   return existing;
 }
@@ -218,12 +225,15 @@ export interface ClearFilter {
   createdBefore?: Date | null;
 }
 
-export async function clearMemories(deps: MemoryDeps, f: ClearFilter): Promise<number> {
+/** Deletes the memories of one key that the filter names, each leaving its tombstone (by: the caller's token); returns how many. */
+export async function clearMemories(deps: MemoryDeps, f: ClearFilter, by: string): Promise<number> {
   // A blank key names no tenant: answering 0 would hide the caller's mistake.
   const apiKeyId = parseInput(apiKeyIdSchema, f.apiKeyId);
-  const deleted = await writing(deps.db, (trx) =>
-    repo.deleteMemoryRows(trx, { apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() }),
-  );
+  const deleted = await writing(deps.db, async (trx) => {
+    const rows = await repo.deleteMemoryRows(trx, { apiKeyId, types: f.types, createdBefore: f.createdBefore?.getTime() });
+    await recordDeletions(trx, rows, by, clock(deps));
+    return rows.length;
+  });
   if (deleted > 0) await afterErase(deps.db);
   return deleted;
 }

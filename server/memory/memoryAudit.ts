@@ -34,7 +34,7 @@ export function clearMemoriesAudited(
   };
   return audited(ctx, what, async () => {
     const apiKeyId = exactlyOneKey(ctx.viewer, request.apiKeyId);
-    return { apiKeyId, removed: await clearMemories(ctx.services, { ...filter, apiKeyId }) };
+    return { apiKeyId, removed: await clearMemories(ctx.services, { ...filter, apiKeyId }, authorOf(ctx.viewer)) };
   });
 }
 

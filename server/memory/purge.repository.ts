@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.ts';
+import { DELETED_COLUMNS } from './memory.repository.ts';
 
 /** What the purge deletes (purge.service.ts, purgeCutoffs). */
 export interface PurgeCutoffs {
@@ -21,14 +22,14 @@ export async function countPurgeable(db: Db, c: PurgeCutoffs): Promise<number> {
 }
 
 /**
- * Deletes at most `limit` due memories, expired ones first, each kind read through its own index, so a batch costs
+ * Deletes at most `limit` due memories (returned, each kind apart, as their tombstones record them), expired ones first, each kind read through its own index, so a batch costs
  * what it deletes whatever the backlog. The statements write before they read anything else, so the transaction
  * waits for another process's write lock instead of failing. Triggers take each memory's keyword entries, vector and
  * count with it and queue its Qdrant point's removal; summaries that covered it are queued for a rebuild.
  */
 export async function deletePurgeable(db: Db, c: PurgeCutoffs, limit: number) {
-  const deleteDue = async (due: 'expired' | 'old', n: number) => {
-    const result = await db
+  const deleteDue = async (due: 'expired' | 'old', n: number) =>
+    db
       .deleteFrom('memories')
       .where('pk', 'in', (eb) => {
         const rows = eb.selectFrom('memories').select('pk');
@@ -36,10 +37,9 @@ export async function deletePurgeable(db: Db, c: PurgeCutoffs, limit: number) {
           due === 'expired' ? rows.where('expires_at', '<=', c.expiredBefore) : rows.where('updated_at', '<', c.writtenBefore!)
         ).limit(n);
       })
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
-  };
+      .returning(DELETED_COLUMNS)
+      .execute();
   const expired = await deleteDue('expired', limit);
-  const outOfRetention = expired < limit && c.writtenBefore !== null ? await deleteDue('old', limit - expired) : 0;
+  const outOfRetention = expired.length < limit && c.writtenBefore !== null ? await deleteDue('old', limit - expired.length) : [];
   return { expired, outOfRetention };
 }

@@ -4,6 +4,7 @@ import { type BatchedDelete, DELETE_BATCH_SIZE, deleteInBatches } from './batche
 import type { MemoryDeps } from './memory.service.ts';
 import * as repo from './purge.repository.ts';
 import { purgeCutoffs } from './purgeRules.ts';
+import { PURGE_AUTHORS, recordDeletions } from './tombstones.ts';
 
 const batchSizeSchema = wholeNumber('batchSize', 1, LIMITS.purgeBatchRows);
 
@@ -26,7 +27,8 @@ export interface PurgeOutcome extends BatchedDelete {
 export const purgeTarget = (o: PurgeOutcome) => ({ expired: o.expired, outOfRetention: o.outOfRetention, batches: o.batches });
 
 /**
- * Deletes the memories that expired or left the retention window more than purgeGraceDays ago, with their keyword
+ * Deletes the memories that expired or left the retention window more than purgeGraceDays ago (each leaving its
+ * tombstone, by 'purge' or 'retention'), with their keyword
  * entries, vectors and Qdrant points (queued in the outbox), in batches of one transaction each (batchedDelete.ts). A
  * summary that covered a purged memory is rebuilt from the originals that remain in the same batch, as after any
  * delete, and a purged summary's originals come back (and are purged in turn when they are due too). A plain function returning what it did: the CLI and the background pass
@@ -46,7 +48,13 @@ export async function purgeMemories(
       : await deleteInBatches(
           deps.db,
           { size, signal: opts.signal },
-          (trx) => repo.deletePurgeable(trx, cutoffs, size),
+          async (trx) => {
+            const deleted = await repo.deletePurgeable(trx, cutoffs, size);
+            const at = deps.now();
+            await recordDeletions(trx, deleted.expired, PURGE_AUTHORS.expired, at);
+            await recordDeletions(trx, deleted.outOfRetention, PURGE_AUTHORS.retention, at);
+            return { expired: deleted.expired.length, outOfRetention: deleted.outOfRetention.length };
+          },
           (b) => b.expired + b.outOfRetention,
           (b, batchMs) => {
             purged.expired += b.expired;

@@ -56,3 +56,16 @@ export async function undoSupersessions(db: Db, apiKeyId: string, oldId: string,
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** The supersessions in force (not undone) that ended these memories of a key, the latest of each. */
+export async function supersessionsEnding(db: Db, apiKeyId: string, oldIds: readonly string[]) {
+  if (oldIds.length === 0) return [];
+  return db
+    .selectFrom('supersessions')
+    .selectAll()
+    .where('api_key_id', '=', apiKeyId)
+    .where('old_id', 'in', [...oldIds])
+    .where('undone_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}

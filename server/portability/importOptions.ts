@@ -65,6 +65,14 @@ export function importSummary(r: FileImportReport, job: FileImport, database: st
   if (r.expired > 0 || r.outsideRetention > 0) {
     lines.push(`  stored but never injected: ${r.expired} already expired, ${r.outsideRetention} older than the retention window`);
   }
+  if (!r.dryRun && r.versions > 0) lines.push(`  ${r.versions} earlier versions kept in the memories' history`);
+  if (r.tombstones > 0) {
+    lines.push(
+      r.dryRun
+        ? `  ${r.tombstones} tombstones of deleted memories`
+        : `  ${r.tombstones} tombstones of deleted memories recorded; ${r.deletedByTombstones} memories of this store deleted by them`,
+    );
+  }
   if (r.disabled) lines.push('  memory is switched off in the settings: nothing is injected until it is on');
   for (const s of r.skippedRows) lines.push(`  skipped ${s.at}: ${s.reason}`);
   if (r.skipped > r.skippedRows.length) lines.push(`  … and ${r.skipped - r.skippedRows.length} more skipped`);

@@ -1,11 +1,19 @@
 import type { MemoryInput } from '../memory/memory.ts';
+import type { RestoredMemory, RestoredTombstone } from '../memory/restore.service.ts';
 
 /** The memory systems `mnemo import --from` reads, and mnemo's own line formats. */
 export const IMPORT_FORMATS = ['omniroute', 'mem0', 'letta', 'jsonl', 'csv'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-/** Where a row came from in its file, for the report: "line 12", "memory 3 (id …)", "block human of agent a1". */
-export type SourceRow = { at: string; input: MemoryInput } | { at: string; problem: string };
+/**
+ * Where a row came from in its file, for the report ("line 12", "memory 3 (id …)", "block human of agent a1"), and
+ * what it is: a memory (with, when the source has them, its history and its id there, which supersession links name),
+ * a tombstone of a memory deleted there (mnemo's bundle), or a problem.
+ */
+export type SourceRow =
+  | { at: string; input: MemoryInput; restore?: RestoredMemory; sourceId?: string }
+  | { at: string; tombstone: RestoredTombstone }
+  | { at: string; problem: string };
 
 /** How rows of a source that has no API keys or sessions of mnemo's own are placed. */
 export interface Placement {

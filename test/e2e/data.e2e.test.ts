@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2eAuditLogDocument, E2eMemoryCountDocument, E2eRetentionStatsDocument } from '../generated/graphql.ts';
 import { IMPORT_MEMORIES, type MemoryInput, UPDATE_SETTINGS } from '../helpers/operations.ts';
-import { type E2E, screenshot, startE2E } from './harness.ts';
+import { type E2E, horizontalOverflow, screenshot, startE2E, WIDTHS } from './harness.ts';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -119,6 +120,7 @@ describe('the Data tab', () => {
       Vectors: '0',
       'Qdrant removals queued': '0',
       'Retrievals in its statistics': '0',
+      'Tombstones of deleted memories': '0',
       'In the audit log now': `${entry.apiKeyId} (its entries)`,
       'Write-ahead log': 'emptied at once',
     });
@@ -132,4 +134,62 @@ describe('the Data tab', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'data', { fullPage: true });
   });
+});
+
+describe('the export card', () => {
+  const card = (page: Page) => page.getByRole('region', { name: 'Export a bundle' });
+
+  /** Exports from the card and returns the file the browser saved, with the result line the card showed. */
+  async function exportFromCard(page: Page, apiKeyId: string, button: string) {
+    await card(page).getByLabel('API key').fill(apiKeyId);
+    const [download] = await Promise.all([page.waitForEvent('download'), card(page).getByRole('button', { name: button }).click()]);
+    const text = await readFile((await download.path())!, 'utf8');
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const result = card(page).locator('.export-result');
+    await result.waitFor();
+    return { fileName: download.suggestedFilename(), lines, bytes: Buffer.byteLength(text), result: await result.textContent() };
+  }
+
+  it("downloads one key's bundle and says what the file holds, from its own header", async () => {
+    const { page } = e2e;
+    await importRows([
+      { apiKeyId: 'acme-export', key: 'home', content: 'Lives in Namur' },
+      { apiKeyId: 'acme-export', key: 'pet', content: 'Has a greyhound' },
+    ]);
+    await openData(page);
+    const { fileName, lines, bytes, result } = await exportFromCard(page, 'acme-export', 'Export this key');
+    const [header, ...rest] = lines;
+    expect(header).toMatchObject({ format: 'mnemo-export', apiKeyId: 'acme-export', counts: { memories: 2, versions: 0, tombstones: 0 } });
+    expect(rest.map((l) => l.content).sort()).toEqual(['Has a greyhound', 'Lives in Namur']);
+    expect(fileName).toMatch(/^mnemo-export-key-\d{4}-\d\d-\d\d\.jsonl$/);
+    expect(result).toBe(
+      `Exported 2 memories (0 earlier versions) and 0 tombstones of acme-export to ${fileName} (${bytes} bytes, sha256 ${header.checksum.slice(0, 12)}…).`,
+    );
+    const audit = (await e2e.gql(E2eAuditLogDocument, { action: 'MEMORIES_EXPORT' })).auditLog.items[0]!;
+    expect(audit).toMatchObject({ apiKeyId: 'acme-export', target: { memories: 2 } });
+  });
+
+  for (const width of WIDTHS) {
+    it(`exports everything at ${width} px, the card fitting the screen`, async () => {
+      const { page } = e2e;
+      await page.setViewportSize({ width, height: 900 });
+      try {
+        await openData(page);
+        expect(await card(page).getByRole('button', { name: 'Export everything' }).isVisible()).toBe(true);
+        const { lines, result } = await exportFromCard(page, '', 'Export everything');
+        const memories = await e2e.gql(E2eMemoryCountDocument, { apiKeyId: null });
+        expect(lines[0]).toMatchObject({ apiKeyId: null, counts: { memories: memories.memories.totalCount } });
+        expect(result).toMatch(/^Exported \d+ memories \(\d+ earlier versions?\) and \d+ tombstones? of every key to mnemo-export-all-/);
+        const { overflow, culprits } = await horizontalOverflow(page);
+        expect(overflow, `the Data tab at ${width} px scrolls sideways: ${culprits.join(', ')}`).toBeLessThanOrEqual(0);
+        await card(page).scrollIntoViewIfNeeded();
+        if (width !== 768) await screenshot(page, width === 1280 ? 'data-export' : 'data-export-390');
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+    });
+  }
 });

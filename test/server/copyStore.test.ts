@@ -122,7 +122,7 @@ async function buildSource(name: string, memories = 24): Promise<Source> {
   await reindexRepo.insertRunningJob(store.db, { id: randomUUID(), force: true, total: 9, owner: 'x:2:b', now });
   // vectorStore QDRANT: deleting a memory queues its point's removal.
   const gone = await createMemory(services, { apiKeyId: 'globex', key: `${name}-gone`, content: 'Soon deleted' });
-  await deleteMemory(services, gone.id, () => true);
+  await deleteMemory(services, gone.id, () => true, 'admin');
   return { dir, file, services, gatewayToken: gateway.token, revokedToken: revoked.token, summaryId: summaries[0]!.id };
 }
 
@@ -392,7 +392,7 @@ describe('mnemo copy-store on the command line', () => {
       .select('id')
       .where('key', '=', 'differs-recent')
       .executeTakeFirstOrThrow();
-    await deleteMemory(source.services, extra.id, () => true);
+    await deleteMemory(source.services, extra.id, () => true, 'admin');
     const n = await memoryCount(source.services.db);
     const { code, stdout, stderr } = await cli(['--from', source.dir, '--to', url]);
     expect(code).toBe(1);

@@ -197,6 +197,13 @@ async function injectAsking(app: TestApp, apiKeyId: string, marker: string) {
   expect(logged.map((r) => r.query)).toEqual([`What is the locker word ${marker}?`]);
 }
 
+/** Who deleted the key's memories (one memory's, when named), as their tombstones record it. */
+async function tombstonesOf(app: TestApp, apiKeyId: string, memoryId?: string) {
+  let q = app.database.db.selectFrom('tombstones').select('deleted_by').where('api_key_id', '=', apiKeyId);
+  if (memoryId) q = q.where('memory_id', '=', memoryId);
+  return (await q.execute()).map((r) => r.deleted_by);
+}
+
 const pointsHolding = (qdrant: QdrantDouble, text: string) =>
   [...(qdrant.collections.get('mnemo_memory')?.points.values() ?? [])].filter((p) => JSON.stringify(p).includes(text)).length;
 
@@ -216,23 +223,28 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
     await s.app.ok(DELETE_MEMORY, { id: s.markerId });
     const summary = (await s.app.ok(GET_MEMORY, { id: s.summaryId })).memory;
     expect(summary!.content).toContain('mango');
+    expect(await tombstonesOf(s.app, s.apiKeyId, s.markerId)).toEqual(['admin']);
     await expectErased(s);
   });
 
   it('after clearMemories', async () => {
     const s = await scene();
     expect((await s.app.ok(CLEAR_MEMORIES, { apiKeyId: s.apiKeyId })).clearMemories).toBe(12);
+    expect(await tombstonesOf(s.app, s.apiKeyId, s.markerId)).toEqual(['admin']);
     await expectErased(s);
   });
 
-  it('after forgetApiKey, which also leaves neither the API key nor its tenant prefix, nor its injection log', async () => {
+  it('after forgetApiKey, which also leaves neither the API key nor its tenant prefix, nor its injection log and tombstones', async () => {
     const s = await scene();
     await injectAsking(s.app, s.apiKeyId, s.marker);
+    await s.app.ok(DELETE_MEMORY, { id: s.summaryId });
+    expect(await tombstonesOf(s.app, s.apiKeyId)).toEqual(['admin']);
     await s.app.ok(FORGET_API_KEY, { apiKeyId: s.apiKeyId });
     s.needles.push(
       { what: 'the API key', bytes: Buffer.from(s.apiKeyId) },
       { what: "the key's tenant prefix", bytes: Buffer.from(tenantPrefix(s.apiKeyId)) },
     );
+    expect(await tombstonesOf(s.app, s.apiKeyId)).toEqual([]);
     await expectErased(s);
   });
 
@@ -241,6 +253,7 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
     await s.app.ok(UPDATE_MEMORY, { id: s.markerId, input: { expiresAt: new Date(Date.now() - 8 * DAY).toISOString() } });
     const outcome = await s.app.services.purge.pass();
     expect(outcome).toMatchObject({ expired: 1 });
+    expect(await tombstonesOf(s.app, s.apiKeyId, s.markerId)).toEqual(['purge']);
     await expectErased(s);
   });
 });
@@ -264,6 +277,7 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     'retrieval_stats',
     'audit_log',
     'injection_log',
+    'tombstones',
   ];
 
   /** A key with ten facts and the marker's memory (its content and key), compacted into one summary. */
@@ -364,20 +378,25 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     await s.app.ok(DELETE_MEMORY, { id: s.markerId });
     const summary = (await s.app.ok(GET_MEMORY, { id: s.summaryId })).memory;
     expect(summary!.content).toContain('mango');
+    expect(await tombstonesOf(s.app, s.apiKeyId, s.markerId)).toEqual(['admin']);
     await expectNoRowVersion(s);
   });
 
   it('after clearMemories', async () => {
     const s = await pgScene();
     expect((await s.app.ok(CLEAR_MEMORIES, { apiKeyId: s.apiKeyId })).clearMemories).toBe(12);
+    expect(await tombstonesOf(s.app, s.apiKeyId, s.markerId)).toEqual(['admin']);
     await expectNoRowVersion(s);
   });
 
-  it('after forgetApiKey, which also leaves no row version naming the API key, nor its injection log', async () => {
+  it('after forgetApiKey, which also leaves no row version naming the API key, nor its injection log and tombstones', async () => {
     const s = await pgScene();
     await injectAsking(s.app, s.apiKeyId, s.marker);
     expect(await rowVersionsHolding(s.app, s.marker)).toContain('injection_log');
+    await s.app.ok(DELETE_MEMORY, { id: s.summaryId });
+    expect(await rowVersionsHolding(s.app, s.apiKeyId)).toContain('tombstones');
     await s.app.ok(FORGET_API_KEY, { apiKeyId: s.apiKeyId });
+    expect(await tombstonesOf(s.app, s.apiKeyId)).toEqual([]);
     await expectNoRowVersion(s, s.apiKeyId);
   });
 
@@ -385,6 +404,7 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     const s = await pgScene();
     await s.app.ok(UPDATE_MEMORY, { id: s.markerId, input: { expiresAt: new Date(Date.now() - 8 * DAY).toISOString() } });
     expect(await s.app.services.purge.pass()).toMatchObject({ expired: 1 });
+    expect(await tombstonesOf(s.app, s.apiKeyId, s.markerId)).toEqual(['purge']);
     await expectNoRowVersion(s);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryHistory } from '../../server/memory/history.service.ts';
 import { listMemories } from '../../server/memory/memory.service.ts';
 import type { Memory } from '../../server/memory/memory.ts';
 import { type FileImport, importFile } from '../../server/portability/importFile.ts';
@@ -122,6 +123,38 @@ describe('a mem0 export', () => {
       ['Has no user', null],
       ['Is vegetarian and allergic to peanuts', 'trip-2026'],
     ]);
+  });
+});
+
+describe("a mem0 export with its memories' history", () => {
+  const versionsOf = async (id: string) => {
+    const memory = (await memoriesOf('carol')).find((m) => m.key === `mem0:${id}`)!;
+    return (await memoryHistory(t.services, memory.id, () => true)).map((v) => [
+      v.content,
+      v.changedAt.toISOString(),
+      v.changedBy,
+      v.reason,
+    ]);
+  };
+
+  it("keeps each UPDATE's earlier wording as a version, from a history on the memory or one by memory id", async () => {
+    const report = await run({ format: 'mem0', file: fixture('mem0-history.json') });
+    expect(report).toMatchObject({ read: 2, imported: 2, skipped: 0, versions: 3 });
+    expect(await versionsOf('5b1f7c1e-2a3d-4e5f-8a9b-0c1d2e3f4a5b')).toEqual([
+      ['Works as a nurse', '2026-10-04T01:30:00.000Z', 'mem0', 'mem0 UPDATE'],
+      ['Works as a student nurse', '2026-09-12T15:15:00.000Z', 'carol', 'mem0 UPDATE'],
+    ]);
+    expect(await versionsOf('6c2a8d2f-3b4e-4f60-9bac-1d2e3f4a5b6c')).toEqual([
+      ['Likes trains', '2026-08-20T07:45:00.000Z', 'mem0', 'mem0 UPDATE'],
+    ]);
+  });
+
+  it('keeps the same versions when imported again', async () => {
+    await run({ format: 'mem0', file: fixture('mem0-history.json') });
+    const before = await versionsOf('5b1f7c1e-2a3d-4e5f-8a9b-0c1d2e3f4a5b');
+    await run({ format: 'mem0', file: fixture('mem0-history.json') });
+    expect(await versionsOf('5b1f7c1e-2a3d-4e5f-8a9b-0c1d2e3f4a5b')).toEqual(before);
+    expect(before).toHaveLength(2);
   });
 });
 

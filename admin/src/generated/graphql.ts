@@ -605,7 +605,7 @@ export type ForgetApiKeyMutationVariables = Exact<{
 }>;
 
 
-export type ForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string, memories: number, archivedOriginals: number, summaries: number, keywordEntries: number, vectors: number, qdrantDeletesQueued: number, retrievals: number, auditApiKeyId: string, walEmptied: boolean } };
+export type ForgetApiKeyMutation = { forgetApiKey: { apiKeyId: string, memories: number, archivedOriginals: number, summaries: number, keywordEntries: number, vectors: number, qdrantDeletesQueued: number, retrievals: number, tombstones: number, auditApiKeyId: string, walEmptied: boolean } };
 
 export type CompactMemoriesMutationVariables = Exact<{
   apiKeyId: string;
@@ -2237,6 +2237,7 @@ export const ForgetApiKeyDocument = new TypedDocumentString(`
     vectors
     qdrantDeletesQueued
     retrievals
+    tombstones
     auditApiKeyId
     walEmptied
   }

@@ -41,8 +41,8 @@ export function ForgetKeyCard() {
       <h2 id="forget-title">Forget an API key</h2>
       <p className="muted">
         Erases every trace of one key: its memories with their summaries and archived originals, keyword entries, vectors and Qdrant points,
-        its counts and retrieval statistics. The audit log keeps who did what and when, under a pseudonym instead of the key. It cannot be
-        undone: export the key's memories first (Memories, Export) if you may need them.
+        its counts and retrieval statistics, the tombstones of its deleted memories. The audit log keeps who did what and when, under a
+        pseudonym instead of the key. It cannot be undone: export the key first (Export a bundle, above) if you may need its memories.
       </p>
       <form className="row" onSubmit={form.submit} aria-labelledby="forget-title" noValidate>
         <DraftField form={form} name="apiKeyId" label="API key" apiKey placeholder="the key to erase" className="forget-key" />
@@ -84,6 +84,7 @@ function RemovedReport({ report: r, ref }: { report: ForgetReport; ref: Ref<HTML
     ['Vectors', formatNumber(r.vectors)],
     ['Qdrant removals queued', formatNumber(r.qdrantDeletesQueued)],
     ['Retrievals in its statistics', formatNumber(r.retrievals)],
+    ['Tombstones of deleted memories', formatNumber(r.tombstones)],
   ];
   const audit = `#/audit?key=${encodeURIComponent(r.auditApiKeyId)}`;
   return (

@@ -1,33 +1,45 @@
 import { createInterface } from 'node:readline';
-import type { SourceReader, SourceRow } from '../sourceRows.ts';
+import type { SourceReader } from '../sourceRows.ts';
+import { bundleRow, isBundleHeader, verifyBundle } from './bundle.ts';
 import { memoryFromFields } from './memoryFields.ts';
 import { isObject, openSourceStream } from './sourceFile.ts';
 
 /**
- * mnemo's own line format: one memory per line, a JSON object with the fields of the GraphQL Memory type
- * (memoryFields.ts). A first line with a "format" field is a header and is skipped. Read line by line, so a file of
- * any size streams.
+ * mnemo's own line formats. Its export bundle (export/bundleFormat.ts): a header checked against the whole file before
+ * the first row is read (bundle.ts), then memories with their history and tombstones. Or plain lines: one memory per
+ * line, a JSON object with the fields of the GraphQL Memory type (memoryFields.ts), after an optional first line
+ * with a "format" field, which is skipped. Read line by line, so a file of any size streams.
  */
 export const readJsonl: SourceReader = async function* (file) {
   const stream = (await openSourceStream(file)).setEncoding('utf8');
   let line = 0;
+  let bundle = false;
   for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
     line++;
     if (text.trim() === '') continue;
-    const row = toRow(text, line);
-    if (row !== null) yield row;
+    const at = `line ${line}`;
+    const value = parsed(text);
+    if (typeof value === 'string') {
+      yield { at, problem: value };
+      continue;
+    }
+    if (line === 1 && 'format' in value) {
+      if (isBundleHeader(value)) {
+        await verifyBundle(file, value);
+        bundle = true;
+      }
+      continue;
+    }
+    yield bundle ? bundleRow(value, at) : memoryFromFields(value, at);
   }
 };
 
-function toRow(text: string, line: number): SourceRow | null {
-  const at = `line ${line}`;
+function parsed(text: string): Record<string, unknown> | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { at, problem: 'not JSON' };
+    return 'not JSON';
   }
-  if (!isObject(value)) return { at, problem: 'not a JSON object' };
-  if (line === 1 && 'format' in value) return null;
-  return memoryFromFields(value, at);
+  return isObject(value) ? value : 'not a JSON object';
 }
