@@ -20,6 +20,7 @@ import * as memoryHistory from './2026_12_06_020_memory_history.ts';
 import * as supersession from './2026_12_06_021_supersession.ts';
 import * as injectionLog from './2026_12_06_024_injection_log.ts';
 import * as versionsKeepValidity from './2026_12_06_026_versions_keep_validity.ts';
+import * as evaluation from './2026_12_06_028_evaluation.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_021_supersession': supersession,
   '2026_12_06_024_injection_log': injectionLog,
   '2026_12_06_026_versions_keep_validity': versionsKeepValidity,
+  '2026_12_06_028_evaluation': evaluation,
 };

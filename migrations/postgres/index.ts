@@ -12,6 +12,7 @@ import * as injectionLog from './2026_12_06_012_injection_log.ts';
 import * as keyPrefixIndex from './2026_12_06_013_key_prefix_index.ts';
 import * as versionsKeepValidity from './2026_12_06_014_versions_keep_validity.ts';
 import * as postingFrequencyInline from './2026_12_06_015_posting_frequency_inline.ts';
+import * as evaluation from './2026_12_06_017_evaluation.ts';
 
 /** Every PostgreSQL migration by name, in order; listed statically like the SQLite ones (../index.ts). */
 export const postgresMigrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026_12_06_013_key_prefix_index': keyPrefixIndex,
   '2026_12_06_014_versions_keep_validity': versionsKeepValidity,
   '2026_12_06_015_posting_frequency_inline': postingFrequencyInline,
+  '2026_12_06_017_evaluation': evaluation,
 };
