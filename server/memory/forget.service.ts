@@ -28,6 +28,8 @@ export interface ForgetReport {
   extractionModelUsageDays: number;
   /** Entries of the injection log (receipts of its past injections). */
   injectionLogEntries: number;
+  /** Evaluation sets, with their questions and runs. */
+  evaluationSets: number;
   /** The pseudonym the audit log names the key by from now on ('forgotten:<uuid>'): the key's id leaves it too. */
   auditApiKeyId: string;
   /** Whether the write-ahead log was emptied at once (false: another process was reading it; the hourly maintenance does it). */
@@ -37,7 +39,7 @@ export interface ForgetReport {
 /**
  * Erases every trace of one API key: its memories, archived originals and summaries, with their keyword entries
  * (removed from the index's segments), vectors, access counters and reindex flags (columns of the rows), queued Qdrant
- * removals, its per-key memory count, retrieval statistics, extraction model usage and injection log; then the counts not yet written are dropped and the
+ * removals, its per-key memory count, retrieval statistics, extraction model usage, injection log and evaluation sets; then the counts not yet written are dropped and the
  * write-ahead log is emptied; the audit log keeps its entries about the key under a pseudonym. The rows go in batches (batchedDelete.ts): a key of 100,000 memories must not hold every
  * request for minutes. Rows the gateway writes for the key meanwhile go too, and count as memories. Access tokens bound
  * to the key are left alone: they are credentials, not memories (revoke them to stop the key being used again).
@@ -70,6 +72,7 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
   await repo.deleteMemoryCount(deps.db, key);
   const extractionModelUsageDays = await repo.deleteExtractionModelUsage(deps.db, key);
   const injectionLogEntries = await repo.deleteInjectionLog(deps.db, key);
+  const evaluationSets = await repo.deleteEvaluationSets(deps.db, key);
   deps.access.discard(key);
   // Before the log is emptied: its frames hold the entries' pages as they were, key and all.
   const auditApiKeyId = await pseudonymiseApiKey(deps, key);
@@ -84,6 +87,7 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
     retrievals: start.retrievals,
     extractionModelUsageDays,
     injectionLogEntries,
+    evaluationSets,
     auditApiKeyId,
     walEmptied: await afterErase(deps.db),
   };
