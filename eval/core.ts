@@ -12,8 +12,8 @@ import { findWordVectorPackage, wordVectorModelId } from '../server/embedding/wo
 import { createLogger } from '../server/logger.ts';
 import { importMemories } from '../server/memory/import.service.ts';
 import type { MemoryDeps } from '../server/memory/memory.service.ts';
-import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import { aggregate, type MetricRow, type Outcome, score } from '../server/retrieval/rankingMetrics.ts';
+import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import type { Strategy } from '../server/retrieval/retrieval.ts';
 import { createServices, type Services } from '../server/services.ts';
 import { STRATEGIES } from '../server/settings/settings.service.ts';

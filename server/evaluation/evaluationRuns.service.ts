@@ -2,8 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { badInput, notFound } from '../errors.ts';
 import { aggregate, score } from '../retrieval/rankingMetrics.ts';
-import type { RetrievalDeps } from '../retrieval/retrieval.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
+import type { RetrievalDeps } from '../retrieval/retrieval.ts';
 import { DRAFT_SETTING_NAMES, draftOver, type Settings, type SettingsDraft } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, parseInput } from '../validation.ts';
 import * as repo from './evaluation.repository.ts';
@@ -105,9 +105,10 @@ export async function runEvaluation(
   const set = await evaluationSet(deps, input.apiKeyId, input.setId);
   const questions = await evaluationQuestions(deps, { apiKeyId: set.apiKeyId, setId: set.id });
   if (questions.length === 0) throw badInput(`the set "${set.name}" has no questions to run`);
-  const draft = input.settingsDraft && Object.values(input.settingsDraft).some((v) => v !== undefined) ? input.settingsDraft : null;
-  const settings = draft ? draftOver(deps.settings, draft) : deps.settings;
-  const asked: Deps = draft ? { ...deps, settings, rerank: deps.rerank?.withSettings(settings) } : deps;
+  const over = input.settingsDraft ? draftOver(deps.settings, input.settingsDraft) : null;
+  const draft = over && Object.keys(over.changes).length > 0 ? over.changes : null;
+  const settings = over && draft ? over : deps.settings;
+  const asked: Deps = settings === deps.settings ? deps : { ...deps, settings, rerank: deps.rerank?.withSettings(settings) };
   const used = await settings.get();
   const results: QuestionResult[] = [];
   for (const q of questions) {
@@ -172,7 +173,13 @@ export async function compareEvaluationRuns(
   for (const now of after.results) {
     const then = earlier.get(now.questionId);
     if (!then || then.outcome === 'EXPECTED_GONE' || now.outcome === 'EXPECTED_GONE' || then.firstHit === now.firstHit) continue;
-    changes.push({ questionId: now.questionId, question: now.question, change: changeOf(then.firstHit, now.firstHit), before: then.firstHit, after: now.firstHit });
+    changes.push({
+      questionId: now.questionId,
+      question: now.question,
+      change: changeOf(then.firstHit, now.firstHit),
+      before: then.firstHit,
+      after: now.firstHit,
+    });
   }
   const m = (f: (r: RunMetrics) => number) => f(after.metrics) - f(before.metrics);
   return {

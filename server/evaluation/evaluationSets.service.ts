@@ -95,7 +95,8 @@ export async function evaluationSet(deps: Deps, apiKeyId: string, setId: string)
 
 export async function createEvaluationSet(deps: Deps, input: { apiKeyId: string; name: string }): Promise<EvaluationSet> {
   const valid = parseInput(z.object({ apiKeyId: apiKeyIdSchema, name: nameSchema }), input);
-  if (await repo.setNamed(deps.db, valid.apiKeyId, valid.name)) throw badInput(`API key "${valid.apiKeyId}" already has a set named "${valid.name}"`);
+  if (await repo.setNamed(deps.db, valid.apiKeyId, valid.name))
+    throw badInput(`API key "${valid.apiKeyId}" already has a set named "${valid.name}"`);
   const id = await repo.insertSet(deps.db, { api_key_id: valid.apiKeyId, name: valid.name, created_at: deps.now() });
   return evaluationSet(deps, valid.apiKeyId, String(id));
 }
@@ -162,10 +163,14 @@ export async function removeEvaluationQuestion(deps: Deps, input: { apiKeyId: st
  * lines skipped). A line that does not parse or names a memory the key does not have is reported with its number and
  * the others are added all the same.
  */
-export async function importEvaluationQuestions(deps: Deps, input: { apiKeyId: string; setId: string; jsonl: string }): Promise<ImportReport> {
+export async function importEvaluationQuestions(
+  deps: Deps,
+  input: { apiKeyId: string; setId: string; jsonl: string },
+): Promise<ImportReport> {
   const set = await evaluationSet(deps, input.apiKeyId, input.setId);
   const lines = input.jsonl.split(/\r?\n/);
-  if (lines.length > EVALUATION_LIMITS.importLines) throw badInput(`an import holds at most ${EVALUATION_LIMITS.importLines} lines, not ${lines.length}`);
+  if (lines.length > EVALUATION_LIMITS.importLines)
+    throw badInput(`an import holds at most ${EVALUATION_LIMITS.importLines} lines, not ${lines.length}`);
   const errors: ImportLineError[] = [];
   const rows: { question: string; expected: string[] }[] = [];
   for (const [i, line] of lines.entries()) {
@@ -198,7 +203,9 @@ function parseLine(line: string): unknown {
 async function roomFor(db: Db, set: EvaluationSet, adding: number) {
   const held = await repo.countQuestions(db, Number(set.id));
   if (held + adding > EVALUATION_LIMITS.questionsPerSet) {
-    throw badInput(`a set holds at most ${EVALUATION_LIMITS.questionsPerSet} questions; "${set.name}" has ${held}, and ${adding} more would pass it`);
+    throw badInput(
+      `a set holds at most ${EVALUATION_LIMITS.questionsPerSet} questions; "${set.name}" has ${held}, and ${adding} more would pass it`,
+    );
   }
 }
 

@@ -20,6 +20,7 @@ import './modelTest.schema.ts';
 import './reindex.schema.ts';
 import './backup.schema.ts';
 import './audit.schema.ts';
+import './evaluation.schema.ts';
 
 export const schema = builder.toSchema();
 
