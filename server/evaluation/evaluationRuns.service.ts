@@ -7,7 +7,7 @@ import type { RetrievalDeps } from '../retrieval/retrieval.ts';
 import { DRAFT_SETTING_NAMES, draftOver, type Settings, type SettingsDraft } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, parseInput } from '../validation.ts';
 import * as repo from './evaluation.repository.ts';
-import { evaluationQuestions, evaluationSet } from './evaluationSets.service.ts';
+import { type EvaluationQuestion, evaluationQuestions, evaluationSet } from './evaluationSets.service.ts';
 
 /**
  * Evaluation runs: every question of a set asked of retrieval, as the gateway would ask it (the memories it would
@@ -97,11 +97,27 @@ type Deps = RetrievalDeps;
 
 const runIdSchema = z.string().regex(/^[1-9][0-9]{0,14}$/, 'runId must be the id of an evaluation run');
 
+/** Where a run is: questions asked so far, of how many; the run itself once it is kept. */
+export interface RunProgress {
+  done: number;
+  total: number;
+  run: EvaluationRun | null;
+}
+
+type RunInput = { apiKeyId: string; setId: string; settingsDraft?: SettingsDraft | null };
+
 /** Asks every question of the set, with the saved settings or with a draft over them, and keeps the run. */
-export async function runEvaluation(
-  deps: Deps,
-  input: { apiKeyId: string; setId: string; settingsDraft?: SettingsDraft | null },
-): Promise<EvaluationRun> {
+export async function runEvaluation(deps: Deps, input: RunInput): Promise<EvaluationRun> {
+  let last: RunProgress | null = null;
+  for await (const step of evaluationSteps(deps, input)) last = step;
+  return last!.run!;
+}
+
+/**
+ * The same run, reported as it goes: before the first question, after each, and with the run once it is kept. A run
+ * left before its end (the caller stops reading) is not kept.
+ */
+export async function* evaluationSteps(deps: Deps, input: RunInput): AsyncGenerator<RunProgress> {
   const set = await evaluationSet(deps, input.apiKeyId, input.setId);
   const questions = await evaluationQuestions(deps, { apiKeyId: set.apiKeyId, setId: set.id });
   if (questions.length === 0) throw badInput(`the set "${set.name}" has no questions to run`);
@@ -110,28 +126,12 @@ export async function runEvaluation(
   const settings = over && draft ? over : deps.settings;
   const asked: Deps = settings === deps.settings ? deps : { ...deps, settings, rerank: deps.rerank?.withSettings(settings) };
   const used = await settings.get();
+  const total = questions.length;
   const results: QuestionResult[] = [];
+  yield { done: 0, total, run: null };
   for (const q of questions) {
-    const started = performance.now();
-    const result = await retrieve(asked, { apiKeyId: set.apiKeyId, query: q.question, limit: Math.max(...RUN_KS) }, { record: false });
-    const ms = performance.now() - started;
-    const expected = q.expected.map((m) => m.id);
-    const present = expected.filter((id) => !q.gone.includes(id));
-    const found = result.items.map((item) => item.memory.id);
-    const { firstHit, evidenceRecall } =
-      present.length > 0 ? score({ relevant: new Set(present) }, found, RUN_KS) : { firstHit: null, evidenceRecall: 0 };
-    results.push({
-      questionId: q.id,
-      question: q.question,
-      expected,
-      gone: q.gone,
-      outcome: present.length === 0 ? 'EXPECTED_GONE' : firstHit === null ? 'MISSED' : 'HIT',
-      firstHit,
-      evidenceRecall,
-      found,
-      tokens: result.tokensUsed,
-      ms,
-    });
+    results.push(await ask(asked, set.apiKeyId, q));
+    yield { done: results.length, total, run: null };
   }
   const runSettings: RunSettings = {
     draft,
@@ -143,7 +143,31 @@ export async function runEvaluation(
     settings: JSON.stringify(runSettings),
     results: JSON.stringify(results),
   });
-  return evaluationRun(deps, { apiKeyId: set.apiKeyId, runId: String(id) });
+  yield { done: total, total, run: await evaluationRun(deps, { apiKeyId: set.apiKeyId, runId: String(id) }) };
+}
+
+/** One question asked dry, as the gateway would ask it, and scored against the expected memories still there. */
+async function ask(deps: Deps, apiKeyId: string, q: EvaluationQuestion): Promise<QuestionResult> {
+  const started = performance.now();
+  const result = await retrieve(deps, { apiKeyId, query: q.question, limit: Math.max(...RUN_KS) }, { record: false });
+  const ms = performance.now() - started;
+  const expected = q.expected.map((m) => m.id);
+  const present = expected.filter((id) => !q.gone.includes(id));
+  const found = result.items.map((item) => item.memory.id);
+  const { firstHit, evidenceRecall } =
+    present.length > 0 ? score({ relevant: new Set(present) }, found, RUN_KS) : { firstHit: null, evidenceRecall: 0 };
+  return {
+    questionId: q.id,
+    question: q.question,
+    expected,
+    gone: q.gone,
+    outcome: present.length === 0 ? 'EXPECTED_GONE' : firstHit === null ? 'MISSED' : 'HIT',
+    firstHit,
+    evidenceRecall,
+    found,
+    tokens: result.tokensUsed,
+    ms,
+  };
 }
 
 /** The set's runs, newest first. */

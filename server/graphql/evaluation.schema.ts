@@ -1,10 +1,13 @@
+import { forbidden } from '../errors.ts';
 import {
   compareEvaluationRuns,
   type EvaluationRun,
   evaluationRuns,
+  evaluationSteps,
   type QuestionResult,
   type RunComparison,
   type RunMetrics,
+  type RunProgress,
   runEvaluation,
 } from '../evaluation/evaluationRuns.service.ts';
 import {
@@ -300,3 +303,31 @@ builder.mutationFields((t) => ({
       runEvaluation(ctx.services, { apiKeyId: args.apiKeyId, setId: String(args.setId), settingsDraft: args.settingsDraft }),
   }),
 }));
+
+const RunProgressRef = builder.objectRef<RunProgress>('EvaluationRunProgress').implement({
+  fields: (t) => ({
+    done: t.exposeInt('done', { description: 'Questions asked so far.' }),
+    total: t.exposeInt('total'),
+    run: t.field({ type: RunRef, nullable: true, description: 'The run, in the last event, once it is kept.', resolve: (p) => p.run }),
+  }),
+});
+
+builder.subscriptionField('evaluationRunProgress', (t) =>
+  t.field({
+    type: RunProgressRef,
+    authScopes: admin,
+    description:
+      'Runs a set as runEvaluation does, reporting as it goes: before the first question, after each, and last with the kept run. A run whose subscription ends before its last event is not kept.',
+    args: {
+      apiKeyId: t.arg.string({ required: true }),
+      setId: t.arg.id({ required: true }),
+      settingsDraft: t.arg({ type: SettingsDraftRef }),
+    },
+    subscribe: (_root, args, ctx) => {
+      // Checked here too: field scopes are not guaranteed to run at subscribe time (hayes/pothos#1496).
+      if (ctx.viewer.role !== 'admin') throw forbidden('this operation needs an admin token');
+      return evaluationSteps(ctx.services, { apiKeyId: args.apiKeyId, setId: String(args.setId), settingsDraft: args.settingsDraft });
+    },
+    resolve: (progress) => progress,
+  }),
+);

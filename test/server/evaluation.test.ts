@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type QuestionResult, runMetrics } from '../../server/evaluation/evaluationRuns.service.ts';
 import { graphql } from '../helpers/graphql.ts';
 import { CREATE_MEMORY, DELETE_MEMORY, GET_MEMORY, GET_SETTINGS, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { subscribe } from '../helpers/subscribe.ts';
 import { onlyError, startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const SETS = graphql(`
@@ -119,6 +120,20 @@ const RUN = graphql(`
         firstHit
         gone
         tokens
+      }
+    }
+  }
+`);
+
+const PROGRESS = graphql(`
+  subscription EvaluationProgress($apiKeyId: String!, $setId: ID!) {
+    evaluationRunProgress(apiKeyId: $apiKeyId, setId: $setId) {
+      done
+      total
+      run {
+        metrics {
+          hitAt1
+        }
       }
     }
   }
@@ -330,6 +345,20 @@ describe('evaluation runs', () => {
     ]);
   });
 
+  it('reports its progress question by question over a subscription, and last the kept run', async () => {
+    const k = await keyWithSet();
+    await k.add('What is my cat Miso doing on the radiator?', ['cat']);
+    await k.add('Where is my passport?', ['car']);
+    const events = await subscribe(app.url, PROGRESS, { apiKeyId: k.apiKeyId, setId: k.setId }).rest();
+    expect(events.map((e) => e.data?.evaluationRunProgress)).toEqual([
+      { done: 0, total: 2, run: null },
+      { done: 1, total: 2, run: null },
+      { done: 2, total: 2, run: null },
+      { done: 2, total: 2, run: { metrics: { hitAt1: 0.5 } } },
+    ]);
+    expect((await app.ok(RUNS, { apiKeyId: k.apiKeyId, setId: k.setId })).evaluationRuns).toHaveLength(1);
+  });
+
   it('refuses to run a set with no questions', async () => {
     const k = await keyWithSet();
     expect(onlyError(await app.gql(RUN, { apiKeyId: k.apiKeyId, setId: k.setId })).message).toBe(
@@ -394,6 +423,8 @@ describe('evaluation: who may see what', () => {
     const token = await app.mintToken({ apiKeyId: k.apiKeyId });
     expect(onlyError(await app.gql(SETS, { apiKeyId: k.apiKeyId }, token)).extensions?.code).toBe('FORBIDDEN');
     expect(onlyError(await app.gql(CREATE_SET, { apiKeyId: k.apiKeyId, name: 'mine' }, token)).extensions?.code).toBe('FORBIDDEN');
+    const [refused] = await subscribe(app.url, PROGRESS, { apiKeyId: k.apiKeyId, setId: k.setId }, token).rest();
+    expect(refused?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
   it('forgetApiKey erases the sets of the key with their questions and runs', async () => {
