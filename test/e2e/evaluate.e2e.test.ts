@@ -96,7 +96,7 @@ describe('the Evaluate tab', () => {
     await page.getByLabel('Token budget').fill('1');
     await page.getByRole('button', { name: 'Run 3 questions' }).click();
     await runsTable(page).getByRole('row').nth(2).waitFor();
-    expect(await runsTable(page).getByRole('row').nth(1).textContent()).toMatch(/draft: 1 tokens0%0%0%0\.000/);
+    expect(await runsTable(page).getByRole('row').nth(1).textContent()).toMatch(/draft: budget 1 tokens0%0%0%0\.000/);
     expect((await e2e.gql(SETTINGS)).memorySettings.maxTokens).toBe(2000);
 
     const difference = page.getByRole('region', { name: 'Difference' });
@@ -116,7 +116,7 @@ describe('the Evaluate tab', () => {
       const { page } = e2e;
       await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
       await openEvaluate(page, 'acme');
-      await runsTable(page).getByText('draft: 1 tokens').waitFor();
+      await runsTable(page).getByText('draft: budget 1 tokens').waitFor();
       await page.getByRole('list', { name: 'Questions that changed' }).waitFor();
       await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && document.getAnimations().length === 0);
       const { overflow, culprits } = await horizontalOverflow(page);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Bar } from '../components/Bar';
 import { ErrorNote } from '../components/ErrorNote';
 import { formatTime } from '../components/format';
 import { ScrollRegion } from '../components/ScrollRegion';
@@ -9,10 +10,10 @@ import {
   useEvaluateCompareRunsQuery,
   useEvaluateRunsQuery,
   useMemorySettingsQuery,
-  useRunEvaluationMutation,
 } from '../generated/graphql';
 import { numberOf } from '../lib/numbers';
 import { type EvaluationSet, useInvalidateEvaluation } from './EvaluateTab';
+import { useEvaluationRun } from './useEvaluationRun';
 
 interface Draft {
   strategy: RetrievalStrategy;
@@ -68,7 +69,8 @@ function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
   const [useDraft, setUseDraft] = useState(false);
   const [edits, setEdits] = useState<Partial<Draft>>({});
   const invalidate = useInvalidateEvaluation();
-  const run = useRunEvaluationMutation({ onSuccess: invalidate });
+  const run = useEvaluationRun(invalidate);
+  const running = run.progress !== null;
   const base: Draft | null = saved
     ? {
         strategy: saved.strategy,
@@ -102,7 +104,7 @@ function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
       aria-labelledby="ev-run-title"
       onSubmit={(e) => {
         e.preventDefault();
-        run.mutate({ apiKeyId, setId: set.id, settingsDraft: useDraft ? changes() : null });
+        run.start({ apiKeyId, setId: set.id, settingsDraft: useDraft ? changes() : null });
       }}
     >
       <h2 id="ev-run-title">Run</h2>
@@ -169,11 +171,26 @@ function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
         </>
       )}
       <div className="actions">
-        <button type="submit" className="primary" disabled={run.isPending || n === 0}>
-          {run.isPending ? `Running ${n} ${n === 1 ? 'question' : 'questions'}…` : `Run ${n} ${n === 1 ? 'question' : 'questions'}`}
+        <button type="submit" className="primary" disabled={running || n === 0}>
+          {running ? 'Running…' : `Run ${n} ${n === 1 ? 'question' : 'questions'}`}
         </button>
         {n === 0 && <span className="muted small-note">Add a question first.</span>}
       </div>
+      {run.progress && run.progress.total > 0 && (
+        <div className="ev-progress">
+          <span className="muted small-note">
+            Asked {run.progress.done} of {run.progress.total}
+          </span>
+          <Bar
+            value={run.progress.done}
+            max={run.progress.total}
+            label="Questions asked"
+            role="progressbar"
+            tone="accent"
+            valueText={`${run.progress.done} of ${run.progress.total} questions asked`}
+          />
+        </div>
+      )}
       <ErrorNote error={run.error} prefix="The run failed" />
     </form>
   );
@@ -184,7 +201,7 @@ function settingsText(r: EvaluateRunFragment): string {
   const s = r.settings;
   const value: Record<string, string> = {
     strategy: s.strategy.toLowerCase(),
-    maxTokens: `${s.maxTokens} tokens`,
+    maxTokens: `budget ${s.maxTokens} tokens`,
     fusionVectorShare: `vector share ${s.fusionVectorShare ?? 'calibrated'}`,
     profileBudgetPercent: `profile ${s.profileBudgetPercent}%`,
     rerankEnabled: s.rerankEnabled ? 'rerank on' : 'rerank off',

@@ -575,14 +575,14 @@ export type ImportEvaluationQuestionsMutationVariables = Exact<{
 
 export type ImportEvaluationQuestionsMutation = { importEvaluationQuestions: { imported: Array<{ id: string }>, errors: Array<{ line: number, message: string }> } };
 
-export type RunEvaluationMutationVariables = Exact<{
+export type EvaluateRunProgressSubscriptionVariables = Exact<{
   apiKeyId: string;
   setId: string | number;
   settingsDraft?: EvaluationSettingsDraft | null | undefined;
 }>;
 
 
-export type RunEvaluationMutation = { runEvaluation: { id: string, at: string, draft: Array<string>, settings: { strategy: RetrievalStrategy, maxTokens: number, fusionVectorShare: number | null, profileBudgetPercent: number, rerankEnabled: boolean, rerankProviderModel: string | null }, metrics: { scored: number, expectedGone: number, hitAt1: number, hitAt5: number, hitAt10: number, mrr: number, meanTokens: number, p50Ms: number } } };
+export type EvaluateRunProgressSubscription = { evaluationRunProgress: { done: number, total: number, run: { id: string } | null } };
 
 export type PurgeStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2120,52 +2120,21 @@ export const useImportEvaluationQuestionsMutation = <
 
 useImportEvaluationQuestionsMutation.fetcher = (variables: ImportEvaluationQuestionsMutationVariables, options?: RequestInit['headers']) => fetcher<ImportEvaluationQuestionsMutation, ImportEvaluationQuestionsMutationVariables>(ImportEvaluationQuestionsDocument, variables, options);
 
-export const RunEvaluationDocument = new TypedDocumentString(`
-    mutation RunEvaluation($apiKeyId: String!, $setId: ID!, $settingsDraft: EvaluationSettingsDraft) {
-  runEvaluation(apiKeyId: $apiKeyId, setId: $setId, settingsDraft: $settingsDraft) {
-    ...EvaluateRun
+export const EvaluateRunProgressDocument = new TypedDocumentString(`
+    subscription EvaluateRunProgress($apiKeyId: String!, $setId: ID!, $settingsDraft: EvaluationSettingsDraft) {
+  evaluationRunProgress(
+    apiKeyId: $apiKeyId
+    setId: $setId
+    settingsDraft: $settingsDraft
+  ) {
+    done
+    total
+    run {
+      id
+    }
   }
 }
-    fragment EvaluateRun on EvaluationRun {
-  id
-  at
-  draft
-  settings {
-    strategy
-    maxTokens
-    fusionVectorShare
-    profileBudgetPercent
-    rerankEnabled
-    rerankProviderModel
-  }
-  metrics {
-    scored
-    expectedGone
-    hitAt1
-    hitAt5
-    hitAt10
-    mrr
-    meanTokens
-    p50Ms
-  }
-}`);
-
-export const useRunEvaluationMutation = <
-      TError = unknown,
-      TContext = unknown
-    >(options?: UseMutationOptions<RunEvaluationMutation, TError, RunEvaluationMutationVariables, TContext>) => {
-    
-    return useMutation<RunEvaluationMutation, TError, RunEvaluationMutationVariables, TContext>(
-      {
-    mutationKey: ['RunEvaluation'],
-    mutationFn: (variables?: RunEvaluationMutationVariables) => fetcher<RunEvaluationMutation, RunEvaluationMutationVariables>(RunEvaluationDocument, variables)(),
-    ...options
-  }
-    )};
-
-
-useRunEvaluationMutation.fetcher = (variables: RunEvaluationMutationVariables, options?: RequestInit['headers']) => fetcher<RunEvaluationMutation, RunEvaluationMutationVariables>(RunEvaluationDocument, variables, options);
-
+    `);
 export const PurgeStatusDocument = new TypedDocumentString(`
     query PurgeStatus {
   memorySettings {
