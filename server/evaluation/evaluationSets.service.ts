@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/open.ts';
 import { badInput, notFound } from '../errors.ts';
-import { apiKeyIdSchema, holdsNul, identifier, nulRefused, parseInput, text } from '../validation.ts';
+import { apiKeyIdSchema, holdsNul, identifier, LIMITS, nulRefused, parseInput, text } from '../validation.ts';
 import * as repo from './evaluation.repository.ts';
 
 /**
@@ -57,7 +57,7 @@ export interface ImportReport {
 
 type Deps = { db: Db; now: () => number };
 
-const refSchema = z.string().trim().min(1, 'an expected memory must be named by its id or key');
+const refSchema = identifier('an expected memory', LIMITS.keyChars).refine((ref) => !holdsNul(ref), nulRefused('an expected memory'));
 const setIdSchema = z.string().regex(/^[1-9][0-9]{0,14}$/, 'setId must be the id of an evaluation set');
 const questionIdSchema = z.string().regex(/^[1-9][0-9]{0,14}$/, 'questionId must be the id of a question');
 const nameSchema = identifier('name', EVALUATION_LIMITS.nameChars);

@@ -253,6 +253,7 @@ describe('evaluation sets', () => {
       JSON.stringify({ question: 'Which car?', expected: ['no-such-memory'] }),
       JSON.stringify({ question: ' ', expected: ['tea'] }),
       JSON.stringify({ question: 'What do I drink?', expected: [k.ids.tea, 'tea'] }),
+      JSON.stringify({ question: 'Which tea?', expected: ['tea\u0000'] }),
     ].join('\n');
     const report = (await app.ok(IMPORT, { apiKeyId: k.apiKeyId, setId: k.setId, jsonl })).importEvaluationQuestions;
     expect(report.imported).toEqual([
@@ -263,6 +264,7 @@ describe('evaluation sets', () => {
       { line: 3, message: 'is not a JSON object' },
       { line: 4, message: `API key "${k.apiKeyId}" has no memory with the id or key "no-such-memory"` },
       { line: 5, message: 'question must not be empty' },
+      { line: 7, message: 'expected.0: an expected memory holds a NUL character (U+0000), and NUL characters are not accepted' },
     ]);
   });
 });
