@@ -8,6 +8,7 @@ const SETS = graphql(`
   query EvaluateE2ESets($apiKeyId: String!) {
     evaluationSets(apiKeyId: $apiKeyId) {
       name
+      runCount
       questions {
         question
         expected {
@@ -124,6 +125,27 @@ describe('the Evaluate tab', () => {
       expect(await seriousAxeViolations(page)).toEqual([]);
     }, 60_000);
   }
+});
+
+describe('a draft the server refuses', () => {
+  it('says what is wrong beside the field, and keeps no run', async () => {
+    const { page } = e2e;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await openEvaluate(page, 'acme');
+    await page.getByRole('radio', { name: 'A draft' }).check();
+    const budget = page.getByLabel('Token budget');
+    await budget.fill('lots');
+    await page.getByRole('button', { name: 'Run 3 questions' }).click();
+    await page.getByText('The token budget must be a number.').waitFor();
+    await budget.fill('2000');
+    const share = page.getByLabel('Hybrid vector share');
+    await share.fill('2');
+    await page.getByRole('button', { name: 'Run 3 questions' }).click();
+    await e2e.explained(page.getByText('must be at most 1').waitFor());
+    expect(await share.getAttribute('aria-invalid')).toBe('true');
+    const [set] = (await e2e.gql(SETS, { apiKeyId: 'acme' })).evaluationSets;
+    expect(set!.runCount).toBe(2);
+  }, 60_000);
 });
 
 describe('keeping a Playground query as an evaluation question', () => {

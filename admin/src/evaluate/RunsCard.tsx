@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Bar } from '../components/Bar';
+import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { formatTime } from '../components/format';
 import { ScrollRegion } from '../components/ScrollRegion';
@@ -11,7 +12,8 @@ import {
   useEvaluateRunsQuery,
   useMemorySettingsQuery,
 } from '../generated/graphql';
-import { numberOf } from '../lib/numbers';
+import { numberOf, numberProblem } from '../lib/numbers';
+import { useDraftForm } from '../lib/useDraftForm';
 import { type EvaluationSet, useInvalidateEvaluation } from './EvaluateTab';
 import { useEvaluationRun } from './useEvaluationRun';
 
@@ -67,7 +69,6 @@ export function RunsCard({ apiKeyId, set }: { apiKeyId: string; set: EvaluationS
 function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
   const saved = useMemorySettingsQuery().data?.memorySettings;
   const [useDraft, setUseDraft] = useState(false);
-  const [edits, setEdits] = useState<Partial<Draft>>({});
   const invalidate = useInvalidateEvaluation();
   const run = useEvaluationRun(invalidate);
   const running = run.progress !== null;
@@ -81,32 +82,25 @@ function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
         rerankProviderModel: saved.rerankProviderModel ?? '',
       }
     : null;
-  const draft = base ? { ...base, ...edits } : null;
-  const edit = (patch: Partial<Draft>) => setEdits((now) => ({ ...now, ...patch }));
-
-  /** Only what differs from the saved settings: the run names exactly what its draft changed. */
-  function changes(): EvaluationSettingsDraft {
-    if (!draft || !base) return {};
-    const out: EvaluationSettingsDraft = {};
-    if (draft.strategy !== base.strategy) out.strategy = draft.strategy;
-    if (draft.maxTokens !== base.maxTokens) out.maxTokens = numberOf(draft.maxTokens);
-    if (draft.fusionVectorShare !== base.fusionVectorShare) out.fusionVectorShare = numberOf(draft.fusionVectorShare);
-    if (draft.profileBudgetPercent !== base.profileBudgetPercent) out.profileBudgetPercent = numberOf(draft.profileBudgetPercent);
-    if (draft.rerankEnabled !== base.rerankEnabled) out.rerankEnabled = draft.rerankEnabled;
-    if (draft.rerankProviderModel !== base.rerankProviderModel) out.rerankProviderModel = draft.rerankProviderModel.trim() || null;
-    return out;
-  }
+  const form = useDraftForm<Draft>({
+    source: base,
+    error: run.error,
+    check: (d) =>
+      useDraft
+        ? {
+            maxTokens: numberProblem('The token budget', d.maxTokens, { required: true }),
+            fusionVectorShare: numberProblem('The vector share', d.fusionVectorShare, { required: false }),
+            profileBudgetPercent: numberProblem('The profile share', d.profileBudgetPercent, { required: true }),
+          }
+        : {},
+    onSubmit: (d) => run.start({ apiKeyId, setId: set.id, settingsDraft: useDraft && base ? changes(base, d) : null }),
+  });
+  const draft = form.draft;
+  const edit = form.edit;
 
   const n = set.questionCount;
   return (
-    <form
-      className="card"
-      aria-labelledby="ev-run-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        run.start({ apiKeyId, setId: set.id, settingsDraft: useDraft ? changes() : null });
-      }}
-    >
+    <form className="card" aria-labelledby="ev-run-title" onSubmit={form.submit} noValidate>
       <h2 id="ev-run-title">Run</h2>
       <fieldset className="field ev-settings">
         <legend>Settings</legend>
@@ -134,35 +128,16 @@ function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
                 <option value="EXACT">Exact (newest first)</option>
               </select>
             </label>
-            <label className="field">
-              <span>Token budget</span>
-              <input inputMode="numeric" value={draft.maxTokens} onChange={(e) => edit({ maxTokens: e.target.value })} />
-            </label>
-            <label className="field">
-              <span>Hybrid vector share</span>
-              <input
-                inputMode="decimal"
-                value={draft.fusionVectorShare}
-                placeholder="calibrated per query"
-                onChange={(e) => edit({ fusionVectorShare: e.target.value })}
-              />
-            </label>
-            <label className="field">
-              <span>Profile share (%)</span>
-              <input
-                inputMode="numeric"
-                value={draft.profileBudgetPercent}
-                onChange={(e) => edit({ profileBudgetPercent: e.target.value })}
-              />
-            </label>
-            <label className="field">
-              <span>Rerank model</span>
-              <input
-                value={draft.rerankProviderModel}
-                placeholder="the environment's"
-                onChange={(e) => edit({ rerankProviderModel: e.target.value })}
-              />
-            </label>
+            <DraftField form={form} name="maxTokens" label="Token budget" inputMode="numeric" />
+            <DraftField
+              form={form}
+              name="fusionVectorShare"
+              label="Hybrid vector share"
+              inputMode="decimal"
+              placeholder="calibrated per query"
+            />
+            <DraftField form={form} name="profileBudgetPercent" label="Profile share (%)" inputMode="numeric" />
+            <DraftField form={form} name="rerankProviderModel" label="Rerank model" placeholder="the environment's" />
             <label className="switch ev-rerank">
               <input type="checkbox" checked={draft.rerankEnabled} onChange={(e) => edit({ rerankEnabled: e.target.checked })} />
               <span>Rerank</span>
@@ -170,6 +145,11 @@ function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
           </div>
         </>
       )}
+      {form.formProblems.map((p) => (
+        <p key={p} role="alert" className="error">
+          {p}
+        </p>
+      ))}
       <div className="actions">
         <button type="submit" className="primary" disabled={running || n === 0}>
           {running ? 'Running…' : `Run ${n} ${n === 1 ? 'question' : 'questions'}`}
@@ -191,9 +171,21 @@ function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
           />
         </div>
       )}
-      <ErrorNote error={run.error} prefix="The run failed" />
+      {!form.serverMarked && form.formProblems.length === 0 && <ErrorNote error={run.error} prefix="The run failed" />}
     </form>
   );
+}
+
+/** Only what differs from the saved settings: the run names exactly what its draft changed. */
+function changes(base: Draft, draft: Draft): EvaluationSettingsDraft {
+  const out: EvaluationSettingsDraft = {};
+  if (draft.strategy !== base.strategy) out.strategy = draft.strategy;
+  if (draft.maxTokens !== base.maxTokens) out.maxTokens = numberOf(draft.maxTokens);
+  if (draft.fusionVectorShare !== base.fusionVectorShare) out.fusionVectorShare = numberOf(draft.fusionVectorShare);
+  if (draft.profileBudgetPercent !== base.profileBudgetPercent) out.profileBudgetPercent = numberOf(draft.profileBudgetPercent);
+  if (draft.rerankEnabled !== base.rerankEnabled) out.rerankEnabled = draft.rerankEnabled;
+  if (draft.rerankProviderModel !== base.rerankProviderModel) out.rerankProviderModel = draft.rerankProviderModel.trim() || null;
+  return out;
 }
 
 function settingsText(r: EvaluateRunFragment): string {

@@ -1,4 +1,5 @@
 import { createClient } from 'graphql-sse';
+import { type GraphQLErrorItem, GraphQLRequestError } from './fetcher';
 import { getToken } from './session';
 
 /**
@@ -24,7 +25,7 @@ export function subscribe<TData, TVariables extends Record<string, unknown>>(
     { query, variables },
     {
       next: (result) => {
-        if (result.errors?.length) handlers.error?.(new Error(result.errors.map((e) => e.message).join('; ')));
+        if (result.errors?.length) handlers.error?.(new GraphQLRequestError([...result.errors] as GraphQLErrorItem[]));
         else if (result.data) handlers.next(result.data as TData);
       },
       error: (error) => handlers.error?.(error),
