@@ -66,11 +66,18 @@ describe('the Evaluate tab', () => {
 
     // A question written in the tab, its memory found by search.
     const write = page.getByRole('form', { name: 'Write a question' });
-    await write.getByLabel('Question').fill('Which editor theme does the user like?');
+    await write.getByLabel('Question').fill('Which theme?');
     await write.getByLabel('Memory it should find').fill('dark theme');
     await write.getByRole('button', { name: 'Expect: theme' }).click();
     await write.getByRole('list', { name: 'Expected memories' }).getByText('theme').waitFor();
     await write.getByRole('button', { name: 'Add question' }).click();
+    await page.getByRole('cell', { name: 'Which theme?', exact: true }).waitFor();
+
+    // Edited in place: its words, its memories kept.
+    await page.getByRole('button', { name: 'Edit “Which theme?”' }).click();
+    const edit = page.getByRole('form', { name: 'Edit the question' });
+    await edit.getByLabel('Question').fill('Which editor theme does the user like?');
+    await edit.getByRole('button', { name: 'Save question' }).click();
     await page.getByRole('cell', { name: 'Which editor theme does the user like?', exact: true }).waitFor();
 
     // JSONL: the good lines are added, the bad one is reported by its number.

@@ -4,6 +4,7 @@ import { ScrollRegion } from '../components/ScrollRegion';
 import {
   type ImportEvaluationQuestionsMutation,
   useAddEvaluationQuestionMutation,
+  useEditEvaluationQuestionMutation,
   useImportEvaluationQuestionsMutation,
   useRemoveEvaluationQuestionMutation,
 } from '../generated/graphql';
@@ -33,7 +34,10 @@ export function QuestionsCard({ apiKeyId, set }: { apiKeyId: string; set: Evalua
   );
 }
 
+type Question = EvaluationSet['questions'][number];
+
 function QuestionTable({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
+  const [editing, setEditing] = useState<string | null>(null);
   const invalidate = useInvalidateEvaluation();
   const remove = useRemoveEvaluationQuestionMutation({ onSuccess: invalidate });
   return (
@@ -49,46 +53,57 @@ function QuestionTable({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet
           </tr>
         </thead>
         <tbody>
-          {set.questions.map((q) => (
-            <tr key={q.id}>
-              <td className="ev-question">{q.question}</td>
-              <td>
-                <ul className="ev-expected">
-                  {q.expected.map((m) => (
-                    <li key={m.id}>
-                      {m.content === null ? (
-                        <span className="badge warn" title={`Memory ${m.id}`}>
-                          deleted memory
-                        </span>
-                      ) : (
-                        <>
-                          <code>{m.key}</code> <span className="muted">{m.content}</span>
-                        </>
-                      )}
-                    </li>
-                  ))}
-                </ul>
-                {q.gone.length > 0 && (
-                  <p className="warn-text small-note">
-                    {q.gone.length === q.expected.length
-                      ? 'Every memory it expects was deleted: runs leave it out.'
-                      : 'Some memories it expects were deleted: runs score it on the rest.'}
-                  </p>
-                )}
-              </td>
-              <td className="num">
-                <button
-                  type="button"
-                  className="small ghost"
-                  aria-label={`Remove “${q.question}”`}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate({ apiKeyId, questionId: q.id })}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
+          {set.questions.map((q) =>
+            editing === q.id ? (
+              <tr key={q.id}>
+                <td colSpan={3}>
+                  <EditQuestion apiKeyId={apiKeyId} question={q} onDone={() => setEditing(null)} />
+                </td>
+              </tr>
+            ) : (
+              <tr key={q.id}>
+                <td className="ev-question">{q.question}</td>
+                <td>
+                  <ul className="ev-expected">
+                    {q.expected.map((m) => (
+                      <li key={m.id}>
+                        {m.content === null ? (
+                          <span className="badge warn" title={`Memory ${m.id}`}>
+                            deleted memory
+                          </span>
+                        ) : (
+                          <>
+                            <code>{m.key}</code> <span className="muted">{m.content}</span>
+                          </>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                  {q.gone.length > 0 && (
+                    <p className="warn-text small-note">
+                      {q.gone.length === q.expected.length
+                        ? 'Every memory it expects was deleted: runs leave it out.'
+                        : 'Some memories it expects were deleted: runs score it on the rest.'}
+                    </p>
+                  )}
+                </td>
+                <td className="num nowrap">
+                  <button type="button" className="small ghost" aria-label={`Edit “${q.question}”`} onClick={() => setEditing(q.id)}>
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className="small ghost"
+                    aria-label={`Remove “${q.question}”`}
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate({ apiKeyId, questionId: q.id })}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
       <ErrorNote error={remove.error} />
@@ -97,26 +112,56 @@ function QuestionTable({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet
 }
 
 function AddQuestion({ apiKeyId, setId }: { apiKeyId: string; setId: string }) {
-  const [question, setQuestion] = useState('');
-  const [expected, setExpected] = useState<PickedMemory[]>([]);
+  const [round, setRound] = useState(0);
   const invalidate = useInvalidateEvaluation();
   const add = useAddEvaluationQuestionMutation({
     onSuccess: async () => {
-      setQuestion('');
-      setExpected([]);
+      // A fresh form for the next question.
+      setRound((r) => r + 1);
       await invalidate();
     },
   });
   return (
+    <div className="ev-add">
+      <h3>Write a question</h3>
+      <QuestionForm
+        key={round}
+        apiKeyId={apiKeyId}
+        label="Write a question"
+        submitLabel="Add question"
+        busy={add.isPending}
+        error={add.error}
+        onSubmit={(question, expected) => add.mutate({ apiKeyId, setId, question, expected })}
+      />
+    </div>
+  );
+}
+
+/** A question and the memories it should find, picked by search; also the edit of one. */
+function QuestionForm(props: {
+  apiKeyId: string;
+  label: string;
+  submitLabel: string;
+  initial?: { question: string; expected: PickedMemory[] };
+  busy: boolean;
+  error: unknown;
+  onSubmit: (question: string, expected: string[]) => void;
+  onCancel?: () => void;
+}) {
+  const [question, setQuestion] = useState(props.initial?.question ?? '');
+  const [expected, setExpected] = useState<PickedMemory[]>(props.initial?.expected ?? []);
+  return (
     <form
-      className="ev-add"
-      aria-label="Write a question"
+      className="ev-question-form"
+      aria-label={props.label}
       onSubmit={(e) => {
         e.preventDefault();
-        add.mutate({ apiKeyId, setId, question, expected: expected.map((m) => m.id) });
+        props.onSubmit(
+          question,
+          expected.map((m) => m.id),
+        );
       }}
     >
-      <h3>Write a question</h3>
       <label className="field">
         <span>Question</span>
         <textarea
@@ -127,7 +172,7 @@ function AddQuestion({ apiKeyId, setId }: { apiKeyId: string; setId: string }) {
         />
       </label>
       <MemorySearch
-        apiKeyId={apiKeyId}
+        apiKeyId={props.apiKeyId}
         label="Memory it should find"
         actionLabel="Expect"
         exclude={expected.map((m) => m.id)}
@@ -137,11 +182,11 @@ function AddQuestion({ apiKeyId, setId }: { apiKeyId: string; setId: string }) {
         <ul className="ev-chosen" aria-label="Expected memories">
           {expected.map((m) => (
             <li key={m.id}>
-              <code>{m.key}</code>
+              <code>{m.key || 'deleted memory'}</code>
               <button
                 type="button"
                 className="small ghost"
-                aria-label={`Do not expect ${m.key}`}
+                aria-label={`Do not expect ${m.key || m.id}`}
                 onClick={() => setExpected((now) => now.filter((o) => o.id !== m.id))}
               >
                 ×
@@ -151,12 +196,42 @@ function AddQuestion({ apiKeyId, setId }: { apiKeyId: string; setId: string }) {
         </ul>
       )}
       <div className="actions">
-        <button type="submit" className="primary" disabled={add.isPending || question.trim() === '' || expected.length === 0}>
-          Add question
+        <button type="submit" className="primary" disabled={props.busy || question.trim() === '' || expected.length === 0}>
+          {props.submitLabel}
         </button>
+        {props.onCancel && (
+          <button type="button" className="ghost" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
-      <ErrorNote error={add.error} />
+      <ErrorNote error={props.error} />
     </form>
+  );
+}
+
+function EditQuestion({ apiKeyId, question, onDone }: { apiKeyId: string; question: Question; onDone: () => void }) {
+  const invalidate = useInvalidateEvaluation();
+  const edit = useEditEvaluationQuestionMutation({
+    onSuccess: async () => {
+      await invalidate();
+      onDone();
+    },
+  });
+  return (
+    <QuestionForm
+      apiKeyId={apiKeyId}
+      label="Edit the question"
+      submitLabel="Save question"
+      initial={{
+        question: question.question,
+        expected: question.expected.map((m) => ({ id: m.id, key: m.key ?? '', content: m.content ?? '' })),
+      }}
+      busy={edit.isPending}
+      error={edit.error}
+      onSubmit={(text, expected) => edit.mutate({ apiKeyId, questionId: question.id, question: text, expected })}
+      onCancel={onDone}
+    />
   );
 }
 

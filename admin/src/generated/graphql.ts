@@ -558,6 +558,16 @@ export type AddEvaluationQuestionMutationVariables = Exact<{
 
 export type AddEvaluationQuestionMutation = { addEvaluationQuestion: { id: string, question: string, gone: Array<string>, expected: Array<{ id: string, key: string | null, content: string | null }> } };
 
+export type EditEvaluationQuestionMutationVariables = Exact<{
+  apiKeyId: string;
+  questionId: string | number;
+  question: string;
+  expected: Array<string> | string;
+}>;
+
+
+export type EditEvaluationQuestionMutation = { editEvaluationQuestion: { id: string, question: string, gone: Array<string>, expected: Array<{ id: string, key: string | null, content: string | null }> } };
+
 export type RemoveEvaluationQuestionMutationVariables = Exact<{
   apiKeyId: string;
   questionId: string | number;
@@ -2065,6 +2075,44 @@ export const useAddEvaluationQuestionMutation = <
 
 
 useAddEvaluationQuestionMutation.fetcher = (variables: AddEvaluationQuestionMutationVariables, options?: RequestInit['headers']) => fetcher<AddEvaluationQuestionMutation, AddEvaluationQuestionMutationVariables>(AddEvaluationQuestionDocument, variables, options);
+
+export const EditEvaluationQuestionDocument = new TypedDocumentString(`
+    mutation EditEvaluationQuestion($apiKeyId: String!, $questionId: ID!, $question: String!, $expected: [String!]!) {
+  editEvaluationQuestion(
+    apiKeyId: $apiKeyId
+    questionId: $questionId
+    question: $question
+    expected: $expected
+  ) {
+    ...EvaluateQuestion
+  }
+}
+    fragment EvaluateQuestion on EvaluationQuestion {
+  id
+  question
+  expected {
+    id
+    key
+    content
+  }
+  gone
+}`);
+
+export const useEditEvaluationQuestionMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<EditEvaluationQuestionMutation, TError, EditEvaluationQuestionMutationVariables, TContext>) => {
+    
+    return useMutation<EditEvaluationQuestionMutation, TError, EditEvaluationQuestionMutationVariables, TContext>(
+      {
+    mutationKey: ['EditEvaluationQuestion'],
+    mutationFn: (variables?: EditEvaluationQuestionMutationVariables) => fetcher<EditEvaluationQuestionMutation, EditEvaluationQuestionMutationVariables>(EditEvaluationQuestionDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useEditEvaluationQuestionMutation.fetcher = (variables: EditEvaluationQuestionMutationVariables, options?: RequestInit['headers']) => fetcher<EditEvaluationQuestionMutation, EditEvaluationQuestionMutationVariables>(EditEvaluationQuestionDocument, variables, options);
 
 export const RemoveEvaluationQuestionDocument = new TypedDocumentString(`
     mutation RemoveEvaluationQuestion($apiKeyId: String!, $questionId: ID!) {
