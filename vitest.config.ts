@@ -46,6 +46,7 @@ const POSTGRES_SUITES = [
   'test/server/tombstones.test.ts',
   'test/server/triggers.test.ts',
   'test/server/erasure.test.ts',
+  'test/server/evaluation.test.ts',
   'test/server/memoryHistory.test.ts',
   'test/server/paraphrase.test.ts',
   'test/server/modelExtraction.test.ts',

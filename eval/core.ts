@@ -12,6 +12,7 @@ import { findWordVectorPackage, wordVectorModelId } from '../server/embedding/wo
 import { createLogger } from '../server/logger.ts';
 import { importMemories } from '../server/memory/import.service.ts';
 import type { MemoryDeps } from '../server/memory/memory.service.ts';
+import { aggregate, type MetricRow, type Outcome, score } from '../server/retrieval/rankingMetrics.ts';
 import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import type { Strategy } from '../server/retrieval/retrieval.ts';
 import { createServices, type Services } from '../server/services.ts';
@@ -68,16 +69,7 @@ export interface EvalOptions {
   onProgress?: (p: Progress) => void;
 }
 
-export interface MetricRow {
-  group: string;
-  questions: number;
-  /** k → share of questions with at least one relevant memory among the first k results. */
-  hitAt: Record<number, number>;
-  /** Mean over questions of 1/rank of the first relevant result within the first max-k; 0 if none. */
-  mrr: number;
-  /** Mean over questions of the share of its relevant memories among the first max-k results. */
-  evidenceRecall: number;
-}
+export type { MetricRow } from '../server/retrieval/rankingMetrics.ts';
 
 export interface StrategyReport {
   strategy: Strategy;
@@ -543,35 +535,6 @@ function localTransformers(env: NodeJS.ProcessEnv): PreparedSource {
     };
   }
   return { vectorConfig: config, model: config.transformersModel, label: `transformers model ${config.transformersModel} from ${folder}` };
-}
-
-interface Outcome {
-  /** 1-based rank of the first relevant result, or null. */
-  firstHit: number | null;
-  /** Relevant results among the first max-k, over all relevant memories of the question. */
-  evidenceRecall: number;
-}
-
-/** Scores one ranked list of memory keys against the question's relevant keys. */
-export function score(question: Pick<EvalQuestion, 'relevant'>, rankedKeys: readonly string[], ks: readonly number[]): Outcome {
-  const top = rankedKeys.slice(0, Math.max(...ks));
-  const index = top.findIndex((k) => question.relevant.has(k));
-  const found = new Set(top.filter((k) => question.relevant.has(k))).size;
-  return { firstHit: index === -1 ? null : index + 1, evidenceRecall: found / question.relevant.size };
-}
-
-function aggregate(group: string, outcomes: readonly Outcome[], ks: readonly number[]): MetricRow {
-  const n = outcomes.length;
-  const mean = (f: (o: Outcome) => number) => (n === 0 ? 0 : outcomes.reduce((s, o) => s + f(o), 0) / n);
-  const hitAt: Record<number, number> = {};
-  for (const k of ks) hitAt[k] = mean((o) => (o.firstHit !== null && o.firstHit <= k ? 1 : 0));
-  return {
-    group,
-    questions: n,
-    hitAt,
-    mrr: mean((o) => (o.firstHit === null ? 0 : 1 / o.firstHit)),
-    evidenceRecall: mean((o) => o.evidenceRecall),
-  };
 }
 
 function byType(questions: readonly EvalQuestion[], outcomes: readonly Outcome[], ks: readonly number[]): MetricRow[] {

@@ -21,6 +21,7 @@ import * as supersession from './2026_12_06_021_supersession.ts';
 import * as injectionLog from './2026_12_06_024_injection_log.ts';
 import * as versionsKeepValidity from './2026_12_06_026_versions_keep_validity.ts';
 import * as tombstones from './2026_12_06_027_tombstones.ts';
+import * as evaluation from './2026_12_06_028_evaluation.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_024_injection_log': injectionLog,
   '2026_12_06_026_versions_keep_validity': versionsKeepValidity,
   '2026_12_06_027_tombstones': tombstones,
+  '2026_12_06_028_evaluation': evaluation,
 };

@@ -18,6 +18,11 @@ const TABS = [
     label: 'Playground',
     Component: lazy(() => import('./playground/PlaygroundTab').then((m) => ({ default: m.PlaygroundTab }))),
   },
+  {
+    id: 'evaluate',
+    label: 'Evaluate',
+    Component: lazy(() => import('./evaluate/EvaluateTab').then((m) => ({ default: m.EvaluateTab }))),
+  },
   { id: 'engine', label: 'Engine', Component: lazy(() => import('./engine/EngineTab').then((m) => ({ default: m.EngineTab }))) },
   { id: 'settings', label: 'Settings', Component: lazy(() => import('./settings/SettingsTab').then((m) => ({ default: m.SettingsTab }))) },
   { id: 'access', label: 'Access', Component: lazy(() => import('./access/AccessTab').then((m) => ({ default: m.AccessTab }))) },

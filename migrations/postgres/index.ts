@@ -13,6 +13,7 @@ import * as keyPrefixIndex from './2026_12_06_013_key_prefix_index.ts';
 import * as versionsKeepValidity from './2026_12_06_014_versions_keep_validity.ts';
 import * as postingFrequencyInline from './2026_12_06_015_posting_frequency_inline.ts';
 import * as tombstones from './2026_12_06_016_tombstones.ts';
+import * as evaluation from './2026_12_06_017_evaluation.ts';
 
 /** Every PostgreSQL migration by name, in order; listed statically like the SQLite ones (../index.ts). */
 export const postgresMigrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026_12_06_014_versions_keep_validity': versionsKeepValidity,
   '2026_12_06_015_posting_frequency_inline': postingFrequencyInline,
   '2026_12_06_016_tombstones': tombstones,
+  '2026_12_06_017_evaluation': evaluation,
 };

@@ -37,6 +37,10 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'memory_versions', key: 'id', identity: true },
   { table: 'supersessions', key: 'id', identity: true },
   { table: 'tombstones', key: 'id', identity: true },
+  // Labelled questions and their runs, after the set each belongs to; they name memories by id, which the copy keeps.
+  { table: 'evaluation_sets', key: 'id', identity: true },
+  { table: 'evaluation_questions', key: 'id', identity: true },
+  { table: 'evaluation_runs', key: 'id', identity: true },
   // Changes not yet sent to Qdrant: pks are kept, so a pending delete still removes the right point.
   { table: 'qdrant_outbox', key: 'pk' },
 ];

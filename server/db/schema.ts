@@ -25,6 +25,9 @@ export interface Database {
   memory_versions: MemoryVersionsTable;
   injection_log: InjectionLogTable;
   tombstones: TombstonesTable;
+  evaluation_sets: EvaluationSetsTable;
+  evaluation_questions: EvaluationQuestionsTable;
+  evaluation_runs: EvaluationRunsTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -299,3 +302,34 @@ export type AccessTokenRow = Selectable<AccessTokensTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type SupersessionRow = Selectable<SupersessionsTable>;
 export type MemoryVersionRow = Selectable<MemoryVersionsTable>;
+
+/** A named set of labelled questions of one API key (server/evaluation). */
+export interface EvaluationSetsTable {
+  id: Generated<number>;
+  api_key_id: string;
+  /** Unique per key. */
+  name: string;
+  created_at: number;
+}
+
+/** A question of a set and the memories that should be found for it. */
+export interface EvaluationQuestionsTable {
+  /** Increasing: the order of the set's questions. */
+  id: Generated<number>;
+  set_id: number;
+  question: string;
+  /** The expected memories' ids as a JSON array. */
+  expected: string;
+  created_at: number;
+}
+
+/** One run of a set: what was asked with which settings, and each question's result. */
+export interface EvaluationRunsTable {
+  id: Generated<number>;
+  set_id: number;
+  created_at: number;
+  /** JSON: the retrieval settings the run used, and the draft they came from (null: the saved settings). */
+  settings: string;
+  /** JSON: each question's result (evaluation/evaluation.ts, QuestionResult). */
+  results: string;
+}

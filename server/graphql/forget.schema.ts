@@ -31,6 +31,9 @@ const ForgetReportRef = builder.objectRef<ForgetReport>('ForgetReport').implemen
     tombstones: t.exposeInt('tombstones', {
       description: 'Tombstones of its deleted memories (ids, times, key digests); removed with the key.',
     }),
+    evaluationSets: t.exposeInt('evaluationSets', {
+      description: 'Evaluation sets (labelled questions and the runs of each); removed with the key.',
+    }),
     auditApiKeyId: t.exposeString('auditApiKeyId', {
       description:
         "The pseudonym ('forgotten:<uuid>') the audit log names the key by from now on, in its earlier entries and in this erasure's own: who did what and when stays on record, the key does not.",

@@ -21,6 +21,7 @@ import './reindex.schema.ts';
 import './backup.schema.ts';
 import './audit.schema.ts';
 import './fileImport.schema.ts';
+import './evaluation.schema.ts';
 
 export const schema = builder.toSchema();
 

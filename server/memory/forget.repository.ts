@@ -43,3 +43,9 @@ export async function deleteExtractionModelUsage(db: Db, apiKeyId: string) {
   const result = await db.deleteFrom('extraction_model_usage').where('api_key_id', '=', apiKeyId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The key's evaluation sets, with their questions and runs (on delete cascade); returns how many sets. */
+export async function deleteEvaluationSets(db: Db, apiKeyId: string) {
+  const result = await db.deleteFrom('evaluation_sets').where('api_key_id', '=', apiKeyId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

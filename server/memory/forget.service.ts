@@ -31,6 +31,8 @@ export interface ForgetReport {
   injectionLogEntries: number;
   /** Tombstones of its deleted memories. */
   tombstones: number;
+  /** Evaluation sets, with their questions and runs. */
+  evaluationSets: number;
   /** The pseudonym the audit log names the key by from now on ('forgotten:<uuid>'): the key's id leaves it too. */
   auditApiKeyId: string;
   /** Whether the write-ahead log was emptied at once (false: another process was reading it; the hourly maintenance does it). */
@@ -40,7 +42,7 @@ export interface ForgetReport {
 /**
  * Erases every trace of one API key: its memories, archived originals and summaries, with their keyword entries
  * (removed from the index's segments), vectors, access counters and reindex flags (columns of the rows), queued Qdrant
- * removals, its per-key memory count, retrieval statistics, extraction model usage, injection log and tombstones; then the counts not yet written are dropped and the
+ * removals, its per-key memory count, retrieval statistics, extraction model usage, injection log, tombstones and evaluation sets; then the counts not yet written are dropped and the
  * write-ahead log is emptied; the audit log keeps its entries about the key under a pseudonym. The rows go in batches (batchedDelete.ts): a key of 100,000 memories must not hold every
  * request for minutes. Rows the gateway writes for the key meanwhile go too, and count as memories. Access tokens bound
  * to the key are left alone: they are credentials, not memories (revoke them to stop the key being used again).
@@ -75,6 +77,7 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
   const injectionLogEntries = await repo.deleteInjectionLog(deps.db, key);
   // After the memories: none of them leaves a tombstone (deleteKeyBatch records none), and a key erased leaves nothing.
   const tombstones = await deleteTombstonesOfKey(deps.db, key);
+  const evaluationSets = await repo.deleteEvaluationSets(deps.db, key);
   deps.access.discard(key);
   // Before the log is emptied: its frames hold the entries' pages as they were, key and all.
   const auditApiKeyId = await pseudonymiseApiKey(deps, key);
@@ -90,6 +93,7 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
     extractionModelUsageDays,
     injectionLogEntries,
     tombstones,
+    evaluationSets,
     auditApiKeyId,
     walEmptied: await afterErase(deps.db),
   };

@@ -6,7 +6,7 @@ import type { MemoryRow } from '../db/schema.ts';
 import { searchWords } from '../db/searchWords.ts';
 import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { retentionCutoff, type Settings, type SettingsService } from '../settings/settings.service.ts';
+import { retentionCutoff, type Settings, type SettingsReader } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { apiKeyIdSchema, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
@@ -34,7 +34,7 @@ import { recordDeletions } from './tombstones.ts';
 
 export interface MemoryDeps {
   db: Db;
-  settings: SettingsService;
+  settings: SettingsReader;
   logger?: Logger;
   /** Access counts of gateway retrievals, written behind; flushed before anything shows them. */
   access: AccessRecorder;

@@ -1,6 +1,6 @@
 import type { ProviderService } from '../embedding/provider.service.ts';
 import { type Reranker, rerankerAt } from '../rerank/reranker.ts';
-import type { SettingsService } from '../settings/settings.service.ts';
+import type { SettingsReader } from '../settings/settings.service.ts';
 import { type ModelTest, notTested, testReranker } from '../vector/modelTest.ts';
 import { CallRecord, type RecentCalls, trackedReranker } from '../vector/recentCalls.ts';
 
@@ -21,7 +21,7 @@ export class RerankService {
 
   constructor(
     private readonly deps: {
-      settings: SettingsService;
+      settings: SettingsReader;
       providers: ProviderService;
       /** The services' clock: the recent-call windows. */
       now: () => number;
@@ -43,6 +43,11 @@ export class RerankService {
     const { record } = this.calls;
     const reranker = trackedReranker(rerankerAt(endpoint, this.deps.timeoutMs), record);
     return { reranker, reason: `using ${name}`, calls: record.snapshot() };
+  }
+
+  /** The reranker these settings choose (a draft's), counting its calls apart from this one's. */
+  withSettings(settings: SettingsReader): RerankService {
+    return new RerankService({ ...this.deps, settings });
   }
 
   /** One real call to the rerank model in use, or why there is none; counted in the recent calls like any other. */

@@ -192,6 +192,37 @@ function named(patch: SettingsPatch): Record<string, unknown> {
   return Object.fromEntries(Object.entries(patch).filter(([name, v]) => v !== undefined && (v !== null || NULLABLE.has(name))));
 }
 
+/** What reads the settings: the service, or a draft over it. */
+export type SettingsReader = Pick<SettingsService, 'get'>;
+
+/** The settings of retrieval that a draft may change for one evaluation run. */
+const draftSchema = settingsSchema
+  .pick({
+    strategy: true,
+    maxTokens: true,
+    fusionVectorShare: true,
+    profileBudgetPercent: true,
+    rerankEnabled: true,
+    rerankProviderModel: true,
+  })
+  .partial()
+  .strict();
+export type SettingsDraft = { [K in keyof z.output<typeof draftSchema>]?: Settings[K] | null };
+/** The names a draft may change, in the schema's order. */
+export const DRAFT_SETTING_NAMES = Object.keys(draftSchema.shape) as (keyof SettingsDraft)[];
+
+/**
+ * The settings as they are with a draft's changes over them, read by whoever is handed this reader and nobody else:
+ * nothing is written, so every other request keeps reading the saved settings. Validated like a save; `changes` are
+ * the settings it changes (a null for a setting that cannot be null changes nothing, as in a save).
+ */
+export function draftOver(base: SettingsReader, draft: SettingsDraft): SettingsReader & { changes: Partial<Settings> } {
+  const given = named(draft);
+  const parsed = parseInput(draftSchema, given);
+  const changes: Partial<Settings> = Object.fromEntries(Object.entries(parsed).filter(([name]) => name in given));
+  return { changes, get: async () => ({ ...(await base.get()), ...changes }) };
+}
+
 /* The settings operations that resolvers and tools call; the class above is the cache they go through. */
 
 export function memorySettings(deps: { settings: SettingsService }): Promise<Settings> {

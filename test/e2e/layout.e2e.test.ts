@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelApiDouble, startModelApi } from '../doubles/modelApi.ts';
+import { graphql } from '../helpers/graphql.ts';
 import { CREATE_TOKEN, IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import {
   type AxeViolation,
@@ -13,16 +14,43 @@ import {
   WIDTHS,
 } from './harness.ts';
 
-const TABS = ['Memories', 'Playground', 'Engine', 'Settings', 'Access', 'Data', 'Audit log'] as const;
+const TABS = ['Memories', 'Playground', 'Evaluate', 'Engine', 'Settings', 'Access', 'Data', 'Audit log'] as const;
 const HEADINGS: Record<(typeof TABS)[number], string> = {
   Memories: 'Memories',
   Playground: 'Retrieval playground',
+  Evaluate: 'Evaluate',
   Engine: 'Engine',
   Settings: 'Settings',
   Access: 'Access',
   Data: 'Data',
   'Audit log': 'Audit log',
 };
+
+const CREATE_SET = graphql(`
+  mutation LayoutCreateSet($apiKeyId: String!, $name: String!) {
+    createEvaluationSet(apiKeyId: $apiKeyId, name: $name) {
+      id
+    }
+  }
+`);
+
+const IMPORT_QUESTIONS = graphql(`
+  mutation LayoutImportQuestions($apiKeyId: String!, $setId: ID!, $jsonl: String!) {
+    importEvaluationQuestions(apiKeyId: $apiKeyId, setId: $setId, jsonl: $jsonl) {
+      errors {
+        message
+      }
+    }
+  }
+`);
+
+const RUN = graphql(`
+  mutation LayoutRunEvaluation($apiKeyId: String!, $setId: ID!, $settingsDraft: EvaluationSettingsDraft) {
+    runEvaluation(apiKeyId: $apiKeyId, setId: $setId, settingsDraft: $settingsDraft) {
+      id
+    }
+  }
+`);
 
 let e2e: E2E;
 let api: ModelApiDouble;
@@ -45,6 +73,20 @@ beforeAll(async () => {
     memories: facts.map((content, i) => ({ apiKeyId: 'acme-support', key: `fact-${i}`, content, sessionId: i % 2 ? 'onboarding' : null })),
   });
   await e2e.gql(UPDATE_SETTINGS, { input: { enabled: true, rerankEnabled: true } });
+  const { id: setId } = (await e2e.gql(CREATE_SET, { apiKeyId: 'acme-support', name: 'support questions' })).createEvaluationSet;
+  await e2e.gql(IMPORT_QUESTIONS, {
+    apiKeyId: 'acme-support',
+    setId,
+    jsonl: [
+      { question: 'Where does the user work?', expected: ['fact-0'] },
+      { question: 'Which editor keybindings?', expected: ['fact-1'] },
+      { question: 'How many seats are on the plan?', expected: ['fact-4'] },
+    ]
+      .map((q) => JSON.stringify(q))
+      .join('\n'),
+  });
+  await e2e.gql(RUN, { apiKeyId: 'acme-support', setId });
+  await e2e.gql(RUN, { apiKeyId: 'acme-support', setId, settingsDraft: { maxTokens: 20 } });
   for (const name of ['gateway-eu-1', 'gateway-us-1']) {
     await e2e.gql(CREATE_TOKEN, {
       input: { name, apiKeyId: 'acme-support' },
@@ -81,6 +123,7 @@ describe('every tab at every width', () => {
           await page.getByRole('button', { name: 'Simulate' }).click();
           await e2e.explained(page.locator('.pg-grid[aria-busy="false"]').getByRole('table').waitFor());
         }
+        if (tab === 'Evaluate') await e2e.explained(page.getByLabel('Questions that changed').waitFor());
         // axe-core reads colours as painted: a list dimmed while it refreshes (aria-busy), or a fade still running
         // as it settles, is not the page.
         await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && document.getAnimations().length === 0);

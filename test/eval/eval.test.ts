@@ -10,9 +10,9 @@ import {
   formatMarkdown,
   formatReport,
   type MetricRow,
-  score,
 } from '../../eval/core.ts';
 import { detectFormat, UnsupportedDataError } from '../../eval/datasets.ts';
+import { score } from '../../server/retrieval/rankingMetrics.ts';
 import { writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
 
 type Turn = { role: 'user' | 'assistant'; content: string; has_answer: boolean };

@@ -12,6 +12,8 @@ import { COPIED_TABLES, NOT_COPIED } from '../../server/copyStore/copyStore.repo
 import { CopyStoreError } from '../../server/copyStore/copyStore.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { type Db, type OpenedStore, openDatabase, openPostgres } from '../../server/db/open.ts';
+import { runEvaluation } from '../../server/evaluation/evaluationRuns.service.ts';
+import { addEvaluationQuestion, createEvaluationSet } from '../../server/evaluation/evaluationSets.service.ts';
 import * as reindexRepo from '../../server/jobs/reindex.repository.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createMemory, deleteMemory } from '../../server/memory/memory.service.ts';
@@ -103,6 +105,14 @@ async function buildSource(name: string, memories = 24): Promise<Source> {
   const { summaries, refusedReason } = await summarize(services, { apiKeyId: 'acme', dryRun: false, olderThanDays: 10 });
   if (summaries.length === 0) throw new Error(`no summary: ${refusedReason}`);
   await createMemory(services, { apiKeyId: 'globex', key: `${name}-recent`, content: 'A recent fact', metadata: { fresh: true } });
+  const set = await createEvaluationSet(services, { apiKeyId: 'globex', name: `${name} questions` });
+  await addEvaluationQuestion(services, {
+    apiKeyId: 'globex',
+    setId: set.id,
+    question: 'Which recent fact?',
+    expected: [`${name}-recent`],
+  });
+  await runEvaluation(services, { apiKeyId: 'globex', setId: set.id });
   const gateway = await services.tokens.mint({ name: 'gateway', role: 'gateway', apiKeyId: 'acme', mayForgetKey: true });
   await services.tokens.mint({ name: 'admin', role: 'admin', apiKeyId: null, mayForgetKey: false });
   const revoked = await services.tokens.mint({ name: 'old', role: 'gateway', apiKeyId: null, mayForgetKey: false });

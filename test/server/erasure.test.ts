@@ -188,6 +188,37 @@ const INJECT = graphql(`
   }
 `);
 
+const CREATE_SET = graphql(`
+  mutation ErasureCreateSet($apiKeyId: String!, $name: String!) {
+    createEvaluationSet(apiKeyId: $apiKeyId, name: $name) {
+      id
+    }
+  }
+`);
+
+const ADD_QUESTION = graphql(`
+  mutation ErasureAddQuestion($apiKeyId: String!, $setId: ID!, $question: String!, $expected: [String!]!) {
+    addEvaluationQuestion(apiKeyId: $apiKeyId, setId: $setId, question: $question, expected: $expected) {
+      id
+    }
+  }
+`);
+
+const RUN = graphql(`
+  mutation ErasureRun($apiKeyId: String!, $setId: ID!) {
+    runEvaluation(apiKeyId: $apiKeyId, setId: $setId) {
+      id
+    }
+  }
+`);
+
+/** An evaluation set named after the marker, a question holding it, and a run that kept the question's text. */
+async function evaluateAsking(app: TestApp, apiKeyId: string, marker: string, markerId: string) {
+  const { id: setId } = (await app.ok(CREATE_SET, { apiKeyId, name: `set ${marker}` })).createEvaluationSet;
+  await app.ok(ADD_QUESTION, { apiKeyId, setId, question: `Which locker word is ${marker}?`, expected: [markerId] });
+  await app.ok(RUN, { apiKeyId, setId });
+}
+
 /** The injection log on, and a request that asks about the marker: the log keeps its query and its receipt. */
 async function injectAsking(app: TestApp, apiKeyId: string, marker: string) {
   await app.ok(UPDATE_SETTINGS, { input: { injectionLogDays: 30 } });
@@ -234,9 +265,10 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
     await expectErased(s);
   });
 
-  it('after forgetApiKey, which also leaves neither the API key nor its tenant prefix, nor its injection log and tombstones', async () => {
+  it('after forgetApiKey, which also leaves neither the API key nor its tenant prefix, nor its injection log, tombstones and evaluation sets', async () => {
     const s = await scene();
     await injectAsking(s.app, s.apiKeyId, s.marker);
+    await evaluateAsking(s.app, s.apiKeyId, s.marker, s.markerId);
     await s.app.ok(DELETE_MEMORY, { id: s.summaryId });
     expect(await tombstonesOf(s.app, s.apiKeyId)).toEqual(['admin']);
     await s.app.ok(FORGET_API_KEY, { apiKeyId: s.apiKeyId });
@@ -278,6 +310,9 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     'audit_log',
     'injection_log',
     'tombstones',
+    'evaluation_sets',
+    'evaluation_questions',
+    'evaluation_runs',
   ];
 
   /** A key with ten facts and the marker's memory (its content and key), compacted into one summary. */
@@ -389,10 +424,13 @@ describe.skipIf(testStoreKind() === 'sqlite')('a deleted text leaves no row vers
     await expectNoRowVersion(s);
   });
 
-  it('after forgetApiKey, which also leaves no row version naming the API key, nor its injection log and tombstones', async () => {
+  it('after forgetApiKey, which also leaves no row version naming the API key, nor its injection log, tombstones and evaluation sets', async () => {
     const s = await pgScene();
     await injectAsking(s.app, s.apiKeyId, s.marker);
-    expect(await rowVersionsHolding(s.app, s.marker)).toContain('injection_log');
+    await evaluateAsking(s.app, s.apiKeyId, s.marker, s.markerId);
+    expect(await rowVersionsHolding(s.app, s.marker)).toEqual(
+      expect.arrayContaining(['injection_log', 'evaluation_sets', 'evaluation_questions', 'evaluation_runs']),
+    );
     await s.app.ok(DELETE_MEMORY, { id: s.summaryId });
     expect(await rowVersionsHolding(s.app, s.apiKeyId)).toContain('tombstones');
     await s.app.ok(FORGET_API_KEY, { apiKeyId: s.apiKeyId });

@@ -53,6 +53,27 @@ export type EmbeddingSource =
   | 'STATIC'
   | 'TRANSFORMERS';
 
+export type EvaluationChange =
+  /** Found both times, higher now. */
+  | 'BETTER'
+  /** Missed before, found now. */
+  | 'NEWLY_HIT'
+  /** Found before, missed now. */
+  | 'NEWLY_MISSED'
+  /** Found both times, lower now. */
+  | 'WORSE';
+
+/** Settings of retrieval changed for one run only, never saved; those not given are the saved ones. */
+export type EvaluationSettingsDraft = {
+  /** null: the calibrated guard. */
+  fusionVectorShare?: number | null | undefined;
+  maxTokens?: number | null | undefined;
+  profileBudgetPercent?: number | null | undefined;
+  rerankEnabled?: boolean | null | undefined;
+  rerankProviderModel?: string | null | undefined;
+  strategy?: RetrievalStrategy | null | undefined;
+};
+
 export type ExtractionSkip =
   /** Memory is switched off in the settings: nothing is extracted or stored. */
   | 'DISABLED'
@@ -491,6 +512,113 @@ export type QdrantCleanupMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type QdrantCleanupMutation = { qdrantCleanup: number };
 
+export type EvaluateRunFragment = { id: string, at: string, draft: Array<string>, settings: { strategy: RetrievalStrategy, maxTokens: number, fusionVectorShare: number | null, profileBudgetPercent: number, rerankEnabled: boolean, rerankProviderModel: string | null }, metrics: { scored: number, expectedGone: number, hitAt1: number, hitAt5: number, hitAt10: number, mrr: number, meanTokens: number, p50Ms: number } };
+
+export type EvaluateQuestionFragment = { id: string, question: string, gone: Array<string>, expected: Array<{ id: string, key: string | null, content: string | null }> };
+
+export type EvaluateSetsQueryVariables = Exact<{
+  apiKeyId: string;
+}>;
+
+
+export type EvaluateSetsQuery = { evaluationSets: Array<{ id: string, name: string, questionCount: number, runCount: number, questions: Array<{ id: string, question: string, gone: Array<string>, expected: Array<{ id: string, key: string | null, content: string | null }> }> }> };
+
+export type EvaluateRunsQueryVariables = Exact<{
+  apiKeyId: string;
+  setId: string | number;
+}>;
+
+
+export type EvaluateRunsQuery = { evaluationRuns: Array<{ id: string, at: string, draft: Array<string>, settings: { strategy: RetrievalStrategy, maxTokens: number, fusionVectorShare: number | null, profileBudgetPercent: number, rerankEnabled: boolean, rerankProviderModel: string | null }, metrics: { scored: number, expectedGone: number, hitAt1: number, hitAt5: number, hitAt10: number, mrr: number, meanTokens: number, p50Ms: number } }> };
+
+export type EvaluateCompareRunsQueryVariables = Exact<{
+  apiKeyId: string;
+  beforeRunId: string | number;
+  afterRunId: string | number;
+}>;
+
+
+export type EvaluateCompareRunsQuery = { compareEvaluationRuns: { delta: { hitAt1: number, hitAt5: number, hitAt10: number, mrr: number, meanTokens: number, p50Ms: number }, changes: Array<{ questionId: string, question: string, change: EvaluationChange, before: number | null, after: number | null }> } };
+
+export type EvaluateMemorySearchQueryVariables = Exact<{
+  apiKeyId: string;
+  search: string;
+}>;
+
+
+export type EvaluateMemorySearchQuery = { memories: { items: Array<{ id: string, key: string, content: string }> } };
+
+export type CreateEvaluationSetMutationVariables = Exact<{
+  apiKeyId: string;
+  name: string;
+}>;
+
+
+export type CreateEvaluationSetMutation = { createEvaluationSet: { id: string, name: string } };
+
+export type RenameEvaluationSetMutationVariables = Exact<{
+  apiKeyId: string;
+  setId: string | number;
+  name: string;
+}>;
+
+
+export type RenameEvaluationSetMutation = { renameEvaluationSet: { id: string, name: string } };
+
+export type DeleteEvaluationSetMutationVariables = Exact<{
+  apiKeyId: string;
+  setId: string | number;
+}>;
+
+
+export type DeleteEvaluationSetMutation = { deleteEvaluationSet: { id: string } };
+
+export type AddEvaluationQuestionMutationVariables = Exact<{
+  apiKeyId: string;
+  setId: string | number;
+  question: string;
+  expected: Array<string> | string;
+}>;
+
+
+export type AddEvaluationQuestionMutation = { addEvaluationQuestion: { id: string, question: string, gone: Array<string>, expected: Array<{ id: string, key: string | null, content: string | null }> } };
+
+export type EditEvaluationQuestionMutationVariables = Exact<{
+  apiKeyId: string;
+  questionId: string | number;
+  question: string;
+  expected: Array<string> | string;
+}>;
+
+
+export type EditEvaluationQuestionMutation = { editEvaluationQuestion: { id: string, question: string, gone: Array<string>, expected: Array<{ id: string, key: string | null, content: string | null }> } };
+
+export type RemoveEvaluationQuestionMutationVariables = Exact<{
+  apiKeyId: string;
+  questionId: string | number;
+}>;
+
+
+export type RemoveEvaluationQuestionMutation = { removeEvaluationQuestion: { id: string } };
+
+export type ImportEvaluationQuestionsMutationVariables = Exact<{
+  apiKeyId: string;
+  setId: string | number;
+  jsonl: string;
+}>;
+
+
+export type ImportEvaluationQuestionsMutation = { importEvaluationQuestions: { imported: Array<{ id: string }>, errors: Array<{ line: number, message: string }> } };
+
+export type EvaluateRunProgressSubscriptionVariables = Exact<{
+  apiKeyId: string;
+  setId: string | number;
+  settingsDraft?: EvaluationSettingsDraft | null | undefined;
+}>;
+
+
+export type EvaluateRunProgressSubscription = { evaluationRunProgress: { done: number, total: number, run: { id: string } | null } };
+
 export type FileImportJobFieldsFragment = { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null };
 
 export type StartFileImportMutationVariables = Exact<{
@@ -831,6 +959,43 @@ export const QdrantSettingsFieldsFragmentDoc = new TypedDocumentString(`
   fromEnvironment
 }
     `, {"fragmentName":"QdrantSettingsFields"});
+export const EvaluateRunFragmentDoc = new TypedDocumentString(`
+    fragment EvaluateRun on EvaluationRun {
+  id
+  at
+  draft
+  settings {
+    strategy
+    maxTokens
+    fusionVectorShare
+    profileBudgetPercent
+    rerankEnabled
+    rerankProviderModel
+  }
+  metrics {
+    scored
+    expectedGone
+    hitAt1
+    hitAt5
+    hitAt10
+    mrr
+    meanTokens
+    p50Ms
+  }
+}
+    `, {"fragmentName":"EvaluateRun"});
+export const EvaluateQuestionFragmentDoc = new TypedDocumentString(`
+    fragment EvaluateQuestion on EvaluationQuestion {
+  id
+  question
+  expected {
+    id
+    key
+    content
+  }
+  gone
+}
+    `, {"fragmentName":"EvaluateQuestion"});
 export const FileImportJobFieldsFragmentDoc = new TypedDocumentString(`
     fragment FileImportJobFields on FileImportJob {
   id
@@ -1697,6 +1862,400 @@ export const useQdrantCleanupMutation = <
 
 useQdrantCleanupMutation.fetcher = (variables?: QdrantCleanupMutationVariables, options?: RequestInit['headers']) => fetcher<QdrantCleanupMutation, QdrantCleanupMutationVariables>(QdrantCleanupDocument, variables, options);
 
+export const EvaluateSetsDocument = new TypedDocumentString(`
+    query EvaluateSets($apiKeyId: String!) {
+  evaluationSets(apiKeyId: $apiKeyId) {
+    id
+    name
+    questionCount
+    runCount
+    questions {
+      ...EvaluateQuestion
+    }
+  }
+}
+    fragment EvaluateQuestion on EvaluationQuestion {
+  id
+  question
+  expected {
+    id
+    key
+    content
+  }
+  gone
+}`);
+
+export const useEvaluateSetsQuery = <
+      TData = EvaluateSetsQuery,
+      TError = unknown
+    >(
+      variables: EvaluateSetsQueryVariables,
+      options?: Omit<UseQueryOptions<EvaluateSetsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<EvaluateSetsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<EvaluateSetsQuery, TError, TData>(
+      {
+    queryKey: ['EvaluateSets', variables],
+    queryFn: fetcher<EvaluateSetsQuery, EvaluateSetsQueryVariables>(EvaluateSetsDocument, variables),
+    ...options
+  }
+    )};
+
+useEvaluateSetsQuery.getKey = (variables: EvaluateSetsQueryVariables) => ['EvaluateSets', variables];
+
+
+useEvaluateSetsQuery.fetcher = (variables: EvaluateSetsQueryVariables, options?: RequestInit['headers']) => fetcher<EvaluateSetsQuery, EvaluateSetsQueryVariables>(EvaluateSetsDocument, variables, options);
+
+export const EvaluateRunsDocument = new TypedDocumentString(`
+    query EvaluateRuns($apiKeyId: String!, $setId: ID!) {
+  evaluationRuns(apiKeyId: $apiKeyId, setId: $setId) {
+    ...EvaluateRun
+  }
+}
+    fragment EvaluateRun on EvaluationRun {
+  id
+  at
+  draft
+  settings {
+    strategy
+    maxTokens
+    fusionVectorShare
+    profileBudgetPercent
+    rerankEnabled
+    rerankProviderModel
+  }
+  metrics {
+    scored
+    expectedGone
+    hitAt1
+    hitAt5
+    hitAt10
+    mrr
+    meanTokens
+    p50Ms
+  }
+}`);
+
+export const useEvaluateRunsQuery = <
+      TData = EvaluateRunsQuery,
+      TError = unknown
+    >(
+      variables: EvaluateRunsQueryVariables,
+      options?: Omit<UseQueryOptions<EvaluateRunsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<EvaluateRunsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<EvaluateRunsQuery, TError, TData>(
+      {
+    queryKey: ['EvaluateRuns', variables],
+    queryFn: fetcher<EvaluateRunsQuery, EvaluateRunsQueryVariables>(EvaluateRunsDocument, variables),
+    ...options
+  }
+    )};
+
+useEvaluateRunsQuery.getKey = (variables: EvaluateRunsQueryVariables) => ['EvaluateRuns', variables];
+
+
+useEvaluateRunsQuery.fetcher = (variables: EvaluateRunsQueryVariables, options?: RequestInit['headers']) => fetcher<EvaluateRunsQuery, EvaluateRunsQueryVariables>(EvaluateRunsDocument, variables, options);
+
+export const EvaluateCompareRunsDocument = new TypedDocumentString(`
+    query EvaluateCompareRuns($apiKeyId: String!, $beforeRunId: ID!, $afterRunId: ID!) {
+  compareEvaluationRuns(
+    apiKeyId: $apiKeyId
+    beforeRunId: $beforeRunId
+    afterRunId: $afterRunId
+  ) {
+    delta {
+      hitAt1
+      hitAt5
+      hitAt10
+      mrr
+      meanTokens
+      p50Ms
+    }
+    changes {
+      questionId
+      question
+      change
+      before
+      after
+    }
+  }
+}
+    `);
+
+export const useEvaluateCompareRunsQuery = <
+      TData = EvaluateCompareRunsQuery,
+      TError = unknown
+    >(
+      variables: EvaluateCompareRunsQueryVariables,
+      options?: Omit<UseQueryOptions<EvaluateCompareRunsQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<EvaluateCompareRunsQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<EvaluateCompareRunsQuery, TError, TData>(
+      {
+    queryKey: ['EvaluateCompareRuns', variables],
+    queryFn: fetcher<EvaluateCompareRunsQuery, EvaluateCompareRunsQueryVariables>(EvaluateCompareRunsDocument, variables),
+    ...options
+  }
+    )};
+
+useEvaluateCompareRunsQuery.getKey = (variables: EvaluateCompareRunsQueryVariables) => ['EvaluateCompareRuns', variables];
+
+
+useEvaluateCompareRunsQuery.fetcher = (variables: EvaluateCompareRunsQueryVariables, options?: RequestInit['headers']) => fetcher<EvaluateCompareRunsQuery, EvaluateCompareRunsQueryVariables>(EvaluateCompareRunsDocument, variables, options);
+
+export const EvaluateMemorySearchDocument = new TypedDocumentString(`
+    query EvaluateMemorySearch($apiKeyId: String!, $search: String!) {
+  memories(apiKeyId: $apiKeyId, search: $search, limit: 8, orderBy: UPDATED_AT) {
+    items {
+      id
+      key
+      content
+    }
+  }
+}
+    `);
+
+export const useEvaluateMemorySearchQuery = <
+      TData = EvaluateMemorySearchQuery,
+      TError = unknown
+    >(
+      variables: EvaluateMemorySearchQueryVariables,
+      options?: Omit<UseQueryOptions<EvaluateMemorySearchQuery, TError, TData>, 'queryKey'> & { queryKey?: UseQueryOptions<EvaluateMemorySearchQuery, TError, TData>['queryKey'] }
+    ) => {
+    
+    return useQuery<EvaluateMemorySearchQuery, TError, TData>(
+      {
+    queryKey: ['EvaluateMemorySearch', variables],
+    queryFn: fetcher<EvaluateMemorySearchQuery, EvaluateMemorySearchQueryVariables>(EvaluateMemorySearchDocument, variables),
+    ...options
+  }
+    )};
+
+useEvaluateMemorySearchQuery.getKey = (variables: EvaluateMemorySearchQueryVariables) => ['EvaluateMemorySearch', variables];
+
+
+useEvaluateMemorySearchQuery.fetcher = (variables: EvaluateMemorySearchQueryVariables, options?: RequestInit['headers']) => fetcher<EvaluateMemorySearchQuery, EvaluateMemorySearchQueryVariables>(EvaluateMemorySearchDocument, variables, options);
+
+export const CreateEvaluationSetDocument = new TypedDocumentString(`
+    mutation CreateEvaluationSet($apiKeyId: String!, $name: String!) {
+  createEvaluationSet(apiKeyId: $apiKeyId, name: $name) {
+    id
+    name
+  }
+}
+    `);
+
+export const useCreateEvaluationSetMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<CreateEvaluationSetMutation, TError, CreateEvaluationSetMutationVariables, TContext>) => {
+    
+    return useMutation<CreateEvaluationSetMutation, TError, CreateEvaluationSetMutationVariables, TContext>(
+      {
+    mutationKey: ['CreateEvaluationSet'],
+    mutationFn: (variables?: CreateEvaluationSetMutationVariables) => fetcher<CreateEvaluationSetMutation, CreateEvaluationSetMutationVariables>(CreateEvaluationSetDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useCreateEvaluationSetMutation.fetcher = (variables: CreateEvaluationSetMutationVariables, options?: RequestInit['headers']) => fetcher<CreateEvaluationSetMutation, CreateEvaluationSetMutationVariables>(CreateEvaluationSetDocument, variables, options);
+
+export const RenameEvaluationSetDocument = new TypedDocumentString(`
+    mutation RenameEvaluationSet($apiKeyId: String!, $setId: ID!, $name: String!) {
+  renameEvaluationSet(apiKeyId: $apiKeyId, setId: $setId, name: $name) {
+    id
+    name
+  }
+}
+    `);
+
+export const useRenameEvaluationSetMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<RenameEvaluationSetMutation, TError, RenameEvaluationSetMutationVariables, TContext>) => {
+    
+    return useMutation<RenameEvaluationSetMutation, TError, RenameEvaluationSetMutationVariables, TContext>(
+      {
+    mutationKey: ['RenameEvaluationSet'],
+    mutationFn: (variables?: RenameEvaluationSetMutationVariables) => fetcher<RenameEvaluationSetMutation, RenameEvaluationSetMutationVariables>(RenameEvaluationSetDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useRenameEvaluationSetMutation.fetcher = (variables: RenameEvaluationSetMutationVariables, options?: RequestInit['headers']) => fetcher<RenameEvaluationSetMutation, RenameEvaluationSetMutationVariables>(RenameEvaluationSetDocument, variables, options);
+
+export const DeleteEvaluationSetDocument = new TypedDocumentString(`
+    mutation DeleteEvaluationSet($apiKeyId: String!, $setId: ID!) {
+  deleteEvaluationSet(apiKeyId: $apiKeyId, setId: $setId) {
+    id
+  }
+}
+    `);
+
+export const useDeleteEvaluationSetMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<DeleteEvaluationSetMutation, TError, DeleteEvaluationSetMutationVariables, TContext>) => {
+    
+    return useMutation<DeleteEvaluationSetMutation, TError, DeleteEvaluationSetMutationVariables, TContext>(
+      {
+    mutationKey: ['DeleteEvaluationSet'],
+    mutationFn: (variables?: DeleteEvaluationSetMutationVariables) => fetcher<DeleteEvaluationSetMutation, DeleteEvaluationSetMutationVariables>(DeleteEvaluationSetDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useDeleteEvaluationSetMutation.fetcher = (variables: DeleteEvaluationSetMutationVariables, options?: RequestInit['headers']) => fetcher<DeleteEvaluationSetMutation, DeleteEvaluationSetMutationVariables>(DeleteEvaluationSetDocument, variables, options);
+
+export const AddEvaluationQuestionDocument = new TypedDocumentString(`
+    mutation AddEvaluationQuestion($apiKeyId: String!, $setId: ID!, $question: String!, $expected: [String!]!) {
+  addEvaluationQuestion(
+    apiKeyId: $apiKeyId
+    setId: $setId
+    question: $question
+    expected: $expected
+  ) {
+    ...EvaluateQuestion
+  }
+}
+    fragment EvaluateQuestion on EvaluationQuestion {
+  id
+  question
+  expected {
+    id
+    key
+    content
+  }
+  gone
+}`);
+
+export const useAddEvaluationQuestionMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<AddEvaluationQuestionMutation, TError, AddEvaluationQuestionMutationVariables, TContext>) => {
+    
+    return useMutation<AddEvaluationQuestionMutation, TError, AddEvaluationQuestionMutationVariables, TContext>(
+      {
+    mutationKey: ['AddEvaluationQuestion'],
+    mutationFn: (variables?: AddEvaluationQuestionMutationVariables) => fetcher<AddEvaluationQuestionMutation, AddEvaluationQuestionMutationVariables>(AddEvaluationQuestionDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useAddEvaluationQuestionMutation.fetcher = (variables: AddEvaluationQuestionMutationVariables, options?: RequestInit['headers']) => fetcher<AddEvaluationQuestionMutation, AddEvaluationQuestionMutationVariables>(AddEvaluationQuestionDocument, variables, options);
+
+export const EditEvaluationQuestionDocument = new TypedDocumentString(`
+    mutation EditEvaluationQuestion($apiKeyId: String!, $questionId: ID!, $question: String!, $expected: [String!]!) {
+  editEvaluationQuestion(
+    apiKeyId: $apiKeyId
+    questionId: $questionId
+    question: $question
+    expected: $expected
+  ) {
+    ...EvaluateQuestion
+  }
+}
+    fragment EvaluateQuestion on EvaluationQuestion {
+  id
+  question
+  expected {
+    id
+    key
+    content
+  }
+  gone
+}`);
+
+export const useEditEvaluationQuestionMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<EditEvaluationQuestionMutation, TError, EditEvaluationQuestionMutationVariables, TContext>) => {
+    
+    return useMutation<EditEvaluationQuestionMutation, TError, EditEvaluationQuestionMutationVariables, TContext>(
+      {
+    mutationKey: ['EditEvaluationQuestion'],
+    mutationFn: (variables?: EditEvaluationQuestionMutationVariables) => fetcher<EditEvaluationQuestionMutation, EditEvaluationQuestionMutationVariables>(EditEvaluationQuestionDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useEditEvaluationQuestionMutation.fetcher = (variables: EditEvaluationQuestionMutationVariables, options?: RequestInit['headers']) => fetcher<EditEvaluationQuestionMutation, EditEvaluationQuestionMutationVariables>(EditEvaluationQuestionDocument, variables, options);
+
+export const RemoveEvaluationQuestionDocument = new TypedDocumentString(`
+    mutation RemoveEvaluationQuestion($apiKeyId: String!, $questionId: ID!) {
+  removeEvaluationQuestion(apiKeyId: $apiKeyId, questionId: $questionId) {
+    id
+  }
+}
+    `);
+
+export const useRemoveEvaluationQuestionMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<RemoveEvaluationQuestionMutation, TError, RemoveEvaluationQuestionMutationVariables, TContext>) => {
+    
+    return useMutation<RemoveEvaluationQuestionMutation, TError, RemoveEvaluationQuestionMutationVariables, TContext>(
+      {
+    mutationKey: ['RemoveEvaluationQuestion'],
+    mutationFn: (variables?: RemoveEvaluationQuestionMutationVariables) => fetcher<RemoveEvaluationQuestionMutation, RemoveEvaluationQuestionMutationVariables>(RemoveEvaluationQuestionDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useRemoveEvaluationQuestionMutation.fetcher = (variables: RemoveEvaluationQuestionMutationVariables, options?: RequestInit['headers']) => fetcher<RemoveEvaluationQuestionMutation, RemoveEvaluationQuestionMutationVariables>(RemoveEvaluationQuestionDocument, variables, options);
+
+export const ImportEvaluationQuestionsDocument = new TypedDocumentString(`
+    mutation ImportEvaluationQuestions($apiKeyId: String!, $setId: ID!, $jsonl: String!) {
+  importEvaluationQuestions(apiKeyId: $apiKeyId, setId: $setId, jsonl: $jsonl) {
+    imported {
+      id
+    }
+    errors {
+      line
+      message
+    }
+  }
+}
+    `);
+
+export const useImportEvaluationQuestionsMutation = <
+      TError = unknown,
+      TContext = unknown
+    >(options?: UseMutationOptions<ImportEvaluationQuestionsMutation, TError, ImportEvaluationQuestionsMutationVariables, TContext>) => {
+    
+    return useMutation<ImportEvaluationQuestionsMutation, TError, ImportEvaluationQuestionsMutationVariables, TContext>(
+      {
+    mutationKey: ['ImportEvaluationQuestions'],
+    mutationFn: (variables?: ImportEvaluationQuestionsMutationVariables) => fetcher<ImportEvaluationQuestionsMutation, ImportEvaluationQuestionsMutationVariables>(ImportEvaluationQuestionsDocument, variables)(),
+    ...options
+  }
+    )};
+
+
+useImportEvaluationQuestionsMutation.fetcher = (variables: ImportEvaluationQuestionsMutationVariables, options?: RequestInit['headers']) => fetcher<ImportEvaluationQuestionsMutation, ImportEvaluationQuestionsMutationVariables>(ImportEvaluationQuestionsDocument, variables, options);
+
+export const EvaluateRunProgressDocument = new TypedDocumentString(`
+    subscription EvaluateRunProgress($apiKeyId: String!, $setId: ID!, $settingsDraft: EvaluationSettingsDraft) {
+  evaluationRunProgress(
+    apiKeyId: $apiKeyId
+    setId: $setId
+    settingsDraft: $settingsDraft
+  ) {
+    done
+    total
+    run {
+      id
+    }
+  }
+}
+    `);
 export const StartFileImportDocument = new TypedDocumentString(`
     mutation StartFileImport($file: File!, $format: ImportFormat!, $dryRun: Boolean!, $apiKeyId: String, $keyFrom: Mem0Field, $sessionFrom: Mem0Field) {
   startFileImport(

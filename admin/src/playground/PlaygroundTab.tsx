@@ -19,6 +19,7 @@ import { GraphQLRequestError } from '../lib/fetcher';
 import { numberOf, numberProblem } from '../lib/numbers';
 import { useDraftForm } from '../lib/useDraftForm';
 import { useMemoryOff } from '../settings/useMemoryOff';
+import { type KeepQuestion, KeepQuestionCard, useKeepQuestion } from './KeepQuestion';
 import { TIER_LABEL } from './labels';
 import { RecentInjections } from './RecentInjections';
 
@@ -193,14 +194,27 @@ export function PlaygroundTab() {
           <p className="muted">Running the retrieval…</p>
         </div>
       ) : (
-        <Outcome result={result} query={submittedQuery} stale={running} memoryOff={memoryOff} />
+        <Outcome result={result} query={submittedQuery} apiKeyId={submitted.input.apiKeyId ?? ''} stale={running} memoryOff={memoryOff} />
       )}
       <RecentInjections key={injectionsKey} apiKeyId={injectionsKey} />
     </>
   );
 }
 
-function Outcome({ result, query, stale, memoryOff }: { result: Result; query: string; stale: boolean; memoryOff: boolean }) {
+function Outcome({
+  result,
+  query,
+  apiKeyId,
+  stale,
+  memoryOff,
+}: {
+  result: Result;
+  query: string;
+  apiKeyId: string;
+  stale: boolean;
+  memoryOff: boolean;
+}) {
+  const keeping = useKeepQuestion(apiKeyId, query);
   return (
     <div className={stale ? 'pg-grid stale' : 'pg-grid'} aria-busy={stale}>
       {memoryOff && (
@@ -211,18 +225,19 @@ function Outcome({ result, query, stale, memoryOff }: { result: Result; query: s
         </p>
       )}
       <div className="pg-main">
-        <ResultsCard result={result} query={query} />
+        <ResultsCard result={result} query={query} keeping={keeping} />
         <BlockCard block={result.block} memoryOff={memoryOff} />
       </div>
       <div className="pg-side">
         <BudgetCard result={result} />
         <ResolutionCard result={result} query={query} />
+        <KeepQuestionCard apiKeyId={apiKeyId} query={query} state={keeping} />
       </div>
     </div>
   );
 }
 
-function ResultsCard({ result, query }: { result: Result; query: string }) {
+function ResultsCard({ result, query, keeping }: { result: Result; query: string; keeping: KeepQuestion }) {
   return (
     <section className="card" aria-labelledby="pg-results-title">
       <div className="card-head">
@@ -245,7 +260,7 @@ function ResultsCard({ result, query }: { result: Result; query: string }) {
           </p>
         </div>
       ) : (
-        <ResultsTable items={result.items} />
+        <ResultsTable items={result.items} keeping={keeping} />
       )}
     </section>
   );
@@ -274,7 +289,7 @@ function BlockCard({ block, memoryOff }: { block: string | null; memoryOff: bool
 /** The results table's numeric columns, after the memory and its tier. */
 const SCORE_COLUMNS = ['Score', 'Keyword', 'Vector', 'Tokens'] as const;
 
-function ResultsTable({ items }: { items: Result['items'] }) {
+function ResultsTable({ items, keeping }: { items: Result['items']; keeping: KeepQuestion }) {
   return (
     <ScrollRegion label="Results table">
       <table className="pg-table">
@@ -290,6 +305,11 @@ function ResultsTable({ items }: { items: Result['items'] }) {
                 {c}
               </th>
             ))}
+            {keeping.keep && (
+              <th scope="col">
+                <span className="sr-only">Keep as a question</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -329,6 +349,20 @@ function ResultsTable({ items }: { items: Result['items'] }) {
                 <ScoreRank score={item.vectorScore} rank={item.vectorRank} title="Cosine similarity" />
               </td>
               <td className="num mono">{formatInt(item.tokens)}</td>
+              {keeping.keep && (
+                <td>
+                  <button
+                    type="button"
+                    className="small"
+                    title="Keep this query as an evaluation question that should find this memory"
+                    aria-label={`Right: ${item.memory.key}`}
+                    disabled={keeping.busy}
+                    onClick={() => keeping.keep?.(item.memory, 'right')}
+                  >
+                    Right
+                  </button>
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

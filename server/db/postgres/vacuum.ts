@@ -5,8 +5,8 @@ import type { Db } from '../open.ts';
  * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes) and their versions, the
  * keyword index's rows (a memory's words as lexemes, as a tsvector and as postings), the supersessions on either side
  * of a memory and per-key statistics, the per-key counts and retrieval statistics, extraction model usage, the
- * injection log and tombstones (forgetApiKey; the purge pass prunes the log too), and the audit log (its entries about a forgotten key
- * get a pseudonym).
+ * evaluation sets with their questions and runs, the injection log and tombstones (forgetApiKey; the purge pass prunes
+ * the log too), and the audit log (its entries about a forgotten key get a pseudonym).
  */
 const ERASED_TABLES = [
   'memories',
@@ -20,6 +20,9 @@ const ERASED_TABLES = [
   'extraction_model_usage',
   'injection_log',
   'tombstones',
+  'evaluation_sets',
+  'evaluation_questions',
+  'evaluation_runs',
   'audit_log',
 ];
 
