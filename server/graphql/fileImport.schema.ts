@@ -59,6 +59,15 @@ const FileImportReportRef = builder.objectRef<FileImportReport>('FileImportRepor
     disabled: t.exposeBoolean('disabled', {
       description: 'Memory is switched off in the settings: nothing is injected until it is on.',
     }),
+    versions: t.exposeInt('versions', {
+      description: "Earlier versions kept in the imported memories' history, from the source's own (mem0, mnemo's bundle); 0 in a dry run.",
+    }),
+    tombstones: t.exposeInt('tombstones', {
+      description: "Tombstones of deleted memories read from mnemo's bundle; recorded unless a dry run.",
+    }),
+    deletedByTombstones: t.exposeInt('deletedByTombstones', {
+      description: 'Memories of this store those tombstones deleted: deleted in the source after they were last written here.',
+    }),
   }),
 });
 

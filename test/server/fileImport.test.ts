@@ -16,7 +16,7 @@ const JOB = `
   id
   status
   fileName
-  report { dryRun read imported updated merged skipped skippedRows { at reason } }
+  report { dryRun read imported updated merged skipped skippedRows { at reason } versions tombstones deletedByTombstones }
   error { code message }
 `;
 const START = graphql(`
@@ -93,6 +93,9 @@ describe('an uploaded file', () => {
         { at: 'line 6', reason: 'not JSON' },
         { at: 'line 7', reason: 'type "MOOD" is not one of factual, episodic, procedural, semantic, enforced' },
       ],
+      versions: 0,
+      tombstones: 0,
+      deletedByTombstones: 0,
     });
     expect(await contentsOf('key-carol')).toEqual([]);
   });
@@ -114,6 +117,11 @@ describe('an uploaded file', () => {
     const again = await importing({ format: 'MEM0', dryRun: false, apiKeyId: 'key-frank' }, fixture('mem0.json'));
     expect(again.report).toMatchObject({ imported: 0, merged: 0, updated: before.length });
     expect(await contentsOf('key-frank')).toEqual(before);
+  });
+
+  it("says how many earlier versions it kept from the file's own history", async () => {
+    const job = await importing({ format: 'MEM0', dryRun: false, apiKeyId: 'key-grace' }, fixture('mem0-history.json'));
+    expect(job.report).toMatchObject({ imported: 2, versions: 3, tombstones: 0, deletedByTombstones: 0 });
   });
 
   it('may be an OmniRoute SQLite database', async () => {

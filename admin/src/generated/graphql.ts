@@ -619,7 +619,7 @@ export type EvaluateRunProgressSubscriptionVariables = Exact<{
 
 export type EvaluateRunProgressSubscription = { evaluationRunProgress: { done: number, total: number, run: { id: string } | null } };
 
-export type FileImportJobFieldsFragment = { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null };
+export type FileImportJobFieldsFragment = { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, versions: number, tombstones: number, deletedByTombstones: number, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null };
 
 export type StartFileImportMutationVariables = Exact<{
   file: File;
@@ -631,14 +631,14 @@ export type StartFileImportMutationVariables = Exact<{
 }>;
 
 
-export type StartFileImportMutation = { startFileImport: { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null } };
+export type StartFileImportMutation = { startFileImport: { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, versions: number, tombstones: number, deletedByTombstones: number, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null } };
 
 export type FileImportQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type FileImportQuery = { fileImport: { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null } };
+export type FileImportQuery = { fileImport: { id: string, format: ImportFormat, fileName: string, dryRun: boolean, status: FileImportStatus, report: { read: number, imported: number, updated: number, merged: number, skipped: number, expired: number, outsideRetention: number, disabled: boolean, versions: number, tombstones: number, deletedByTombstones: number, skippedRows: Array<{ at: string, reason: string }> }, error: { code: string, message: string } | null } };
 
 export type PurgeStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1016,6 +1016,9 @@ export const FileImportJobFieldsFragmentDoc = new TypedDocumentString(`
     expired
     outsideRetention
     disabled
+    versions
+    tombstones
+    deletedByTombstones
   }
   error {
     code
@@ -2288,6 +2291,9 @@ export const StartFileImportDocument = new TypedDocumentString(`
     expired
     outsideRetention
     disabled
+    versions
+    tombstones
+    deletedByTombstones
   }
   error {
     code
@@ -2336,6 +2342,9 @@ export const FileImportDocument = new TypedDocumentString(`
     expired
     outsideRetention
     disabled
+    versions
+    tombstones
+    deletedByTombstones
   }
   error {
     code

@@ -244,6 +244,16 @@ function JobReport({ job }: { job: Job }) {
           window.
         </p>
       )}
+      {r.versions > 0 && (
+        <p className="muted small-note">{plural(r.versions, 'earlier version')} kept in the memories' history, from the file's own.</p>
+      )}
+      {r.tombstones > 0 && (
+        <p className="muted small-note">
+          {job.dryRun
+            ? `${plural(r.tombstones, 'tombstone')} of deleted memories in the file.`
+            : `${plural(r.tombstones, 'tombstone')} of deleted memories recorded; ${plural(r.deletedByTombstones, 'memory', 'memories')} of this store deleted by them.`}
+        </p>
+      )}
       {r.disabled && <p className="muted small-note">Memory is switched off in the settings: nothing is injected until it is on.</p>}
       {r.skippedRows.length > 0 && (
         <>
