@@ -2,8 +2,8 @@ import { afterErase } from '../db/maintenance.ts';
 import type { MemoryVersionRow } from '../db/schema.ts';
 import { AUTHORS, changing } from './change.ts';
 import { replaceVersions, versionRows } from './history.repository.ts';
+import type { MemoryVersion } from './history.service.ts';
 import { type MemoryDeps, writing } from './memory.service.ts';
-import type { MemoryType } from './memory.ts';
 import * as repo from './restore.repository.ts';
 import { insertSupersession } from './supersession.repository.ts';
 import { insertTombstones } from './tombstone.repository.ts';
@@ -15,19 +15,8 @@ import { keyDigest, recordDeletions } from './tombstones.ts';
  * `ids` maps them to the memories they were imported as.
  */
 
-export interface RestoredVersion {
-  content: string;
-  type: MemoryType;
-  metadata: Record<string, unknown>;
-  expiresAt: Date | null;
-  validFrom: Date | null;
-  validTo: Date | null;
-  /** The source's id of what superseded the memory then. */
-  supersededBy: string | null;
-  changedAt: Date;
-  changedBy: string;
-  reason: string;
-}
+/** A version as the source kept it; its supersededBy is the source's id of what superseded the memory then. */
+export type RestoredVersion = Omit<MemoryVersion, 'version'>;
 
 export interface RestoredMemory {
   /** Oldest first. */

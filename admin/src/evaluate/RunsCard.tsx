@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Bar } from '../components/Bar';
+import { ChoiceSelect } from '../components/ChoiceSelect';
 import { DraftField } from '../components/DraftField';
 import { ErrorNote } from '../components/ErrorNote';
 import { formatTime } from '../components/format';
@@ -14,6 +15,7 @@ import {
 } from '../generated/graphql';
 import { numberOf, numberProblem } from '../lib/numbers';
 import { useDraftForm } from '../lib/useDraftForm';
+import { STRATEGY_LABELS } from '../settings/strategyLabels';
 import { type EvaluationSet, useInvalidateEvaluation } from './EvaluateTab';
 import { useEvaluationRun } from './useEvaluationRun';
 
@@ -120,14 +122,12 @@ function RunForm({ apiKeyId, set }: { apiKeyId: string; set: EvaluationSet }) {
             The draft is used by this run only: it is never saved, and the gateway keeps the saved settings.
           </p>
           <div className="grid2">
-            <label className="field">
-              <span>Strategy</span>
-              <select value={draft.strategy} onChange={(e) => edit({ strategy: e.target.value as RetrievalStrategy })}>
-                <option value="HYBRID">Hybrid (keyword + semantic)</option>
-                <option value="SEMANTIC">Semantic</option>
-                <option value="EXACT">Exact (newest first)</option>
-              </select>
-            </label>
+            <ChoiceSelect
+              label="Strategy"
+              labels={STRATEGY_LABELS}
+              value={draft.strategy}
+              onChange={(strategy) => strategy !== '' && edit({ strategy })}
+            />
             <DraftField form={form} name="maxTokens" label="Token budget" inputMode="numeric" />
             <DraftField
               form={form}

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { ApiKeyInput } from '../components/ApiKeyInput';
 import { ErrorNote } from '../components/ErrorNote';
+import { saveBlob } from '../lib/saveBlob';
 import { formatNumber, plural } from '../memories/format';
-import { type BundleProgress, type DownloadedBundle, downloadBundle, saveBlob } from './downloadBundle';
+import { type BundleProgress, type DownloadedBundle, downloadBundle } from './downloadBundle';
 
 type Run =
   | { state: 'idle' }

@@ -60,15 +60,3 @@ export async function downloadBundle(apiKeyId: string | null, onProgress: (p: Bu
   const fileName = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'mnemo-export.jsonl';
   return { header: JSON.parse(firstLine) as BundleHeader, fileName, bytes: received, blob };
 }
-
-/** Hands the browser the downloaded file to save. */
-export function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

@@ -1,4 +1,5 @@
 import type { ExportMemoriesQuery } from '../generated/graphql';
+import { saveBlob } from '../lib/saveBlob';
 import type { FilterVariables } from './types';
 
 /** The file the Export button writes and the Import panel reads back. */
@@ -22,12 +23,5 @@ export function exportFileName(filters: FilterVariables, now = new Date()): stri
 
 /** Hands the browser a file to save, without a round trip to the server. */
 export function downloadJson(value: unknown, fileName: string) {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' }), fileName);
 }

@@ -8,6 +8,7 @@ import { SaveActions } from '../components/SaveActions';
 import { type CaptureTurns, type RetrievalStrategy, type SettingsFieldsFragment, useMemorySettingsQuery } from '../generated/graphql';
 import { numberOf, numberProblem } from '../lib/numbers';
 import { useDraftForm } from '../lib/useDraftForm';
+import { STRATEGY_LABELS } from './strategyLabels';
 import { useSaveMemorySettings } from './useSaveMemorySettings';
 
 interface Draft {
@@ -131,14 +132,12 @@ export function SettingsTab() {
           <DraftField form={form} name="maxTokens" label="Max tokens per request" inputMode="numeric" />
           <DraftField form={form} name="retentionDays" label="Retention (days)" inputMode="numeric" />
           <DraftField form={form} name="purgeGraceDays" label="Purge grace (days)" inputMode="numeric" />
-          <label className="field">
-            <span>Retrieval strategy</span>
-            <select value={draft.strategy} onChange={(e) => set({ strategy: e.target.value as RetrievalStrategy })}>
-              <option value="HYBRID">Hybrid (keyword + semantic)</option>
-              <option value="SEMANTIC">Semantic</option>
-              <option value="EXACT">Exact (newest first)</option>
-            </select>
-          </label>
+          <ChoiceSelect
+            label="Retrieval strategy"
+            labels={STRATEGY_LABELS}
+            value={draft.strategy}
+            onChange={(strategy) => strategy !== '' && set({ strategy })}
+          />
           <DraftField form={form} name="profileBudgetPercent" label="Profile share of the budget (%)" inputMode="numeric" />
           <DraftField
             form={form}
