@@ -62,7 +62,7 @@ describe('mnemo export', () => {
     writeFileSync(file, stdout);
     const imported = await run('target', ['import', '--from', 'jsonl', file, '--create']);
     expect(imported.stdout).toContain(
-      `imported 2 rows of jsonl ${file} into ${path.join(tmp, 'target', 'mnemo.db')}: 2 new, 0 updated, 0 skipped`,
+      `imported 2 rows of jsonl ${file} into ${path.join(tmp, 'target', 'mnemo.db')}: 2 new, 0 updated, 0 merged, 0 skipped`,
     );
     expect(await contents('target', 'key-ann')).toEqual(await contents('source', 'key-ann'));
     expect(await contents('target', 'key-ben')).toEqual([]);
