@@ -1,9 +1,9 @@
 import type { LeftOutReason } from './receipt.ts';
 
 /**
- * Fits ranked items into a token budget: walk the list best first, take what fits, skip what does not
- * and keep going. Never exceeds the budget. When nothing fits, the best item is shortened to fit, so
- * a tight budget still carries the most relevant memory instead of nothing.
+ * Fits ranked items into a token budget: walk the list best first, take what fits (or, where the caller has one, a
+ * shorter rendering of it that fits), skip what does not and keep going. Never exceeds the budget. When nothing fits,
+ * the best item is shortened to fit, so a tight budget still carries the most relevant memory instead of nothing.
  */
 export interface BudgetOptions<T> {
   budget: number;
@@ -12,6 +12,8 @@ export interface BudgetOptions<T> {
   cost: (item: T) => number;
   /** Returns the item cut down to cost at most `tokens`, or null if it cannot be. */
   truncate: (item: T, tokens: number) => T | null;
+  /** An item too long for what is left (`room` tokens): a shorter rendering of it that fits, or null to skip it. */
+  cut?: (item: T, room: number) => T | null;
   /** Asked of each item that fits, just before it is taken: a reason leaves it out (a repeat of one taken). */
   refuse?: (item: T) => LeftOutReason | null;
   /** Told of each item the walk leaves out, and why: only when a receipt is kept. */
@@ -20,7 +22,7 @@ export interface BudgetOptions<T> {
 
 export function fitToBudget<T>(
   ranked: readonly T[],
-  { budget, maxItems = Infinity, cost, truncate, refuse, leftOut }: BudgetOptions<T>,
+  { budget, maxItems = Infinity, cost, truncate, cut, refuse, leftOut }: BudgetOptions<T>,
 ): { items: T[]; used: number } {
   if (budget <= 0 || ranked.length === 0) {
     if (leftOut) for (const item of ranked) leftOut(item, 'over_budget');
@@ -34,17 +36,20 @@ export function fitToBudget<T>(
       if (leftOut) for (const rest of ranked.slice(i)) leftOut(rest, 'over_limit');
       break;
     }
-    const c = cost(item);
-    const refused = used + c > budget ? 'over_budget' : (refuse?.(item) ?? null);
+    const whole = cost(item);
+    const shorter = used + whole > budget && cut ? cut(item, budget - used) : null;
+    const taking = shorter ?? item;
+    const c = shorter === null ? whole : cost(shorter);
+    const refused = used + c > budget ? 'over_budget' : (refuse?.(taking) ?? null);
     if (refused !== null) leftOut?.(item, refused);
     else {
-      items.push(item);
+      items.push(taking);
       used += c;
     }
   }
   if (items.length > 0) return { items, used };
-  const cut = truncate(ranked[0]!, budget);
-  if (cut === null) return { items: [], used: 0 };
-  const c = cost(cut);
-  return c <= budget ? { items: [cut], used: c } : { items: [], used: 0 };
+  const head = truncate(ranked[0]!, budget);
+  if (head === null) return { items: [], used: 0 };
+  const c = cost(head);
+  return c <= budget ? { items: [head], used: c } : { items: [], used: 0 };
 }

@@ -11,6 +11,7 @@ import { BlockRepeats } from './blockRepeats.ts';
 import { fitToBudget } from './budget.ts';
 import { turnsAtTheirFactsPlace } from './factsInTurns.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
+import { matchingSentences, queryStems } from './matchingSentences.ts';
 import { ReceiptRecorder, skippedReceipt } from './receipt.ts';
 import { aboveRelevanceFloor } from './relevanceFloor.ts';
 import * as repo from './retrieval.repository.ts';
@@ -109,7 +110,7 @@ export async function retrieve(
     for (const c of ranked.belowFloor) recorder.leftOut(c, 'below_floor');
   }
   const taken = new BlockRepeats();
-  const fitted = fitBlock(all, { maxTokens, limit, taken, recorder, clock });
+  const fitted = fitBlock(all, { maxTokens, limit, taken, recorder, clock, query: queryStems(input.query ?? '') });
   clock?.lap('budget', all.length);
   const { items, used, considered } = await withProfile(deps, scope, fitted, {
     maxTokens,
@@ -411,7 +412,14 @@ function breakTies(ranked: RetrievedMemory[]): RetrievedMemory[] {
  */
 function fitBlock(
   ranked: RetrievedMemory[],
-  o: { maxTokens: number; limit: number; taken: BlockRepeats; recorder: ReceiptRecorder | null; clock: StageClock | undefined },
+  o: {
+    maxTokens: number;
+    limit: number;
+    taken: BlockRepeats;
+    recorder: ReceiptRecorder | null;
+    clock: StageClock | undefined;
+    query: ReadonlySet<string>;
+  },
 ) {
   const { maxTokens, limit, taken, recorder, clock } = o;
   const cost = (c: RetrievedMemory) => (c.truncated ? c.tokens : lineTokens({ type: c.memory.type, content: c.content }));
@@ -420,6 +428,7 @@ function fitBlock(
     maxItems: limit,
     cost,
     truncate: (c, tokens) => shorten(c, tokens),
+    cut: (c, room) => toMatchingSentences(c, o.query, room),
     refuse: (c) => nested(clock, 'nearDuplicates', () => taken.refuse(c)),
     leftOut: recorder ? (c, reason) => recorder.leftOut(c, reason) : undefined,
   });
@@ -470,11 +479,28 @@ async function withProfile(
   };
 }
 
-function shorten(c: RetrievedMemory, tokens: number): RetrievedMemory | null {
+/** Below this much room a cut carries too little of any text to be worth its line. */
+const MIN_CUT_ROOM = 24;
+
+/**
+ * A standalone text too long for what is left, cut to its sentences that share a word with the query
+ * (matchingSentences.ts), when that fits. A conversation's turn (a memory with a session) is never cut: measured on
+ * LongMemEval, cut pieces of long turns ranked above the evidence took the room a whole short turn further down would
+ * have had (docs/retrieval-quality.md).
+ */
+function toMatchingSentences(c: RetrievedMemory, query: ReadonlySet<string>, room: number): RetrievedMemory | null {
+  if (c.memory.sessionId !== null || room < MIN_CUT_ROOM) return null;
+  const content = matchingSentences(c.memory.content, query);
+  if (content === null) return null;
+  const cost = lineTokens({ type: c.memory.type, content });
+  return cost <= room ? { ...c, content, truncated: true, tokens: cost } : shorten(c, room, content);
+}
+
+function shorten(c: RetrievedMemory, tokens: number, text = c.memory.content): RetrievedMemory | null {
   const overhead = lineTokens({ type: c.memory.type, content: '' });
   // The ellipsis and token merges at the cut can cost a token or two more than planned: step down a little.
   for (let room = tokens - overhead, tries = 0; room > 0 && tries < 8; room--, tries++) {
-    const content = truncateToTokens(c.memory.content, room);
+    const content = truncateToTokens(text, room);
     const cost = lineTokens({ type: c.memory.type, content });
     if (cost <= tokens) return { ...c, content, truncated: true, tokens: cost };
   }
