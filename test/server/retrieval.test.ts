@@ -323,24 +323,25 @@ describe('token budget', () => {
     expect(countTokens(r.block!)).toBe(r.tokensUsed);
   });
 
-  it('cuts a long note that does not fit to its sentences about the question, marked where it was cut', async () => {
+  /** A short note, and a long text holding one sentence about kiwi harvests: key-wide, or a turn of session s1. */
+  const kiwiTexts = async (sessionId?: string) => {
     const apiKeyId = key();
     const filler = 'The committee met again on Tuesday and discussed the weather at length. '.repeat(12);
     await create({ apiKeyId, key: 'short', content: 'Kiwis are rich in vitamin C.' });
-    await create({ apiKeyId, key: 'report', content: `${filler}Kiwi harvests doubled this year in the north. ${filler}` });
-    const r = await retrieve({ apiKeyId, query: 'kiwi harvests', maxTokens: 80 });
-    const report = r.items.find((i) => i.memory.key === 'report');
-    expect(report).toMatchObject({ truncated: true, content: '… Kiwi harvests doubled this year in the north. …' });
+    await create({ apiKeyId, sessionId, key: 'long', content: `${filler}Kiwi harvests doubled this year in the north. ${filler}` });
+    return apiKeyId;
+  };
+
+  it('cuts a long note that does not fit to its sentences about the question, marked where it was cut', async () => {
+    const r = await retrieve({ apiKeyId: await kiwiTexts(), query: 'kiwi harvests', maxTokens: 80 });
+    const long = r.items.find((i) => i.memory.key === 'long');
+    expect(long).toMatchObject({ truncated: true, content: '… Kiwi harvests doubled this year in the north. …' });
     expect(r.tokensUsed).toBeLessThanOrEqual(80);
     expect(countTokens(r.block!)).toBe(r.tokensUsed);
   });
 
   it('never cuts a turn of a conversation: one that does not fit is left out whole', async () => {
-    const apiKeyId = key();
-    const filler = 'The committee met again on Tuesday and discussed the weather at length. '.repeat(12);
-    await create({ apiKeyId, key: 'short', content: 'Kiwis are rich in vitamin C.' });
-    await create({ apiKeyId, sessionId: 's1', key: 'turn', content: `${filler}Kiwi harvests doubled this year in the north. ${filler}` });
-    const r = await retrieve({ apiKeyId, sessionId: 's1', query: 'kiwi harvests', maxTokens: 80 });
+    const r = await retrieve({ apiKeyId: await kiwiTexts('s1'), sessionId: 's1', query: 'kiwi harvests', maxTokens: 80 });
     expect(r.items.map((i) => i.memory.key)).toEqual(['short']);
   });
 
