@@ -1,5 +1,5 @@
 import type { Db } from '../db/open.ts';
-import type { MemoryRow, MemoryVersionRow } from '../db/schema.ts';
+import type { MemoryVersionRow } from '../db/schema.ts';
 import type { Change } from './change.ts';
 
 /** The versions the history trigger kept of a memory, newest first. */
@@ -27,17 +27,24 @@ export async function deleteVersions(db: Db, memoryPk: number) {
   await db.deleteFrom('memory_versions').where('memory_pk', '=', memoryPk).execute();
 }
 
+type VersionColumns = Pick<MemoryVersionRow, 'content' | 'type' | 'metadata' | 'expires_at' | 'valid_from' | 'valid_to' | 'superseded_by'>;
+
+/** What a version keeps of a memory, picked field by field: a memory row or a restored version carries more. */
+const versionColumns = (v: VersionColumns): VersionColumns => ({
+  content: v.content,
+  type: v.type,
+  metadata: v.metadata,
+  expires_at: v.expires_at,
+  valid_from: v.valid_from,
+  valid_to: v.valid_to,
+  superseded_by: v.superseded_by,
+});
+
 /**
  * Writes a version that no update replaced (a merged paraphrase's wording, which was never the memory's text), numbered
  * after the newest, and prunes the memory's versions to `kept` as the trigger does; nothing with 0.
  */
-export async function addVersion(
-  db: Db,
-  memoryPk: number,
-  v: Pick<MemoryRow, 'content' | 'type' | 'metadata' | 'expires_at' | 'valid_from' | 'valid_to' | 'superseded_by'>,
-  change: Change & { at: number },
-  kept: number,
-) {
+export async function addVersion(db: Db, memoryPk: number, v: VersionColumns, change: Change & { at: number }, kept: number) {
   if (kept === 0) return;
   const newest = await db
     .selectFrom('memory_versions')
@@ -50,13 +57,7 @@ export async function addVersion(
     .values({
       memory_pk: memoryPk,
       version,
-      content: v.content,
-      type: v.type,
-      metadata: v.metadata,
-      expires_at: v.expires_at,
-      valid_from: v.valid_from,
-      valid_to: v.valid_to,
-      superseded_by: v.superseded_by,
+      ...versionColumns(v),
       changed_at: change.at,
       changed_by: change.by,
       reason: change.why,
@@ -95,13 +96,7 @@ export async function replaceVersions(
       versions.map((v, i) => ({
         memory_pk: memoryPk,
         version: i + 1,
-        content: v.content,
-        type: v.type,
-        metadata: v.metadata,
-        expires_at: v.expires_at,
-        valid_from: v.valid_from,
-        valid_to: v.valid_to,
-        superseded_by: v.superseded_by,
+        ...versionColumns(v),
         changed_at: v.changed_at,
         changed_by: v.changed_by,
         reason: v.reason,
