@@ -16,7 +16,7 @@ import { type Receipt, skippedReceipt } from '../retrieval/receipt.ts';
 import { retrieve } from '../retrieval/retrieval.service.ts';
 import type { RetrievalDeps, RetrievalResult, RetrieveInput } from '../retrieval/retrieval.ts';
 import type { Settings } from '../settings/settings.service.ts';
-import { apiKeyIdSchema, jsonObject, LIMITS, memoryDate, parseInput, sessionIdSchema } from '../validation.ts';
+import { apiKeyIdSchema, jsonObject, LIMITS, parseInput, parseInputAt, pastDate, sessionIdSchema } from '../validation.ts';
 import { captureConversation, captures, captureTurnWithFacts, TurnCapturedMeanwhile, type TurnToCapture, turnKeys } from './capture.ts';
 import { type ExtractedFact, extractFacts } from './extraction.ts';
 import type { ModelExtraction, ModelExtractionDeps } from './modelExtraction.ts';
@@ -63,15 +63,14 @@ const providerSchema = z
   .min(1, 'provider must not be empty')
   .max(LIMITS.modelNameChars, `provider is longer than ${LIMITS.modelNameChars} characters`);
 const requestSchema = jsonObject('request', { maxDepth: LIMITS.requestDepth });
-const occurredAtSchema = (now: number) =>
-  memoryDate('occurredAt').refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, 'occurredAt must not be in the future');
+const occurredAtSchema = pastDate('occurredAt');
 /** The key and session as retrieval normalised them, for the injection log. */
 const logKeySchema = z.object({ apiKeyId: apiKeyIdSchema, sessionId: sessionIdSchema.nullish() });
 
 export async function injectMemory(deps: GatewayDeps, input: InjectInput): Promise<InjectOutcome> {
   const provider = parseInput(providerSchema, input.provider);
   parseInput(requestSchema, input.request);
-  parseInput(occurredAtSchema(deps.now()).nullish(), input.occurredAt);
+  parseInputAt(occurredAtSchema.nullish(), input.occurredAt, deps.now());
   // Refuse a request we could not inject into before anything is retrieved or counted.
   if (!input.shape && detectShape(input.request) === null) {
     throw badInput('request is not an OpenAI chat (messages), OpenAI Responses (input) or Anthropic (system + messages) request');
@@ -180,14 +179,13 @@ export interface ExtractOutcome {
   skipped: 'disabled' | 'opted_out' | null;
 }
 
-const extractSchema = (now: number) =>
-  z.object({
-    apiKeyId: apiKeyIdSchema,
-    sessionId: sessionIdSchema.nullish(),
-    text: z.string(),
-    role: z.enum(['user', 'assistant']),
-    occurredAt: occurredAtSchema(now).nullish(),
-  });
+const extractSchema = z.object({
+  apiKeyId: apiKeyIdSchema,
+  sessionId: sessionIdSchema.nullish(),
+  text: z.string(),
+  role: z.enum(['user', 'assistant']),
+  occurredAt: occurredAtSchema.nullish(),
+});
 
 /**
  * Mines a message for durable facts and upserts them, and captures the message itself as a turn of its session when
@@ -197,7 +195,7 @@ const extractSchema = (now: number) =>
  * reports the facts and captures nothing.
  */
 export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): Promise<ExtractOutcome> {
-  const valid = parseInput(extractSchema(deps.now()), input);
+  const valid = parseInputAt(extractSchema, input, deps.now());
   const nothing = (skipped: ExtractOutcome['skipped']): ExtractOutcome => ({ facts: [], memories: [], captured: [], error: null, skipped });
   if (input.noMemory) return nothing('opted_out');
   const dryRun = input.persist === false;
@@ -225,7 +223,7 @@ export async function extractAndStore(deps: GatewayDeps, input: ExtractInput): P
 /** The rules' facts and, when captureTurns keeps the role, the message as a turn: one transaction. */
 async function storeExtraction(
   deps: GatewayDeps,
-  valid: z.output<ReturnType<typeof extractSchema>>,
+  valid: z.output<typeof extractSchema>,
   facts: ExtractedFact[],
   o: { capture: boolean; knownSecrets: readonly string[]; settings: Settings },
 ): Promise<ExtractOutcome> {

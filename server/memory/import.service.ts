@@ -3,7 +3,7 @@ import type { MemoryRow } from '../db/schema.ts';
 import { inSavepoint, rowRefusal } from '../db/storeErrors.ts';
 import { badInput } from '../errors.ts';
 import type { Settings } from '../settings/settings.service.ts';
-import { checkInput, LIMITS } from '../validation.ts';
+import { checkInputAt, LIMITS } from '../validation.ts';
 import { AUTHORS, changing } from './change.ts';
 import * as repo from './memory.repository.ts';
 import { type KeyGuard, type MemoryDeps, nextPurgeAt, writing } from './memory.service.ts';
@@ -129,11 +129,10 @@ export async function importMemories(
     disabled: !settings.enabled,
   };
   const now = deps.now();
-  const schema = memoryInputSchema(now);
   let firstDue = Number.POSITIVE_INFINITY;
   const pending: Pending[] = [];
   for (const [index, input] of rows.entries()) {
-    const checked = checkInput(schema, input);
+    const checked = checkInputAt(memoryInputSchema, input, now);
     const key = typeof input.key === 'string' ? input.key : null;
     if (!checked.ok) report.rejected.push({ index, key, reason: checked.problems });
     else if (!canWrite(checked.value.apiKeyId)) {

@@ -8,7 +8,7 @@ import { badInput, notFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { retentionCutoff, type Settings, type SettingsReader } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, LIMITS, limitSchema, offsetSchema, parseInput } from '../validation.ts';
+import { apiKeyIdSchema, LIMITS, limitSchema, offsetSchema, parseInput, parseInputAt } from '../validation.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import { AUTHORS, type Change, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
@@ -118,7 +118,7 @@ export async function createMemory(
   change: Change = { by: AUTHORS.system, why: 'createMemory' },
   o: { keyFromText?: boolean; settings?: Settings; supersedes?: readonly string[] | null; by?: AuditBy } = {},
 ): Promise<Memory & { outcome: WriteOutcome }> {
-  const valid = parseInput(memoryInputSchema(clock(deps)), input);
+  const valid = parseInputAt(memoryInputSchema, input, clock(deps));
   const row = memoryRow(valid, clock(deps));
   const supersedes = [...new Set(o.supersedes ?? [])];
   if (supersedes.length > LIMITS.supersedesIds) throw badInput(`supersedes names at most ${LIMITS.supersedesIds} memories`);

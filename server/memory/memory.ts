@@ -3,7 +3,17 @@ import { z } from 'zod';
 import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
 import { type RetentionSettings, retentionCutoff } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
-import { apiKeyIdSchema, identifier, LIMITS, memoryDate, metadataSchema, sessionIdSchema, text } from '../validation.ts';
+import {
+  apiKeyIdSchema,
+  identifier,
+  LIMITS,
+  memoryDate,
+  metadataSchema,
+  parseNow,
+  pastDate,
+  sessionIdSchema,
+  text,
+} from '../validation.ts';
 
 export const MEMORY_TYPES = ['factual', 'episodic', 'procedural', 'semantic', 'enforced'] as const satisfies readonly MemoryTypeValue[];
 export type MemoryType = MemoryTypeValue;
@@ -100,48 +110,33 @@ export const memoryContentSchema = text('content')
 export const memoryKeySchema = identifier('key', LIMITS.keyChars);
 
 /**
- * The fields of a memory's input that do not depend on the clock, made once: building a zod schema, and its first
- * parse, cost more than checking a memory (about 0.3 ms, on every memory written), so only what reads `now` is built
- * per call.
+ * A memory to write, checked against the server's clock (parseInputAt): a createdAt in the future would keep a memory
+ * inside the retention window (which counts from its last write) for as long as it likes. validFrom and validTo are
+ * refused in the future too, so a current memory is one whose validTo is null: a fact that will only end later is an
+ * expiry (expiresAt), and one that holds only from tomorrow is written tomorrow.
  */
-const memoryInputFields = {
-  apiKeyId: apiKeyIdSchema,
-  sessionId: sessionIdSchema.nullish(),
-  type: z
-    .enum(MEMORY_TYPES)
-    .nullish()
-    .transform((t) => t ?? 'factual'),
-  key: memoryKeySchema.nullish(),
-  content: memoryContentSchema,
-  metadata: metadataSchema.nullish(),
-  expiresAt: memoryDate('expiresAt').nullish(),
-};
-const pastDates = { createdAt: memoryDate('createdAt'), validFrom: memoryDate('validFrom'), validTo: memoryDate('validTo') };
-
-/** A time a memory's input may carry, up to the server's clock `now` (give or take the clock skew allowed). */
-const pastDate = (what: keyof typeof pastDates, now: number) =>
-  pastDates[what].refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, `${what} must not be in the future`);
-
-/**
- * A memory to write, checked against the server's clock `now`: a createdAt in the future would keep a memory inside
- * the retention window (which counts from its last write) for as long as it likes. validFrom and validTo are refused
- * in the future too, so a current memory is one whose validTo is null: a fact that will only end later is an expiry
- * (expiresAt), and one that holds only from tomorrow is written tomorrow.
- */
-export const memoryInputSchema = (now: number) =>
-  z
-    .object({
-      ...memoryInputFields,
-      createdAt: pastDate('createdAt', now).nullish(),
-      validFrom: pastDate('validFrom', now).nullish(),
-      validTo: pastDate('validTo', now).nullish(),
-    })
-    .refine((m) => !m.validTo || m.validTo.getTime() >= (m.validFrom ?? m.createdAt ?? new Date(now)).getTime(), {
-      message: 'validTo must not be before validFrom',
-      path: ['validTo'],
-    });
-export type MemoryInput = z.input<ReturnType<typeof memoryInputSchema>>;
-export type ValidMemoryInput = z.output<ReturnType<typeof memoryInputSchema>>;
+export const memoryInputSchema = z
+  .object({
+    apiKeyId: apiKeyIdSchema,
+    sessionId: sessionIdSchema.nullish(),
+    type: z
+      .enum(MEMORY_TYPES)
+      .nullish()
+      .transform((t) => t ?? 'factual'),
+    key: memoryKeySchema.nullish(),
+    content: memoryContentSchema,
+    metadata: metadataSchema.nullish(),
+    expiresAt: memoryDate('expiresAt').nullish(),
+    createdAt: pastDate('createdAt').nullish(),
+    validFrom: pastDate('validFrom').nullish(),
+    validTo: pastDate('validTo').nullish(),
+  })
+  .refine((m) => !m.validTo || m.validTo.getTime() >= (m.validFrom ?? m.createdAt ?? new Date(parseNow())).getTime(), {
+    message: 'validTo must not be before validFrom',
+    path: ['validTo'],
+  });
+export type MemoryInput = z.input<typeof memoryInputSchema>;
+export type ValidMemoryInput = z.output<typeof memoryInputSchema>;
 
 export const memoryPatchSchema = z.object({
   sessionId: sessionIdSchema.nullish(),

@@ -1,6 +1,6 @@
 import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
-import { parseInput } from '../validation.ts';
+import { parseInputAt } from '../validation.ts';
 import { AUTHORS, changing } from './change.ts';
 import * as repo from './memory.repository.ts';
 import type { MemoryDeps } from './memory.service.ts';
@@ -17,7 +17,7 @@ export async function storeOnce(deps: MemoryDeps, inputs: readonly MemoryInput[]
 
 /** The rows inputs are stored as, checked against the clock `now`: their ids are known before anything is written. */
 export function memoryRows(inputs: readonly MemoryInput[], now: number): ReturnType<typeof memoryRow>[] {
-  return inputs.map((input) => memoryRow(parseInput(memoryInputSchema(now), input), now));
+  return inputs.map((input) => memoryRow(parseInputAt(memoryInputSchema, input, now), now));
 }
 
 /** storeOnce of rows made already (memoryRows). */

@@ -3,7 +3,7 @@ import { type AuditActor, recordAudit, SYSTEM_ACTOR } from '../audit/audit.servi
 import type { Db } from '../db/open.ts';
 import type { SupersessionRow } from '../db/schema.ts';
 import { badInput, notFound } from '../errors.ts';
-import { apiKeyIdSchema, identifier, LIMITS, memoryDate, parseInput, text } from '../validation.ts';
+import { apiKeyIdSchema, identifier, LIMITS, parseInput, parseInputAt, pastDate, text } from '../validation.ts';
 import { AUTHORS, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
 import { findMemoryRowById } from './memory.repository.ts';
@@ -71,16 +71,13 @@ export const supersededWhy = (rule: string) => `superseded (${rule})`;
 export const RESTORED = 'restored';
 
 const uuid = (what: string) => z.uuid(`${what} must be a UUID`);
-const supersedeSchema = (now: number) =>
-  z.object({
+const supersedeSchema = z.object({
     apiKeyId: apiKeyIdSchema,
     oldId: uuid('oldId'),
     newId: uuid('newId'),
     rule: identifier('rule', 64),
     sentence: text('sentence').max(LIMITS.contentChars, `sentence is longer than ${LIMITS.contentChars} characters`).nullish(),
-    at: memoryDate('at')
-      .refine((d) => d.getTime() <= now + LIMITS.clockSkewMs, 'at must not be in the future')
-      .nullish(),
+    at: pastDate('at').nullish(),
   });
 
 /** Runs `write` in the caller's transaction when it is one, else in a transaction of its own. */
@@ -97,7 +94,7 @@ const inTransaction = <T>(db: Db, write: (trx: Db) => Promise<T>) => (db.isTrans
  */
 export async function supersede(deps: SupersessionDeps, request: SupersedeRequest, by: AuditBy = { actor: SYSTEM_ACTOR }) {
   const now = deps.now();
-  const valid = parseInput(supersedeSchema(now), request);
+  const valid = parseInputAt(supersedeSchema, request, now);
   if (valid.oldId === valid.newId) throw badInput('a memory cannot supersede itself');
   return inTransaction(deps.db, async (trx) => {
     const [old, replacement] = await Promise.all([
