@@ -22,6 +22,7 @@ import * as injectionLog from './2026_12_06_024_injection_log.ts';
 import * as versionsKeepValidity from './2026_12_06_026_versions_keep_validity.ts';
 import * as tombstones from './2026_12_06_027_tombstones.ts';
 import * as evaluation from './2026_12_06_028_evaluation.ts';
+import * as factSignatures from './2026_12_06_029_fact_signatures.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_026_versions_keep_validity': versionsKeepValidity,
   '2026_12_06_027_tombstones': tombstones,
   '2026_12_06_028_evaluation': evaluation,
+  '2026_12_06_029_fact_signatures': factSignatures,
 };

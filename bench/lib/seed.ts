@@ -3,6 +3,7 @@ import type SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { mergeKeywordIndex } from '../../server/db/maintenance.ts';
 import type { NewMemoryRow } from '../../server/db/schema.ts';
+import { backfillFactSignatures } from '../../server/memory/factIndex.repository.ts';
 import { contentKey } from '../../server/memory/memory.ts';
 import { countTokens } from '../../server/tokenCount.ts';
 import { type BenchStore, benchStoreKind } from './benchStore.ts';
@@ -110,6 +111,10 @@ export async function seedMemories(store: BenchStore, opts: SeedOptions): Promis
     for (const key of inserted) perKey.set(key, (perKey.get(key) ?? 0) + 1);
     added += inserted.length;
   };
+  const lastPk = await store.db
+    .selectFrom('memories')
+    .select((eb) => eb.fn.max('pk').as('pk'))
+    .executeTakeFirstOrThrow();
   const writer = store.kind === 'sqlite' ? sqliteWriter(store.sqlite, nextRow, counted) : postgresWriter(store, nextRow, counted);
   try {
     while (added < count) {
@@ -119,6 +124,8 @@ export async function seedMemories(store: BenchStore, opts: SeedOptions): Promis
   } finally {
     writer.done();
   }
+  // The rows are written around the server's write path: the fact index it keeps with each memory is filled here.
+  await backfillFactSignatures(store.db, { after: Number(lastPk.pk ?? 0) });
   if (progress) process.stderr.write(process.stderr.isTTY ? '\r\x1b[K' : '\n');
   return perKey;
 }

@@ -14,6 +14,7 @@ import * as versionsKeepValidity from './2026_12_06_014_versions_keep_validity.t
 import * as postingFrequencyInline from './2026_12_06_015_posting_frequency_inline.ts';
 import * as tombstones from './2026_12_06_016_tombstones.ts';
 import * as evaluation from './2026_12_06_017_evaluation.ts';
+import * as factSignatures from './2026_12_06_018_fact_signatures.ts';
 
 /** Every PostgreSQL migration by name, in order; listed statically like the SQLite ones (../index.ts). */
 export const postgresMigrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026_12_06_015_posting_frequency_inline': postingFrequencyInline,
   '2026_12_06_016_tombstones': tombstones,
   '2026_12_06_017_evaluation': evaluation,
+  '2026_12_06_018_fact_signatures': factSignatures,
 };

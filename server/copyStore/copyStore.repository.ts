@@ -20,7 +20,7 @@ export interface CopiedTable {
 
 /**
  * What is copied, in this order. Inserting memories fires only the target's insert triggers (memory_counts, and the
- * keyword index's own), which derive what they keep from the row itself; the summary, outbox and audit-log triggers
+ * keyword and fact indexes' own), which derive what they keep from the row itself; the summary, outbox and audit-log triggers
  * fire on update and delete only, so plain inserts in any order give a target equal to the source.
  */
 export const COPIED_TABLES: readonly CopiedTable[] = [
@@ -52,6 +52,7 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   memory_postings: "the keyword index's postings, written by the same triggers",
   memory_search_stats: "the keyword index's per-key statistics, kept by the same triggers",
   memory_search_totals: "the keyword index's totals over every key, kept by the same triggers",
+  memory_fact_signatures: "the fact index, written by the target's triggers from each memory's fact_signatures as it is inserted",
   leases: "which process runs which background duty: the target's replicas take their own",
   config_version: "bumped by the target's own triggers as settings and providers are copied",
   memory_vec_meta: 'describes SQLite vectors, which are not copied (Qdrant is filled by the reindex job)',

@@ -28,6 +28,7 @@ export interface Database {
   evaluation_sets: EvaluationSetsTable;
   evaluation_questions: EvaluationQuestionsTable;
   evaluation_runs: EvaluationRunsTable;
+  memory_fact_signatures: MemoryFactSignaturesTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -187,6 +188,11 @@ export interface MemoriesTable {
   mentions: Generated<number>;
   /** When it was last stated, a merged paraphrase included; null until the first merge. */
   last_seen_at: number | null;
+  /**
+   * The hashes of its fact signatures as a JSON array (migration 029, factIndex.ts), which triggers copy into
+   * memory_fact_signatures; null for a text that has none (a captured turn, a text of fewer than two content words).
+   */
+  fact_signatures: Generated<string | null>;
 }
 
 /** A memory replaced by a newer one (migration 021): why, and whether it was undone. Erased with either memory. */
@@ -243,6 +249,16 @@ export interface TombstonesTable {
   deleted_at: number;
   /** A token's id, 'admin', 'purge' (expired) or 'retention' (left the retention window). */
   deleted_by: string;
+}
+
+/**
+ * The fact index (migration 029): per memory, the hashes of its fact signatures (memories.fact_signatures, factIndex.ts),
+ * by which a restatement's candidates are found in one probe. Filled by triggers from that column; deleted with the
+ * memory.
+ */
+export interface MemoryFactSignaturesTable {
+  signature: number;
+  memory_pk: number;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';

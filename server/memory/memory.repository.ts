@@ -4,6 +4,7 @@ import type { Database, MemoryTypeValue, NewMemoryRow } from '../db/schema.ts';
 import { isActive, type Validity, validAt } from '../db/scope.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import { keywordSearch } from '../search/keywordSearch.ts';
+import { storedFactSignatures } from './factIndex.ts';
 import { CAPTURE_SOURCE, type MemorySource } from './memory.ts';
 
 /** Every read of memories goes through this filter; the service resolves tenancy before it gets here. */
@@ -158,39 +159,6 @@ export async function findMemoryRowById(db: Db, id: string) {
   return db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/**
- * Up to `limit` active, current memories of exactly this key, session (null: key-wide ones only) and type that hold every word
- * of one of `texts` (the last as a prefix), found through the keyword index in one statement: never a scan of the key.
- */
-export async function memoriesHoldingWords(
-  db: Db,
-  s: { apiKeyId: string; sessionId: string | null; type: MemoryTypeValue; now: number; retentionCutoff: number },
-  texts: readonly string[],
-  limit: number,
-) {
-  const matches = texts.map((text) => keywordSearch(db).listSearchMatches(text, s.apiKeyId)).filter((m) => m !== null);
-  if (matches.length === 0) return [];
-  // The rows are chosen by pk, from the index: expressions of the other columns keep SQLite from walking the key's
-  // rows through its own indexes instead (as inScope's byPk). One list of pks, the texts' matches together: a pk in
-  // any of several lists is a scan of the table for PostgreSQL, each row looked up in each.
-  const pks = sql.join(
-    matches.map((m, i) => sql`select * from ${m} as ${sql.ref(`m${i}`)}`),
-    sql` union all `,
-  );
-  return db
-    .selectFrom('memories')
-    .selectAll()
-    .where('pk', 'in', sql<number>`(${pks})`)
-    .where(sql`memories.api_key_id || ''`, '=', s.apiKeyId)
-    .where(sql`memories.type || ''`, '=', s.type)
-    .where(sql`coalesce(memories.session_id, '')`, '=', s.sessionId ?? '')
-    .where('archived_by', 'is', null)
-    .where('valid_to', 'is', null)
-    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
-    .limit(limit)
-    .execute();
-}
-
 /** Which of these API keys hold memories (of any state). */
 export async function keysHoldingMemories(db: Db, apiKeyIds: readonly string[]): Promise<Set<string>> {
   if (apiKeyIds.length === 0) return new Set();
@@ -216,12 +184,13 @@ export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
   const { mergedMetadata } = storeDialect(db);
   return db
     .insertInto('memories')
-    .values(row)
+    .values(indexed(row))
     .onConflict((oc) =>
       oc.columns(['api_key_id', 'key']).doUpdateSet((eb) => ({
         session_id: eb.ref('excluded.session_id'),
         type: eb.ref('excluded.type'),
         content: eb.ref('excluded.content'),
+        fact_signatures: eb.ref('excluded.fact_signatures'),
         tokens: eb.ref('excluded.tokens'),
         expires_at: eb.ref('excluded.expires_at'),
         updated_at: eb.ref('excluded.updated_at'),
@@ -249,7 +218,7 @@ export async function upsertMemoryRow(db: Db, row: NewMemoryRow) {
 export async function insertMemoryRowIfAbsent(db: Db, row: NewMemoryRow) {
   return db
     .insertInto('memories')
-    .values(row)
+    .values(indexed(row))
     .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -267,7 +236,19 @@ export async function presentKeys(db: Db, apiKeyId: string, keys: readonly strin
   return new Set(rows.map((r) => r.key));
 }
 
-/** `patch` may compute a column from the row (`mentions + 1`). */
+/**
+ * A new row with its fact index's hashes (factIndex.ts), which the store's triggers index with it. Written from the
+ * row's own metadata: an upsert that merges metadata keeps the stored source, and only a captured turn, which is
+ * never upserted as a fact, has none.
+ */
+function indexed(row: NewMemoryRow): NewMemoryRow {
+  return { ...row, fact_signatures: storedFactSignatures(row) };
+}
+
+/**
+ * `patch` may compute a column from the row (`mentions + 1`); one that changes the text, type or metadata carries the
+ * fact index's hashes for them (factIndex.ts storedFactSignatures).
+ */
 export async function updateMemoryRow(db: Db, pk: number, patch: UpdateObject<Database, 'memories'>) {
   return db.updateTable('memories').set(patch).where('pk', '=', pk).returningAll().executeTakeFirstOrThrow();
 }

@@ -12,6 +12,7 @@ import { apiKeyIdSchema, LIMITS, limitSchema, offsetSchema, parseInput, parseInp
 import type { AccessRecorder } from './accessRecorder.ts';
 import { AUTHORS, type Change, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
+import { storedFactSignatures } from './factIndex.ts';
 import * as repo from './memory.repository.ts';
 import {
   type Memory,
@@ -201,6 +202,14 @@ export async function updateMemory(
     (set.type !== undefined && set.type !== existing.type) ||
     (set.session_id !== undefined && set.session_id !== existing.sessionId);
   if (existing.archivedBy !== null && summaryShows) set.archived_by = null;
+  if (set.content !== undefined || valid.type !== undefined || valid.metadata !== undefined) {
+    set.fact_signatures = storedFactSignatures({
+      api_key_id: existing.apiKeyId,
+      type: valid.type ?? existing.type,
+      content: valid.content ?? existing.content,
+      metadata: JSON.stringify(valid.metadata ?? existing.metadata),
+    });
+  }
   const write = (trx: Db) => changing(trx, { ...change, at: clock(deps) }, () => repo.updateMemoryRow(trx, existing.pk, set));
   return rowToMemory(await writing(deps.db, write));
 }

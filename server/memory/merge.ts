@@ -4,11 +4,13 @@ import type { MemoryRow, NewMemoryRow } from '../db/schema.ts';
 import { retentionCutoff, type Settings } from '../settings/settings.service.ts';
 import { countTokens } from '../tokenCount.ts';
 import { changing } from './change.ts';
+import { memoriesWithFactSignatures } from './factIndex.repository.ts';
+import { factProbe, storedFactSignatures } from './factIndex.ts';
 import { addVersion, hasVersionWithContent } from './history.repository.ts';
 import * as repo from './memory.repository.ts';
 import type { MemoryDeps } from './memory.service.ts';
 import { type Memory, rowToMemory } from './memory.ts';
-import { lookupWords, paraphrase } from './paraphrase.ts';
+import { paraphrase } from './paraphrase.ts';
 
 /**
  * One memory per fact: before a memory is stored, the memory of the same API key, session and type that says the same
@@ -16,12 +18,8 @@ import { lookupWords, paraphrase } from './paraphrase.ts';
  * specific wording stays, and the other goes to its history as a version (why "merged paraphrase").
  */
 
-/** Memories of the same scope holding the new text's words that are compared with it, at most, per lookup. */
-const CANDIDATES = 5;
-/** Texts of up to this many words are also looked up with each word left out (short facts: "Lives in Berlin"). */
-const MAX_WORDS_LEFT_OUT = 4;
-/** Words a lookup asks for at most. */
-const MAX_WORDS_LOOKED_UP = 4;
+/** Candidates compared with a new text, at most: each holds one of its signatures, so more are rarely found. */
+const CANDIDATES = 10;
 
 export const MERGED_PARAPHRASE = 'merged paraphrase';
 
@@ -32,10 +30,13 @@ export interface ParaphraseMatch {
 }
 
 /**
- * The memory `row` restates, if any, among a few of its key, session and type that hold its words, as the keyword
- * index finds them (never a scan of the key). The settings are the caller's, read before its transaction (a read of them inside one
- * would wait for it on SQLite's one connection). A row whose key is already stored is an upsert of that memory, not a paraphrase; a key
- * the caller chose (`keyGiven`) is only merged into another key's memory when the content words are the same.
+ * The memory `row` restates, if any, among a few of its key, session and type that the fact index finds for its
+ * signatures (factIndex.ts: one probe, never a scan of the key): the same content words, a stored wording
+ * with one word more, or, the new text being the more specific, one with a word less. Every candidate is checked on
+ * its stored content with paraphrase(). The settings are the caller's, read before its transaction (a read of them
+ * inside one would wait for it on SQLite's one connection). A row whose key is already stored is an upsert of that
+ * memory, not a paraphrase; a key the caller chose (`keyGiven`) is only merged into another key's memory when the
+ * content words are the same.
  */
 export async function findParaphrase(
   deps: Pick<MemoryDeps, 'db' | 'now'>,
@@ -44,8 +45,8 @@ export async function findParaphrase(
 ): Promise<(ParaphraseMatch & { target: MemoryRow }) | null> {
   const { settings } = o;
   if (!settings.mergeParaphrases) return null;
-  const words = lookupWords(row.content);
-  if (words.length < 2 || (await repo.memoryKeyExists(deps.db, row.api_key_id, row.key))) return null;
+  const probe = factProbe(row, { sameWordsOnly: o.keyGiven });
+  if (probe === null) return null;
   const now = deps.now();
   const scope = {
     apiKeyId: row.api_key_id,
@@ -54,26 +55,12 @@ export async function findParaphrase(
     now,
     retentionCutoff: retentionCutoff(now, settings),
   };
-  // For a short text, the memories holding all its words but one (the new text being the more specific), which take in
-  // those holding all of them (the same fact, or a more specific wording); for a longer one, those holding its longest
-  // words (the rarest, as a rule: each word more is a posting list more to read). The longest word of each goes last:
-  // the keyword index reads the postings of the last word (a prefix) first and checks the others on those.
-  const longestLast = (group: string[]) => [...group].sort((x, y) => x.length - y.length);
-  const leftOut = !o.keyGiven && words.length >= 3 && words.length <= MAX_WORDS_LEFT_OUT;
-  const groups = leftOut
-    ? words.map((_, i) => longestLast(words.filter((_, j) => j !== i)))
-    : [longestLast([...words].sort((x, y) => y.length - x.length).slice(0, MAX_WORDS_LOOKED_UP))];
-  // As many candidates as when the whole text was a lookup of its own.
-  const limit = CANDIDATES * (groups.length + (leftOut ? 1 : 0));
-  const candidates = await repo.memoriesHoldingWords(
-    deps.db,
-    scope,
-    groups.map((g) => g.join(' ')),
-    limit,
-  );
+  const candidates = await memoriesWithFactSignatures(deps.db, scope, probe, CANDIDATES);
   for (const target of candidates) {
     const found = paraphrase(target.content, row.content);
     if (found === null || (o.keyGiven && found !== 'same')) continue;
+    // Asked only now: most new facts restate nothing, and then whether their key is taken does not matter.
+    if (await repo.memoryKeyExists(deps.db, row.api_key_id, row.key)) return null;
     return { target, keepIncoming: found === 'second-more-specific' };
   }
   return null;
@@ -108,7 +95,13 @@ export async function mergeParaphrase(
       const { target } = match;
       if (match.keepIncoming) {
         // The trigger keeps the wording this replaces.
-        const set = { ...seen, content: incoming.content, tokens: countTokens(incoming.content), needs_reindex: 1 };
+        const set = {
+          ...seen,
+          content: incoming.content,
+          tokens: countTokens(incoming.content),
+          needs_reindex: 1,
+          fact_signatures: storedFactSignatures(incoming),
+        };
         return rowToMemory(await repo.updateMemoryRow(trx, target.pk, set));
       }
       // The stored wording stays: the new one was never the memory's text, so it is written to the history here.

@@ -96,27 +96,29 @@ export function paraphrase(first: string, second: string): Paraphrase {
   return large === a ? 'first-more-specific' : 'second-more-specific';
 }
 
-/**
- * What two texts share exactly when paraphrase() calls them the same: their content words, in order where order
- * counts, else sorted; null for a text of fewer than two. For matching many texts at once (an import).
- */
-export function factSignature(text: string): string | null {
-  const { words, ordered } = factWords(text);
-  if (words.size < 2) return null;
-  return ordered ? `>${[...words].join(' ')}` : [...words].sort().join(' ');
-}
+/** Texts of up to this many content words are indexed with each word left out too (short facts: "Lives in Berlin"). */
+export const MAX_WORDS_LEFT_OUT = 6;
 
 /**
- * The words of a text that any wording of its fact holds too, as written (the keyword index stems them): its content
- * words but those a paraphrase may say otherwise (a kind noun, a spelling, a contraction). For finding candidates.
+ * What two texts share exactly when paraphrase() calls them the same (`whole`): their content words, in order where
+ * order counts, else sorted; and the same with one word left out (`leftOut`), which one text shares with a wording that
+ * adds that word, the more specific one. Words paraphrase() never lets a wording add (a negation, a person, a number)
+ * are never left out, and an ordered text has only its whole signature: it is only ever the same as another. Null for a
+ * text of fewer than two content words. `maxLeftOut`: a text of more content words gets no leftOut.
  */
-export function lookupWords(text: string): string[] {
-  const words: string[] = [];
-  for (const raw of text.match(WORD) ?? []) {
-    const lower = raw.toLowerCase();
-    const [w] = normalWord(raw);
-    if (raw.includes("'") || FILLER.has(w!) || w === KIND || lower in SPELLINGS || Object.values(SPELLINGS).includes(w!)) continue;
-    if (!words.includes(lower)) words.push(lower);
-  }
-  return words;
+export function factSignatures(text: string, maxLeftOut = MAX_WORDS_LEFT_OUT): { whole: string; leftOut: string[] } | null {
+  const { words, ordered } = factWords(text);
+  if (words.size < 2) return null;
+  if (ordered) return { whole: `>${[...words].join(' ')}`, leftOut: [] };
+  const sorted = [...words].sort();
+  const leftOut =
+    sorted.length < 3 || sorted.length > maxLeftOut
+      ? []
+      : sorted.filter((w) => !MEANING_CHANGERS.has(w) && !/^\d/.test(w)).map((w) => sorted.filter((x) => x !== w).join(' '));
+  return { whole: sorted.join(' '), leftOut };
+}
+
+/** A text's whole signature (factSignatures), for matching many texts at once (an import). */
+export function factSignature(text: string): string | null {
+  return factSignatures(text, 0)?.whole ?? null;
 }

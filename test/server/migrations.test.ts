@@ -281,3 +281,35 @@ describe('versions that keep the validity they had (migration 026)', () => {
     expect(rows).toEqual([{ version: 1, content: 'Lives in Lyon' }]);
   });
 });
+
+describe('the fact index (migration 029)', () => {
+  const indexed = (db: OpenedDatabase['db']) =>
+    sql<{ n: number }>`select count(*) as n from memory_fact_signatures`.execute(db).then((r) => Number(r.rows[0]!.n));
+
+  it('indexes the memories stored before the upgrade, so a restatement of one is found', async () => {
+    const { db } = await databaseAt('2026_12_06_028_evaluation');
+    await db
+      .insertInto('memories')
+      .values(memoryRow('mig-f', 1, { content: 'Lives in Berlin, Germany' }) as never)
+      .execute();
+    await migrateToLatest(db);
+    // lives, berlin, germany: the three words, and each pair.
+    expect(await indexed(db)).toBe(4);
+    await sql`delete from memories`.execute(db);
+    expect(await indexed(db)).toBe(0);
+  });
+
+  it('goes back down to a store without it', async () => {
+    const { db } = await databaseAt('2026_12_06_029_fact_signatures');
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(
+      '2026_12_06_028_evaluation',
+    );
+    if (error) throw error;
+    await db
+      .insertInto('memories')
+      .values(memoryRow('mig-f', 1, { content: 'Lives in Berlin, Germany' }) as never)
+      .execute();
+    const { rows } = await sql`select name from sqlite_master where name like 'memory_fact_signatures%'`.execute(db);
+    expect(rows).toEqual([]);
+  });
+});

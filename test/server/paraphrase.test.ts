@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../helpers/graphql.ts';
-import { IMPORT_MEMORIES, UPDATE_SETTINGS } from '../helpers/operations.ts';
+import { DELETE_MEMORY, EXTRACT_FACTS, IMPORT_MEMORIES, UPDATE_MEMORY, UPDATE_SETTINGS } from '../helpers/operations.ts';
 import { startTestApp, type TestApp } from '../helpers/testApp.ts';
 
 const CREATE = graphql(`
@@ -222,5 +222,67 @@ describe('one memory per fact', () => {
       { apiKeyId: 'para-11', key: 'b', content: 'I really prefer the dark mode!' },
     ];
     expect((await app.ok(IMPORT_MEMORIES, { memories: rows })).importMemories).toMatchObject({ imported: 2 });
+  });
+});
+
+describe('the fact index', () => {
+  /** How many rows the fact index holds for a memory. */
+  const indexRows = async (id: string) => {
+    const rows = await app.services.db
+      .selectFrom('memory_fact_signatures')
+      .innerJoin('memories', 'memories.pk', 'memory_fact_signatures.memory_pk')
+      .select('signature')
+      .where('memories.id', '=', id)
+      .execute();
+    return rows.length;
+  };
+
+  it('merges a longer fact restated with one more word, whichever word it adds', async () => {
+    const first = await create('sig-1', 'I like hiking in the Alps on weekends.');
+    const merged = await create('sig-1', 'I like hiking in the Swiss Alps on weekends.');
+    expect(merged).toMatchObject({ id: first.id, content: 'I like hiking in the Swiss Alps on weekends.', writeOutcome: 'MERGED' });
+  });
+
+  it('merges a shorter restatement into the more specific fact, which keeps its wording', async () => {
+    const first = await create('sig-5', 'I live in Berlin, Germany.');
+    const merged = await create('sig-5', 'I live in Berlin.');
+    expect(merged).toMatchObject({ id: first.id, content: 'I live in Berlin, Germany.', writeOutcome: 'MERGED' });
+  });
+
+  it('merges a restatement of what an edit made the memory say, and not of what it said before', async () => {
+    const memory = await create('sig-2', 'I prefer dark mode.');
+    await app.ok(UPDATE_MEMORY, { id: memory.id, input: { content: 'I drink green tea every morning.' } });
+    expect((await create('sig-2', 'Every morning I drink green tea.')).writeOutcome).toBe('MERGED');
+    expect((await create('sig-2', 'Honestly I prefer dark themes.')).writeOutcome).toBe('CREATED');
+  });
+
+  it('indexes a short fact with each of its words left out, and follows its edits', async () => {
+    const memory = await create('sig-3', 'I live in Berlin, Germany.');
+    // live, berlin, germany: the three words, and each pair.
+    expect(await indexRows(memory.id)).toBe(4);
+    await app.ok(UPDATE_MEMORY, { id: memory.id, input: { content: 'I prefer tabs over spaces.' } });
+    // Where order counts, only the whole wording is the same fact.
+    expect(await indexRows(memory.id)).toBe(1);
+  });
+
+  it('holds nothing of a captured chat turn, only of the facts said in it', async () => {
+    await app.ok(UPDATE_SETTINGS, { input: { captureTurns: 'USER' } });
+    try {
+      const input = { apiKeyId: 'sig-6', sessionId: 's1', role: 'USER' as const, text: 'I live in Lisbon, Portugal.' };
+      const said = (await app.ok(EXTRACT_FACTS, { input })).extractFacts;
+      expect(said.captured).toHaveLength(1);
+      expect(await indexRows(said.captured[0]!.id)).toBe(0);
+      expect(await indexRows(said.memories[0]!.id)).toBeGreaterThan(0);
+    } finally {
+      await app.ok(UPDATE_SETTINGS, { input: { captureTurns: 'OFF' } });
+    }
+  });
+
+  it("keeps none of a deleted memory's rows", async () => {
+    const memory = await create('sig-4', 'I live in Berlin, Germany.');
+    const pk = (await app.services.db.selectFrom('memories').select('pk').where('id', '=', memory.id).executeTakeFirstOrThrow()).pk;
+    await app.ok(DELETE_MEMORY, { id: memory.id });
+    const left = await app.services.db.selectFrom('memory_fact_signatures').select('signature').where('memory_pk', '=', pk).execute();
+    expect(left).toEqual([]);
   });
 });

@@ -133,3 +133,35 @@ describe('versions that keep the validity they had (PostgreSQL migration 014)', 
     expect(rows).toEqual([{ version: 1, content: 'Lives in Lyon' }]);
   });
 });
+
+describe('the fact index (PostgreSQL migration 018)', () => {
+  const berlin = memoryRow('mig-f', 1, { content: 'Lives in Berlin, Germany', valid_from: 1 });
+  const indexed = (db: Db) =>
+    sql<{ n: string }>`select count(*) as n from memory_fact_signatures`.execute(db).then((r) => Number(r.rows[0]!.n));
+
+  it('indexes the memories stored before the upgrade, and follows their deletes', async () => {
+    const db = await databaseAt('2026_12_06_017_evaluation');
+    await db
+      .insertInto('memories')
+      .values(berlin as never)
+      .execute();
+    await migrateToLatest(db);
+    // lives, berlin, germany: the three words, and each pair.
+    expect(await indexed(db)).toBe(4);
+    await sql`delete from memories`.execute(db);
+    expect(await indexed(db)).toBe(0);
+  });
+
+  it('goes back down to a store without it', async () => {
+    const db = await databaseAt('2026_12_06_018_fact_signatures');
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => postgresMigrations } });
+    const { error } = await migrator.migrateTo('2026_12_06_017_evaluation');
+    if (error) throw error;
+    await db
+      .insertInto('memories')
+      .values(berlin as never)
+      .execute();
+    const { rows } = await sql`select to_regclass('memory_fact_signatures') as t`.execute(db);
+    expect(rows).toEqual([{ t: null }]);
+  });
+});
