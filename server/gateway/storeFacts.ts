@@ -99,14 +99,14 @@ async function storeFact(
   o: { origin: FactOrigin; settings: Settings },
 ): Promise<Memory> {
   const why = o.origin.source === 'model' ? 'said in a message (extraction model)' : 'said in a message';
-  const write = (key: string) =>
+  const write = (key: string, keyHeld: boolean) =>
     createMemory(
       deps,
       { apiKeyId, type: fact.type, key, content: fact.content, metadata, validFrom: o.origin.saidAt ?? null },
       { by: AUTHORS.extraction, why },
-      { keyFromText: true, settings: o.settings },
+      { keyFromText: true, keyHeld, settings: o.settings },
     );
-  if (deps.supersedeFacts === false) return write(fact.key);
+  if (deps.supersedeFacts === false) return write(fact.key, false);
   const candidates = await currentFactsByKeys(deps.db, apiKeyId, candidateKeys(fact));
   const stale = supersededBy(fact, candidates);
   const superseding = new Set(stale.map((s) => s.id));
@@ -115,7 +115,7 @@ async function storeFact(
   const holder = candidates.find((c) => versionOf(c.key) === fact.key && !superseding.has(c.id));
   const key =
     holder?.key ?? ((await keyFree(deps.db, apiKeyId, fact.key, superseding)) ? fact.key : await nextVersion(deps.db, apiKeyId, fact.key));
-  const memory = await write(key);
+  const memory = await write(key, holder !== undefined);
   const sentence = fact.source;
   const from = memory.validFrom.getTime();
   // Said before what it contradicts (a conversation replayed out of order): the later statement stands, and this one

@@ -155,6 +155,10 @@ export async function retrievalTotals(db: Db, apiKeyId: string | null) {
   return q.executeTakeFirstOrThrow();
 }
 
+export async function findMemoryRowsByIds(db: Db, ids: readonly string[]) {
+  return db.selectFrom('memories').selectAll().where('id', 'in', ids).execute();
+}
+
 export async function findMemoryRowById(db: Db, id: string) {
   return db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
 }

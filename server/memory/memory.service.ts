@@ -107,7 +107,8 @@ export async function memoryDisabled(deps: Pick<MemoryDeps, 'settings'>): Promis
 /**
  * Stores a memory: merged into the memory of its scope that says the same in other words (merge.ts), else upserted
  * under its key. `change` is who writes and why, as the memory's history names them (change.ts); `keyFromText` says
- * that the key was derived from the text (extraction's fact keys), not chosen by the caller. A caller inside a
+ * that the key was derived from the text (extraction's fact keys), not chosen by the caller, and `keyHeld` that the
+ * caller knows a memory holds it already (the write is its upsert, never a merge). A caller inside a
  * transaction passes the settings, read before it. `supersedes` names memories of the same key that it replaces: each
  * is marked superseded by it (supersession.service.ts), in the write's transaction, so an id of another key
  * (NOT_FOUND) or one that cannot be superseded leaves nothing written; `by` names the caller in the audit entries of
@@ -117,7 +118,7 @@ export async function createMemory(
   deps: MemoryDeps,
   input: MemoryInput,
   change: Change = { by: AUTHORS.system, why: 'createMemory' },
-  o: { keyFromText?: boolean; settings?: Settings; supersedes?: readonly string[] | null; by?: AuditBy } = {},
+  o: { keyFromText?: boolean; keyHeld?: boolean; settings?: Settings; supersedes?: readonly string[] | null; by?: AuditBy } = {},
 ): Promise<Memory & { outcome: WriteOutcome }> {
   const valid = parseInputAt(memoryInputSchema, input, clock(deps));
   const row = memoryRow(valid, clock(deps));
@@ -139,7 +140,7 @@ export async function createMemory(
     });
   }
   const settings = o.settings ?? (await deps.settings.get());
-  const match = await findParaphrase(deps, row, { keyGiven: valid.key != null && !o.keyFromText, settings });
+  const match = o.keyHeld ? null : await findParaphrase(deps, row, { keyGiven: valid.key != null && !o.keyFromText, settings });
   if (match) {
     const merged = await mergeParaphrase(deps, match, row, { by: change.by, historyVersionsKept: settings.historyVersionsKept });
     return { ...merged, outcome: 'merged' };

@@ -6,7 +6,7 @@ import { badInput, notFound } from '../errors.ts';
 import { apiKeyIdSchema, identifier, LIMITS, parseInput, parseInputAt, pastDate, text } from '../validation.ts';
 import { AUTHORS, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
-import { findMemoryRowById } from './memory.repository.ts';
+import { findMemoryRowById, findMemoryRowsByIds } from './memory.repository.ts';
 import { type Memory, rowToMemory } from './memory.ts';
 import * as repo from './supersession.repository.ts';
 
@@ -72,13 +72,13 @@ export const RESTORED = 'restored';
 
 const uuid = (what: string) => z.uuid(`${what} must be a UUID`);
 const supersedeSchema = z.object({
-    apiKeyId: apiKeyIdSchema,
-    oldId: uuid('oldId'),
-    newId: uuid('newId'),
-    rule: identifier('rule', 64),
-    sentence: text('sentence').max(LIMITS.contentChars, `sentence is longer than ${LIMITS.contentChars} characters`).nullish(),
-    at: pastDate('at').nullish(),
-  });
+  apiKeyId: apiKeyIdSchema,
+  oldId: uuid('oldId'),
+  newId: uuid('newId'),
+  rule: identifier('rule', 64),
+  sentence: text('sentence').max(LIMITS.contentChars, `sentence is longer than ${LIMITS.contentChars} characters`).nullish(),
+  at: pastDate('at').nullish(),
+});
 
 /** Runs `write` in the caller's transaction when it is one, else in a transaction of its own. */
 const inTransaction = <T>(db: Db, write: (trx: Db) => Promise<T>) => (db.isTransaction ? write(db) : db.transaction().execute(write));
@@ -97,10 +97,7 @@ export async function supersede(deps: SupersessionDeps, request: SupersedeReques
   const valid = parseInputAt(supersedeSchema, request, now);
   if (valid.oldId === valid.newId) throw badInput('a memory cannot supersede itself');
   return inTransaction(deps.db, async (trx) => {
-    const [old, replacement] = await Promise.all([
-      memoryOfKey(trx, valid.apiKeyId, valid.oldId),
-      memoryOfKey(trx, valid.apiKeyId, valid.newId),
-    ]);
+    const [old, replacement] = await memoriesOfKey(trx, valid.apiKeyId, [valid.oldId, valid.newId]);
     if (old.superseded_by === valid.newId) {
       const inForce = await repo.supersessionInForce(trx, valid.apiKeyId, valid.oldId, valid.newId);
       if (inForce) return toSupersession(inForce);
@@ -120,7 +117,8 @@ export async function supersede(deps: SupersessionDeps, request: SupersedeReques
     const change = { by: by.author ?? AUTHORS.system, why: supersededWhy(valid.rule), at: now };
     const marked = await changing(trx, change, () => repo.markSuperseded(trx, old.pk, { validTo, newId: valid.newId }));
     if (!marked) throw badInput(`memory ${old.id} was superseded by another write meanwhile`);
-    await rebuildStaleSummaries(trx);
+    // Only an original a summary archived queues a rebuild when it stops holding (markSuperseded).
+    if (old.archived_by !== null) await rebuildStaleSummaries(trx);
     const row = await repo.insertSupersession(trx, {
       api_key_id: valid.apiKeyId,
       old_id: valid.oldId,
@@ -187,11 +185,18 @@ export async function supersessionOf(deps: Pick<SupersessionDeps, 'db'>, m: Memo
   return row ? toSupersession(row) : null;
 }
 
-/** A memory of the key, or NOT_FOUND: another key's memory is reported as absent, so ids reveal nothing across keys. */
-async function memoryOfKey(db: Db, apiKeyId: string, id: string) {
-  const row = await findMemoryRowById(db, id);
-  if (!row || row.api_key_id !== apiKeyId) throw notFound(`no memory with id ${id}`);
-  return row;
+/**
+ * Memories of the key in the order of `ids`, read in one statement, or NOT_FOUND: another key's memory is reported as
+ * absent, so ids reveal nothing across keys.
+ */
+async function memoriesOfKey(db: Db, apiKeyId: string, ids: readonly [string, string]) {
+  const rows = await findMemoryRowsByIds(db, ids);
+  const ofKey = (id: string) => {
+    const row = rows.find((r) => r.id === id);
+    if (!row || row.api_key_id !== apiKeyId) throw notFound(`no memory with id ${id}`);
+    return row;
+  };
+  return [ofKey(ids[0]), ofKey(ids[1])] as const;
 }
 
 function toSupersession(row: SupersessionRow): Supersession {
