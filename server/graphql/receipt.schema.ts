@@ -55,7 +55,9 @@ const InjectedCandidateRef = builder.objectRef<InjectedEntry>('InjectedCandidate
   isTypeOf: (e) => 'tokens' in (e as object),
   fields: (t) => ({
     tokens: t.exposeInt('tokens', { description: 'Tokens it cost in the block.' }),
-    truncated: t.exposeBoolean('truncated', { description: 'Cut to fit a budget that the whole memory exceeded.' }),
+    truncated: t.exposeBoolean('truncated', {
+      description: 'Cut to fit the budget: the whole memory exceeded what was left, or would have crowded out the hits after it.',
+    }),
   }),
 });
 

@@ -44,7 +44,9 @@ const RetrievedMemoryRef = builder.objectRef<RetrievedMemory>('RetrievedMemory')
   fields: (t) => ({
     memory: t.field({ type: MemoryRef, resolve: (r) => r.memory }),
     content: t.exposeString('content', { description: 'The text injected; shorter than the memory only when truncated.' }),
-    truncated: t.exposeBoolean('truncated', { description: 'Cut to fit a budget that the whole memory exceeds.' }),
+    truncated: t.exposeBoolean('truncated', {
+      description: 'Cut to fit the budget: the whole memory exceeded what was left, or would have crowded out the hits after it.',
+    }),
     tier: t.expose('tier', { type: TierEnum }),
     score: t.exposeFloat('score', { description: 'Higher is better; comparable within one result.' }),
     keywordScore: t.exposeFloat('keywordScore', { nullable: true, description: 'BM25 relevance (higher is better).' }),

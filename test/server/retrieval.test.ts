@@ -340,6 +340,24 @@ describe('token budget', () => {
     expect(countTokens(r.block!)).toBe(r.tokensUsed);
   });
 
+  it('cuts a long note that would fit whole when the hits after it would not, so they get in too', async () => {
+    const apiKeyId = await kiwiTexts();
+    await create({ apiKeyId, key: 'vines', content: 'Kiwi vines need a frost-free spring.' });
+    const whole = await retrieve({ apiKeyId, query: 'kiwi harvests', maxTokens: 16_000 });
+    expect(whole.items.map((i) => i.memory.key)[0]).toBe('long');
+    const long = whole.items.find((i) => i.memory.key === 'long')!;
+    // Room for the long note whole and a few tokens more: whole, it would leave both short notes out.
+    const maxTokens = whole.tokensUsed - whole.items.filter((i) => i !== long).reduce((sum, i) => sum + i.tokens, 0) + 4;
+    const r = await retrieve({ apiKeyId, query: 'kiwi harvests', maxTokens });
+    expect(r.items.map((i) => i.memory.key).sort()).toEqual(['long', 'short', 'vines']);
+    expect(r.items.find((i) => i.memory.key === 'long')).toMatchObject({
+      truncated: true,
+      content: '… Kiwi harvests doubled this year in the north. …',
+    });
+    expect(r.tokensUsed).toBeLessThanOrEqual(maxTokens);
+    expect(countTokens(r.block!)).toBe(r.tokensUsed);
+  });
+
   it('never cuts a turn of a conversation: one that does not fit is left out whole', async () => {
     const r = await retrieve({ apiKeyId: await kiwiTexts('s1'), sessionId: 's1', query: 'kiwi harvests', maxTokens: 80 });
     expect(r.items.map((i) => i.memory.key)).toEqual(['short']);
