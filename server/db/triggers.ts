@@ -108,6 +108,24 @@ export const TRIGGERS: readonly {
     createdBy: 'migration 021; PostgreSQL: its migration 009',
   },
   {
+    name: 'memory_fact_signatures_insert',
+    fires: 'after insert on memories, when it has fact signatures',
+    does: "copies the hashes of its fact signatures (memories.fact_signatures, written by the server: memory/factIndex.ts) into memory_fact_signatures, the index a restatement's candidates are probed in",
+    createdBy: 'migration 029; PostgreSQL: its migration 018',
+  },
+  {
+    name: 'memory_fact_signatures_update',
+    fires: 'after update of fact_signatures, when they changed',
+    does: "replaces its rows in memory_fact_signatures: an edit, a merge that keeps the new wording or a revert is found by what it says now",
+    createdBy: 'migration 029; PostgreSQL: its migration 018',
+  },
+  {
+    name: 'memory_fact_signatures_delete',
+    fires: 'after delete on memories, when it had fact signatures',
+    does: 'deletes its rows in memory_fact_signatures: an erased memory leaves nothing in the index',
+    createdBy: 'migration 029; PostgreSQL: its migration 018',
+  },
+  {
     name: 'memory_vec_delete',
     fires: 'after delete on memories',
     does: 'deletes its vector: a deleted memory never leaves one behind',
