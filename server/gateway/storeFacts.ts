@@ -7,7 +7,7 @@ import { addToMetadataList } from '../memory/storeOnce.ts';
 import { supersede } from '../memory/supersession.service.ts';
 import type { Settings } from '../settings/settings.service.ts';
 import type { ExtractedFact } from './extraction.ts';
-import { currentFactsByKeys, keyFree, nextVersion } from './factCandidates.repository.ts';
+import { factsByKeys, keyFree, nextVersion } from './factCandidates.repository.ts';
 import { candidateKeys, supersededBy, versionOf } from './supersessionRules.ts';
 
 /** Extraction's supersessions: mnemo's in the audit log, extraction's in the histories of the memories they end. */
@@ -107,14 +107,13 @@ async function storeFact(
       { keyFromText: true, keyHeld, settings: o.settings },
     );
   if (deps.supersedeFacts === false) return write(fact.key, false);
-  const candidates = await currentFactsByKeys(deps.db, apiKeyId, candidateKeys(fact));
+  const { current: candidates, keyHolder } = await factsByKeys(deps.db, apiKeyId, candidateKeys(fact), fact.key);
   const stale = supersededBy(fact, candidates);
   const superseding = new Set(stale.map((s) => s.id));
   // A memory of the fact's key (or a later version of it) that stays current is written over, as before: the same
   // fact said again, or said otherwise. One that is superseded keeps its key, and the new fact takes the next version.
   const holder = candidates.find((c) => versionOf(c.key) === fact.key && !superseding.has(c.id));
-  const key =
-    holder?.key ?? ((await keyFree(deps.db, apiKeyId, fact.key, superseding)) ? fact.key : await nextVersion(deps.db, apiKeyId, fact.key));
+  const key = holder?.key ?? (keyFree(keyHolder, superseding) ? fact.key : await nextVersion(deps.db, apiKeyId, fact.key));
   const memory = await write(key, holder !== undefined);
   const sentence = fact.source;
   const from = memory.validFrom.getTime();
