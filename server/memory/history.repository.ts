@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import type { MemoryVersionRow } from '../db/schema.ts';
 import type { Change } from './change.ts';
@@ -46,23 +47,22 @@ const versionColumns = (v: VersionColumns): VersionColumns => ({
  */
 export async function addVersion(db: Db, memoryPk: number, v: VersionColumns, change: Change & { at: number }, kept: number) {
   if (kept === 0) return;
-  const newest = await db
-    .selectFrom('memory_versions')
-    .select((eb) => eb.fn.max<number | null>('version').as('v'))
-    .where('memory_pk', '=', memoryPk)
-    .executeTakeFirst();
-  const version = (newest?.v ?? 0) + 1;
-  await db
+  // Numbered in the insert itself: one statement, one round trip on PostgreSQL, fewer than asking for the newest first.
+  const { version } = await db
     .insertInto('memory_versions')
     .values({
       memory_pk: memoryPk,
-      version,
+      version: db
+        .selectFrom('memory_versions')
+        .select(sql<number>`coalesce(max(version), 0) + 1`.as('next'))
+        .where('memory_pk', '=', memoryPk),
       ...versionColumns(v),
       changed_at: change.at,
       changed_by: change.by,
       reason: change.why,
     })
-    .execute();
+    .returning('version')
+    .executeTakeFirstOrThrow();
   await db
     .deleteFrom('memory_versions')
     .where('memory_pk', '=', memoryPk)

@@ -90,24 +90,23 @@ export async function mergeParaphrase(
   const seen = { mentions: sql<number>`mentions + 1`, last_seen_at: at, updated_at: at };
   // Both writes or neither: the memory's new count and the wording it took in.
   const atomically = <T>(run: (trx: Db) => Promise<T>) => (deps.db.isTransaction ? run(deps.db) : deps.db.transaction().execute(run));
-  return atomically((db) =>
-    changing(db, change, async (trx: Db) => {
-      const { target } = match;
-      if (match.keepIncoming) {
-        // The trigger keeps the wording this replaces.
-        const set = {
-          ...seen,
-          content: incoming.content,
-          tokens: countTokens(incoming.content),
-          needs_reindex: 1,
-          fact_signatures: storedFactSignatures(incoming),
-        };
-        return rowToMemory(await repo.updateMemoryRow(trx, target.pk, set));
-      }
-      // The stored wording stays: the new one was never the memory's text, so it is written to the history here.
-      const row = await repo.updateMemoryRow(trx, target.pk, seen);
-      await addVersion(trx, target.pk, { ...row, content: incoming.content }, change, o.historyVersionsKept);
-      return rowToMemory(row);
-    }),
-  );
+  const { target } = match;
+  return atomically(async (trx) => {
+    if (match.keepIncoming) {
+      // The trigger keeps the wording this replaces, with the change context as its author and reason.
+      const set = {
+        ...seen,
+        content: incoming.content,
+        tokens: countTokens(incoming.content),
+        needs_reindex: 1,
+        fact_signatures: storedFactSignatures(incoming),
+      };
+      return changing(trx, change, async (t) => rowToMemory(await repo.updateMemoryRow(t, target.pk, set)));
+    }
+    // The stored wording stays: the new one was never the memory's text, so it is written to the history here, and the
+    // count and time the update changes make no version (so it needs no change context).
+    const row = await repo.updateMemoryRow(trx, target.pk, seen);
+    await addVersion(trx, target.pk, { ...row, content: incoming.content }, change, o.historyVersionsKept);
+    return rowToMemory(row);
+  });
 }
