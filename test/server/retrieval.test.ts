@@ -135,6 +135,38 @@ describe('keyword retrieval', () => {
   });
 });
 
+describe('keyword evidence', () => {
+  it('injects nothing for a question about something the key never spoke of, and still answers its own', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Planted San Marzano tomatoes in the raised bed' });
+    await create({ apiKeyId, content: 'The current compost heap needs turning every week' });
+    await create({ apiKeyId, content: 'Basil grows best beside the tomatoes' });
+    // Eight words, of which the key holds one ("current"): the match is incidental.
+    const stray = await retrieve({
+      apiKeyId,
+      query: 'Can you suggest some accessories that would complement my current photography setup and lighting kit?',
+      strategy: 'HYBRID',
+    });
+    expect(contents(stray)).toEqual([]);
+    const own = await retrieve({ apiKeyId, query: 'Which tomatoes did I plant in the raised bed?', strategy: 'HYBRID' });
+    expect(contents(own)[0]).toBe('Planted San Marzano tomatoes in the raised bed');
+  });
+
+  it('tells the key apart by its words on either store: a common word alone is no evidence in a large key', async () => {
+    const apiKeyId = key();
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        ...Array.from({ length: 60 }, (_, i) => ({ apiKeyId, content: `Run ${i + 100} used 2 plates` })),
+        ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId, content: `Freezer ${i + 500} holds reagent stock` })),
+      ],
+    });
+    expect(contents(await retrieve({ apiKeyId, query: 'what is 2+2?', strategy: 'HYBRID' }))).toEqual([]);
+    expect(contents(await retrieve({ apiKeyId, query: 'How many plates did run 117 use?', strategy: 'HYBRID' }))).toEqual([
+      'Run 117 used 2 plates',
+    ]);
+  });
+});
+
 describe('filters shared by every strategy', () => {
   for (const strategy of ['EXACT', 'SEMANTIC', 'HYBRID'] as const) {
     it(`${strategy} returns only the caller's key, its session and key-wide memories, live and of the asked types`, async () => {
