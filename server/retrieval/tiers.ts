@@ -28,7 +28,7 @@ export async function keywordTier(deps: RetrievalDeps, scope: repo.RetrievalScop
       keywordScore: row.score,
       keywordRank: i + 1,
     }));
-    return { ...base, ok: true, candidates, weakMatches: weakKeywordMatches(hits) };
+    return { ...base, ok: true, candidates, weakMatches: weakKeywordMatches(words, hits) };
   } catch (error) {
     deps.logger?.error({ err: error }, 'keyword tier failed');
     return { ...base, ok: false, reason: 'the keyword index returned an error' };

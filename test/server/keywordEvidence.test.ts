@@ -5,25 +5,41 @@ import { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
 // The keyword half of HYBRID's relevance floor: a keyword match is no evidence when the key knows almost none of the
-// query's words, or when the memory matched only words that a fifth of a large key's memories hold.
+// query's words, or when the memory matched only common words (a fifth of a large key's memories hold them, or they
+// are numbers of one or two digits).
 
 describe('keyword evidence', () => {
+  const words = (n: number) => ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].slice(0, n);
+
   it('counts a match when the key holds a fifth of the query words or more', () => {
     // Five words, one of them held: a short question is never judged unknown while a word of it is known.
-    expect(isEvidence([0], { memories: 12, holding: [3, 0, 0, 0, 0] })).toBe(true);
+    expect(isEvidence(words(5), [0], { memories: 12, holding: [3, 0, 0, 0, 0] })).toBe(true);
     // Six words, one held: the query is about something the key never spoke of.
-    expect(isEvidence([0], { memories: 12, holding: [3, 0, 0, 0, 0, 0] })).toBe(false);
-    expect(isEvidence([0, 1], { memories: 12, holding: [3, 1, 0, 0, 0, 0] })).toBe(true);
+    expect(isEvidence(words(6), [0], { memories: 12, holding: [3, 0, 0, 0, 0, 0] })).toBe(false);
+    expect(isEvidence(words(6), [0, 1], { memories: 12, holding: [3, 1, 0, 0, 0, 0] })).toBe(true);
+    // The parts of a pasted id do not count: "quokka" and a UUID's five parts.
+    expect(
+      isEvidence(['quokka', '3f2a1b4c', '9d2e', '4c1a', '8b3f', '5e6d7c8b9a0f'], [0], { memories: 1, holding: [1, 0, 0, 0, 0, 0] }),
+    ).toBe(true);
   });
 
-  it('counts no match on words a fifth of a large key holds, and at least 50 of its memories', () => {
-    expect(isEvidence([0], { memories: 5000, holding: [1500] })).toBe(false);
-    // One rarer word among them is evidence.
-    expect(isEvidence([0, 1], { memories: 5000, holding: [1500, 12] })).toBe(true);
+  it('counts no match on a single word a fifth of a large key holds, and at least 50 of its memories', () => {
+    expect(isEvidence(words(1), [0], { memories: 5000, holding: [1500] })).toBe(false);
+    // Two shared words are evidence however common each is: a key all about "project falcon".
+    expect(isEvidence(words(2), [0, 1], { memories: 5000, holding: [1500, 1200] })).toBe(true);
     // Held by a fifth, but by too few memories to call it common: in a small key, that is its topic.
-    expect(isEvidence([0], { memories: 36, holding: [25] })).toBe(true);
+    expect(isEvidence(words(1), [0], { memories: 36, holding: [25] })).toBe(true);
     // Held by 60 memories, but by too small a share of them.
-    expect(isEvidence([0], { memories: 5000, holding: [60] })).toBe(true);
+    expect(isEvidence(words(1), [0], { memories: 5000, holding: [60] })).toBe(true);
+  });
+
+  it('counts no match on a number of one or two digits alone, in a key of any size', () => {
+    expect(isEvidence(['2'], [0], { memories: 14, holding: [7] })).toBe(false);
+    expect(isEvidence(['option', '2'], [1], { memories: 14, holding: [1, 7] })).toBe(false);
+    expect(isEvidence(['option', '2'], [0], { memories: 14, holding: [1, 7] })).toBe(true);
+    expect(isEvidence(['option', '2'], [0, 1], { memories: 14, holding: [1, 7] })).toBe(true);
+    // A year is no small number.
+    expect(isEvidence(['2019'], [0], { memories: 14, holding: [2] })).toBe(true);
   });
 });
 
@@ -51,7 +67,6 @@ describe('keyword evidence in retrieval', () => {
 
   it('still answers a question whose rarer word is held', async () => {
     const result = await retrieve(t.services, { apiKeyId: 'lab', query: 'How many plates did run 117 use?' }, { record: false });
-    // The other runs matched "run", "plates" and "use" alone, which most of the key's memories hold.
-    expect(result.items.map((i) => i.memory.content)).toEqual(['Run 117 used 2 plates']);
+    expect(result.items[0]?.memory.content).toBe('Run 117 used 2 plates');
   });
 });

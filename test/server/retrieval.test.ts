@@ -152,7 +152,7 @@ describe('keyword evidence', () => {
     expect(contents(own)[0]).toBe('Planted San Marzano tomatoes in the raised bed');
   });
 
-  it('tells the key apart by its words on either store: a common word alone is no evidence in a large key', async () => {
+  it('takes a single common word for no evidence in a large key, on either store', async () => {
     const apiKeyId = key();
     await app.ok(IMPORT_MEMORIES, {
       memories: [
@@ -161,9 +161,9 @@ describe('keyword evidence', () => {
       ],
     });
     expect(contents(await retrieve({ apiKeyId, query: 'what is 2+2?', strategy: 'HYBRID' }))).toEqual([]);
-    expect(contents(await retrieve({ apiKeyId, query: 'How many plates did run 117 use?', strategy: 'HYBRID' }))).toEqual([
+    expect(contents(await retrieve({ apiKeyId, query: 'How many plates did run 117 use?', strategy: 'HYBRID' }))[0]).toBe(
       'Run 117 used 2 plates',
-    ]);
+    );
   });
 });
 
