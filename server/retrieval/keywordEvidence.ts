@@ -2,16 +2,8 @@ import type { KeywordHits } from '../db/storeDialect.ts';
 
 /**
  * When a keyword match is no evidence that a memory is about the query: the keyword half of HYBRID's relevance floor
- * (relevanceFloor.ts). Both rules read only the query and the key's own statistics (how many of its memories hold each
- * of the query's words), so no other key's memories decide what this key's block holds; neither reorders what it keeps.
- *
- * A query the key barely knows: when the key's memories hold fewer than a fifth of the query's words, the query is about
- * something the key never spoke of, and the one word in five it did match is incidental: another user's question
- * ("suggest accessories to complement my current photography setup") asked of a key whose memories are about an asylum
- * application matches "current" alone, a pasted paragraph on a new topic shares a few everyday words with anything. A
- * question of up to five words is never judged unknown on this ground while any of its words is held. Words with a
- * digit (numbers, ids, the parts of a pasted UUID) are left out of that count: that a key never held an id says nothing
- * about the topic. On LongMemEval oracle no question whose evidence ranked in the first five was this unknown to its key.
+ * (relevanceFloor.ts). The rule reads only the query and the key's own statistics (how many of its memories hold each of
+ * the query's words), so no other key's memories decide what this key's block holds; it reorders nothing it keeps.
  *
  * A single common word: a memory that shares one word with the query, and a word that tells the key's memories apart no
  * better than chance, is no evidence. Common is held by a fifth of the key's memories and by at least 50 of them ("2" in
@@ -21,17 +13,19 @@ import type { KeywordHits } from '../db/storeDialect.ts';
  * memory that shares only "2" or "10" with a message ("what is 2+2?", "give me 5 ideas") is not about it, which a small
  * key cannot show by its counts ("2" in 7 of 14 turns). Two or more shared words are evidence however common each is: a
  * key whose every memory is about "project falcon" still answers "project falcon notes".
+ *
+ * A rule on how many of the query's words the key holds at all (nothing from a query the key holds under a fifth of)
+ * was measured and dropped: it kept other users' questions out, but in a key of a user's turns alone a real question is
+ * mostly phrasing the key never held ("the order of the three trips I took in the past three months" holds only
+ * "trips"), and the gateway replay lost R@5 (docs/retrieval-quality.md).
  */
 
-/** The share of the query's words (those without a digit) the key must hold for its keyword matches to count. */
-const KNOWN_SHARE = 0.2;
 /** A word held by at least this share of the key's memories… */
 const COMMON_SHARE = 0.2;
 /** …and by at least this many of them is a common word of the key. */
 const COMMON_MEMORIES = 50;
 /** A number of one or two digits: common in any text. */
 const SMALL_NUMBER = /^\d{1,2}$/;
-const DIGIT = /\d/;
 
 /** The pks of the keyword hits that are no evidence for the query's `words` (as searched, in their order). */
 export function weakKeywordMatches(words: readonly string[], hits: KeywordHits): Set<number> {
@@ -44,8 +38,6 @@ export function isEvidence(
   matched: readonly number[],
   { memories, holding }: Pick<KeywordHits, 'memories' | 'holding'>,
 ): boolean {
-  const topical = words.flatMap((w, i) => (DIGIT.test(w) ? [] : [holding[i] ?? 0]));
-  if (topical.filter((n) => n > 0).length < KNOWN_SHARE * topical.length) return false;
   if (matched.length !== 1) return matched.length > 1;
   const only = matched[0]!;
   const n = holding[only] ?? 0;

@@ -4,24 +4,11 @@ import { isEvidence } from '../../server/retrieval/keywordEvidence.ts';
 import { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
-// The keyword half of HYBRID's relevance floor: a keyword match is no evidence when the key knows almost none of the
-// query's words, or when the memory matched only common words (a fifth of a large key's memories hold them, or they
-// are numbers of one or two digits).
+// The keyword half of HYBRID's relevance floor: a memory that shares a single word with the query is no evidence when
+// that word is common (a fifth of a large key's memories hold it, or it is a number of one or two digits).
 
 describe('keyword evidence', () => {
   const words = (n: number) => ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].slice(0, n);
-
-  it('counts a match when the key holds a fifth of the query words or more', () => {
-    // Five words, one of them held: a short question is never judged unknown while a word of it is known.
-    expect(isEvidence(words(5), [0], { memories: 12, holding: [3, 0, 0, 0, 0] })).toBe(true);
-    // Six words, one held: the query is about something the key never spoke of.
-    expect(isEvidence(words(6), [0], { memories: 12, holding: [3, 0, 0, 0, 0, 0] })).toBe(false);
-    expect(isEvidence(words(6), [0, 1], { memories: 12, holding: [3, 1, 0, 0, 0, 0] })).toBe(true);
-    // The parts of a pasted id do not count: "quokka" and a UUID's five parts.
-    expect(
-      isEvidence(['quokka', '3f2a1b4c', '9d2e', '4c1a', '8b3f', '5e6d7c8b9a0f'], [0], { memories: 1, holding: [1, 0, 0, 0, 0, 0] }),
-    ).toBe(true);
-  });
 
   it('counts no match on a single word a fifth of a large key holds, and at least 50 of its memories', () => {
     expect(isEvidence(words(1), [0], { memories: 5000, holding: [1500] })).toBe(false);
@@ -48,7 +35,7 @@ describe('keyword evidence in retrieval', () => {
   beforeAll(async () => {
     t = await openTestDb();
     await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
-    // 60 of 100 memories hold the word "2".
+    // 60 of 100 memories hold the words "plates" and "2".
     const memories = [
       ...Array.from({ length: 60 }, (_, i) => ({ apiKeyId: 'lab', content: `Run ${i + 100} used 2 plates` })),
       ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId: 'lab', content: `Freezer ${i + 500} holds reagent stock` })),
@@ -59,7 +46,7 @@ describe('keyword evidence in retrieval', () => {
   afterAll(() => t.close());
 
   it('injects nothing for a chat line that matches only a common word, and says so in the receipt', async () => {
-    const result = await retrieve(t.services, { apiKeyId: 'lab', query: 'what is 2+2?' }, { record: false, receipt: true });
+    const result = await retrieve(t.services, { apiKeyId: 'lab', query: 'any plates?' }, { record: false, receipt: true });
     expect(result.items).toEqual([]);
     expect(result.resolution.belowFloor).toBeGreaterThan(0);
     expect(new Set(result.receipt?.leftOut.map((c) => c.reason))).toEqual(new Set(['below_floor']));
