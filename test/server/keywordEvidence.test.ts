@@ -38,7 +38,7 @@ describe('keyword evidence in retrieval', () => {
     // 60 of 100 memories hold the words "plates" and "2".
     const memories = [
       ...Array.from({ length: 60 }, (_, i) => ({ apiKeyId: 'lab', content: `Run ${i + 100} used 2 plates` })),
-      ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId: 'lab', content: `Freezer ${i + 500} holds reagent stock` })),
+      ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId: 'lab', content: `Freezer ${i + 500} holds buffer stock` })),
     ];
     const report = await importMemories(t.services, memories, () => true);
     expect(report.imported).toBe(100);

@@ -150,7 +150,7 @@ describe('keyword evidence', () => {
     await app.ok(IMPORT_MEMORIES, {
       memories: [
         ...Array.from({ length: 60 }, (_, i) => ({ apiKeyId, content: `Run ${i + 100} used 2 plates` })),
-        ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId, content: `Freezer ${i + 500} holds reagent stock` })),
+        ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId, content: `Freezer ${i + 500} holds buffer stock` })),
       ],
     });
     expect(contents(await retrieve({ apiKeyId, query: 'any plates?', strategy: 'HYBRID' }))).toEqual([]);
