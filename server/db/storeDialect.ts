@@ -10,9 +10,21 @@ export type StoreKind = 'sqlite' | 'postgres';
  * A store's keyword index: FTS5 on SQLite, postings in a B-tree on PostgreSQL, with one ranking contract (BM25 with
  * each key's own statistics; see db/sqlite/keywordSearch.ts and db/postgres/keywordSearch.ts).
  */
+/**
+ * Keyword search's answer: the ranked memories, each with the indices (into the searched words) of the words it holds,
+ * and the key's own document frequencies of the words, which the relevance floor weighs (retrieval/keywordEvidence.ts).
+ */
+export interface KeywordHits {
+  rows: (MemoryRow & { score: number; matched: number[] })[];
+  /** The key's memories in the keyword index: the N of its statistics. */
+  memories: number;
+  /** Per searched word, how many of the key's memories hold it (0: none). */
+  holding: number[];
+}
+
 export interface KeywordSearch {
   /** BM25-ranked memories in scope holding any of `words` (as searchWords gives them), best first. */
-  keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<(MemoryRow & { score: number })[]>;
+  keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits>;
   /** The pks of memories holding every word of an admin search, the last as a prefix; null when there is no word. */
   listSearchMatches(text: string, apiKeyId: string | null): RawBuilder<number> | null;
   /** A real query against the index, and the number of memories it holds; for the engine status. */

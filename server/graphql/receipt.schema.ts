@@ -12,7 +12,7 @@ const LeftOutReasonEnum = builder.enumType('LeftOutReason', {
     BELOW_FLOOR: {
       value: 'below_floor',
       description:
-        'Only the vector tier found it, and no keyword match backs it: under the relevance floor, it never reached the budget walk.',
+        'Under the relevance floor, it never reached the budget walk: no keyword match that is evidence for the query backs it (none, or a single common word: one held by a fifth of the memories of a large key, or a number of one or two digits), and the vector tier did not find it near the head of a list that is evidence on its own.',
     },
     IN_ITS_TURN: {
       value: 'in_its_turn',

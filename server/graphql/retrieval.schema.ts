@@ -111,7 +111,7 @@ export const ResolutionRef = builder.objectRef<RetrievalResult['resolution']>('R
     }),
     belowFloor: t.exposeInt('belowFloor', {
       description:
-        'HYBRID: vector hits left out under the relevance floor: no keyword match backs them, and the vector list is no evidence for this query on its own.',
+        'HYBRID: hits left out under the relevance floor: no keyword match that is evidence for this query backs them, and the vector list is no evidence for it on its own.',
     }),
     speaker: t.expose('speaker', {
       type: SpeakerEnum,

@@ -112,7 +112,7 @@ async function roundTrip(db: Db, now: number, step: (name: HealthCheck['name'], 
       await step('search', async () => {
         const scope = { apiKeyId, sessionId: null, types: null, now, retentionCutoff: 0 };
         const hits = await retrievalRepo.keywordCandidates(trx, scope, searchWords(marker), 1);
-        return hits[0]?.pk === pk;
+        return hits.rows[0]?.pk === pk;
       });
       await step('delete', async () => {
         await memoryRepo.deleteMemoryRow(trx, pk);

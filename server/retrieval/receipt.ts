@@ -13,7 +13,7 @@ export const LEFT_OUT_REASONS = [
   'near_duplicate',
   /** The block already held as many memories as the limit allows: it was never priced. */
   'over_limit',
-  /** A vector hit no keyword match backs, under HYBRID's relevance floor (relevanceFloor.ts): never priced. */
+  /** A hit no keyword evidence backs, under HYBRID's relevance floor (relevanceFloor.ts): never priced. */
   'below_floor',
   /** A fact extracted from a captured turn that the block holds (factsInTurns.ts): the turn says it already. */
   'in_its_turn',

@@ -262,8 +262,10 @@ async function rank(
   const vectorHits = vector.ok ? vector.candidates : [];
   const similarityFloor = deps.vectors?.minSimilarity ?? 0;
   const fused = fuse(keywordHits, vectorHits, { manual: opts.fusionVectorShare, floor: similarityFloor });
+  const weakMatches = keyword?.ok ? (keyword.weakMatches ?? new Set<number>()) : new Set<number>();
   const { kept, belowFloor } = aboveRelevanceFloor(fused.candidates, {
     keyword: keywordHits,
+    weakMatches,
     vector: vectorHits,
     weakModel: vector.weak ?? false,
     similarityFloor,
@@ -271,9 +273,10 @@ async function rank(
   clock?.lap('fusion', fused.candidates.length);
   // Shares are only worth showing when there were two tiers to weigh.
   const fusion = keyword?.ok && vector.ok ? fused.shares : null;
-  // Session neighbours make up for words a turn does not repeat: for rankings keyword search took part in.
+  // Session neighbours make up for words a turn does not repeat: for rankings keyword evidence took part in.
   const spoken = preferSpeaker(kept, speaker);
-  const candidates = keywordHits.length > 0 ? await inContext(deps, scope, spoken) : breakTies(spoken);
+  const matched = keywordHits.some((c) => !weakMatches.has(c.memory.pk));
+  const candidates = matched ? await inContext(deps, scope, spoken) : breakTies(spoken);
   clock?.lap('adjacency', candidates.length);
   return rerank(deps, query, clock, {
     candidates,

@@ -1,6 +1,7 @@
 import { searchWords } from '../db/searchWords.ts';
 import { type Memory, rowToMemory } from '../memory/memory.ts';
 import { STOP_WORDS } from '../search/stopWords.ts';
+import { weakKeywordMatches } from './keywordEvidence.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievedMemory, Tier } from './retrieval.ts';
 
@@ -12,6 +13,8 @@ export type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: fa
   note?: string | null;
   /** The vector tier's model is a weak one (EmbeddingChoice.weak). */
   weak?: boolean;
+  /** The keyword tier's hits whose match is no evidence for the query (keywordEvidence.ts), by pk. */
+  weakMatches?: ReadonlySet<number>;
 };
 
 export async function keywordTier(deps: RetrievalDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
@@ -19,13 +22,13 @@ export async function keywordTier(deps: RetrievalDeps, scope: repo.RetrievalScop
   const base = { embedding: null, store: null };
   if (words.length === 0) return { ...base, ok: true, candidates: [] };
   try {
-    const rows = await repo.keywordCandidates(deps.db, scope, words, limit);
-    const candidates = rows.map((row, i) => ({
+    const hits = await repo.keywordCandidates(deps.db, scope, words, limit);
+    const candidates = hits.rows.map((row, i) => ({
       ...candidate(rowToMemory(row), 'keyword', row.score),
       keywordScore: row.score,
       keywordRank: i + 1,
     }));
-    return { ...base, ok: true, candidates };
+    return { ...base, ok: true, candidates, weakMatches: weakKeywordMatches(words, hits) };
   } catch (error) {
     deps.logger?.error({ err: error }, 'keyword tier failed');
     return { ...base, ok: false, reason: 'the keyword index returned an error' };

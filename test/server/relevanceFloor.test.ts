@@ -12,8 +12,9 @@ import { loadVectorConfig } from '../../server/vectorConfig.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 import { writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
 
-// HYBRID's relevance floor: keyword matches always count; vector hits no keyword match backs count only from the
-// head of a vector list that is evidence for the query, and never from a weak model's list alone.
+// HYBRID's relevance floor: keyword matches count unless their match is no evidence (keywordEvidence.ts); vector hits
+// no keyword evidence backs count only from the head of a vector list that is evidence for the query, and never from a
+// weak model's list alone.
 
 const memory = (pk: number) => ({ pk, id: `m${pk}`, content: `memory ${pk}` }) as Memory;
 const keywordHit = (pk: number): RetrievedMemory => ({ ...candidate(memory(pk), 'keyword', 1), keywordScore: 1 });
@@ -28,20 +29,46 @@ const vectorList = (pks: number[], top: number, step: number) => pks.map((pk, i)
 const fuse = (keyword: RetrievedMemory[], vector: RetrievedMemory[]) => {
   const both = new Set(keyword.map((k) => k.memory.pk));
   return [
-    ...keyword.map((k) => ({ ...k, tier: vector.some((v) => v.memory.pk === k.memory.pk) ? ('hybrid' as const) : ('keyword' as const) })),
+    ...keyword.map((k) => {
+      const v = vector.find((v) => v.memory.pk === k.memory.pk);
+      return v
+        ? { ...k, tier: 'hybrid' as const, vectorScore: v.vectorScore, vectorRank: v.vectorRank }
+        : { ...k, tier: 'keyword' as const };
+    }),
     ...vector.filter((v) => !both.has(v.memory.pk)),
   ];
 };
-const floor = (keyword: RetrievedMemory[], vector: RetrievedMemory[], weakModel = false) => {
-  const { kept, belowFloor } = aboveRelevanceFloor(fuse(keyword, vector), { keyword, vector, weakModel, similarityFloor: 0.2 });
+const floor = (keyword: RetrievedMemory[], vector: RetrievedMemory[], weakModel = false, weakMatches = new Set<number>()) => {
+  const { kept, belowFloor } = aboveRelevanceFloor(fuse(keyword, vector), {
+    keyword,
+    weakMatches,
+    vector,
+    weakModel,
+    similarityFloor: 0.2,
+  });
   return { kept: kept.map((c) => c.memory.pk), belowFloor: belowFloor.map((c) => c.memory.pk) };
 };
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
 describe('the relevance floor', () => {
-  it('keeps every keyword match, whatever the vector tier thinks of it', () => {
+  it('keeps every keyword match that is evidence, whatever the vector tier thinks of it', () => {
     const keyword = range(1, 8).map(keywordHit);
     expect(floor(keyword, []).kept).toEqual(range(1, 8));
+  });
+
+  it('leaves out a keyword match that is no evidence, and keeps the order of the rest', () => {
+    const keyword = range(1, 8).map(keywordHit);
+    expect(floor(keyword, [], false, new Set([2, 5]))).toEqual({ kept: [1, 3, 4, 6, 7, 8], belowFloor: [2, 5] });
+  });
+
+  it("judges a weak keyword match the vector tier also found by its vector rank alone, and a weak model's list as unbacked", () => {
+    // "what is 2+2?": every keyword match is on a common word, and the weak model finds the same memories alike.
+    const keyword = range(1, 5).map(keywordHit);
+    const vector = vectorList(range(1, 10), 0.7, 0.03);
+    expect(floor(keyword, vector, true, new Set(range(1, 5)))).toEqual({ kept: [], belowFloor: range(1, 10) });
+    // One match is evidence: its neighbour at the head of an agreeing list may join it, a weak match the vector tier
+    // ranks first as well.
+    expect(floor(keyword, vectorList([1, 2, ...range(100, 8)], 0.7, 0.03), true, new Set(range(2, 4))).kept).toEqual([1, 2]);
   });
 
   it("takes nothing from a weak model's vector list when keyword search matched nothing", () => {

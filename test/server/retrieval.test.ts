@@ -135,6 +135,31 @@ describe('keyword retrieval', () => {
   });
 });
 
+describe('keyword evidence', () => {
+  it('injects nothing for a chat line that shares only a small number with a memory, and still answers a question', async () => {
+    const apiKeyId = key();
+    await create({ apiKeyId, content: 'Booked 2 tickets for the opera on Friday' });
+    await create({ apiKeyId, content: 'The cat is called Miso' });
+    expect(contents(await retrieve({ apiKeyId, query: 'what is 2+2?', strategy: 'HYBRID' }))).toEqual([]);
+    const own = await retrieve({ apiKeyId, query: 'How many opera tickets did I book?', strategy: 'HYBRID' });
+    expect(contents(own)).toEqual(['Booked 2 tickets for the opera on Friday']);
+  });
+
+  it('takes a single common word for no evidence in a large key, on either store', async () => {
+    const apiKeyId = key();
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        ...Array.from({ length: 60 }, (_, i) => ({ apiKeyId, content: `Run ${i + 100} used 2 plates` })),
+        ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId, content: `Freezer ${i + 500} holds buffer stock` })),
+      ],
+    });
+    expect(contents(await retrieve({ apiKeyId, query: 'any plates?', strategy: 'HYBRID' }))).toEqual([]);
+    expect(contents(await retrieve({ apiKeyId, query: 'How many plates did run 117 use?', strategy: 'HYBRID' }))[0]).toBe(
+      'Run 117 used 2 plates',
+    );
+  });
+});
+
 describe('filters shared by every strategy', () => {
   for (const strategy of ['EXACT', 'SEMANTIC', 'HYBRID'] as const) {
     it(`${strategy} returns only the caller's key, its session and key-wide memories, live and of the asked types`, async () => {

@@ -67,7 +67,7 @@ export type InjectionRole =
 
 /** Why a candidate the retrieval saw was left out of the block. */
 export type LeftOutReason =
-  /** Only the vector tier found it, and no keyword match backs it: under the relevance floor, it never reached the budget walk. */
+  /** Under the relevance floor, it never reached the budget walk: no keyword match that is evidence for the query backs it (none, or a single common word: one held by a fifth of the memories of a large key, or a number of one or two digits), and the vector tier did not find it near the head of a list that is evidence on its own. */
   | 'BELOW_FLOOR'
   /** A fact extracted from a captured turn that the block holds: the turn says it in the user's words, so it is not said twice. */
   | 'IN_ITS_TURN'

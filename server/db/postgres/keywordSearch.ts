@@ -4,6 +4,7 @@ import { firstInScope } from '../rankedHead.ts';
 import type { MemoryRow } from '../schema.ts';
 import { inScope, type RetrievalScope } from '../scope.ts';
 import { searchWords } from '../searchWords.ts';
+import type { KeywordHits } from '../storeDialect.ts';
 
 /**
  * The keyword tier on PostgreSQL: memory_postings (migrations/postgres 005) holds each memory's words as lexemes under
@@ -30,13 +31,22 @@ const B = 0.75;
  * to_tsvector and checked as phrases by phraseto_tsquery, which read text as words only: no user text is ever tsquery
  * syntax.
  */
-export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number) {
-  if (words.length === 0) return [];
-  return firstInScope(limit, async (head) => {
+export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits> {
+  const hits: KeywordHits = { rows: [], memories: 0, holding: words.map(() => 0) };
+  if (words.length === 0) return hits;
+  hits.rows = await firstInScope(limit, async (head) => {
     const rows = await rankedHead(db, scope, words, head);
+    // Every ranked row carries the key's statistics of the words (the same in each).
+    const first = rows[0];
+    if (first) {
+      hits.memories = Number(first.memories);
+      for (const [j, word] of first.held_words.entries()) hits.holding[word] = Number(first.held_counts[j]);
+    }
     // A ranked memory that is out of scope (archived, expired, another session's) comes back without its columns.
-    return { rows: rows.filter((r) => r.pk !== null) as (MemoryRow & { score: number })[], exhausted: rows.length < head };
+    const inScope = rows.filter((r) => r.pk !== null).map(({ memories: _m, held_words: _w, held_counts: _c, ...row }) => row);
+    return { rows: inScope as (MemoryRow & { score: number; matched: number[] })[], exhausted: rows.length < head };
   });
+  return hits;
 }
 
 /**
@@ -47,7 +57,14 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
  */
 function rankedHead(db: Db, scope: RetrievalScope, words: readonly string[], head: number) {
   const key = scope.apiKeyId;
-  const ranked = sql<{ pk: number; score: number }>`(with words as (
+  const ranked = sql<{
+    pk: number;
+    score: number;
+    matched: number[];
+    memories: number;
+    held_words: number[];
+    held_counts: number[];
+  }>`(with words as (
       select i, phraseto_tsquery('mnemo_english', word) as phrase,
         array(select lexeme from unnest(to_tsvector('mnemo_english', word))) as lexemes
       from unnest(cast(${words} as text[])) with ordinality as w(word, i)
@@ -65,11 +82,15 @@ function rankedHead(db: Db, scope: RetrievalScope, words: readonly string[], hea
       where not phrase or (whole and exists (
         select from memory_search as s, words as w where s.pk = postings.pk and w.i = postings.i and s.terms @@ w.phrase))
     ), weights as (
-      select i, ln(1 + (greatest(tenant.n, count(*)) - count(*) + 0.5) / (count(*) + 0.5)) as idf
+      select i, count(*) as documents, ln(1 + (greatest(tenant.n, count(*)) - count(*) + 0.5) / (count(*) + 0.5)) as idf
       from found, tenant group by i, tenant.n
     )
     select pk, sum(idf * tf * ${K1 + 1}::float8
-      / (tf + ${K1}::float8 * (1 - ${B}::float8 + ${B}::float8 * length / greatest(tenant.average, 1e-9)))) as score
+      / (tf + ${K1}::float8 * (1 - ${B}::float8 + ${B}::float8 * length / greatest(tenant.average, 1e-9)))) as score,
+      array_agg((i - 1)::int order by i) as matched,
+      (select n from tenant) as memories,
+      (select array_agg((i - 1)::int order by i) from weights) as held_words,
+      (select array_agg(documents::int order by i) from weights) as held_counts
     from found join weights using (i), tenant group by pk
     order by score desc, pk desc limit ${head})`;
   return db
@@ -86,7 +107,7 @@ function rankedHead(db: Db, scope: RetrievalScope, words: readonly string[], hea
       (join) => join.onTrue(),
     )
     .selectAll('m')
-    .select('ranked.score')
+    .select(['ranked.score', 'ranked.matched', 'ranked.memories', 'ranked.held_words', 'ranked.held_counts'])
     .orderBy('ranked.score', 'desc')
     .orderBy('ranked.pk', 'desc')
     .execute();

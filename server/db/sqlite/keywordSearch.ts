@@ -21,10 +21,15 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
   const matches = quotedWords(words, scope.apiKeyId).map((phrase) => ftsMatch([phrase], { match: 'any', apiKeyId: scope.apiKeyId }));
   const stats = await termStatistics(db, scope.apiKeyId, matches);
   const weights = tenantBm25Weights(stats);
-  const terms = matches.map((match, i) => ({ match, weight: weights[i]! })).filter((t) => t.weight > 0);
+  const terms = matches.map((match, i) => ({ match, word: i, weight: weights[i]! })).filter((t) => t.weight > 0);
   const matched = stats.termRows.reduce((sum, n) => sum + n, 0);
-  if (terms.length === 0) return [];
-  return firstInScope(limit, async (head) => ({ rows: await rankedInScope(db, scope, terms, head), exhausted: head >= matched }));
+  const hits = { memories: stats.tenantRows, holding: [...stats.termRows] };
+  if (terms.length === 0) return { ...hits, rows: [] };
+  const rows = await firstInScope(limit, async (head) => ({
+    rows: await rankedInScope(db, scope, terms, head),
+    exhausted: head >= matched,
+  }));
+  return { ...hits, rows };
 }
 
 /** Rows in the FTS table, the key's rows, and the key's rows holding each term, in one round trip. */
@@ -45,26 +50,37 @@ async function termStatistics(db: Db, apiKeyId: string, matches: readonly string
 }
 
 /** The `head` best-ranked rows of the key, then only those of them in scope, best first. */
-async function rankedInScope(db: Db, scope: RetrievalScope, terms: readonly { match: string; weight: number }[], head: number) {
-  // Weights: the key's content 1, its key 0.4; the all-keys columns are not searched here.
+async function rankedInScope(
+  db: Db,
+  scope: RetrievalScope,
+  terms: readonly { match: string; word: number; weight: number }[],
+  head: number,
+) {
+  // Weights: the key's content 1, its key 0.4; the all-keys columns are not searched here. Each row also says which
+  // words it matched (their indices, comma-separated), for the relevance floor.
   const scored = terms.map(
     (t) =>
-      sql`select rowid, bm25(memories_fts, 0.0, 0.0, 1.0, 0.4) * ${t.weight} as s from memories_fts where memories_fts match ${t.match}`,
+      sql`select rowid, ${t.word} as w, bm25(memories_fts, 0.0, 0.0, 1.0, 0.4) * ${t.weight} as s from memories_fts where memories_fts match ${t.match}`,
   );
   // "limit -1" (no limit) keeps SQLite from flattening the scores into the aggregate, where FTS5 refuses to
   // run a lone term's bm25(); it is cheaper than materializing them.
-  const ranked = sql<{ pk: number; bm25: number }>`(select rowid as pk, sum(s) as bm25 from (${sql.join(scored, sql` union all `)} limit -1)
+  const ranked = sql<{ pk: number; bm25: number; words: string }>`(select rowid as pk, sum(s) as bm25, group_concat(w) as words
+    from (${sql.join(scored, sql` union all `)} limit -1)
     group by rowid order by bm25, rowid desc limit ${head})`;
   const rows = await db
     .selectFrom(ranked.as('ranked'))
     .innerJoin('memories', 'memories.pk', 'ranked.pk')
     .selectAll('memories')
-    .select('ranked.bm25')
+    .select(['ranked.bm25', 'ranked.words'])
     .where((eb) => inScope(eb, scope, { byPk: true }))
     .orderBy('ranked.bm25')
     .orderBy('ranked.pk', 'desc')
     .execute();
-  return rows.map(({ bm25, ...row }): MemoryRow & { score: number } => ({ ...row, score: -bm25 }));
+  return rows.map(({ bm25, words, ...row }): MemoryRow & { score: number; matched: number[] } => ({
+    ...row,
+    score: -bm25,
+    matched: String(words).split(',').map(Number),
+  }));
 }
 
 /**

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importMemories } from '../../server/memory/import.service.ts';
+import { isEvidence } from '../../server/retrieval/keywordEvidence.ts';
+import { retrieve } from '../../server/retrieval/retrieval.service.ts';
+import { openTestDb, type TestDb } from '../helpers/testDb.ts';
+
+// The keyword half of HYBRID's relevance floor: a memory that shares a single word with the query is no evidence when
+// that word is common (a fifth of a large key's memories hold it, or it is a number of one or two digits).
+
+describe('keyword evidence', () => {
+  const words = (n: number) => ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].slice(0, n);
+
+  it('counts no match on a single word a fifth of a large key holds, and at least 50 of its memories', () => {
+    expect(isEvidence(words(1), [0], { memories: 5000, holding: [1500] })).toBe(false);
+    // Two shared words are evidence however common each is: a key all about "project falcon".
+    expect(isEvidence(words(2), [0, 1], { memories: 5000, holding: [1500, 1200] })).toBe(true);
+    // Held by a fifth, but by too few memories to call it common: in a small key, that is its topic.
+    expect(isEvidence(words(1), [0], { memories: 36, holding: [25] })).toBe(true);
+    // Held by 60 memories, but by too small a share of them.
+    expect(isEvidence(words(1), [0], { memories: 5000, holding: [60] })).toBe(true);
+  });
+
+  it('counts no match on a number of one or two digits alone, in a key of any size', () => {
+    expect(isEvidence(['2'], [0], { memories: 14, holding: [7] })).toBe(false);
+    expect(isEvidence(['option', '2'], [1], { memories: 14, holding: [1, 7] })).toBe(false);
+    expect(isEvidence(['option', '2'], [0], { memories: 14, holding: [1, 7] })).toBe(true);
+    expect(isEvidence(['option', '2'], [0, 1], { memories: 14, holding: [1, 7] })).toBe(true);
+    // A year is no small number.
+    expect(isEvidence(['2019'], [0], { memories: 14, holding: [2] })).toBe(true);
+  });
+});
+
+describe('keyword evidence in retrieval', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await openTestDb();
+    await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
+    // 60 of 100 memories hold the words "plates" and "2".
+    const memories = [
+      ...Array.from({ length: 60 }, (_, i) => ({ apiKeyId: 'lab', content: `Run ${i + 100} used 2 plates` })),
+      ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId: 'lab', content: `Freezer ${i + 500} holds buffer stock` })),
+    ];
+    const report = await importMemories(t.services, memories, () => true);
+    expect(report.imported).toBe(100);
+  });
+  afterAll(() => t.close());
+
+  it('injects nothing for a chat line that matches only a common word, and says so in the receipt', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'lab', query: 'any plates?' }, { record: false, receipt: true });
+    expect(result.items).toEqual([]);
+    expect(result.resolution.belowFloor).toBeGreaterThan(0);
+    expect(new Set(result.receipt?.leftOut.map((c) => c.reason))).toEqual(new Set(['below_floor']));
+  });
+
+  it('still answers a question whose rarer word is held', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'lab', query: 'How many plates did run 117 use?' }, { record: false });
+    expect(result.items[0]?.memory.content).toBe('Run 117 used 2 plates');
+  });
+});
