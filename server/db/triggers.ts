@@ -116,7 +116,7 @@ export const TRIGGERS: readonly {
   {
     name: 'memory_fact_signatures_update',
     fires: 'after update of fact_signatures, when they changed',
-    does: "replaces its rows in memory_fact_signatures: an edit, a merge that keeps the new wording or a revert is found by what it says now",
+    does: 'replaces its rows in memory_fact_signatures: an edit, a merge that keeps the new wording or a revert is found by what it says now',
     createdBy: 'migration 029; PostgreSQL: its migration 018',
   },
   {

@@ -368,12 +368,13 @@ describe('token budget', () => {
   it('cuts a long note that would fit whole when the hits after it would not, so they get in too', async () => {
     const apiKeyId = await kiwiTexts();
     await create({ apiKeyId, key: 'vines', content: 'Kiwi vines need a frost-free spring.' });
-    const whole = await retrieve({ apiKeyId, query: 'kiwi harvests', maxTokens: 16_000 });
+    // The long note holds every word of the question, so it ranks first whatever the other tests stored.
+    const whole = await retrieve({ apiKeyId, query: 'kiwi harvests doubled', maxTokens: 16_000 });
     expect(whole.items.map((i) => i.memory.key)[0]).toBe('long');
     const long = whole.items.find((i) => i.memory.key === 'long')!;
     // Room for the long note whole and a few tokens more: whole, it would leave both short notes out.
     const maxTokens = whole.tokensUsed - whole.items.filter((i) => i !== long).reduce((sum, i) => sum + i.tokens, 0) + 4;
-    const r = await retrieve({ apiKeyId, query: 'kiwi harvests', maxTokens });
+    const r = await retrieve({ apiKeyId, query: 'kiwi harvests doubled', maxTokens });
     expect(r.items.map((i) => i.memory.key).sort()).toEqual(['long', 'short', 'vines']);
     expect(r.items.find((i) => i.memory.key === 'long')).toMatchObject({
       truncated: true,
