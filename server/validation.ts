@@ -129,17 +129,15 @@ export const memoryDate = (what: string) => {
  */
 let parseClock: number | null = null;
 
-function clockOfParse(): number {
+/** The clock of the parse in progress, for a check that compares with it (a default validFrom). */
+export function parseNow(): number {
   if (parseClock === null) throw new Error('a schema that reads the clock was parsed without one (parseInputAt, checkInputAt)');
   return parseClock;
 }
 
-/** The clock of the parse in progress, for a refinement that compares with it (a default validFrom). */
-export const parseNow = (): number => clockOfParse();
-
 /** A date that is not in the future of the parse's clock, give or take the clock skew allowed. */
 export const pastDate = (what: string) =>
-  memoryDate(what).refine((d) => d.getTime() <= clockOfParse() + LIMITS.clockSkewMs, `${what} must not be in the future`);
+  memoryDate(what).refine((d) => d.getTime() <= parseNow() + LIMITS.clockSkewMs, `${what} must not be in the future`);
 
 /** Tokens of the injected memory block. */
 export const maxTokensSchema = wholeNumber('maxTokens', 0, LIMITS.maxTokens);

@@ -240,11 +240,7 @@ export async function presentKeys(db: Db, apiKeyId: string, keys: readonly strin
   return new Set(rows.map((r) => r.key));
 }
 
-/**
- * A new row with its fact index's hashes (factIndex.ts), which the store's triggers index with it. Written from the
- * row's own metadata: an upsert that merges metadata keeps the stored source, and only a captured turn, which is
- * never upserted as a fact, has none.
- */
+/** A new row with the hashes of its fact signatures (factIndex.ts), which the store's triggers index with it. */
 function indexed(row: NewMemoryRow): NewMemoryRow {
   return { ...row, fact_signatures: storedFactSignatures(row) };
 }
