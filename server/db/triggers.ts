@@ -110,7 +110,7 @@ export const TRIGGERS: readonly {
   {
     name: 'memory_fact_signatures_insert',
     fires: 'after insert on memories, when it has fact signatures',
-    does: "copies the hashes of its fact signatures (memories.fact_signatures, written by the server: memory/factIndex.ts) into memory_fact_signatures, the index a restatement's candidates are probed in",
+    does: "copies the hashes of its fact signatures (memories.fact_signatures, written by the server: memory/factIndex.ts) into memory_fact_signatures, the index a restatement's candidates are probed in (PostgreSQL: once per statement)",
     createdBy: 'migration 029; PostgreSQL: its migration 018',
   },
   {
@@ -122,7 +122,7 @@ export const TRIGGERS: readonly {
   {
     name: 'memory_fact_signatures_delete',
     fires: 'after delete on memories, when it had fact signatures',
-    does: 'deletes its rows in memory_fact_signatures: an erased memory leaves nothing in the index',
+    does: 'deletes its rows in memory_fact_signatures: an erased memory leaves nothing in the index (PostgreSQL: once per statement)',
     createdBy: 'migration 029; PostgreSQL: its migration 018',
   },
   {
