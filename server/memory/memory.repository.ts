@@ -155,8 +155,10 @@ export async function retrievalTotals(db: Db, apiKeyId: string | null) {
   return q.executeTakeFirstOrThrow();
 }
 
-export async function findMemoryRowsByIds(db: Db, ids: readonly string[]) {
-  return db.selectFrom('memories').selectAll().where('id', 'in', ids).execute();
+/** The key's memories among these ids, in any state; another key's are not among them. */
+export function memoryRowsOfKey(db: Db, apiKeyId: string, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('memories').selectAll().where('api_key_id', '=', apiKeyId).where('id', 'in', ids).execute();
 }
 
 export async function findMemoryRowById(db: Db, id: string) {

@@ -6,7 +6,7 @@ import { badInput, notFound } from '../errors.ts';
 import { apiKeyIdSchema, identifier, LIMITS, parseInput, parseInputAt, pastDate, text } from '../validation.ts';
 import { AUTHORS, changing } from './change.ts';
 import { rebuildStaleSummaries } from './coveringSummaries.ts';
-import { findMemoryRowById, findMemoryRowsByIds } from './memory.repository.ts';
+import { findMemoryRowById, memoryRowsOfKey } from './memory.repository.ts';
 import { type Memory, rowToMemory } from './memory.ts';
 import * as repo from './supersession.repository.ts';
 
@@ -190,10 +190,10 @@ export async function supersessionOf(deps: Pick<SupersessionDeps, 'db'>, m: Memo
  * absent, so ids reveal nothing across keys.
  */
 async function memoriesOfKey(db: Db, apiKeyId: string, ids: readonly [string, string]) {
-  const rows = await findMemoryRowsByIds(db, ids);
+  const rows = await memoryRowsOfKey(db, apiKeyId, ids);
   const ofKey = (id: string) => {
     const row = rows.find((r) => r.id === id);
-    if (!row || row.api_key_id !== apiKeyId) throw notFound(`no memory with id ${id}`);
+    if (!row) throw notFound(`no memory with id ${id}`);
     return row;
   };
   return [ofKey(ids[0]), ofKey(ids[1])] as const;

@@ -26,12 +26,6 @@ export function injectionRows(db: Db, f: { apiKeyId: string; before: number | nu
   return q.orderBy('id', 'desc').limit(f.limit).execute();
 }
 
-/** The key's memories among these ids, archived ones included: what a logged receipt's ids still name. */
-export function memoryRowsOfKey(db: Db, apiKeyId: string, ids: readonly string[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('memories').selectAll().where('api_key_id', '=', apiKeyId).where('id', 'in', ids).execute();
-}
-
 /** Deletes the entries written before `before`; returns how many. */
 export async function deleteInjectionsBefore(db: Db, before: number) {
   const result = await db.deleteFrom('injection_log').where('created_at', '<', before).executeTakeFirst();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { afterErase } from '../db/maintenance.ts';
+import { memoryRowsOfKey } from '../memory/memory.repository.ts';
 import { type Memory, rowToMemory } from '../memory/memory.ts';
 import { DAY_MS } from '../settings/settings.service.ts';
 import { apiKeyIdSchema, LIMITS, parseInput, wholeNumber } from '../validation.ts';
@@ -79,7 +80,7 @@ export async function injections(
   const page = rows.slice(0, valid.first);
   const records = page.map((row) => receiptRecordSchema.parse(JSON.parse(row.receipt)));
   const ids = new Set(records.flatMap((r) => [...r.injected, ...r.leftOut].map((c) => c.memoryId)));
-  const live = new Map((await repo.memoryRowsOfKey(deps.db, valid.apiKeyId, [...ids])).map((row) => [row.id, rowToMemory(row)] as const));
+  const live = new Map((await memoryRowsOfKey(deps.db, valid.apiKeyId, [...ids])).map((row) => [row.id, rowToMemory(row)] as const));
   return {
     items: page.map((row, i) => ({
       id: String(row.id),

@@ -1,3 +1,4 @@
+import { idf } from '../db/idf.ts';
 import { ftsWords } from '../db/tenantTerms.ts';
 import { STOP_WORDS } from '../search/stopWords.ts';
 
@@ -31,16 +32,13 @@ export function queryStems(query: string): ReadonlySet<string> {
   return contentStems(query);
 }
 
-/**
- * Each query word's weight: its IDF among `texts`, in Lucene's form log(1 + (N − n + 0.5) / (n + 0.5)) as the
- * keyword search's BM25 has it, so a word all of them hold still counts a little.
- */
+/** Each query word's weight: its IDF among `texts` (db/idf.ts), as the keyword search's BM25 has it. */
 export function stemWeights(query: ReadonlySet<string>, texts: readonly string[]): ReadonlyMap<string, number> {
   const held = texts.map(contentStems);
   return new Map(
     [...query].map((s) => {
       const n = held.filter((h) => h.has(s)).length;
-      return [s, Math.log(1 + (texts.length - n + 0.5) / (n + 0.5))];
+      return [s, idf(texts.length, n)];
     }),
   );
 }

@@ -1,3 +1,5 @@
+import { idf } from '../idf.ts';
+
 /**
  * BM25 with the tenant's own statistics. FTS5's bm25() takes a term's document count from the tenant's
  * postings (the tenant terms, see server/db/tenantTerms.ts) but its N from the whole table, which would let
@@ -26,6 +28,6 @@ export function tenantBm25Weights({ ftsRows, tenantRows, termRows }: TermStatist
     // store) it still reads 0: keep that N ≥ n too, or the logarithm is NaN and the term is dropped.
     const rows = Math.max(tenantRows, n);
     const ftsIdf = Math.max(1e-6, Math.log((Math.max(ftsRows, n) - n + 0.5) / (n + 0.5)));
-    return Math.log(1 + (rows - n + 0.5) / (n + 0.5)) / ftsIdf;
+    return idf(rows, n) / ftsIdf;
   });
 }
