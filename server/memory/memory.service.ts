@@ -139,7 +139,7 @@ export async function createMemory(
       return outcome(stored);
     });
   }
-  const settings = o.settings ?? (await deps.settings.get());
+  const settings = o.settings ?? (await settingsOutside(deps.db, deps.settings));
   const match = o.keyHeld ? null : await findParaphrase(deps, row, { keyGiven: valid.key != null && !o.keyFromText, settings });
   if (match) {
     const merged = await mergeParaphrase(deps, match, row, { by: change.by, historyVersionsKept: settings.historyVersionsKept });
@@ -151,6 +151,16 @@ export async function createMemory(
   const stored = await changing(deps.db, { ...change, at: clock(deps) }, (trx) => repo.upsertMemoryRow(trx, row));
   await rebuildStaleSummaries(deps.db);
   return outcome(stored);
+}
+
+/**
+ * The settings, read by a write that is not inside a transaction. Inside one, SQLite's single connection would make the
+ * settings' own read (once their cached version is stale) wait for the transaction that waits for it: a caller that
+ * opens a transaction reads the settings before and passes them.
+ */
+function settingsOutside(db: Db, settings: SettingsReader): Promise<Settings> {
+  if (db.isTransaction) throw new Error('a write inside a transaction is given the settings read before it opened');
+  return settings.get();
 }
 
 /**

@@ -43,10 +43,13 @@ describe.skipIf(!onSqlite)('keyword index maintenance', () => {
   it("waits for a request's open transaction instead of running inside it", async () => {
     let optimized = false;
     let maintenance: Promise<void> = Promise.resolve();
+    // Read before the transaction opens, as the server's own transactions do.
+    const settings = await t.services.settings.get();
     await t.database.db
       .transaction()
       .execute(async (trx) => {
-        await createMemory({ ...t.services, db: trx }, { apiKeyId: 'mt-rolled-back', content: 'written, then rolled back' });
+        const input = { apiKeyId: 'mt-rolled-back', content: 'written, then rolled back' };
+        await createMemory({ ...t.services, db: trx }, input, undefined, { settings });
         maintenance = optimizeDatabase(t.database.db).then(() => {
           optimized = true;
         });

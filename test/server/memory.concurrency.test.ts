@@ -90,6 +90,16 @@ describe('concurrent writes of one key', () => {
   });
 });
 
+describe('a write inside a transaction', () => {
+  it('is refused at once when it was not given the settings, instead of waiting for its own transaction', async () => {
+    const write = app.database.db
+      .transaction()
+      .execute((trx) => createMemory({ ...app.services, db: trx }, { apiKeyId: 'conc-trx', content: 'never stored' }));
+    await expect(write).rejects.toThrow(/given the settings read before it opened/);
+    expect(await rowsOf('conc-trx')).toHaveLength(0);
+  });
+});
+
 // SQLite's one write lock for the whole file; PostgreSQL has none (its row locks are what the tests above go through).
 describe.skipIf(testStoreKind() === 'postgres')('writing while another process holds the database', () => {
   it('waits for the other process to commit, then creates the memory', async () => {
