@@ -1,30 +1,37 @@
 import type SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
+import type { DialectAdapter, Kysely } from 'kysely';
 import type { Db } from '../open.ts';
 import type { ChangeContext } from '../storeDialect.ts';
 
 /**
- * The change context on SQLite: two functions on the connection, one that the writing transaction calls to set it
- * (mnemo_change_set, which answers the context it replaced) and one that the history trigger reads it with
- * (mnemo_change('by' | 'why' | 'at'), null when unset: the trigger's honest defaults). Functions rather than a
- * one-row table: a context written to the file would be a write per change, and a stale row would outlive a failed
- * transaction; a temporary table is out of reach, since a trigger of the main schema may not read one. The state is
- * the connection's: Kysely holds the connection for the whole transaction (or the held connection), so nothing else
- * runs on it while it is set.
+ * The change context on SQLite: held in this process, beside the connection, and read by the history trigger through a
+ * function on the connection (mnemo_change('by' | 'why' | 'at'), null when unset: the trigger's honest defaults).
+ * SQLite runs in this process, so setting it is an assignment, not a statement: a write pays nothing for saying who
+ * made it. Not a one-row table: a context written to the file would be a write per change, and a stale row would
+ * outlive a failed transaction; a temporary table is out of reach, since a trigger of the main schema may not read one.
+ * The context is the connection's: Kysely holds the one connection for the whole transaction (or the held connection),
+ * so no other statement runs while it is set.
  */
-export function registerChangeContext(sqlite: SQLite.Database): void {
-  let current: string | null = null;
-  let parsed: Record<string, unknown> | null = null;
-  sqlite.function('mnemo_change_set', { deterministic: false }, (context: unknown) => {
-    const previous = current;
-    current = typeof context === 'string' ? context : null;
-    parsed = current === null ? null : (JSON.parse(current) as Record<string, unknown>);
-    return previous;
-  });
+export interface ConnectionChange {
+  current: ChangeContext | null;
+}
+
+// Keyed by the Kysely adapter, which a transaction shares with the database it was opened on (as storeDialect's).
+const contexts = new WeakMap<DialectAdapter, ConnectionChange>();
+
+/** Gives the connection the function the history trigger reads the context with; returns the context to bind. */
+export function registerChangeContext(sqlite: SQLite.Database): ConnectionChange {
+  const context: ConnectionChange = { current: null };
   sqlite.function('mnemo_change', { deterministic: false }, (part: unknown) => {
-    const value = parsed && typeof part === 'string' ? parsed[part] : undefined;
+    const value = context.current && typeof part === 'string' ? context.current[part as keyof ChangeContext] : undefined;
     return typeof value === 'string' || typeof value === 'number' ? value : null;
   });
+  return context;
+}
+
+/** Binds a connection's context to the database opened on it; done once, when the store opens. */
+export function bindChangeContext<DB>(db: Kysely<DB>, context: ConnectionChange): void {
+  contexts.set(db.getExecutor().adapter, context);
 }
 
 /**
@@ -32,10 +39,13 @@ export function registerChangeContext(sqlite: SQLite.Database): void {
  * it found, even after a failure.
  */
 export async function withChange<T>(trx: Db, change: ChangeContext, write: () => Promise<T>): Promise<T> {
-  const { rows } = await sql<{ previous: string | null }>`select mnemo_change_set(${JSON.stringify(change)}) as previous`.execute(trx);
+  const context = contexts.get(trx.getExecutor().adapter);
+  if (!context) throw new Error('this database was not opened by openDatabase: it has no change context');
+  const previous = context.current;
+  context.current = change;
   try {
     return await write();
   } finally {
-    await sql`select mnemo_change_set(${rows[0]?.previous ?? null})`.execute(trx);
+    context.current = previous;
   }
 }

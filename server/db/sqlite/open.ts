@@ -7,7 +7,7 @@ import type { Database } from '../schema.ts';
 import { bindStoreDialect } from '../storeDialect.ts';
 import { registerTenantTerms } from '../tenantTerms.ts';
 import { BUSY_TIMEOUT_MS } from './busyTimeout.ts';
-import { registerChangeContext } from './changeContext.ts';
+import { bindChangeContext, registerChangeContext } from './changeContext.ts';
 import { sqliteDialect } from './dialect.ts';
 
 export interface OpenedDatabase extends OpenedStore {
@@ -38,12 +38,13 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('analysis_limit = 1000');
   sqliteVec.load(sqlite);
   registerTenantTerms(sqlite);
-  registerChangeContext(sqlite);
+  const changeContext = registerChangeContext(sqlite);
   // Refreshes the planner's statistics where they are missing or stale (cheap, bounded by SQLite), before the
   // first query; long-running servers repeat it (maintenance.ts).
   sqlite.pragma('optimize = 0x10002');
   const db = new Kysely<Database>({ dialect: new RollbackAwareDialect(sqlite) });
   bindStoreDialect(db, sqliteDialect);
+  bindChangeContext(db, changeContext);
   return { db, kind: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
