@@ -383,9 +383,9 @@ async function inContext(deps: RetrievalDeps, scope: repo.RetrievalScope, ranked
   const hits = new Map(sources.map((c) => [c.memory.pk, c.memory]));
   const boosted = boostNeighbours(
     ranked.map((c) => ({ item: c, score: c.score })),
-    rows.map(({ neighbour_of, ...row }) => {
+    rows.map((row) => {
       const item = candidate(rowToMemory(row), 'adjacent', 0);
-      return { id: row.pk, of: neighbour_of, item, boost: answersEachOther(hits.get(neighbour_of)!, item.memory) };
+      return { id: row.pk, of: row.neighbour_of, item, boost: answersEachOther(hits.get(row.neighbour_of)!, item.memory) };
     }),
     (c) => c.memory.pk,
   );

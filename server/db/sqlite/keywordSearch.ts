@@ -76,11 +76,11 @@ async function rankedInScope(
     .orderBy('ranked.bm25')
     .orderBy('ranked.pk', 'desc')
     .execute();
-  return rows.map(({ bm25, words, ...row }): MemoryRow & { score: number; matched: number[] } => ({
-    ...row,
-    score: -bm25,
-    matched: String(words).split(',').map(Number),
-  }));
+  // Each row as read, given its score and matched words: copying every column of every row (a rest spread) cost more
+  // than the rest of the keyword tier's JavaScript (0.6 ms for 75 rows).
+  return rows.map((row): MemoryRow & { score: number; matched: number[] } =>
+    Object.assign(row, { score: -row.bm25, matched: String(row.words).split(',').map(Number) }),
+  );
 }
 
 /**
