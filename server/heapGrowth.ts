@@ -7,9 +7,9 @@ import v8 from 'node:v8';
  * Left to itself, V8 allows up to 4× on any machine where its heap limit is 2 GB or more (Node's default from about
  * 8 GB of memory up). Under load a request's objects outlive the young generation's collections while the request
  * waits its turn, so they reach the old generation as garbage, and the process holds them until that 4× is reached:
- * a server whose live heap is about 65 MB ran with 250 MB of heap under the bounded mixed load (RSS about 2× idle, the
- * heap nearly all of the growth). At 1.5× the same load left it within 1.3× idle, with no
- * more time spent collecting per call (docs/benchmarks.md, Every core).
+ * a server whose live heap is about 65 MB ran with 250 MB of heap under the bounded mixed load (RSS 2.2× idle, the heap
+ * nearly all of the growth). At 1.5× the same load left it within 1.4× idle, with no more time spent collecting per
+ * call (docs/benchmarks.md, Steady memory).
  */
 export const HEAP_GROWING_PERCENT = 50;
 
