@@ -2,6 +2,7 @@
 // The `mnemo` command. Bundled into dist/server/main.js (scripts/buildServer.ts), which the bin and `npm start` run
 // with plain node; in development `npx tsx server/main.ts` runs the same file from source.
 import cluster from 'node:cluster';
+import { boundHeapGrowth } from './heapGrowth.ts';
 
 /**
  * `mnemo serve` takes SIGINT and SIGTERM as a request to stop from the very start: loading the server's modules
@@ -9,7 +10,12 @@ import cluster from 'node:cluster';
  * with the default action (exit 143) instead of stopping it cleanly. Other commands keep the default action. (The
  * command is told by its first word; `mnemo --port 1 serve` gets its handlers when serve starts, as it did before.)
  */
-const stopSignal = process.argv.slice(2).find((arg) => !arg.startsWith('-')) === 'serve' ? stopOnSignal() : null;
+const serving = process.argv.slice(2).find((arg) => !arg.startsWith('-')) === 'serve';
+const stopSignal = serving ? stopOnSignal() : null;
+// A serving process, primary or worker, keeps less garbage between full collections (heapGrowth.ts); the other commands
+// are batch jobs and keep V8's own trade-off. Set before the server's modules load: their loading runs the first full
+// collections, and each sets the next one's threshold with the factor of that moment.
+if (serving) boundHeapGrowth();
 
 // Before anything else loads: node reads a module's source map only when maps are on as it loads the module
 // (stack traces then name the TypeScript lines), and graphql-js reads NODE_ENV once, when it loads. Hence the
