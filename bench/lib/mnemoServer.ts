@@ -4,6 +4,8 @@ import { mnemoEntry, ROOT } from '../../test/helpers/mnemoEntry.ts';
 import { BENCH_ADMIN_TOKEN } from './benchDb.ts';
 
 const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
+/** Characters of the server's output kept once it listens: what an error shows. */
+const OUTPUT_TAIL = 2000;
 
 /** `mnemo serve` as a real process (its primary and workers), on a data folder the bench prepared. */
 export interface ServedMnemo {
@@ -42,11 +44,21 @@ export async function serveMnemo(dataDir: string, workers: number): Promise<Serv
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let out = '';
+  let listening = false;
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      // Once it listens, only the tail is kept (for an error's message): the server logs a line per request, and
+      // keeping them all and searching them again on every chunk grew with the square of a load's length.
+      if (listening) {
+        out = (out + text).slice(-OUTPUT_TAIL);
+        return;
+      }
       out += text;
       const line = out.split('\n').find((l) => l.includes('mnemo is listening'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url.replace(/\/$/, ''));
+      if (line) {
+        listening = true;
+        resolve((JSON.parse(line) as { url: string }).url.replace(/\/$/, ''));
+      }
     });
     void exited.then((code) => reject(new Error(`mnemo serve exited with ${code} before it listened:\n${out}`)));
   });
@@ -65,7 +77,7 @@ export async function serveMnemo(dataDir: string, workers: number): Promise<Serv
     stop: async () => {
       child.kill('SIGTERM');
       const code = await exited;
-      if (code !== 0) throw new Error(`mnemo serve stopped with ${code}:\n${out.slice(-2000)}`);
+      if (code !== 0) throw new Error(`mnemo serve stopped with ${code}:\n${out.slice(-OUTPUT_TAIL)}`);
     },
   };
 }
