@@ -1,4 +1,5 @@
 import type { KeywordHits } from '../db/storeDialect.ts';
+import { ENGLISH_RANKS } from './englishRanks.data.ts';
 
 /**
  * When a keyword match is no evidence that a memory is about the query: the keyword half of HYBRID's relevance floor
@@ -14,6 +15,18 @@ import type { KeywordHits } from '../db/storeDialect.ts';
  * key cannot show by its counts ("2" in 7 of 14 turns). Two or more shared words are evidence however common each is: a
  * key whose every memory is about "project falcon" still answers "project falcon notes".
  *
+ * A query that shares no telling word with any hit that is evidence gets nothing: every hit is then no evidence. A word
+ * is telling when it is not an everyday word of English (its stem ranks 3,500th or later in a background model of
+ * English word frequency, englishRanks.data.ts), or when a twentieth of the key's memories hold it. The key's own counts
+ * cannot tell a chat line's word from a topic word: "thanks" in 3 of 5,183 abstracts, "briefly" in one turn of 24, look
+ * to them like any real question's rare word. English can: those are everyday words. But an everyday word a key keeps
+ * coming back to is its topic ("Japan" in 6 of 12 turns, asked "How long was I in Japan for?"), and a key of twenty
+ * memories or fewer holds every word it holds at a twentieth, so the background never empties a small key's answers: a
+ * user who said "participated" once in 19 messages is answered when asked about the events they participated in (at a
+ * tenth, the gateway replay lost such questions). The background judges the query as a whole, not a hit alone: a real
+ * question's evidence often shares only an everyday word with it ("old", asked "How old was I when I moved to the United
+ * States?") while another hit shares its topic word.
+ *
  * A rule on how many of the query's words the key holds at all (nothing from a query the key holds under a fifth of)
  * was measured and dropped: it kept other users' questions out, but in a key of a user's turns alone a real question is
  * mostly phrasing the key never held ("the order of the three trips I took in the past three months" holds only
@@ -26,10 +39,40 @@ const COMMON_SHARE = 0.2;
 const COMMON_MEMORIES = 50;
 /** A number of one or two digits: common in any text. */
 const SMALL_NUMBER = /^\d{1,2}$/;
+/** A word whose stem ranks before this in English (0: "the") is an everyday word… */
+const EVERYDAY_RANK = 3500;
+/** …unless at least this share of the key's memories hold it. */
+const TOPIC_SHARE = 0.05;
 
 /** The pks of the keyword hits that are no evidence for the query's `words` (as searched, in their order). */
 export function weakKeywordMatches(words: readonly string[], hits: KeywordHits): Set<number> {
-  return new Set(hits.rows.filter((row) => !isEvidence(words, row.matched, hits)).map((row) => row.pk));
+  const evidence = hits.rows.filter((row) => isEvidence(words, row.matched, hits));
+  const telling = evidence.some((row) => row.matched.some((i) => isTelling(words[i] ?? '', hits.holding[i] ?? 0, hits.memories)));
+  const kept = new Set(telling ? evidence : []);
+  return new Set(hits.rows.filter((row) => !kept.has(row)).map((row) => row.pk));
+}
+
+/**
+ * Whether a query word a key's memories hold says the query is about them: a word that is not an everyday one in
+ * English, or one the key holds in a twentieth of its memories. Small numbers never are.
+ */
+export function isTelling(word: string, holding: number, memories: number): boolean {
+  if (SMALL_NUMBER.test(word)) return false;
+  return (englishRank(word) ?? Number.POSITIVE_INFINITY) >= EVERYDAY_RANK || (holding > 0 && holding >= TOPIC_SHARE * memories);
+}
+
+let ranks: Map<string, number> | null = null;
+
+/** The word's rank in English by its stem's most common word (0: "the"), or null past the table's end (a rarer word). */
+export function englishRank(word: string): number | null {
+  if (ranks === null) {
+    ranks = new Map();
+    for (const line of ENGLISH_RANKS.split('\n')) {
+      const [rank, ...forms] = line.split(' ');
+      for (const form of forms) ranks.set(form, Number(rank));
+    }
+  }
+  return ranks.get(word.toLowerCase()) ?? null;
 }
 
 /** Whether a memory holding these of the query's words (indices into `words`) is evidence for the query. */

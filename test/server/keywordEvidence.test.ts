@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importMemories } from '../../server/memory/import.service.ts';
-import { isEvidence } from '../../server/retrieval/keywordEvidence.ts';
+import { englishRank, isEvidence, isTelling } from '../../server/retrieval/keywordEvidence.ts';
 import { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
 // The keyword half of HYBRID's relevance floor: a memory that shares a single word with the query is no evidence when
-// that word is common (a fifth of a large key's memories hold it, or it is a number of one or two digits).
+// that word is common (a fifth of a large key's memories hold it, or it is a number of one or two digits); and a query
+// none of whose evidence shares a telling word with it (outside English's everyday words, or held by a twentieth of the
+// key's memories) gets nothing.
 
 describe('keyword evidence', () => {
   const words = (n: number) => ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].slice(0, n);
@@ -55,5 +57,69 @@ describe('keyword evidence in retrieval', () => {
   it('still answers a question whose rarer word is held', async () => {
     const result = await retrieve(t.services, { apiKeyId: 'lab', query: 'How many plates did run 117 use?' }, { record: false });
     expect(result.items[0]?.memory.content).toBe('Run 117 used 2 plates');
+  });
+});
+
+describe('English word frequency', () => {
+  it('ranks a word by the most common word sharing its stem, as the keyword index stems it', () => {
+    expect(englishRank('the')).toBe(0);
+    expect(englishRank('Trips')).toBe(englishRank('trip'));
+    // Past the table's end: a rarer word than any everyday one.
+    expect(englishRank('lasagna')).toBeNull();
+  });
+
+  it('counts an everyday word as telling only when a twentieth of the key holds it', () => {
+    expect(isTelling('thanks', 3, 5183)).toBe(false);
+    expect(isTelling('thanks', 1, 24)).toBe(false);
+    expect(isTelling('thanks', 300, 5183)).toBe(true);
+    // A key of twenty memories or fewer: every word it holds is telling.
+    expect(isTelling('thanks', 1, 20)).toBe(true);
+  });
+
+  it('counts a word outside the everyday ones as telling however few memories hold it', () => {
+    expect(isTelling('lasagna', 1, 5183)).toBe(true);
+  });
+
+  it('never counts a number of one or two digits as telling', () => {
+    expect(isTelling('2', 40, 50)).toBe(false);
+  });
+});
+
+describe('the background of English in retrieval', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await openTestDb();
+    await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
+    const memories = [
+      ...Array.from({ length: 39 }, (_, i) => ({
+        apiKeyId: 'samples',
+        content: `Sample S-${i + 100} is stored in freezer rack R-${i + 300}`,
+      })),
+      { apiKeyId: 'samples', content: 'Thanks, that sounds good: the lasagna arrives before the rain' },
+      { apiKeyId: 'tiny', content: 'Thanks for the reminder about the dentist' },
+      { apiKeyId: 'tiny', content: 'The dentist is on Elm Street' },
+    ];
+    const report = await importMemories(t.services, memories, () => true);
+    expect(report.imported).toBe(memories.length);
+  });
+  afterAll(() => t.close());
+
+  it.each(['thanks!', 'ok, sounds good', 'write a haiku about rain'])(
+    'injects nothing for the chat line %j, which shares only everyday words with one memory of 40',
+    async (query) => {
+      const result = await retrieve(t.services, { apiKeyId: 'samples', query }, { record: false, receipt: true });
+      expect(result.items).toEqual([]);
+      expect(new Set(result.receipt?.leftOut.map((c) => c.reason))).toEqual(new Set(['below_floor']));
+    },
+  );
+
+  it('answers from the same memory a question that shares a word outside the everyday ones', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'samples', query: 'When does the lasagna arrive?' }, { record: false });
+    expect(result.items[0]?.memory.content).toBe('Thanks, that sounds good: the lasagna arrives before the rain');
+  });
+
+  it('still answers from a key of twenty memories or fewer, whose every word is telling', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'tiny', query: 'thanks!' }, { record: false });
+    expect(result.items.map((i) => i.memory.content)).toContain('Thanks for the reminder about the dentist');
   });
 });
