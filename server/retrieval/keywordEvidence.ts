@@ -47,7 +47,8 @@ const TOPIC_SHARE = 0.05;
 /** The pks of the keyword hits that are no evidence for the query's `words` (as searched, in their order). */
 export function weakKeywordMatches(words: readonly string[], hits: KeywordHits): Set<number> {
   const evidence = hits.rows.filter((row) => isEvidence(words, row.matched, hits));
-  const telling = evidence.some((row) => row.matched.some((i) => isTelling(words[i] ?? '', hits.holding[i] ?? 0, hits.memories)));
+  const tellingWords = words.map((word, i) => isTelling(word, hits.holding[i] ?? 0, hits.memories));
+  const telling = evidence.some((row) => row.matched.some((i) => tellingWords[i]));
   const kept = new Set(telling ? evidence : []);
   return new Set(hits.rows.filter((row) => !kept.has(row)).map((row) => row.pk));
 }
