@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
 import { storeDialect } from '../db/storeDialect.ts';
+import type { HeldMemory } from '../memory/supersession.service.ts';
 import type { CandidateKeys, StoredFact } from './supersessionRules.ts';
 
 /** The most current memories read for one fact: the newest of its keys, when a key holds more. */
@@ -14,14 +15,14 @@ const VERSION = '~v';
  * keys or their later versions, and those whose key starts with one of its prefixes (as written: the rules read only
  * keys in their own spelling). Archived ones are left out: a summary holds their text now. With them, in the same
  * statement, the memory that holds the fact's own `key` whatever its state, if any: whether the key is free for the
- * fact (keyFree).
+ * fact (keyFree). Each current memory comes `held` as a supersession decides on it (supersession.service.ts).
  */
 export async function factsByKeys(
   db: Db,
   apiKeyId: string,
   { keys, prefixes }: CandidateKeys,
   key: string,
-): Promise<{ current: (StoredFact & { validFrom: number })[]; keyHolder: KeyHolder | null }> {
+): Promise<{ current: (StoredFact & { validFrom: number; held: HeldMemory })[]; keyHolder: KeyHolder | null }> {
   const { startsWith, keyEquals } = storeDialect(db);
   // Each key and prefix its own range of the (api key, key) index, then the rows ordered: asked as one condition with
   // the order, SQLite walks the whole key by its updated_at index, and PostgreSQL reads all the key's rows.
@@ -34,7 +35,7 @@ export async function factsByKeys(
   const candidates = ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0]!);
   const rows = await db
     .selectFrom('memories')
-    .select(['id', 'key', 'content', 'metadata', 'valid_from', 'valid_to', 'archived_by'])
+    .select(['pk', 'id', 'key', 'content', 'metadata', 'valid_from', 'valid_to', 'superseded_by', 'archived_by'])
     .where('pk', 'in', candidates)
     .where((eb) => eb.or([eb.and([eb('valid_to', 'is', null), eb('archived_by', 'is', null)]), eb('key', '=', key)]))
     // The key's holder first, so that the limit never leaves it out.
@@ -52,6 +53,7 @@ export async function factsByKeys(
       content: r.content,
       metadata: JSON.parse(r.metadata) as Record<string, unknown>,
       validFrom: r.valid_from,
+      held: r,
     }));
   return { current, keyHolder: holder ? { id: holder.id, current: holder.valid_to === null } : null };
 }

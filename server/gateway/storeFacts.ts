@@ -4,7 +4,7 @@ import { findMemoryRowById } from '../memory/memory.repository.ts';
 import { createMemory, type MemoryDeps } from '../memory/memory.service.ts';
 import { type Memory, rowToMemory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
-import { supersede } from '../memory/supersession.service.ts';
+import { type HeldMemory, heldMemory, supersede } from '../memory/supersession.service.ts';
 import type { Settings } from '../settings/settings.service.ts';
 import type { ExtractedFact } from './extraction.ts';
 import { factsByKeys, keyFree, nextVersion } from './factCandidates.repository.ts';
@@ -119,12 +119,20 @@ async function storeFact(
   const from = memory.validFrom.getTime();
   // Said before what it contradicts (a conversation replayed out of order): the later statement stands, and this one
   // is stored as already superseded by it.
-  const later = stale.find((s) => candidates.find((c) => c.id === s.id)!.validFrom > from);
+  const candidate = (id: string) => candidates.find((c) => c.id === id)!;
+  // In a transaction, the candidates read in it and the memory just written are as the supersessions would read them.
+  const written = heldMemory(memory);
+  const held = (old: HeldMemory, replacement: HeldMemory) => (deps.db.isTransaction ? { old, replacement } : undefined);
+  const later = stale.find((s) => candidate(s.id).validFrom > from);
   for (const { id, rule } of stale) {
-    if (candidates.find((c) => c.id === id)!.validFrom <= from)
-      await supersede(deps, { apiKeyId, oldId: id, newId: memory.id, rule, sentence }, BY_EXTRACTION);
+    if (candidate(id).validFrom <= from) {
+      const request = { apiKeyId, oldId: id, newId: memory.id, rule, sentence };
+      await supersede(deps, request, BY_EXTRACTION, held(candidate(id).held, written));
+    }
   }
-  if (later !== undefined)
-    await supersede(deps, { apiKeyId, oldId: memory.id, newId: later.id, rule: later.rule, sentence }, BY_EXTRACTION);
+  if (later !== undefined) {
+    const request = { apiKeyId, oldId: memory.id, newId: later.id, rule: later.rule, sentence };
+    await supersede(deps, request, BY_EXTRACTION, held(written, candidate(later.id).held));
+  }
   return memory;
 }
