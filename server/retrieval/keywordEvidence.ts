@@ -1,5 +1,6 @@
 import type { KeywordHits } from '../db/storeDialect.ts';
 import { ENGLISH_RANKS } from './englishRanks.data.ts';
+import type { Speaker } from './speaker.ts';
 
 /**
  * When a keyword match is no evidence that a memory is about the query: the keyword half of HYBRID's relevance floor
@@ -27,6 +28,12 @@ import { ENGLISH_RANKS } from './englishRanks.data.ts';
  * question's evidence often shares only an everyday word with it ("old", asked "How old was I when I moved to the United
  * States?") while another hit shares its topic word.
  *
+ * A conversation repeats its adjectives and verbs as much as its topic ("good" in 15 of 24 turns, "sounds" in 10 of 44),
+ * so a query that asks about nobody's words ("ok, sounds good") finds a topic only in an everyday word that names a thing:
+ * a noun, a name or a number ("Japan", "trips"). A query that asks what the user or the assistant said (speaker.ts)
+ * keeps every word the key holds at a twentieth: "What was my previous occupation?" is answered by a turn that shares
+ * only "previous" with it.
+ *
  * A rule on how many of the query's words the key holds at all (nothing from a query the key holds under a fifth of)
  * was measured and dropped: it kept other users' questions out, but in a key of a user's turns alone a real question is
  * mostly phrasing the key never held ("the order of the three trips I took in the past three months" holds only
@@ -44,10 +51,13 @@ const EVERYDAY_RANK = 3500;
 /** …unless at least this share of the key's memories hold it. */
 const TOPIC_SHARE = 0.05;
 
-/** The pks of the keyword hits that are no evidence for the query's `words` (as searched, in their order). */
-export function weakKeywordMatches(words: readonly string[], hits: KeywordHits): Set<number> {
+/**
+ * The pks of the keyword hits that are no evidence for the query's `words` (as searched, in their order). `speaker`: whose
+ * words the query asks about (speaker.ts), if anyone's.
+ */
+export function weakKeywordMatches(words: readonly string[], hits: KeywordHits, speaker: Speaker | null): Set<number> {
   const evidence = hits.rows.filter((row) => isEvidence(words, row.matched, hits));
-  const tellingWords = words.map((word, i) => isTelling(word, hits.holding[i] ?? 0, hits.memories));
+  const tellingWords = words.map((word, i) => isTelling(word, hits.holding[i] ?? 0, hits.memories, speaker));
   const telling = evidence.some((row) => row.matched.some((i) => tellingWords[i]));
   const kept = new Set(telling ? evidence : []);
   return new Set(hits.rows.filter((row) => !kept.has(row)).map((row) => row.pk));
@@ -55,25 +65,47 @@ export function weakKeywordMatches(words: readonly string[], hits: KeywordHits):
 
 /**
  * Whether a query word a key's memories hold says the query is about them: a word that is not an everyday one in
- * English, or one the key holds in a twentieth of its memories. Small numbers never are.
+ * English, or one the key holds in a twentieth of its memories, if it names a thing or the query asks about someone's
+ * words. Small numbers never are.
  */
-export function isTelling(word: string, holding: number, memories: number): boolean {
+export function isTelling(word: string, holding: number, memories: number, speaker: Speaker | null): boolean {
   if (SMALL_NUMBER.test(word)) return false;
-  return (englishRank(word) ?? Number.POSITIVE_INFINITY) >= EVERYDAY_RANK || (holding > 0 && holding >= TOPIC_SHARE * memories);
+  const english = englishWord(word);
+  if (english === undefined || english.rank >= EVERYDAY_RANK) return true;
+  const topic = holding > 0 && holding >= TOPIC_SHARE * memories;
+  return topic && (english.namesAThing || speaker !== null);
 }
 
-let ranks: Map<string, number> | null = null;
+interface EnglishWord {
+  /** Its stem's most common word's rank (0: "the"). */
+  rank: number;
+  /** Read alone, it is a noun, a name or a number. */
+  namesAThing: boolean;
+}
+
+/** Marks a word of englishRanks.data.ts that names a thing. */
+const NAMES_A_THING = '*';
+
+let english: Map<string, EnglishWord> | null = null;
+
+/** The word in the background model of English, or undefined past the table's end (a rarer word). */
+function englishWord(word: string): EnglishWord | undefined {
+  if (english === null) {
+    english = new Map();
+    for (const line of ENGLISH_RANKS.split('\n')) {
+      const [rank, ...forms] = line.split(' ');
+      for (const form of forms) {
+        const namesAThing = form.endsWith(NAMES_A_THING);
+        english.set(namesAThing ? form.slice(0, -NAMES_A_THING.length) : form, { rank: Number(rank), namesAThing });
+      }
+    }
+  }
+  return english.get(word.toLowerCase());
+}
 
 /** The word's rank in English by its stem's most common word (0: "the"), or null past the table's end (a rarer word). */
 export function englishRank(word: string): number | null {
-  if (ranks === null) {
-    ranks = new Map();
-    for (const line of ENGLISH_RANKS.split('\n')) {
-      const [rank, ...forms] = line.split(' ');
-      for (const form of forms) ranks.set(form, Number(rank));
-    }
-  }
-  return ranks.get(word.toLowerCase()) ?? null;
+  return englishWord(word)?.rank ?? null;
 }
 
 /** Whether a memory holding these of the query's words (indices into `words`) is evidence for the query. */

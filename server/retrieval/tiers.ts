@@ -4,6 +4,7 @@ import { STOP_WORDS } from '../search/stopWords.ts';
 import { weakKeywordMatches } from './keywordEvidence.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievedMemory, Tier } from './retrieval.ts';
+import type { Speaker } from './speaker.ts';
 
 /** What a tier (keyword or vector) found, or why it could not answer: each ranks on its own and fails on its own. */
 export type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; reason: string }) & {
@@ -17,7 +18,14 @@ export type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: fa
   weakMatches?: ReadonlySet<number>;
 };
 
-export async function keywordTier(deps: RetrievalDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
+/** `speaker`: whose words the query asks about (speaker.ts), which the relevance floor weighs. */
+export async function keywordTier(
+  deps: RetrievalDeps,
+  scope: repo.RetrievalScope,
+  query: string,
+  limit: number,
+  speaker: Speaker | null,
+): Promise<TierResult> {
   const words = searchWords(query, { skip: STOP_WORDS });
   const base = { embedding: null, store: null };
   if (words.length === 0) return { ...base, ok: true, candidates: [] };
@@ -28,7 +36,7 @@ export async function keywordTier(deps: RetrievalDeps, scope: repo.RetrievalScop
       keywordScore: row.score,
       keywordRank: i + 1,
     }));
-    return { ...base, ok: true, candidates, weakMatches: weakKeywordMatches(words, hits) };
+    return { ...base, ok: true, candidates, weakMatches: weakKeywordMatches(words, hits, speaker) };
   } catch (error) {
     deps.logger?.error({ err: error }, 'keyword tier failed');
     return { ...base, ok: false, reason: 'the keyword index returned an error' };

@@ -69,19 +69,32 @@ describe('English word frequency', () => {
   });
 
   it('counts an everyday word as telling only when a twentieth of the key holds it', () => {
-    expect(isTelling('thanks', 3, 5183)).toBe(false);
-    expect(isTelling('thanks', 1, 24)).toBe(false);
-    expect(isTelling('thanks', 300, 5183)).toBe(true);
+    expect(isTelling('thanks', 3, 5183, null)).toBe(false);
+    expect(isTelling('thanks', 1, 24, null)).toBe(false);
+    expect(isTelling('thanks', 300, 5183, null)).toBe(true);
     // A key of twenty memories or fewer: every word it holds is telling.
-    expect(isTelling('thanks', 1, 20)).toBe(true);
+    expect(isTelling('thanks', 1, 20, null)).toBe(true);
+  });
+
+  it("counts an everyday adjective or verb the key repeats as telling only when the query asks about someone's words", () => {
+    expect(isTelling('good', 15, 24, null)).toBe(false);
+    expect(isTelling('sounds', 10, 44, null)).toBe(false);
+    expect(isTelling('good', 15, 24, 'user')).toBe(true);
+    expect(isTelling('sounds', 10, 44, 'assistant')).toBe(true);
+  });
+
+  it('counts an everyday word that names a thing as telling when the key repeats it, whoever is asked about', () => {
+    expect(isTelling('Japan', 6, 12, null)).toBe(true);
+    expect(isTelling('trips', 25, 36, null)).toBe(true);
+    expect(isTelling('2018', 3, 40, null)).toBe(true);
   });
 
   it('counts a word outside the everyday ones as telling however few memories hold it', () => {
-    expect(isTelling('lasagna', 1, 5183)).toBe(true);
+    expect(isTelling('lasagna', 1, 5183, null)).toBe(true);
   });
 
   it('never counts a number of one or two digits as telling', () => {
-    expect(isTelling('2', 40, 50)).toBe(false);
+    expect(isTelling('2', 40, 50, null)).toBe(false);
   });
 });
 
@@ -121,5 +134,45 @@ describe('the background of English in retrieval', () => {
   it('still answers from a key of twenty memories or fewer, whose every word is telling', async () => {
     const result = await retrieve(t.services, { apiKeyId: 'tiny', query: 'thanks!' }, { record: false });
     expect(result.items.map((i) => i.memory.content)).toContain('Thanks for the reminder about the dentist');
+  });
+});
+
+describe('a conversation that repeats its everyday words', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await openTestDb();
+    await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
+    // 40 captured turns: "good" and "sounds" in a dozen of them, Japan in four.
+    const turns = [
+      ...['the hotel', 'the ramen place', 'the train pass', 'the museum', 'the budget', 'the packing list'].flatMap((thing, i) => [
+        { apiKeyId: 'chat', content: `That sounds good, book ${thing} for day ${i + 10}`, metadata: { role: 'user' } },
+        { apiKeyId: 'chat', content: `Good choice: ${thing} is confirmed for day ${i + 10}`, metadata: { role: 'assistant' } },
+      ]),
+      ...['Kyoto', 'Osaka', 'Nara', 'Tokyo'].map((city) => ({
+        apiKeyId: 'chat',
+        content: `I spent three days in ${city} when I was in Japan`,
+        metadata: { role: 'user' },
+      })),
+      ...Array.from({ length: 24 }, (_, i) => ({ apiKeyId: 'chat', content: `Invoice ${i + 700} was paid by card ${i + 40}` })),
+    ];
+    const report = await importMemories(t.services, turns, () => true);
+    expect(report.imported).toBe(turns.length);
+  });
+  afterAll(() => t.close());
+
+  it('injects nothing for a chat line made of the adjectives and verbs it repeats', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'chat', query: 'ok, sounds good' }, { record: false, receipt: true });
+    expect(result.items).toEqual([]);
+    expect(new Set(result.receipt?.leftOut.map((c) => c.reason))).toEqual(new Set(['below_floor']));
+  });
+
+  it('answers a question about the thing it keeps coming back to', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'chat', query: 'How long was the stay in Japan?' }, { record: false });
+    expect(result.items[0]?.memory.content).toMatch(/when I was in Japan$/);
+  });
+
+  it('answers a question about what the user said, through the same everyday words', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'chat', query: 'What did I say sounds good?' }, { record: false });
+    expect(result.items[0]?.memory.content).toMatch(/^That sounds good, book/);
   });
 });
