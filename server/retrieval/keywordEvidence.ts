@@ -1,6 +1,6 @@
 import type { KeywordHits } from '../db/storeDialect.ts';
 import { ENGLISH_RANKS } from './englishRanks.data.ts';
-import type { Speaker } from './speaker.ts';
+import { askedSpeaker } from './speaker.ts';
 
 /**
  * When a keyword match is no evidence that a memory is about the query: the keyword half of HYBRID's relevance floor
@@ -22,17 +22,17 @@ import type { Speaker } from './speaker.ts';
  * cannot tell a chat line's word from a topic word: "thanks" in 3 of 5,183 abstracts, "briefly" in one turn of 24, look
  * to them like any real question's rare word. English can: those are everyday words. But an everyday word a key keeps
  * coming back to is its topic ("Japan" in 6 of 12 turns, asked "How long was I in Japan for?"), and a key of twenty
- * memories or fewer holds every word it holds at a twentieth, so the background never empties a small key's answers: a
- * user who said "participated" once in 19 messages is answered when asked about the events they participated in (at a
- * tenth, the gateway replay lost such questions). The background judges the query as a whole, not a hit alone: a real
+ * memories or fewer holds every word it holds at a twentieth, so the background never empties a small key's answers to
+ * a question: a user who said "participated" once in 19 messages is answered when asked about the events they
+ * participated in (at a tenth, the gateway replay lost such questions). The background judges the query as a whole, not a hit alone: a real
  * question's evidence often shares only an everyday word with it ("old", asked "How old was I when I moved to the United
  * States?") while another hit shares its topic word.
  *
  * A conversation repeats its adjectives and verbs as much as its topic ("good" in 15 of 24 turns, "sounds" in 10 of 44),
- * so a query that asks about nobody's words ("ok, sounds good") finds a topic only in an everyday word that names a thing:
- * a noun, a name or a number ("Japan", "trips"). A query that asks what the user or the assistant said (speaker.ts)
- * keeps every word the key holds at a twentieth: "What was my previous occupation?" is answered by a turn that shares
- * only "previous" with it.
+ * so a message that asks nothing ("ok, sounds good") finds a topic only in an everyday word that names a thing: a noun,
+ * a name or a number ("Japan", "trips"). A question ("when do deploys run?") or a message about what the user or the
+ * assistant said (speaker.ts) keeps every word the key holds at a twentieth: "What was my previous occupation?" is
+ * answered by a turn that shares only "previous" with it.
  *
  * A rule on how many of the query's words the key holds at all (nothing from a query the key holds under a fifth of)
  * was measured and dropped: it kept other users' questions out, but in a key of a user's turns alone a real question is
@@ -51,29 +51,36 @@ const EVERYDAY_RANK = 3500;
 /** …unless at least this share of the key's memories hold it. */
 const TOPIC_SHARE = 0.05;
 
-/**
- * The pks of the keyword hits that are no evidence for the query's `words` (as searched, in their order). `speaker`: whose
- * words the query asks about (speaker.ts), if anyone's.
- */
-export function weakKeywordMatches(words: readonly string[], hits: KeywordHits, speaker: Speaker | null): Set<number> {
+/** The pks of the keyword hits that are no evidence for the query, whose `words` were searched (in their order). */
+export function weakKeywordMatches(query: string, words: readonly string[], hits: KeywordHits): Set<number> {
   const evidence = hits.rows.filter((row) => isEvidence(words, row.matched, hits));
-  const tellingWords = words.map((word, i) => isTelling(word, hits.holding[i] ?? 0, hits.memories, speaker));
+  const asks = asksSomething(query);
+  const tellingWords = words.map((word, i) => isTelling(word, hits.holding[i] ?? 0, hits.memories, asks));
   const telling = evidence.some((row) => row.matched.some((i) => tellingWords[i]));
   const kept = new Set(telling ? evidence : []);
   return new Set(hits.rows.filter((row) => !kept.has(row)).map((row) => row.pk));
 }
 
+/** A question: a question mark, or a first word that opens one ("when do deploys run"). */
+const QUESTION =
+  /\?|^\W*(?:what|when|where|who|whom|whose|which|why|how|do|does|did|is|are|was|were|am|can|could|should|would|will|shall|may|might|have|has|had)\b/i;
+
+/** Whether the query asks something: a question, or about what the user or the assistant said. */
+export function asksSomething(query: string): boolean {
+  return QUESTION.test(query) || askedSpeaker(query) !== null;
+}
+
 /**
  * Whether a query word a key's memories hold says the query is about them: a word that is not an everyday one in
- * English, or one the key holds in a twentieth of its memories, if it names a thing or the query asks about someone's
- * words. Small numbers never are.
+ * English, or one the key holds in a twentieth of its memories if it names a thing or the query `asks` something. Small
+ * numbers never are.
  */
-export function isTelling(word: string, holding: number, memories: number, speaker: Speaker | null): boolean {
+export function isTelling(word: string, holding: number, memories: number, asks: boolean): boolean {
   if (SMALL_NUMBER.test(word)) return false;
   const english = englishWord(word);
   if (english === undefined || english.rank >= EVERYDAY_RANK) return true;
   const topic = holding > 0 && holding >= TOPIC_SHARE * memories;
-  return topic && (english.namesAThing || speaker !== null);
+  return topic && (english.namesAThing || asks);
 }
 
 interface EnglishWord {

@@ -221,7 +221,7 @@ async function rank(
     clock?.lap('exact', rows.length);
     return { candidates, resolution: { ...base, tiers: ['exact'] } };
   }
-  const keywordRun = () => (strategy === 'HYBRID' ? keywordTier(deps, scope, query, limit, speaker) : Promise.resolve(null));
+  const keywordRun = () => (strategy === 'HYBRID' ? keywordTier(deps, scope, query, limit) : Promise.resolve(null));
   const vectorRun = () => vectorTier(deps, scope, query, limit, opts);
   // Both tiers run on their own: a failure of one never discards what the other found.
   const [keyword, vector] = clock ? await lapTiers(clock, keywordRun, vectorRun) : await Promise.all([keywordRun(), vectorRun()]);
@@ -235,7 +235,7 @@ async function rank(
         resolution: { ...resolution, tiers: ['vector'], fallbackReason: vector.note ?? null, speaker },
       });
     }
-    const fallback = await keywordTier(deps, scope, query, limit, speaker);
+    const fallback = await keywordTier(deps, scope, query, limit);
     clock?.lap('keyword', fallback.ok ? fallback.candidates.length : 0);
     const candidates = fallback.ok ? await inContext(deps, scope, preferSpeaker(fallback.candidates, speaker)) : [];
     clock?.lap('adjacency', candidates.length);

@@ -4,7 +4,6 @@ import { STOP_WORDS } from '../search/stopWords.ts';
 import { weakKeywordMatches } from './keywordEvidence.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievedMemory, Tier } from './retrieval.ts';
-import type { Speaker } from './speaker.ts';
 
 /** What a tier (keyword or vector) found, or why it could not answer: each ranks on its own and fails on its own. */
 export type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: false; reason: string }) & {
@@ -18,14 +17,7 @@ export type TierResult = ({ ok: true; candidates: RetrievedMemory[] } | { ok: fa
   weakMatches?: ReadonlySet<number>;
 };
 
-/** `speaker`: whose words the query asks about (speaker.ts), which the relevance floor weighs. */
-export async function keywordTier(
-  deps: RetrievalDeps,
-  scope: repo.RetrievalScope,
-  query: string,
-  limit: number,
-  speaker: Speaker | null,
-): Promise<TierResult> {
+export async function keywordTier(deps: RetrievalDeps, scope: repo.RetrievalScope, query: string, limit: number): Promise<TierResult> {
   const words = searchWords(query, { skip: STOP_WORDS });
   const base = { embedding: null, store: null };
   if (words.length === 0) return { ...base, ok: true, candidates: [] };
@@ -36,7 +28,7 @@ export async function keywordTier(
       keywordScore: row.score,
       keywordRank: i + 1,
     }));
-    return { ...base, ok: true, candidates, weakMatches: weakKeywordMatches(words, hits, speaker) };
+    return { ...base, ok: true, candidates, weakMatches: weakKeywordMatches(query, words, hits) };
   } catch (error) {
     deps.logger?.error({ err: error }, 'keyword tier failed');
     return { ...base, ok: false, reason: 'the keyword index returned an error' };

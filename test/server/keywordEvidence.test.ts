@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importMemories } from '../../server/memory/import.service.ts';
-import { englishRank, isEvidence, isTelling } from '../../server/retrieval/keywordEvidence.ts';
+import { asksSomething, englishRank, isEvidence, isTelling } from '../../server/retrieval/keywordEvidence.ts';
 import { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
@@ -69,32 +69,40 @@ describe('English word frequency', () => {
   });
 
   it('counts an everyday word as telling only when a twentieth of the key holds it', () => {
-    expect(isTelling('thanks', 3, 5183, null)).toBe(false);
-    expect(isTelling('thanks', 1, 24, null)).toBe(false);
-    expect(isTelling('thanks', 300, 5183, null)).toBe(true);
+    expect(isTelling('thanks', 3, 5183, false)).toBe(false);
+    expect(isTelling('thanks', 1, 24, false)).toBe(false);
+    expect(isTelling('thanks', 300, 5183, false)).toBe(true);
     // A key of twenty memories or fewer: every word it holds is telling.
-    expect(isTelling('thanks', 1, 20, null)).toBe(true);
+    expect(isTelling('thanks', 1, 20, false)).toBe(true);
   });
 
-  it("counts an everyday adjective or verb the key repeats as telling only when the query asks about someone's words", () => {
-    expect(isTelling('good', 15, 24, null)).toBe(false);
-    expect(isTelling('sounds', 10, 44, null)).toBe(false);
-    expect(isTelling('good', 15, 24, 'user')).toBe(true);
-    expect(isTelling('sounds', 10, 44, 'assistant')).toBe(true);
+  it('counts an everyday adjective or verb the key repeats as telling only when the query asks something', () => {
+    expect(isTelling('good', 15, 24, false)).toBe(false);
+    expect(isTelling('sounds', 10, 44, false)).toBe(false);
+    expect(isTelling('good', 15, 24, true)).toBe(true);
+    expect(isTelling('sounds', 10, 44, true)).toBe(true);
   });
 
   it('counts an everyday word that names a thing as telling when the key repeats it, whoever is asked about', () => {
-    expect(isTelling('Japan', 6, 12, null)).toBe(true);
-    expect(isTelling('trips', 25, 36, null)).toBe(true);
-    expect(isTelling('2018', 3, 40, null)).toBe(true);
+    expect(isTelling('Japan', 6, 12, false)).toBe(true);
+    expect(isTelling('trips', 25, 36, false)).toBe(true);
   });
 
+  it.each(['when do deploys run?', 'which editor do I use', 'What did you recommend', 'my sister lives in Lyon'])(
+    'reads %j as asking something',
+    (query) => expect(asksSomething(query)).toBe(true),
+  );
+
+  it.each(['ok, sounds good', 'thanks!', 'write a haiku about rain'])('reads %j as asking nothing', (query) =>
+    expect(asksSomething(query)).toBe(false),
+  );
+
   it('counts a word outside the everyday ones as telling however few memories hold it', () => {
-    expect(isTelling('lasagna', 1, 5183, null)).toBe(true);
+    expect(isTelling('lasagna', 1, 5183, false)).toBe(true);
   });
 
   it('never counts a number of one or two digits as telling', () => {
-    expect(isTelling('2', 40, 50, null)).toBe(false);
+    expect(isTelling('2', 40, 50, false)).toBe(false);
   });
 });
 
@@ -171,8 +179,13 @@ describe('a conversation that repeats its everyday words', () => {
     expect(result.items[0]?.memory.content).toMatch(/when I was in Japan$/);
   });
 
-  it('answers a question about what the user said, through the same everyday words', async () => {
-    const result = await retrieve(t.services, { apiKeyId: 'chat', query: 'What did I say sounds good?' }, { record: false });
+  it('answers a question through the same everyday words', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'chat', query: 'which one sounds good?' }, { record: false });
+    expect(result.items[0]?.memory.content).toMatch(/^That sounds good, book/);
+  });
+
+  it('answers a message about what the user said through the same everyday words', async () => {
+    const result = await retrieve(t.services, { apiKeyId: 'chat', query: 'remember I said it sounds good' }, { record: false });
     expect(result.items[0]?.memory.content).toMatch(/^That sounds good, book/);
   });
 });
