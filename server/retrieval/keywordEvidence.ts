@@ -24,9 +24,9 @@ import { askedSpeaker } from './speaker.ts';
  * coming back to is its topic ("Japan" in 6 of 12 turns, asked "How long was I in Japan for?"), and a key of twenty
  * memories or fewer holds every word it holds at a twentieth, so the background never empties a small key's answers to
  * a question: a user who said "participated" once in 19 messages is answered when asked about the events they
- * participated in (at a tenth, the gateway replay lost such questions). The background judges the query as a whole, not a hit alone: a real
- * question's evidence often shares only an everyday word with it ("old", asked "How old was I when I moved to the United
- * States?") while another hit shares its topic word.
+ * participated in (at a tenth, the gateway replay lost such questions). The background judges the query as a whole, not
+ * a hit alone: a real question's evidence often shares only an everyday word with it ("old", asked "How old was I when I
+ * moved to the United States?") while another hit shares its topic word.
  *
  * A conversation repeats its adjectives and verbs as much as its topic ("good" in 15 of 24 turns, "sounds" in 10 of 44),
  * so a message that asks nothing ("ok, sounds good") finds a topic only in an everyday word that names a thing: a noun,
@@ -83,8 +83,8 @@ export function isTelling(word: string, holding: number, memories: number, asks:
   return topic && (english.namesAThing || asks);
 }
 
-interface EnglishWord {
-  /** Its stem's most common word's rank (0: "the"). */
+export interface EnglishWord {
+  /** Its rank in English by its stem's most common word (0: "the"). */
   rank: number;
   /** Read alone, it is a noun, a name or a number. */
   namesAThing: boolean;
@@ -96,7 +96,7 @@ const NAMES_A_THING = '*';
 let english: Map<string, EnglishWord> | null = null;
 
 /** The word in the background model of English, or undefined past the table's end (a rarer word). */
-function englishWord(word: string): EnglishWord | undefined {
+export function englishWord(word: string): EnglishWord | undefined {
   if (english === null) {
     english = new Map();
     for (const line of ENGLISH_RANKS.split('\n')) {
@@ -108,11 +108,6 @@ function englishWord(word: string): EnglishWord | undefined {
     }
   }
   return english.get(word.toLowerCase());
-}
-
-/** The word's rank in English by its stem's most common word (0: "the"), or null past the table's end (a rarer word). */
-export function englishRank(word: string): number | null {
-  return englishWord(word)?.rank ?? null;
 }
 
 /** Whether a memory holding these of the query's words (indices into `words`) is evidence for the query. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importMemories } from '../../server/memory/import.service.ts';
-import { asksSomething, englishRank, isEvidence, isTelling } from '../../server/retrieval/keywordEvidence.ts';
+import { asksSomething, englishWord, isEvidence, isTelling } from '../../server/retrieval/keywordEvidence.ts';
 import { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
@@ -62,10 +62,17 @@ describe('keyword evidence in retrieval', () => {
 
 describe('English word frequency', () => {
   it('ranks a word by the most common word sharing its stem, as the keyword index stems it', () => {
-    expect(englishRank('the')).toBe(0);
-    expect(englishRank('Trips')).toBe(englishRank('trip'));
+    expect(englishWord('the')?.rank).toBe(0);
+    expect(englishWord('Trips')?.rank).toBe(englishWord('trip')?.rank);
     // Past the table's end: a rarer word than any everyday one.
-    expect(englishRank('lasagna')).toBeNull();
+    expect(englishWord('lasagna')).toBeUndefined();
+  });
+
+  it('knows which everyday words name a thing', () => {
+    expect(englishWord('Japan')?.namesAThing).toBe(true);
+    expect(englishWord('trips')?.namesAThing).toBe(true);
+    expect(englishWord('good')?.namesAThing).toBe(false);
+    expect(englishWord('sounds')?.namesAThing).toBe(false);
   });
 
   it('counts an everyday word as telling only when a twentieth of the key holds it', () => {
