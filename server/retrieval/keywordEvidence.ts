@@ -28,11 +28,11 @@ import { askedSpeaker } from './speaker.ts';
  * a hit alone: a real question's evidence often shares only an everyday word with it ("old", asked "How old was I when I
  * moved to the United States?") while another hit shares its topic word.
  *
- * A conversation repeats its adjectives and verbs as much as its topic ("good" in 15 of 24 turns, "sounds" in 10 of 44),
- * so a message that asks nothing ("ok, sounds good") finds a topic only in an everyday word that names a thing: a noun,
- * a name or a number ("Japan", "trips"). A question ("when do deploys run?") or a message about what the user or the
- * assistant said (speaker.ts) keeps every word the key holds at a twentieth: "What was my previous occupation?" is
- * answered by a turn that shares only "previous" with it.
+ * A conversation repeats its commonest adjectives and verbs as much as its topic ("good" in 15 of 24 turns, "sounds" in
+ * 10 of 44), so in a message that asks nothing ("ok, sounds good") a word among English's 2,000 commonest tells a topic
+ * only when it names a thing: a noun, a name or a number ("Japan", "trips"); "deploy" (3,270th) still does. A question
+ * ("when do deploys run?") or a message about what the user or the assistant said (speaker.ts) keeps every word the key
+ * holds at a twentieth: "What was my previous occupation?" is answered by a turn that shares only "previous" with it.
  *
  * A rule on how many of the query's words the key holds at all (nothing from a query the key holds under a fifth of)
  * was measured and dropped: it kept other users' questions out, but in a key of a user's turns alone a real question is
@@ -48,8 +48,10 @@ const COMMON_MEMORIES = 50;
 const SMALL_NUMBER = /^\d{1,2}$/;
 /** A word whose stem ranks before this in English (0: "the") is an everyday word… */
 const EVERYDAY_RANK = 3500;
-/** …unless at least this share of the key's memories hold it. */
+/** …unless at least this share of the key's memories hold it… */
 const TOPIC_SHARE = 0.05;
+/** …and it names a thing, ranks past this, or the query asks something: before it, what names nothing is talk. */
+const TALK_RANK = 2000;
 
 /** The pks of the keyword hits that are no evidence for the query, whose `words` were searched (in their order). */
 export function weakKeywordMatches(query: string, words: readonly string[], hits: KeywordHits): Set<number> {
@@ -72,15 +74,15 @@ export function asksSomething(query: string): boolean {
 
 /**
  * Whether a query word a key's memories hold says the query is about them: a word that is not an everyday one in
- * English, or one the key holds in a twentieth of its memories if it names a thing or the query `asks` something. Small
- * numbers never are.
+ * English, or one the key holds in a twentieth of its memories unless it is talk (among the commonest, naming nothing)
+ * in a query that `asks` nothing. Small numbers never are.
  */
 export function isTelling(word: string, holding: number, memories: number, asks: boolean): boolean {
   if (SMALL_NUMBER.test(word)) return false;
   const english = englishWord(word);
   if (english === undefined || english.rank >= EVERYDAY_RANK) return true;
   const topic = holding > 0 && holding >= TOPIC_SHARE * memories;
-  return topic && (english.namesAThing || asks);
+  return topic && (english.namesAThing || english.rank >= TALK_RANK || asks);
 }
 
 export interface EnglishWord {

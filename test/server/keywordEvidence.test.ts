@@ -90,6 +90,11 @@ describe('English word frequency', () => {
     expect(isTelling('sounds', 10, 44, true)).toBe(true);
   });
 
+  it('counts a less common everyday word the key holds as telling even in a message that asks nothing', () => {
+    expect(isTelling('deploy', 1, 4, false)).toBe(true);
+    expect(isTelling('deploy', 1, 40, false)).toBe(false);
+  });
+
   it('counts an everyday word that names a thing as telling when the key repeats it, whoever is asked about', () => {
     expect(isTelling('Japan', 6, 12, false)).toBe(true);
     expect(isTelling('trips', 25, 36, false)).toBe(true);
