@@ -243,8 +243,10 @@ export function candidateKeys(fact: NewFact): CandidateKeys {
     for (const family of families) prefixes.add(slug(family, replaces.object));
   }
   const category = replaces?.choice ?? (claim.family === 'decision' ? choiceIn(claim.words)?.category : undefined);
+  // A change of choice ends using or choosing any of its terms; a decision said plainly only another decision (ruleFor).
+  const choosing = replaces === undefined ? ['decision'] : [...CHOICE_FAMILIES];
   if (category !== undefined) {
-    for (const term of termsOf(category)) for (const family of CHOICE_FAMILIES) prefixes.add(slug(family, term));
+    for (const term of termsOf(category)) for (const family of choosing) prefixes.add(slug(family, term));
   }
   // Both "tabs over spaces" and "tabs" start with the pair's second object.
   const pair =

@@ -166,6 +166,12 @@ describe('what the rules cannot read', () => {
   it('fetches only keys of the same slot or of what the change names', () => {
     expect(candidateKeys(said('I switched from Vim to Helix.'))).toEqual({ keys: ['uses:helix'], prefixes: ['uses:vim', 'decision:vim'] });
   });
+
+  it('fetches only the decisions of its choice for a decision said plainly, not what the user uses', () => {
+    const { prefixes } = candidateKeys(said('We decided to use MySQL for this project.'));
+    expect(prefixes).toContain('decision:postgresql');
+    expect(prefixes.filter((p) => !p.startsWith('decision:'))).toEqual([]);
+  });
 });
 
 describe('a memory the extraction model says a fact updates', () => {
