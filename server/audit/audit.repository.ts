@@ -25,8 +25,10 @@ function applyFilter<O>(qb: AuditSelect<O>, f: AuditFilter): AuditSelect<O> {
   return q;
 }
 
-export async function insertAuditRow(db: Db, row: Insertable<AuditLogTable>) {
-  return db.insertInto('audit_log').values(row).returningAll().executeTakeFirstOrThrow();
+/** Appends entries in one statement; they come back as stored, in the order given (their ids rise with it). */
+export async function insertAuditRows(db: Db, rows: readonly Insertable<AuditLogTable>[]) {
+  const stored = await db.insertInto('audit_log').values(rows).returningAll().execute();
+  return stored.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** Newest first (by id: the order they were written in). */

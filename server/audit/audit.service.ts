@@ -95,18 +95,29 @@ export const someIds = (ids: readonly string[]) => ids.slice(0, TARGET_IDS_MAX);
  * through `audited` (audit/audited.ts), the CLI and background jobs directly, with CLI_ACTOR or SYSTEM_ACTOR.
  */
 export async function recordAudit(deps: AuditDeps, entry: AuditEntryInput): Promise<AuditEntry> {
-  const row = await repo.insertAuditRow(deps.db, {
-    at: deps.now(),
-    actor_id: entry.actor.id,
-    actor_name: entry.actor.name,
-    request_id: entry.requestId ?? null,
-    action: entry.action,
-    api_key_id: entry.apiKeyId ?? null,
-    target: entry.target ? JSON.stringify(entry.target) : null,
-    changes: entry.changes?.length ? JSON.stringify(entry.changes) : null,
-    outcome: entry.outcome ?? 'OK',
-  });
-  return toEntry(row);
+  const [recorded] = await recordAudits(deps, [entry]);
+  return recorded!;
+}
+
+/** Appends entries to the audit log in the order given, in one statement: the actions of one write. */
+export async function recordAudits(deps: AuditDeps, entries: readonly AuditEntryInput[]): Promise<AuditEntry[]> {
+  if (entries.length === 0) return [];
+  const at = deps.now();
+  const rows = await repo.insertAuditRows(
+    deps.db,
+    entries.map((entry) => ({
+      at,
+      actor_id: entry.actor.id,
+      actor_name: entry.actor.name,
+      request_id: entry.requestId ?? null,
+      action: entry.action,
+      api_key_id: entry.apiKeyId ?? null,
+      target: entry.target ? JSON.stringify(entry.target) : null,
+      changes: entry.changes?.length ? JSON.stringify(entry.changes) : null,
+      outcome: entry.outcome ?? 'OK',
+    })),
+  );
+  return rows.map(toEntry);
 }
 
 /**

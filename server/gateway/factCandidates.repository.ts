@@ -3,70 +3,61 @@ import type { Db } from '../db/open.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import type { HeldMemory } from '../memory/supersession.service.ts';
-import type { CandidateKeys, StoredFact } from './supersessionRules.ts';
+import type { CandidateKeys } from './supersessionRules.ts';
 
 /** The most current memories read for one fact: the newest of its keys, when a key holds more. */
-const MAX_CANDIDATES = 200;
+export const MAX_CANDIDATES = 200;
 
 /** A key's later versions (supersessionRules.versionOf): a fact that supersedes the memory holding its key is written as `key~v2`, then `~v3`. */
-const VERSION = '~v';
+export const VERSION = '~v';
+
+/** What one new fact asks of the key's memories: its candidates (supersessionRules.candidateKeys) and its own key. */
+export interface FactLookup extends CandidateKeys {
+  key: string;
+}
+
+/** A memory as a fact's lookup reads it: what the rules read, and what a supersession decides on (`held`). */
+export interface FactRow extends HeldMemory {
+  key: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  updatedAt: number;
+}
 
 /**
- * The current memories of one API key that a new fact may supersede (supersessionRules.candidateKeys): those of its
- * keys or their later versions, and those whose key starts with one of its prefixes (as written: the rules read only
- * keys in their own spelling). Archived ones are left out: a summary holds their text now. With them, in the same
- * statement, the memory that holds the fact's own `key` whatever its state, if any: whether the key is free for the
- * fact (keyFree). Each current memory comes `held` as a supersession decides on it (supersession.service.ts).
+ * The memories of one API key that these facts' lookups name, in one statement: the current memories of each fact's
+ * keys or their later versions, or whose key starts with one of its prefixes (as written: the rules read only keys in
+ * their own spelling), archived ones left out (a summary holds their text now); and the memory holding each fact's own
+ * `key`, whatever its state. The most recently updated first, at most MAX_CANDIDATES (and a holder) per lookup:
+ * `complete` is false when the read stopped there, and a lookup's newest may then be missing.
  */
-export async function factsByKeys(
-  db: Db,
-  apiKeyId: string,
-  { keys, prefixes }: CandidateKeys,
-  key: string,
-): Promise<{ current: (StoredFact & { validFrom: number; held: HeldMemory })[]; keyHolder: KeyHolder | null }> {
+export async function factRows(db: Db, apiKeyId: string, lookups: readonly FactLookup[]): Promise<{ rows: FactRow[]; complete: boolean }> {
   const { startsWith, keyEquals } = storeDialect(db);
+  const own = [...new Set(lookups.map((l) => l.key))];
   // Each key and prefix its own range of the (api key, key) index, read as one condition: no index holds the order (its
   // first term an expression), so neither planner walks the key's rows in updated_at order instead.
   const ranges = [
-    ...[...new Set([key, ...keys])].map((k) => keyEquals('key', k)),
-    ...keys.map((k) => startsWith('key', `${k}${VERSION}`)),
-    ...prefixes.map((prefix) => startsWith('key', prefix)),
+    ...[...new Set([...own, ...lookups.flatMap((l) => l.keys)])].map((k) => keyEquals('key', k)),
+    ...[...new Set(lookups.flatMap((l) => l.keys))].map((k) => startsWith('key', `${k}${VERSION}`)),
+    ...[...new Set(lookups.flatMap((l) => l.prefixes))].map((prefix) => startsWith('key', prefix)),
   ];
+  const limit = (MAX_CANDIDATES + 1) * lookups.length;
   // Written as SQL, not built: every extracted fact asks it, and building it with the query builder cost about as much
   // as SQLite running it.
-  const { rows } = await sql<Pick<MemoryRow, keyof HeldMemory | 'key' | 'content' | 'metadata'>>`
-    select pk, id, key, content, metadata, valid_from, valid_to, superseded_by, archived_by from memories
+  const { rows } = await sql<Pick<MemoryRow, keyof HeldMemory | 'key' | 'content' | 'metadata' | 'updated_at'>>`
+    select pk, id, key, content, metadata, valid_from, valid_to, superseded_by, archived_by, updated_at from memories
     where api_key_id = ${apiKeyId} and (${sql.join(ranges, sql` or `)})
-      and ((valid_to is null and archived_by is null) or key = ${key})
-    order by key = ${key} desc, updated_at desc
-    limit ${MAX_CANDIDATES + 1}`.execute(db);
-  const holder = rows[0]?.key === key ? rows[0] : undefined;
-  const current = rows
-    .filter((r) => r.valid_to === null && r.archived_by === null)
-    .slice(0, MAX_CANDIDATES)
-    .map((r) => ({
-      id: r.id,
-      key: r.key,
-      content: r.content,
-      metadata: JSON.parse(r.metadata) as Record<string, unknown>,
-      validFrom: r.valid_from,
-      held: r,
-    }));
-  return { current, keyHolder: holder ? { id: holder.id, current: holder.valid_to === null } : null };
-}
-
-/** The memory that holds a key, and whether it still holds (is not superseded). */
-export interface KeyHolder {
-  id: string;
-  current: boolean;
-}
-
-/**
- * Whether a key is free for a new fact: no memory holds it, or the one that does is current and not about to be
- * superseded (the write then upserts it, as every write of a key does).
- */
-export function keyFree(holder: KeyHolder | null, superseding: ReadonlySet<string>): boolean {
-  return holder === null || (holder.current && !superseding.has(holder.id));
+      and ((valid_to is null and archived_by is null) or key in (${sql.join(own)}))
+    order by key in (${sql.join(own)}) desc, updated_at desc
+    limit ${limit}`.execute(db);
+  return {
+    rows: rows.map(({ metadata, updated_at, ...row }) => ({
+      ...row,
+      metadata: JSON.parse(metadata) as Record<string, unknown>,
+      updatedAt: updated_at,
+    })),
+    complete: rows.length < limit,
+  };
 }
 
 /** The next version of a key whose memory no longer holds (or is about to stop): one past the highest in use. */

@@ -4,10 +4,11 @@ import { findMemoryRowById } from '../memory/memory.repository.ts';
 import { createMemory, type MemoryDeps } from '../memory/memory.service.ts';
 import { type Memory, rowToMemory } from '../memory/memory.ts';
 import { addToMetadataList } from '../memory/storeOnce.ts';
-import { type HeldMemory, heldMemory, supersede } from '../memory/supersession.service.ts';
+import { heldMemory, supersede, supersedeAll } from '../memory/supersession.service.ts';
 import type { Settings } from '../settings/settings.service.ts';
 import type { ExtractedFact } from './extraction.ts';
-import { factsByKeys, keyFree, nextVersion } from './factCandidates.repository.ts';
+import { type FactLookup, factRows, nextVersion } from './factCandidates.repository.ts';
+import { FactPool, keyFree } from './factPool.ts';
 import { candidateKeys, supersededBy, versionOf } from './supersessionRules.ts';
 
 /** Extraction's supersessions: mnemo's in the audit log, extraction's in the histories of the memories they end. */
@@ -49,7 +50,9 @@ export async function storeFacts(
   settings: Settings,
 ): Promise<Memory[]> {
   const stored: Memory[] = [];
-  for (const fact of facts) {
+  const lookups = deps.supersedeFacts === false ? null : facts.map(lookupOf);
+  const pool = lookups && (await messagePool(deps, apiKeyId, lookups));
+  for (const [i, fact] of facts.entries()) {
     const metadata = {
       source: origin.source,
       category: fact.category,
@@ -59,7 +62,9 @@ export async function storeFacts(
       extractedAt: origin.extractedAt,
     };
     const withTurn = origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata;
-    stored.push(await storeFact(deps, apiKeyId, fact, withTurn, { origin, settings }));
+    const lookup = lookups?.[i];
+    const read = lookup && { lookup, pool: pool ?? new FactPool((await factRows(deps.db, apiKeyId, [lookup])).rows) };
+    stored.push(await storeFact(deps, apiKeyId, fact, withTurn, { origin, settings, read }));
   }
   return stored;
 }
@@ -85,6 +90,19 @@ export async function storeFactsOfTurn(
   return { memories, turn: await addToMetadataList(deps.db, turn, 'facts', ids) };
 }
 
+const lookupOf = (fact: ExtractedFact): FactLookup => ({ ...candidateKeys(fact), key: fact.key });
+
+/**
+ * The pool of the whole message, when it is stored in a transaction and one read held every fact's candidates: no
+ * other writer changes them before it commits, and the message's own writes are kept in the pool as they are made.
+ * Else null, and each fact reads its own when its turn comes.
+ */
+async function messagePool(deps: FactDeps, apiKeyId: string, lookups: readonly FactLookup[]): Promise<FactPool | null> {
+  if (!deps.db.isTransaction || lookups.length < 2) return null;
+  const { rows, complete } = await factRows(deps.db, apiKeyId, lookups);
+  return complete ? new FactPool(rows) : null;
+}
+
 /** The captured turn with this id, if it is still there and the key's. */
 async function turnOfKey(deps: FactDeps, apiKeyId: string, id: string): Promise<Memory | null> {
   const row = await findMemoryRowById(deps.db, id);
@@ -96,7 +114,7 @@ async function storeFact(
   apiKeyId: string,
   fact: ExtractedFact,
   metadata: Record<string, unknown>,
-  o: { origin: FactOrigin; settings: Settings },
+  o: { origin: FactOrigin; settings: Settings; read: { lookup: FactLookup; pool: FactPool } | undefined },
 ): Promise<Memory> {
   const why = o.origin.source === 'model' ? 'said in a message (extraction model)' : 'said in a message';
   const write = (key: string, keyHeld: boolean) =>
@@ -106,8 +124,9 @@ async function storeFact(
       { by: AUTHORS.extraction, why },
       { keyFromText: true, keyHeld, settings: o.settings },
     );
-  if (deps.supersedeFacts === false) return write(fact.key, false);
-  const { current: candidates, keyHolder } = await factsByKeys(deps.db, apiKeyId, candidateKeys(fact), fact.key);
+  if (o.read === undefined) return write(fact.key, false);
+  const { pool } = o.read;
+  const { current: candidates, keyHolder } = pool.lookup(o.read.lookup);
   const stale = supersededBy(fact, candidates);
   const superseding = new Set(stale.map((s) => s.id));
   // A memory of the fact's key (or a later version of it) that stays current is written over, as before: the same
@@ -115,24 +134,31 @@ async function storeFact(
   const holder = candidates.find((c) => versionOf(c.key) === fact.key && !superseding.has(c.id));
   const key = holder?.key ?? (keyFree(keyHolder, superseding) ? fact.key : await nextVersion(deps.db, apiKeyId, fact.key));
   const memory = await write(key, holder !== undefined);
+  pool.wrote(memory);
   const sentence = fact.source;
   const from = memory.validFrom.getTime();
-  // Said before what it contradicts (a conversation replayed out of order): the later statement stands, and this one
-  // is stored as already superseded by it.
   const candidate = (id: string) => candidates.find((c) => c.id === id)!;
   // In a transaction, the candidates read in it and the memory just written are as the supersessions would read them.
   const written = heldMemory(memory);
-  const held = (old: HeldMemory, replacement: HeldMemory) => (deps.db.isTransaction ? { old, replacement } : undefined);
-  const later = stale.find((s) => candidate(s.id).validFrom > from);
-  for (const { id, rule } of stale) {
-    if (candidate(id).validFrom <= from) {
-      const request = { apiKeyId, oldId: id, newId: memory.id, rule, sentence };
-      await supersede(deps, request, BY_EXTRACTION, held(candidate(id).held, written));
-    }
-  }
-  if (later !== undefined) {
-    const request = { apiKeyId, oldId: memory.id, newId: later.id, rule: later.rule, sentence };
-    await supersede(deps, request, BY_EXTRACTION, held(written, candidate(later.id).held));
-  }
+  const held = deps.db.isTransaction;
+  const ending = stale.filter((s) => candidate(s.id).valid_from <= from);
+  await supersedeAll(
+    deps,
+    ending.map(({ id, rule }) => ({ apiKeyId, oldId: id, newId: memory.id, rule, sentence })),
+    BY_EXTRACTION,
+    held ? ending.map(({ id }) => ({ old: candidate(id), replacement: written })) : undefined,
+  );
+  pool.ended(
+    ending.map((s) => s.id),
+    { validTo: from, newId: memory.id },
+  );
+  // Said before what it contradicts (a conversation replayed out of order): the later statement stands, and this one
+  // is stored as already superseded by it.
+  const later = stale.find((s) => candidate(s.id).valid_from > from);
+  if (later === undefined) return memory;
+  const request = { apiKeyId, oldId: memory.id, newId: later.id, rule: later.rule, sentence };
+  await supersede(deps, request, BY_EXTRACTION, held ? { old: written, replacement: candidate(later.id) } : undefined);
+  const validTo = candidate(later.id).valid_from;
+  pool.ended([memory.id], { validTo, newId: later.id });
   return memory;
 }

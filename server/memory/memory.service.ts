@@ -30,7 +30,7 @@ import {
 } from './memory.ts';
 import { findParaphrase, mergeParaphrase } from './merge.ts';
 import { purgeDueAt } from './purgeRules.ts';
-import { type AuditBy, CALLER_RULE, supersede } from './supersession.service.ts';
+import { type AuditBy, CALLER_RULE, supersedeAll } from './supersession.service.ts';
 import { recordDeletions } from './tombstones.ts';
 
 export interface MemoryDeps {
@@ -133,9 +133,8 @@ export async function createMemory(
     const by = { actor: SYSTEM_ACTOR, ...o.by, author: change.by };
     return writing(deps.db, async (trx) => {
       const stored = await changing(trx, { ...change, at: clock(deps) }, (t) => repo.upsertMemoryRow(t, row));
-      for (const oldId of supersedes) {
-        await supersede({ db: trx, now: deps.now }, { apiKeyId: stored.api_key_id, oldId, newId: stored.id, rule: CALLER_RULE }, by);
-      }
+      const requests = supersedes.map((oldId) => ({ apiKeyId: stored.api_key_id, oldId, newId: stored.id, rule: CALLER_RULE }));
+      await supersedeAll({ db: trx, now: deps.now }, requests, by);
       return outcome(stored);
     });
   }

@@ -5,7 +5,7 @@ import { replaceVersions, versionRows } from './history.repository.ts';
 import type { MemoryVersion } from './history.service.ts';
 import { type MemoryDeps, writing } from './memory.service.ts';
 import * as repo from './restore.repository.ts';
-import { insertSupersession } from './supersession.repository.ts';
+import { insertSupersessions } from './supersession.repository.ts';
 import { insertTombstones } from './tombstone.repository.ts';
 import { keyDigest, recordDeletions } from './tombstones.ts';
 
@@ -73,16 +73,18 @@ export async function restoreMemory(
       // Linked once: a memory superseded here already (by this bundle before, or by a memory of this store) stays so.
       if (newId !== undefined && target.validTo !== null && target.supersededBy === null && restore.supersededBy) {
         await repo.setRestored(trx, target.pk, { supersededBy: newId });
-        await insertSupersession(trx, {
-          api_key_id: target.apiKeyId,
-          old_id: target.id,
-          new_id: newId,
-          rule: restore.supersededBy.rule,
-          sentence: restore.supersededBy.sentence,
-          valid_to: target.validTo,
-          recorded_at: at,
-          undone_at: null,
-        });
+        await insertSupersessions(trx, [
+          {
+            api_key_id: target.apiKeyId,
+            old_id: target.id,
+            new_id: newId,
+            rule: restore.supersededBy.rule,
+            sentence: restore.supersededBy.sentence,
+            valid_to: target.validTo,
+            recorded_at: at,
+            undone_at: null,
+          },
+        ]);
       }
       const incoming = restore.versions.map((v) => ({
         content: v.content,

@@ -3,18 +3,19 @@ import type { Db } from '../db/open.ts';
 import type { SupersessionsTable } from '../db/schema.ts';
 
 /**
- * Marks a current memory as no longer holding since `validTo`, replaced by `newId`. Only a memory still current is
- * marked: the row comes back when it was, undefined when another write got there first. An original archived by a
- * summary leaves it (a trigger queues the summary's rebuild), so the summary stops carrying the stale fact.
+ * Marks current memories as no longer holding since `validTo`, replaced by `newId`. Only a memory still current is
+ * marked: the pks of those marked come back, and one missing was ended by another write first. An original archived
+ * by a summary leaves it (a trigger queues the summary's rebuild), so the summary stops carrying the stale fact.
  */
-export async function markSuperseded(db: Db, pk: number, set: { validTo: number; newId: string }) {
-  return db
+export async function markSuperseded(db: Db, pks: readonly number[], set: { validTo: number; newId: string }) {
+  const rows = await db
     .updateTable('memories')
     .set({ valid_to: set.validTo, superseded_by: set.newId, archived_by: null })
-    .where('pk', '=', pk)
+    .where('pk', 'in', pks)
     .where('valid_to', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+    .returning('pk')
+    .execute();
+  return rows.map((r) => r.pk);
 }
 
 /** Makes a memory current again: it holds from its validFrom on, replaced by nothing. */
@@ -27,8 +28,9 @@ export async function markCurrent(db: Db, pk: number) {
     .executeTakeFirstOrThrow();
 }
 
-export async function insertSupersession(db: Db, row: Insertable<SupersessionsTable>) {
-  return db.insertInto('supersessions').values(row).returningAll().executeTakeFirstOrThrow();
+/** Records supersessions, in one statement; each comes back as stored, in no particular order. */
+export async function insertSupersessions(db: Db, rows: readonly Insertable<SupersessionsTable>[]) {
+  return db.insertInto('supersessions').values(rows).returningAll().execute();
 }
 
 /** The supersession in force between two memories of a key (not undone), the latest when there were several. */

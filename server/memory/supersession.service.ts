@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AuditActor, recordAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
+import { type AuditActor, recordAudit, recordAudits, SYSTEM_ACTOR } from '../audit/audit.service.ts';
 import type { Db } from '../db/open.ts';
 import type { MemoryRow, SupersessionRow } from '../db/schema.ts';
 import { badInput, notFound } from '../errors.ts';
@@ -96,71 +96,130 @@ const supersedeSchema = z.object({
 /** Runs `write` in the caller's transaction when it is one, else in a transaction of its own. */
 const inTransaction = <T>(db: Db, write: (trx: Db) => Promise<T>) => (db.isTransaction ? write(db) : db.transaction().execute(write));
 
+/** The two memories of a supersession, as the caller read them in the transaction it runs in. */
+export interface HeldPair {
+  old: HeldMemory;
+  replacement: HeldMemory;
+}
+
 /**
  * Marks `oldId` superseded by `newId`, both memories of `apiKeyId`, in one transaction (the caller's, when it is in
  * one): the old memory's validTo becomes `at` (the new one's validFrom by default), its supersededBy the new id, and
- * its history keeps the version it was (by `by.author`, why "superseded (rule)"); a
- * summary that archived it is rebuilt without it; the supersession is recorded, and so is an audit entry. Idempotent: the same supersession again changes nothing and
- * returns the one in force. Refused, with nothing changed: a memory of another key (NOT_FOUND, as if absent), a memory
- * superseding itself, an old memory that no longer holds, a new one that no longer holds, and a new fact that started
- * before the old one did (the replay of a conversation supersedes in the order things were said). `held`: the two
- * memories (oldId's, newId's) as the caller read them in the same transaction, of `apiKeyId`, which are then not read
- * again: extraction holds them, and a supersession on the write path is one statement fewer.
+ * its history keeps the version it was (by `by.author`, why "superseded (rule)"); a summary that archived it is
+ * rebuilt without it; the supersession is recorded, and so is an audit entry. Idempotent: the same supersession again
+ * changes nothing and returns the one in force. Refused, with nothing changed: a memory of another key (NOT_FOUND, as
+ * if absent), a memory superseding itself, an old memory that no longer holds, a new one that no longer holds, and a
+ * new fact that started before the old one did (the replay of a conversation supersedes in the order things were
+ * said). `held`: the two memories as the caller read them in the same transaction, which are then not read again:
+ * extraction holds them, and a supersession on the write path is one statement fewer.
  */
 export async function supersede(
   deps: SupersessionDeps,
   request: SupersedeRequest,
   by: AuditBy = { actor: SYSTEM_ACTOR },
-  held?: { old: HeldMemory; replacement: HeldMemory },
-) {
+  held?: HeldPair,
+): Promise<Supersession> {
+  const [done] = await supersedeAll(deps, [request], by, held && [held]);
+  return done!;
+}
+
+/**
+ * Carries out supersessions of one API key's memories, each as `supersede` does, in one transaction and all or none:
+ * the whole batch is refused when one of them is. It costs a statement per kind of write (the marks of each rule, the
+ * records, the audit entries), not per supersession: a switch of tool ends every fact about the old one. `held[i]` is
+ * request i's pair, as `supersede` takes it. Each memory ends at most once in a batch, and none that ends replaces
+ * another in it: every check reads the memories as they were before the batch.
+ */
+export async function supersedeAll(
+  deps: SupersessionDeps,
+  requests: readonly SupersedeRequest[],
+  by: AuditBy = { actor: SYSTEM_ACTOR },
+  held?: readonly HeldPair[],
+): Promise<Supersession[]> {
   const now = deps.now();
-  const valid = parseInputAt(supersedeSchema, request, now);
-  if (valid.oldId === valid.newId) throw badInput('a memory cannot supersede itself');
+  const valid = requests.map((request) => parseInputAt(supersedeSchema, request, now));
+  if (valid.some((v) => v.oldId === v.newId)) throw badInput('a memory cannot supersede itself');
+  const apiKeyId = valid[0]?.apiKeyId;
+  if (apiKeyId === undefined) return [];
+  const ending = new Set(valid.map((v) => v.oldId));
+  if (valid.some((v) => v.apiKeyId !== apiKeyId) || ending.size < valid.length || valid.some((v) => ending.has(v.newId))) {
+    throw new Error('a batch of supersessions is of one API key, and ends each memory once and none that replaces another');
+  }
   return inTransaction(deps.db, async (trx) => {
-    const [old, replacement] = held ? [held.old, held.replacement] : await memoriesOfKey(trx, valid.apiKeyId, [valid.oldId, valid.newId]);
-    if (old.superseded_by === valid.newId) {
-      const inForce = await repo.supersessionInForce(trx, valid.apiKeyId, valid.oldId, valid.newId);
-      if (inForce) return toSupersession(inForce);
+    const pairs = held ?? (await pairsOfKey(trx, apiKeyId, valid));
+    const done: Supersession[] = [];
+    const marks = new Map<string, { rule: string; validTo: number; newId: string; olds: { i: number; old: HeldMemory }[] }>();
+    for (const [i, v] of valid.entries()) {
+      const { old, replacement } = pairs[i]!;
+      if (old.superseded_by === v.newId) {
+        const inForce = await repo.supersessionInForce(trx, apiKeyId, v.oldId, v.newId);
+        if (inForce) {
+          done[i] = toSupersession(inForce);
+          continue;
+        }
+      }
+      if (old.valid_to !== null) {
+        throw badInput(
+          `memory ${old.id} no longer holds${old.superseded_by ? ` (superseded by ${old.superseded_by})` : ''}: restore it first`,
+        );
+      }
+      if (replacement.valid_to !== null) throw badInput(`memory ${replacement.id} no longer holds, so it cannot supersede another`);
+      const validTo = v.at?.getTime() ?? replacement.valid_from;
+      if (validTo < old.valid_from) {
+        throw badInput(
+          `memory ${old.id} holds from ${new Date(old.valid_from).toISOString()}, after ${new Date(validTo).toISOString()}: it cannot stop holding before it started`,
+        );
+      }
+      // One statement marks every memory ended by the same rule, at the same time, by the same memory: the history
+      // trigger reads why from the change context, which holds one rule at a time.
+      const mark = `${v.rule} ${validTo} ${v.newId}`;
+      const group = marks.get(mark) ?? { rule: v.rule, validTo, newId: v.newId, olds: [] };
+      group.olds.push({ i, old });
+      marks.set(mark, group);
     }
-    if (old.valid_to !== null) {
-      throw badInput(
-        `memory ${old.id} no longer holds${old.superseded_by ? ` (superseded by ${old.superseded_by})` : ''}: restore it first`,
+    const marked = [...marks.values()];
+    for (const { rule, validTo, newId, olds } of marked) {
+      const change = { by: by.author ?? AUTHORS.system, why: supersededWhy(rule), at: now };
+      const pks = await changing(trx, change, () =>
+        repo.markSuperseded(
+          trx,
+          olds.map((o) => o.old.pk),
+          { validTo, newId },
+        ),
       );
+      const raced = olds.find((o) => !pks.includes(o.old.pk));
+      if (raced) throw badInput(`memory ${raced.old.id} was superseded by another write meanwhile`);
     }
-    if (replacement.valid_to !== null) throw badInput(`memory ${replacement.id} no longer holds, so it cannot supersede another`);
-    const validTo = valid.at?.getTime() ?? replacement.valid_from;
-    if (validTo < old.valid_from) {
-      throw badInput(
-        `memory ${old.id} holds from ${new Date(old.valid_from).toISOString()}, after ${new Date(validTo).toISOString()}: it cannot stop holding before it started`,
-      );
-    }
-    const change = { by: by.author ?? AUTHORS.system, why: supersededWhy(valid.rule), at: now };
-    const marked = await changing(trx, change, () => repo.markSuperseded(trx, old.pk, { validTo, newId: valid.newId }));
-    if (!marked) throw badInput(`memory ${old.id} was superseded by another write meanwhile`);
+    const ended = marked.flatMap((m) => m.olds.map((o) => ({ ...o, validTo: m.validTo, v: valid[o.i]! })));
+    if (ended.length === 0) return done;
     // Only an original a summary archived queues a rebuild when it stops holding (markSuperseded).
-    if (old.archived_by !== null) await rebuildStaleSummaries(trx);
-    const row = await repo.insertSupersession(trx, {
-      api_key_id: valid.apiKeyId,
-      old_id: valid.oldId,
-      new_id: valid.newId,
-      rule: valid.rule,
-      sentence: valid.sentence ?? null,
-      valid_to: validTo,
-      recorded_at: now,
-      undone_at: null,
-    });
-    await recordAudit(
+    if (ended.some((e) => e.old.archived_by !== null)) await rebuildStaleSummaries(trx);
+    const rows = await repo.insertSupersessions(
+      trx,
+      ended.map(({ v, validTo }) => ({
+        api_key_id: apiKeyId,
+        old_id: v.oldId,
+        new_id: v.newId,
+        rule: v.rule,
+        sentence: v.sentence ?? null,
+        valid_to: validTo,
+        recorded_at: now,
+        undone_at: null,
+      })),
+    );
+    await recordAudits(
       { db: trx, now: deps.now },
-      {
+      ended.map(({ v }) => ({
         actor: by.actor,
         requestId: by.requestId,
-        action: 'MEMORY_SUPERSEDE',
-        apiKeyId: valid.apiKeyId,
+        action: 'MEMORY_SUPERSEDE' as const,
+        apiKeyId,
         // Ids and the rule only: the sentence is the user's text, which the audit log never holds.
-        target: { oldId: valid.oldId, newId: valid.newId, rule: valid.rule },
-      },
+        target: { oldId: v.oldId, newId: v.newId, rule: v.rule },
+      })),
     );
-    return toSupersession(row);
+    for (const { i, v } of ended) done[i] = toSupersession(rows.find((r) => r.old_id === v.oldId)!);
+    return done;
   });
 }
 
@@ -206,17 +265,17 @@ export async function supersessionOf(deps: Pick<SupersessionDeps, 'db'>, m: Memo
 }
 
 /**
- * Memories of the key in the order of `ids`, read in one statement, or NOT_FOUND: another key's memory is reported as
+ * Each request's two memories, of the key, read in one statement, or NOT_FOUND: another key's memory is reported as
  * absent, so ids reveal nothing across keys.
  */
-async function memoriesOfKey(db: Db, apiKeyId: string, ids: readonly [string, string]) {
-  const rows = await memoryRowsOfKey(db, apiKeyId, ids);
+async function pairsOfKey(db: Db, apiKeyId: string, requests: readonly { oldId: string; newId: string }[]): Promise<HeldPair[]> {
+  const rows = await memoryRowsOfKey(db, apiKeyId, [...new Set(requests.flatMap((r) => [r.oldId, r.newId]))]);
   const ofKey = (id: string) => {
     const row = rows.find((r) => r.id === id);
     if (!row) throw notFound(`no memory with id ${id}`);
     return row;
   };
-  return [ofKey(ids[0]), ofKey(ids[1])] as const;
+  return requests.map((r) => ({ old: ofKey(r.oldId), replacement: ofKey(r.newId) }));
 }
 
 function toSupersession(row: SupersessionRow): Supersession {

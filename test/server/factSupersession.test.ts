@@ -104,6 +104,23 @@ describe("the issue's examples through extractFacts", () => {
     expect(await injected('fs-db', 'Which database for this project?')).toEqual(['Decided to use MySQL for this project']);
   });
 
+  it('a switch said in the same message as the use it ends supersedes it', async () => {
+    await say('fs-one-message', 'I use Vim. I switched from Vim to Helix.');
+    const { current, superseded } = await facts('fs-one-message');
+    expect(current).toEqual(['Switched from Vim to Helix']);
+    expect(superseded).toMatchObject([{ content: 'Uses Vim', supersession: { rule: 'explicit_change' } }]);
+  });
+
+  it('a switch ends every use of the old tool at once, each with its own record', async () => {
+    await say('fs-every-use', 'I use Vim for notes.', 'I use Vim for code.', 'I switched from Vim to Helix.');
+    const { current, superseded } = await facts('fs-every-use');
+    expect(current).toEqual(['Switched from Vim to Helix']);
+    expect(superseded.map((m) => [m.content, m.supersession?.rule]).sort()).toEqual([
+      ['Uses Vim for code', 'explicit_change'],
+      ['Uses Vim for notes', 'explicit_change'],
+    ]);
+  });
+
   it('a reversed preference supersedes the one it reverses', async () => {
     await say('fs-tabs', 'I prefer tabs over spaces.', 'I prefer spaces over tabs.');
     const { current, superseded } = await facts('fs-tabs');

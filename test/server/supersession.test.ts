@@ -182,6 +182,30 @@ describe('createMemory with supersedes', () => {
     expect(audit).toHaveLength(1);
   });
 
+  it('supersedes every memory it names, each with its own audit entry', async () => {
+    const k = freshKey();
+    const vim = await write(k, 'Uses Vim for notes');
+    const nano = await write(k, 'Uses nano for commit messages');
+    const helix = await write(k, 'Uses Helix for everything', [vim.id, nano.id]);
+    for (const id of [vim.id, nano.id]) expect((await app.ok(MEMORY, { id })).memory).toMatchObject({ supersededBy: helix.id });
+    const audit = (await app.ok(AUDIT, { apiKeyId: k })).auditLog.items.filter((e) => e.action === 'MEMORY_SUPERSEDE');
+    expect(audit.map((e) => (e.target as { oldId: string }).oldId).sort()).toEqual([vim.id, nano.id].sort());
+  });
+
+  it('refuses the whole write when one memory it names no longer holds, and supersedes none of the others', async () => {
+    const k = freshKey();
+    const vim = await write(k, 'Uses Vim for notes');
+    const nano = await write(k, 'Uses nano for commit messages');
+    await write(k, 'Uses micro for commit messages', [nano.id]);
+    const res = await app.gql(SUPERSEDING, { input: { apiKeyId: k, content: 'Uses Helix for everything' }, supersedes: [vim.id, nano.id] });
+    expect(onlyError(res).extensions?.code).toBe('BAD_USER_INPUT');
+    expect((await app.ok(MEMORY, { id: vim.id })).memory).toMatchObject({ validTo: null, supersededBy: null });
+    expect(contents((await app.ok(LIST, { apiKeyId: k })).memories.items)).toEqual([
+      'Uses Vim for notes',
+      'Uses micro for commit messages',
+    ]);
+  });
+
   it('refuses a memory superseding itself', async () => {
     const k = freshKey();
     const m = await write(k, 'Likes Rust', undefined, { key: 'rust' });
