@@ -2,7 +2,8 @@
 // the GloVe vectors, PDDL): do not edit. One line per Porter stem whose most common word ranks below 5,000 in the list's
 // frequency order (0: "the"): that rank, then the stem's words among the list's first 50,000, each followed by
 // * when it names a thing read alone (a noun, a name or a number, by wink-nlp@2.4.0 over
-// wink-eng-lite-web-model@1.8.1, both MIT).
+// wink-eng-lite-web-model@1.8.1, both MIT), or by ! when it is a chat formula (an
+// interjection to the same tagger, or one of scripts/englishRanks.ts' few), listed wherever its stem ranks.
 export const ENGLISH_RANKS = `0 the
 3 of offing*
 4 to
@@ -21,7 +22,7 @@ export const ENGLISH_RANKS = `0 the
 19 by
 20 at ate ats*
 23 from
-24 his hi
+24 his hi!
 25 an ans*
 26 be being beings*
 27 has ha*
@@ -1969,7 +1970,7 @@ export const ENGLISH_RANKS = `0 the
 2618 content* contention* contents* contentions* contented contentment*
 2619 diego*
 2620 worse
-2621 yes ye
+2621 yes! ye!
 2622 strongly
 2625 milan*
 2627 arabia*
@@ -2154,7 +2155,7 @@ export const ENGLISH_RANKS = `0 the
 2901 yankees* yankee
 2902 castle* castles*
 2904 median
-2906 ah ahs*
+2906 ah! ahs*
 2908 nice nicely
 2909 vast
 2912 abc*
@@ -2185,7 +2186,7 @@ export const ENGLISH_RANKS = `0 the
 2946 crown* crowned crowns* crowning
 2947 tensions* tension*
 2949 morgan*
-2950 thanks* thank thanked thankful thanking
+2950 thanks! thank! thanked thankful thanking
 2953 wang*
 2956 fit* fitness* fitted* fits fitting fittings*
 2957 temporary
@@ -2228,7 +2229,7 @@ export const ENGLISH_RANKS = `0 the
 3017 aware awareness*
 3019 hezbollah*
 3020 orange* oranges*
-3021 oh ohs*
+3021 oh! ohs*
 3022 ongoing
 3023 juan*
 3024 disney*
@@ -2384,7 +2385,7 @@ export const ENGLISH_RANKS = `0 the
 3252 fixed fix fixing fixes*
 3253 oldest
 3254 priority* priorities*
-3256 cool cooling cooled cools coolness*
+3256 cool! cooling cooled cools coolness*
 3257 racial racially
 3259 aboard
 3260 heritage*
@@ -2593,7 +2594,7 @@ export const ENGLISH_RANKS = `0 the
 3610 skin* skins* skinned*
 3612 bed* beds* bedding*
 3615 documentary* documentaries*
-3616 please pleased pleasing pleases
+3616 please! pleased pleasing pleases
 3617 rapidly
 3618 haiti*
 3619 larry*
@@ -3129,7 +3130,7 @@ export const ENGLISH_RANKS = `0 the
 4446 musicians* musician*
 4448 reagan*
 4450 detainees* detainee*
-4451 uh uhs*
+4451 uh! uhs*
 4456 depth* depths*
 4460 lying ly
 4461 superior superiors* superiority*
@@ -3197,7 +3198,7 @@ export const ENGLISH_RANKS = `0 the
 4569 wire* wires* wired wiring*
 4573 samuel* samuels*
 4574 vancouver*
-4577 ok oks
+4577 ok! oks
 4580 mubarak*
 4581 colombian colombians*
 4582 uefa*
@@ -3453,4 +3454,27 @@ export const ENGLISH_RANKS = `0 the
 4989 explanation* explanations*
 4992 adjacent
 4995 assured assure assurances* assurance* assuring assures
-4996 replied reply* replies replying`;
+4996 replied reply* replies replying
+5970 sorry!
+7495 hey!
+7900 yah!
+8267 yeah!
+9412 aw!
+9620 cheers!
+10327 goodbye!
+11853 bye!
+11907 er!
+12353 hello!
+12855 awesome!
+13439 ya!
+13609 amen!
+13616 wow!
+15050 okay!
+18007 bam!
+18467 alas!
+37622 oops!
+40692 nope!
+42023 yep!
+48032 ouch!
+66746 lol!
+138267 haha!`;

@@ -75,11 +75,12 @@ export function asksSomething(query: string): boolean {
 /**
  * Whether a query word a key's memories hold says the query is about them: a word that is not an everyday one in
  * English, or one the key holds in a twentieth of its memories unless it is talk (among the commonest, naming nothing)
- * in a query that `asks` nothing. Small numbers never are.
+ * in a query that `asks` nothing. Small numbers and chat formulas ("thanks", "okay") never are.
  */
 export function isTelling(word: string, holding: number, memories: number, asks: boolean): boolean {
   if (SMALL_NUMBER.test(word)) return false;
   const english = englishWord(word);
+  if (english?.formula) return false;
   if (english === undefined || english.rank >= EVERYDAY_RANK) return true;
   const topic = holding > 0 && holding >= TOPIC_SHARE * memories;
   return topic && (english.namesAThing || english.rank >= TALK_RANK || asks);
@@ -90,10 +91,13 @@ export interface EnglishWord {
   rank: number;
   /** Read alone, it is a noun, a name or a number. */
   namesAThing: boolean;
+  /** A chat formula: a greeting, thanks, an apology, yes or no. It says how a message talks, never what about. */
+  formula: boolean;
 }
 
-/** Marks a word of englishRanks.data.ts that names a thing. */
+/** Marks a word of englishRanks.data.ts that names a thing, and one that is a chat formula. */
 const NAMES_A_THING = '*';
+const FORMULA = '!';
 
 let english: Map<string, EnglishWord> | null = null;
 
@@ -105,7 +109,8 @@ export function englishWord(word: string): EnglishWord | undefined {
       const [rank, ...forms] = line.split(' ');
       for (const form of forms) {
         const namesAThing = form.endsWith(NAMES_A_THING);
-        english.set(namesAThing ? form.slice(0, -NAMES_A_THING.length) : form, { rank: Number(rank), namesAThing });
+        const formula = form.endsWith(FORMULA);
+        english.set(namesAThing || formula ? form.slice(0, -1) : form, { rank: Number(rank), namesAThing, formula });
       }
     }
   }

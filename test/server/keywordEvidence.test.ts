@@ -76,11 +76,22 @@ describe('English word frequency', () => {
   });
 
   it('counts an everyday word as telling only when a twentieth of the key holds it', () => {
-    expect(isTelling('thanks', 3, 5183, false)).toBe(false);
-    expect(isTelling('thanks', 1, 24, false)).toBe(false);
-    expect(isTelling('thanks', 300, 5183, false)).toBe(true);
+    expect(isTelling('briefly', 3, 5183, false)).toBe(false);
+    expect(isTelling('briefly', 1, 24, false)).toBe(false);
+    expect(isTelling('briefly', 300, 5183, false)).toBe(true);
     // A key of twenty memories or fewer: every word it holds is telling.
-    expect(isTelling('thanks', 1, 20, false)).toBe(true);
+    expect(isTelling('briefly', 1, 20, false)).toBe(true);
+  });
+
+  it('knows the formulas of chat, however rarely newswire says them', () => {
+    for (const word of ['thanks', 'okay', 'hello', 'sorry', 'lol']) expect(englishWord(word)?.formula, word).toBe(true);
+    expect(englishWord('Japan')?.formula).toBe(false);
+    expect(englishWord('good')?.formula).toBe(false);
+  });
+
+  it('never counts a chat formula as telling, in a small key or a question alike', () => {
+    expect(isTelling('thanks', 300, 5183, false)).toBe(false);
+    expect(isTelling('okay', 1, 2, true)).toBe(false);
   });
 
   it('counts an everyday adjective or verb the key repeats as telling only when the query asks something', () => {
@@ -130,6 +141,7 @@ describe('the background of English in retrieval', () => {
       })),
       { apiKeyId: 'samples', content: 'Thanks, that sounds good: the lasagna arrives before the rain' },
       { apiKeyId: 'tiny', content: 'Thanks for the reminder about the dentist' },
+      { apiKeyId: 'tiny', content: 'Okay, hello to Sam from the dentist' },
       { apiKeyId: 'tiny', content: 'The dentist is on Elm Street' },
     ];
     const report = await importMemories(t.services, memories, () => true);
@@ -152,8 +164,13 @@ describe('the background of English in retrieval', () => {
   });
 
   it('still answers from a key of twenty memories or fewer, whose every word is telling', async () => {
-    const result = await retrieve(t.services, { apiKeyId: 'tiny', query: 'thanks!' }, { record: false });
+    const result = await retrieve(t.services, { apiKeyId: 'tiny', query: 'the reminder' }, { record: false });
     expect(result.items.map((i) => i.memory.content)).toContain('Thanks for the reminder about the dentist');
+  });
+
+  it.each(['thanks!', 'okay, hello'])('injects nothing for %j, even from a small key whose memory says it', async (query) => {
+    const result = await retrieve(t.services, { apiKeyId: 'tiny', query }, { record: false });
+    expect(result.items).toEqual([]);
   });
 });
 
