@@ -175,10 +175,13 @@ export async function benchRetrieve(
       }
       // Started after seeding, which blocks the event loop for seconds (a timed-out keep-alive socket would reset).
       const server = o.httpAt === size ? await startHttp(db.services) : null;
+      // The other version's own app over its services, served from this process as this one's is.
+      const otherServer = server && other ? await startHttp(other.services, other.checkout.createApp) : null;
       try {
-        results.push(...(await measureSize(db, server, other, key, size, o)));
+        results.push(...(await measureSize(db, server, other && { ...other, server: otherServer }, key, size, o)));
       } finally {
         await server?.close();
+        await otherServer?.close();
       }
       if (size === o.stagesAt) {
         const next = questionStream(7);
@@ -203,7 +206,7 @@ export async function benchRetrieve(
 async function measureSize(
   db: BenchDb,
   server: BenchHttp | null,
-  other: { checkout: OtherCheckout; services: MemoryDeps } | null,
+  other: { checkout: OtherCheckout; services: MemoryDeps; server: BenchHttp | null } | null,
   key: string,
   size: number,
   o: RetrieveOptions,
@@ -265,44 +268,60 @@ async function measureSize(
   const perBlock = { maxMs: o.maxMsPerCase / rounds, minCalls: Math.ceil(10 / rounds) };
   // Untimed: the first check on every lane, then up to `warmup` calls each (at most ~2 s per lane).
   await inProcessBlock(0, timedFrom, null);
-  const client = server
-    ? spawnHttpClient({
-        url: `${server.url}/graphql`,
+  // The same question in-process and over HTTP: their difference is what HTTP added to that call, free of how hard
+  // the question is (the spread between questions is wider than the overhead itself). Each version's HTTP calls are
+  // paired with its own in-process calls.
+  const keywordOf = (version: string) => lanes.findIndex((l) => l.strategy === 'HYBRID' && l.via === 'in-process' && l.version === version);
+  const httpLanes = [
+    ...(server ? [{ version: 'this', server }] : []),
+    ...(other?.server ? [{ version: other.checkout.name, server: other.server }] : []),
+  ].map(({ version, server: target }) => {
+    const laneLabel = `${label} http${version === 'this' ? '' : ` (${version})`}`;
+    return {
+      version,
+      keyword: keywordOf(version),
+      label: laneLabel,
+      client: spawnHttpClient({
+        url: `${target.url}/graphql`,
         token: BENCH_ADMIN_TOKEN,
         query: RETRIEVE_QUERY,
         strategy: 'HYBRID',
-        label: `${label} http`,
-      })
-    : null;
-  const http = { ms: [] as number[], items: [] as number[], connections: 0, added: [] as number[] };
-  // The same question in-process and over HTTP: their difference is what HTTP added to that call, free of how hard
-  // the question is (the spread between questions is wider than the overhead itself).
-  const keyword = lanes.findIndex((l) => l.strategy === 'HYBRID' && l.via === 'in-process' && l.version === 'this');
+        label: laneLabel,
+      }),
+      ms: [] as number[],
+      items: [] as number[],
+      connections: 0,
+      added: [] as number[],
+    };
+  });
   try {
     const variables = (from: number, to: number) => questions.slice(from, to).map((q) => retrieveVariables(key, q, 'HYBRID'));
-    if (client) {
-      const warm = variables(0, timedFrom);
-      const warmup = Array.from({ length: Math.max(timedFrom, HTTP_WARMUP) }, (_, i) => warm[i % warm.length]!);
-      http.connections += (await client.run({ variables: warmup, warmup: warmup.length, maxMs: null, minCalls: 0 })).connections;
-    }
+    const warm = variables(0, timedFrom);
+    const warmup = Array.from({ length: Math.max(timedFrom, HTTP_WARMUP) }, (_, i) => warm[i % warm.length]!);
+    for (const lane of httpLanes)
+      lane.connections += (await lane.client.run({ variables: warmup, warmup: warmup.length, maxMs: null, minCalls: 0 })).connections;
     for (let r = 0; r < rounds; r++) {
-      const blockStart = samples[keyword]!.length;
+      const blockStart = httpLanes.map((lane) => samples[lane.keyword]!.length);
       await inProcessBlock(bounds[r]!, bounds[r + 1]!, perBlock);
-      if (!client) continue;
-      const reply = await client.run({ variables: variables(bounds[r]!, bounds[r + 1]!), warmup: 0, ...perBlock });
-      const inProcess = samples[keyword]!.slice(blockStart);
-      http.added.push(...reply.ms.slice(0, inProcess.length).map((ms, j) => ms - inProcess[j]!));
-      http.ms.push(...reply.ms);
-      http.items.push(...reply.items);
-      http.connections += reply.connections;
+      // Versions take turns going first, so neither always follows the in-process block.
+      for (const [i, lane] of r % 2 === 0 ? httpLanes.entries() : [...httpLanes.entries()].reverse()) {
+        const reply = await lane.client.run({ variables: variables(bounds[r]!, bounds[r + 1]!), warmup: 0, ...perBlock });
+        const inProcess = samples[lane.keyword]!.slice(blockStart[i]);
+        lane.added.push(...reply.ms.slice(0, inProcess.length).map((ms, j) => ms - inProcess[j]!));
+        lane.ms.push(...reply.ms);
+        lane.items.push(...reply.items);
+        lane.connections += reply.connections;
+      }
     }
   } finally {
-    await client?.close();
+    for (const lane of httpLanes) await lane.client.close();
   }
   // One keep-alive connection throughout, or the figure includes connection setup.
-  if (client && http.connections !== 1)
-    throw new Error(`${label} http: the client opened ${http.connections} connections, expected 1 (keep-alive)`);
+  for (const lane of httpLanes)
+    if (lane.connections !== 1)
+      throw new Error(`${lane.label}: the client opened ${lane.connections} connections, expected 1 (keep-alive)`);
 
+  const keyword = keywordOf('this');
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
   const out: RetrieveResult[] = lanes.map((lane, k) => ({
     memories: size,
@@ -313,15 +332,15 @@ async function measureSize(
     meanItems: mean(items[k]!),
     ...(lane.via === 'yoga.fetch' ? { added: summarize(samples[k]!.map((ms, i) => ms - samples[keyword]![i]!)) } : {}),
   }));
-  if (client)
+  for (const lane of httpLanes)
     out.push({
       memories: size,
       strategy: 'HYBRID',
       via: 'http',
-      version: 'this',
-      latency: summarize(http.ms),
-      meanItems: mean(http.items),
-      added: summarize(http.added),
+      version: lane.version,
+      latency: summarize(lane.ms),
+      meanItems: mean(lane.items),
+      added: summarize(lane.added),
     });
   return out;
 }
@@ -377,6 +396,13 @@ export function retrieveTable({ results, seeding, other }: Awaited<ReturnType<ty
       );
     }
   }
+  const otherHttp = other ? results.find((r) => r.memories === o.httpAt && r.via === 'http' && r.version === other) : undefined;
+  if (otherHttp?.added && httpKw?.added)
+    notes.push(
+      `  version ${other} over HTTP: its own app on its own port, its calls paired with its own in-process calls; its HTTP`,
+      `  blocks take turns with this checkout's after each in-process block. HTTP adds ${fmtMs(otherHttp.added.p50)} ms at p50 there`,
+      `  (p95 ${fmtMs(otherHttp.added.p95)} ms) against ${fmtMs(httpKw.added.p50)} ms here.`,
+    );
   if (results.some((r) => r.latency.n < o.iterations))
     notes.push(`* fewer calls: each case stops after ${(o.maxMsPerCase / 1000).toFixed(0)} s of timed calls.`);
   notes.push(`seeding (one key, ${seedingMethod()}): ${seedingText(seeding)}.`);

@@ -67,9 +67,9 @@ export interface BenchHttp {
   close(): Promise<void>;
 }
 
-/** The real HTTP app (yoga and all its plugins) on a free loopback port, in this process. */
-export async function startHttp(services: Services): Promise<BenchHttp> {
-  const app = createApp(services);
+/** The real HTTP app (yoga and all its plugins) on a free loopback port, in this process; `create`: another checkout's. */
+export async function startHttp(services: Services, create: typeof createApp = createApp): Promise<BenchHttp> {
+  const app = create(services);
   const address = await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { createApp } from '../../server/app.ts';
 import type { Db } from '../../server/db/open.ts';
 import type { StoreKind } from '../../server/db/storeDialect.ts';
 import type { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import type { Services } from '../../server/services.ts';
+import { BENCH_ADMIN_TOKEN } from './benchDb.ts';
 
 /**
  * Another version of mnemo, to compare in the same run as this one: BENCH_BASE_ROOT names a checkout of it (its
@@ -15,6 +17,8 @@ export interface OtherCheckout {
   /** What the tables call it: the folder's name. */
   name: string;
   retrieve: typeof retrieve;
+  /** Its HTTP app (yoga and its plugins), for its services. */
+  createApp: typeof createApp;
   servicesOn(db: Db, kind: StoreKind): Services;
 }
 
@@ -22,9 +26,10 @@ export async function otherCheckout(): Promise<OtherCheckout | null> {
   const root = process.env.BENCH_BASE_ROOT;
   if (!root) return null;
   const load = (file: string) => import(pathToFileURL(path.resolve(root, file)).href);
-  const [{ retrieve }, { createServices }, { bindStoreDialect }, { sqliteDialect }, { postgresDialect }, { createLogger }] =
+  const [{ retrieve }, { createApp }, { createServices }, { bindStoreDialect }, { sqliteDialect }, { postgresDialect }, { createLogger }] =
     await Promise.all([
       load('server/retrieval/retrieval.service.ts'),
+      load('server/app.ts'),
       load('server/services.ts'),
       load('server/db/storeDialect.ts'),
       load('server/db/sqlite/dialect.ts'),
@@ -34,9 +39,11 @@ export async function otherCheckout(): Promise<OtherCheckout | null> {
   return {
     name: path.basename(path.resolve(root)),
     retrieve,
+    createApp,
     servicesOn: (db, kind) => {
       bindStoreDialect(db, kind === 'sqlite' ? sqliteDialect : postgresDialect);
-      return createServices({ db, logger: createLogger('silent') });
+      // The bench's admin token, as this checkout's services have it: its HTTP app takes the same calls.
+      return createServices({ db, logger: createLogger('silent'), adminToken: BENCH_ADMIN_TOKEN });
     },
   };
 }
