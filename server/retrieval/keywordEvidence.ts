@@ -33,6 +33,14 @@ import { askedSpeaker } from './speaker.ts';
  * only when it names a thing: a noun, a name or a number ("Japan", "trips"); "deploy" (3,270th) still does. A question
  * ("when do deploys run?") or a message about what the user or the assistant said (speaker.ts) keeps every word the key
  * holds at a twentieth: "What was my previous occupation?" is answered by a turn that shares only "previous" with it.
+ * Chat formulas ("thanks", "okay", "sorry") never tell anything, whatever their rank: newswire, the background's
+ * source, rarely says them.
+ *
+ * A query that names three or more words past the everyday ones, none of which any of the key's memories holds, is
+ * about something else, and its everyday words match the key by coincidence: another user's question about their own
+ * things, against a key that talks about the same everyday topics. A real question names what it asks about, and the
+ * key that answers it holds at least one of those words; with fewer than three, a question's rarer words are as often
+ * phrasing the key never held (at two, LongMemEval lost R@5).
  *
  * A rule on how many of the query's words the key holds at all (nothing from a query the key holds under a fifth of)
  * was measured and dropped: it kept other users' questions out, but in a key of a user's turns alone a real question is
@@ -52,15 +60,34 @@ const EVERYDAY_RANK = 3500;
 const TOPIC_SHARE = 0.05;
 /** …and it names a thing, ranks past this, or the query asks something: before it, what names nothing is talk. */
 const TALK_RANK = 2000;
+/** A query naming this many words past the everyday ones, none of which the key holds, is about something else. */
+const RARE_NAMED = 3;
 
 /** The pks of the keyword hits that are no evidence for the query, whose `words` were searched (in their order). */
 export function weakKeywordMatches(query: string, words: readonly string[], hits: KeywordHits): Set<number> {
   const evidence = hits.rows.filter((row) => isEvidence(words, row.matched, hits));
   const asks = asksSomething(query);
   const tellingWords = words.map((word, i) => isTelling(word, hits.holding[i] ?? 0, hits.memories, asks));
-  const telling = evidence.some((row) => row.matched.some((i) => tellingWords[i]));
+  const telling = !aboutElse(words, hits.holding) && evidence.some((row) => row.matched.some((i) => tellingWords[i]));
   const kept = new Set(telling ? evidence : []);
   return new Set(hits.rows.filter((row) => !kept.has(row)).map((row) => row.pk));
+}
+
+/**
+ * Whether the query names things the key never speaks of: RARE_NAMED or more words past the everyday ones, not one of
+ * them held by any of the key's memories. Its everyday words then match the key's conversations by coincidence
+ * ("Did the espresso grinder and the waffle iron arrive for my sister's party?" of a key that talks of a party).
+ */
+function aboutElse(words: readonly string[], holding: readonly number[]): boolean {
+  const rare = words.flatMap((word, i) => (isRare(word) ? [holding[i] ?? 0] : []));
+  return rare.length >= RARE_NAMED && rare.every((held) => held === 0);
+}
+
+/** A word past English's everyday ones: not a small number, not a chat formula, ranked late or not at all. */
+function isRare(word: string): boolean {
+  if (SMALL_NUMBER.test(word)) return false;
+  const english = englishWord(word);
+  return english === undefined || (!english.formula && english.rank >= EVERYDAY_RANK);
 }
 
 /** A question: a question mark, or a first word that opens one ("when do deploys run"). */
@@ -78,10 +105,9 @@ export function asksSomething(query: string): boolean {
  * in a query that `asks` nothing. Small numbers and chat formulas ("thanks", "okay") never are.
  */
 export function isTelling(word: string, holding: number, memories: number, asks: boolean): boolean {
-  if (SMALL_NUMBER.test(word)) return false;
+  if (isRare(word)) return true;
   const english = englishWord(word);
-  if (english?.formula) return false;
-  if (english === undefined || english.rank >= EVERYDAY_RANK) return true;
+  if (english === undefined || english.formula || SMALL_NUMBER.test(word)) return false;
   const topic = holding > 0 && holding >= TOPIC_SHARE * memories;
   return topic && (english.namesAThing || english.rank >= TALK_RANK || asks);
 }

@@ -10,7 +10,8 @@ const VECTOR_ONLY_DEPTH = 6;
  * A memory keyword search found is matched evidence and stays, unless its match is no evidence for this query
  * (keywordEvidence.ts: the memory shares a single word with the query, and a common one: held by a fifth of a large
  * key's memories, or a number of one or two digits; or no hit shares a telling word with the query, one rare in English
- * or the key's topic, as a chat line's "thanks" or a chatty key's "sounds good" is not); such a hit is then judged as
+ * or the key's topic, as a chat line's "thanks" or a chatty key's "sounds good" is not; or the query names three rarer
+ * words the key never holds, and is about something else); such a hit is then judged as
  * the vector tier's alone, when that tier found it too, and left out when not. A floor on BM25 relative to what the
  * query's own words could reach was measured and rejected: to keep a chat line's stray word matches out it had to drop
  * real evidence, R@5 −0.008 on LongMemEval oracle for distractors clean 29% → 39%; docs/retrieval-quality.md.

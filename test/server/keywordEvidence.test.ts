@@ -218,3 +218,42 @@ describe('a conversation that repeats its everyday words', () => {
     expect(result.items[0]?.memory.content).toMatch(/^That sounds good, book/);
   });
 });
+
+describe('a question naming things the key never speaks of', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await openTestDb();
+    await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
+    // 24 turns about a party: "sister" and "party" are the key's topic.
+    const turns = [
+      ...Array.from({ length: 12 }, (_, i) => ({ apiKeyId: 'party', content: `My sister booked the party hall for ${i + 10} guests` })),
+      { apiKeyId: 'party', content: 'My sister ordered a lemon cake for the party' },
+      ...Array.from({ length: 11 }, (_, i) => ({ apiKeyId: 'party', content: `Invoice ${i + 700} was paid by card ${i + 40}` })),
+    ];
+    const report = await importMemories(t.services, turns, () => true);
+    expect(report.imported).toBe(turns.length);
+  });
+  afterAll(() => t.close());
+
+  it('injects nothing when three of its rarer words are held by none of the memories', async () => {
+    const query = "Did the espresso grinder and the waffle iron arrive for my sister's party?";
+    const result = await retrieve(t.services, { apiKeyId: 'party', query }, { record: false, receipt: true });
+    expect(result.items).toEqual([]);
+    expect(new Set(result.receipt?.leftOut.map((c) => c.reason))).toEqual(new Set(['below_floor']));
+  });
+
+  it('answers when one of its rarer words is held', async () => {
+    const query = 'Did the espresso grinder and the lemon cake arrive for the party?';
+    const result = await retrieve(t.services, { apiKeyId: 'party', query }, { record: false });
+    expect(result.items[0]?.memory.content).toBe('My sister ordered a lemon cake for the party');
+  });
+
+  it('answers from the topic a question with fewer rarer words shares with the key', async () => {
+    const result = await retrieve(
+      t.services,
+      { apiKeyId: 'party', query: 'Did the espresso grinder arrive for the party?' },
+      { record: false },
+    );
+    expect(result.items[0]?.memory.content).toMatch(/party/);
+  });
+});
