@@ -34,12 +34,14 @@ export interface FactRow extends HeldMemory {
 export async function factRows(db: Db, apiKeyId: string, lookups: readonly FactLookup[]): Promise<{ rows: FactRow[]; complete: boolean }> {
   const { startsWith, keyEquals } = storeDialect(db);
   const own = [...new Set(lookups.map((l) => l.key))];
+  const keys = [...new Set(lookups.flatMap((l) => l.keys))];
+  const prefixes = [...new Set(lookups.flatMap((l) => l.prefixes))];
   // Each key and prefix its own range of the (api key, key) index, read as one condition: no index holds the order (its
   // first term an expression), so neither planner walks the key's rows in updated_at order instead.
   const ranges = [
-    ...[...new Set([...own, ...lookups.flatMap((l) => l.keys)])].map((k) => keyEquals('key', k)),
-    ...[...new Set(lookups.flatMap((l) => l.keys))].map((k) => startsWith('key', `${k}${VERSION}`)),
-    ...[...new Set(lookups.flatMap((l) => l.prefixes))].map((prefix) => startsWith('key', prefix)),
+    ...[...new Set([...own, ...keys])].map((k) => keyEquals('key', k)),
+    ...keys.map((k) => startsWith('key', `${k}${VERSION}`)),
+    ...prefixes.map((prefix) => startsWith('key', prefix)),
   ];
   const limit = (MAX_CANDIDATES + 1) * lookups.length;
   // Written as SQL, not built: every extracted fact asks it, and building it with the query builder cost about as much
