@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
+import { rowCount } from '../db/rowCount.ts';
 import type { MemoryRow } from '../db/schema.ts';
 import { storeDialect } from '../db/storeDialect.ts';
 import type { HeldMemory } from '../memory/supersession.service.ts';
@@ -51,7 +52,7 @@ export async function factRows(db: Db, apiKeyId: string, lookups: readonly FactL
     where api_key_id = ${apiKeyId} and (${sql.join(ranges, sql` or `)})
       and ((valid_to is null and archived_by is null) or key in (${sql.join(own)}))
     order by key in (${sql.join(own)}) desc, updated_at desc
-    limit ${limit}`.execute(db);
+    limit ${rowCount(limit)}`.execute(db);
   return {
     rows: rows.map(({ metadata, updated_at, ...row }) => ({
       ...row,

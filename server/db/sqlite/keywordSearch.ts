@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../open.ts';
 import { firstInScope } from '../rankedHead.ts';
+import { rowCount } from '../rowCount.ts';
 import type { MemoryRow } from '../schema.ts';
 import { inScope, type RetrievalScope } from '../scope.ts';
 import { tenantBm25Weights } from './bm25.ts';
@@ -66,7 +67,7 @@ async function rankedInScope(
   // run a lone term's bm25(); it is cheaper than materializing them.
   const ranked = sql<{ pk: number; bm25: number; words: string }>`(select rowid as pk, sum(s) as bm25, group_concat(w) as words
     from (${sql.join(scored, sql` union all `)} limit -1)
-    group by rowid order by bm25, rowid desc limit ${head})`;
+    group by rowid order by bm25, rowid desc limit ${rowCount(head)})`;
   const rows = await db
     .selectFrom(ranked.as('ranked'))
     .innerJoin('memories', 'memories.pk', 'ranked.pk')

@@ -9,6 +9,7 @@ import { registerTenantTerms } from '../tenantTerms.ts';
 import { BUSY_TIMEOUT_MS } from './busyTimeout.ts';
 import { bindChangeContext, registerChangeContext } from './changeContext.ts';
 import { sqliteDialect } from './dialect.ts';
+import { RowLimitCompiler } from './rowLimitCompiler.ts';
 
 export interface OpenedDatabase extends OpenedStore {
   kind: 'sqlite';
@@ -59,6 +60,10 @@ class RollbackAwareDialect extends SqliteDialect {
     const config = { database: withStatementCache(sqlite) };
     super(config);
     this.config = config;
+  }
+
+  override createQueryCompiler() {
+    return new RowLimitCompiler();
   }
 
   override createDriver() {
