@@ -36,6 +36,12 @@ export function openDatabase(file: string): OpenedDatabase {
   // does the same inside its segments, migration 009), and ANALYZE keeps counts only, no sample rows (sqlite_stat4
   // would hold copies of keys and index terms that no delete reaches).
   sqlite.pragma('secure_delete = ON');
+  // A write inside a transaction keeps the pages it changes in a statement journal, to undo the statement alone if it
+  // fails; past 64 KiB SQLite moves that journal to a temporary file. A memory's insert (keyword index, fact index and
+  // history included) went there, and writing the file cost it about 40% of its time. In memory, users' text is never
+  // written to a temporary file that nothing erases either. The cost: a statement that changes a great many pages in
+  // one go (a clear of a whole key) holds their old images in memory until it ends.
+  sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('analysis_limit = 1000');
   sqliteVec.load(sqlite);
   registerTenantTerms(sqlite);
