@@ -280,6 +280,11 @@ describe.skipIf(testStoreKind() === 'postgres')('a deleted text appears nowhere 
     await expectErased(s);
   });
 
+  it("nor in a temporary file: SQLite keeps its temporary data (a statement's undo images, sorts) in memory", async () => {
+    const s = await scene();
+    expect(s.app.database.sqlite.pragma('temp_store', { simple: true })).toBe(2);
+  });
+
   it('after the purge deleted it (expired past the grace days; its summary rebuilt without it)', async () => {
     const s = await scene();
     await s.app.ok(UPDATE_MEMORY, { id: s.markerId, input: { expiresAt: new Date(Date.now() - 8 * DAY).toISOString() } });
