@@ -105,9 +105,11 @@ export function asksSomething(query: string): boolean {
  * in a query that `asks` nothing. Small numbers and chat formulas ("thanks", "okay") never are.
  */
 export function isTelling(word: string, holding: number, memories: number, asks: boolean): boolean {
-  if (isRare(word)) return true;
+  if (SMALL_NUMBER.test(word)) return false;
   const english = englishWord(word);
-  if (english === undefined || english.formula || SMALL_NUMBER.test(word)) return false;
+  if (english === undefined) return true;
+  if (english.formula) return false;
+  if (english.rank >= EVERYDAY_RANK) return true;
   const topic = holding > 0 && holding >= TOPIC_SHARE * memories;
   return topic && (english.namesAThing || english.rank >= TALK_RANK || asks);
 }

@@ -9,6 +9,15 @@ import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 // none of whose evidence shares a telling word with it (outside English's everyday words, or held by a twentieth of the
 // key's memories) gets nothing.
 
+/** A database with memory on (HYBRID) holding these memories, every one of them imported. */
+async function holding(memories: Parameters<typeof importMemories>[1]): Promise<TestDb> {
+  const t = await openTestDb();
+  await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
+  const report = await importMemories(t.services, memories, () => true);
+  expect(report.imported).toBe(memories.length);
+  return t;
+}
+
 describe('keyword evidence', () => {
   const words = (n: number) => ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].slice(0, n);
 
@@ -35,15 +44,12 @@ describe('keyword evidence', () => {
 describe('keyword evidence in retrieval', () => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await openTestDb();
-    await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
     // 60 of 100 memories hold the words "plates" and "2".
     const memories = [
       ...Array.from({ length: 60 }, (_, i) => ({ apiKeyId: 'lab', content: `Run ${i + 100} used 2 plates` })),
       ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId: 'lab', content: `Freezer ${i + 500} holds buffer stock` })),
     ];
-    const report = await importMemories(t.services, memories, () => true);
-    expect(report.imported).toBe(100);
+    t = await holding(memories);
   });
   afterAll(() => t.close());
 
@@ -132,8 +138,6 @@ describe('English word frequency', () => {
 describe('the background of English in retrieval', () => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await openTestDb();
-    await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
     const memories = [
       ...Array.from({ length: 39 }, (_, i) => ({
         apiKeyId: 'samples',
@@ -144,8 +148,7 @@ describe('the background of English in retrieval', () => {
       { apiKeyId: 'tiny', content: 'Okay, hello to Sam from the dentist' },
       { apiKeyId: 'tiny', content: 'The dentist is on Elm Street' },
     ];
-    const report = await importMemories(t.services, memories, () => true);
-    expect(report.imported).toBe(memories.length);
+    t = await holding(memories);
   });
   afterAll(() => t.close());
 
@@ -177,8 +180,6 @@ describe('the background of English in retrieval', () => {
 describe('a conversation that repeats its everyday words', () => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await openTestDb();
-    await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
     // 40 captured turns: "good" and "sounds" in a dozen of them, Japan in four.
     const turns = [
       ...['the hotel', 'the ramen place', 'the train pass', 'the museum', 'the budget', 'the packing list'].flatMap((thing, i) => [
@@ -192,8 +193,7 @@ describe('a conversation that repeats its everyday words', () => {
       })),
       ...Array.from({ length: 24 }, (_, i) => ({ apiKeyId: 'chat', content: `Invoice ${i + 700} was paid by card ${i + 40}` })),
     ];
-    const report = await importMemories(t.services, turns, () => true);
-    expect(report.imported).toBe(turns.length);
+    t = await holding(turns);
   });
   afterAll(() => t.close());
 
@@ -222,16 +222,13 @@ describe('a conversation that repeats its everyday words', () => {
 describe('a question naming things the key never speaks of', () => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await openTestDb();
-    await t.services.settings.update({ enabled: true, strategy: 'HYBRID' });
     // 24 turns about a party: "sister" and "party" are the key's topic.
     const turns = [
       ...Array.from({ length: 12 }, (_, i) => ({ apiKeyId: 'party', content: `My sister booked the party hall for ${i + 10} guests` })),
       { apiKeyId: 'party', content: 'My sister ordered a lemon cake for the party' },
       ...Array.from({ length: 11 }, (_, i) => ({ apiKeyId: 'party', content: `Invoice ${i + 700} was paid by card ${i + 40}` })),
     ];
-    const report = await importMemories(t.services, turns, () => true);
-    expect(report.imported).toBe(turns.length);
+    t = await holding(turns);
   });
   afterAll(() => t.close());
 
