@@ -82,7 +82,7 @@ describe('statements on SQLite', () => {
     expect(prepare).toHaveBeenCalledTimes(1);
   });
 
-  it('report what a write changed', async () => {
+  it('report how many rows a write changed, and the rows it returns', async () => {
     const result = await db.updateTable('notes').set({ body: 'two' }).where('n', '=', 2).executeTakeFirst();
     expect(result.numUpdatedRows).toBe(1n);
     const inserted = await db.insertInto('notes').values({ n: 3, body: 'three' }).returning(['n', 'body']).executeTakeFirst();
