@@ -79,6 +79,7 @@ const POSTGRES_SUITES = [
   'test/server/specialTokens.test.ts',
   'test/server/receipts.test.ts',
   'test/server/injectionLog.test.ts',
+  'test/server/maintenance.test.ts',
 ];
 /** Suites about PostgreSQL itself (copying into it, several processes on one database, its migrations): the postgres project only. */
 const POSTGRES_ONLY = ['test/server/copyStore.test.ts', 'test/server/replicas.test.ts', 'test/server/postgresMigrations.test.ts'];

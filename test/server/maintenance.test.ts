@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeKeywordIndex, optimizeDatabase } from '../../server/db/maintenance.ts';
 import { createMemory, listMemories } from '../../server/memory/memory.service.ts';
@@ -62,5 +63,30 @@ describe.skipIf(!onSqlite)('keyword index maintenance', () => {
     await maintenance;
     expect(optimized).toBe(true);
     expect(await search('mt-rolled-back', 'rolled')).toEqual([]);
+  });
+});
+
+// PostgreSQL reads a key's postings from their B-tree alone only on pages its visibility map marks all-visible.
+describe.skipIf(onSqlite)('keyword postings upkeep on PostgreSQL', () => {
+  const postingPages = async () => {
+    const { rows } = await sql<{ pages: number; visible: number }>`select relpages as pages, relallvisible as visible
+      from pg_class where relname = 'memory_postings'`.execute(t.database.db);
+    return rows[0]!;
+  };
+
+  it('marks every page of the keyword postings all-visible in the hourly upkeep, and finds what it found before', async () => {
+    for (let i = 0; i < 200; i++) await createMemory(t.services, { apiKeyId: `mp-${i % 2}`, content: `posting ${i} about the subject` });
+    const before = await search('mp-1', 'subject');
+    // VACUUM marks a page only once every row on it is old enough for every transaction to see, which the rows just
+    // written become a moment later on this cluster (it commits without waiting for its log): the upkeep runs again.
+    await expect
+      .poll(async () => {
+        await optimizeDatabase(t.database.db);
+        const { pages, visible } = await postingPages();
+        return pages > 0 && visible === pages;
+      })
+      .toBe(true);
+    expect(await search('mp-1', 'subject')).toEqual(before);
+    expect(before).toHaveLength(100);
   });
 });
