@@ -17,8 +17,8 @@ const segmentRows = () => (t.database.sqlite.prepare('select count(*) as n from 
 const search = async (apiKeyId: string | null, text: string) =>
   (await listMemories(t.services, { apiKeyId, search: text }, { limit: 500 })).items.map((m) => m.content).sort();
 
-// FTS5's segments and SQLite's one connection are SQLite's: PostgreSQL's GIN index is merged by autovacuum, and its
-// pool gives maintenance a connection of its own.
+// FTS5's segments and SQLite's one connection are SQLite's: PostgreSQL's keyword postings are a B-tree with nothing to
+// merge, and its pool gives maintenance a connection of its own.
 describe.skipIf(!onSqlite)('keyword index maintenance', () => {
   beforeAll(async () => {
     // One transaction per memory, as a gateway stores them: one small index segment each.
