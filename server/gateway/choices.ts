@@ -187,10 +187,17 @@ export function nameWords(text: string): string[] {
 /** The first chosen thing named among the words, and where it stands; longest spelling first ("sublime text" over "sublime"). */
 export function findChoice(words: readonly string[]): (Choice & { at: number; length: number }) | undefined {
   for (let at = 0; at < words.length; at++) {
-    for (let n = Math.min(LONGEST_TERM_WORDS, words.length - at); n >= 1; n--) {
-      const choice = TERMS.get(words.slice(at, at + n).join(' '));
-      if (choice !== undefined) return { ...choice, at, length: n };
-    }
+    const choice = choiceAt(words, at);
+    if (choice !== undefined) return { ...choice, at };
+  }
+  return undefined;
+}
+
+/** The chosen thing whose spelling starts at word `at`, and how many words it takes; longest spelling first. */
+export function choiceAt(words: readonly string[], at: number): (Choice & { length: number }) | undefined {
+  for (let n = Math.min(LONGEST_TERM_WORDS, words.length - at); n >= 1; n--) {
+    const choice = TERMS.get(words.slice(at, at + n).join(' '));
+    if (choice !== undefined) return { ...choice, length: n };
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import type { Memory } from '../memory/memory.ts';
-import { choiceNamed, findChoice, nameWords, termsOf } from './choices.ts';
+import { choiceAt, choiceNamed, findChoice, nameWords, termsOf } from './choices.ts';
 import { type ExtractedFact, type FactPolarity, factKey, type Replaced } from './extraction.ts';
 
 /**
@@ -190,8 +190,8 @@ export function normalise(text: string): string[] {
   const words = nameWords(text);
   const out: string[] = [];
   for (let i = 0; i < words.length; ) {
-    const choice = findChoice(words.slice(i, i + 4));
-    if (choice !== undefined && choice.at === 0) {
+    const choice = choiceAt(words, i);
+    if (choice !== undefined) {
       out.push(choice.term);
       i += choice.length;
       continue;
