@@ -28,9 +28,10 @@ export interface FactRow extends HeldMemory {
 /**
  * The memories of one API key that these facts' lookups name, in one statement: the current memories of each fact's
  * keys or their later versions, or whose key starts with one of its prefixes (as written: the rules read only keys in
- * their own spelling), archived ones left out (a summary holds their text now); and the memory holding each fact's own
- * `key`, whatever its state. The most recently updated first, at most MAX_CANDIDATES (and a holder) per lookup:
- * `complete` is false when the read stopped there, and a lookup's newest may then be missing.
+ * their own spelling), archived ones left out (a summary holds their text now); and the memories holding each fact's
+ * own `key` or one of its versions, whatever their state (the next version is numbered from them). Those of a fact's
+ * own key first, then the current ones, the most recently updated first, at most MAX_CANDIDATES (and a holder) per
+ * lookup: `complete` is false when the read stopped there, and a lookup's newest, or a version, may then be missing.
  */
 export async function factRows(db: Db, apiKeyId: string, lookups: readonly FactLookup[]): Promise<{ rows: FactRow[]; complete: boolean }> {
   const { startsWith, keyEquals } = storeDialect(db);
@@ -39,9 +40,11 @@ export async function factRows(db: Db, apiKeyId: string, lookups: readonly FactL
   const prefixes = [...new Set(lookups.flatMap((l) => l.prefixes))];
   // Each key and prefix its own range of the (api key, key) index, read as one condition: no index holds the order (its
   // first term an expression), so neither planner walks the key's rows in updated_at order instead.
+  const versions = own.map((k) => startsWith('key', `${k}${VERSION}`));
   const ranges = [
     ...[...new Set([...own, ...keys])].map((k) => keyEquals('key', k)),
-    ...keys.map((k) => startsWith('key', `${k}${VERSION}`)),
+    ...keys.filter((k) => !own.includes(k)).map((k) => startsWith('key', `${k}${VERSION}`)),
+    ...versions,
     ...prefixes.map((prefix) => startsWith('key', prefix)),
   ];
   const limit = (MAX_CANDIDATES + 1) * lookups.length;
@@ -50,8 +53,8 @@ export async function factRows(db: Db, apiKeyId: string, lookups: readonly FactL
   const { rows } = await sql<Pick<MemoryRow, keyof HeldMemory | 'key' | 'content' | 'metadata' | 'updated_at'>>`
     select pk, id, key, content, metadata, valid_from, valid_to, superseded_by, archived_by, updated_at from memories
     where api_key_id = ${apiKeyId} and (${sql.join(ranges, sql` or `)})
-      and ((valid_to is null and archived_by is null) or key in (${sql.join(own)}))
-    order by key in (${sql.join(own)}) desc, updated_at desc
+      and ((valid_to is null and archived_by is null) or key in (${sql.join(own)}) or ${sql.join(versions, sql` or `)})
+    order by key in (${sql.join(own)}) desc, valid_to is null and archived_by is null desc, updated_at desc
     limit ${rowCount(limit)}`.execute(db);
   return {
     rows: rows.map(({ metadata, updated_at, ...row }) => ({
@@ -71,6 +74,17 @@ export async function nextVersion(db: Db, apiKeyId: string, key: string): Promis
     .where('api_key_id', '=', apiKeyId)
     .where(storeDialect(db).startsWith('key', `${key}${VERSION}`))
     .execute();
-  const highest = rows.reduce((max, r) => Math.max(max, Number(/~v(\d+)$/u.exec(r.key)?.[1] ?? 1)), 1);
+  return versionAfter(
+    key,
+    rows.map((r) => r.key),
+  );
+}
+
+/** The version of `key` after the highest among `keys` (the key itself is its first version). */
+export function versionAfter(key: string, keys: Iterable<string>): string {
+  let highest = 1;
+  for (const k of keys) {
+    if (k.startsWith(`${key}${VERSION}`)) highest = Math.max(highest, Number(/~v(\d+)$/u.exec(k)?.[1] ?? 1));
+  }
   return `${key}${VERSION}${highest + 1}`;
 }

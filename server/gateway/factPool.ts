@@ -1,6 +1,6 @@
 import type { Memory } from '../memory/memory.ts';
 import { heldMemory } from '../memory/supersession.service.ts';
-import { type FactLookup, type FactRow, MAX_CANDIDATES, VERSION } from './factCandidates.repository.ts';
+import { type FactLookup, type FactRow, MAX_CANDIDATES, VERSION, versionAfter } from './factCandidates.repository.ts';
 
 /** The memory that holds a key, and whether it still holds (is not superseded). */
 export interface KeyHolder {
@@ -16,9 +16,11 @@ export interface KeyHolder {
  */
 export class FactPool {
   private readonly rows = new Map<string, FactRow>();
+  private readonly complete: boolean;
 
-  constructor(rows: readonly FactRow[]) {
-    for (const row of rows) this.rows.set(row.id, row);
+  constructor(read: { rows: readonly FactRow[]; complete: boolean }) {
+    for (const row of read.rows) this.rows.set(row.id, row);
+    this.complete = read.complete;
   }
 
   /**
@@ -35,6 +37,18 @@ export class FactPool {
       .slice(0, MAX_CANDIDATES);
     const holder = rows.find((r) => r.key === key);
     return { current, keyHolder: holder ? { id: holder.id, current: holder.valid_to === null } : null };
+  }
+
+  /**
+   * The next version of a lookup's own key (factCandidates.repository.ts nextVersion), from the versions the read holds;
+   * null when the read stopped early and may have missed one.
+   */
+  nextVersion(key: string): string | null {
+    if (!this.complete) return null;
+    return versionAfter(
+      key,
+      [...this.rows.values()].map((r) => r.key),
+    );
   }
 
   /** A memory as a write of the message left it: new, upserted, or the one a paraphrase was merged into. */

@@ -63,7 +63,7 @@ export async function storeFacts(
     };
     const withTurn = origin.sourceTurn ? { ...metadata, sourceTurn: origin.sourceTurn } : metadata;
     const lookup = lookups?.[i];
-    const read = lookup && { lookup, pool: pool ?? new FactPool((await factRows(deps.db, apiKeyId, [lookup])).rows) };
+    const read = lookup && { lookup, pool: pool ?? new FactPool(await factRows(deps.db, apiKeyId, [lookup])) };
     stored.push(await storeFact(deps, apiKeyId, fact, withTurn, { origin, settings, read }));
   }
   return stored;
@@ -99,8 +99,8 @@ const lookupOf = (fact: ExtractedFact): FactLookup => ({ ...candidateKeys(fact),
  */
 async function messagePool(deps: FactDeps, apiKeyId: string, lookups: readonly FactLookup[]): Promise<FactPool | null> {
   if (!deps.db.isTransaction || lookups.length < 2) return null;
-  const { rows, complete } = await factRows(deps.db, apiKeyId, lookups);
-  return complete ? new FactPool(rows) : null;
+  const read = await factRows(deps.db, apiKeyId, lookups);
+  return read.complete ? new FactPool(read) : null;
 }
 
 /** The captured turn with this id, if it is still there and the key's. */
@@ -132,7 +132,9 @@ async function storeFact(
   // A memory of the fact's key (or a later version of it) that stays current is written over, as before: the same
   // fact said again, or said otherwise. One that is superseded keeps its key, and the new fact takes the next version.
   const holder = candidates.find((c) => versionOf(c.key) === fact.key && !superseding.has(c.id));
-  const key = holder?.key ?? (keyFree(keyHolder, superseding) ? fact.key : await nextVersion(deps.db, apiKeyId, fact.key));
+  const key =
+    holder?.key ??
+    (keyFree(keyHolder, superseding) ? fact.key : (pool.nextVersion(fact.key) ?? (await nextVersion(deps.db, apiKeyId, fact.key))));
   const memory = await write(key, holder !== undefined);
   pool.wrote(memory);
   const sentence = fact.source;

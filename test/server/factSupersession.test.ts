@@ -148,6 +148,20 @@ describe('keys and order', () => {
     ]);
   });
 
+  it('numbers a key past its superseded versions when a message holds more than one fact', async () => {
+    await say('fs-py', 'I like Python.', "I don't like Python anymore.", 'I like Python again.', 'I changed my mind about Python.');
+    await say('fs-py', 'I like Python. I live in Paris.');
+    const { all } = await facts('fs-py');
+    expect(all.map((m) => [m.key, m.content, m.validTo === null]).sort()).toEqual([
+      ['changed-mind:python', 'Changed their mind about Python', true],
+      ['identity:location', 'Lives in Paris', true],
+      ['pref:python', 'Likes Python', false],
+      ['pref:python~v2', 'Dislikes Python', false],
+      ['pref:python~v3', 'Likes Python', false],
+      ['pref:python~v4', 'Likes Python', true],
+    ]);
+  });
+
   it('a fact said again in the same words after it was superseded holds again, as a new memory', async () => {
     await say('fs-again', 'I live in Lyon.', 'I moved to Berlin.', 'I live in Lyon.');
     const { current, superseded } = await facts('fs-again');
