@@ -21,6 +21,7 @@ import { sections as retrieveSections } from './retrieve.bench.ts';
 import { sections as storeSections } from './store.bench.ts';
 import { sections as truthSections } from './truth.bench.ts';
 import { sections as vectorSections } from './vector.bench.ts';
+import { sections as wordVectorSections } from './wordVectors.bench.ts';
 
 /** Every section, in run order; add new bench files here. */
 const SECTIONS: BenchSection[] = [
@@ -30,6 +31,7 @@ const SECTIONS: BenchSection[] = [
   ...captureSections,
   ...mcpSections,
   ...vectorSections,
+  ...wordVectorSections,
   ...clientSections,
   ...loadSections,
   ...observabilitySections,

@@ -2,6 +2,9 @@
  * Keeps `npm run bench` from rotting: runs the store sections' core functions at toy sizes, in-process
  * and over HTTP, and checks that they produce figures. Asserts nothing about how fast anything is.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { benchCapture, captureTables } from '../../bench/capture.bench.ts';
 import { benchClient } from '../../bench/client.bench.ts';
@@ -12,6 +15,8 @@ import { benchPurge, purgeTables } from '../../bench/lifecycle.bench.ts';
 import { benchMixed, mixedTables } from '../../bench/load.bench.ts';
 import { benchCreate, benchList, createTable, listTable } from '../../bench/store.bench.ts';
 import { benchTruth, truthTable } from '../../bench/truth.bench.ts';
+import { benchWordVectorLoad, wordVectorLoadTable } from '../../bench/wordVectors.bench.ts';
+import { writeWordVectorPackage } from '../helpers/wordVectorPackage.ts';
 
 const positive = (n: number) => expect(Number.isFinite(n) && n > 0, `expected a positive figure, got ${n}`).toBe(true);
 
@@ -140,5 +145,24 @@ describe('bench (smoke, tiny sizes)', () => {
       positive(r.readMs);
     }
     expect(renderTable(importFormatsTable(results, o))).toContain('time ÷ jsonl');
+  });
+
+  it("the word-vector bench times a package's conversion and a later start's load, with retrieves answered meanwhile", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mnemo-bench-wordvec-'));
+    try {
+      writeWordVectorPackage(path.join(dir, 'tiny-vectors'));
+      const o = { package: path.join(dir, 'tiny-vectors'), memories: 3, gapMs: 1 };
+      const r = await benchWordVectorLoad(o);
+      expect(r.model).toMatch(/^tiny-vectors@1\.2\.3\+/);
+      expect(r.phases.map((p) => p.phase)).toEqual(['convert', 'reload']);
+      for (const p of r.phases) {
+        positive(p.ms);
+        positive(p.retrieves.n);
+        expect(Number.isFinite(p.eventLoopMaxMs)).toBe(true);
+      }
+      expect(renderTable(wordVectorLoadTable(r, o))).toContain('event loop worst ms');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
