@@ -8,11 +8,12 @@ import { storedFactSignatures } from './factIndex.ts';
  * Up to `limit` active, current memories of exactly this key, session (null: key-wide ones only) and type that hold one
  * of the fact index's `hashes` (factIndex.ts factProbe): a probe of the index's primary key, never a scan of the key.
  * Two statements, the memories asked for only when the index holds any: most new facts restate nothing, and the probe
- * alone costs PostgreSQL's planner a tenth of the join.
+ * alone costs PostgreSQL's planner a tenth of the join. Each row also says whether a memory of the key already holds
+ * `key` (keyTaken): the new text's own key, which makes it an upsert rather than a paraphrase.
  */
 export async function memoriesWithFactSignatures(
   db: Db,
-  s: { apiKeyId: string; sessionId: string | null; type: MemoryTypeValue; now: number; retentionCutoff: number },
+  s: { apiKeyId: string; sessionId: string | null; type: MemoryTypeValue; now: number; retentionCutoff: number; key: string },
   hashes: readonly number[],
   limit: number,
 ) {
@@ -23,6 +24,17 @@ export async function memoriesWithFactSignatures(
   return db
     .selectFrom('memories')
     .selectAll()
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('memories as holder')
+            .select('holder.pk')
+            .where('holder.api_key_id', '=', s.apiKeyId)
+            .where('holder.key', '=', s.key),
+        )
+        .as('keyTaken'),
+    )
     .where(
       'pk',
       'in',

@@ -63,6 +63,8 @@ export async function addVersion(db: Db, memoryPk: number, v: VersionColumns, ch
     })
     .returning('version')
     .executeTakeFirstOrThrow();
+  // Versions are numbered from 1: until the newest passes `kept` there is nothing to prune (a round trip saved).
+  if (version <= kept) return;
   await db
     .deleteFrom('memory_versions')
     .where('memory_pk', '=', memoryPk)

@@ -54,13 +54,13 @@ export async function findParaphrase(
     type: row.type,
     now,
     retentionCutoff: retentionCutoff(now, settings),
+    key: row.key,
   };
   const candidates = await memoriesWithFactSignatures(deps.db, scope, probe, CANDIDATES);
   for (const target of candidates) {
     const found = paraphrase(target.content, row.content);
     if (found === null || (o.keyGiven && found !== 'same')) continue;
-    // Asked only now: most new facts restate nothing, and then whether their key is taken does not matter.
-    if (await repo.memoryKeyExists(deps.db, row.api_key_id, row.key)) return null;
+    if (target.keyTaken) return null;
     return { target, keepIncoming: found === 'second-more-specific' };
   }
   return null;

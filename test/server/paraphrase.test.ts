@@ -125,6 +125,22 @@ describe('one memory per fact', () => {
     ]);
   });
 
+  it('keeps only the newest historyVersionsKept of the wordings merged into a memory', async () => {
+    await app.ok(UPDATE_SETTINGS, { input: { historyVersionsKept: 2 } });
+    try {
+      const first = await create('para-kept', 'I prefer dark mode.');
+      for (const wording of ['I really prefer the dark mode!', 'Honestly I prefer dark themes.', 'I do prefer dark mode.']) {
+        expect((await create('para-kept', wording)).writeOutcome).toBe('MERGED');
+      }
+      expect((await app.ok(HISTORY, { id: first.id })).memoryHistory.map((v) => v.content)).toEqual([
+        'I do prefer dark mode.',
+        'Honestly I prefer dark themes.',
+      ]);
+    } finally {
+      await app.ok(UPDATE_SETTINGS, { input: { historyVersionsKept: 20 } });
+    }
+  });
+
   it('keeps the more specific wording current, the other in the history', async () => {
     const first = await create('para-3', 'I live in Berlin.');
     const merged = await create('para-3', 'I live in Berlin, Germany.');
