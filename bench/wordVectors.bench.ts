@@ -2,12 +2,13 @@
  * The package word-vector model's first use, as a server without the static model meets it: the package's table is
  * converted once into the compact file of the static cache, in slices, while the server keeps answering. A retrieve is
  * sent every few milliseconds meanwhile (each answered from keyword search, its resolution saying the model is
- * loading) and timed, with the event loop's worst delay (perf_hooks.monitorEventLoopDelay). Then
- * a second server on the same cache: the converted file read and decoded, the same way.
+ * loading) and timed, with the event loop's worst delay (perf_hooks.monitorEventLoopDelay). Then a second server on the
+ * same cache: the converted file read and decoded, the same way.
  */
 
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { findWordVectorPackage } from '../server/embedding/wordVectors.ts';
 import { createMemory } from '../server/memory/memory.service.ts';
 import { retrieve } from '../server/retrieval/retrieval.service.ts';
 import { loadVectorConfig } from '../server/vectorConfig.ts';
@@ -45,6 +46,7 @@ const LOAD_LIMIT_MS = 300_000;
 const LOADING = / model (\S+) is loading/;
 
 export async function benchWordVectorLoad(o: WordVectorLoadOptions): Promise<WordVectorLoadResult> {
+  if (findWordVectorPackage(o.package) === null) throw new Error(`no word-vector package ${o.package} here (an optional dependency)`);
   const cacheOf = (dir: string) => path.join(dir, 'static-cache');
   const first = await openBenchDb({ vectorConfig: (dir) => packageOnly(o.package, cacheOf(dir), dir) });
   try {
