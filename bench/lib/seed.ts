@@ -177,11 +177,11 @@ function postgresWriter(store: BenchStore, nextRow: NextRow, counted: Counted) {
   };
 }
 
-/** Whether VACUUM has marked every page of the PostgreSQL keyword postings all-visible. */
-async function postingsAllVisible(store: BenchStore): Promise<boolean> {
+/** Whether VACUUM has marked every page of the PostgreSQL keyword postings and memories all-visible. */
+async function allVisible(store: BenchStore): Promise<boolean> {
   const { rows } = await sql<{ pages: number; visible: number }>`select relpages as pages, relallvisible as visible
-    from pg_class where relname = 'memory_postings'`.execute(store.db);
-  return rows[0] !== undefined && rows[0].pages > 0 && rows[0].visible === rows[0].pages;
+    from pg_class where relname in ('memory_postings', 'memories')`.execute(store.db);
+  return rows.length === 2 && rows.every((r) => r.pages > 0 && r.visible === r.pages);
 }
 
 /**
@@ -195,11 +195,11 @@ export async function analyzeLikeAServer(store: BenchStore): Promise<void> {
   if (store.kind === 'postgres') {
     // What autovacuum's analyze would have done on a server up for a while, and the server's own hourly upkeep, which
     // finds the rows written well before it: VACUUM leaves a page unmarked while its rows are too new for every
-    // transaction to see (a moment after their commit here), so it runs again until the postings are all marked.
+    // transaction to see (a moment after their commit here), so it runs again until every page is marked.
     await sql`analyze`.execute(store.db);
     for (let attempt = 0; attempt < 40; attempt++) {
       await optimizeDatabase(store.db);
-      if (await postingsAllVisible(store)) break;
+      if (await allVisible(store)) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     return;

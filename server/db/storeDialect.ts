@@ -87,6 +87,8 @@ export interface StoreDialect {
    * putting back the context it found once done: db/sqlite/changeContext.ts, db/postgres/changeContext.ts.
    */
   withChange<T>(trx: Db, change: ChangeContext, write: () => Promise<T>): Promise<T>;
+  /** The key's newest memories in scope (EXACT), newest updated first, at most `limit`. */
+  newestInScope(db: Db, scope: RetrievalScope, limit: number): Promise<MemoryRow[]>;
   /** Adds [pk, count, lastAt] to each memory's access counter and last access, in one statement. */
   addMemoryAccess(db: Db, memories: readonly (readonly [number, number, number])[]): Promise<void>;
   /** Adds [apiKeyId, retrievals, hits] to each key's retrieval statistics, in one statement. */

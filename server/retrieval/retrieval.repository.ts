@@ -14,16 +14,9 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
   return keywordSearch(db).keywordCandidates(db, scope, words, limit);
 }
 
-/** The newest memories in scope, for the EXACT strategy. */
+/** The newest memories in scope, for the EXACT strategy, as each store reads them best (db/sqlite and db/postgres newestInScope.ts). */
 export async function recentCandidates(db: Db, scope: RetrievalScope, limit: number) {
-  return db
-    .selectFrom('memories')
-    .selectAll()
-    .where((eb) => inScope(eb, scope))
-    .orderBy('updated_at', 'desc')
-    .orderBy('pk', 'desc')
-    .limit(limit)
-    .execute();
+  return storeDialect(db).newestInScope(db, scope, limit);
 }
 
 /**

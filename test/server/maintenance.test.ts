@@ -66,12 +66,17 @@ describe.skipIf(!onSqlite)('keyword index maintenance', () => {
   });
 });
 
-// PostgreSQL reads a key's postings from their B-tree alone only on pages its visibility map marks all-visible.
-describe.skipIf(onSqlite)('keyword postings upkeep on PostgreSQL', () => {
-  const postingPages = async () => {
+// PostgreSQL reads a key's postings, and its newest memories, from an index alone only on pages its visibility map marks
+// all-visible.
+describe.skipIf(onSqlite)('visibility upkeep on PostgreSQL', () => {
+  const pagesOf = async (table: 'memory_postings' | 'memories') => {
     const { rows } = await sql<{ pages: number; visible: number }>`select relpages as pages, relallvisible as visible
-      from pg_class where relname = 'memory_postings'`.execute(t.database.db);
+      from pg_class where relname = ${table}`.execute(t.database.db);
     return rows[0]!;
+  };
+  const allMarked = async (table: 'memory_postings' | 'memories') => {
+    const { pages, visible } = await pagesOf(table);
+    return pages > 0 && visible === pages;
   };
 
   it('marks every page of the keyword postings all-visible in the hourly upkeep, and finds what it found before', async () => {
@@ -82,11 +87,20 @@ describe.skipIf(onSqlite)('keyword postings upkeep on PostgreSQL', () => {
     await expect
       .poll(async () => {
         await optimizeDatabase(t.database.db);
-        const { pages, visible } = await postingPages();
-        return pages > 0 && visible === pages;
+        return allMarked('memory_postings');
       })
       .toBe(true);
     expect(await search('mp-1', 'subject')).toEqual(before);
     expect(before).toHaveLength(100);
+  });
+
+  it("marks every page of the memories all-visible in the hourly upkeep, where a key's newest are read from", async () => {
+    for (let i = 0; i < 200; i++) await createMemory(t.services, { apiKeyId: `mv-${i % 2}`, content: `memory ${i} of the two keys` });
+    await expect
+      .poll(async () => {
+        await optimizeDatabase(t.database.db);
+        return allMarked('memories');
+      })
+      .toBe(true);
   });
 });

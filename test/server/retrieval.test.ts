@@ -200,6 +200,22 @@ describe('strategies', () => {
     expect(r.resolution).toMatchObject({ requestedStrategy: 'EXACT', tiers: ['EXACT'], fallback: false });
   });
 
+  it("EXACT finds the newest memories in scope behind many newer ones out of it (another session's)", async () => {
+    const apiKeyId = key();
+    const minute = 60_000;
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * minute).toISOString();
+    await app.ok(IMPORT_MEMORIES, {
+      memories: [
+        ...[300, 200, 100].map((m) => ({ apiKeyId, content: `key-wide, ${m} minutes ago`, createdAt: at(m) })),
+        ...Array.from({ length: 40 }, (_, i) => ({ apiKeyId, sessionId: 'theirs', content: `their session ${i}`, createdAt: at(50 - i) })),
+      ],
+    });
+    const r = await retrieve({ apiKeyId, sessionId: 'mine', query: 'anything', strategy: 'EXACT', limit: 2 });
+    expect(contents(r)).toEqual(['key-wide, 100 minutes ago', 'key-wide, 200 minutes ago']);
+    const theirs = await retrieve({ apiKeyId, sessionId: 'theirs', query: 'anything', strategy: 'EXACT', limit: 2 });
+    expect(contents(theirs)).toEqual(['their session 39', 'their session 38']);
+  });
+
   it('SEMANTIC says that keyword search answered, and why', async () => {
     const apiKeyId = key();
     await create({ apiKeyId, content: 'Prefers tabs over spaces' });

@@ -7,6 +7,7 @@ import { jsonArrayRows, jsonValue } from './json.ts';
 import { keywordCandidates, listSearchMatches, probeKeywordIndex } from './keywordSearch.ts';
 import { checkpointWal, mergeKeywordIndex, optimizeDatabase } from './maintenance.ts';
 import { mergedMetadata } from './memoryUpsert.ts';
+import { newestInScope } from './newestInScope.ts';
 import { isProfileMemory } from './profileFilter.ts';
 import { storeSize } from './storeSize.ts';
 import { keyEquals, likeIgnoringAsciiCase, startsWith } from './textMatch.ts';
@@ -20,6 +21,7 @@ export const postgresDialect: StoreDialect = {
   keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex },
   mergedMetadata,
   withChange,
+  newestInScope,
   addMemoryAccess,
   addKeyRetrievals,
   isProfileMemory,

@@ -8,6 +8,7 @@ import { jsonArrayRows, jsonValue } from './json.ts';
 import { keywordCandidates, listSearchMatches, probeKeywordIndex } from './keywordSearch.ts';
 import { checkpointWal, emptyWalNow, mergeKeywordIndex, optimizeDatabase } from './maintenance.ts';
 import { mergedMetadata } from './memoryUpsert.ts';
+import { newestInScope } from './newestInScope.ts';
 import { isProfileMemory } from './profileFilter.ts';
 import { storeSize } from './storeSize.ts';
 import { keyEquals, likeIgnoringAsciiCase, startsWith } from './textMatch.ts';
@@ -20,6 +21,7 @@ export const sqliteDialect: StoreDialect = {
   keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex },
   mergedMetadata,
   withChange,
+  newestInScope,
   addMemoryAccess,
   addKeyRetrievals,
   isProfileMemory,
