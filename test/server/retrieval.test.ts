@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keywordCandidates } from '../../server/retrieval/retrieval.repository.ts';
 import { countTokens } from '../../server/tokenCount.ts';
 import {
   CREATE_MEMORY,
@@ -116,6 +117,19 @@ describe('keyword retrieval', () => {
     for (const word of ['c++', 'state-of-the-art', 'NEAR', 'AND']) {
       expect(contents(await retrieve({ apiKeyId, query: `what about ${word}?` }))).toHaveLength(1);
     }
+  });
+
+  it('says which words of a question of sixty-four words each memory holds, the last one included', async () => {
+    const apiKeyId = key();
+    const words = Array.from({ length: 64 }, (_, i) => `word${String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26))}`);
+    await create({ apiKeyId, content: `${words[0]} and ${words[63]}` });
+    await create({ apiKeyId, content: `only ${words[62]}` });
+    const scope = { apiKeyId, sessionId: null, types: null, now: Date.now(), retentionCutoff: 0 };
+    const hits = await keywordCandidates(app.services.db, scope, words, 10);
+    expect(hits.rows.map((r) => [r.content, r.matched])).toEqual([
+      [`${words[0]} and ${words[63]}`, [0, 63]],
+      [`only ${words[62]}`, [62]],
+    ]);
   });
 
   // U+0000 is refused in every argument with BAD_USER_INPUT (wellFormed.test.ts); any other string is searched.
