@@ -65,8 +65,9 @@ function wordsOfMask(mask: string): number[] {
  * its estimates (it expected one memory to pass them), and as a join it scanned the key's memories and re-read the
  * whole ranking once for each (7 s at 10,000 memories). Each posting passes through as few steps as the ranking needs:
  * a word of one lexeme (nearly every word) reads its postings as they are, and only a word the parser splits is grouped
- * into a phrase and checked against the memory's tsvector; the words a memory holds come back as a bit mask, since an
- * ordered array of them sorted each memory's words apart, and that was most of the statement's time.
+ * into a phrase and checked against the memory's tsvector; each posting takes its word's IDF from an array by the word's
+ * index rather than through a join; and the words a memory holds come back as a bit mask, since an ordered array of
+ * them sorted each memory's words apart, and that was most of the statement's time.
  */
 function rankedHead(db: Db, scope: RetrievalScope, words: readonly string[], head: number) {
   const key = scope.apiKeyId;
@@ -101,14 +102,16 @@ function rankedHead(db: Db, scope: RetrievalScope, words: readonly string[], hea
     ), weights as (
       select i, count(*) as documents, ln(1 + (greatest(tenant.n, count(*)) - count(*) + 0.5) / (count(*) + 0.5)) as idf
       from found, tenant group by i, tenant.n
+    ), idfs as (
+      select array_agg(coalesce(weights.idf, 0) order by words.i) as idf from words left join weights using (i)
     )
-    select pk, sum(idf * tf * ${K1 + 1}::float8
+    select pk, sum(idfs.idf[i] * tf * ${K1 + 1}::float8
       / (tf + ${K1}::float8 * (1 - ${B}::float8 + ${B}::float8 * length / greatest(tenant.average, 1e-9)))) as score,
       bit_or(1::bigint << (i - 1)::int)::text as matched,
       (select n from tenant) as memories,
       (select array_agg((i - 1)::int order by i) from weights) as held_words,
       (select array_agg(documents::int order by i) from weights) as held_counts
-    from found join weights using (i), tenant group by pk
+    from found, idfs, tenant group by pk
     order by score desc, pk desc limit ${head})`;
   return db
     .selectFrom(ranked.as('ranked'))
