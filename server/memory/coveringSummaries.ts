@@ -12,7 +12,8 @@ import * as repo from './summary.repository.ts';
  * rebuilt digest would not be smaller than they are, they come back and the summary is removed.
  * Given a transaction, it works in it; given the database, it opens one only when something is queued (a write that
  * is one statement, such as an upsert, need not become a transaction for the rare case that it brought a memory
- * back). The queue is durable: should the process stop in between, the next write or the purge pass does it.
+ * back). The queue is durable: should the process stop in between, the next write that changes or deletes a memory, or
+ * the purge pass, does it.
  */
 export async function rebuildStaleSummaries(db: Db): Promise<void> {
   if (!db.isTransaction) {

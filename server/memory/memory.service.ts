@@ -146,9 +146,10 @@ export async function createMemory(
   }
   // One statement, no transaction (changing holds the connection for it, with the change context the history trigger
   // reads): writers on other connections never wait for a lock held across awaits. New content under the key of an
-  // archived memory brought it back and queued its summary, which is rebuilt right after.
+  // archived memory brought it back and queued its summary, which is rebuilt right after; a new memory brings nothing
+  // back, and most writes are new memories, so only an upsert asks for the queue.
   const stored = await changing(deps.db, { ...change, at: clock(deps) }, (trx) => repo.upsertMemoryRow(trx, row));
-  await rebuildStaleSummaries(deps.db);
+  if (stored.id !== row.id) await rebuildStaleSummaries(deps.db);
   return outcome(stored);
 }
 
