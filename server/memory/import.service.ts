@@ -67,7 +67,7 @@ async function plannedMerges(deps: MemoryDeps, pending: readonly Pending[], sett
   ]);
   for (const [at, p] of pending.entries()) {
     if (!p.keyless) continue;
-    const stored = keysWithMemories.has(p.row.api_key_id) ? await findParaphrase(deps, p.row, { keyGiven: false, settings }) : null;
+    const stored = keysWithMemories.has(p.row.api_key_id) ? (await findParaphrase(deps, p.row, { keyGiven: false, settings })).match : null;
     if (stored) {
       merges.set(at, (await holdsWording(deps.db, stored.target, p.row.content)) ? { held: stored.target } : stored);
       continue;

@@ -139,17 +139,23 @@ export async function createMemory(
     });
   }
   const settings = o.settings ?? (await settingsOutside(deps.db, deps.settings));
-  const match = o.keyHeld ? null : await findParaphrase(deps, row, { keyGiven: valid.key != null && !o.keyFromText, settings });
+  const { match, keyFree } = o.keyHeld
+    ? { match: null, keyFree: false }
+    : await findParaphrase(deps, row, { keyGiven: valid.key != null && !o.keyFromText, settings });
   if (match) {
     const merged = await mergeParaphrase(deps, match, row, { by: change.by, historyVersionsKept: settings.historyVersionsKept });
     return { ...merged, outcome: 'merged' };
   }
-  // One statement, no transaction (changing holds the connection for it, with the change context the history trigger
-  // reads): writers on other connections never wait for a lock held across awaits. New content under the key of an
-  // archived memory brought it back and queued its summary, which is rebuilt right after; a new memory brings nothing
-  // back, and most writes are new memories, so only an upsert asks for the queue.
+  // A key the paraphrase lookup found free is written with a plain insert, which keeps no version, so it needs no
+  // change context (on PostgreSQL two round trips, to set it and put it back) and brings no archived memory back; one
+  // taken meanwhile is upserted after all. Else the write is an upsert in one statement, no transaction (changing holds
+  // the connection for it, with the change context the history trigger reads): writers on other connections never
+  // wait for a lock held across awaits. New content under the key of an archived memory brought it back and queued its
+  // summary, which is rebuilt right after.
+  const created = keyFree ? await repo.insertMemoryRowIfAbsent(deps.db, row) : undefined;
+  if (created) return outcome(created);
   const stored = await changing(deps.db, { ...change, at: clock(deps) }, (trx) => repo.upsertMemoryRow(trx, row));
-  if (stored.id !== row.id) await rebuildStaleSummaries(deps.db);
+  await rebuildStaleSummaries(deps.db);
   return outcome(stored);
 }
 

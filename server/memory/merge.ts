@@ -36,17 +36,20 @@ export interface ParaphraseMatch {
  * its stored content with paraphrase(). The settings are the caller's, read before its transaction (a read of them
  * inside one would wait for it on SQLite's one connection). A row whose key is already stored is an upsert of that
  * memory, not a paraphrase; a key the caller chose (`keyGiven`) is only merged into another key's memory when the
- * content words are the same.
+ * content words are the same. `keyFree` says what the lookup learnt of the row's own key on the way: free when the
+ * candidates' read says no memory holds it, or when nothing shares the text's signatures and the key was derived from
+ * the text (a memory holding it would say the same words); false when it does not know.
  */
 export async function findParaphrase(
   deps: Pick<MemoryDeps, 'db' | 'now'>,
   row: NewMemoryRow,
   o: { keyGiven: boolean; settings: Settings },
-): Promise<(ParaphraseMatch & { target: MemoryRow }) | null> {
+): Promise<{ match: (ParaphraseMatch & { target: MemoryRow }) | null; keyFree: boolean }> {
   const { settings } = o;
-  if (!settings.mergeParaphrases) return null;
+  const unknown = { match: null, keyFree: false };
+  if (!settings.mergeParaphrases) return unknown;
   const probe = factProbe(row, { sameWordsOnly: o.keyGiven });
-  if (probe === null) return null;
+  if (probe === null) return unknown;
   const now = deps.now();
   const scope = {
     apiKeyId: row.api_key_id,
@@ -57,13 +60,14 @@ export async function findParaphrase(
     key: row.key,
   };
   const candidates = await memoriesWithFactSignatures(deps.db, scope, probe, CANDIDATES);
+  const keyFree = candidates.length === 0 ? !o.keyGiven : !candidates[0]!.keyTaken;
   for (const target of candidates) {
     const found = paraphrase(target.content, row.content);
     if (found === null || (o.keyGiven && found !== 'same')) continue;
-    if (target.keyTaken) return null;
-    return { target, keepIncoming: found === 'second-more-specific' };
+    if (target.keyTaken) return unknown;
+    return { match: { target, keepIncoming: found === 'second-more-specific' }, keyFree };
   }
-  return null;
+  return { match: null, keyFree };
 }
 
 /**

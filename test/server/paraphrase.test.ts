@@ -169,6 +169,13 @@ describe('one memory per fact', () => {
     expect((await create('para-6a', 'Honestly I prefer dark themes.', { type: 'SEMANTIC' })).writeOutcome).toBe('CREATED');
   });
 
+  it('updates the memory holding the same words in another session, where no paraphrase was looked for', async () => {
+    const first = await create('para-6c', 'I prefer dark mode.', { sessionId: 's1' });
+    const again = await create('para-6c', 'I prefer dark mode.', { sessionId: 's2' });
+    expect(again).toMatchObject({ id: first.id, writeOutcome: 'UPDATED' });
+    expect((await list('para-6c')).totalCount).toBe(1);
+  });
+
   it("merges a caller's own key into another key's memory only when the content words are the same", async () => {
     await create('para-7', 'I live in Berlin.', { key: 'home' });
     expect((await create('para-7', 'I live in Berlin, Germany.', { key: 'city' })).writeOutcome).toBe('CREATED');
