@@ -64,7 +64,7 @@ export async function findParaphrase(
   for (const target of candidates) {
     const found = paraphrase(target.content, row.content);
     if (found === null || (o.keyGiven && found !== 'same')) continue;
-    if (target.keyTaken) return unknown;
+    if (target.keyTaken) return { match: null, keyFree };
     return { match: { target, keepIncoming: found === 'second-more-specific' }, keyFree };
   }
   return { match: null, keyFree };

@@ -169,7 +169,7 @@ describe('one memory per fact', () => {
     expect((await create('para-6a', 'Honestly I prefer dark themes.', { type: 'SEMANTIC' })).writeOutcome).toBe('CREATED');
   });
 
-  it('updates the memory holding the same words in another session, where no paraphrase was looked for', async () => {
+  it('writes the same words said in another session to the memory that holds them, never to a second one', async () => {
     const first = await create('para-6c', 'I prefer dark mode.', { sessionId: 's1' });
     const again = await create('para-6c', 'I prefer dark mode.', { sessionId: 's2' });
     expect(again).toMatchObject({ id: first.id, writeOutcome: 'UPDATED' });
