@@ -79,6 +79,11 @@ export interface StoreDialect {
    * Qdrant's collection is its only vector index (PostgreSQL, where pgvector is not assumed).
    */
   keepsVectors: boolean;
+  /**
+   * Whether reads sent together run side by side: PostgreSQL's pool gives each its own connection; SQLite's one
+   * connection runs them one after the other, and interleaving their awaits only adds to each.
+   */
+  parallelReads: boolean;
   keywordSearch: KeywordSearch;
   /** The upsert's metadata on a clash of (api key, key): the stored object, the new one's top-level keys replacing its own. */
   mergedMetadata: RawBuilder<string>;

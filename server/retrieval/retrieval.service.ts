@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MemoryTypeValue } from '../db/schema.ts';
+import { storeDialect } from '../db/storeDialect.ts';
 import { BLOCK_FRAME_TOKENS, lineTokens } from '../memory/blockTokens.ts';
 import { formatMemoryBlock, type InjectableMemory } from '../memory/injection.ts';
 import { MEMORY_TYPES, type Memory, rowToMemory } from '../memory/memory.ts';
@@ -91,14 +92,18 @@ export async function retrieve(
   }
   const scope = retrievalScope(deps.now(), settings, input);
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const ranked = await rank(deps, scope, input.query ?? '', strategy, Math.ceil(limit * CANDIDATE_FACTOR), {
-    maintainIndex: options.record,
-    fusionVectorShare: settings.fusionVectorShare,
-    clock,
-  });
-  const enforced = (await repo.enforcedMemories(deps.db, scope, ENFORCED_LIMIT)).map((row, i) =>
-    candidate(rowToMemory(row), 'enforced', ENFORCED_LIMIT - i),
-  );
+  const rankRun = () =>
+    rank(deps, scope, input.query ?? '', strategy, Math.ceil(limit * CANDIDATE_FACTOR), {
+      maintainIndex: options.record,
+      fusionVectorShare: settings.fusionVectorShare,
+      clock,
+    });
+  const enforcedRun = () => repo.enforcedMemories(deps.db, scope, ENFORCED_LIMIT);
+  // The enforced memories do not depend on the ranking: where the store runs reads side by side, they are read beside
+  // it; with a clock each stage is timed alone.
+  const [ranked, enforcedRows] =
+    !clock && storeDialect(deps.db).parallelReads ? await Promise.all([rankRun(), enforcedRun()]) : [await rankRun(), await enforcedRun()];
+  const enforced = enforcedRows.map((row, i) => candidate(rowToMemory(row), 'enforced', ENFORCED_LIMIT - i));
   clock?.lap('enforced', enforced.length);
   const enforcedIds = new Set(enforced.map((c) => c.memory.id));
   const all = turnsAtTheirFactsPlace([...enforced, ...ranked.candidates.filter((c) => !enforcedIds.has(c.memory.id))]);

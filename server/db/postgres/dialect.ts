@@ -18,6 +18,7 @@ export const postgresDialect: StoreDialect = {
   kind: 'postgres',
   migrations: postgresMigrations,
   keepsVectors: false,
+  parallelReads: true,
   keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex },
   mergedMetadata,
   withChange,

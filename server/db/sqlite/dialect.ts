@@ -18,6 +18,7 @@ export const sqliteDialect: StoreDialect = {
   kind: 'sqlite',
   migrations,
   keepsVectors: true,
+  parallelReads: false,
   keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex },
   mergedMetadata,
   withChange,
