@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../open.ts';
 import { firstInScope } from '../rankedHead.ts';
-import type { MemoryRow } from '../schema.ts';
 import { inScope, type RetrievalScope } from '../scope.ts';
 import { searchWords } from '../searchWords.ts';
 import type { KeywordHits } from '../storeDialect.ts';
@@ -46,7 +45,7 @@ export async function keywordCandidates(db: Db, scope: RetrievalScope, words: re
     // As read, the statistics' columns left on: copying every column of every row costs more than they weigh.
     const inScope = rows
       .filter((r) => r.pk !== null)
-      .map((r) => Object.assign(r, { matched: wordsOfMask(r.matched) }) as unknown as MemoryRow & { score: number; matched: number[] });
+      .map((r) => Object.assign(r, { matched: wordsOfMask(r.matched) }) as unknown as KeywordHits['rows'][number]);
     return { rows: inScope, exhausted: rows.length < head };
   });
   return hits;
@@ -74,7 +73,10 @@ function rankedHead(db: Db, scope: RetrievalScope, words: readonly string[], hea
   const ranked = sql<{
     pk: number;
     score: number;
-    /** The words it holds, as a bit mask (bit i: word i; searchWords gives at most 64), in text: pg reads a bigint as a Number, which holds 53 bits. */
+    /**
+     * The words it holds, as a bit mask (bit i: word i; searchWords gives at most 64), in text: pg reads a bigint as a
+     * Number, which holds 53 bits.
+     */
     matched: string;
     memories: number;
     held_words: number[];
