@@ -23,6 +23,7 @@ import * as versionsKeepValidity from './2026_12_06_026_versions_keep_validity.t
 import * as tombstones from './2026_12_06_027_tombstones.ts';
 import * as evaluation from './2026_12_06_028_evaluation.ts';
 import * as factSignatures from './2026_12_06_029_fact_signatures.ts';
+import * as keywordChanges from './2026_12_07_030_keyword_changes.ts';
 
 /**
  * Every migration by name, in order. Listed statically (not read from the folder at run time) so the
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_027_tombstones': tombstones,
   '2026_12_06_028_evaluation': evaluation,
   '2026_12_06_029_fact_signatures': factSignatures,
+  '2026_12_07_030_keyword_changes': keywordChanges,
 };

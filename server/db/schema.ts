@@ -29,6 +29,7 @@ export interface Database {
   evaluation_questions: EvaluationQuestionsTable;
   evaluation_runs: EvaluationRunsTable;
   memory_fact_signatures: MemoryFactSignaturesTable;
+  keyword_changes: KeywordChangesTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -258,6 +259,16 @@ export interface TombstonesTable {
  */
 export interface MemoryFactSignaturesTable {
   signature: number;
+  memory_pk: number;
+}
+
+/**
+ * SQLite only (migration 030): the keyword index's change feed, a row per change of a memory's indexed text, written by
+ * triggers; read by the in-memory postings of server/db/sqlite/keywordIndex.ts.
+ */
+export interface KeywordChangesTable {
+  seq: Generated<number>;
+  api_key_id: string;
   memory_pk: number;
 }
 

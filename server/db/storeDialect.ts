@@ -29,6 +29,8 @@ export interface KeywordSearch {
   listSearchMatches(text: string, apiKeyId: string | null): RawBuilder<number> | null;
   /** A real query against the index, and the number of memories it holds; for the engine status. */
   probeKeywordIndex(db: Db): Promise<number>;
+  /** forgetApiKey: removes what the index keeps of the key beyond its memories' entries, which their deletes took. */
+  forgetKey(db: Db, apiKeyId: string): Promise<void>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open.ts';
+import { keywordSearch } from '../search/keywordSearch.ts';
 import { SUMMARY_KEY_PREFIX } from './digest.ts';
 import { hasSummaryKey } from './summary.repository.ts';
 
@@ -25,6 +26,11 @@ export async function deleteKeyBatch(db: Db, apiKeyId: string, limit: number) {
   const summaries = rows.filter((r) => r.archived_by === null && r.key.startsWith(SUMMARY_KEY_PREFIX)).length;
   const archived = rows.filter((r) => r.archived_by !== null).length;
   return { rows: rows.length, archived, summaries };
+}
+
+/** What the keyword index keeps of the key besides its memories' entries (SQLite: its change feed's rows). */
+export async function deleteKeywordTraces(db: Db, apiKeyId: string) {
+  await keywordSearch(db).forgetKey(db, apiKeyId);
 }
 
 /** The key's row in memory_counts: the triggers count it down to 0 but leave it. */

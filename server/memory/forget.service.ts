@@ -73,6 +73,7 @@ export async function forgetApiKey(deps: MemoryDeps, apiKeyId: string, mayForget
     },
   );
   await repo.deleteMemoryCount(deps.db, key);
+  await repo.deleteKeywordTraces(deps.db, key);
   const extractionModelUsageDays = await repo.deleteExtractionModelUsage(deps.db, key);
   const injectionLogEntries = await repo.deleteInjectionLog(deps.db, key);
   // After the memories: none of them leaves a tombstone (deleteKeyBatch records none), and a key erased leaves nothing.

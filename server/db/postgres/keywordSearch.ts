@@ -168,3 +168,6 @@ export async function probeKeywordIndex(db: Db): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*) as n from memory_search`.execute(db);
   return rows[0]?.n ?? 0;
 }
+
+/** PostgreSQL's keyword index holds a key's words in its memories' own rows (and its statistics' row, kept by triggers). */
+export async function forgetKey(): Promise<void> {}

@@ -5,6 +5,7 @@ import { withChange } from './changeContext.ts';
 import { databaseFile } from './databaseFile.ts';
 import { describe } from './description.ts';
 import { jsonArrayRows, jsonValue } from './json.ts';
+import { forgetKeywordChanges } from './keywordIndex.ts';
 import { keywordCandidates, listSearchMatches, probeKeywordIndex } from './keywordSearch.ts';
 import { checkpointWal, emptyWalNow, mergeKeywordIndex, optimizeDatabase } from './maintenance.ts';
 import { mergedMetadata } from './memoryUpsert.ts';
@@ -19,7 +20,7 @@ export const sqliteDialect: StoreDialect = {
   migrations,
   keepsVectors: true,
   parallelReads: false,
-  keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex },
+  keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex, forgetKey: forgetKeywordChanges },
   mergedMetadata,
   withChange,
   newestInScope,

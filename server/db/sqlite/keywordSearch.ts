@@ -4,8 +4,11 @@ import { firstInScope } from '../rankedHead.ts';
 import { rowCount } from '../rowCount.ts';
 import type { MemoryRow } from '../schema.ts';
 import { inScope, type RetrievalScope } from '../scope.ts';
+import type { KeywordHits } from '../storeDialect.ts';
 import { tenantBm25Weights } from './bm25.ts';
+import { indexAverages } from './fts5Records.ts';
 import { ftsMatch, quotedWords, toFtsQuery } from './ftsQuery.ts';
+import { averageRowLength, keywordIndexOf, TENANT_COLUMN_WEIGHTS } from './keywordIndex.ts';
 
 /**
  * The keyword tier on SQLite: FTS5 over per-tenant terms (db/tenantTerms.ts), ranked by bm25() reweighted to
@@ -18,7 +21,47 @@ import { ftsMatch, quotedWords, toFtsQuery } from './ftsQuery.ts';
  * table. When the scope filters (expired memories, other sessions') drop too much of that head, a longer one is
  * taken. No candidate cap: an old memory that matches well is found however many memories the key has.
  */
-export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number) {
+export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits> {
+  return (await fromPostings(db, scope, words, limit)) ?? (await fromFts(db, scope, words, limit));
+}
+
+/**
+ * The ranking from the key's postings in this process's memory (keywordIndex.ts), when they are at hand: not inside a
+ * transaction, whose own uncommitted changes a rollback could take back behind the postings' back; not while a large
+ * key's postings are being built; not for a word FTS5 would read as a phrase.
+ */
+async function fromPostings(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits | null> {
+  if (db.isTransaction) return null;
+  const index = keywordIndexOf(db);
+  const terms = await index.termsOf(db, scope.apiKeyId, words);
+  const postings = terms && (await index.postings(db, scope.apiKeyId));
+  if (!terms || !postings) return null;
+  const ranking = postings.rank(terms, await averageRowLength(db));
+  const rows = await firstInScope(limit, async (head) => ({
+    rows: await inScopeInOrder(db, scope, ranking.top(head)),
+    exhausted: head >= ranking.matched,
+  }));
+  return { memories: postings.memories, holding: terms.map((t) => (t === null ? 0 : postings.holding(t))), rows };
+}
+
+/** The ranked memories that are in scope, in their ranking's order. */
+async function inScopeInOrder(db: Db, scope: RetrievalScope, ranked: readonly { pk: number; score: number; matched: number[] }[]) {
+  if (ranked.length === 0) return [];
+  const rows = await db
+    .selectFrom('memories')
+    .selectAll()
+    .where(sql<boolean>`memories.pk in (select value from json_each(${JSON.stringify(ranked.map((r) => r.pk))}))`)
+    .where((eb) => inScope(eb, scope, { byPk: true }))
+    .execute();
+  const byPk = new Map(rows.map((row) => [row.pk, row]));
+  return ranked.flatMap(({ pk, score, matched }) => {
+    const row = byPk.get(pk);
+    return row ? [Object.assign(row, { score, matched })] : [];
+  });
+}
+
+/** The ranking from FTS5's own statement. */
+async function fromFts(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits> {
   const matches = quotedWords(words, scope.apiKeyId).map((phrase) => ftsMatch([phrase], { match: 'any', apiKeyId: scope.apiKeyId }));
   const stats = await termStatistics(db, scope.apiKeyId, matches);
   const weights = tenantBm25Weights(stats);
@@ -44,7 +87,7 @@ async function termStatistics(db: Db, apiKeyId: string, matches: readonly string
       ${sql.join(counts)}`.execute(db);
   const row = rows[0]!;
   return {
-    ftsRows: row.averages ? readVarint(row.averages) : 0,
+    ftsRows: indexAverages(row.averages).rows,
     tenantRows: row.tenant ?? 0,
     termRows: matches.map((_, i) => row[`t${i}`] as number),
   };
@@ -57,11 +100,12 @@ async function rankedInScope(
   terms: readonly { match: string; word: number; weight: number }[],
   head: number,
 ) {
-  // Weights: the key's content 1, its key 0.4; the all-keys columns are not searched here. Each row also says which
-  // words it matched (their indices, comma-separated), for the relevance floor.
+  // The all-keys columns are not searched here: weight 0. Each row also says which words it matched (their indices,
+  // comma-separated), for the relevance floor.
+  const { tenant_content, tenant_key } = TENANT_COLUMN_WEIGHTS;
   const scored = terms.map(
     (t) =>
-      sql`select rowid, ${t.word} as w, bm25(memories_fts, 0.0, 0.0, 1.0, 0.4) * ${t.weight} as s from memories_fts where memories_fts match ${t.match}`,
+      sql`select rowid, ${t.word} as w, bm25(memories_fts, 0.0, 0.0, ${sql.lit(tenant_content)}, ${sql.lit(tenant_key)}) * ${t.weight} as s from memories_fts where memories_fts match ${t.match}`,
   );
   // "limit -1" (no limit) keeps SQLite from flattening the scores into the aggregate, where FTS5 refuses to
   // run a lone term's bm25(); it is cheaper than materializing them.
@@ -82,22 +126,6 @@ async function rankedInScope(
   return rows.map((row): MemoryRow & { score: number; matched: number[] } =>
     Object.assign(row, { score: -row.bm25, matched: String(row.words).split(',').map(Number) }),
   );
-}
-
-/**
- * The FTS table's row count sits in its averages record (rowid 1 of the _data table: a varint row count,
- * then each column's token count), which FTS5 keeps current; count(*) would visit every row. SQLite's
- * varint: big-endian groups of 7 bits, high bit set on all but the last; a ninth byte carries 8 bits.
- */
-function readVarint(bytes: Uint8Array): number {
-  let value = 0;
-  for (let i = 0; i < 9 && i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (i === 8) return value * 256 + byte;
-    value = value * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return value;
-  }
-  return value;
 }
 
 /**

@@ -1,0 +1,295 @@
+import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../open.ts';
+import { tenantPrefix, tenantTerms } from '../tenantTerms.ts';
+import { indexAverages, rowLength } from './fts5Records.ts';
+import { KeyPostings } from './keyPostings.ts';
+
+/**
+ * Each key's keyword postings in this process's memory (keyPostings.ts), read from the FTS5 index and kept in step with
+ * it through keyword_changes (migration 030), whichever process or connection changed it. The FTS5 index stays the
+ * store's truth; keywordSearch.ts ranks from here when a key's postings are at hand and from FTS5 otherwise, with the
+ * same scores.
+ */
+
+/** memories_fts's tokenizer (migration 009): the terms of a text are the terms FTS5 would index it under. */
+const TOKENIZER = 'porter unicode61';
+/** FTS5's column weights in the keyword tier: a word in a memory's content counts 1, in its key 0.4. */
+export const TENANT_COLUMN_WEIGHTS = { tenant_content: 1, tenant_key: 0.4 } as const;
+
+/** The feed's row for a forgotten key, which names none (forgetKeywordChanges). */
+const FORGOTTEN = '';
+/** Keys this small are built before the search that asked for them (tens of ms); larger ones behind it. */
+const BUILT_INLINE = 1_000;
+/** Index rows read per step of a build: about 40 ms, after which the server serves others. */
+const BUILD_STEP = 20_000;
+/** More changes than this since a key was last searched are caught up by building its postings anew. */
+const MOST_CHANGES_APPLIED = 2_000;
+/** Postings held by one process across keys: about 80 MB. A key beyond it is always ranked by FTS5. */
+const POSTINGS_BUDGET = 4_000_000;
+
+interface KeyState {
+  postings: KeyPostings;
+  /** The last keyword_changes row applied. */
+  since: number;
+  /** Until built: the build (false if it failed), which a search waits for when the key is small. */
+  building: Promise<boolean> | null;
+  small: Promise<boolean>;
+  /** Catching up runs one at a time: two at once could apply an older read of a memory after a newer one. */
+  turn: Promise<unknown>;
+}
+
+class KeywordIndex {
+  private readonly keys = new LRUCache<string, KeyState>({
+    maxSize: POSTINGS_BUDGET,
+    sizeCalculation: (state) => state.postings.postings + 1,
+  });
+  /** A search word, with its key's prefix, and the term it is indexed under; null for a word FTS5 splits in two. */
+  private readonly terms = new LRUCache<string, string | false>({ max: 20_000 });
+  private scratchTables: Promise<unknown> | null = null;
+  /** Keys whose postings alone outgrow the budget: building them again would be thrown away again. */
+  private readonly tooLarge = new LRUCache<string, true>({ max: 1_000 });
+
+  /** The key's postings as the database holds them now, or null while they are being built. */
+  async postings(db: Db, apiKeyId: string): Promise<KeyPostings | null> {
+    if (this.tooLarge.has(apiKeyId)) return null;
+    const state = this.keys.get(apiKeyId) ?? this.start(db, apiKeyId);
+    const building = state.building;
+    if (building && (!(await state.small) || !(await building))) return null;
+    const current = state.turn.then(() => this.catchUp(db, apiKeyId, state));
+    state.turn = current.catch(() => undefined);
+    if (await current) return state.postings;
+    this.keys.delete(apiKeyId);
+    return this.postings(db, apiKeyId);
+  }
+
+  /**
+   * The terms the words are indexed under in the key's tenant terms (a word FTS5 drops: null), or null when a word
+   * would be a phrase of several terms, which only FTS5 matches.
+   */
+  async termsOf(db: Db, apiKeyId: string, words: readonly string[]): Promise<(string | null)[] | null> {
+    const prefix = tenantPrefix(apiKeyId);
+    const missing = [...new Set(words.map((w) => prefix + w).filter((text) => !this.terms.has(text)))];
+    if (missing.length > 0) {
+      const found = await this.tokenize(
+        db,
+        missing.map((text) => ({ tenant_content: text, tenant_key: '' })),
+      );
+      missing.forEach((text, i) => {
+        const [term, ...others] = found[i]!;
+        const phrase = others.length > 0 || (term !== undefined && term[1] > 1);
+        this.terms.set(text, phrase ? false : (term?.[0] ?? ''));
+      });
+    }
+    const terms = words.map((w) => this.terms.get(prefix + w));
+    if (terms.some((t) => t === false || t === undefined)) return null;
+    return terms.map((t) => (t === '' ? null : (t as string)));
+  }
+
+  private start(db: Db, apiKeyId: string): KeyState {
+    const state: KeyState = {
+      postings: new KeyPostings(),
+      since: 0,
+      building: null,
+      small: sql<{ n: number }>`select memories as n from memory_counts where api_key_id = ${apiKeyId}`.execute(db).then(
+        ({ rows }) => (rows[0]?.n ?? 0) < BUILT_INLINE,
+        () => false,
+      ),
+      turn: Promise.resolve(),
+    };
+    this.keys.set(apiKeyId, state);
+    state.building = this.build(db, apiKeyId, state).then(
+      () => {
+        state.building = null;
+        if (this.keys.peek(apiKeyId) !== state) return true;
+        // Measured again now that it holds its postings; a key beyond the budget is left to FTS5 from now on.
+        this.keys.set(apiKeyId, state);
+        if (this.keys.peek(apiKeyId) !== state) this.tooLarge.set(apiKeyId, true);
+        return true;
+      },
+      () => {
+        // The FTS5 index answers meanwhile; the next search starts again (a closed database, a busy one).
+        if (this.keys.peek(apiKeyId) === state) this.keys.delete(apiKeyId);
+        return false;
+      },
+    );
+    return state;
+  }
+
+  /**
+   * Reads the key's memories' lengths, then its terms from FTS5's instance table a step at a time. Changes made
+   * meanwhile are left to catchUp from the feed's head as it was when the build began: a memory changed between two
+   * steps is read again whole.
+   */
+  private async build(db: Db, apiKeyId: string, state: KeyState) {
+    await this.scratch(db);
+    state.since = await feedHead(db);
+    const { rows: memories } = await sql<{ pk: number; sz: Uint8Array }>`select m.pk, d.sz from memories m
+      join memories_fts_docsize d on d.id = m.pk where m.api_key_id = ${apiKeyId}`.execute(db);
+    for (const { pk, sz } of memories) state.postings.put({ pk, length: rowLength(sz), terms: new Map() });
+    const prefix = tenantPrefix(apiKeyId);
+    // A prefix's terms sort between the prefix itself and the prefix followed by a character above every letter.
+    const end = `${prefix}\u{10ffff}`;
+    for (let after = prefix; ; ) {
+      const { rows } = await sql<{ term: string; doc: number; col: string }>`select term, doc, col from temp.memories_fts_instances
+        where term > ${after} and term < ${end} limit ${BUILD_STEP}`.execute(db);
+      let whole = rows.length;
+      if (rows.length === BUILD_STEP) {
+        // The step's last term may go on past it: it is read again, whole, by the next step.
+        const last = rows[rows.length - 1]!.term;
+        while (whole > 0 && rows[whole - 1]!.term === last) whole--;
+        if (whole === 0) {
+          rows.splice(0, rows.length, ...(await this.instancesOf(db, last)));
+          whole = rows.length;
+        }
+      }
+      addInstances(state.postings, rows.slice(0, whole));
+      if (rows.length < BUILD_STEP || whole === 0) return;
+      after = rows[whole - 1]!.term;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private async instancesOf(db: Db, term: string) {
+    const { rows } = await sql<{ term: string; doc: number; col: string }>`select term, doc, col from temp.memories_fts_instances
+      where term = ${term}`.execute(db);
+    return rows;
+  }
+
+  /** Applies the feed's changes of the key since the last applied; false when the feed no longer holds them. */
+  private async catchUp(db: Db, apiKeyId: string, state: KeyState): Promise<boolean> {
+    const { rows: ends } = await sql<{ head: number | null; floor: number | null }>`select
+      (select max(seq) from keyword_changes) as head, (select min(seq) from keyword_changes) as floor`.execute(db);
+    const head = ends[0]?.head ?? 0;
+    const floor = ends[0]?.floor ?? 0;
+    // Behind the pruned rows, or ahead of the feed (the file was replaced by an older copy): built anew.
+    if (state.since < floor - 1 || state.since > head) return false;
+    if (state.since === head) return true;
+    const { rows } = await sql<{ api_key_id: string; memory_pk: number }>`select api_key_id, memory_pk from keyword_changes
+      where api_key_id in (${apiKeyId}, ${FORGOTTEN}) and seq > ${state.since} and seq <= ${head}`.execute(db);
+    if (rows.some((r) => r.api_key_id === FORGOTTEN)) return false;
+    const changed = [...new Set(rows.map((r) => r.memory_pk))];
+    if (changed.length > MOST_CHANGES_APPLIED) return false;
+    if (changed.length > 0) await this.reread(db, apiKeyId, state.postings, changed);
+    state.since = head;
+    return true;
+  }
+
+  /** Reads the memories again as they are now: each is put as it reads, or removed if it is gone from the key. */
+  private async reread(db: Db, apiKeyId: string, postings: KeyPostings, pks: readonly number[]) {
+    const { rows } = await sql<{ pk: number; api_key_id: string; content: string; key: string; sz: Uint8Array }>`select
+        m.pk, m.api_key_id, m.content, m.key, d.sz
+      from memories m join memories_fts_docsize d on d.id = m.pk
+      where m.pk in (select value from json_each(${JSON.stringify(pks)}))`.execute(db);
+    const current = rows.filter((r) => r.api_key_id === apiKeyId);
+    const terms = await this.tokenize(
+      db,
+      current.map((r) => ({ tenant_content: tenantTerms(apiKeyId, r.content), tenant_key: tenantTerms(apiKeyId, r.key) })),
+    );
+    for (const pk of pks) postings.remove(pk);
+    current.forEach((r, i) => {
+      postings.put({ pk: r.pk, length: rowLength(r.sz), terms: terms[i]! });
+    });
+  }
+
+  /**
+   * Each text's terms, weighted by column, as FTS5 indexes it: the texts go through a scratch FTS5 table of the same
+   * tokenizer, in memory and on this connection only, and out again at once.
+   */
+  private async tokenize(db: Db, texts: readonly { tenant_content: string; tenant_key: string }[]) {
+    const terms = texts.map(() => new Map<string, number>());
+    if (texts.length === 0) return terms;
+    await this.scratch(db);
+    await sql`insert into temp.mnemo_terms (rowid, tenant_content, tenant_key)
+      select key + 1, value ->> 0, value ->> 1 from json_each(${JSON.stringify(texts.map((t) => [t.tenant_content, t.tenant_key]))})`.execute(
+      db,
+    );
+    try {
+      const { rows } = await sql<{ term: string; doc: number; col: string }>`select term, doc, col from temp.mnemo_terms_instances`.execute(
+        db,
+      );
+      for (const { term, doc, col } of rows) {
+        const weight = TENANT_COLUMN_WEIGHTS[col as keyof typeof TENANT_COLUMN_WEIGHTS];
+        const held = terms[doc - 1]!;
+        held.set(term, (held.get(term) ?? 0) + weight);
+      }
+    } finally {
+      await sql`delete from temp.mnemo_terms`.execute(db);
+    }
+    return terms;
+  }
+
+  /** The scratch tables, once per connection: FTS5's instance table of memories_fts, and the tokenizer's table. */
+  private scratch(db: Db) {
+    this.scratchTables ??= (async () => {
+      await sql`create virtual table if not exists temp.memories_fts_instances using fts5vocab(main, memories_fts, instance)`.execute(db);
+      await sql`create virtual table if not exists temp.mnemo_terms using fts5(tenant_content, tenant_key, tokenize = ${sql.lit(TOKENIZER)})`.execute(
+        db,
+      );
+      await sql`create virtual table if not exists temp.mnemo_terms_instances using fts5vocab(temp, mnemo_terms, instance)`.execute(db);
+    })().catch((error: unknown) => {
+      this.scratchTables = null;
+      throw error;
+    });
+    return this.scratchTables;
+  }
+}
+
+/** The FTS5 instance rows of one key's terms, by term then memory, into its postings. */
+function addInstances(postings: KeyPostings, rows: readonly { term: string; doc: number; col: string }[]) {
+  let term = '';
+  const frequencies = new Map<number, number>();
+  const flush = () => {
+    for (const [pk, frequency] of frequencies) postings.addTerm(pk, term, frequency);
+    frequencies.clear();
+  };
+  for (const row of rows) {
+    if (row.term !== term) {
+      flush();
+      term = row.term;
+    }
+    const weight = TENANT_COLUMN_WEIGHTS[row.col as keyof typeof TENANT_COLUMN_WEIGHTS];
+    // A plain column holding a word that begins like the prefix: weighted 0 in the keyword tier.
+    if (weight !== undefined) frequencies.set(row.doc, (frequencies.get(row.doc) ?? 0) + weight);
+  }
+  flush();
+}
+
+/**
+ * forgetApiKey: the key's rows of the feed go with its other traces, and a row naming no key takes their place. A
+ * process holding the key's postings can no longer learn which of them are gone, so every process builds the postings
+ * it holds anew: a key is forgotten rarely.
+ */
+export async function forgetKeywordChanges(db: Db, apiKeyId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`delete from keyword_changes where api_key_id = ${apiKeyId}`.execute(trx);
+    await sql`insert into keyword_changes (api_key_id, memory_pk) values (${FORGOTTEN}, 0)`.execute(trx);
+  });
+}
+
+async function feedHead(db: Db): Promise<number> {
+  const { rows } = await sql<{ head: number | null }>`select max(seq) as head from keyword_changes`.execute(db);
+  return rows[0]?.head ?? 0;
+}
+
+/** The whole index's average row length, as bm25() reads it. */
+export async function averageRowLength(db: Db): Promise<number> {
+  const { rows } = await sql<{ block: Uint8Array | null }>`select block from memories_fts_data where id = 1`.execute(db);
+  return indexAverages(rows[0]?.block ?? null).averageLength;
+}
+
+/**
+ * One index per database: Kysely's instances for a database (its transactions, its plugins) share their dialect's
+ * adapter, and nothing else of theirs says which database they are.
+ */
+const indexes = new WeakMap<object, KeywordIndex>();
+
+export function keywordIndexOf(db: Db): KeywordIndex {
+  const adapter = db.getExecutor().adapter;
+  let index = indexes.get(adapter);
+  if (!index) {
+    index = new KeywordIndex();
+    indexes.set(adapter, index);
+  }
+  return index;
+}

@@ -1,0 +1,203 @@
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Db } from '../../server/db/open.ts';
+import type { RetrievalScope } from '../../server/db/scope.ts';
+import { forgetKeywordChanges, keywordIndexOf } from '../../server/db/sqlite/keywordIndex.ts';
+import { openDatabase } from '../../server/db/sqlite/open.ts';
+import { keywordCandidates } from '../../server/retrieval/retrieval.repository.ts';
+import { openTestDb, type TestDb } from '../helpers/testDb.ts';
+
+// SQLite ranks keywords from each key's postings in the server's memory (db/sqlite/keywordIndex.ts), kept in step with
+// FTS5 through the keyword_changes feed; FTS5's own statement answers inside a transaction, and is the reference here.
+
+const opened: TestDb[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.close();
+});
+async function store() {
+  const test = await openTestDb();
+  opened.push(test);
+  return test.database.db;
+}
+
+const VOCABULARY =
+  'alpha beta gamma delta kappa lambda sigma omega rust go python deploy deployed deploying server servers cache queue'.split(' ');
+
+/** A seeded generator, so that a failure names a case that can be run again. */
+function random(seed: number) {
+  return () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+}
+
+function text(next: () => number, words: number) {
+  // Squared: the first words of the vocabulary are common, the last rare, as in a real key.
+  return Array.from({ length: words }, () => VOCABULARY[Math.floor(next() ** 2 * VOCABULARY.length)]).join(' ');
+}
+
+let pk = 0;
+function row(apiKeyId: string, next: () => number) {
+  pk++;
+  return {
+    id: `00000000-0000-4000-8000-${String(pk).padStart(12, '0')}`,
+    api_key_id: apiKeyId,
+    type: 'factual' as const,
+    key: `note:${text(next, 1)}-${pk}`,
+    content: text(next, 2 + Math.floor(next() * 12)),
+    metadata: '{}',
+    tokens: 8,
+    created_at: Date.now(),
+    updated_at: Date.now(),
+    valid_from: Date.now(),
+  };
+}
+
+const scope = (apiKeyId: string): RetrievalScope => ({ apiKeyId, sessionId: null, types: null, now: Date.now(), retentionCutoff: 0 });
+
+/** Every match, scored: to nine digits, since the two sum a memory's words in another order. */
+async function ranking(db: Db, apiKeyId: string, words: string[]) {
+  const hits = await keywordCandidates(db, scope(apiKeyId), words, 100_000);
+  const scores = hits.rows.map((r) => r.score);
+  expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  return {
+    memories: hits.memories,
+    holding: hits.holding,
+    rows: hits.rows.map((r) => ({ pk: r.pk, score: r.score.toFixed(9), matched: r.matched })).sort((a, b) => a.pk - b.pk),
+  };
+}
+
+async function expectSameAsFts5(db: Db, apiKeyId: string, next: () => number) {
+  expect(await keywordIndexOf(db).postings(db, apiKeyId)).not.toBeNull();
+  for (let q = 0; q < 25; q++) {
+    const words = [...new Set(text(next, 1 + Math.floor(next() * 5)).split(' '))];
+    const fromFts5 = await db.transaction().execute((trx) => ranking(trx, apiKeyId, words));
+    expect(await ranking(db, apiKeyId, words), `words: ${words.join(' ')}`).toEqual(fromFts5);
+  }
+}
+
+describe("keyword ranking from a key's postings in memory", () => {
+  it('scores every memory as FTS5 does, through inserts, edits, moves between keys and deletes', async () => {
+    const db = await store();
+    const next = random(7);
+    const [a, b] = ['key-a', 'key-b'];
+    await db
+      .insertInto('memories')
+      .values(Array.from({ length: 400 }, (_, i) => row(i % 3 === 0 ? b : a, next)))
+      .execute();
+    await expectSameAsFts5(db, a, next);
+
+    const rows = await db.selectFrom('memories').select('pk').execute();
+    for (const [i, { pk }] of rows.entries()) {
+      if (i % 7 === 0)
+        await db
+          .updateTable('memories')
+          .set({ content: text(next, 5) })
+          .where('pk', '=', pk)
+          .execute();
+      else if (i % 11 === 0)
+        await db
+          .updateTable('memories')
+          .set({ key: `note:${text(next, 2)}-${pk}` })
+          .where('pk', '=', pk)
+          .execute();
+      else if (i % 13 === 0) await db.updateTable('memories').set({ api_key_id: b }).where('pk', '=', pk).execute();
+      else if (i % 17 === 0) await db.deleteFrom('memories').where('pk', '=', pk).execute();
+    }
+    await db
+      .insertInto('memories')
+      .values(Array.from({ length: 50 }, () => row(a, next)))
+      .execute();
+    await expectSameAsFts5(db, a, next);
+    await expectSameAsFts5(db, b, next);
+  });
+
+  it('finds at once what another connection wrote or deleted', async () => {
+    const db = await store();
+    const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
+    try {
+      const next = random(11);
+      await db
+        .insertInto('memories')
+        .values(Array.from({ length: 30 }, () => row('key-a', next)))
+        .execute();
+      expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows).toEqual([]);
+
+      const { pk } = await other.db
+        .insertInto('memories')
+        .values({ ...row('key-a', next), content: 'the zeppelin lands' })
+        .returning('pk')
+        .executeTakeFirstOrThrow();
+      expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows.map((r) => r.pk)).toEqual([pk]);
+      expect((await keywordIndexOf(db).postings(db, 'key-a'))?.has(pk)).toBe(true);
+
+      await other.db.deleteFrom('memories').where('pk', '=', pk).execute();
+      expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows).toEqual([]);
+      expect((await keywordIndexOf(db).postings(db, 'key-a'))?.has(pk)).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('builds the postings anew when the feed no longer holds the changes they missed', async () => {
+    const db = await store();
+    const next = random(13);
+    await db
+      .insertInto('memories')
+      .values(Array.from({ length: 30 }, () => row('key-a', next)))
+      .execute();
+    await keywordCandidates(db, scope('key-a'), ['alpha'], 10);
+    const { pk } = await db
+      .insertInto('memories')
+      .values({ ...row('key-a', next), content: 'the zeppelin lands' })
+      .returning('pk')
+      .executeTakeFirstOrThrow();
+    // As if pruned past this process's last read, or the file were an older copy.
+    await sql`delete from keyword_changes`.execute(db);
+    expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows.map((r) => r.pk)).toEqual([pk]);
+    expect((await keywordIndexOf(db).postings(db, 'key-a'))?.has(pk)).toBe(true);
+  });
+
+  it('forgets with a key what its postings held, wherever they are held', async () => {
+    const db = await store();
+    const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
+    try {
+      const next = random(19);
+      // Another key's changes stay in the feed, older than any of this key's.
+      await db.insertInto('memories').values(Array.from({ length: 5 }, () => row('key-b', next))).execute();
+      await db
+        .insertInto('memories')
+        .values(Array.from({ length: 30 }, () => row('key-a', next)))
+        .execute();
+      expect((await keywordCandidates(db, scope('key-a'), ['alpha'], 10)).memories).toBe(30);
+      // What forgetApiKey does to the index in another process: the memories go, then the feed's rows of the key.
+      await other.db.deleteFrom('memories').where('api_key_id', '=', 'key-a').execute();
+      await forgetKeywordChanges(other.db, 'key-a');
+      const { pk } = await other.db
+        .insertInto('memories')
+        .values({ ...row('key-a', next), content: 'alpha again' })
+        .returning('pk')
+        .executeTakeFirstOrThrow();
+
+      const hits = await keywordCandidates(db, scope('key-a'), ['alpha'], 10);
+      expect({ memories: hits.memories, rows: hits.rows.map((r) => r.pk) }).toEqual({ memories: 1, rows: [pk] });
+      expect(await sql`select * from keyword_changes where api_key_id = 'key-a' and memory_pk <> ${pk}`.execute(db)).toEqual({ rows: [] });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers a large key from FTS5 while its postings are built, then from them, alike', async () => {
+    const db = await store();
+    const next = random(17);
+    await db
+      .insertInto('memories')
+      .values(Array.from({ length: 1_500 }, () => row('key-a', next)))
+      .execute();
+    expect(await keywordIndexOf(db).postings(db, 'key-a')).toBeNull();
+    const fromFts5 = await ranking(db, 'key-a', ['gamma', 'queue']);
+    await vi.waitFor(async () => expect(await keywordIndexOf(db).postings(db, 'key-a')).not.toBeNull(), { timeout: 10_000 });
+    expect(await ranking(db, 'key-a', ['gamma', 'queue'])).toEqual(fromFts5);
+  });
+});
