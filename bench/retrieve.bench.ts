@@ -17,6 +17,7 @@ import { type Answer, answerOfResponse, expectTier, RETRIEVE_QUERY } from './lib
 import { BENCH_ADMIN_TOKEN, type BenchDb, type BenchHttp, openBenchDb, startHttp } from './lib/benchDb.ts';
 import { benchStoreKind } from './lib/benchStore.ts';
 import { spawnHttpClient } from './lib/httpLane.ts';
+import { keywordPostingsBuilt } from './lib/keywordPostings.ts';
 import { type OtherCheckout, otherCheckout } from './lib/otherCheckout.ts';
 import { chatRequest, chatText, questionStream } from './lib/queries.ts';
 import type { BenchSection } from './lib/section.ts';
@@ -69,6 +70,8 @@ export interface SeedTiming {
   rows: number;
   keys: number;
   ms: number;
+  /** SQLite: how long the key's keyword postings took to build behind its first search after the seeding. */
+  postingsMs?: number | null;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -170,8 +173,9 @@ export async function benchRetrieve(
       if (size > have) {
         const t0 = performance.now();
         await seedMemories(db.database, { count: size - have, apiKeys: 1, seed: 101 + step });
-        seeding.push({ rows: size - have, keys: 1, ms: performance.now() - t0 });
+        const ms = performance.now() - t0;
         await analyzeLikeAServer(db.database);
+        seeding.push({ rows: size - have, keys: 1, ms, postingsMs: await keywordPostingsBuilt(db, key) });
       }
       // Started after seeding, which blocks the event loop for seconds (a timed-out keep-alive socket would reset).
       const server = o.httpAt === size ? await startHttp(db.services) : null;
@@ -445,7 +449,8 @@ const seedingText = (seeding: SeedTiming[]) =>
   seeding
     .map(
       (s) =>
-        `${fmtInt(s.rows)} rows${s.keys > 1 ? ` over ${fmtInt(s.keys)} keys` : ''} in ${(s.ms / 1000).toFixed(1)} s (${fmtInt(perSecond(s.rows, s.ms))}/s)`,
+        `${fmtInt(s.rows)} rows${s.keys > 1 ? ` over ${fmtInt(s.keys)} keys` : ''} in ${(s.ms / 1000).toFixed(1)} s (${fmtInt(perSecond(s.rows, s.ms))}/s)` +
+        (s.postingsMs == null ? '' : `, its keyword postings built in ${(s.postingsMs / 1000).toFixed(1)} s`),
     )
     .join(', ');
 

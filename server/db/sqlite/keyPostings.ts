@@ -20,28 +20,34 @@ export interface PostedMemory {
   terms: ReadonlyMap<string, number>;
 }
 
-/** The memories holding a term: their slots (see KeyPostings) and the term's weighted frequency in each. */
+/**
+ * The memories holding a term: pairs of a memory's slot (see KeyPostings) and the term's weighted frequency in it, in
+ * one plain array: most terms of a key are held by one or two memories, and a typed array costs several times more
+ * than such a pair.
+ */
 class PostingList {
-  slots = new Int32Array(4);
-  frequencies = new Float64Array(4);
-  length = 0;
+  readonly entries: number[] = [];
 
-  add(slot: number, frequency: number) {
-    if (this.length === this.slots.length) {
-      this.slots = grown(this.slots, new Int32Array(this.length * 2));
-      this.frequencies = grown(this.frequencies, new Float64Array(this.length * 2));
-    }
-    this.slots[this.length] = slot;
-    this.frequencies[this.length++] = frequency;
+  get length(): number {
+    return this.entries.length / 2;
   }
 
-  /** Order within a list means nothing, so the last posting takes the removed one's place. */
+  add(slot: number, frequency: number) {
+    this.entries.push(slot, frequency);
+  }
+
+  /** Order within a list means nothing, so the last pair takes the removed one's place. */
   remove(slot: number) {
-    const i = this.slots.subarray(0, this.length).indexOf(slot);
-    if (i < 0) return;
-    const last = --this.length;
-    this.slots[i] = this.slots[last]!;
-    this.frequencies[i] = this.frequencies[last]!;
+    const { entries } = this;
+    let i = 0;
+    while (i < entries.length && entries[i] !== slot) i += 2;
+    if (i === entries.length) return;
+    const frequency = entries.pop()!;
+    const last = entries.pop()!;
+    if (i < entries.length) {
+      entries[i] = last;
+      entries[i + 1] = frequency;
+    }
   }
 }
 
@@ -210,19 +216,25 @@ export class KeyPostings {
   rank(terms: readonly (string | null)[], averageLength: number): Ranking {
     if (terms.length > 64) throw new RangeError(`at most 64 terms are ranked at once (${terms.length} given)`);
     const { scores, low, high } = this.scratch();
+    const lengths = this.lengthOf;
+    // bm25()'s denominator, f + k1·(1 − b + b·D/avgdl), as f + flat + perToken·D.
+    const flat = K1 * (1 - B);
+    const perToken = (K1 * B) / averageLength;
     const touched: number[] = [];
     terms.forEach((term, w) => {
       const list = term === null ? undefined : this.lists.get(term);
       if (!list || list.length === 0) return;
       const weight = idf(this.memories, list.length) * (K1 + 1);
-      const { slots, frequencies } = list;
-      for (let i = 0; i < list.length; i++) {
-        const slot = slots[i]!;
-        const f = frequencies[i]!;
-        if (low[slot] === 0 && high[slot] === 0) touched.push(slot);
-        scores[slot]! += (weight * f) / (f + K1 * (1 - B + (B * this.lengthOf[slot]!) / averageLength));
-        if (w < 32) low[slot]! |= 1 << w;
-        else high[slot]! |= 1 << (w - 32);
+      const bits = w < 32 ? low : high;
+      const bit = 1 << w % 32;
+      const { entries } = list;
+      for (let i = 0; i < entries.length; i += 2) {
+        const slot = entries[i]!;
+        const f = entries[i + 1]!;
+        // Every match scores above 0 (the IDF is never 0 or less): 0 is a slot not yet touched.
+        if (scores[slot] === 0) touched.push(slot);
+        scores[slot]! += (weight * f) / (f + flat + perToken * lengths[slot]!);
+        bits[slot]! |= bit;
       }
     });
     const pks = new Int32Array(touched.length);

@@ -1,7 +1,9 @@
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../open.ts';
 import { tenantPrefix, tenantTerms } from '../tenantTerms.ts';
+import { databaseFile } from './databaseFile.ts';
 import { indexAverages, rowLength } from './fts5Records.ts';
 import { KeyPostings } from './keyPostings.ts';
 
@@ -21,12 +23,15 @@ export const TENANT_COLUMN_WEIGHTS = { tenant_content: 1, tenant_key: 0.4 } as c
 const FORGOTTEN = '';
 /** Keys this small are built before the search that asked for them (tens of ms); larger ones behind it. */
 const BUILT_INLINE = 1_000;
-/** Index rows read per step of a build: about 40 ms, after which the server serves others. */
-const BUILD_STEP = 20_000;
+/** Index rows read per step of a build (a few ms), after which the server serves others. */
+const BUILD_STEP = 5_000;
 /** More changes than this since a key was last searched are caught up by building its postings anew. */
 const MOST_CHANGES_APPLIED = 2_000;
-/** Postings held by one process across keys: about 80 MB. A key beyond it is always ranked by FTS5. */
-const POSTINGS_BUDGET = 4_000_000;
+/**
+ * Postings held by one process across keys: about 110 MB (a key of 100,000 memories holds 1.6 million in about 90 MB).
+ * A key beyond it is always ranked by FTS5.
+ */
+const POSTINGS_BUDGET = 2_000_000;
 
 interface KeyState {
   postings: KeyPostings;
@@ -117,43 +122,37 @@ class KeywordIndex {
   }
 
   /**
-   * Reads the key's memories' lengths, then its terms from FTS5's instance table a step at a time. Changes made
-   * meanwhile are left to catchUp from the feed's head as it was when the build began: a memory changed between two
-   * steps is read again whole.
+   * Reads the key's memories' lengths and terms (FTS5's instance table) on a read-only connection of its own, in one
+   * snapshot with the feed's head, so the postings are exactly the index as of that row of the feed. The rows are read
+   * a step at a time and the server serves others in between: the largest key's common words hold hundreds of
+   * thousands of rows, which one statement on the server's connection would read while every request waits.
    */
   private async build(db: Db, apiKeyId: string, state: KeyState) {
-    await this.scratch(db);
-    state.since = await feedHead(db);
-    const { rows: memories } = await sql<{ pk: number; sz: Uint8Array }>`select m.pk, d.sz from memories m
-      join memories_fts_docsize d on d.id = m.pk where m.api_key_id = ${apiKeyId}`.execute(db);
-    for (const { pk, sz } of memories) state.postings.put({ pk, length: rowLength(sz), terms: new Map() });
-    const prefix = tenantPrefix(apiKeyId);
-    // A prefix's terms sort between the prefix itself and the prefix followed by a character above every letter.
-    const end = `${prefix}\u{10ffff}`;
-    for (let after = prefix; ; ) {
-      const { rows } = await sql<{ term: string; doc: number; col: string }>`select term, doc, col from temp.memories_fts_instances
-        where term > ${after} and term < ${end} limit ${BUILD_STEP}`.execute(db);
-      let whole = rows.length;
-      if (rows.length === BUILD_STEP) {
-        // The step's last term may go on past it: it is read again, whole, by the next step.
-        const last = rows[rows.length - 1]!.term;
-        while (whole > 0 && rows[whole - 1]!.term === last) whole--;
-        if (whole === 0) {
-          rows.splice(0, rows.length, ...(await this.instancesOf(db, last)));
-          whole = rows.length;
-        }
-      }
-      addInstances(state.postings, rows.slice(0, whole));
-      if (rows.length < BUILD_STEP || whole === 0) return;
-      after = rows[whole - 1]!.term;
-      await new Promise((resolve) => setImmediate(resolve));
+    const file = await databaseFile(db);
+    if (file === null) throw new Error('an in-memory database is ranked by FTS5 alone');
+    const reader = new SQLite(file, { readonly: true, fileMustExist: true });
+    try {
+      reader.exec('create virtual table temp.memories_fts_instances using fts5vocab(main, memories_fts, instance)');
+      reader.exec('begin');
+      state.since = (reader.prepare('select max(seq) from keyword_changes').pluck().get() as number | null) ?? 0;
+      const lengths = reader
+        .prepare('select m.pk, d.sz from memories m join memories_fts_docsize d on d.id = m.pk where m.api_key_id = ?')
+        .raw();
+      await inSteps(lengths.iterate(apiKeyId) as IterableIterator<[number, Uint8Array]>, ([pk, sz]) => {
+        state.postings.put({ pk, length: rowLength(sz), terms: new Map() });
+      });
+      const prefix = tenantPrefix(apiKeyId);
+      // A prefix's terms sort between the prefix itself and the prefix followed by a character above every letter.
+      const instances = reader.prepare('select term, doc, col from temp.memories_fts_instances where term > ? and term < ?').raw();
+      const terms = new TermFrequencies(state.postings);
+      await inSteps(instances.iterate(prefix, `${prefix}\u{10ffff}`) as IterableIterator<[string, number, string]>, (row) => {
+        terms.add(...row);
+      });
+      terms.flush();
+      reader.exec('commit');
+    } finally {
+      reader.close();
     }
-  }
-
-  private async instancesOf(db: Db, term: string) {
-    const { rows } = await sql<{ term: string; doc: number; col: string }>`select term, doc, col from temp.memories_fts_instances
-      where term = ${term}`.execute(db);
-    return rows;
   }
 
   /** Applies the feed's changes of the key since the last applied; false when the feed no longer holds them. */
@@ -219,10 +218,9 @@ class KeywordIndex {
     return terms;
   }
 
-  /** The scratch tables, once per connection: FTS5's instance table of memories_fts, and the tokenizer's table. */
+  /** The tokenizer's scratch table, once per connection. */
   private scratch(db: Db) {
     this.scratchTables ??= (async () => {
-      await sql`create virtual table if not exists temp.memories_fts_instances using fts5vocab(main, memories_fts, instance)`.execute(db);
       await sql`create virtual table if not exists temp.mnemo_terms using fts5(tenant_content, tenant_key, tokenize = ${sql.lit(TOKENIZER)})`.execute(
         db,
       );
@@ -235,24 +233,36 @@ class KeywordIndex {
   }
 }
 
-/** The FTS5 instance rows of one key's terms, by term then memory, into its postings. */
-function addInstances(postings: KeyPostings, rows: readonly { term: string; doc: number; col: string }[]) {
-  let term = '';
-  const frequencies = new Map<number, number>();
-  const flush = () => {
-    for (const [pk, frequency] of frequencies) postings.addTerm(pk, term, frequency);
-    frequencies.clear();
-  };
-  for (const row of rows) {
-    if (row.term !== term) {
-      flush();
-      term = row.term;
+/** FTS5's instance rows of a key's terms, in the order the instance table gives them (by term, then memory), as postings. */
+class TermFrequencies {
+  private term = '';
+  private readonly frequencies = new Map<number, number>();
+
+  constructor(private readonly postings: KeyPostings) {}
+
+  add(term: string, doc: number, col: string) {
+    if (term !== this.term) {
+      this.flush();
+      this.term = term;
     }
-    const weight = TENANT_COLUMN_WEIGHTS[row.col as keyof typeof TENANT_COLUMN_WEIGHTS];
+    const weight = TENANT_COLUMN_WEIGHTS[col as keyof typeof TENANT_COLUMN_WEIGHTS];
     // A plain column holding a word that begins like the prefix: weighted 0 in the keyword tier.
-    if (weight !== undefined) frequencies.set(row.doc, (frequencies.get(row.doc) ?? 0) + weight);
+    if (weight !== undefined) this.frequencies.set(doc, (this.frequencies.get(doc) ?? 0) + weight);
   }
-  flush();
+
+  flush() {
+    for (const [pk, frequency] of this.frequencies) this.postings.addTerm(pk, this.term, frequency);
+    this.frequencies.clear();
+  }
+}
+
+/** Each row to `take`, letting the server serve others after every BUILD_STEP rows. */
+async function inSteps<T>(rows: IterableIterator<T>, take: (row: T) => void) {
+  let n = 0;
+  for (const row of rows) {
+    take(row);
+    if (++n % BUILD_STEP === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /**
@@ -265,11 +275,6 @@ export async function forgetKeywordChanges(db: Db, apiKeyId: string): Promise<vo
     await sql`delete from keyword_changes where api_key_id = ${apiKeyId}`.execute(trx);
     await sql`insert into keyword_changes (api_key_id, memory_pk) values (${FORGOTTEN}, 0)`.execute(trx);
   });
-}
-
-async function feedHead(db: Db): Promise<number> {
-  const { rows } = await sql<{ head: number | null }>`select max(seq) as head from keyword_changes`.execute(db);
-  return rows[0]?.head ?? 0;
 }
 
 /** The whole index's average row length, as bm25() reads it. */
