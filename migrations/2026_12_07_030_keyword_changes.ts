@@ -2,8 +2,9 @@ import { type Kysely, sql } from 'kysely';
 
 // Frozen once shipped. The keyword index's change feed: each change of the text the keyword index holds (a memory
 // written, deleted, or its content, key or API key changed; the same events as the FTS triggers of migration 009) adds a
-// row naming the key and the memory. A process that keeps a key's postings in memory (server/db/sqlite/keywordIndex.ts)
-// reads the rows after the last it applied and reads those memories again, whichever process or connection wrote them.
+// row naming the key and the memory. A process that keeps keys' postings in memory (server/db/sqlite/keywordIndex.ts)
+// reads the rows after the last it read and reads those memories again, whichever process or connection wrote them. No
+// index beyond the sequence: a process reads every key's new rows at once, and a write appends one row.
 // Ids only, no text: nothing here needs erasing with a memory. The feed keeps its newest 100,000 changes; a reader
 // that fell further behind builds its postings anew.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -12,7 +13,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     api_key_id text not null,
     memory_pk integer not null
   )`.execute(db);
-  await sql`create index keyword_changes_key on keyword_changes (api_key_id, seq)`.execute(db);
   await sql`create trigger keyword_changes_insert after insert on memories begin
     insert into keyword_changes (api_key_id, memory_pk) values (new.api_key_id, new.pk);
   end`.execute(db);

@@ -226,7 +226,7 @@ export class KeyPostings {
       if (!list || list.length === 0) return;
       const weight = idf(this.memories, list.length) * (K1 + 1);
       const bits = w < 32 ? low : high;
-      const bit = 1 << w % 32;
+      const bit = 1 << (w % 32);
       const { entries } = list;
       for (let i = 0; i < entries.length; i += 2) {
         const slot = entries[i]!;

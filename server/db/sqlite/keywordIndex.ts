@@ -27,6 +27,8 @@ const BUILT_INLINE = 1_000;
 const BUILD_STEP = 5_000;
 /** More changes than this since a key was last searched are caught up by building its postings anew. */
 const MOST_CHANGES_APPLIED = 2_000;
+/** More rows of the feed than this since the last search of any key: every key's postings are built anew. */
+const MOST_CHANGES_READ = 20_000;
 /**
  * Postings held by one process across keys: about 110 MB (a key of 100,000 memories holds 1.6 million in about 90 MB).
  * A key beyond it is always ranked by FTS5.
@@ -35,13 +37,11 @@ const POSTINGS_BUDGET = 2_000_000;
 
 interface KeyState {
   postings: KeyPostings;
-  /** The last keyword_changes row applied. */
-  since: number;
+  /** Memories the feed named since they were last read: read again at the key's next search. */
+  changed: Set<number>;
   /** Until built: the build (false if it failed), which a search waits for when the key is small. */
   building: Promise<boolean> | null;
   small: Promise<boolean>;
-  /** Catching up runs one at a time: two at once could apply an older read of a memory after a newer one. */
-  turn: Promise<unknown>;
 }
 
 class KeywordIndex {
@@ -54,6 +54,13 @@ class KeywordIndex {
   private scratchTables: Promise<unknown> | null = null;
   /** Keys whose postings alone outgrow the budget: building them again would be thrown away again. */
   private readonly tooLarge = new LRUCache<string, true>({ max: 1_000 });
+  /**
+   * The last row of the feed this process has read, or null before the first read. It is read before any build's
+   * snapshot is taken, so every change a build does not hold is read after it.
+   */
+  private cursor: number | null = null;
+  /** Catching up runs one at a time: two at once could apply an older read of a memory after a newer one. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   /** The key's postings as the database holds them now, or null while they are being built. */
   async postings(db: Db, apiKeyId: string): Promise<KeyPostings | null> {
@@ -61,10 +68,10 @@ class KeywordIndex {
     const state = this.keys.get(apiKeyId) ?? this.start(db, apiKeyId);
     const building = state.building;
     if (building && (!(await state.small) || !(await building))) return null;
-    const current = state.turn.then(() => this.catchUp(db, apiKeyId, state));
-    state.turn = current.catch(() => undefined);
+    const current = this.turn.then(() => this.catchUp(db, apiKeyId, state));
+    this.turn = current.catch(() => undefined);
     if (await current) return state.postings;
-    this.keys.delete(apiKeyId);
+    if (this.keys.peek(apiKeyId) === state) this.keys.delete(apiKeyId);
     return this.postings(db, apiKeyId);
   }
 
@@ -94,13 +101,12 @@ class KeywordIndex {
   private start(db: Db, apiKeyId: string): KeyState {
     const state: KeyState = {
       postings: new KeyPostings(),
-      since: 0,
+      changed: new Set(),
       building: null,
       small: sql<{ n: number }>`select memories as n from memory_counts where api_key_id = ${apiKeyId}`.execute(db).then(
         ({ rows }) => (rows[0]?.n ?? 0) < BUILT_INLINE,
         () => false,
       ),
-      turn: Promise.resolve(),
     };
     this.keys.set(apiKeyId, state);
     state.building = this.build(db, apiKeyId, state).then(
@@ -130,11 +136,11 @@ class KeywordIndex {
   private async build(db: Db, apiKeyId: string, state: KeyState) {
     const file = await databaseFile(db);
     if (file === null) throw new Error('an in-memory database is ranked by FTS5 alone');
+    if (this.cursor === null) this.cursor = (await feedEnds(db)).head;
     const reader = new SQLite(file, { readonly: true, fileMustExist: true });
     try {
       reader.exec('create virtual table temp.memories_fts_instances using fts5vocab(main, memories_fts, instance)');
       reader.exec('begin');
-      state.since = (reader.prepare('select max(seq) from keyword_changes').pluck().get() as number | null) ?? 0;
       const lengths = reader
         .prepare('select m.pk, d.sz from memories m join memories_fts_docsize d on d.id = m.pk where m.api_key_id = ?')
         .raw();
@@ -155,23 +161,40 @@ class KeywordIndex {
     }
   }
 
-  /** Applies the feed's changes of the key since the last applied; false when the feed no longer holds them. */
+  /** Applies the changes the feed named for the key since its last search; false when its postings must be built anew. */
   private async catchUp(db: Db, apiKeyId: string, state: KeyState): Promise<boolean> {
-    const { rows: ends } = await sql<{ head: number | null; floor: number | null }>`select
-      (select max(seq) from keyword_changes) as head, (select min(seq) from keyword_changes) as floor`.execute(db);
-    const head = ends[0]?.head ?? 0;
-    const floor = ends[0]?.floor ?? 0;
-    // Behind the pruned rows, or ahead of the feed (the file was replaced by an older copy): built anew.
-    if (state.since < floor - 1 || state.since > head) return false;
-    if (state.since === head) return true;
-    const { rows } = await sql<{ api_key_id: string; memory_pk: number }>`select api_key_id, memory_pk from keyword_changes
-      where api_key_id in (${apiKeyId}, ${FORGOTTEN}) and seq > ${state.since} and seq <= ${head}`.execute(db);
-    if (rows.some((r) => r.api_key_id === FORGOTTEN)) return false;
-    const changed = [...new Set(rows.map((r) => r.memory_pk))];
-    if (changed.length > MOST_CHANGES_APPLIED) return false;
-    if (changed.length > 0) await this.reread(db, apiKeyId, state.postings, changed);
-    state.since = head;
+    await this.follow(db);
+    if (this.keys.peek(apiKeyId) !== state || state.changed.size > MOST_CHANGES_APPLIED) return false;
+    if (state.changed.size > 0) {
+      const pks = [...state.changed];
+      state.changed.clear();
+      await this.reread(db, apiKeyId, state.postings, pks);
+    }
     return true;
+  }
+
+  /**
+   * Reads the feed's rows after the cursor (every key's: one read serves all, and a write costs one row appended, no
+   * index) and hands each memory to its key's postings, if this process holds them. Every key's postings are dropped,
+   * to be built anew at their next search, when the feed no longer holds the rows after the cursor (pruned, or the
+   * file replaced by an older copy), when there are more than MOST_CHANGES_READ of them, or when a key was forgotten.
+   */
+  private async follow(db: Db) {
+    const { head, floor } = await feedEnds(db);
+    const cursor = this.cursor ?? head;
+    this.cursor = head;
+    if (cursor === head) return;
+    if (cursor < floor - 1 || cursor > head || head - cursor > MOST_CHANGES_READ) {
+      this.keys.clear();
+      return;
+    }
+    const { rows } = await sql<{ api_key_id: string; memory_pk: number }>`select api_key_id, memory_pk from keyword_changes
+      where seq > ${cursor} and seq <= ${head}`.execute(db);
+    if (rows.some((r) => r.api_key_id === FORGOTTEN)) {
+      this.keys.clear();
+      return;
+    }
+    for (const row of rows) this.keys.peek(row.api_key_id)?.changed.add(row.memory_pk);
   }
 
   /** Reads the memories again as they are now: each is put as it reads, or removed if it is gone from the key. */
@@ -275,6 +298,13 @@ export async function forgetKeywordChanges(db: Db, apiKeyId: string): Promise<vo
     await sql`delete from keyword_changes where api_key_id = ${apiKeyId}`.execute(trx);
     await sql`insert into keyword_changes (api_key_id, memory_pk) values (${FORGOTTEN}, 0)`.execute(trx);
   });
+}
+
+/** The feed's newest and oldest rows (0 when it is empty). */
+async function feedEnds(db: Db): Promise<{ head: number; floor: number }> {
+  const { rows } = await sql<{ head: number | null; floor: number | null }>`select
+    (select max(seq) from keyword_changes) as head, (select min(seq) from keyword_changes) as floor`.execute(db);
+  return { head: rows[0]?.head ?? 0, floor: rows[0]?.floor ?? 0 };
 }
 
 /** The whole index's average row length, as bm25() reads it. */
