@@ -364,10 +364,10 @@ export function retrieveTable({ results, seeding, other }: Awaited<ReturnType<ty
           `after seeding, ANALYZE, as autovacuum runs on a server that has been up a while.`,
         ]
       : [
-          `HYBRID has no embedding model here and falls back to the keyword tier (FTS5 over the key's own terms, BM25 with the key's own`,
-          `statistics), as a server without one does.`,
-          `after seeding, PRAGMA optimize (ANALYZE) and a merge of the keyword index's segments, as a server runs at start and hourly:`,
-          `the plans and the index are those of a server that has been up a while.`,
+          `HYBRID has no embedding model here and falls back to the keyword tier (the key's FTS5 postings held in memory, BM25 with the`,
+          `key's own statistics), as a server without one does.`,
+          `after seeding, PRAGMA optimize (ANALYZE) and a merge of the keyword index's segments, as a server runs at start and hourly,`,
+          `and once the key's postings are in memory: the plans, the index and the postings are those of a server up a while.`,
         ]),
     `queries: varied chat questions from the seeded vocabulary, a new one each call; calls of the in-process variants run in turns.`,
   ];

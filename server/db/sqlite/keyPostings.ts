@@ -133,10 +133,12 @@ function siftDown(heap: number[], at: number, worse: (a: number, b: number) => b
  */
 export class KeyPostings {
   private readonly slotOf = new Map<number, number>();
-  private readonly lists = new Map<string, PostingList>();
+  /** Terms by number, and each memory's terms as those numbers: numbers, not references, which V8's collector skips. */
+  private readonly termIds = new Map<string, number>();
+  private readonly lists: PostingList[] = [];
   private pkOf = new Int32Array(16);
   private lengthOf = new Float64Array(16);
-  private listsOf: PostingList[][] = [];
+  private termsOf: number[][] = [];
   private readonly freeSlots: number[] = [];
   /** Per slot, a search's sums and word bits: zero between searches, so each search clears only the slots it used. */
   private sums = { scores: new Float64Array(0), low: new Uint32Array(0), high: new Uint32Array(0) };
@@ -150,7 +152,7 @@ export class KeyPostings {
 
   /** How many of the key's memories hold the term. */
   holding(term: string): number {
-    return this.lists.get(term)?.length ?? 0;
+    return this.listOf(term)?.length ?? 0;
   }
 
   has(pk: number): boolean {
@@ -160,7 +162,7 @@ export class KeyPostings {
   /** Adds a memory, or replaces what was held for it. */
   put(memory: PostedMemory) {
     this.remove(memory.pk);
-    const slot = this.freeSlots.pop() ?? this.listsOf.length;
+    const slot = this.freeSlots.pop() ?? this.termsOf.length;
     if (slot >= this.pkOf.length) {
       this.pkOf = grown(this.pkOf, new Int32Array(this.pkOf.length * 2));
       this.lengthOf = grown(this.lengthOf, new Float64Array(this.lengthOf.length * 2));
@@ -168,7 +170,7 @@ export class KeyPostings {
     this.slotOf.set(memory.pk, slot);
     this.pkOf[slot] = memory.pk;
     this.lengthOf[slot] = memory.length;
-    this.listsOf[slot] = [];
+    this.termsOf[slot] = [];
     for (const [term, frequency] of memory.terms) this.post(slot, term, frequency);
   }
 
@@ -179,29 +181,34 @@ export class KeyPostings {
   }
 
   private post(slot: number, term: string, frequency: number) {
-    let list = this.lists.get(term);
-    if (!list) {
-      list = new PostingList();
-      this.lists.set(term, list);
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.lists.push(new PostingList()) - 1;
+      this.termIds.set(term, id);
     }
-    list.add(slot, frequency);
-    this.listsOf[slot]!.push(list);
+    this.lists[id]!.add(slot, frequency);
+    this.termsOf[slot]!.push(id);
     this.postings++;
   }
 
   remove(pk: number) {
     const slot = this.slotOf.get(pk);
     if (slot === undefined) return;
-    for (const list of this.listsOf[slot]!) list.remove(slot);
-    this.postings -= this.listsOf[slot]!.length;
-    this.listsOf[slot] = [];
+    for (const id of this.termsOf[slot]!) this.lists[id]!.remove(slot);
+    this.postings -= this.termsOf[slot]!.length;
+    this.termsOf[slot] = [];
     this.slotOf.delete(pk);
     this.freeSlots.push(slot);
     // An emptied list stays until the postings are built anew: a term once held is likely to come back.
   }
 
+  private listOf(term: string): PostingList | undefined {
+    const id = this.termIds.get(term);
+    return id === undefined ? undefined : this.lists[id];
+  }
+
   private scratch() {
-    const slots = this.listsOf.length;
+    const slots = this.termsOf.length;
     if (this.sums.scores.length < slots) {
       const size = Math.max(slots, this.sums.scores.length * 2);
       this.sums = { scores: new Float64Array(size), low: new Uint32Array(size), high: new Uint32Array(size) };
@@ -222,7 +229,7 @@ export class KeyPostings {
     const perToken = (K1 * B) / averageLength;
     const touched: number[] = [];
     terms.forEach((term, w) => {
-      const list = term === null ? undefined : this.lists.get(term);
+      const list = term === null ? undefined : this.listOf(term);
       if (!list || list.length === 0) return;
       const weight = idf(this.memories, list.length) * (K1 + 1);
       const bits = w < 32 ? low : high;
