@@ -49,7 +49,7 @@ class KeywordIndex {
     maxSize: POSTINGS_BUDGET,
     sizeCalculation: (state) => state.postings.postings + 1,
   });
-  /** A search word, with its key's prefix, and the term it is indexed under; null for a word FTS5 splits in two. */
+  /** A search word, with its key's prefix, and the term it is indexed under: '' for a word FTS5 drops, false for a phrase. */
   private readonly terms = new LRUCache<string, string | false>({ max: 20_000 });
   private scratchTables: Promise<unknown> | null = null;
   /** Keys whose postings alone outgrow the budget: building them again would be thrown away again. */

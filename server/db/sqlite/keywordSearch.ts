@@ -12,14 +12,15 @@ import { averageRowLength, keywordIndexOf, TENANT_COLUMN_WEIGHTS } from './keywo
 
 /**
  * The keyword tier on SQLite: FTS5 over per-tenant terms (db/tenantTerms.ts), ranked by bm25() reweighted to
- * each key's own statistics (bm25.ts). db/postgres/keywordSearch.ts keeps the same contract on PostgreSQL.
+ * each key's own statistics (bm25.ts), or, with the same scores, from the key's postings held in this process's memory
+ * (keyPostings.ts, keywordIndex.ts). db/postgres/keywordSearch.ts keeps the same contract on PostgreSQL.
  */
 
 /**
- * BM25-ranked keyword candidates. Each word is matched in the key's own terms and weighted to rank with the key's
- * own statistics (bm25.ts); SQLite sums the weighted scores per row and reads only the best rows from the memories
- * table. When the scope filters (expired memories, other sessions') drop too much of that head, a longer one is
- * taken. No candidate cap: an old memory that matches well is found however many memories the key has.
+ * BM25-ranked keyword candidates. Each word is matched in the key's own terms and ranked with the key's own
+ * statistics; only the best rows are read from the memories table. When the scope filters (expired memories, other
+ * sessions') drop too much of that head, a longer one is taken. No candidate cap: an old memory that matches well is
+ * found however many memories the key has.
  */
 export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits> {
   return (await fromPostings(db, scope, words, limit)) ?? (await fromFts(db, scope, words, limit));
@@ -60,7 +61,7 @@ async function inScopeInOrder(db: Db, scope: RetrievalScope, ranked: readonly { 
   });
 }
 
-/** The ranking from FTS5's own statement. */
+/** The ranking from FTS5's own statement: each word's bm25() weighted to the key's IDF, summed per row by SQLite. */
 async function fromFts(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits> {
   const matches = quotedWords(words, scope.apiKeyId).map((phrase) => ftsMatch([phrase], { match: 'any', apiKeyId: scope.apiKeyId }));
   const stats = await termStatistics(db, scope.apiKeyId, matches);
