@@ -165,7 +165,10 @@ describe("keyword ranking from a key's postings in memory", () => {
     try {
       const next = random(19);
       // Another key's changes stay in the feed, older than any of this key's.
-      await db.insertInto('memories').values(Array.from({ length: 5 }, () => row('key-b', next))).execute();
+      await db
+        .insertInto('memories')
+        .values(Array.from({ length: 5 }, () => row('key-b', next)))
+        .execute();
       await db
         .insertInto('memories')
         .values(Array.from({ length: 30 }, () => row('key-a', next)))
