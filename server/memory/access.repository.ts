@@ -7,7 +7,7 @@ export interface AccessBatch {
   keys: Map<string, { retrievals: number; hits: number }>;
 }
 
-/** Adds a batch of access counts in one transaction, one statement per table whatever the batch's size. */
+/** Adds a batch of access counts in one transaction, one statement per table (AccessRecorder sizes the batches). */
 export async function writeAccess(db: Db, batch: AccessBatch) {
   const memories = [...batch.memories].map(([pk, a]) => [pk, a.count, a.lastAt] as const);
   const keys = [...batch.keys].map(([key, s]) => [key, s.retrievals, s.hits] as const);

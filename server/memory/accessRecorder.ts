@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Db } from '../db/open.ts';
 import type { Logger } from '../logger.ts';
 import { type AccessBatch, writeAccess } from './access.repository.ts';
@@ -12,7 +13,7 @@ export interface AccessRecorderOptions {
 
 /**
  * What gateway retrievals count (each memory's access count and last access, each key's retrievals and hits),
- * written behind: collected in memory and written in one transaction a moment later. A retrieval never waits
+ * written behind: collected in memory and written a moment later, a thousand memories a transaction. A retrieval never waits
  * on a write, and a busy gateway pays one commit per interval, with repeated memories merged, instead of one
  * commit per request touching the page of every memory it returned. Whatever shows the counters calls
  * flush() first, so no reader is behind its own retrievals; a crash loses at most one interval of counts.
@@ -65,17 +66,34 @@ export class AccessRecorder {
     const batch = this.#pending;
     if (batch.memories.size > 0 || batch.keys.size > 0) {
       this.#pending = emptyBatch();
-      this.#written = this.#written.then(() =>
-        writeAccess(this.#db, batch).catch((err: unknown) =>
-          this.#logger?.error(
-            { err, memories: batch.memories.size, keys: batch.keys.size },
-            'could not write access counts; they are lost',
-          ),
-        ),
-      );
+      this.#written = this.#written.then(() => this.#write(batch));
     }
     return this.#written;
   }
+
+  /**
+   * Writes the batch in parts of at most WRITE_PART memories, each its own transaction, and lets the server serve
+   * others between them: a busy key's second of counts touches thousands of memories, about 10 µs each, which one
+   * statement would write while every request waits (90 ms and more for 9,000 at 10,000 memories).
+   */
+  async #write(batch: AccessBatch) {
+    const memories = [...batch.memories];
+    const parts = Math.max(1, Math.ceil(memories.length / WRITE_PART));
+    for (let i = 0; i < parts; i++) {
+      if (i > 0) await setImmediate();
+      const part = { memories: new Map(memories.slice(i * WRITE_PART, (i + 1) * WRITE_PART)), keys: i === 0 ? batch.keys : new Map() };
+      try {
+        await writeAccess(this.#db, part);
+      } catch (err: unknown) {
+        const lost = { memories: memories.length - i * WRITE_PART, keys: part.keys.size };
+        this.#logger?.error({ err, ...lost }, 'could not write access counts; they are lost');
+        return;
+      }
+    }
+  }
 }
+
+/** Memories' counts written in one transaction: about 10 ms of the event loop. */
+const WRITE_PART = 1_000;
 
 const emptyBatch = (): AccessBatch => ({ memories: new Map(), keys: new Map() });

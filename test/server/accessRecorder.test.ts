@@ -63,6 +63,46 @@ describe('access counts written behind', () => {
     await vi.waitFor(async () => expect(await counters(pks[1]!)).toMatchObject({ access_count: 1 }), { timeout: 5_000 });
   });
 
+  it('writes thousands of counts in parts, letting other work run between them', async () => {
+    const pks = await t.database.db
+      .insertInto('memories')
+      .values(
+        Array.from({ length: 2_500 }, (_, i) => ({
+          id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          api_key_id: 'acc-parts',
+          type: 'factual' as const,
+          key: `note:${i}`,
+          content: `note ${i}`,
+          metadata: '{}',
+          tokens: 2,
+          created_at: i,
+          updated_at: i,
+          valid_from: i,
+        })),
+      )
+      .returning('pk')
+      .execute();
+    const recorder = new AccessRecorder(t.services.db);
+    recorder.record(
+      'acc-parts',
+      pks.map((r) => r.pk),
+      5_000,
+    );
+    let servedMeanwhile = false;
+    setImmediate(() => {
+      servedMeanwhile = true;
+    });
+    await recorder.flush();
+    expect(servedMeanwhile).toBe(true);
+    const written = await t.database.db
+      .selectFrom('memories')
+      .select((eb) => eb.fn.sum<number>('access_count').as('n'))
+      .where('api_key_id', '=', 'acc-parts')
+      .executeTakeFirst();
+    expect(Number(written?.n)).toBe(2_500);
+    expect(await stats('acc-parts')).toEqual({ retrievals: 1, hits: 1 });
+  });
+
   it('logs a write that fails and keeps going, never throwing at the caller', async () => {
     const pk = await memoryPk('acc-e', 'Speaks Portuguese');
     const error = vi.fn();
