@@ -129,7 +129,8 @@ class KeywordIndex {
 
   /**
    * Reads the key's memories' lengths and terms (FTS5's instance table) on a read-only connection of its own, in one
-   * snapshot with the feed's head, so the postings are exactly the index as of that row of the feed. The rows are read
+   * snapshot taken after the process's cursor into the feed was set: whatever the snapshot lacks is in the feed after
+   * the cursor, and is read again at the key's next search (a memory read twice is the same memory). The rows are read
    * a step at a time and the server serves others in between: the largest key's common words hold hundreds of
    * thousands of rows, which one statement on the server's connection would read while every request waits.
    */
