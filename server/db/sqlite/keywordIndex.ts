@@ -19,6 +19,9 @@ const TOKENIZER = 'porter unicode61';
 /** FTS5's column weights in the keyword tier: a word in a memory's content counts 1, in its key 0.4. */
 export const TENANT_COLUMN_WEIGHTS = { tenant_content: 1, tenant_key: 0.4 } as const;
 
+/** A column's weight in the keyword tier; undefined for the plain columns, which it does not search. */
+const columnWeight = (col: string): number | undefined => TENANT_COLUMN_WEIGHTS[col as keyof typeof TENANT_COLUMN_WEIGHTS];
+
 /** The feed's row for a forgotten key, which names none (forgetKeywordChanges). */
 const FORGOTTEN = '';
 /** Keys this small are built before the search that asked for them (tens of ms); larger ones behind it. */
@@ -61,10 +64,21 @@ class KeywordIndex {
   private cursor: number | null = null;
   /** Catching up runs one at a time: two at once could apply an older read of a memory after a newer one. */
   private turn: Promise<unknown> = Promise.resolve();
+  /** The database's file, read once: it does not change under a connection. */
+  private databaseFile: Promise<string | null> | null = null;
+
+  private file(db: Db) {
+    this.databaseFile ??= databaseFile(db).catch((error: unknown) => {
+      this.databaseFile = null;
+      throw error;
+    });
+    return this.databaseFile;
+  }
 
   /** The key's postings as the database holds them now, or null while they are being built. */
   async postings(db: Db, apiKeyId: string): Promise<KeyPostings | null> {
-    if (this.tooLarge.has(apiKeyId)) return null;
+    // A build reads on a connection of its own, to the file: an in-memory database is ranked by FTS5 alone.
+    if (this.tooLarge.has(apiKeyId) || (await this.file(db)) === null) return null;
     const state = this.keys.get(apiKeyId) ?? this.start(db, apiKeyId);
     const building = state.building;
     if (building && (!(await state.small) || !(await building))) return null;
@@ -135,8 +149,7 @@ class KeywordIndex {
    * thousands of rows, which one statement on the server's connection would read while every request waits.
    */
   private async build(db: Db, apiKeyId: string, state: KeyState) {
-    const file = await databaseFile(db);
-    if (file === null) throw new Error('an in-memory database is ranked by FTS5 alone');
+    const file = (await this.file(db))!;
     if (this.cursor === null) this.cursor = (await feedEnds(db)).head;
     const reader = new SQLite(file, { readonly: true, fileMustExist: true });
     try {
@@ -232,9 +245,8 @@ class KeywordIndex {
         db,
       );
       for (const { term, doc, col } of rows) {
-        const weight = TENANT_COLUMN_WEIGHTS[col as keyof typeof TENANT_COLUMN_WEIGHTS];
         const held = terms[doc - 1]!;
-        held.set(term, (held.get(term) ?? 0) + weight);
+        held.set(term, (held.get(term) ?? 0) + (columnWeight(col) ?? 0));
       }
     } finally {
       await sql`delete from temp.mnemo_terms`.execute(db);
@@ -269,7 +281,7 @@ class TermFrequencies {
       this.flush();
       this.term = term;
     }
-    const weight = TENANT_COLUMN_WEIGHTS[col as keyof typeof TENANT_COLUMN_WEIGHTS];
+    const weight = columnWeight(col);
     // A plain column holding a word that begins like the prefix: weighted 0 in the keyword tier.
     if (weight !== undefined) this.frequencies.set(doc, (this.frequencies.get(doc) ?? 0) + weight);
   }
