@@ -176,6 +176,7 @@ export async function benchRetrieve(
         const ms = performance.now() - t0;
         await analyzeLikeAServer(db.database);
         seeding.push({ rows: size - have, keys: 1, ms, postingsMs: await keywordPostingsBuilt(db, key) });
+        await other?.checkout.keywordPostingsBuilt(db, key);
       }
       // Started after seeding, which blocks the event loop for seconds (a timed-out keep-alive socket would reset).
       const server = o.httpAt === size ? await startHttp(db.services) : null;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { createApp } from '../../server/app.ts';
@@ -5,7 +6,7 @@ import type { Db } from '../../server/db/open.ts';
 import type { StoreKind } from '../../server/db/storeDialect.ts';
 import type { retrieve } from '../../server/retrieval/retrieval.service.ts';
 import type { Services } from '../../server/services.ts';
-import { BENCH_ADMIN_TOKEN } from './benchDb.ts';
+import { BENCH_ADMIN_TOKEN, type BenchDb } from './benchDb.ts';
 
 /**
  * Another version of mnemo, to compare in the same run as this one: BENCH_BASE_ROOT names a checkout of it (its
@@ -20,6 +21,8 @@ export interface OtherCheckout {
   /** Its HTTP app (yoga and its plugins), for its services. */
   createApp: typeof createApp;
   servicesOn(db: Db, kind: StoreKind): Services;
+  /** Waits for its own keyword postings of the key, as this checkout's bench does for its own; a version without does not. */
+  keywordPostingsBuilt(db: BenchDb, apiKeyId: string): Promise<unknown>;
 }
 
 export async function otherCheckout(): Promise<OtherCheckout | null> {
@@ -36,8 +39,10 @@ export async function otherCheckout(): Promise<OtherCheckout | null> {
       load('server/db/postgres/dialect.ts'),
       load('server/logger.ts'),
     ]);
+  const postings = existsSync(path.resolve(root, 'bench/lib/keywordPostings.ts')) ? await load('bench/lib/keywordPostings.ts') : null;
   return {
     name: path.basename(path.resolve(root)),
+    keywordPostingsBuilt: async (db, apiKeyId) => postings?.keywordPostingsBuilt(db, apiKeyId),
     retrieve,
     createApp,
     servicesOn: (db, kind) => {

@@ -1,3 +1,4 @@
+import quickselect from 'quickselect';
 import { idf } from '../idf.ts';
 
 /**
@@ -6,12 +7,31 @@ import { idf } from '../idf.ts';
  * index's columns against the whole index's average) with the key's own IDF (bm25.ts). Plain data and arithmetic:
  * keywordIndex.ts fills it from the database and keeps it in step.
  *
- * FTS5 computes bm25() on every row a word matches and SQLite then groups the per-word scores of each row, about
- * 2 µs a match; here a match costs an add and a division, and only the best rows are ordered.
+ * A search scores only the memories that can still reach its top n (MaxScore, term at a time): the terms are taken
+ * rarest first (the largest bound on what they add to a score), and once the terms left could not lift a memory
+ * holding none of the terms taken so far past the n-th best score found, those terms are looked up only in the
+ * memories that can still make it. A common word held by most of the key's memories then costs a few lookups rather
+ * than a score for each. The survivors are scored again word by word, in the order the exhaustive sum takes them, so
+ * the scores are the same to the last bit.
  */
 
 const K1 = 1.2;
 const B = 0.75;
+/**
+ * Bounds are raised, and the floor lowered, by this fraction: a sum taken in another order may differ in its last
+ * bits, and that must never prune a memory that belongs in the top n.
+ */
+const SLACK = 1e-9;
+/** A bound taken at an average length this much smaller than today's is taken again: it would be looser each time. */
+const BOUND_DRIFT = 1.25;
+
+/**
+ * bm25()'s saturation of a term's frequency `f` in a memory of `length` tokens, against the index's average length:
+ * f / (f + k1·(1 − b + b·length/average)).
+ */
+function saturation(f: number, length: number, average: number): number {
+  return f / (f + K1 * (1 - B) + ((K1 * B) / average) * length);
+}
 
 /** A memory as the postings hold it: its length in tokens, and each of its terms with the term's weighted frequency. */
 export interface PostedMemory {
@@ -27,13 +47,35 @@ export interface PostedMemory {
  */
 class PostingList {
   readonly entries: number[] = [];
+  /** The largest saturation of the postings at the average length `at` (NaN: not taken yet). */
+  private peak = 0;
+  private at = Number.NaN;
 
   get length(): number {
     return this.entries.length / 2;
   }
 
-  add(slot: number, frequency: number) {
+  add(slot: number, frequency: number, length: number) {
     this.entries.push(slot, frequency);
+    if (!Number.isNaN(this.at)) this.peak = Math.max(this.peak, saturation(frequency, length, this.at));
+  }
+
+  /**
+   * The most the term's frequency adds to a memory's score before the IDF, at the index's average length. Taken over
+   * the list once, then kept as postings come: as the average moves from `at` to A, a saturation's denominator shrinks
+   * at most by at/A, so the peak times max(1, A/at) still bounds it. A removed posting leaves the peak as it was:
+   * still a bound, if a looser one.
+   */
+  bound(lengths: Float64Array, average: number): number {
+    if (Number.isNaN(this.at) || average > this.at * BOUND_DRIFT) {
+      const { entries } = this;
+      this.at = average;
+      this.peak = 0;
+      for (let i = 0; i < entries.length; i += 2) {
+        this.peak = Math.max(this.peak, saturation(entries[i + 1]!, lengths[entries[i]!]!, average));
+      }
+    }
+    return this.peak * Math.max(1, average / this.at);
   }
 
   /** Order within a list means nothing, so the last pair takes the removed one's place. */
@@ -51,80 +93,28 @@ class PostingList {
   }
 }
 
+/** A word of a search that the key holds: its index among the words, its term, postings, weight and bound. */
+interface SearchedTerm {
+  word: number;
+  id: number;
+  list: PostingList;
+  /** The IDF times k1 + 1. */
+  weight: number;
+  /** The most it adds to any memory's score. */
+  bound: number;
+}
+
+/** The best memories of a search, best first, and whether they are every memory holding one of its words. */
+export interface TopMemories {
+  rows: { pk: number; score: number; matched: number[] }[];
+  complete: boolean;
+  /** Memories given a score, in part or whole: what the search cost. */
+  scored: number;
+}
+
 function grown<T extends Int32Array | Float64Array>(from: T, to: T): T {
   to.set(from);
   return to;
-}
-
-/** The memories a search matched, each once, with its score and the words it holds (bits of the word's index). */
-export class Ranking {
-  constructor(
-    private readonly pks: Int32Array,
-    private readonly scores: Float64Array,
-    private readonly low: Uint32Array,
-    private readonly high: Uint32Array,
-  ) {}
-
-  /** How many memories hold any of the words. */
-  get matched(): number {
-    return this.pks.length;
-  }
-
-  /** The best `n`, best first; equal scores newest (highest pk) first, as the FTS5 statement orders them. */
-  top(n: number): { pk: number; score: number; matched: number[] }[] {
-    const best = this.best(n);
-    return best.map((i) => ({ pk: this.pks[i]!, score: this.scores[i]!, matched: this.wordsOf(i) }));
-  }
-
-  private before(i: number, j: number): boolean {
-    const a = this.scores[i]!;
-    const b = this.scores[j]!;
-    return a > b || (a === b && this.pks[i]! > this.pks[j]!);
-  }
-
-  /** A heap of the best n seen so far, worst at its root: each match costs a comparison, a better one log n. */
-  private best(n: number): number[] {
-    const heap: number[] = [];
-    const worse = (a: number, b: number) => this.before(b, a);
-    for (let i = 0; i < this.pks.length; i++) {
-      if (heap.length < n) {
-        heap.push(i);
-        siftUp(heap, heap.length - 1, worse);
-      } else if (n > 0 && this.before(i, heap[0]!)) {
-        heap[0] = i;
-        siftDown(heap, 0, worse);
-      }
-    }
-    return heap.sort((a, b) => (this.before(a, b) ? -1 : 1));
-  }
-
-  private wordsOf(i: number): number[] {
-    const words: number[] = [];
-    for (let w = 0; w < 32; w++) if (this.low[i]! & (1 << w)) words.push(w);
-    for (let w = 0; w < 32; w++) if (this.high[i]! & (1 << w)) words.push(32 + w);
-    return words;
-  }
-}
-
-function siftUp(heap: number[], at: number, worse: (a: number, b: number) => boolean) {
-  while (at > 0) {
-    const parent = (at - 1) >> 1;
-    if (!worse(heap[at]!, heap[parent]!)) return;
-    [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
-    at = parent;
-  }
-}
-
-function siftDown(heap: number[], at: number, worse: (a: number, b: number) => boolean) {
-  for (;;) {
-    const left = 2 * at + 1;
-    let worst = at;
-    if (left < heap.length && worse(heap[left]!, heap[worst]!)) worst = left;
-    if (left + 1 < heap.length && worse(heap[left + 1]!, heap[worst]!)) worst = left + 1;
-    if (worst === at) return;
-    [heap[at], heap[worst]] = [heap[worst]!, heap[at]!];
-    at = worst;
-  }
 }
 
 /**
@@ -138,10 +128,11 @@ export class KeyPostings {
   private readonly lists: PostingList[] = [];
   private pkOf = new Int32Array(16);
   private lengthOf = new Float64Array(16);
+  /** Per slot, its memory's terms and their weighted frequencies, in pairs. */
   private termsOf: number[][] = [];
   private readonly freeSlots: number[] = [];
-  /** Per slot, a search's sums and word bits: zero between searches, so each search clears only the slots it used. */
-  private sums = { scores: new Float64Array(0), low: new Uint32Array(0), high: new Uint32Array(0) };
+  /** Per slot, a search's partial score: zero between searches, so each search clears only the slots it used. */
+  private partial = new Float64Array(0);
   /** Postings held, for the cache's budget. */
   postings = 0;
 
@@ -152,7 +143,8 @@ export class KeyPostings {
 
   /** How many of the key's memories hold the term. */
   holding(term: string): number {
-    return this.listOf(term)?.length ?? 0;
+    const id = this.termIds.get(term);
+    return id === undefined ? 0 : this.lists[id]!.length;
   }
 
   has(pk: number): boolean {
@@ -186,75 +178,140 @@ export class KeyPostings {
       id = this.lists.push(new PostingList()) - 1;
       this.termIds.set(term, id);
     }
-    this.lists[id]!.add(slot, frequency);
-    this.termsOf[slot]!.push(id);
+    this.lists[id]!.add(slot, frequency, this.lengthOf[slot]!);
+    this.termsOf[slot]!.push(id, frequency);
     this.postings++;
   }
 
   remove(pk: number) {
     const slot = this.slotOf.get(pk);
     if (slot === undefined) return;
-    for (const id of this.termsOf[slot]!) this.lists[id]!.remove(slot);
-    this.postings -= this.termsOf[slot]!.length;
+    const terms = this.termsOf[slot]!;
+    for (let i = 0; i < terms.length; i += 2) this.lists[terms[i]!]!.remove(slot);
+    this.postings -= terms.length / 2;
     this.termsOf[slot] = [];
     this.slotOf.delete(pk);
     this.freeSlots.push(slot);
     // An emptied list stays until the postings are built anew: a term once held is likely to come back.
   }
 
-  private listOf(term: string): PostingList | undefined {
-    const id = this.termIds.get(term);
-    return id === undefined ? undefined : this.lists[id];
-  }
-
-  private scratch() {
-    const slots = this.termsOf.length;
-    if (this.sums.scores.length < slots) {
-      const size = Math.max(slots, this.sums.scores.length * 2);
-      this.sums = { scores: new Float64Array(size), low: new Uint32Array(size), high: new Uint32Array(size) };
-    }
-    return this.sums;
+  /** The term's weighted frequency in the memory in the slot; 0 when it does not hold it. */
+  private frequencyIn(slot: number, id: number): number {
+    const terms = this.termsOf[slot]!;
+    for (let i = 0; i < terms.length; i += 2) if (terms[i] === id) return terms[i + 1]!;
+    return 0;
   }
 
   /**
-   * Every memory holding any of the terms (a null term matches nothing), scored. `averageLength` is the whole index's
-   * tokens per row, as FTS5 keeps it. At most 64 terms: the bits of a memory's words.
+   * The best `n` memories holding any of the terms (a null term matches nothing), best first, equal scores newest
+   * (highest pk) first, as the FTS5 statement orders them. `average` is the whole index's tokens per row, as FTS5
+   * keeps it. At most 64 terms: the bits of a memory's words.
    */
-  rank(terms: readonly (string | null)[], averageLength: number): Ranking {
+  top(terms: readonly (string | null)[], average: number, n: number): TopMemories {
     if (terms.length > 64) throw new RangeError(`at most 64 terms are ranked at once (${terms.length} given)`);
-    const { scores, low, high } = this.scratch();
-    const lengths = this.lengthOf;
-    // bm25()'s denominator, f + k1·(1 − b + b·D/avgdl), as f + flat + perToken·D.
-    const flat = K1 * (1 - B);
-    const perToken = (K1 * B) / averageLength;
-    const touched: number[] = [];
-    terms.forEach((term, w) => {
-      const list = term === null ? undefined : this.listOf(term);
-      if (!list || list.length === 0) return;
+    const searched: SearchedTerm[] = [];
+    terms.forEach((term, word) => {
+      const id = term === null ? undefined : this.termIds.get(term);
+      const list = id === undefined ? undefined : this.lists[id]!;
+      if (id === undefined || !list || list.length === 0) return;
       const weight = idf(this.memories, list.length) * (K1 + 1);
-      const bits = w < 32 ? low : high;
-      const bit = 1 << (w % 32);
-      const { entries } = list;
-      for (let i = 0; i < entries.length; i += 2) {
-        const slot = entries[i]!;
-        const f = entries[i + 1]!;
-        // Every match scores above 0 (the IDF is never 0 or less): 0 is a slot not yet touched.
-        if (scores[slot] === 0) touched.push(slot);
-        scores[slot]! += (weight * f) / (f + flat + perToken * lengths[slot]!);
-        bits[slot]! |= bit;
-      }
+      searched.push({ word, id, list, weight, bound: weight * list.bound(this.lengthOf, average) * (1 + SLACK) });
     });
-    const pks = new Int32Array(touched.length);
-    const matchedScores = new Float64Array(touched.length);
-    const matchedLow = new Uint32Array(touched.length);
-    const matchedHigh = new Uint32Array(touched.length);
-    touched.forEach((slot, i) => {
-      pks[i] = this.pkOf[slot]!;
-      matchedScores[i] = scores[slot]!;
-      matchedLow[i] = low[slot]!;
-      matchedHigh[i] = high[slot]!;
-      scores[slot] = low[slot] = high[slot] = 0;
-    });
-    return new Ranking(pks, matchedScores, matchedLow, matchedHigh);
+    const { slots, complete, scored } = this.candidates(searched, average, n);
+    const rows = slots.map((slot) => this.exactScore(slot, searched, average));
+    rows.sort((a, b) => b.score - a.score || b.pk - a.pk);
+    return { rows: rows.slice(0, n), complete, scored };
   }
+
+  /**
+   * The slots of the memories that can be in the top n, MaxScore's way (see the head of this file). Each term's part of
+   * a score is added in the order the terms are taken, which is not the words' order: the scores are taken again.
+   */
+  private candidates(searched: readonly SearchedTerm[], average: number, n: number) {
+    if (this.partial.length < this.termsOf.length) this.partial = new Float64Array(Math.max(this.termsOf.length, this.partial.length * 2));
+    const { partial, lengthOf } = this;
+    const order = [...searched].sort((a, b) => b.bound - a.bound);
+    // rest[i]: the most the terms from order[i] on can add to a memory's score.
+    const rest = new Float64Array(order.length + 1);
+    for (let i = order.length - 1; i >= 0; i--) rest[i] = rest[i + 1]! + order[i]!.bound;
+    const flat = K1 * (1 - B);
+    const perToken = (K1 * B) / average;
+    let slots: number[] = [];
+    // The n-th best partial score so far: no memory whose score cannot reach it is in the top n.
+    let floor = 0;
+    const nthBest = () => (slots.length >= n && n > 0 ? nthLargest(slots, partial, n) : 0);
+    let i = 0;
+    // In full while a memory that holds none of the terms taken so far could still reach the top n.
+    for (; i < order.length && !(slots.length >= n && rest[i]! < floor); i++) {
+      const { list, weight } = order[i]!;
+      const { entries } = list;
+      for (let e = 0; e < entries.length; e += 2) {
+        const slot = entries[e]!;
+        const f = entries[e + 1]!;
+        // Every match scores above 0 (the IDF is never 0 or less): 0 is a slot not yet touched.
+        if (partial[slot] === 0) slots.push(slot);
+        partial[slot]! += (weight * f) / (f + flat + perToken * lengthOf[slot]!);
+      }
+      floor = nthBest();
+    }
+    const scored = slots.length;
+    const complete = i === order.length && slots.length <= n;
+    // The rest only where they can still matter: each term by its postings or, when the memories left are fewer than
+    // its postings would cost, in each memory's own terms.
+    const termsPerMemory = this.postings / Math.max(this.memories, 1);
+    for (; i < order.length; i++) {
+      slots = this.keep(slots, floor * (1 - SLACK) - rest[i]!);
+      const { id, list, weight } = order[i]!;
+      if (slots.length * termsPerMemory < list.length) {
+        for (const slot of slots) {
+          const f = this.frequencyIn(slot, id);
+          if (f > 0) partial[slot]! += (weight * f) / (f + flat + perToken * lengthOf[slot]!);
+        }
+      } else {
+        const { entries } = list;
+        for (let e = 0; e < entries.length; e += 2) {
+          const slot = entries[e]!;
+          const f = entries[e + 1]!;
+          if (partial[slot] !== 0) partial[slot]! += (weight * f) / (f + flat + perToken * lengthOf[slot]!);
+        }
+      }
+      floor = nthBest();
+    }
+    slots = this.keep(slots, floor * (1 - SLACK));
+    for (const slot of slots) partial[slot] = 0;
+    return { slots, complete, scored };
+  }
+
+  /** The slots whose partial score reaches `least`; the others' partial scores are cleared. */
+  private keep(slots: readonly number[], least: number): number[] {
+    const { partial } = this;
+    return slots.filter((slot) => {
+      if (partial[slot]! >= least) return true;
+      partial[slot] = 0;
+      return false;
+    });
+  }
+
+  /** A memory's score and the words it holds, summed in the words' order as the exhaustive sum does. */
+  private exactScore(slot: number, searched: readonly SearchedTerm[], average: number) {
+    const flat = K1 * (1 - B);
+    const perToken = (K1 * B) / average;
+    const length = this.lengthOf[slot]!;
+    let score = 0;
+    const matched: number[] = [];
+    for (const { word, id, weight } of searched) {
+      const f = this.frequencyIn(slot, id);
+      if (f === 0) continue;
+      score += (weight * f) / (f + flat + perToken * length);
+      matched.push(word);
+    }
+    return { pk: this.pkOf[slot]!, score, matched };
+  }
+}
+
+/** The n-th largest partial score of the slots (1 ≤ n ≤ slots). */
+function nthLargest(slots: readonly number[], partial: Float64Array, n: number): number {
+  const values = slots.map((slot) => partial[slot]!);
+  quickselect(values, values.length - n);
+  return values[values.length - n]!;
 }

@@ -37,11 +37,11 @@ async function fromPostings(db: Db, scope: RetrievalScope, words: readonly strin
   const terms = await index.termsOf(db, scope.apiKeyId, words);
   const postings = terms && (await index.postings(db, scope.apiKeyId));
   if (!terms || !postings) return null;
-  const ranking = postings.rank(terms, await averageRowLength(db));
-  const rows = await firstInScope(limit, async (head) => ({
-    rows: await inScopeInOrder(db, scope, ranking.top(head)),
-    exhausted: head >= ranking.matched,
-  }));
+  const average = await averageRowLength(db);
+  const rows = await firstInScope(limit, async (head) => {
+    const top = postings.top(terms, average, head);
+    return { rows: await inScopeInOrder(db, scope, top.rows), exhausted: top.complete };
+  });
   return { memories: postings.memories, holding: terms.map((t) => (t === null ? 0 : postings.holding(t))), rows };
 }
 
