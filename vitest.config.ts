@@ -52,6 +52,7 @@ const POSTGRES_SUITES = [
   'test/server/modelExtraction.test.ts',
   'test/server/retrieval.test.ts',
   'test/server/retrievalStages.test.ts',
+  'test/server/keywordHead.test.ts',
   'test/server/profile.test.ts',
   'test/server/inject.test.ts',
   'test/server/leases.test.ts',
