@@ -50,8 +50,12 @@ export interface VariantResult {
   /** Bytes, the server's processes together (ServedMnemo.memory): once started (before the first slice), and at most. */
   idle: { rss: number; pss: number };
   peak: { rss: number; pss: number };
-  /** The event loop's worst delay in any process of the server during the slices (perf_hooks.monitorEventLoopDelay). */
+  /**
+   * The event loop's worst delay in any process of the server during the slices' timed part, and during their warm-ups
+   * (perf_hooks.monitorEventLoopDelay).
+   */
   eventLoopMaxMs: number;
+  warmupEventLoopMaxMs: number;
   gcPausesOver100Ms: number;
 }
 
@@ -73,6 +77,7 @@ export async function benchMixed(o: MixedOptions, workers: readonly number[]): P
         idle: { rss: 0, pss: 0 },
         peak: { rss: 0, pss: 0 },
         eventLoopMaxMs: 0,
+        warmupEventLoopMaxMs: 0,
         gcPausesOver100Ms: 0,
       });
     }
@@ -101,8 +106,9 @@ async function seedFolder(o: MixedOptions, folder: string) {
 }
 
 async function runSlice(server: ServedMnemo, into: VariantResult, o: MixedOptions, slice: number) {
-  // The first scrape starts the process monitors; each scrape resets the event-loop histogram (prom-client).
-  const before = await server.metrics();
+  // The first scrape starts the process monitors; each scrape resets the event-loop histogram (prom-client), so the
+  // scrape at the warm-up's end leaves the timed part's stalls to the last.
+  let before = await server.metrics();
   if (slice === 0) into.idle = server.memory();
   const sample = () => {
     const now = server.memory();
@@ -110,16 +116,22 @@ async function runSlice(server: ServedMnemo, into: VariantResult, o: MixedOption
   };
   const sampler = setInterval(sample, 200);
   try {
-    const reply = await runLoadClients({
-      url: `${server.url}/graphql`,
-      token: BENCH_ADMIN_TOKEN,
-      clients: o.clients,
-      apiKeys: Array.from({ length: o.apiKeys }, (_, i) => apiKeyName(i)),
-      writeShare: o.writeShare,
-      // Connections are new at each slice; the server is warm after the first.
-      warmupMs: slice === 0 ? o.warmupMs : Math.min(o.warmupMs, 1_000),
-      durationMs: o.durationMs / o.slices,
-    });
+    const reply = await runLoadClients(
+      {
+        url: `${server.url}/graphql`,
+        token: BENCH_ADMIN_TOKEN,
+        clients: o.clients,
+        apiKeys: Array.from({ length: o.apiKeys }, (_, i) => apiKeyName(i)),
+        writeShare: o.writeShare,
+        // Connections are new at each slice; the server is warm after the first.
+        warmupMs: slice === 0 ? o.warmupMs : Math.min(o.warmupMs, 1_000),
+        durationMs: o.durationMs / o.slices,
+      },
+      async () => {
+        before = await server.metrics();
+        into.warmupEventLoopMaxMs = Math.max(into.warmupEventLoopMaxMs, metricValue(before, 'nodejs_eventloop_lag_max_seconds') * 1000);
+      },
+    );
     into.load.retrieveMs.push(...reply.retrieveMs);
     into.load.writeMs.push(...reply.writeMs);
     into.load.elapsedMs += reply.elapsedMs;
@@ -177,6 +189,7 @@ export function mixedTables(results: VariantResult[], o: MixedOptions, title: st
         { header: 'PSS idle MB' },
         { header: 'PSS peak MB' },
         { header: 'event loop worst ms' },
+        { header: 'in warm-up ms' },
         { header: 'GC pauses > 100 ms' },
       ],
       rows: results.map((r) => [
@@ -187,12 +200,14 @@ export function mixedTables(results: VariantResult[], o: MixedOptions, title: st
         mb(r.idle.pss),
         mb(r.peak.pss),
         fmtMs(r.eventLoopMaxMs),
+        fmtMs(r.warmupEventLoopMaxMs),
         fmtInt(r.gcPausesOver100Ms),
       ]),
       notes: [
         'the primary and its workers together (/proc/<pid>/smaps_rollup), idle once started and before the load, peak sampled every',
         '  200 ms; RSS counts the pages they share (the database file each maps) once per process, PSS splits them among them;',
-        '  event loop: the worst delay of any of its processes (perf_hooks.monitorEventLoopDelay through /metrics, 10 ms resolution).',
+        '  event loop: the worst delay of any of its processes (perf_hooks.monitorEventLoopDelay through /metrics, 10 ms resolution)',
+        '  in the timed part of the slices, and in their warm-ups (each slice warms up anew); GC pauses: in the timed part.',
       ],
     },
   ];

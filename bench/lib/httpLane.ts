@@ -57,14 +57,21 @@ export function spawnHttpClient(config: ClientConfig): HttpClientProcess {
   };
 }
 
-/** Runs the mixed-load clients (loadClient.ts) in a child process; resolves with their timings once they are done. */
-export async function runLoadClients(config: LoadConfig): Promise<LoadReply> {
+/**
+ * Runs the mixed-load clients (loadClient.ts) in a child process; resolves with their timings once they are done.
+ * `warm` is awaited when their warm-up ends.
+ */
+export async function runLoadClients(config: LoadConfig, warm: () => Promise<void>): Promise<LoadReply> {
   const child = spawn(process.execPath, ['--import', TSX_LOADER, LOAD_CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stdin.on('error', () => {});
   const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
   child.stdin.end(`${JSON.stringify(config)}\n`);
-  const line = await lines.next();
+  let line = await lines.next();
+  if (!line.done && 'warm' in (JSON.parse(line.value) as object)) {
+    await warm();
+    line = await lines.next();
+  }
   if (line.done) throw new Error(`the load clients exited (code ${await exited}) without replying`);
   const reply = JSON.parse(line.value) as LoadReply | { error: string };
   await exited;

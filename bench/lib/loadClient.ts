@@ -1,7 +1,8 @@
 /**
  * The mixed-load clients, run in a child process (spawnLoadClients) so that the server's process only serves.
  *
- * Protocol: one JSON LoadConfig line on stdin; one JSON LoadReply line on stdout when done (or { error }), then exit.
+ * Protocol: one JSON LoadConfig line on stdin; a line { "warm": true } on stdout when the warm-up ends, then one JSON
+ * LoadReply line when done (or { error }), then exit.
  * `clients` loops run at once, each on its own keep-alive connection, each sending its next request as soon as the
  * previous one is answered (a closed loop, as gateways behave under back-pressure): a createMemory with probability
  * `writeShare`, else a retrieve of a varied question for a key drawn like the seeded data (big tenants more often).
@@ -84,7 +85,9 @@ async function runLoad(c: LoadConfig): Promise<LoadReply> {
       agent.destroy();
     }
   };
+  const warm = setTimeout(() => process.stdout.write(`${JSON.stringify({ warm: true })}\n`), c.warmupMs);
   await Promise.all(Array.from({ length: c.clients }, (_, n) => client(n)));
+  clearTimeout(warm);
   reply.elapsedMs = performance.now() - timedFrom;
   return reply;
 }
