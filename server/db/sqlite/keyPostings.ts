@@ -131,8 +131,12 @@ export class KeyPostings {
   /** Per slot, its memory's terms and their weighted frequencies, in pairs. */
   private termsOf: number[][] = [];
   private readonly freeSlots: number[] = [];
-  /** Per slot, a search's partial score: zero between searches, so each search clears only the slots it used. */
+  /**
+   * Per slot, a search's partial score and the words it holds (bits of the word's index): zero between searches, so
+   * each search clears only the slots it used.
+   */
   private partial = new Float64Array(0);
+  private held = { low: new Uint32Array(0), high: new Uint32Array(0) };
   /** Postings held, for the cache's budget. */
   postings = 0;
 
@@ -217,20 +221,53 @@ export class KeyPostings {
       const weight = idf(this.memories, list.length) * (K1 + 1);
       searched.push({ word, id, list, weight, bound: weight * list.bound(this.lengthOf, average) * (1 + SLACK) });
     });
-    const { slots, complete, scored } = this.candidates(searched, average, n);
-    const rows = slots.map((slot) => this.exactScore(slot, searched, average));
-    rows.sort((a, b) => b.score - a.score || b.pk - a.pk);
+    this.scratch();
+    // Asked for as many as could match, nothing is left out: the terms are taken in the words' order, and the sums are
+    // the scores (a caller whose scope leaves out most of a ranking asks for ever longer heads of it).
+    const everyMatch = n >= searched.reduce((sum, t) => sum + t.list.length, 0);
+    const order = everyMatch ? searched : [...searched].sort((a, b) => b.bound - a.bound);
+    const { slots, complete, scored } = this.candidates(order, average, n, everyMatch);
+    let rows: TopMemories['rows'];
+    if (everyMatch) {
+      // Ordered by copies side by side: the slots are spread over the key's arrays, and a sort reads each many times.
+      const scores = new Float64Array(slots.length);
+      const pks = new Int32Array(slots.length);
+      const byRank: number[] = [];
+      slots.forEach((slot, i) => {
+        scores[i] = this.partial[slot]!;
+        pks[i] = this.pkOf[slot]!;
+        byRank.push(i);
+      });
+      byRank.sort((a, b) => scores[b]! - scores[a]! || pks[b]! - pks[a]!);
+      rows = byRank.map((i) => ({ pk: pks[i]!, score: scores[i]!, matched: this.wordsOf(slots[i]!) }));
+    } else {
+      rows = slots.map((slot) => this.exactScore(slot, searched, average));
+      rows.sort((a, b) => b.score - a.score || b.pk - a.pk);
+    }
+    this.clear(slots);
     return { rows: rows.slice(0, n), complete, scored };
   }
 
+  private scratch() {
+    const size = this.termsOf.length;
+    if (this.partial.length >= size) return;
+    const grownTo = Math.max(size, this.partial.length * 2);
+    this.partial = new Float64Array(grownTo);
+    this.held = { low: new Uint32Array(grownTo), high: new Uint32Array(grownTo) };
+  }
+
+  private clear(slots: readonly number[]) {
+    for (const slot of slots) this.partial[slot] = this.held.low[slot] = this.held.high[slot] = 0;
+  }
+
   /**
-   * The slots of the memories that can be in the top n, MaxScore's way (see the head of this file). Each term's part of
-   * a score is added in the order the terms are taken, which is not the words' order: the scores are taken again.
+   * The slots of the memories that can be in the top n, the terms taken in `order`: MaxScore's way (see the head of this
+   * file) when it is by bound, and every match when it cannot leave one out, the words each memory holds then marked.
+   * Each term's part of a score is added in that order.
    */
-  private candidates(searched: readonly SearchedTerm[], average: number, n: number) {
-    if (this.partial.length < this.termsOf.length) this.partial = new Float64Array(Math.max(this.termsOf.length, this.partial.length * 2));
+  private candidates(order: readonly SearchedTerm[], average: number, n: number, everyMatch: boolean) {
     const { partial, lengthOf } = this;
-    const order = [...searched].sort((a, b) => b.bound - a.bound);
+    const { low, high } = this.held;
     // rest[i]: the most the terms from order[i] on can add to a memory's score.
     const rest = new Float64Array(order.length + 1);
     for (let i = order.length - 1; i >= 0; i--) rest[i] = rest[i + 1]! + order[i]!.bound;
@@ -241,9 +278,16 @@ export class KeyPostings {
     let floor = 0;
     const nthBest = () => (slots.length >= n && n > 0 ? nthLargest(slots, partial, n) : 0);
     let i = 0;
-    // In full while a memory that holds none of the terms taken so far could still reach the top n.
-    for (; i < order.length && !(slots.length >= n && rest[i]! < floor); i++) {
-      const { list, weight } = order[i]!;
+    // In full while a memory that holds none of the terms taken so far could still reach the top n: while fewer than n
+    // memories score above what the terms left can add (which the terms taken cannot pass until their bounds do).
+    for (; i < order.length; i++) {
+      if (slots.length >= n && rest[0]! - rest[i]! > rest[i]! && reaching(slots, partial, rest[i]!) >= n) {
+        floor = nthBest();
+        break;
+      }
+      const { list, weight, word } = order[i]!;
+      const bits = word < 32 ? low : high;
+      const bit = 1 << (word % 32);
       const { entries } = list;
       for (let e = 0; e < entries.length; e += 2) {
         const slot = entries[e]!;
@@ -251,11 +295,12 @@ export class KeyPostings {
         // Every match scores above 0 (the IDF is never 0 or less): 0 is a slot not yet touched.
         if (partial[slot] === 0) slots.push(slot);
         partial[slot]! += (weight * f) / (f + flat + perToken * lengthOf[slot]!);
+        if (everyMatch) bits[slot]! |= bit;
       }
-      floor = nthBest();
     }
     const scored = slots.length;
     const complete = i === order.length && slots.length <= n;
+    if (i === order.length) floor = nthBest();
     // The rest only where they can still matter: each term by its postings or, when the memories left are fewer than
     // its postings would cost, in each memory's own terms.
     const termsPerMemory = this.postings / Math.max(this.memories, 1);
@@ -277,19 +322,27 @@ export class KeyPostings {
       }
       floor = nthBest();
     }
-    slots = this.keep(slots, floor * (1 - SLACK));
-    for (const slot of slots) partial[slot] = 0;
-    return { slots, complete, scored };
+    return { slots: everyMatch ? slots : this.keep(slots, floor * (1 - SLACK)), complete, scored };
   }
 
-  /** The slots whose partial score reaches `least`; the others' partial scores are cleared. */
-  private keep(slots: readonly number[], least: number): number[] {
+  /** The slots whose partial score reaches `least`, in place; the others' are cleared (a pruned memory's words are not marked). */
+  private keep(slots: number[], least: number): number[] {
     const { partial } = this;
-    return slots.filter((slot) => {
-      if (partial[slot]! >= least) return true;
-      partial[slot] = 0;
-      return false;
-    });
+    let kept = 0;
+    for (const slot of slots) {
+      if (partial[slot]! >= least) slots[kept++] = slot;
+      else partial[slot] = 0;
+    }
+    slots.length = kept;
+    return slots;
+  }
+
+  /** The words the memory in the slot holds, by their index. */
+  private wordsOf(slot: number): number[] {
+    const words: number[] = [];
+    for (let w = 0; w < 32; w++) if (this.held.low[slot]! & (1 << w)) words.push(w);
+    for (let w = 0; w < 32; w++) if (this.held.high[slot]! & (1 << w)) words.push(32 + w);
+    return words;
   }
 
   /** A memory's score and the words it holds, summed in the words' order as the exhaustive sum does. */
@@ -307,6 +360,13 @@ export class KeyPostings {
     }
     return { pk: this.pkOf[slot]!, score, matched };
   }
+}
+
+/** How many of the slots' partial scores are above `least`. */
+function reaching(slots: readonly number[], partial: Float64Array, least: number): number {
+  let above = 0;
+  for (const slot of slots) if (partial[slot]! > least) above++;
+  return above;
 }
 
 /** The n-th largest partial score of the slots (1 ≤ n ≤ slots). */
