@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RetrievalScope } from '../../server/db/scope.ts';
 import { keywordCandidates } from '../../server/retrieval/retrieval.repository.ts';
+import { seededRandom } from '../helpers/seededRandom.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
 // A keyword search asked for a head of its ranking must answer the exhaustive ranking's first rows: the same memories
 // in the same order with the same scores, the exhaustive ranking being the same search asked for more rows than match.
 // SQLite scores only the memories that can still reach the head (MaxScore over a key's postings in memory), which is
 // what this pins there; PostgreSQL's statement scores every match and takes the head in SQL.
-
-/** A seeded generator, so that a failure names a case that can be run again. */
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-}
 
 const VOCABULARY = Array.from({ length: 120 }, (_, i) => `${['al', 'be', 'ga', 'de', 'ka', 'la'][i % 6]}${'mnoprstv'[i % 8]}${i}x`);
 // A word the PostgreSQL parser splits, found as a phrase there.
@@ -27,7 +20,7 @@ let t: TestDb;
 const KEY = 'head-key';
 beforeAll(async () => {
   t = await openTestDb();
-  const next = random(5);
+  const next = seededRandom(5);
   const now = Date.now();
   const rows = Array.from({ length: 900 }, (_, i) => ({
     id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
@@ -53,7 +46,7 @@ const scope: RetrievalScope = { apiKeyId: KEY, sessionId: null, types: null, now
 
 describe('the head of a keyword ranking', () => {
   it('is the exhaustive ranking’s first rows, for questions of common and rare words and any length of head', async () => {
-    const next = random(9);
+    const next = seededRandom(9);
     for (let q = 0; q < 40; q++) {
       const words = [...new Set(Array.from({ length: 1 + Math.floor(next() * 6) }, () => word(next)))];
       const all = await keywordCandidates(t.database.db, scope, words, 100_000);

@@ -6,6 +6,7 @@ import type { RetrievalScope } from '../../server/db/scope.ts';
 import { forgetKeywordChanges, keywordIndexOf } from '../../server/db/sqlite/keywordIndex.ts';
 import { openDatabase } from '../../server/db/sqlite/open.ts';
 import { keywordCandidates } from '../../server/retrieval/retrieval.repository.ts';
+import { seededRandom } from '../helpers/seededRandom.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
 // SQLite ranks keywords from each key's postings in the server's memory (db/sqlite/keywordIndex.ts), kept in step with
@@ -23,14 +24,6 @@ async function store() {
 
 const VOCABULARY =
   'alpha beta gamma delta kappa lambda sigma omega rust go python deploy deployed deploying server servers cache queue'.split(' ');
-
-/** A seeded generator, so that a failure names a case that can be run again. */
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-}
 
 function text(next: () => number, words: number) {
   // Squared: the first words of the vocabulary are common, the last rare, as in a real key.
@@ -80,7 +73,7 @@ async function expectSameAsFts5(db: Db, apiKeyId: string, next: () => number) {
 describe("keyword ranking from a key's postings in memory", () => {
   it('scores every memory as FTS5 does, through inserts, edits, moves between keys and deletes', async () => {
     const db = await store();
-    const next = random(7);
+    const next = seededRandom(7);
     const [a, b] = ['key-a', 'key-b'];
     await db
       .insertInto('memories')
@@ -117,7 +110,7 @@ describe("keyword ranking from a key's postings in memory", () => {
     const db = await store();
     const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
     try {
-      const next = random(11);
+      const next = seededRandom(11);
       await db
         .insertInto('memories')
         .values(Array.from({ length: 30 }, () => row('key-a', next)))
@@ -142,7 +135,7 @@ describe("keyword ranking from a key's postings in memory", () => {
 
   it('builds the postings anew when the feed no longer holds the changes they missed', async () => {
     const db = await store();
-    const next = random(13);
+    const next = seededRandom(13);
     await db
       .insertInto('memories')
       .values(Array.from({ length: 30 }, () => row('key-a', next)))
@@ -163,7 +156,7 @@ describe("keyword ranking from a key's postings in memory", () => {
     const db = await store();
     const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
     try {
-      const next = random(19);
+      const next = seededRandom(19);
       // Another key's changes stay in the feed, older than any of this key's.
       await db
         .insertInto('memories')
@@ -193,7 +186,7 @@ describe("keyword ranking from a key's postings in memory", () => {
 
   it('answers a large key from FTS5 while its postings are built, then from them, alike', async () => {
     const db = await store();
-    const next = random(17);
+    const next = seededRandom(17);
     await db
       .insertInto('memories')
       .values(Array.from({ length: 1_500 }, () => row('key-a', next)))

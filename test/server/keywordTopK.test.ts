@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { KeyPostings } from '../../server/db/sqlite/keyPostings.ts';
+import { seededRandom } from '../helpers/seededRandom.ts';
 
 // A search from a key's postings in memory scores only the memories that can still reach its top n (MaxScore). Its
 // answer must be the exhaustive ranking's head to the last bit: the exhaustive ranking is the same search asked for
 // more rows than match (nothing can be pruned), which keywordPostings.test.ts holds equal to FTS5's.
-
-/** A seeded generator, so that a failure names a case that can be run again. */
-function random(seed: number) {
-  return () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-}
 
 const VOCABULARY = Array.from({ length: 400 }, (_, i) => `w${i}`);
 
@@ -35,7 +28,7 @@ function exhaustive(postings: KeyPostings, terms: string[], average: number, n: 
 }
 
 function generated(seed: number, memories: number) {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const postings = new KeyPostings();
   for (let pk = 1; pk <= memories; pk++) postings.put(memory(next, pk));
   return { next, postings };
