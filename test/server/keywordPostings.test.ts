@@ -47,6 +47,24 @@ function row(apiKeyId: string, next: () => number) {
   };
 }
 
+/** `count` generated memories of the key. */
+async function insertRows(db: Db, apiKeyId: string, count: number, next: () => number) {
+  await db
+    .insertInto('memories')
+    .values(Array.from({ length: count }, () => row(apiKeyId, next)))
+    .execute();
+}
+
+/** One memory of the key saying `content`; its pk. */
+async function insertOne(db: Db, apiKeyId: string, content: string, next: () => number): Promise<number> {
+  const { pk } = await db
+    .insertInto('memories')
+    .values({ ...row(apiKeyId, next), content })
+    .returning('pk')
+    .executeTakeFirstOrThrow();
+  return pk;
+}
+
 const scope = (apiKeyId: string): RetrievalScope => ({ apiKeyId, sessionId: null, types: null, now: Date.now(), retentionCutoff: 0 });
 
 /** Every match, scored: to nine digits, since the two sum a memory's words in another order. */
@@ -98,10 +116,7 @@ describe("keyword ranking from a key's postings in memory", () => {
       else if (i % 13 === 0) await db.updateTable('memories').set({ api_key_id: b }).where('pk', '=', pk).execute();
       else if (i % 17 === 0) await db.deleteFrom('memories').where('pk', '=', pk).execute();
     }
-    await db
-      .insertInto('memories')
-      .values(Array.from({ length: 50 }, () => row(a, next)))
-      .execute();
+    await insertRows(db, a, 50, next);
     await expectSameAsFts5(db, a, next);
     await expectSameAsFts5(db, b, next);
   });
@@ -111,17 +126,10 @@ describe("keyword ranking from a key's postings in memory", () => {
     const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
     try {
       const next = seededRandom(11);
-      await db
-        .insertInto('memories')
-        .values(Array.from({ length: 30 }, () => row('key-a', next)))
-        .execute();
+      await insertRows(db, 'key-a', 30, next);
       expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows).toEqual([]);
 
-      const { pk } = await other.db
-        .insertInto('memories')
-        .values({ ...row('key-a', next), content: 'the zeppelin lands' })
-        .returning('pk')
-        .executeTakeFirstOrThrow();
+      const pk = await insertOne(other.db, 'key-a', 'the zeppelin lands', next);
       expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows.map((r) => r.pk)).toEqual([pk]);
       expect((await keywordIndexOf(db).postings(db, 'key-a'))?.has(pk)).toBe(true);
 
@@ -136,16 +144,9 @@ describe("keyword ranking from a key's postings in memory", () => {
   it('builds the postings anew when the feed no longer holds the changes they missed', async () => {
     const db = await store();
     const next = seededRandom(13);
-    await db
-      .insertInto('memories')
-      .values(Array.from({ length: 30 }, () => row('key-a', next)))
-      .execute();
+    await insertRows(db, 'key-a', 30, next);
     await keywordCandidates(db, scope('key-a'), ['alpha'], 10);
-    const { pk } = await db
-      .insertInto('memories')
-      .values({ ...row('key-a', next), content: 'the zeppelin lands' })
-      .returning('pk')
-      .executeTakeFirstOrThrow();
+    const pk = await insertOne(db, 'key-a', 'the zeppelin lands', next);
     // As if pruned past this process's last read, or the file were an older copy.
     await sql`delete from keyword_changes`.execute(db);
     expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows.map((r) => r.pk)).toEqual([pk]);
@@ -158,23 +159,13 @@ describe("keyword ranking from a key's postings in memory", () => {
     try {
       const next = seededRandom(19);
       // Another key's changes stay in the feed, older than any of this key's.
-      await db
-        .insertInto('memories')
-        .values(Array.from({ length: 5 }, () => row('key-b', next)))
-        .execute();
-      await db
-        .insertInto('memories')
-        .values(Array.from({ length: 30 }, () => row('key-a', next)))
-        .execute();
+      await insertRows(db, 'key-b', 5, next);
+      await insertRows(db, 'key-a', 30, next);
       expect((await keywordCandidates(db, scope('key-a'), ['alpha'], 10)).memories).toBe(30);
       // What forgetApiKey does to the index in another process: the memories go, then the feed's rows of the key.
       await other.db.deleteFrom('memories').where('api_key_id', '=', 'key-a').execute();
       await forgetKeywordChanges(other.db, 'key-a');
-      const { pk } = await other.db
-        .insertInto('memories')
-        .values({ ...row('key-a', next), content: 'alpha again' })
-        .returning('pk')
-        .executeTakeFirstOrThrow();
+      const pk = await insertOne(other.db, 'key-a', 'alpha again', next);
 
       const hits = await keywordCandidates(db, scope('key-a'), ['alpha'], 10);
       expect({ memories: hits.memories, rows: hits.rows.map((r) => r.pk) }).toEqual({ memories: 1, rows: [pk] });
@@ -187,10 +178,7 @@ describe("keyword ranking from a key's postings in memory", () => {
   it('answers a large key from FTS5 while its postings are built, then from them, alike', async () => {
     const db = await store();
     const next = seededRandom(17);
-    await db
-      .insertInto('memories')
-      .values(Array.from({ length: 1_500 }, () => row('key-a', next)))
-      .execute();
+    await insertRows(db, 'key-a', 1_500, next);
     expect(await keywordIndexOf(db).postings(db, 'key-a')).toBeNull();
     const fromFts5 = await ranking(db, 'key-a', ['gamma', 'queue']);
     await vi.waitFor(async () => expect(await keywordIndexOf(db).postings(db, 'key-a')).not.toBeNull(), { timeout: 10_000 });
