@@ -124,7 +124,8 @@ describe('the Qdrant card and panel', () => {
     await form.getByRole('alert').filter({ hasText: 'Search failed: see the fields marked above.' }).waitFor();
     await topK.fill('10');
     expect(await topK.getAttribute('aria-invalid')).toBe('false');
-    expect(await form.getByRole('alert').count()).toBe(0);
+    // The field and the form's alert re-render apart: a busy machine can show the one before the other.
+    await expect.poll(() => form.getByRole('alert').count()).toBe(0);
   });
 
   it('runs a search test that returns hits with scores and content, within one API key', async () => {
