@@ -12,6 +12,7 @@ import { metricsTokenAccepted, sendMetrics } from './metrics/metricsEndpoint.ts'
 import { PACKAGE_ROOT } from './packageRoot.ts';
 import { BUNDLE_PATH, sendBundle } from './portability/export/bundleDownload.ts';
 import { scopeRequest } from './requestScope.ts';
+import { requestTurns } from './requestTurns.ts';
 import type { Services } from './services.ts';
 
 const serveAdmin = adminStatic(path.join(PACKAGE_ROOT, 'admin/dist'));
@@ -52,6 +53,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const sockets = new Set<Socket>();
   let state: 'starting' | 'ready' | 'draining' = 'starting';
   const inFlight = new Set<ServerResponse>();
+  const turns = requestTurns();
   const mcp = createMcpHandler(services, { boundAddress: () => (server.address() as AddressInfo | null)?.address });
   const server = createServer((req, res) => {
     const requestScope = scopeRequest(services.logger, req, res);
@@ -76,11 +78,11 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       res.writeHead(401, { 'www-authenticate': 'Bearer' });
       return void res.end();
     }
-    if (url.pathname === '/mcp') return void mcp(req, res, requestScope);
-    if (url.pathname === BUNDLE_PATH) return void sendBundle(services, req, res, url, requestScope);
+    if (url.pathname === '/mcp') return void turns.take().then(() => mcp(req, res, requestScope));
+    if (url.pathname === BUNDLE_PATH) return void turns.take().then(() => sendBundle(services, req, res, url, requestScope));
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
-    return void yoga.handle(req, res, { requestScope });
+    return void turns.take().then(() => yoga.handle(req, res, { requestScope }));
   });
   // Gateways keep connections open between chat requests; outlive common proxy idle timeouts (60 s).
   server.keepAliveTimeout = 65_000;

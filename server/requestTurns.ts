@@ -1,0 +1,37 @@
+/**
+ * Starts the requests that do a server's work one per turn of the event loop, in the order they came.
+ *
+ * better-sqlite3 answers synchronously, so a request, once started, is served to its end without letting go of the
+ * loop. Left to itself, the loop starts every request it read in one poll, back to back: with 16 clients each waiting
+ * for its answer before asking again, one worker's loop was held for 16 requests at a time (150–350 ms under load),
+ * and nothing else ran meanwhile: no timer (a lease's renewal, a subscription's keep-alive, the access-count flush),
+ * no /healthz or /readyz, no new connection. Taken one per turn, the loop looks at its timers and sockets between any
+ * two requests. Each request still waits for those ahead of it, as before: this changes who waits, not how long the
+ * queue is.
+ */
+export interface RequestTurns {
+  /** Resolves when it is this request's turn: in the loop's next check phase with no request ahead of it. */
+  take(): Promise<void>;
+}
+
+export function requestTurns(): RequestTurns {
+  const waiting: (() => void)[] = [];
+  let scheduled = false;
+  // An immediate scheduled from an immediate runs in the loop's next turn (Node's setImmediate), after its timers and
+  // its poll: one start per turn.
+  const startNext = () => {
+    waiting.shift()?.();
+    scheduled = waiting.length > 0;
+    if (scheduled) setImmediate(startNext);
+  };
+  return {
+    take: () =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(startNext);
+        }
+      }),
+  };
+}

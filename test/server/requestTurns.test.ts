@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { requestTurns } from '../../server/requestTurns.ts';
+
+// A request served by better-sqlite3 holds the event loop from its start to its answer. requestTurns starts one per
+// turn of the loop, so timers and sockets are looked at between any two.
+
+/** Holds the loop as a synchronous request does. */
+function busyFor(ms: number) {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+describe('requests taking turns on the event loop', () => {
+  it('starts requests in the order they asked', async () => {
+    const turns = requestTurns();
+    const started: number[] = [];
+    await Promise.all([0, 1, 2, 3, 4].map((i) => turns.take().then(() => started.push(i))));
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('runs a timer that fell due during one request before starting the next', async () => {
+    const turns = requestTurns();
+    const events: string[] = [];
+    const first = turns.take().then(() => {
+      events.push('first request');
+      setTimeout(() => events.push('timer'), 0);
+      // Long enough that the timer (due after 1 ms) is due when the loop next looks at its timers.
+      busyFor(5);
+    });
+    const second = turns.take().then(() => events.push('second request'));
+    await Promise.all([first, second]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(events).toEqual(['first request', 'timer', 'second request']);
+  });
+
+  it('reads a socket that became readable during one request before starting the next', async () => {
+    const turns = requestTurns();
+    const events: string[] = [];
+    const { port1, port2 } = new MessageChannel();
+    port2.onmessage = () => events.push('message');
+    const first = turns.take().then(() => {
+      events.push('first request');
+      port1.postMessage('ping');
+      busyFor(5);
+    });
+    const second = turns.take().then(() => events.push('second request'));
+    await Promise.all([first, second]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    port1.close();
+    expect(events).toEqual(['first request', 'message', 'second request']);
+  });
+});
