@@ -7,6 +7,7 @@
  */
 
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BENCH_ADMIN_TOKEN, openBenchDb } from './lib/benchDb.ts';
@@ -57,6 +58,8 @@ export interface VariantResult {
   eventLoopMaxMs: number;
   warmupEventLoopMaxMs: number;
   gcPausesOver100Ms: number;
+  /** How long each /healthz probe of the timed part waited for its answer. */
+  healthzMs: number[];
 }
 
 export async function benchMixed(o: MixedOptions, workers: readonly number[]): Promise<VariantResult[]> {
@@ -79,6 +82,7 @@ export async function benchMixed(o: MixedOptions, workers: readonly number[]): P
         eventLoopMaxMs: 0,
         warmupEventLoopMaxMs: 0,
         gcPausesOver100Ms: 0,
+        healthzMs: [],
       });
     }
     for (let slice = 0; slice < o.slices; slice++) {
@@ -115,6 +119,7 @@ async function runSlice(server: ServedMnemo, into: VariantResult, o: MixedOption
     into.peak = { rss: Math.max(into.peak.rss, now.rss), pss: Math.max(into.peak.pss, now.pss) };
   };
   const sampler = setInterval(sample, 200);
+  let probe: HealthProbe | undefined;
   try {
     const reply = await runLoadClients(
       {
@@ -130,18 +135,58 @@ async function runSlice(server: ServedMnemo, into: VariantResult, o: MixedOption
       async () => {
         before = await server.metrics();
         into.warmupEventLoopMaxMs = Math.max(into.warmupEventLoopMaxMs, metricValue(before, 'nodejs_eventloop_lag_max_seconds') * 1000);
+        probe = probeHealthz(server.url);
       },
     );
+    into.healthzMs.push(...((await probe?.stop()) ?? []));
     into.load.retrieveMs.push(...reply.retrieveMs);
     into.load.writeMs.push(...reply.writeMs);
     into.load.elapsedMs += reply.elapsedMs;
   } finally {
     clearInterval(sampler);
+    await probe?.stop();
   }
   sample();
   const after = await server.metrics();
   into.eventLoopMaxMs = Math.max(into.eventLoopMaxMs, metricValue(after, 'nodejs_eventloop_lag_max_seconds') * 1000);
   into.gcPausesOver100Ms += gcPausesOver100Ms(after) - gcPausesOver100Ms(before);
+}
+
+interface HealthProbe {
+  /** Stops probing; how long each probe waited. */
+  stop(): Promise<number[]>;
+}
+
+/**
+ * Asks /healthz every 100 ms, one probe at a time, each on a new connection (as a load balancer's probe comes, and so
+ * that the workers take turns with it): how long a health check waits while the load runs.
+ */
+function probeHealthz(url: string): HealthProbe {
+  const waits: number[] = [];
+  let stopped = false;
+  const once = () =>
+    new Promise<void>((resolve, reject) => {
+      const started = performance.now();
+      get(`${url}/healthz`, { agent: false }, (res) => {
+        res.resume().once('end', () => {
+          waits.push(performance.now() - started);
+          resolve();
+        });
+      }).once('error', reject);
+    });
+  const probing = (async () => {
+    while (!stopped) {
+      await once();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await probing;
+      return waits;
+    },
+  };
 }
 
 const mb = (bytes: number) => fmtInt(bytes / 2 ** 20);
@@ -191,6 +236,8 @@ export function mixedTables(results: VariantResult[], o: MixedOptions, title: st
         { header: 'event loop worst ms' },
         { header: 'in warm-up ms' },
         { header: 'GC pauses > 100 ms' },
+        { header: '/healthz p99 ms' },
+        { header: '/healthz max ms' },
       ],
       rows: results.map((r) => [
         String(r.workers),
@@ -202,12 +249,15 @@ export function mixedTables(results: VariantResult[], o: MixedOptions, title: st
         fmtMs(r.eventLoopMaxMs),
         fmtMs(r.warmupEventLoopMaxMs),
         fmtInt(r.gcPausesOver100Ms),
+        fmtMs(summarize(r.healthzMs).p99),
+        fmtMs(summarize(r.healthzMs).max),
       ]),
       notes: [
         'the primary and its workers together (/proc/<pid>/smaps_rollup), idle once started and before the load, peak sampled every',
         '  200 ms; RSS counts the pages they share (the database file each maps) once per process, PSS splits them among them;',
         '  event loop: the worst delay of any of its processes (perf_hooks.monitorEventLoopDelay through /metrics, 10 ms resolution)',
-        '  in the timed part of the slices, and in their warm-ups (each slice warms up anew); GC pauses: in the timed part.',
+        '  in the timed part of the slices, and in their warm-ups (each slice warms up anew); GC pauses: in the timed part;',
+        '  /healthz: a probe every 100 ms of the timed part, each on a new connection, from the bench process.',
       ],
     },
   ];
