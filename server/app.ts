@@ -78,11 +78,11 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       res.writeHead(401, { 'www-authenticate': 'Bearer' });
       return void res.end();
     }
-    if (url.pathname === '/mcp') return void turns.take().then(() => mcp(req, res, requestScope));
-    if (url.pathname === BUNDLE_PATH) return void turns.take().then(() => sendBundle(services, req, res, url, requestScope));
+    if (url.pathname === '/mcp') return turns.serve(res, () => mcp(req, res, requestScope));
+    if (url.pathname === BUNDLE_PATH) return turns.serve(res, () => sendBundle(services, req, res, url, requestScope));
     if (url.pathname === '/') return redirect(res, '/admin/');
     if (url.pathname === '/admin' || url.pathname.startsWith('/admin/')) return serveAdmin(url.pathname, req, res);
-    return void turns.take().then(() => yoga.handle(req, res, { requestScope }));
+    return turns.serve(res, () => yoga.handle(req, res, { requestScope }));
   });
   // Gateways keep connections open between chat requests; outlive common proxy idle timeouts (60 s).
   server.keepAliveTimeout = 65_000;

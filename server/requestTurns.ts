@@ -12,6 +12,12 @@
 export interface RequestTurns {
   /** Resolves when it is this request's turn: in the loop's next check phase with no request ahead of it. */
   take(): Promise<void>;
+  /**
+   * Serves a request in its turn, unless its caller hung up while it waited (its response destroyed with the
+   * connection): nobody would read the answer. A gateway's client gives up after its timeout, and under overload the
+   * requests it abandoned would otherwise still be served, each in front of one that is waited for.
+   */
+  serve(res: { readonly destroyed: boolean }, serve: () => unknown): void;
 }
 
 export function requestTurns(): RequestTurns {
@@ -24,14 +30,19 @@ export function requestTurns(): RequestTurns {
     scheduled = waiting.length > 0;
     if (scheduled) setImmediate(startNext);
   };
+  const take = () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(startNext);
+      }
+    });
   return {
-    take: () =>
-      new Promise<void>((resolve) => {
-        waiting.push(resolve);
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(startNext);
-        }
+    take,
+    serve: (res, serve) =>
+      void take().then(() => {
+        if (!res.destroyed) serve();
       }),
   };
 }

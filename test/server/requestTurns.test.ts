@@ -49,4 +49,16 @@ describe('requests taking turns on the event loop', () => {
     port1.close();
     expect(events).toEqual(['first request', 'message', 'second request']);
   });
+
+  it('does not serve a request whose caller hung up while it waited', async () => {
+    const turns = requestTurns();
+    const served: string[] = [];
+    const waitedFor = { destroyed: false };
+    const abandoned = { destroyed: false };
+    turns.serve(waitedFor, () => served.push('waited for'));
+    turns.serve(abandoned, () => served.push('abandoned'));
+    abandoned.destroyed = true;
+    await turns.take();
+    expect(served).toEqual(['waited for']);
+  });
 });
