@@ -91,7 +91,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const webSocket = attachGraphQLWebSocket(server, yoga, services, options.trustedDocuments);
+  const webSocket = attachGraphQLWebSocket(server, yoga, services, options.trustedDocuments ?? null, turns);
 
   return {
     yoga,

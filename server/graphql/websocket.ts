@@ -5,6 +5,7 @@ import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken } from '../auth/accessToken.service.ts';
 import { createRequestScope, type RequestScope, requestIdOf } from '../requestScope.ts';
+import type { RequestTurns } from '../requestTurns.ts';
 import type { Services } from '../services.ts';
 import { MAX_REQUEST_BODY_BYTES } from './bodyLimit.ts';
 import type { Context } from './context.ts';
@@ -39,7 +40,8 @@ export function attachGraphQLWebSocket(
   server: Server,
   yoga: MnemoYoga,
   services: Services,
-  trusted: TrustedDocuments | null = null,
+  trusted: TrustedDocuments | null,
+  turns: RequestTurns,
 ): GraphQLWebSocket {
   // Not `{ server }`: ws would then re-emit the HTTP server's own errors (a port already in use); those are the server's
   // to report, and it does.
@@ -91,6 +93,9 @@ export function attachGraphQLWebSocket(
     },
     execute: async (args) => {
       const root = args.rootValue as Root;
+      // A query or mutation takes its turn with the HTTP requests (requestTurns.ts); a subscription's events are not
+      // requests.
+      await turns.take();
       return reportedResult(await root.execute(args), root.requestScope);
     },
     subscribe: async (args) => {
