@@ -1,5 +1,8 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { requestTurns } from '../../server/requestTurns.ts';
+import { ADMIN_TOKEN, startTestApp } from '../helpers/testApp.ts';
 
 // A request served by better-sqlite3 holds the event loop from its start to its answer. requestTurns starts one per
 // turn of the loop, so timers and sockets are looked at between any two.
@@ -60,5 +63,37 @@ describe('requests taking turns on the event loop', () => {
     abandoned.destroyed = true;
     await turns.take();
     expect(served).toEqual(['waited for']);
+  });
+});
+
+describe('a server under a burst of requests', () => {
+  it('answers a health probe that came behind GraphQL requests before them', async () => {
+    const app = await startTestApp();
+    const port = Number(new URL(app.url).port);
+    const sockets = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const socket = connect(port, '127.0.0.1');
+        await once(socket, 'connect');
+        return socket;
+      }),
+    );
+    try {
+      // Accepted first: a connection is accepted in one turn of the loop and read in the next.
+      const accepted = () =>
+        new Promise<number>((resolve, reject) => app.http.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+      while ((await accepted()) < sockets.length) await new Promise((resolve) => setTimeout(resolve, 5));
+      const answered: string[] = [];
+      const all = Promise.all(sockets.map((socket, i) => once(socket, 'data').then(() => answered.push(i < 5 ? 'graphql' : 'healthz'))));
+      const body = JSON.stringify({ query: '{ __typename }' });
+      const graphql = `POST /graphql HTTP/1.1\r\nhost: mnemo\r\ncontent-type: application/json\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      // Written in one go, so the server reads all six in one poll of its event loop, the probe last.
+      for (const socket of sockets.slice(0, 5)) socket.write(graphql);
+      sockets[5]!.write('GET /healthz HTTP/1.1\r\nhost: mnemo\r\n\r\n');
+      await all;
+      expect(answered).toEqual(['healthz', 'graphql', 'graphql', 'graphql', 'graphql', 'graphql']);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await app.close();
+    }
   });
 });
