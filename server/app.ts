@@ -53,7 +53,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const sockets = new Set<Socket>();
   let state: 'starting' | 'ready' | 'draining' = 'starting';
   const inFlight = new Set<ServerResponse>();
-  const turns = requestTurns();
+  const turns = requestTurns({ waited: (ms) => services.metrics.observeTurnWait(ms) });
   const mcp = createMcpHandler(services, { boundAddress: () => (server.address() as AddressInfo | null)?.address });
   const server = createServer((req, res) => {
     const requestScope = scopeRequest(services.logger, req, res);

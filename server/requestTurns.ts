@@ -20,19 +20,24 @@ export interface RequestTurns {
   serve(res: { readonly destroyed: boolean }, serve: () => unknown): void;
 }
 
-export function requestTurns(): RequestTurns {
-  const waiting: (() => void)[] = [];
+/** `waited`: told, as each request starts, how long it waited for its turn (ms). */
+export function requestTurns(o: { waited?: (ms: number) => void } = {}): RequestTurns {
+  const waiting: { start: () => void; since: number }[] = [];
   let scheduled = false;
   // An immediate scheduled from an immediate runs in the loop's next turn (Node's setImmediate), after its timers and
   // its poll: one start per turn.
   const startNext = () => {
-    waiting.shift()?.();
+    const next = waiting.shift();
+    if (next) {
+      o.waited?.(performance.now() - next.since);
+      next.start();
+    }
     scheduled = waiting.length > 0;
     if (scheduled) setImmediate(startNext);
   };
   const take = () =>
     new Promise<void>((resolve) => {
-      waiting.push(resolve);
+      waiting.push({ start: resolve, since: performance.now() });
       if (!scheduled) {
         scheduled = true;
         setImmediate(startNext);

@@ -64,6 +64,12 @@ export class Metrics implements MetricsSource {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  readonly requestTurnWait = new Histogram({
+    name: 'mnemo_request_turn_wait_seconds',
+    help: 'Time a request (GraphQL, MCP, export) waited for its turn on the event loop, from arriving to starting: how saturated the process is.',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
   readonly retrievals = new Counter({
     name: 'mnemo_retrievals_total',
     help: 'Gateway retrievals (retrieve, injectMemory), by strategy and skip reason (none when not skipped).',
@@ -139,6 +145,12 @@ export class Metrics implements MetricsSource {
       this.graphqlRequests.inc({ type, field: field.name, outcome: field.outcome });
       if (!op.stream) this.graphqlDuration.observe({ type, field: field.name }, op.durationMs / 1000);
     }
+  }
+
+  /** Records how long a request waited for its turn on the event loop (requestTurns.ts). */
+  observeTurnWait(ms: number) {
+    if (!this.options.recording) return;
+    this.requestTurnWait.observe(ms / 1000);
   }
 
   /** Records what a gateway retrieval did. */

@@ -89,6 +89,12 @@ describe('GraphQL operations', () => {
     expect(sample(text, 'mnemo_graphql_requests_total{type="query",field="accessTokens",outcome="FORBIDDEN"}')).toBe(1);
   });
 
+  it('records how long each request waited for its turn on the event loop', async () => {
+    const before = sample(await metricsText(), 'mnemo_request_turn_wait_seconds_count') ?? 0;
+    await Promise.all([0, 1, 2].map(() => app.gql(GET_SETTINGS, {}, gatewayToken)));
+    expect(sample(await metricsText(), 'mnemo_request_turn_wait_seconds_count')).toBe(before + 3);
+  });
+
   it('counts a request without a valid token as UNAUTHENTICATED', async () => {
     await app.gql(GET_SETTINGS, {}, 'not-a-token');
     const text = await metricsText();

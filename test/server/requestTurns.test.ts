@@ -53,6 +53,16 @@ describe('requests taking turns on the event loop', () => {
     expect(events).toEqual(['first request', 'message', 'second request']);
   });
 
+  it('tells how long each request waited for its turn', async () => {
+    const waits: number[] = [];
+    const turns = requestTurns({ waited: (ms) => waits.push(ms) });
+    const first = turns.take().then(() => busyFor(5));
+    await Promise.all([first, turns.take()]);
+    expect(waits).toHaveLength(2);
+    // The second waited behind the first one's 5 ms.
+    expect(waits[1]).toBeGreaterThanOrEqual(5);
+  });
+
   it('does not serve a request whose caller hung up while it waited', async () => {
     const turns = requestTurns();
     const served: string[] = [];
