@@ -28,12 +28,13 @@ export function requestTurns(o: { waited?: (ms: number) => void } = {}): Request
   // its poll: one start per turn.
   const startNext = () => {
     const next = waiting.shift();
-    if (next) {
-      o.waited?.(performance.now() - next.since);
-      next.start();
-    }
+    // The next start is scheduled first: nothing this one does can stop the queue.
     scheduled = waiting.length > 0;
     if (scheduled) setImmediate(startNext);
+    if (next) {
+      next.start();
+      o.waited?.(performance.now() - next.since);
+    }
   };
   const take = () =>
     new Promise<void>((resolve) => {
