@@ -33,6 +33,15 @@ function saturation(f: number, length: number, average: number): number {
   return f / (f + K1 * (1 - B) + ((K1 * B) / average) * length);
 }
 
+/**
+ * What a term adds to a memory's score: its weight (IDF × (k1 + 1)) times the saturation of its frequency `f` in a
+ * memory of `length` tokens, with the saturation's terms that depend only on the average taken once per search
+ * (`flat` = k1·(1 − b), `perToken` = k1·b / average). Every sum of this file adds these, in one arithmetic order.
+ */
+function termPart(weight: number, f: number, length: number, flat: number, perToken: number): number {
+  return (weight * f) / (f + flat + perToken * length);
+}
+
 /** A memory as the postings hold it: its length in tokens, and each of its terms with the term's weighted frequency. */
 export interface PostedMemory {
   pk: number;
@@ -294,7 +303,7 @@ export class KeyPostings {
         const f = entries[e + 1]!;
         // Every match scores above 0 (the IDF is never 0 or less): 0 is a slot not yet touched.
         if (partial[slot] === 0) slots.push(slot);
-        partial[slot]! += (weight * f) / (f + flat + perToken * lengthOf[slot]!);
+        partial[slot]! += termPart(weight, f, lengthOf[slot]!, flat, perToken);
         if (everyMatch) bits[slot]! |= bit;
       }
     }
@@ -310,14 +319,14 @@ export class KeyPostings {
       if (slots.length * termsPerMemory < list.length) {
         for (const slot of slots) {
           const f = this.frequencyIn(slot, id);
-          if (f > 0) partial[slot]! += (weight * f) / (f + flat + perToken * lengthOf[slot]!);
+          if (f > 0) partial[slot]! += termPart(weight, f, lengthOf[slot]!, flat, perToken);
         }
       } else {
         const { entries } = list;
         for (let e = 0; e < entries.length; e += 2) {
           const slot = entries[e]!;
           const f = entries[e + 1]!;
-          if (partial[slot] !== 0) partial[slot]! += (weight * f) / (f + flat + perToken * lengthOf[slot]!);
+          if (partial[slot] !== 0) partial[slot]! += termPart(weight, f, lengthOf[slot]!, flat, perToken);
         }
       }
       floor = nthBest();
@@ -355,7 +364,7 @@ export class KeyPostings {
     for (const { word, id, weight } of searched) {
       const f = this.frequencyIn(slot, id);
       if (f === 0) continue;
-      score += (weight * f) / (f + flat + perToken * length);
+      score += termPart(weight, f, length, flat, perToken);
       matched.push(word);
     }
     return { pk: this.pkOf[slot]!, score, matched };
