@@ -35,6 +35,9 @@ export type ExtractionModelOutcome = 'ok' | 'timeout' | 'invalid' | 'budget' | '
 /** Why a retrieval fell back, as one of a few fixed words: the free-form reason would make a label per message. */
 export type FallbackKind = 'vector_unavailable' | 'keyword_failed' | 'other';
 
+/** Buckets of the histograms in seconds: half a millisecond to ten seconds. */
+const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 /**
  * The process's Prometheus metrics. Every label takes values from a fixed set (root fields of the schema,
  * outcome codes, strategies, tiers, embedding sources and error kinds): never an API key, token, memory or query.
@@ -61,13 +64,13 @@ export class Metrics implements MetricsSource {
     name: 'mnemo_graphql_request_duration_seconds',
     help: 'Time from receiving a GraphQL request to its result, by operation type and root field.',
     labelNames: ['type', 'field'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   });
   readonly requestTurnWait = new Histogram({
     name: 'mnemo_request_turn_wait_seconds',
     help: 'Time a request (GraphQL, MCP, export) waited for its turn on the event loop, from arriving to starting: how saturated the process is.',
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   });
   readonly retrievals = new Counter({
