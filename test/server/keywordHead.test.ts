@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rng } from '../../bench/lib/text.ts';
 import type { RetrievalScope } from '../../server/db/scope.ts';
 import { keywordCandidates } from '../../server/retrieval/retrieval.repository.ts';
-import { seededRandom } from '../helpers/seededRandom.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
 // A keyword search asked for a head of its ranking must answer the exhaustive ranking's first rows: the same memories
@@ -20,7 +20,7 @@ let t: TestDb;
 const KEY = 'head-key';
 beforeAll(async () => {
   t = await openTestDb();
-  const next = seededRandom(5);
+  const next = rng(5);
   const now = Date.now();
   const rows = Array.from({ length: 900 }, (_, i) => ({
     id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
@@ -46,7 +46,7 @@ const scope: RetrievalScope = { apiKeyId: KEY, sessionId: null, types: null, now
 
 describe('the head of a keyword ranking', () => {
   it('is the exhaustive ranking’s first rows, for questions of common and rare words and any length of head', async () => {
-    const next = seededRandom(9);
+    const next = rng(9);
     for (let q = 0; q < 40; q++) {
       const words = [...new Set(Array.from({ length: 1 + Math.floor(next() * 6) }, () => word(next)))];
       const all = await keywordCandidates(t.database.db, scope, words, 100_000);

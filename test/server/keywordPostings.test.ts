@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rng } from '../../bench/lib/text.ts';
 import type { Db } from '../../server/db/open.ts';
 import type { RetrievalScope } from '../../server/db/scope.ts';
 import { forgetKeywordChanges, keywordIndexOf } from '../../server/db/sqlite/keywordIndex.ts';
 import { openDatabase } from '../../server/db/sqlite/open.ts';
 import { keywordCandidates } from '../../server/retrieval/retrieval.repository.ts';
-import { seededRandom } from '../helpers/seededRandom.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
 
 // SQLite ranks keywords from each key's postings in the server's memory (db/sqlite/keywordIndex.ts), kept in step with
@@ -91,7 +91,7 @@ async function expectSameAsFts5(db: Db, apiKeyId: string, next: () => number) {
 describe("keyword ranking from a key's postings in memory", () => {
   it('scores every memory as FTS5 does, through inserts, edits, moves between keys and deletes', async () => {
     const db = await store();
-    const next = seededRandom(7);
+    const next = rng(7);
     const [a, b] = ['key-a', 'key-b'];
     await db
       .insertInto('memories')
@@ -125,7 +125,7 @@ describe("keyword ranking from a key's postings in memory", () => {
     const db = await store();
     const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
     try {
-      const next = seededRandom(11);
+      const next = rng(11);
       await insertRows(db, 'key-a', 30, next);
       expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows).toEqual([]);
 
@@ -143,7 +143,7 @@ describe("keyword ranking from a key's postings in memory", () => {
 
   it('builds the postings anew when the feed no longer holds the changes they missed', async () => {
     const db = await store();
-    const next = seededRandom(13);
+    const next = rng(13);
     await insertRows(db, 'key-a', 30, next);
     await keywordCandidates(db, scope('key-a'), ['alpha'], 10);
     const pk = await insertOne(db, 'key-a', 'the zeppelin lands', next);
@@ -157,7 +157,7 @@ describe("keyword ranking from a key's postings in memory", () => {
     const db = await store();
     const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
     try {
-      const next = seededRandom(19);
+      const next = rng(19);
       // Another key's changes stay in the feed, older than any of this key's.
       await insertRows(db, 'key-b', 5, next);
       await insertRows(db, 'key-a', 30, next);
@@ -177,7 +177,7 @@ describe("keyword ranking from a key's postings in memory", () => {
 
   it('answers a large key from FTS5 while its postings are built, then from them, alike', async () => {
     const db = await store();
-    const next = seededRandom(17);
+    const next = rng(17);
     await insertRows(db, 'key-a', 1_500, next);
     expect(await keywordIndexOf(db).postings(db, 'key-a')).toBeNull();
     const fromFts5 = await ranking(db, 'key-a', ['gamma', 'queue']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../bench/lib/text.ts';
 import { KeyPostings } from '../../server/db/sqlite/keyPostings.ts';
-import { seededRandom } from '../helpers/seededRandom.ts';
 
 // A search from a key's postings in memory scores only the memories that can still reach its top n (MaxScore). Its
 // answer must be the exhaustive ranking's head to the last bit: the exhaustive ranking is the same search asked for
@@ -28,7 +28,7 @@ function exhaustive(postings: KeyPostings, terms: string[], average: number, n: 
 }
 
 function generated(seed: number, memories: number) {
-  const next = seededRandom(seed);
+  const next = rng(seed);
   const postings = new KeyPostings();
   for (let pk = 1; pk <= memories; pk++) postings.put(memory(next, pk));
   return { next, postings };
