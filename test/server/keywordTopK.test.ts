@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/lib/text.ts';
-import { KeyPostings } from '../../server/db/sqlite/keyPostings.ts';
+import { KeyPostings } from '../../server/db/keyPostings.ts';
 
 // A search from a key's postings in memory scores only the memories that can still reach its top n (MaxScore). Its
 // answer must be the exhaustive ranking's head to the last bit: the exhaustive ranking is the same search asked for

@@ -1,11 +1,13 @@
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { KeyPostings } from '../keyPostings.ts';
 import type { Db } from '../open.ts';
+import { POSTINGS_POLICY } from '../postingsPolicy.ts';
+import type { HeldPostings } from '../postingsRanking.ts';
 import { tenantPrefix, tenantTerms } from '../tenantTerms.ts';
 import { databaseFile } from './databaseFile.ts';
 import { indexAverages, rowLength } from './fts5Records.ts';
-import { KeyPostings } from './keyPostings.ts';
 
 /**
  * Each key's keyword postings in this process's memory (keyPostings.ts), read from the FTS5 index and kept in step with
@@ -24,19 +26,11 @@ const columnWeight = (col: string): number | undefined => TENANT_COLUMN_WEIGHTS[
 
 /** The feed's row for a forgotten key, which names none (forgetKeywordChanges). */
 const FORGOTTEN = '';
-/** Keys this small are built before the search that asked for them (tens of ms); larger ones behind it. */
-const BUILT_INLINE = 1_000;
+const { builtInline: BUILT_INLINE, mostChangesApplied: MOST_CHANGES_APPLIED, budget: POSTINGS_BUDGET } = POSTINGS_POLICY;
 /** Index rows read per step of a build (a few ms), after which the server serves others. */
 const BUILD_STEP = 5_000;
-/** More changes than this since a key was last searched are caught up by building its postings anew. */
-const MOST_CHANGES_APPLIED = 2_000;
 /** More rows of the feed than this since the last search of any key: every key's postings are built anew. */
 const MOST_CHANGES_READ = 20_000;
-/**
- * Postings held by one process across keys: about 110 MB (a key of 100,000 memories holds 1.6 million in about 90 MB).
- * A key beyond it is always ranked by FTS5.
- */
-const POSTINGS_BUDGET = 2_000_000;
 
 interface KeyState {
   postings: KeyPostings;
@@ -75,8 +69,8 @@ class KeywordIndex {
     return this.databaseFile;
   }
 
-  /** The key's postings as the database holds them now, or null while they are being built. */
-  async postings(db: Db, apiKeyId: string): Promise<KeyPostings | null> {
+  /** The key's postings as the database holds them now, with the index's average length; null while they are built. */
+  async postings(db: Db, apiKeyId: string): Promise<HeldPostings | null> {
     // A build reads on a connection of its own, to the file: an in-memory database is ranked by FTS5 alone.
     if (this.tooLarge.has(apiKeyId) || (await this.file(db)) === null) return null;
     const state = this.keys.get(apiKeyId) ?? this.start(db, apiKeyId);
@@ -84,7 +78,7 @@ class KeywordIndex {
     if (building && (!(await state.small) || !(await building))) return null;
     const current = this.turn.then(() => this.catchUp(db, apiKeyId, state));
     this.turn = current.catch(() => undefined);
-    if (await current) return state.postings;
+    if (await current) return { postings: state.postings, average: await averageRowLength(db) };
     if (this.keys.peek(apiKeyId) === state) this.keys.delete(apiKeyId);
     return this.postings(db, apiKeyId);
   }
@@ -321,7 +315,7 @@ async function feedEnds(db: Db): Promise<{ head: number; floor: number }> {
 }
 
 /** The whole index's average row length, as bm25() reads it. */
-export async function averageRowLength(db: Db): Promise<number> {
+async function averageRowLength(db: Db): Promise<number> {
   const { rows } = await sql<{ block: Uint8Array | null }>`select block from memories_fts_data where id = 1`.execute(db);
   return indexAverages(rows[0]?.block ?? null).averageLength;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../open.ts';
+import { rankFromPostings } from '../postingsRanking.ts';
 import { firstInScope } from '../rankedHead.ts';
 import { rowCount } from '../rowCount.ts';
 import type { MemoryRow } from '../schema.ts';
@@ -8,7 +9,7 @@ import type { KeywordHits } from '../storeDialect.ts';
 import { tenantBm25Weights } from './bm25.ts';
 import { indexAverages } from './fts5Records.ts';
 import { ftsMatch, quotedWords, toFtsQuery } from './ftsQuery.ts';
-import { averageRowLength, keywordIndexOf, TENANT_COLUMN_WEIGHTS } from './keywordIndex.ts';
+import { keywordIndexOf, TENANT_COLUMN_WEIGHTS } from './keywordIndex.ts';
 
 /**
  * The keyword tier on SQLite: FTS5 over per-tenant terms (db/tenantTerms.ts), ranked by bm25() reweighted to
@@ -35,31 +36,12 @@ async function fromPostings(db: Db, scope: RetrievalScope, words: readonly strin
   if (db.isTransaction) return null;
   const index = keywordIndexOf(db);
   const terms = await index.termsOf(db, scope.apiKeyId, words);
-  const postings = terms && (await index.postings(db, scope.apiKeyId));
-  if (!terms || !postings) return null;
-  const average = await averageRowLength(db);
-  const rows = await firstInScope(limit, async (head) => {
-    const top = postings.top(terms, average, head);
-    return { rows: await inScopeInOrder(db, scope, top.rows), exhausted: top.complete };
-  });
-  return { memories: postings.memories, holding: terms.map((t) => (t === null ? 0 : postings.holding(t))), rows };
+  const held = terms && (await index.postings(db, scope.apiKeyId));
+  if (!terms || !held) return null;
+  return rankFromPostings(db, scope, terms, held, limit, pkIn);
 }
 
-/** The ranked memories that are in scope, in their ranking's order. */
-async function inScopeInOrder(db: Db, scope: RetrievalScope, ranked: readonly { pk: number; score: number; matched: number[] }[]) {
-  if (ranked.length === 0) return [];
-  const rows = await db
-    .selectFrom('memories')
-    .selectAll()
-    .where(sql<boolean>`memories.pk in (select value from json_each(${JSON.stringify(ranked.map((r) => r.pk))}))`)
-    .where((eb) => inScope(eb, scope, { byPk: true }))
-    .execute();
-  const byPk = new Map(rows.map((row) => [row.pk, row]));
-  return ranked.flatMap(({ pk, score, matched }) => {
-    const row = byPk.get(pk);
-    return row ? [Object.assign(row, { score, matched })] : [];
-  });
-}
+const pkIn = (pks: readonly number[]) => sql<boolean>`memories.pk in (select value from json_each(${JSON.stringify(pks)}))`;
 
 /** The ranking from FTS5's own statement: each word's bm25() weighted to the key's IDF, summed per row by SQLite. */
 async function fromFts(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits> {

@@ -1,5 +1,5 @@
 import quickselect from 'quickselect';
-import { idf } from '../idf.ts';
+import { idf } from './idf.ts';
 
 /**
  * One key's keyword postings in memory, and BM25 over them exactly as the FTS5 statement of keywordSearch.ts ranks:
