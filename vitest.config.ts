@@ -53,6 +53,7 @@ const POSTGRES_SUITES = [
   'test/server/retrieval.test.ts',
   'test/server/retrievalStages.test.ts',
   'test/server/keywordHead.test.ts',
+  'test/server/keywordPostings.test.ts',
   'test/server/profile.test.ts',
   'test/server/inject.test.ts',
   'test/server/leases.test.ts',

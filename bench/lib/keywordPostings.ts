@@ -1,13 +1,14 @@
-import { keywordIndexOf } from '../../server/db/sqlite/keywordIndex.ts';
+import * as postgresIndex from '../../server/db/postgres/keywordIndex.ts';
+import * as sqliteIndex from '../../server/db/sqlite/keywordIndex.ts';
 import type { BenchDb } from './benchDb.ts';
 
 /**
- * SQLite: waits until the key's keyword postings are in memory, as on a server that has served the key a while (a
- * large key's are built behind its first search, which FTS5 answers meanwhile); the time that took, or null on
- * PostgreSQL or when they are not there within two minutes (a key beyond the postings' budget).
+ * Waits until the key's keyword postings are in memory, as on a server that has served the key a while (a large key's
+ * are built behind its first search, which the store's own statement answers meanwhile); the time that took, or null
+ * when they are not there within two minutes (a key beyond the postings' budget).
  */
 export async function keywordPostingsBuilt(db: BenchDb, apiKeyId: string): Promise<number | null> {
-  if (db.database.kind !== 'sqlite') return null;
+  const { keywordIndexOf } = db.database.kind === 'sqlite' ? sqliteIndex : postgresIndex;
   const index = keywordIndexOf(db.database.db);
   const start = performance.now();
   while (performance.now() - start < 120_000) {

@@ -16,6 +16,7 @@ import * as tombstones from './2026_12_06_016_tombstones.ts';
 import * as evaluation from './2026_12_06_017_evaluation.ts';
 import * as factSignatures from './2026_12_06_018_fact_signatures.ts';
 import * as newestFromIndex from './2026_12_07_019_newest_from_index.ts';
+import * as keywordChanges from './2026_12_07_020_keyword_changes.ts';
 
 /** Every PostgreSQL migration by name, in order; listed statically like the SQLite ones (../index.ts). */
 export const postgresMigrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const postgresMigrations: Record<string, Migration> = {
   '2026_12_06_017_evaluation': evaluation,
   '2026_12_06_018_fact_signatures': factSignatures,
   '2026_12_07_019_newest_from_index': newestFromIndex,
+  '2026_12_07_020_keyword_changes': keywordChanges,
 };

@@ -30,6 +30,8 @@ export interface Database {
   evaluation_runs: EvaluationRunsTable;
   memory_fact_signatures: MemoryFactSignaturesTable;
   keyword_changes: KeywordChangesTable;
+  keyword_changes_pruned: KeywordChangesPrunedTable;
+  keyword_changes_forgets: KeywordChangesForgetsTable;
 }
 
 /** PostgreSQL only: the SQLite installation that `mnemo copy-store` copied (or is copying) into this database. */
@@ -263,13 +265,25 @@ export interface MemoryFactSignaturesTable {
 }
 
 /**
- * SQLite only (migration 030): the keyword index's change feed, a row per change of a memory's indexed text, written by
- * triggers; read by the in-memory postings of server/db/sqlite/keywordIndex.ts.
+ * The keyword index's change feed (SQLite migration 030, PostgreSQL migration 020), a row per change of a memory's
+ * indexed text, written by triggers; read by the in-memory postings of server/db/sqlite/keywordIndex.ts and
+ * server/db/postgres/keywordIndex.ts.
  */
 export interface KeywordChangesTable {
   seq: Generated<number>;
   api_key_id: string;
   memory_pk: number;
+}
+
+/** PostgreSQL only (migration 020): per key, the last of its feed's rows that were pruned. */
+export interface KeywordChangesPrunedTable {
+  api_key_id: string;
+  upto: number;
+}
+
+/** PostgreSQL only (migration 020): one row, the keys forgotten so far, which makes every process build its postings anew. */
+export interface KeywordChangesForgetsTable {
+  forgets: number;
 }
 
 export type MemoryTypeValue = 'factual' | 'episodic' | 'procedural' | 'semantic' | 'enforced';

@@ -42,23 +42,20 @@ export const TRIGGERS: readonly {
   {
     name: 'keyword_changes_insert',
     fires: 'after insert on memories',
-    does: "names the memory and its key in keyword_changes, the feed by which every process's in-memory postings follow the keyword index (db/sqlite/keywordIndex.ts)",
-    createdBy: 'migration 030',
-    stores: ['sqlite'],
+    does: "names the memory and its key in keyword_changes, the feed by which every process's in-memory postings follow the keyword index (db/sqlite/keywordIndex.ts, db/postgres/keywordIndex.ts; PostgreSQL: once per statement, after a lock on each key it names, and pruning the feed to its newest 100,000 rows once in a thousand, each key's last pruned row kept in keyword_changes_pruned)",
+    createdBy: 'migration 030; PostgreSQL: its migration 020',
   },
   {
     name: 'keyword_changes_delete',
     fires: 'after delete on memories',
     does: 'names it in keyword_changes, as on insert',
-    createdBy: 'migration 030',
-    stores: ['sqlite'],
+    createdBy: 'migration 030; PostgreSQL: its migration 020',
   },
   {
     name: 'keyword_changes_update',
     fires: 'after update of content, key or api_key_id, when one really changed',
     does: 'names it in keyword_changes, under its old key too when the key changed',
-    createdBy: 'migration 030',
-    stores: ['sqlite'],
+    createdBy: 'migration 030; PostgreSQL: its migration 020',
   },
   {
     name: 'keyword_changes_prune',

@@ -1,16 +1,19 @@
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rng } from '../../bench/lib/text.ts';
 import type { Db } from '../../server/db/open.ts';
+import * as postgresIndex from '../../server/db/postgres/keywordIndex.ts';
 import type { RetrievalScope } from '../../server/db/scope.ts';
-import { forgetKeywordChanges, keywordIndexOf } from '../../server/db/sqlite/keywordIndex.ts';
-import { openDatabase } from '../../server/db/sqlite/open.ts';
+import * as sqliteIndex from '../../server/db/sqlite/keywordIndex.ts';
 import { keywordCandidates } from '../../server/retrieval/retrieval.repository.ts';
 import { openTestDb, type TestDb } from '../helpers/testDb.ts';
+import { openTestStore, testStoreKind } from '../helpers/testStore.ts';
 
-// SQLite ranks keywords from each key's postings in the server's memory (db/sqlite/keywordIndex.ts), kept in step with
-// FTS5 through the keyword_changes feed; FTS5's own statement answers inside a transaction, and is the reference here.
+// Both stores rank keywords from each key's postings in the server's memory (db/sqlite/keywordIndex.ts,
+// db/postgres/keywordIndex.ts), kept in step with the keyword index through the keyword_changes feed; the store's own
+// statement (FTS5's, PostgreSQL's over memory_postings) answers inside a transaction, and is the reference here.
+
+const { keywordIndexOf, forgetKeywordChanges } = testStoreKind() === 'sqlite' ? sqliteIndex : postgresIndex;
 
 const opened: TestDb[] = [];
 afterEach(async () => {
@@ -65,6 +68,17 @@ async function insertOne(db: Db, apiKeyId: string, content: string, next: () => 
   return pk;
 }
 
+/** The feed as the prune leaves it when it took the key's rows: SQLite's empties, PostgreSQL's records how far. */
+async function prunedFeed(db: Db, apiKeyId: string) {
+  if (testStoreKind() === 'sqlite') {
+    await sql`delete from keyword_changes`.execute(db);
+    return;
+  }
+  await sql`insert into keyword_changes_pruned (api_key_id, upto) select api_key_id, max(seq) from keyword_changes
+    where api_key_id = ${apiKeyId} group by 1`.execute(db);
+  await sql`delete from keyword_changes where api_key_id = ${apiKeyId}`.execute(db);
+}
+
 const scope = (apiKeyId: string): RetrievalScope => ({ apiKeyId, sessionId: null, types: null, now: Date.now(), retentionCutoff: 0 });
 
 /** Every match, scored: to nine digits, since the two sum a memory's words in another order. */
@@ -79,17 +93,17 @@ async function ranking(db: Db, apiKeyId: string, words: string[]) {
   };
 }
 
-async function expectSameAsFts5(db: Db, apiKeyId: string, next: () => number) {
+async function expectSameAsStatement(db: Db, apiKeyId: string, next: () => number) {
   expect(await keywordIndexOf(db).postings(db, apiKeyId)).not.toBeNull();
   for (let q = 0; q < 25; q++) {
     const words = [...new Set(text(next, 1 + Math.floor(next() * 5)).split(' '))];
-    const fromFts5 = await db.transaction().execute((trx) => ranking(trx, apiKeyId, words));
-    expect(await ranking(db, apiKeyId, words), `words: ${words.join(' ')}`).toEqual(fromFts5);
+    const fromStatement = await db.transaction().execute((trx) => ranking(trx, apiKeyId, words));
+    expect(await ranking(db, apiKeyId, words), `words: ${words.join(' ')}`).toEqual(fromStatement);
   }
 }
 
 describe("keyword ranking from a key's postings in memory", () => {
-  it('scores every memory as FTS5 does, through inserts, edits, moves between keys and deletes', async () => {
+  it('scores every memory as the store’s statement does, through inserts, edits, moves between keys and deletes', async () => {
     const db = await store();
     const next = rng(7);
     const [a, b] = ['key-a', 'key-b'];
@@ -97,7 +111,7 @@ describe("keyword ranking from a key's postings in memory", () => {
       .insertInto('memories')
       .values(Array.from({ length: 400 }, (_, i) => row(i % 3 === 0 ? b : a, next)))
       .execute();
-    await expectSameAsFts5(db, a, next);
+    await expectSameAsStatement(db, a, next);
 
     const rows = await db.selectFrom('memories').select('pk').execute();
     for (const [i, { pk }] of rows.entries()) {
@@ -117,13 +131,13 @@ describe("keyword ranking from a key's postings in memory", () => {
       else if (i % 17 === 0) await db.deleteFrom('memories').where('pk', '=', pk).execute();
     }
     await insertRows(db, a, 50, next);
-    await expectSameAsFts5(db, a, next);
-    await expectSameAsFts5(db, b, next);
+    await expectSameAsStatement(db, a, next);
+    await expectSameAsStatement(db, b, next);
   });
 
   it('finds at once what another connection wrote or deleted', async () => {
     const db = await store();
-    const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
+    const other = await openTestStore(opened[0]!.dir);
     try {
       const next = rng(11);
       await insertRows(db, 'key-a', 30, next);
@@ -131,11 +145,11 @@ describe("keyword ranking from a key's postings in memory", () => {
 
       const pk = await insertOne(other.db, 'key-a', 'the zeppelin lands', next);
       expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows.map((r) => r.pk)).toEqual([pk]);
-      expect((await keywordIndexOf(db).postings(db, 'key-a'))?.has(pk)).toBe(true);
+      expect((await keywordIndexOf(db).postings(db, 'key-a'))?.postings.has(pk)).toBe(true);
 
       await other.db.deleteFrom('memories').where('pk', '=', pk).execute();
       expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows).toEqual([]);
-      expect((await keywordIndexOf(db).postings(db, 'key-a'))?.has(pk)).toBe(false);
+      expect((await keywordIndexOf(db).postings(db, 'key-a'))?.postings.has(pk)).toBe(false);
     } finally {
       await other.close();
     }
@@ -147,15 +161,15 @@ describe("keyword ranking from a key's postings in memory", () => {
     await insertRows(db, 'key-a', 30, next);
     await keywordCandidates(db, scope('key-a'), ['alpha'], 10);
     const pk = await insertOne(db, 'key-a', 'the zeppelin lands', next);
-    // As if pruned past this process's last read, or the file were an older copy.
-    await sql`delete from keyword_changes`.execute(db);
+    // As if pruned past this process's last read (or, on SQLite, the file were an older copy).
+    await prunedFeed(db, 'key-a');
     expect((await keywordCandidates(db, scope('key-a'), ['zeppelin'], 10)).rows.map((r) => r.pk)).toEqual([pk]);
-    expect((await keywordIndexOf(db).postings(db, 'key-a'))?.has(pk)).toBe(true);
+    expect((await keywordIndexOf(db).postings(db, 'key-a'))?.postings.has(pk)).toBe(true);
   });
 
   it('forgets with a key what its postings held, wherever they are held', async () => {
     const db = await store();
-    const other = await openDatabase(path.join(opened[0]!.dir, 'mnemo.db'));
+    const other = await openTestStore(opened[0]!.dir);
     try {
       const next = rng(19);
       // Another key's changes stay in the feed, older than any of this key's.
@@ -175,13 +189,27 @@ describe("keyword ranking from a key's postings in memory", () => {
     }
   });
 
-  it('answers a large key from FTS5 while its postings are built, then from them, alike', async () => {
+  it.skipIf(testStoreKind() !== 'postgres')('keeps the newest 100,000 changes and, per key, how far its own were pruned', async () => {
+    const db = await store();
+    const next = rng(23);
+    await insertRows(db, 'key-a', 3, next);
+    // 100,000 changes later, as far as the feed's numbers go: the next thousandth change prunes.
+    await sql`alter table keyword_changes alter column seq restart with 100998`.execute(db);
+    await insertRows(db, 'key-b', 2, next);
+    expect(await sql`select api_key_id, upto from keyword_changes_pruned`.execute(db)).toEqual({ rows: [] });
+    await insertRows(db, 'key-b', 2, next);
+    const { rows } = await sql<{ api_key_id: string; seq: number }>`select api_key_id, seq from keyword_changes order by seq`.execute(db);
+    expect(rows).toEqual([100998, 100999, 101000, 101001].map((seq) => ({ api_key_id: 'key-b', seq })));
+    expect((await sql`select api_key_id, upto from keyword_changes_pruned`.execute(db)).rows).toEqual([{ api_key_id: 'key-a', upto: 3 }]);
+  });
+
+  it('answers a large key by the store’s statement while its postings are built, then from them, alike', async () => {
     const db = await store();
     const next = rng(17);
     await insertRows(db, 'key-a', 1_500, next);
     expect(await keywordIndexOf(db).postings(db, 'key-a')).toBeNull();
-    const fromFts5 = await ranking(db, 'key-a', ['gamma', 'queue']);
+    const fromStatement = await ranking(db, 'key-a', ['gamma', 'queue']);
     await vi.waitFor(async () => expect(await keywordIndexOf(db).postings(db, 'key-a')).not.toBeNull(), { timeout: 10_000 });
-    expect(await ranking(db, 'key-a', ['gamma', 'queue'])).toEqual(fromFts5);
+    expect(await ranking(db, 'key-a', ['gamma', 'queue'])).toEqual(fromStatement);
   });
 });

@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../open.ts';
+import { rankFromPostings } from '../postingsRanking.ts';
 import { firstInScope } from '../rankedHead.ts';
 import { inScope, type RetrievalScope } from '../scope.ts';
 import { searchWords } from '../searchWords.ts';
 import type { KeywordHits } from '../storeDialect.ts';
+import { forgetKeywordChanges, keywordIndexOf } from './keywordIndex.ts';
 
 /**
  * The keyword tier on PostgreSQL: memory_postings (migrations/postgres 005) holds each memory's words as lexemes under
@@ -25,12 +27,33 @@ import type { KeywordHits } from '../storeDialect.ts';
 const K1 = 1.2;
 const B = 0.75;
 
-/**
- * BM25-ranked keyword candidates in scope, best first. The words arrive as an array parameter, are stemmed by
- * to_tsvector and checked as phrases by phraseto_tsquery, which read text as words only: no user text is ever tsquery
- * syntax.
- */
+/** BM25-ranked keyword candidates in scope, best first: from the key's postings in memory when they are at hand. */
 export async function keywordCandidates(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits> {
+  return (await fromPostings(db, scope, words, limit)) ?? (await fromStatement(db, scope, words, limit));
+}
+
+/**
+ * The ranking from the key's postings in this process's memory (keywordIndex.ts), when they are at hand: not inside a
+ * transaction, whose own uncommitted changes the feed does not show; not while a large key's postings are being built;
+ * not for a word of several lexemes, which only the statement matches as a phrase.
+ */
+async function fromPostings(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits | null> {
+  if (db.isTransaction || words.length === 0) return null;
+  const index = keywordIndexOf(db);
+  const terms = await index.termsOf(db, words);
+  const held = terms && (await index.postings(db, scope.apiKeyId));
+  if (!terms || !held) return null;
+  return rankFromPostings(db, scope, terms, held, limit, pkIn);
+}
+
+const pkIn = (pks: readonly number[]) => sql<boolean>`memories.pk = any(cast(${pks} as bigint[]))`;
+
+/**
+ * The ranking by one statement over the key's postings of the words. The words arrive as an array parameter, are
+ * stemmed by to_tsvector and checked as phrases by phraseto_tsquery, which read text as words only: no user text is
+ * ever tsquery syntax.
+ */
+async function fromStatement(db: Db, scope: RetrievalScope, words: readonly string[], limit: number): Promise<KeywordHits> {
   const hits: KeywordHits = { rows: [], memories: 0, holding: words.map(() => 0) };
   if (words.length === 0) return hits;
   hits.rows = await firstInScope(limit, async (head) => {
@@ -169,5 +192,5 @@ export async function probeKeywordIndex(db: Db): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-/** PostgreSQL's keyword index holds a key's words in its memories' own rows (and its statistics' row, kept by triggers). */
-export async function forgetKey(): Promise<void> {}
+/** forgetApiKey: the keyword index's change feed forgets the key (keywordIndex.ts). */
+export const forgetKey = forgetKeywordChanges;
