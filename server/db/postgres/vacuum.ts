@@ -4,7 +4,8 @@ import type { Db } from '../open.ts';
 /**
  * The tables an erase deletes or rewrites rows of: memories (and their TOAST table and indexes), their versions and
  * fact index rows, the keyword index's rows (a memory's words as lexemes, as a tsvector and as postings), the
- * supersessions on either side of a memory and per-key statistics, the per-key counts and retrieval statistics, extraction model usage, the
+ * supersessions on either side of a memory and per-key statistics, the keyword index's change feed and how far a key's
+ * was pruned (ids only, but a forgotten key's), the per-key counts and retrieval statistics, extraction model usage, the
  * evaluation sets with their questions and runs, the injection log and tombstones (forgetApiKey; the purge pass prunes
  * the log too), and the audit log (its entries about a forgotten key get a pseudonym).
  */
@@ -16,6 +17,8 @@ const ERASED_TABLES = [
   'memory_search',
   'memory_postings',
   'memory_search_stats',
+  'keyword_changes',
+  'keyword_changes_pruned',
   'memory_counts',
   'retrieval_stats',
   'extraction_model_usage',
