@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { KeyPostings } from '../keyPostings.ts';
+import { type HeldKey, HeldKeys, POSTINGS_POLICY } from '../heldKeys.ts';
+import type { KeyPostings } from '../keyPostings.ts';
 import type { Db } from '../open.ts';
-import { POSTINGS_POLICY } from '../postingsPolicy.ts';
+import { perDatabase } from '../perDatabase.ts';
 import type { HeldPostings } from '../postingsRanking.ts';
 
 /**
@@ -15,43 +16,40 @@ import type { HeldPostings } from '../postingsRanking.ts';
  * in the order of their seq (the migration's lock), where rows of different keys do not.
  */
 
-const { builtInline, mostChangesApplied, budget } = POSTINGS_POLICY;
+const { mostChangesApplied } = POSTINGS_POLICY;
 /** Postings read per statement of a build (a few ms to take in), after which the server serves others. */
 const BUILD_STEP = 20_000;
 
-interface KeyState {
-  postings: KeyPostings;
+/** What a key's postings follow of the feed. */
+interface Feed {
   /** The key's last row of the feed that the postings hold, and the forgotten keys counted when they were read. */
   cursor: number;
   forgets: number;
   /** Catching up runs one at a time: two at once could apply an older read of a memory after a newer one. */
   turn: Promise<unknown>;
-  /** Until built: the build (false if it failed), which a search waits for when the key is small. */
-  building: Promise<boolean> | null;
-  small: Promise<boolean>;
 }
 
 class PostgresKeywordIndex {
-  private readonly keys = new LRUCache<string, KeyState>({
-    maxSize: budget,
-    sizeCalculation: (state) => state.postings.postings + 1,
+  private readonly held = new HeldKeys<Feed>({
+    feed: () => ({ cursor: 0, forgets: 0, turn: Promise.resolve() }),
+    memories: async (db, apiKeyId) => {
+      const { rows } = await sql<{ n: number }>`select documents as n from memory_search_stats where api_key_id = ${apiKeyId}`.execute(db);
+      return rows[0]?.n ?? 0;
+    },
+    build: (db, apiKeyId, held) => this.build(db, apiKeyId, held),
   });
   /** A search word and the lexeme it is indexed under: '' for a word the index drops, false for a phrase. */
   private readonly terms = new LRUCache<string, string | false>({ max: 20_000 });
-  /** Keys whose postings alone outgrow the budget: building them again would be thrown away again. */
-  private readonly tooLarge = new LRUCache<string, true>({ max: 1_000 });
 
   /** The key's postings as the store holds them now, with the index's average length; null while they are built. */
   async postings(db: Db, apiKeyId: string): Promise<HeldPostings | null> {
-    if (this.tooLarge.has(apiKeyId)) return null;
-    const state = this.keys.get(apiKeyId) ?? this.start(db, apiKeyId);
-    const building = state.building;
-    if (building && (!(await state.small) || !(await building))) return null;
-    const current = state.turn.then(() => this.catchUp(db, apiKeyId, state));
-    state.turn = current.catch(() => undefined);
+    const held = await this.held.ready(db, apiKeyId);
+    if (!held) return null;
+    const current = held.feed.turn.then(() => this.catchUp(db, apiKeyId, held));
+    held.feed.turn = current.catch(() => undefined);
     const average = await current;
-    if (average !== null) return { postings: state.postings, average };
-    if (this.keys.peek(apiKeyId) === state) this.keys.delete(apiKeyId);
+    if (average !== null) return { postings: held.postings, average };
+    this.held.drop(apiKeyId, held);
     return this.postings(db, apiKeyId);
   }
 
@@ -76,43 +74,12 @@ class PostgresKeywordIndex {
     return terms.map((t) => (t === '' ? null : (t as string)));
   }
 
-  private start(db: Db, apiKeyId: string): KeyState {
-    const state: KeyState = {
-      postings: new KeyPostings(),
-      cursor: 0,
-      forgets: 0,
-      turn: Promise.resolve(),
-      building: null,
-      small: sql<{ n: number }>`select documents as n from memory_search_stats where api_key_id = ${apiKeyId}`.execute(db).then(
-        ({ rows }) => (rows[0]?.n ?? 0) < builtInline,
-        () => false,
-      ),
-    };
-    this.keys.set(apiKeyId, state);
-    state.building = this.build(db, apiKeyId, state).then(
-      () => {
-        state.building = null;
-        if (this.keys.peek(apiKeyId) !== state) return true;
-        // Measured again now that it holds its postings; a key beyond the budget is left to the statement from now on.
-        this.keys.set(apiKeyId, state);
-        if (this.keys.peek(apiKeyId) !== state) this.tooLarge.set(apiKeyId, true);
-        return true;
-      },
-      () => {
-        // The statement answers meanwhile; the next search starts again (a lost connection, a busy server).
-        if (this.keys.peek(apiKeyId) === state) this.keys.delete(apiKeyId);
-        return false;
-      },
-    );
-    return state;
-  }
-
   /**
    * Reads the key's memories' lengths and postings in one snapshot (a read-only transaction, repeatable read), with the
    * key's last row of the feed in it: every change the snapshot lacks is a later row of the key. The postings are read
    * a step at a time, in the index's order, and the server serves others in between.
    */
-  private async build(db: Db, apiKeyId: string, state: KeyState) {
+  private async build(db: Db, apiKeyId: string, held: HeldKey<Feed>) {
     await db
       .transaction()
       .setIsolationLevel('repeatable read')
@@ -122,11 +89,11 @@ class PostgresKeywordIndex {
             greatest((select max(seq) from keyword_changes where api_key_id = ${apiKeyId}),
               (select upto from keyword_changes_pruned where api_key_id = ${apiKeyId}), 0) as cursor,
             (select forgets from keyword_changes_forgets) as forgets`.execute(trx);
-        state.cursor = rows[0]!.cursor;
-        state.forgets = rows[0]!.forgets;
+        held.feed.cursor = rows[0]!.cursor;
+        held.feed.forgets = rows[0]!.forgets;
         const { rows: memories } = await sql<{ pk: number; length: number }>`select s.pk, s.length
           from memories as m join memory_search as s on s.pk = m.pk where m.api_key_id = ${apiKeyId}`.execute(trx);
-        for (const { pk, length } of memories) state.postings.put({ pk, length, terms: new Map() });
+        for (const { pk, length } of memories) held.postings.put({ pk, length, terms: new Map() });
         // Another key sharing the tenant number would share its postings (never in practice: 64 bits of md5); only the
         // key's own memories, put above, take terms.
         for (let after = { lexeme: '', pk: 0 }; ; ) {
@@ -137,7 +104,7 @@ class PostgresKeywordIndex {
           }>`select lexeme, pk, frequency::float8 as frequency
             from memory_postings where tenant = memory_postings_tenant(${apiKeyId}) and (lexeme, pk) > (${after.lexeme}, ${after.pk})
             order by lexeme, pk limit ${BUILD_STEP}`.execute(trx);
-          for (const { lexeme, pk, frequency } of step) state.postings.addTerm(pk, lexeme, frequency);
+          for (const { lexeme, pk, frequency } of step) held.postings.addTerm(pk, lexeme, frequency);
           if (step.length < BUILD_STEP) return;
           after = step[step.length - 1]!;
           await new Promise((resolve) => setImmediate(resolve));
@@ -150,24 +117,24 @@ class PostgresKeywordIndex {
    * statement; null when the postings must be built anew: a key was forgotten, rows they had not read were pruned, or
    * more than mostChangesApplied memories changed.
    */
-  private async catchUp(db: Db, apiKeyId: string, state: KeyState): Promise<number | null> {
-    if (this.keys.peek(apiKeyId) !== state) return null;
+  private async catchUp(db: Db, apiKeyId: string, held: HeldKey<Feed>): Promise<number | null> {
+    if (this.held.peek(apiKeyId) !== held) return null;
     const { rows } = await sql<{ forgets: number; pruned: number | null; average: number; changes: { seq: number; pk: number }[] }>`select
         (select forgets from keyword_changes_forgets) as forgets,
         (select upto from keyword_changes_pruned where api_key_id = ${apiKeyId}) as pruned,
         (select greatest(sum(tokens)::float8 / greatest(sum(documents), 1), 1e-9) from memory_search_totals) as average,
         coalesce((select json_agg(json_build_object('seq', seq, 'pk', memory_pk) order by seq) from (select seq, memory_pk
-          from keyword_changes where api_key_id = ${apiKeyId} and seq > ${state.cursor} order by seq limit ${mostChangesApplied + 1}) as c),
+          from keyword_changes where api_key_id = ${apiKeyId} and seq > ${held.feed.cursor} order by seq limit ${mostChangesApplied + 1}) as c),
           '[]') as changes`.execute(db);
     const { forgets, pruned, average, changes } = rows[0]!;
-    if (forgets !== state.forgets) {
-      this.keys.clear();
+    if (forgets !== held.feed.forgets) {
+      this.held.clear();
       return null;
     }
-    if ((pruned ?? 0) > state.cursor || changes.length > mostChangesApplied) return null;
+    if ((pruned ?? 0) > held.feed.cursor || changes.length > mostChangesApplied) return null;
     if (changes.length > 0) {
-      await this.reread(db, apiKeyId, state.postings, [...new Set(changes.map((c) => c.pk))]);
-      state.cursor = changes[changes.length - 1]!.seq;
+      await this.reread(db, apiKeyId, held.postings, [...new Set(changes.map((c) => c.pk))]);
+      held.feed.cursor = changes[changes.length - 1]!.seq;
     }
     return average;
   }
@@ -196,15 +163,5 @@ export async function forgetKeywordChanges(db: Db, apiKeyId: string): Promise<vo
   await sql`update keyword_changes_forgets set forgets = forgets + 1`.execute(db);
 }
 
-/** One index per database: a transaction shares its adapter with the database it was opened on (as storeDialect's). */
-const indexes = new WeakMap<object, PostgresKeywordIndex>();
-
-export function keywordIndexOf(db: Db): PostgresKeywordIndex {
-  const adapter = db.getExecutor().adapter;
-  let index = indexes.get(adapter);
-  if (!index) {
-    index = new PostgresKeywordIndex();
-    indexes.set(adapter, index);
-  }
-  return index;
-}
+/** One index per database. */
+export const keywordIndexOf = perDatabase(() => new PostgresKeywordIndex());

@@ -1,9 +1,10 @@
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { KeyPostings } from '../keyPostings.ts';
+import { type HeldKey, HeldKeys, POSTINGS_POLICY } from '../heldKeys.ts';
+import type { KeyPostings } from '../keyPostings.ts';
 import type { Db } from '../open.ts';
-import { POSTINGS_POLICY } from '../postingsPolicy.ts';
+import { perDatabase } from '../perDatabase.ts';
 import type { HeldPostings } from '../postingsRanking.ts';
 import { tenantPrefix, tenantTerms } from '../tenantTerms.ts';
 import { databaseFile } from './databaseFile.ts';
@@ -26,31 +27,29 @@ const columnWeight = (col: string): number | undefined => TENANT_COLUMN_WEIGHTS[
 
 /** The feed's row for a forgotten key, which names none (forgetKeywordChanges). */
 const FORGOTTEN = '';
-const { builtInline: BUILT_INLINE, mostChangesApplied: MOST_CHANGES_APPLIED, budget: POSTINGS_BUDGET } = POSTINGS_POLICY;
+const { mostChangesApplied: MOST_CHANGES_APPLIED } = POSTINGS_POLICY;
 /** Index rows read per step of a build (a few ms), after which the server serves others. */
 const BUILD_STEP = 5_000;
 /** More rows of the feed than this since the last search of any key: every key's postings are built anew. */
 const MOST_CHANGES_READ = 20_000;
 
-interface KeyState {
-  postings: KeyPostings;
-  /** Memories the feed named since they were last read: read again at the key's next search. */
+/** What a key's postings follow of the feed: the memories it named since they were last read, read again at the key's next search. */
+interface Feed {
   changed: Set<number>;
-  /** Until built: the build (false if it failed), which a search waits for when the key is small. */
-  building: Promise<boolean> | null;
-  small: Promise<boolean>;
 }
 
 class KeywordIndex {
-  private readonly keys = new LRUCache<string, KeyState>({
-    maxSize: POSTINGS_BUDGET,
-    sizeCalculation: (state) => state.postings.postings + 1,
+  private readonly held = new HeldKeys<Feed>({
+    feed: () => ({ changed: new Set() }),
+    memories: async (db, apiKeyId) => {
+      const { rows } = await sql<{ n: number }>`select memories as n from memory_counts where api_key_id = ${apiKeyId}`.execute(db);
+      return rows[0]?.n ?? 0;
+    },
+    build: (db, apiKeyId, held) => this.build(db, apiKeyId, held),
   });
   /** A search word, with its key's prefix, and the term it is indexed under: '' for a word FTS5 drops, false for a phrase. */
   private readonly terms = new LRUCache<string, string | false>({ max: 20_000 });
   private scratchTables: Promise<unknown> | null = null;
-  /** Keys whose postings alone outgrow the budget: building them again would be thrown away again. */
-  private readonly tooLarge = new LRUCache<string, true>({ max: 1_000 });
   /**
    * The last row of the feed this process has read, or null before the first read. It is read before any build's
    * snapshot is taken, so every change a build does not hold is read after it.
@@ -72,14 +71,13 @@ class KeywordIndex {
   /** The key's postings as the database holds them now, with the index's average length; null while they are built. */
   async postings(db: Db, apiKeyId: string): Promise<HeldPostings | null> {
     // A build reads on a connection of its own, to the file: an in-memory database is ranked by FTS5 alone.
-    if (this.tooLarge.has(apiKeyId) || (await this.file(db)) === null) return null;
-    const state = this.keys.get(apiKeyId) ?? this.start(db, apiKeyId);
-    const building = state.building;
-    if (building && (!(await state.small) || !(await building))) return null;
-    const current = this.turn.then(() => this.catchUp(db, apiKeyId, state));
+    if ((await this.file(db)) === null) return null;
+    const held = await this.held.ready(db, apiKeyId);
+    if (!held) return null;
+    const current = this.turn.then(() => this.catchUp(db, apiKeyId, held));
     this.turn = current.catch(() => undefined);
-    if (await current) return { postings: state.postings, average: await averageRowLength(db) };
-    if (this.keys.peek(apiKeyId) === state) this.keys.delete(apiKeyId);
+    if (await current) return { postings: held.postings, average: await averageRowLength(db) };
+    this.held.drop(apiKeyId, held);
     return this.postings(db, apiKeyId);
   }
 
@@ -106,35 +104,6 @@ class KeywordIndex {
     return terms.map((t) => (t === '' ? null : (t as string)));
   }
 
-  private start(db: Db, apiKeyId: string): KeyState {
-    const state: KeyState = {
-      postings: new KeyPostings(),
-      changed: new Set(),
-      building: null,
-      small: sql<{ n: number }>`select memories as n from memory_counts where api_key_id = ${apiKeyId}`.execute(db).then(
-        ({ rows }) => (rows[0]?.n ?? 0) < BUILT_INLINE,
-        () => false,
-      ),
-    };
-    this.keys.set(apiKeyId, state);
-    state.building = this.build(db, apiKeyId, state).then(
-      () => {
-        state.building = null;
-        if (this.keys.peek(apiKeyId) !== state) return true;
-        // Measured again now that it holds its postings; a key beyond the budget is left to FTS5 from now on.
-        this.keys.set(apiKeyId, state);
-        if (this.keys.peek(apiKeyId) !== state) this.tooLarge.set(apiKeyId, true);
-        return true;
-      },
-      () => {
-        // The FTS5 index answers meanwhile; the next search starts again (a closed database, a busy one).
-        if (this.keys.peek(apiKeyId) === state) this.keys.delete(apiKeyId);
-        return false;
-      },
-    );
-    return state;
-  }
-
   /**
    * Reads the key's memories' lengths and terms (FTS5's instance table) on a read-only connection of its own, in one
    * snapshot taken after the process's cursor into the feed was set: whatever the snapshot lacks is in the feed after
@@ -142,7 +111,7 @@ class KeywordIndex {
    * a step at a time and the server serves others in between: the largest key's common words hold hundreds of
    * thousands of rows, which one statement on the server's connection would read while every request waits.
    */
-  private async build(db: Db, apiKeyId: string, state: KeyState) {
+  private async build(db: Db, apiKeyId: string, held: HeldKey<Feed>) {
     const file = (await this.file(db))!;
     if (this.cursor === null) this.cursor = (await feedEnds(db)).head;
     const reader = new SQLite(file, { readonly: true, fileMustExist: true });
@@ -153,12 +122,12 @@ class KeywordIndex {
         .prepare('select m.pk, d.sz from memories m join memories_fts_docsize d on d.id = m.pk where m.api_key_id = ?')
         .raw();
       await inSteps(lengths.iterate(apiKeyId) as IterableIterator<[number, Uint8Array]>, ([pk, sz]) => {
-        state.postings.put({ pk, length: rowLength(sz), terms: new Map() });
+        held.postings.put({ pk, length: rowLength(sz), terms: new Map() });
       });
       const prefix = tenantPrefix(apiKeyId);
       // A prefix's terms sort between the prefix itself and the prefix followed by a character above every letter.
       const instances = reader.prepare('select term, doc, col from temp.memories_fts_instances where term > ? and term < ?').raw();
-      const terms = new TermFrequencies(state.postings);
+      const terms = new TermFrequencies(held.postings);
       await inSteps(instances.iterate(prefix, `${prefix}\u{10ffff}`) as IterableIterator<[string, number, string]>, (row) => {
         terms.add(...row);
       });
@@ -170,13 +139,14 @@ class KeywordIndex {
   }
 
   /** Applies the changes the feed named for the key since its last search; false when its postings must be built anew. */
-  private async catchUp(db: Db, apiKeyId: string, state: KeyState): Promise<boolean> {
+  private async catchUp(db: Db, apiKeyId: string, held: HeldKey<Feed>): Promise<boolean> {
     await this.follow(db);
-    if (this.keys.peek(apiKeyId) !== state || state.changed.size > MOST_CHANGES_APPLIED) return false;
-    if (state.changed.size > 0) {
-      const pks = [...state.changed];
-      state.changed.clear();
-      await this.reread(db, apiKeyId, state.postings, pks);
+    const { changed } = held.feed;
+    if (this.held.peek(apiKeyId) !== held || changed.size > MOST_CHANGES_APPLIED) return false;
+    if (changed.size > 0) {
+      const pks = [...changed];
+      changed.clear();
+      await this.reread(db, apiKeyId, held.postings, pks);
     }
     return true;
   }
@@ -193,16 +163,16 @@ class KeywordIndex {
     this.cursor = head;
     if (cursor === head) return;
     if (cursor < floor - 1 || cursor > head || head - cursor > MOST_CHANGES_READ) {
-      this.keys.clear();
+      this.held.clear();
       return;
     }
     const { rows } = await sql<{ api_key_id: string; memory_pk: number }>`select api_key_id, memory_pk from keyword_changes
       where seq > ${cursor} and seq <= ${head}`.execute(db);
     if (rows.some((r) => r.api_key_id === FORGOTTEN)) {
-      this.keys.clear();
+      this.held.clear();
       return;
     }
-    for (const row of rows) this.keys.peek(row.api_key_id)?.changed.add(row.memory_pk);
+    for (const row of rows) this.held.peek(row.api_key_id)?.feed.changed.add(row.memory_pk);
   }
 
   /** Reads the memories again as they are now: each is put as it reads, or removed if it is gone from the key. */
@@ -320,18 +290,5 @@ async function averageRowLength(db: Db): Promise<number> {
   return indexAverages(rows[0]?.block ?? null).averageLength;
 }
 
-/**
- * One index per database: Kysely's instances for a database (its transactions, its plugins) share their dialect's
- * adapter, and nothing else of theirs says which database they are.
- */
-const indexes = new WeakMap<object, KeywordIndex>();
-
-export function keywordIndexOf(db: Db): KeywordIndex {
-  const adapter = db.getExecutor().adapter;
-  let index = indexes.get(adapter);
-  if (!index) {
-    index = new KeywordIndex();
-    indexes.set(adapter, index);
-  }
-  return index;
-}
+/** One index per database. */
+export const keywordIndexOf = perDatabase(() => new KeywordIndex());
