@@ -203,6 +203,45 @@ describe("keyword ranking from a key's postings in memory", () => {
     expect((await sql`select api_key_id, upto from keyword_changes_pruned`.execute(db)).rows).toEqual([{ api_key_id: 'key-a', upto: 3 }]);
   });
 
+  it.skipIf(testStoreKind() !== 'postgres')('numbers a change of a key only once the key’s earlier writer has committed', async () => {
+    const db = await store();
+    const next = rng(29);
+    await insertOne(db, 'key-a', 'the first memory', next);
+    const { rows } = await sql<{ name: string }>`select pg_get_serial_sequence('keyword_changes', 'seq') as name`.execute(db);
+    const lastNumber = async () => (await sql<{ n: number }>`select last_value as n from ${sql.raw(rows[0]!.name)}`.execute(db)).rows[0]!.n;
+    let commitFirst!: () => void;
+    const firstMayCommit = new Promise<void>((resolve) => {
+      commitFirst = resolve;
+    });
+    let firstWrote!: () => void;
+    const wrote = new Promise<void>((resolve) => {
+      firstWrote = resolve;
+    });
+    const first = db.transaction().execute(async (trx) => {
+      await insertOne(trx, 'key-a', 'written first', next);
+      firstWrote();
+      await firstMayCommit;
+    });
+    await wrote;
+    const firstNumber = await lastNumber();
+    const second = db.transaction().execute((trx) => insertOne(trx, 'key-a', 'written second', next));
+    try {
+      // The second writer waits for the key (a lock), without a number drawn: were it drawn, the first could commit a
+      // later number first, and a reader that saw it would never look back for this one.
+      await vi.waitFor(async () => {
+        const { rows: waiting } =
+          await sql`select pid from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
+        expect(waiting).toHaveLength(1);
+      });
+      expect(await lastNumber()).toBe(firstNumber);
+    } finally {
+      commitFirst();
+      await first;
+      await second;
+    }
+    expect(await lastNumber()).toBe(firstNumber + 1);
+  });
+
   it('answers a large key by the store’s statement while its postings are built, then from them, alike', async () => {
     const db = await store();
     const next = rng(17);
