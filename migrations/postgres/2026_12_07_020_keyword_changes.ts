@@ -38,10 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The keys' locks in one order, so that two statements writing the same keys never wait for each other in a cycle.
   const record = (rows: string) => `
     perform pg_advisory_xact_lock(t) from (select distinct memory_postings_tenant(api_key_id) as t from ${rows} as r order by 1) as k;
-    with added as (
-      insert into keyword_changes (api_key_id, memory_pk) select api_key_id, pk from ${rows} as r order by pk returning seq
-    )
-    select max(seq), count(*) into head, n from added;
+    insert into keyword_changes (api_key_id, memory_pk) select api_key_id, pk from ${rows} as r order by pk;
+    get diagnostics n = row_count;
+    if n > 0 then head := currval('keyword_changes_seq_seq'); end if;
     if head / 1000 > (head - n) / 1000 and pg_try_advisory_xact_lock(${PRUNING}) then
       with gone as (delete from keyword_changes where seq <= head - 100000 returning api_key_id, seq)
       insert into keyword_changes_pruned (api_key_id, upto) select api_key_id, max(seq) from gone group by 1 order by 1
