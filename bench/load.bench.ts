@@ -180,6 +180,8 @@ function probeHealthz(url: string): HealthProbe {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
+  // A failed probe fails the run when it is stopped, not the process before then.
+  probing.catch(() => {});
   return {
     stop: async () => {
       stopped = true;

@@ -4,7 +4,8 @@ import { addKeyRetrievals, addMemoryAccess } from './accessWrite.ts';
 import { withChange } from './changeContext.ts';
 import { describe } from './description.ts';
 import { jsonArrayRows, jsonValue } from './json.ts';
-import { forgetKey, keywordCandidates, listSearchMatches, probeKeywordIndex } from './keywordSearch.ts';
+import { forgetKeywordChanges } from './keywordIndex.ts';
+import { keywordCandidates, listSearchMatches, probeKeywordIndex } from './keywordSearch.ts';
 import { checkpointWal, mergeKeywordIndex, optimizeDatabase } from './maintenance.ts';
 import { mergedMetadata } from './memoryUpsert.ts';
 import { newestInScope } from './newestInScope.ts';
@@ -19,7 +20,7 @@ export const postgresDialect: StoreDialect = {
   migrations: postgresMigrations,
   keepsVectors: false,
   parallelReads: true,
-  keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex, forgetKey },
+  keywordSearch: { keywordCandidates, listSearchMatches, probeKeywordIndex, forgetKey: forgetKeywordChanges },
   mergedMetadata,
   withChange,
   newestInScope,

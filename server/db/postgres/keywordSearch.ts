@@ -5,7 +5,7 @@ import { firstInScope } from '../rankedHead.ts';
 import { inScope, type RetrievalScope } from '../scope.ts';
 import { searchWords } from '../searchWords.ts';
 import type { KeywordHits } from '../storeDialect.ts';
-import { forgetKeywordChanges, keywordIndexOf } from './keywordIndex.ts';
+import { keywordIndexOf } from './keywordIndex.ts';
 
 /**
  * The keyword tier on PostgreSQL: memory_postings (migrations/postgres 005) holds each memory's words as lexemes under
@@ -191,6 +191,3 @@ export async function probeKeywordIndex(db: Db): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*) as n from memory_search`.execute(db);
   return rows[0]?.n ?? 0;
 }
-
-/** forgetApiKey: the keyword index's change feed forgets the key (keywordIndex.ts). */
-export const forgetKey = forgetKeywordChanges;
