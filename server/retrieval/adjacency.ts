@@ -60,7 +60,9 @@ export function boostNeighbours<T>(
   neighbours: readonly Neighbour<T>[],
   id: (item: T) => number,
 ): Adjacent<T>[] {
-  const out: Adjacent<T>[] = ranked.map((r) => ({ ...r, adjacentTo: null, added: false }));
+  // Written out, not spread: V8 (Node 20) keeps an object made by spreading another and adding properties through
+  // young-generation collections, and a retrieve's every candidate reached the old generation that way.
+  const out: Adjacent<T>[] = ranked.map((r) => ({ item: r.item, score: r.score, adjacentTo: null, added: false }));
   if (ranked.length === 0 || neighbours.length === 0) return out;
   const high = ranked[0]!.score;
   const low = ranked[ranked.length - 1]!.score;

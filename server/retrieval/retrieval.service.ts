@@ -13,7 +13,7 @@ import { fitToBudget } from './budget.ts';
 import { turnsAtTheirFactsPlace } from './factsInTurns.ts';
 import { type FusionShares, fuseTiers } from './fusion.ts';
 import { bestSentences, queryStems, stemWeights } from './matchingSentences.ts';
-import { ReceiptRecorder, skippedReceipt } from './receipt.ts';
+import { type Receipt, ReceiptRecorder, skippedReceipt } from './receipt.ts';
 import { aboveRelevanceFloor } from './relevanceFloor.ts';
 import * as repo from './retrieval.repository.ts';
 import type { Resolution, RetrievalDeps, RetrievalResult, RetrievedMemory, RetrieveInput, Strategy, Tier } from './retrieval.ts';
@@ -132,9 +132,7 @@ export async function retrieve(
       items.map((i) => i.memory.pk),
       scope.now,
     );
-  let block: string | null | undefined;
-  const result: RetrievalResult = {
-    items,
+  const result = new Retrieved(items, {
     tokensUsed: used,
     maxTokens,
     candidates: all.length + considered,
@@ -149,17 +147,42 @@ export async function retrieve(
       ],
       nearDuplicates: taken.nearDuplicates,
     },
-    skipped: null,
-    get block() {
-      if (block === undefined) block = items.length > 0 ? formatMemoryBlock(items.map(injectable)) : null;
-      return block;
-    },
-    receipt: null,
-  };
+  });
   if (recorder) result.receipt = recorder.receipt(result);
   if (options.record) observed(deps, result);
   clock?.lap('recording', items.length);
   return result;
+}
+
+/**
+ * A retrieval's result, its block formatted when first read. A class, not an object literal with a getter: V8 gives
+ * such a literal a hidden class of its own whenever the getter is a new closure, and a young-generation collection
+ * keeps whatever a hidden class holds (here the closure, and through it the items) until a full collection. Every
+ * result then reached the old generation: 50 KB a call in a loop of EXACT retrieves, none as a class.
+ */
+class Retrieved implements RetrievalResult {
+  readonly skipped = null;
+  receipt: Receipt | null = null;
+  readonly tokensUsed: number;
+  readonly maxTokens: number;
+  readonly candidates: number;
+  readonly resolution: Resolution;
+  #block: string | null | undefined;
+
+  constructor(
+    readonly items: RetrievedMemory[],
+    o: Pick<RetrievalResult, 'tokensUsed' | 'maxTokens' | 'candidates' | 'resolution'>,
+  ) {
+    this.tokensUsed = o.tokensUsed;
+    this.maxTokens = o.maxTokens;
+    this.candidates = o.candidates;
+    this.resolution = o.resolution;
+  }
+
+  get block(): string | null {
+    this.#block ??= this.items.length > 0 ? formatMemoryBlock(this.items.map(injectable)) : null;
+    return this.#block;
+  }
 }
 
 /**
