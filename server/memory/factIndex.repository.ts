@@ -17,7 +17,10 @@ export async function memoriesWithFactSignatures(
   hashes: readonly number[],
   limit: number,
 ) {
-  const indexed = await db.selectFrom('memory_fact_signatures').select('memory_pk').where('signature', 'in', hashes).execute();
+  if (hashes.length === 0) return [];
+  // Written as SQL: every fact written asks it, and building it cost more than the database's probe of its primary key.
+  const { rows: indexed } = await sql<{ memory_pk: number }>`
+    select memory_pk from memory_fact_signatures where signature in (${sql.join(hashes)})`.execute(db);
   if (indexed.length === 0) return [];
   // The rows are chosen by pk: expressions of the other columns keep SQLite from walking the key's rows through its own
   // indexes instead (as memory.repository's other pk lookups do).

@@ -1,6 +1,6 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../db/open.ts';
-import type { SupersessionsTable } from '../db/schema.ts';
+import type { MemoryRow, SupersessionRow, SupersessionsTable } from '../db/schema.ts';
 
 /**
  * Marks current memories as no longer holding since `validTo`, replaced by `newId`. Only a memory still current is
@@ -8,13 +8,13 @@ import type { SupersessionsTable } from '../db/schema.ts';
  * by a summary leaves it (a trigger queues the summary's rebuild), so the summary stops carrying the stale fact.
  */
 export async function markSuperseded(db: Db, pks: readonly number[], set: { validTo: number; newId: string }) {
-  const rows = await db
-    .updateTable('memories')
-    .set({ valid_to: set.validTo, superseded_by: set.newId, archived_by: null })
-    .where('pk', 'in', pks)
-    .where('valid_to', 'is', null)
-    .returning('pk')
-    .execute();
+  if (pks.length === 0) return [];
+  // Written as SQL, as the other statements extraction runs for every fact it stores (factCandidates.repository.ts):
+  // building it with the query builder cost about as much as the database running it.
+  const { rows } = await sql<Pick<MemoryRow, 'pk'>>`
+    update memories set valid_to = ${set.validTo}, superseded_by = ${set.newId}, archived_by = null
+    where pk in (${sql.join(pks)}) and valid_to is null
+    returning pk`.execute(db);
   return rows.map((r) => r.pk);
 }
 
@@ -29,8 +29,18 @@ export async function markCurrent(db: Db, pk: number) {
 }
 
 /** Records supersessions, in one statement; each comes back as stored, in no particular order. */
-export async function insertSupersessions(db: Db, rows: readonly Insertable<SupersessionsTable>[]) {
-  return db.insertInto('supersessions').values(rows).returningAll().execute();
+export async function insertSupersessions(db: Db, rows: readonly Insertable<SupersessionsTable>[]): Promise<SupersessionRow[]> {
+  if (rows.length === 0) return [];
+  const values = rows.map(
+    (r) =>
+      sql`(${r.api_key_id}, ${r.old_id}, ${r.new_id}, ${r.rule}, ${r.sentence ?? null}, ${r.valid_to}, ${r.recorded_at}, ${r.undone_at ?? null})`,
+  );
+  // Written as SQL, as markSuperseded.
+  const inserted = await sql<SupersessionRow>`
+    insert into supersessions (api_key_id, old_id, new_id, rule, sentence, valid_to, recorded_at, undone_at)
+    values ${sql.join(values)}
+    returning *`.execute(db);
+  return inserted.rows;
 }
 
 /** The supersession in force between two memories of a key (not undone), the latest when there were several. */
