@@ -155,10 +155,9 @@ export async function retrieve(
 }
 
 /**
- * A retrieval's result, its block formatted when first read. A class, not an object literal with a getter: V8 gives
- * such a literal a hidden class of its own whenever the getter is a new closure, and a young-generation collection
- * keeps whatever a hidden class holds (here the closure, and through it the items) until a full collection. Every
- * result then reached the old generation: 50–70 KB a call in a loop of EXACT retrieves, under 1 KB as a class.
+ * A retrieval's result, its block formatted when first read. A class, not an object literal with a getter (which V8
+ * makes a dictionary-mode object): with the literal, every result and the items it held outlived young-generation
+ * collections into the old generation, 50–70 KB a call in a loop of EXACT retrieves; under 1 KB as a class.
  */
 class Retrieved implements RetrievalResult {
   readonly skipped = null;
