@@ -32,7 +32,7 @@ export function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: Retrieva
     opts.byPk ? eb(sql`memories.api_key_id || ''`, '=', s.apiKeyId) : eb('memories.api_key_id', '=', s.apiKeyId),
     eb('memories.archived_by', 'is', null),
     validAt(eb, s.asOf ?? null),
-    isActive(eb, s.now, s.retentionCutoff),
+    isActive(s.now, s.retentionCutoff),
   ];
   if (s.types && s.types.length > 0) conditions.push(eb('memories.type', 'in', s.types));
   if (s.excludeKeys && s.excludeKeys.length > 0) conditions.push(eb('memories.key', 'not in', s.excludeKeys));
@@ -47,11 +47,8 @@ export function inScope(eb: ExpressionBuilder<Database, 'memories'>, s: Retrieva
  * expiry index for these range checks: nearly every row passes them, and picking that index instead of
  * (api_key_id, created_at) turned "newest 20 of a key" into a sort of the whole tenant (120 ms at 34k rows).
  */
-export function isActive(eb: ExpressionBuilder<Database, 'memories'>, now: number, retentionCutoff: number) {
-  return eb.and([
-    eb.or([eb('memories.expires_at', 'is', null), eb(sql`+memories.expires_at`, '>', now)]),
-    eb(sql`+memories.updated_at`, '>=', retentionCutoff),
-  ]);
+export function isActive(now: number, retentionCutoff: number) {
+  return sql<boolean>`((memories.expires_at is null or +memories.expires_at > ${now}) and +memories.updated_at >= ${retentionCutoff})`;
 }
 
 /**

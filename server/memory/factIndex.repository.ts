@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/open.ts';
-import type { MemoryTypeValue } from '../db/schema.ts';
+import { rowCount } from '../db/rowCount.ts';
+import type { MemoryRow, MemoryTypeValue } from '../db/schema.ts';
 import { isActive } from '../db/scope.ts';
 import { storedFactSignatures } from './factIndex.ts';
 
@@ -18,39 +19,22 @@ export async function memoriesWithFactSignatures(
   limit: number,
 ) {
   if (hashes.length === 0) return [];
-  // Written as SQL: every fact written asks it, and building it cost more than the database's probe of its primary key.
+  // Written as SQL: every fact written asks both, and building them cost more than the database's probe of its primary
+  // key.
   const { rows: indexed } = await sql<{ memory_pk: number }>`
     select memory_pk from memory_fact_signatures where signature in (${sql.join(hashes)})`.execute(db);
   if (indexed.length === 0) return [];
   // The rows are chosen by pk: expressions of the other columns keep SQLite from walking the key's rows through its own
   // indexes instead (as memory.repository's other pk lookups do).
-  return db
-    .selectFrom('memories')
-    .selectAll()
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('memories as holder')
-            .select('holder.pk')
-            .where('holder.api_key_id', '=', s.apiKeyId)
-            .where('holder.key', '=', s.key),
-        )
-        .as('keyTaken'),
-    )
-    .where(
-      'pk',
-      'in',
-      indexed.map((r) => r.memory_pk),
-    )
-    .where(sql`memories.api_key_id || ''`, '=', s.apiKeyId)
-    .where(sql`memories.type || ''`, '=', s.type)
-    .where(sql`coalesce(memories.session_id, '')`, '=', s.sessionId ?? '')
-    .where('archived_by', 'is', null)
-    .where('valid_to', 'is', null)
-    .where((eb) => isActive(eb, s.now, s.retentionCutoff))
-    .limit(limit)
-    .execute();
+  const { rows } = await sql<MemoryRow & { keyTaken: number | boolean }>`
+    select *, exists (select pk from memories as holder where holder.api_key_id = ${s.apiKeyId} and holder.key = ${s.key}) as "keyTaken"
+    from memories
+    where pk in (${sql.join(indexed.map((r) => r.memory_pk))})
+      and memories.api_key_id || '' = ${s.apiKeyId} and memories.type || '' = ${s.type}
+      and coalesce(memories.session_id, '') = ${s.sessionId ?? ''}
+      and archived_by is null and valid_to is null and ${isActive(s.now, s.retentionCutoff)}
+    limit ${rowCount(limit)}`.execute(db);
+  return rows;
 }
 
 /** Memories per statement when stored memories are indexed. */

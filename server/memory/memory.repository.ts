@@ -45,7 +45,7 @@ function applyFilter<O>(db: Db, qb: MemorySelect<O>, f: MemoryFilter): MemorySel
   if (f.types && f.types.length > 0) q = q.where('memories.type', 'in', f.types);
   if (f.createdAfter != null) q = q.where('memories.created_at', '>', f.createdAfter);
   if (f.createdBefore != null) q = q.where('memories.created_at', '<', f.createdBefore);
-  if (f.activeAt) q = q.where((eb) => isActive(eb, f.activeAt!.now, f.activeAt!.retentionCutoff));
+  if (f.activeAt) q = q.where(isActive(f.activeAt.now, f.activeAt.retentionCutoff));
   if (!f.includeArchived) q = q.where('memories.archived_by', 'is', null);
   const validity = f.validity ?? { asOf: null };
   if (validity !== 'all') q = q.where((eb) => validAt(eb, validity.asOf));

@@ -28,7 +28,7 @@ function compactable(eb: ExpressionBuilder<Database, 'memories'>, s: OldMemorySc
     eb('updated_at', '<', s.writtenBefore),
     eb('type', '!=', 'enforced'),
     eb.not(hasSummaryKey),
-    isActive(eb, s.now, s.retentionCutoff),
+    isActive(s.now, s.retentionCutoff),
   ]);
 }
 
