@@ -57,10 +57,17 @@ export async function factRows(db: Db, apiKeyId: string, lookups: readonly FactL
     order by key in (${sql.join(own)}) desc, valid_to is null and archived_by is null desc, updated_at desc
     limit ${rowCount(limit)}`.execute(db);
   return {
-    rows: rows.map(({ metadata, updated_at, ...row }) => ({
-      ...row,
-      metadata: JSON.parse(metadata) as Record<string, unknown>,
-      updatedAt: updated_at,
+    rows: rows.map((r) => ({
+      pk: r.pk,
+      id: r.id,
+      key: r.key,
+      content: r.content,
+      metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+      valid_from: r.valid_from,
+      valid_to: r.valid_to,
+      superseded_by: r.superseded_by,
+      archived_by: r.archived_by,
+      updatedAt: r.updated_at,
     })),
     complete: rows.length < limit,
   };

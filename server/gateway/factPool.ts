@@ -53,7 +53,20 @@ export class FactPool {
 
   /** A memory as a write of the message left it: new, upserted, or the one a paraphrase was merged into. */
   wrote(m: Memory): void {
-    this.rows.set(m.id, { ...heldMemory(m), key: m.key, content: m.content, metadata: m.metadata, updatedAt: m.updatedAt.getTime() });
+    const { pk, id, valid_from, valid_to, superseded_by, archived_by } = heldMemory(m);
+    const updatedAt = m.updatedAt.getTime();
+    this.rows.set(id, {
+      pk,
+      id,
+      key: m.key,
+      content: m.content,
+      metadata: m.metadata,
+      valid_from,
+      valid_to,
+      superseded_by,
+      archived_by,
+      updatedAt,
+    });
   }
 
   /** Memories a supersession of the message ended: no longer current from `validTo`, replaced by `newId`. */

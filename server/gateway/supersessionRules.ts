@@ -94,6 +94,20 @@ function claimOf(fact: Pick<StoredFact, 'key' | 'content'> & { polarity: FactPol
 
 const polarityOf = (m: StoredFact): FactPolarity => (m.metadata.polarity === 'negative' ? 'negative' : 'positive');
 
+// A message's facts read the same candidates (its pool, gateway/factPool.ts), and a candidate's claim depends only on
+// the memory: each is read once. Memories are not changed in place (the pool replaces a row it changes).
+const storedClaims = new WeakMap<StoredFact, Claim | null>();
+
+/** What a stored memory says, as far as the rules read it. */
+function storedClaim(memory: StoredFact): Claim | undefined {
+  let claim = storedClaims.get(memory);
+  if (claim === undefined) {
+    claim = claimOf({ key: memory.key, content: memory.content, polarity: polarityOf(memory) }) ?? null;
+    storedClaims.set(memory, claim);
+  }
+  return claim ?? undefined;
+}
+
 /**
  * The current memories the new fact supersedes, each with its rule; the fact's own memory (same id) is the caller's to
  * leave out. Restating a fact ("Lives in Berlin", then "Based in Berlin") supersedes nothing.
@@ -103,7 +117,7 @@ export function supersededBy(fact: NewFact, candidates: readonly StoredFact[]): 
   if (claim === undefined) return [];
   const out: Supersession[] = [];
   for (const memory of candidates) {
-    const old = claimOf({ ...memory, polarity: polarityOf(memory) });
+    const old = storedClaim(memory);
     if (old === undefined) continue;
     const rule = ruleFor(claim, old, fact.replaces);
     if (rule !== undefined) out.push({ id: memory.id, rule });
