@@ -12,6 +12,7 @@ import type { ImportFormat } from '../server/portability/sourceRows.ts';
 import { openBenchDb } from './lib/benchDb.ts';
 import type { BenchSection } from './lib/section.ts';
 import { apiKeyName } from './lib/seed.ts';
+import { inTurns } from './lib/stats.ts';
 import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts';
 import { rng, sentence } from './lib/text.ts';
 
@@ -103,7 +104,7 @@ export async function benchImportFormats(o: ImportFormatsOptions): Promise<Impor
   const rows = generate(o);
   const results = new Map<ImportFormat, ImportFormatResult>();
   for (let round = 0; round < o.rounds; round++) {
-    for (const format of round % 2 === 0 ? FORMATS : [...FORMATS].reverse()) {
+    for (const [, format] of inTurns(FORMATS, round)) {
       const run = await importOnce(format, rows);
       const best = results.get(format);
       if (!best || run.ms < best.ms) results.set(format, run);

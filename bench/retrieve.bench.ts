@@ -23,7 +23,7 @@ import { chatRequest, chatText, questionStream } from './lib/queries.ts';
 import type { BenchSection } from './lib/section.ts';
 import { analyzeLikeAServer, apiKeyName, seedingMethod, seedMemories } from './lib/seed.ts';
 import { measureStages, type StageReport, stageTable } from './lib/stages.ts';
-import { type LatencySummary, sampleInterleaved, summarize } from './lib/stats.ts';
+import { inTurns, type LatencySummary, sampleInterleaved, summarize } from './lib/stats.ts';
 import { fmtInt, fmtMs, perSecond, printTable, type Table } from './lib/table.ts';
 
 /** in-process: retrieve() itself; yoga.fetch: the GraphQL pipeline without a socket; http: from another process. */
@@ -256,7 +256,7 @@ async function measureSize(
     const until = performance.now() + (timed?.maxMs ?? 2000) * lanes.length;
     for (let i = from; i < to; i++) {
       if (i > from && (timed === null || i - from >= timed.minCalls) && performance.now() >= until) break;
-      for (const [k, lane] of lanes.entries()) {
+      for (const [k, lane] of inTurns(lanes, i)) {
         const { ms, answer } = await lane.call(questions[i]!);
         expectTier(lane.label, lane.strategy, answer);
         if (timed) {
@@ -309,7 +309,7 @@ async function measureSize(
       const blockStart = httpLanes.map((lane) => samples[lane.keyword]!.length);
       await inProcessBlock(bounds[r]!, bounds[r + 1]!, perBlock);
       // Versions take turns going first, so neither always follows the in-process block.
-      for (const [i, lane] of r % 2 === 0 ? httpLanes.entries() : [...httpLanes.entries()].reverse()) {
+      for (const [i, lane] of inTurns(httpLanes, r)) {
         const reply = await lane.client.run({ variables: variables(bounds[r]!, bounds[r + 1]!), warmup: 0, ...perBlock });
         const inProcess = samples[lane.keyword]!.slice(blockStart[i]);
         lane.added.push(...reply.ms.slice(0, inProcess.length).map((ms, j) => ms - inProcess[j]!));

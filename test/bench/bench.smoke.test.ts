@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { benchCapture, captureTables } from '../../bench/capture.bench.ts';
 import { benchClient } from '../../bench/client.bench.ts';
 import { benchImportFormats, importFormatsTable } from '../../bench/import.bench.ts';
-import { percentile, summarize } from '../../bench/lib/stats.ts';
+import { percentile, sampleInterleaved, summarize } from '../../bench/lib/stats.ts';
 import { renderTable } from '../../bench/lib/table.ts';
 import { benchPurge, purgeTables } from '../../bench/lifecycle.bench.ts';
 import { benchMixed, mixedTables } from '../../bench/load.bench.ts';
@@ -25,6 +25,14 @@ describe('bench (smoke, tiny sizes)', () => {
     const xs = Array.from({ length: 100 }, (_, i) => i + 1);
     expect([percentile(xs, 50), percentile(xs, 95), percentile(xs, 99), percentile(xs, 100)]).toEqual([50, 95, 99, 100]);
     expect(summarize([3, 1, 2])).toMatchObject({ n: 3, p50: 2, p99: 3, max: 3, mean: 2 });
+  });
+
+  it('variants compared in turns each go second as often as they go first', async () => {
+    const calls: string[] = [];
+    const variant = (name: string) => async () => void calls.push(name);
+    const samples = await sampleInterleaved([variant('a'), variant('b'), variant('c')], { iterations: 4, warmup: 0 });
+    expect(calls.join('')).toBe('abccbaabccba');
+    expect(samples.map((s) => s.length)).toEqual([4, 4, 4]);
   });
 
   it('create throughput returns figures for every operation, and every memory became a row', async () => {
