@@ -42,7 +42,7 @@ export interface SampleOptions {
 /**
  * Round `round`'s order of variants, with their indexes: as given, and every other round reversed. Variants that run
  * alike one after the other share what the first warms (the pages and rows read, the code just run), so the one that
- * always went second read 2–8% faster (in-process EXACT and keyword retrieves, the same code as both variants); reversed
+ * always went second read 2–12% faster (in-process EXACT and keyword retrieves, the same code as both variants); reversed
  * every other round, each goes second as often.
  */
 export function inTurns<T>(variants: readonly T[], round: number): [number, T][] {
